@@ -1,0 +1,90 @@
+/*===- kernel_abi.h - The contract between compiled shaders and runtime ---===*
+ *
+ * Generated code and the launch runtime meet only here. The layout of these
+ * structs is fixed: the compiler addresses their fields by byte offset (it
+ * includes this header and uses offsetof), so any change bumps
+ * SPVB_ABI_VERSION.
+ *
+ * For a SPIR-V entry point NAME a compiled module exports:
+ *
+ *   void spvb_NAME_invocation(const spvb_dispatch *, spvb_invocation *);
+ *     Runs one invocation. The runtime fills every field of the invocation
+ *     block first.
+ *
+ *   void spvb_NAME_workgroup(const spvb_dispatch *, spvb_invocation *);
+ *     Runs every invocation of one workgroup in order, for kernels without
+ *     barriers. The runtime fills workgroup_id, shared_memory,
+ *     private_memory and runtime; the entry sets the local and global ids.
+ *
+ *   const spvb_kernel_info spvb_NAME_info;
+ *     Sizes the runtime must allocate.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef SPVBRIDGE_CPU_RUNTIME_KERNEL_ABI_H
+#define SPVBRIDGE_CPU_RUNTIME_KERNEL_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SPVB_ABI_VERSION 1
+
+/* One descriptor: a buffer's base address and size in bytes. */
+typedef struct spvb_binding {
+  uint8_t *base;
+  uint64_t size;
+} spvb_binding;
+
+/* Read-only for the whole dispatch. */
+typedef struct spvb_dispatch {
+  uint32_t workgroup_count[3];
+  uint32_t workgroup_size[3];
+  uint32_t subgroup_size;
+  /* Number of entries in bindings; slot order is the kernel's binding table
+   * (resources sorted by descriptor set, then binding). */
+  uint32_t binding_count;
+  const spvb_binding *bindings;
+  const uint8_t *push_constants;
+  uint32_t push_constant_size;
+  uint32_t reserved0;
+  void *runtime;
+} spvb_dispatch;
+
+/* One per invocation (or per workgroup for the workgroup entry). */
+typedef struct spvb_invocation {
+  uint32_t workgroup_id[3];
+  uint32_t local_id[3];
+  uint32_t global_id[3];
+  uint32_t local_index;
+  /* This workgroup's Workgroup storage, zero-filled, shared_memory_size
+   * bytes. */
+  uint8_t *shared_memory;
+  /* This invocation's Private storage, private_memory_size bytes. */
+  uint8_t *private_memory;
+  void *runtime;
+} spvb_invocation;
+
+/* Static facts about one compiled entry point. */
+typedef struct spvb_kernel_info {
+  uint32_t abi_version;
+  uint32_t workgroup_size[3];
+  uint32_t shared_memory_size;
+  uint32_t private_memory_size;
+  uint32_t binding_count;
+  uint32_t uses_barriers;
+} spvb_kernel_info;
+
+typedef void (*spvb_entry_fn)(const spvb_dispatch *, spvb_invocation *);
+
+/* Calls from generated code into the runtime. */
+void spvb_rt_control_barrier(spvb_invocation *invocation,
+                             uint32_t execution_scope, uint32_t memory_scope,
+                             uint32_t semantics);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPVBRIDGE_CPU_RUNTIME_KERNEL_ABI_H */
