@@ -11,7 +11,7 @@ BUILD_TYPE=${BUILD_TYPE:-Release}
 BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 JOBS=${JOBS:-$(nproc)}
 
-PACKAGES=(cmake ninja-build g++ llvm-22-dev libmlir-22-dev mlir-22-tools
+PACKAGES=(cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools
   llvm-22-tools glslang-dev glslang-tools spirv-tools spirv-headers
   libvulkan-dev mesa-vulkan-drivers libboost-context-dev libgtest-dev)
 

@@ -1,0 +1,38 @@
+//===- Deserializer.h - SPIR-V binary to MLIR spirv dialect -----*- C++ -*-===//
+//
+// Our own deserializer (MLIR's spirv::deserialize does not carry real shaders:
+// see DESIGN.md). It produces:
+//   - signless integers everywhere, so int/uint mixing is legal;
+//   - an unstructured CFG (spirv.Branch/BranchConditional/Switch), with OpPhi
+//     as block arguments; merge instructions are dropped;
+//   - OpLine/OpName as locations: FileLineColLoc fused into a NameLoc;
+//   - instructions the spirv dialect lacks as ops of the spvb dialect
+//     (SpvbOps.td), identity instructions (OpCopyObject, same-type OpBitcast)
+//     as plain value aliases.
+// The module must be specialized first (Specialization.h): a remaining
+// OpSpecConstant* is an error.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_SPIRV_DESERIALIZER_H
+#define SPVBRIDGE_SPIRV_DESERIALIZER_H
+
+#include "spvbridge/spirv/SpirvBinary.h"
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+
+namespace spvb {
+
+/// Registers the dialects the deserializer emits.
+void registerDeserializerDialects(mlir::MLIRContext &context);
+
+/// Builds a verified spirv.module from a specialized SPIR-V binary. Errors
+/// start with "error: " and name the instruction (opcode, result id, OpName)
+/// and its source line when the module has line information.
+llvm::Expected<mlir::OwningOpRef<mlir::spirv::ModuleOp>>
+deserializeSpirv(const SpirvBinary &binary, mlir::MLIRContext &context);
+
+} // namespace spvb
+
+#endif // SPVBRIDGE_SPIRV_DESERIALIZER_H

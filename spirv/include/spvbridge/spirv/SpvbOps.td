@@ -1,0 +1,90 @@
+//===- SpvbOps.td - SPIR-V instructions missing from 'spirv' -*- tablegen -*-===//
+//
+// The deserializer builds MLIR's spirv dialect wherever it has an op with the
+// right semantics. An instruction it lacks becomes an op of this dialect when
+// expanding it into spirv ops would lose meaning (atomic loads/stores), hide
+// structure the lowering wants (Any/All become vector reductions), or need a
+// runtime call (DebugPrintf). Each op documents the instruction it models.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPVBRIDGE_SPIRV_SPVBOPS_TD
+#define SPVBRIDGE_SPIRV_SPVBOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Spvb_Dialect : Dialect {
+  let name = "spvb";
+  let summary = "SPIR-V instructions the upstream spirv dialect does not model";
+  let cppNamespace = "::spvb";
+  let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+}
+
+class Spvb_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Spvb_Dialect, mnemonic, traits>;
+
+def Spvb_GLSLExtOp : Spvb_Op<"glsl", [Pure]> {
+  let summary = "A GLSL.std.450 extended instruction with no spirv.GL op";
+  let description = [{
+    `inst` is the instruction number of the GLSL.std.450 set (e.g. 49 for
+    SmoothStep); operands and result are those of OpExtInst.
+  }];
+  let arguments = (ins I32Attr:$inst, Variadic<AnyType>:$operands);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$inst `(` $operands `)` attr-dict `:` functional-type($operands, $result)";
+}
+
+def Spvb_AnyOp : Spvb_Op<"any", [Pure]> {
+  let summary = "OpAny: true if any component of a bool vector is true";
+  let arguments = (ins VectorOfAnyRankOf<[I1]>:$vector);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$vector attr-dict `:` type($vector)";
+}
+
+def Spvb_AllOp : Spvb_Op<"all", [Pure]> {
+  let summary = "OpAll: true if every component of a bool vector is true";
+  let arguments = (ins VectorOfAnyRankOf<[I1]>:$vector);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$vector attr-dict `:` type($vector)";
+}
+
+def Spvb_OuterProductOp : Spvb_Op<"outer_product", [Pure]> {
+  let summary = "OpOuterProduct: column vector times row vector";
+  let arguments = (ins AnyVectorOfAnyRank:$column, AnyVectorOfAnyRank:$row);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$column `,` $row attr-dict `:` type($column) `,` type($row) `->` type($result)";
+}
+
+def Spvb_ArrayLengthOp : Spvb_Op<"array_length", [Pure]> {
+  let summary = "OpArrayLength: element count of a block's trailing runtime array";
+  let arguments = (ins AnyType:$structure, I32Attr:$member);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$structure `[` $member `]` attr-dict `:` type($structure)";
+}
+
+def Spvb_AtomicLoadOp : Spvb_Op<"atomic_load"> {
+  let summary = "OpAtomicLoad";
+  let description = [{
+    `scope` and `semantics` are the SPIR-V Scope and Memory Semantics values.
+  }];
+  let arguments = (ins AnyType:$pointer, I32Attr:$scope, I32Attr:$semantics);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$pointer attr-dict `:` type($pointer) `->` type($result)";
+}
+
+def Spvb_AtomicStoreOp : Spvb_Op<"atomic_store"> {
+  let summary = "OpAtomicStore";
+  let arguments = (ins AnyType:$pointer, AnyType:$value, I32Attr:$scope,
+                   I32Attr:$semantics);
+  let assemblyFormat = "$pointer `,` $value attr-dict `:` type($pointer) `,` type($value)";
+}
+
+def Spvb_DebugPrintfOp : Spvb_Op<"debug_printf"> {
+  let summary = "NonSemantic.DebugPrintf's DebugPrintf";
+  let arguments = (ins StrAttr:$format, Variadic<AnyType>:$args);
+  let assemblyFormat = "$format (`(` $args^ `:` type($args) `)`)? attr-dict";
+}
+
+#endif // SPVBRIDGE_SPIRV_SPVBOPS_TD

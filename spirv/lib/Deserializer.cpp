@@ -1,0 +1,1450 @@
+//===- Deserializer.cpp - SPIR-V binary to MLIR spirv dialect -------------===//
+//
+// Two passes over the parsed instructions: module-level declarations (names,
+// decorations, types, constants, globals, function signatures), then function
+// bodies. Constants, undefs and global addresses are built lazily into a
+// per-function prologue that is spliced after the entry block's variables.
+//
+//===----------------------------------------------------------------------===//
+#include "spvbridge/spirv/Deserializer.h"
+
+#include "ParsedModule.h"
+#include "spvbridge/spirv/SpvbDialect.h"
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVTypes.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <spirv/unified1/GLSL.std.450.h>
+#include <spirv/unified1/spirv.hpp>
+
+using namespace mlir;
+using namespace spvb;
+
+void spvb::registerDeserializerDialects(MLIRContext &context) {
+  context.loadDialect<spirv::SPIRVDialect, SpvbDialect>();
+}
+
+namespace {
+
+struct DecorationInfo {
+  uint32_t decoration;
+  std::vector<uint32_t> literals;
+};
+
+/// A module-level constant before it is materialized in a function.
+struct ConstantInfo {
+  uint32_t typeId = 0;
+  enum Kind { Scalar, Composite, Null, Undef } kind = Scalar;
+  Attribute scalar;                 // Scalar
+  std::vector<uint32_t> components; // Composite
+};
+
+/// Where the deserializer reports an error; raised as llvm::Error once.
+class DeserializeError {
+public:
+  explicit operator bool() const { return !message.empty(); }
+  std::string message;
+};
+
+class Deserializer {
+public:
+  Deserializer(const SpirvBinary &binary, const ParsedModule &parsed,
+               MLIRContext &context)
+      : binary(binary), parsed(parsed), context(context), builder(&context) {}
+
+  llvm::Expected<OwningOpRef<spirv::ModuleOp>> run();
+
+private:
+  // Module-level passes.
+  LogicalResult collectDebugAndDecorations();
+  LogicalResult processDeclarations();
+  LogicalResult processType(const ParsedInstruction &inst);
+  LogicalResult processConstant(const ParsedInstruction &inst);
+  LogicalResult processGlobalVariable(const ParsedInstruction &inst);
+  LogicalResult declareFunctions();
+  LogicalResult processFunctions();
+  LogicalResult processFunction(size_t begin, size_t end);
+  LogicalResult processInstruction(const ParsedInstruction &inst);
+  LogicalResult processExtInst(const ParsedInstruction &inst);
+  LogicalResult processAtomic(const ParsedInstruction &inst);
+  LogicalResult processBranch(const ParsedInstruction &inst);
+  void emitEntryPoints();
+
+  // Helpers.
+  LogicalResult fail(const ParsedInstruction &inst, const llvm::Twine &msg);
+  Type getType(uint32_t id);
+  Value getValue(uint32_t id);
+  Value materializeConstant(uint32_t id);
+  Value materializeNull(Type type);
+  std::optional<uint64_t> getConstantInt(uint32_t id);
+  SmallVector<Value> getSuccessorOperands(Block *target);
+  Location currentLocation(const ParsedInstruction &inst);
+  std::string uniqueSymbol(llvm::StringRef base, uint32_t id);
+  bool hasDecoration(uint32_t id, uint32_t decoration,
+                     uint32_t *literal = nullptr);
+  Operation *createGeneric(llvm::StringRef name, Location loc,
+                           TypeRange results, ValueRange operands,
+                           ArrayRef<NamedAttribute> attrs = {});
+  void mapResult(const ParsedInstruction &inst, Value value) {
+    values[inst.resultId] = value;
+  }
+
+  const SpirvBinary &binary;
+  const ParsedModule &parsed;
+  MLIRContext &context;
+  OpBuilder builder;
+  spirv::ModuleOp module;
+  std::string errorMessage;
+
+  // Debug information.
+  llvm::DenseMap<uint32_t, std::string> names;
+  llvm::DenseMap<uint32_t, std::string> strings;
+  std::optional<FileLineColLoc> currentLine;
+  const ParsedInstruction *currentInst = nullptr;
+
+  // Module-level tables.
+  llvm::DenseMap<uint32_t, std::vector<DecorationInfo>> decorations;
+  llvm::DenseMap<uint32_t, std::map<uint32_t, std::vector<DecorationInfo>>>
+      memberDecorations;
+  llvm::DenseMap<uint32_t, Type> types;
+  llvm::DenseMap<uint32_t, ConstantInfo> constants;
+  llvm::DenseMap<uint32_t, spirv::GlobalVariableOp> globals;
+  llvm::DenseMap<uint32_t, uint32_t> privateInitializers;
+  llvm::DenseMap<uint32_t, std::string> extInstSets;
+  llvm::DenseMap<uint32_t, spirv::FuncOp> functions;
+  llvm::StringSet<> usedSymbols;
+  struct EntryPoint {
+    spirv::ExecutionModel model;
+    uint32_t functionId;
+    std::string name;
+    std::vector<uint32_t> interface;
+  };
+  std::vector<EntryPoint> entryPoints;
+  std::vector<const ParsedInstruction *> executionModes;
+  SmallVector<spirv::Capability> capabilities;
+  SmallVector<spirv::Extension> extensions;
+  bool vulkanMemoryModel = false;
+
+  // Per-function state.
+  llvm::DenseMap<uint32_t, Value> values;
+  llvm::DenseMap<uint32_t, Block *> blocks;
+  /// OpPhi instructions per block, in order: they become block arguments.
+  llvm::DenseMap<Block *, std::vector<const ParsedInstruction *>> phis;
+  Block *currentBlock = nullptr;
+  uint32_t currentLabel = 0;
+  /// Constants, undefs and global addresses used by the function; spliced
+  /// into the entry block after its variables.
+  std::unique_ptr<Block> prologue;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+LogicalResult Deserializer::fail(const ParsedInstruction &inst,
+                                 const llvm::Twine &msg) {
+  std::string where = binary.name;
+  if (currentLine)
+    where += llvm::formatv(": {0}:{1}", currentLine->getFilename().getValue(),
+                           currentLine->getLine())
+                 .str();
+  std::string what = getOpcodeName(inst.opcode);
+  if (inst.resultId) {
+    what += " %" + std::to_string(inst.resultId);
+    auto it = names.find(inst.resultId);
+    if (it != names.end() && !it->second.empty())
+      what += " '" + it->second + "'";
+  }
+  if (errorMessage.empty())
+    errorMessage = llvm::formatv("error: {0}: {1} (instruction {2} at word {3})",
+                                 where, msg.str(), what, inst.wordOffset)
+                       .str();
+  return failure();
+}
+
+Location Deserializer::currentLocation(const ParsedInstruction &inst) {
+  Location loc = currentLine ? Location(*currentLine) : UnknownLoc::get(&context);
+  if (inst.resultId) {
+    auto it = names.find(inst.resultId);
+    if (it != names.end() && !it->second.empty())
+      return NameLoc::get(StringAttr::get(&context, it->second), loc);
+  }
+  return loc;
+}
+
+std::string Deserializer::uniqueSymbol(llvm::StringRef base, uint32_t id) {
+  // glslang names functions "foo(vf3;": keep the readable part.
+  std::string name = base.take_until([](char c) { return c == '('; }).str();
+  if (name.empty())
+    name = "id" + std::to_string(id);
+  if (usedSymbols.insert(name).second)
+    return name;
+  std::string unique = name + "_" + std::to_string(id);
+  usedSymbols.insert(unique);
+  return unique;
+}
+
+bool Deserializer::hasDecoration(uint32_t id, uint32_t decoration,
+                                 uint32_t *literal) {
+  auto it = decorations.find(id);
+  if (it == decorations.end())
+    return false;
+  for (const DecorationInfo &info : it->second) {
+    if (info.decoration != decoration)
+      continue;
+    if (literal && !info.literals.empty())
+      *literal = info.literals[0];
+    return true;
+  }
+  return false;
+}
+
+Type Deserializer::getType(uint32_t id) { return types.lookup(id); }
+
+std::optional<uint64_t> Deserializer::getConstantInt(uint32_t id) {
+  auto it = constants.find(id);
+  if (it == constants.end())
+    return std::nullopt;
+  if (it->second.kind == ConstantInfo::Null)
+    return 0;
+  if (auto intAttr = dyn_cast_or_null<IntegerAttr>(it->second.scalar))
+    return intAttr.getValue().getZExtValue();
+  if (auto boolAttr = dyn_cast_or_null<BoolAttr>(it->second.scalar))
+    return boolAttr.getValue();
+  return std::nullopt;
+}
+
+Operation *Deserializer::createGeneric(llvm::StringRef name, Location loc,
+                                       TypeRange results, ValueRange operands,
+                                       ArrayRef<NamedAttribute> attrs) {
+  OperationState state(loc, name);
+  state.addOperands(operands);
+  state.addTypes(results);
+  state.addAttributes(attrs);
+  return builder.create(state);
+}
+
+Value Deserializer::getValue(uint32_t id) {
+  auto it = values.find(id);
+  if (it != values.end())
+    return it->second;
+  if (constants.count(id))
+    return materializeConstant(id);
+  auto global = globals.find(id);
+  if (global != globals.end()) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(prologue.get());
+    Value address = spirv::AddressOfOp::create(builder, global->second.getLoc(),
+                                               global->second);
+    values[id] = address;
+    return address;
+  }
+  return nullptr;
+}
+
+Value Deserializer::materializeNull(Type type) {
+  Location loc = UnknownLoc::get(&context);
+  if (type.isInteger(1))
+    return spirv::ConstantOp::create(builder, loc, type,
+                                     builder.getBoolAttr(false));
+  if (isa<IntegerType>(type))
+    return spirv::ConstantOp::create(builder, loc, type,
+                                     builder.getIntegerAttr(type, 0));
+  if (isa<FloatType>(type))
+    return spirv::ConstantOp::create(builder, loc, type,
+                                     builder.getFloatAttr(type, 0.0));
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    Type element = vector.getElementType();
+    Attribute zero = element.isInteger(1) ? Attribute(builder.getBoolAttr(false))
+                     : isa<IntegerType>(element)
+                         ? Attribute(builder.getIntegerAttr(element, 0))
+                         : Attribute(builder.getFloatAttr(element, 0.0));
+    return spirv::ConstantOp::create(builder, loc, type,
+                                     DenseElementsAttr::get(vector, zero));
+  }
+  SmallVector<Value> parts;
+  if (auto array = dyn_cast<spirv::ArrayType>(type)) {
+    Value element = materializeNull(array.getElementType());
+    parts.assign(array.getNumElements(), element);
+  } else if (auto matrix = dyn_cast<spirv::MatrixType>(type)) {
+    Value column = materializeNull(matrix.getColumnType());
+    parts.assign(matrix.getNumColumns(), column);
+  } else if (auto structType = dyn_cast<spirv::StructType>(type)) {
+    for (Type member : structType.getElementTypes())
+      parts.push_back(materializeNull(member));
+  } else {
+    return spirv::UndefOp::create(builder, loc, type);
+  }
+  return spirv::CompositeConstructOp::create(builder, loc, type, parts);
+}
+
+Value Deserializer::materializeConstant(uint32_t id) {
+  const ConstantInfo &info = constants.find(id)->second;
+  Type type = getType(info.typeId);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(prologue.get());
+  Location loc = UnknownLoc::get(&context);
+  Value result;
+  switch (info.kind) {
+  case ConstantInfo::Scalar:
+    result = spirv::ConstantOp::create(builder, loc, type, info.scalar);
+    break;
+  case ConstantInfo::Null:
+    result = materializeNull(type);
+    break;
+  case ConstantInfo::Undef:
+    result = spirv::UndefOp::create(builder, loc, type);
+    break;
+  case ConstantInfo::Composite: {
+    // Vectors of scalar constants become one dense constant.
+    if (auto vector = dyn_cast<VectorType>(type)) {
+      SmallVector<Attribute> elements;
+      for (uint32_t component : info.components) {
+        auto it = constants.find(component);
+        if (it == constants.end() || it->second.kind == ConstantInfo::Undef)
+          break;
+        if (it->second.kind == ConstantInfo::Null) {
+          Type element = vector.getElementType();
+          elements.push_back(
+              element.isInteger(1) ? Attribute(builder.getBoolAttr(false))
+              : isa<IntegerType>(element)
+                  ? Attribute(builder.getIntegerAttr(element, 0))
+                  : Attribute(builder.getFloatAttr(element, 0.0)));
+          continue;
+        }
+        elements.push_back(it->second.scalar);
+      }
+      if (elements.size() == info.components.size() &&
+          llvm::all_of(elements, [](Attribute a) { return a != nullptr; })) {
+        result = spirv::ConstantOp::create(
+            builder, loc, type, DenseElementsAttr::get(vector, elements));
+        break;
+      }
+    }
+    SmallVector<Value> parts;
+    for (uint32_t component : info.components)
+      parts.push_back(getValue(component));
+    builder.setInsertionPointToEnd(prologue.get());
+    result = spirv::CompositeConstructOp::create(builder, loc, type, parts);
+    break;
+  }
+  }
+  values[id] = result;
+  return result;
+}
+
+SmallVector<Value> Deserializer::getSuccessorOperands(Block *target) {
+  SmallVector<Value> operands;
+  auto it = phis.find(target);
+  if (it == phis.end())
+    return operands;
+  for (const ParsedInstruction *phi : it->second) {
+    Value incoming;
+    for (unsigned i = 0; i + 1 < phi->getNumArgs(); i += 2)
+      if (phi->arg(i + 1) == currentLabel) {
+        incoming = getValue(phi->arg(i));
+        break;
+      }
+    if (!incoming) {
+      // An OpPhi must name every predecessor; a missing one is a validation
+      // error, but keep the CFG well formed for the verifier's message.
+      incoming = spirv::UndefOp::create(builder, builder.getUnknownLoc(),
+                                        getType(phi->typeId));
+    }
+    operands.push_back(incoming);
+  }
+  return operands;
+}
+
+//===----------------------------------------------------------------------===//
+// Module-level declarations
+//===----------------------------------------------------------------------===//
+
+LogicalResult Deserializer::collectDebugAndDecorations() {
+  for (const ParsedInstruction &inst : parsed.instructions) {
+    switch (inst.opcode) {
+    case spv::OpName:
+      names[inst.arg(0)] = inst.argString(1).str();
+      break;
+    case spv::OpString:
+      strings[inst.resultId] = inst.argString(0).str();
+      break;
+    case spv::OpDecorate:
+    case spv::OpDecorateId: {
+      DecorationInfo info{inst.arg(1), {}};
+      for (unsigned i = 2; i < inst.getNumArgs(); ++i)
+        info.literals.push_back(inst.arg(i));
+      decorations[inst.arg(0)].push_back(info);
+      break;
+    }
+    case spv::OpMemberDecorate: {
+      DecorationInfo info{inst.arg(2), {}};
+      for (unsigned i = 3; i < inst.getNumArgs(); ++i)
+        info.literals.push_back(inst.arg(i));
+      memberDecorations[inst.arg(0)][inst.arg(1)].push_back(info);
+      break;
+    }
+    case spv::OpDecorationGroup:
+    case spv::OpGroupDecorate:
+    case spv::OpGroupMemberDecorate:
+      return fail(inst, "decoration groups are not supported");
+    default:
+      break;
+    }
+  }
+  return success();
+}
+
+LogicalResult Deserializer::processType(const ParsedInstruction &inst) {
+  Type type;
+  switch (inst.opcode) {
+  case spv::OpTypeVoid:
+    type = NoneType::get(&context);
+    break;
+  case spv::OpTypeBool:
+    type = builder.getI1Type();
+    break;
+  case spv::OpTypeInt:
+    type = builder.getIntegerType(inst.arg(0));
+    break;
+  case spv::OpTypeFloat:
+    switch (inst.arg(0)) {
+    case 16:
+      type = builder.getF16Type();
+      break;
+    case 32:
+      type = builder.getF32Type();
+      break;
+    case 64:
+      type = builder.getF64Type();
+      break;
+    default:
+      return fail(inst, llvm::Twine("unsupported float width ") +
+                            llvm::Twine(inst.arg(0)));
+    }
+    break;
+  case spv::OpTypeVector:
+    type = VectorType::get({static_cast<int64_t>(inst.arg(1))},
+                           getType(inst.arg(0)));
+    break;
+  case spv::OpTypeMatrix:
+    type = spirv::MatrixType::get(getType(inst.arg(0)), inst.arg(1));
+    break;
+  case spv::OpTypeArray: {
+    std::optional<uint64_t> count = getConstantInt(inst.arg(1));
+    if (!count)
+      return fail(inst, "array length is not a constant (specialize first)");
+    uint32_t stride = 0;
+    hasDecoration(inst.resultId, spv::DecorationArrayStride, &stride);
+    type = spirv::ArrayType::get(getType(inst.arg(0)), *count, stride);
+    break;
+  }
+  case spv::OpTypeRuntimeArray: {
+    uint32_t stride = 0;
+    hasDecoration(inst.resultId, spv::DecorationArrayStride, &stride);
+    type = spirv::RuntimeArrayType::get(getType(inst.arg(0)), stride);
+    break;
+  }
+  case spv::OpTypeStruct: {
+    SmallVector<Type> members;
+    for (unsigned i = 0; i < inst.getNumArgs(); ++i)
+      members.push_back(getType(inst.arg(i)));
+    SmallVector<spirv::StructType::OffsetInfo> offsets;
+    SmallVector<spirv::StructType::MemberDecorationInfo> memberInfo;
+    auto memberIt = memberDecorations.find(inst.resultId);
+    if (memberIt != memberDecorations.end()) {
+      for (unsigned i = 0; i < members.size(); ++i) {
+        auto decoIt = memberIt->second.find(i);
+        if (decoIt == memberIt->second.end())
+          continue;
+        for (const DecorationInfo &info : decoIt->second) {
+          switch (info.decoration) {
+          case spv::DecorationOffset:
+            offsets.resize(members.size(), 0);
+            offsets[i] = info.literals[0];
+            break;
+          case spv::DecorationMatrixStride:
+            memberInfo.emplace_back(
+                i, spirv::Decoration::MatrixStride,
+                builder.getI32IntegerAttr(info.literals[0]));
+            break;
+          case spv::DecorationRowMajor:
+          case spv::DecorationColMajor:
+          case spv::DecorationNonWritable:
+          case spv::DecorationNonReadable:
+          case spv::DecorationCoherent:
+          case spv::DecorationVolatile:
+            memberInfo.emplace_back(
+                i, static_cast<spirv::Decoration>(info.decoration),
+                UnitAttr::get(&context));
+            break;
+          default:
+            break;
+          }
+        }
+      }
+    }
+    SmallVector<spirv::StructType::StructDecorationInfo> structInfo;
+    if (hasDecoration(inst.resultId, spv::DecorationBlock))
+      structInfo.emplace_back(spirv::Decoration::Block,
+                              UnitAttr::get(&context));
+    if (hasDecoration(inst.resultId, spv::DecorationBufferBlock))
+      structInfo.emplace_back(spirv::Decoration::BufferBlock,
+                              UnitAttr::get(&context));
+    if (members.empty())
+      type = spirv::StructType::getEmpty(&context);
+    else
+      type = spirv::StructType::get(members, offsets, memberInfo, structInfo);
+    break;
+  }
+  case spv::OpTypePointer: {
+    Type pointee = getType(inst.arg(1));
+    if (!pointee)
+      return fail(inst, "pointer to a forward-declared type is not supported");
+    type = spirv::PointerType::get(
+        pointee, static_cast<spirv::StorageClass>(inst.arg(0)));
+    break;
+  }
+  case spv::OpTypeFunction: {
+    SmallVector<Type> params;
+    for (unsigned i = 1; i < inst.getNumArgs(); ++i)
+      params.push_back(getType(inst.arg(i)));
+    Type result = getType(inst.arg(0));
+    type = isa<NoneType>(result) ? builder.getFunctionType(params, {})
+                                 : builder.getFunctionType(params, result);
+    break;
+  }
+  default:
+    return fail(inst, "unsupported type");
+  }
+  types[inst.resultId] = type;
+  return success();
+}
+
+LogicalResult Deserializer::processConstant(const ParsedInstruction &inst) {
+  ConstantInfo info;
+  info.typeId = inst.typeId;
+  Type type = getType(inst.typeId);
+  switch (inst.opcode) {
+  case spv::OpConstantTrue:
+  case spv::OpConstantFalse:
+    info.scalar = builder.getBoolAttr(inst.opcode == spv::OpConstantTrue);
+    break;
+  case spv::OpConstant: {
+    llvm::ArrayRef<uint32_t> words = inst.argWords(0);
+    uint64_t bits = words[0];
+    if (words.size() > 1)
+      bits |= static_cast<uint64_t>(words[1]) << 32;
+    if (auto intType = dyn_cast<IntegerType>(type)) {
+      info.scalar = builder.getIntegerAttr(
+          type, llvm::APInt(intType.getWidth(), bits, /*isSigned=*/false,
+                            /*implicitTrunc=*/true));
+    } else if (auto floatType = dyn_cast<FloatType>(type)) {
+      llvm::APInt raw(floatType.getWidth(), bits, false, true);
+      info.scalar = builder.getFloatAttr(
+          type, llvm::APFloat(floatType.getFloatSemantics(), raw));
+    } else {
+      return fail(inst, "constant of unsupported type");
+    }
+    break;
+  }
+  case spv::OpConstantComposite:
+    info.kind = ConstantInfo::Composite;
+    for (unsigned i = 0; i < inst.getNumArgs(); ++i)
+      info.components.push_back(inst.arg(i));
+    break;
+  case spv::OpConstantNull:
+    info.kind = ConstantInfo::Null;
+    break;
+  case spv::OpUndef:
+    info.kind = ConstantInfo::Undef;
+    break;
+  default:
+    return fail(inst, "specialization constant left in the module "
+                      "(the module must be specialized first)");
+  }
+  constants[inst.resultId] = std::move(info);
+  return success();
+}
+
+LogicalResult
+Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
+  auto pointerType = dyn_cast_or_null<spirv::PointerType>(getType(inst.typeId));
+  if (!pointerType)
+    return fail(inst, "variable of non-pointer type");
+  Location loc = currentLocation(inst);
+  auto nameIt = names.find(inst.resultId);
+  std::string base =
+      nameIt != names.end() && !nameIt->second.empty()
+          ? nameIt->second
+          : "var" + std::to_string(inst.resultId);
+  std::string symbol = uniqueSymbol(base, inst.resultId);
+  IntegerAttr binding, set;
+  StringAttr builtin;
+  uint32_t literal = 0;
+  if (hasDecoration(inst.resultId, spv::DecorationBinding, &literal))
+    binding = builder.getI32IntegerAttr(literal);
+  if (hasDecoration(inst.resultId, spv::DecorationDescriptorSet, &literal))
+    set = builder.getI32IntegerAttr(literal);
+  if (hasDecoration(inst.resultId, spv::DecorationBuiltIn, &literal)) {
+    std::optional<spirv::BuiltIn> value = spirv::symbolizeBuiltIn(literal);
+    if (!value)
+      return fail(inst, llvm::Twine("unknown BuiltIn ") + llvm::Twine(literal));
+    builtin = builder.getStringAttr(spirv::stringifyBuiltIn(*value));
+  }
+  auto global = spirv::GlobalVariableOp::create(
+      builder, loc, pointerType, symbol, /*initializer=*/nullptr,
+      /*location=*/nullptr, binding, set, builtin, /*linkage=*/nullptr);
+  globals[inst.resultId] = global;
+  if (inst.getNumArgs() > 1) {
+    // Private initializers are stored at the start of each entry point: the
+    // dialect's initializer must name a symbol, not hold a constant.
+    if (pointerType.getStorageClass() != spirv::StorageClass::Private)
+      return fail(inst, "initializer on a non-Private global variable is not "
+                        "supported");
+    privateInitializers[inst.resultId] = inst.arg(1);
+  }
+  return success();
+}
+
+LogicalResult Deserializer::processDeclarations() {
+  for (const ParsedInstruction &inst : parsed.instructions) {
+    currentInst = &inst;
+    switch (inst.opcode) {
+    case spv::OpCapability: {
+      if (auto cap = spirv::symbolizeCapability(inst.arg(0)))
+        capabilities.push_back(*cap);
+      switch (inst.arg(0)) {
+      case spv::CapabilityKernel:
+      case spv::CapabilityAddresses:
+      case spv::CapabilityLinkage:
+      case spv::CapabilityGenericPointer:
+        return fail(inst, "unsupported capability " +
+                              spirv::stringifyCapability(
+                                  static_cast<spirv::Capability>(inst.arg(0))));
+      default:
+        break;
+      }
+      break;
+    }
+    case spv::OpExtension:
+      if (auto ext = spirv::symbolizeExtension(inst.argString(0)))
+        extensions.push_back(*ext);
+      break;
+    case spv::OpExtInstImport: {
+      llvm::StringRef set = inst.argString(0);
+      if (set != "GLSL.std.450" && !set.starts_with("NonSemantic."))
+        return fail(inst, "unsupported extended instruction set '" + set + "'");
+      extInstSets[inst.resultId] = set.str();
+      break;
+    }
+    case spv::OpMemoryModel:
+      if (inst.arg(0) != spv::AddressingModelLogical &&
+          inst.arg(0) != spv::AddressingModelPhysicalStorageBuffer64)
+        return fail(inst, "unsupported addressing model");
+      vulkanMemoryModel = inst.arg(1) == spv::MemoryModelVulkan;
+      break;
+    case spv::OpEntryPoint: {
+      EntryPoint entry;
+      entry.model = static_cast<spirv::ExecutionModel>(inst.arg(0));
+      entry.functionId = inst.arg(1);
+      entry.name = inst.argString(2).str();
+      for (unsigned i = 3; i < inst.getNumArgs(); ++i)
+        entry.interface.push_back(inst.arg(i));
+      entryPoints.push_back(std::move(entry));
+      break;
+    }
+    case spv::OpExecutionMode:
+    case spv::OpExecutionModeId:
+      executionModes.push_back(&inst);
+      break;
+    case spv::OpTypeVoid:
+    case spv::OpTypeBool:
+    case spv::OpTypeInt:
+    case spv::OpTypeFloat:
+    case spv::OpTypeVector:
+    case spv::OpTypeMatrix:
+    case spv::OpTypeArray:
+    case spv::OpTypeRuntimeArray:
+    case spv::OpTypeStruct:
+    case spv::OpTypePointer:
+    case spv::OpTypeFunction:
+    case spv::OpTypeImage:
+    case spv::OpTypeSampler:
+    case spv::OpTypeSampledImage:
+    case spv::OpTypeForwardPointer:
+      if (failed(processType(inst)))
+        return failure();
+      break;
+    case spv::OpConstantTrue:
+    case spv::OpConstantFalse:
+    case spv::OpConstant:
+    case spv::OpConstantComposite:
+    case spv::OpConstantNull:
+    case spv::OpSpecConstantTrue:
+    case spv::OpSpecConstantFalse:
+    case spv::OpSpecConstant:
+    case spv::OpSpecConstantComposite:
+    case spv::OpSpecConstantOp:
+    case spv::OpConstantSampler:
+      if (failed(processConstant(inst)))
+        return failure();
+      break;
+    case spv::OpUndef:
+      if (failed(processConstant(inst)))
+        return failure();
+      break;
+    case spv::OpVariable:
+      if (failed(processGlobalVariable(inst)))
+        return failure();
+      break;
+    case spv::OpFunction:
+      // Functions follow all declarations.
+      return success();
+    default:
+      break;
+    }
+  }
+  return success();
+}
+
+LogicalResult Deserializer::declareFunctions() {
+  // Entry point functions take the entry point's name so the ABI symbols
+  // follow it; others take their OpName.
+  llvm::DenseMap<uint32_t, std::string> entryNames;
+  for (const EntryPoint &entry : entryPoints)
+    entryNames.try_emplace(entry.functionId, entry.name);
+  for (const ParsedInstruction &inst : parsed.instructions) {
+    if (inst.opcode != spv::OpFunction)
+      continue;
+    auto fnType = dyn_cast_or_null<FunctionType>(getType(inst.arg(1)));
+    if (!fnType)
+      return fail(inst, "function type is not an OpTypeFunction");
+    std::string base = entryNames.count(inst.resultId)
+                           ? entryNames[inst.resultId]
+                           : (names.count(inst.resultId)
+                                  ? names[inst.resultId]
+                                  : "fn" + std::to_string(inst.resultId));
+    std::string symbol = uniqueSymbol(base, inst.resultId);
+    auto control = static_cast<spirv::FunctionControl>(inst.arg(0));
+    auto func = spirv::FuncOp::create(builder, currentLocation(inst), symbol,
+                                      fnType, control);
+    functions[inst.resultId] = func;
+  }
+  return success();
+}
+
+void Deserializer::emitEntryPoints() {
+  for (const EntryPoint &entry : entryPoints) {
+    spirv::FuncOp func = functions.lookup(entry.functionId);
+    if (!func)
+      continue;
+    SmallVector<Attribute> interface;
+    for (uint32_t id : entry.interface)
+      if (auto global = globals.lookup(id))
+        interface.push_back(SymbolRefAttr::get(global.getSymNameAttr()));
+    spirv::EntryPointOp::create(builder, func.getLoc(), entry.model, func,
+                                interface);
+  }
+  for (const ParsedInstruction *inst : executionModes) {
+    spirv::FuncOp func = functions.lookup(inst->arg(0));
+    if (!func)
+      continue;
+    SmallVector<int32_t> params;
+    for (unsigned i = 2; i < inst->getNumArgs(); ++i) {
+      uint32_t word = inst->arg(i);
+      // LocalSizeId's operands are ids: record their (specialized) values.
+      if (inst->opcode == spv::OpExecutionModeId)
+        word = getConstantInt(word).value_or(0);
+      params.push_back(static_cast<int32_t>(word));
+    }
+    uint32_t mode = inst->arg(1);
+    if (mode == spv::ExecutionModeLocalSizeId)
+      mode = spv::ExecutionModeLocalSize;
+    if (auto symbolized = spirv::symbolizeExecutionMode(mode))
+      spirv::ExecutionModeOp::create(builder, func.getLoc(), func, *symbolized,
+                                     params);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Functions
+//===----------------------------------------------------------------------===//
+
+LogicalResult Deserializer::processFunctions() {
+  size_t begin = 0;
+  for (size_t i = 0; i < parsed.instructions.size(); ++i) {
+    uint32_t opcode = parsed.instructions[i].opcode;
+    if (opcode == spv::OpFunction)
+      begin = i;
+    else if (opcode == spv::OpFunctionEnd &&
+             failed(processFunction(begin, i)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Deserializer::processFunction(size_t begin, size_t end) {
+  const auto &insts = parsed.instructions;
+  spirv::FuncOp func = functions.lookup(insts[begin].resultId);
+  values.clear();
+  blocks.clear();
+  phis.clear();
+  currentLine.reset();
+  prologue = std::make_unique<Block>();
+
+  // Blocks, with OpPhi as block arguments. The entry block also holds the
+  // function parameters, which precede the first OpLabel.
+  Region &body = func.getBody();
+  Block *entry = nullptr;
+  Block *block = nullptr;
+  auto getEntry = [&]() {
+    if (!entry) {
+      entry = new Block();
+      body.push_back(entry);
+    }
+    return entry;
+  };
+  for (size_t i = begin + 1; i < end; ++i) {
+    const ParsedInstruction &inst = insts[i];
+    if (inst.opcode == spv::OpFunctionParameter) {
+      values[inst.resultId] = getEntry()->addArgument(getType(inst.typeId),
+                                                      currentLocation(inst));
+    } else if (inst.opcode == spv::OpLabel) {
+      if (blocks.empty()) {
+        block = getEntry();
+      } else {
+        block = new Block();
+        body.push_back(block);
+      }
+      blocks[inst.resultId] = block;
+    } else if (inst.opcode == spv::OpPhi) {
+      values[inst.resultId] =
+          block->addArgument(getType(inst.typeId), currentLocation(inst));
+      phis[block].push_back(&inst);
+    }
+  }
+  if (!entry)
+    return success(); // A declaration: spirv.func without a body.
+
+  bool inEntryVariables = true;
+  Block *entryBlock = &body.front();
+  for (size_t i = begin + 1; i < end; ++i) {
+    const ParsedInstruction &inst = insts[i];
+    currentInst = &inst;
+    switch (inst.opcode) {
+    case spv::OpFunctionParameter:
+    case spv::OpPhi:
+    case spv::OpSelectionMerge:
+    case spv::OpLoopMerge:
+    case spv::OpNop:
+      continue;
+    case spv::OpLine: {
+      auto file = strings.find(inst.arg(0));
+      currentLine = FileLineColLoc::get(
+          &context, file != strings.end() ? file->second : "<unknown>",
+          inst.arg(1), inst.arg(2));
+      continue;
+    }
+    case spv::OpNoLine:
+      currentLine.reset();
+      continue;
+    case spv::OpLabel:
+      currentBlock = blocks[inst.resultId];
+      currentLabel = inst.resultId;
+      builder.setInsertionPointToEnd(currentBlock);
+      continue;
+    default:
+      break;
+    }
+    if (inEntryVariables && inst.opcode != spv::OpVariable) {
+      // The entry block's variables are done: what follows the prologue
+      // starts here, beginning with the Private initializers of entry points.
+      inEntryVariables = false;
+      bool isEntry = llvm::any_of(entryPoints, [&](const EntryPoint &e) {
+        return functions.lookup(e.functionId) == func;
+      });
+      if (isEntry)
+        for (auto [varId, initId] : privateInitializers)
+          spirv::StoreOp::create(builder, func.getLoc(), getValue(varId),
+                                 getValue(initId));
+    }
+    if (failed(processInstruction(inst)))
+      return failure();
+  }
+  // Splice the prologue after the entry block's variables.
+  Block::iterator insertAt = entryBlock->begin();
+  while (insertAt != entryBlock->end() && isa<spirv::VariableOp>(*insertAt))
+    ++insertAt;
+  entryBlock->getOperations().splice(insertAt, prologue->getOperations());
+  prologue.reset();
+  return success();
+}
+
+LogicalResult Deserializer::processBranch(const ParsedInstruction &inst) {
+  Location loc = currentLocation(inst);
+  auto target = [&](uint32_t label) { return blocks.lookup(label); };
+  switch (inst.opcode) {
+  case spv::OpBranch: {
+    Block *dest = target(inst.arg(0));
+    spirv::BranchOp::create(builder, loc, dest, getSuccessorOperands(dest));
+    return success();
+  }
+  case spv::OpBranchConditional: {
+    Block *t = target(inst.arg(1));
+    Block *f = target(inst.arg(2));
+    spirv::BranchConditionalOp::create(builder, loc, getValue(inst.arg(0)), t,
+                                       getSuccessorOperands(t), f,
+                                       getSuccessorOperands(f));
+    return success();
+  }
+  case spv::OpSwitch: {
+    Value selector = getValue(inst.arg(0));
+    unsigned width = selector.getType().getIntOrFloatBitWidth();
+    Block *defaultDest = target(inst.arg(1));
+    SmallVector<llvm::APInt> literals;
+    SmallVector<Block *> dests;
+    SmallVector<SmallVector<Value>> operandStorage;
+    for (unsigned i = 2; i + 1 < inst.getNumArgs(); i += 2) {
+      llvm::ArrayRef<uint32_t> words = inst.argWords(i);
+      uint64_t value = words[0];
+      if (words.size() > 1)
+        value |= static_cast<uint64_t>(words[1]) << 32;
+      literals.push_back(llvm::APInt(width, value, false, true));
+      Block *dest = target(inst.arg(i + 1));
+      dests.push_back(dest);
+      operandStorage.push_back(getSuccessorOperands(dest));
+    }
+    SmallVector<ValueRange> operands(operandStorage.begin(),
+                                     operandStorage.end());
+    spirv::SwitchOp::create(builder, loc, selector, defaultDest,
+                            getSuccessorOperands(defaultDest), literals, dests,
+                            operands);
+    return success();
+  }
+  default:
+    return failure();
+  }
+}
+
+/// Instructions whose operands are all ids and whose spirv op takes them in
+/// the same order with no attributes: built generically by name.
+static bool isDirectlyMapped(uint32_t opcode) {
+  switch (opcode) {
+  case spv::OpSNegate:
+  case spv::OpFNegate:
+  case spv::OpIAdd:
+  case spv::OpFAdd:
+  case spv::OpISub:
+  case spv::OpFSub:
+  case spv::OpIMul:
+  case spv::OpFMul:
+  case spv::OpUDiv:
+  case spv::OpSDiv:
+  case spv::OpFDiv:
+  case spv::OpUMod:
+  case spv::OpSRem:
+  case spv::OpSMod:
+  case spv::OpFRem:
+  case spv::OpFMod:
+  case spv::OpVectorTimesScalar:
+  case spv::OpMatrixTimesScalar:
+  case spv::OpVectorTimesMatrix:
+  case spv::OpMatrixTimesVector:
+  case spv::OpMatrixTimesMatrix:
+  case spv::OpTranspose:
+  case spv::OpDot:
+  case spv::OpIAddCarry:
+  case spv::OpISubBorrow:
+  case spv::OpUMulExtended:
+  case spv::OpSMulExtended:
+  case spv::OpShiftRightLogical:
+  case spv::OpShiftRightArithmetic:
+  case spv::OpShiftLeftLogical:
+  case spv::OpBitwiseOr:
+  case spv::OpBitwiseXor:
+  case spv::OpBitwiseAnd:
+  case spv::OpNot:
+  case spv::OpBitFieldInsert:
+  case spv::OpBitFieldSExtract:
+  case spv::OpBitFieldUExtract:
+  case spv::OpBitReverse:
+  case spv::OpBitCount:
+  case spv::OpConvertFToU:
+  case spv::OpConvertFToS:
+  case spv::OpConvertSToF:
+  case spv::OpConvertUToF:
+  case spv::OpUConvert:
+  case spv::OpSConvert:
+  case spv::OpFConvert:
+  case spv::OpIsNan:
+  case spv::OpIsInf:
+  case spv::OpOrdered:
+  case spv::OpUnordered:
+  case spv::OpLogicalEqual:
+  case spv::OpLogicalNotEqual:
+  case spv::OpLogicalOr:
+  case spv::OpLogicalAnd:
+  case spv::OpLogicalNot:
+  case spv::OpSelect:
+  case spv::OpIEqual:
+  case spv::OpINotEqual:
+  case spv::OpUGreaterThan:
+  case spv::OpSGreaterThan:
+  case spv::OpUGreaterThanEqual:
+  case spv::OpSGreaterThanEqual:
+  case spv::OpULessThan:
+  case spv::OpSLessThan:
+  case spv::OpULessThanEqual:
+  case spv::OpSLessThanEqual:
+  case spv::OpFOrdEqual:
+  case spv::OpFUnordEqual:
+  case spv::OpFOrdNotEqual:
+  case spv::OpFUnordNotEqual:
+  case spv::OpFOrdLessThan:
+  case spv::OpFUnordLessThan:
+  case spv::OpFOrdGreaterThan:
+  case spv::OpFUnordGreaterThan:
+  case spv::OpFOrdLessThanEqual:
+  case spv::OpFUnordLessThanEqual:
+  case spv::OpFOrdGreaterThanEqual:
+  case spv::OpFUnordGreaterThanEqual:
+  case spv::OpVectorExtractDynamic:
+  case spv::OpVectorInsertDynamic:
+  case spv::OpCompositeConstruct:
+  case spv::OpAccessChain:
+  case spv::OpPtrAccessChain:
+    return true;
+  default:
+    return false;
+  }
+}
+
+LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
+  Location loc = currentLocation(inst);
+  Type resultType = inst.typeId ? getType(inst.typeId) : Type();
+  SmallVector<Value> operands;
+  auto idArgs = [&](unsigned from) -> LogicalResult {
+    for (unsigned i = from; i < inst.getNumArgs(); ++i) {
+      Value value = getValue(inst.arg(i));
+      if (!value)
+        return fail(inst, llvm::Twine("operand %") + llvm::Twine(inst.arg(i)) +
+                              " is not defined before its use");
+      operands.push_back(value);
+    }
+    return success();
+  };
+
+  if (isDirectlyMapped(inst.opcode)) {
+    if (failed(idArgs(0)))
+      return failure();
+    // The spirv dialect names these ops after the instruction.
+    std::string name = "spirv." + getOpcodeName(inst.opcode).substr(2);
+    Operation *op = createGeneric(name, loc, resultType, operands);
+    mapResult(inst, op->getResult(0));
+    return success();
+  }
+
+  switch (inst.opcode) {
+  case spv::OpInBoundsAccessChain: {
+    if (failed(idArgs(0)))
+      return failure();
+    Operation *op = createGeneric("spirv.AccessChain", loc, resultType,
+                                  operands);
+    mapResult(inst, op->getResult(0));
+    return success();
+  }
+  case spv::OpCopyObject:
+  case spv::OpCopyLogical: {
+    Value value = getValue(inst.arg(0));
+    if (inst.opcode == spv::OpCopyLogical && value.getType() != resultType)
+      return fail(inst, "OpCopyLogical between differently laid out types is "
+                        "not supported");
+    mapResult(inst, value);
+    return success();
+  }
+  case spv::OpBitcast: {
+    Value value = getValue(inst.arg(0));
+    if (value.getType() == resultType) {
+      // int <-> uint: signless integers make this an identity.
+      mapResult(inst, value);
+      return success();
+    }
+    mapResult(inst, spirv::BitcastOp::create(builder, loc, resultType, value));
+    return success();
+  }
+  case spv::OpUndef:
+    mapResult(inst, spirv::UndefOp::create(builder, loc, resultType));
+    return success();
+  case spv::OpVariable: {
+    auto var = spirv::VariableOp::create(builder, loc, resultType,
+                                         spirv::StorageClass::Function,
+                                         /*initializer=*/nullptr);
+    mapResult(inst, var);
+    if (inst.getNumArgs() > 1) {
+      // Initialize after the prologue so the constant is defined.
+      OpBuilder::InsertionGuard guard(builder);
+      Value init = getValue(inst.arg(1));
+      builder.setInsertionPointToEnd(prologue.get());
+      spirv::StoreOp::create(builder, loc, var, init);
+    }
+    return success();
+  }
+  case spv::OpLoad: {
+    Value ptr = getValue(inst.arg(0));
+    mapResult(inst, spirv::LoadOp::create(builder, loc, ptr));
+    return success();
+  }
+  case spv::OpStore:
+    spirv::StoreOp::create(builder, loc, getValue(inst.arg(0)),
+                           getValue(inst.arg(1)));
+    return success();
+  case spv::OpCopyMemory:
+    spirv::CopyMemoryOp::create(builder, loc, getValue(inst.arg(0)),
+                                getValue(inst.arg(1)), nullptr, nullptr,
+                                nullptr, nullptr);
+    return success();
+  case spv::OpCompositeExtract: {
+    SmallVector<int32_t> indices;
+    for (unsigned i = 1; i < inst.getNumArgs(); ++i)
+      indices.push_back(inst.arg(i));
+    Value composite = getValue(inst.arg(0));
+    if (indices.empty()) {
+      mapResult(inst, composite);
+      return success();
+    }
+    Operation *op = createGeneric(
+        "spirv.CompositeExtract", loc, resultType, composite,
+        {builder.getNamedAttr("indices", builder.getI32ArrayAttr(indices))});
+    mapResult(inst, op->getResult(0));
+    return success();
+  }
+  case spv::OpCompositeInsert: {
+    SmallVector<int32_t> indices;
+    for (unsigned i = 2; i < inst.getNumArgs(); ++i)
+      indices.push_back(inst.arg(i));
+    Value object = getValue(inst.arg(0));
+    Value composite = getValue(inst.arg(1));
+    if (indices.empty()) {
+      mapResult(inst, object);
+      return success();
+    }
+    Operation *op = createGeneric(
+        "spirv.CompositeInsert", loc, resultType, {object, composite},
+        {builder.getNamedAttr("indices", builder.getI32ArrayAttr(indices))});
+    mapResult(inst, op->getResult(0));
+    return success();
+  }
+  case spv::OpVectorShuffle: {
+    SmallVector<int32_t> components;
+    for (unsigned i = 2; i < inst.getNumArgs(); ++i) {
+      uint32_t c = inst.arg(i);
+      // 0xFFFFFFFF means "undefined component": pick the first one.
+      components.push_back(c == 0xFFFFFFFFu ? 0 : static_cast<int32_t>(c));
+    }
+    Operation *op = createGeneric(
+        "spirv.VectorShuffle", loc, resultType,
+        {getValue(inst.arg(0)), getValue(inst.arg(1))},
+        {builder.getNamedAttr("components",
+                              builder.getI32ArrayAttr(components))});
+    mapResult(inst, op->getResult(0));
+    return success();
+  }
+  case spv::OpFunctionCall: {
+    spirv::FuncOp callee = functions.lookup(inst.arg(0));
+    if (!callee)
+      return fail(inst, "call of an unknown function");
+    if (failed(idArgs(1)))
+      return failure();
+    SmallVector<Type> results;
+    if (!isa<NoneType>(resultType))
+      results.push_back(resultType);
+    auto call = spirv::FunctionCallOp::create(
+        builder, loc, results,
+        FlatSymbolRefAttr::get(callee.getSymNameAttr()), operands,
+        /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr);
+    if (!results.empty())
+      mapResult(inst, call.getResult(0));
+    return success();
+  }
+  case spv::OpArrayLength: {
+    auto op = ArrayLengthOp::create(builder, loc, resultType,
+                                    getValue(inst.arg(0)),
+                                    builder.getI32IntegerAttr(inst.arg(1)));
+    mapResult(inst, op);
+    return success();
+  }
+  case spv::OpAny:
+    mapResult(inst, AnyOp::create(builder, loc, builder.getI1Type(), getValue(inst.arg(0))));
+    return success();
+  case spv::OpAll:
+    mapResult(inst, AllOp::create(builder, loc, builder.getI1Type(), getValue(inst.arg(0))));
+    return success();
+  case spv::OpOuterProduct:
+    mapResult(inst, OuterProductOp::create(builder, loc, resultType,
+                                           getValue(inst.arg(0)),
+                                           getValue(inst.arg(1))));
+    return success();
+  case spv::OpExtInst:
+    return processExtInst(inst);
+  case spv::OpControlBarrier:
+  case spv::OpMemoryBarrier: {
+    bool control = inst.opcode == spv::OpControlBarrier;
+    unsigned first = control ? 1 : 0;
+    std::optional<uint64_t> memScope = getConstantInt(inst.arg(first));
+    std::optional<uint64_t> semantics = getConstantInt(inst.arg(first + 1));
+    std::optional<uint64_t> execScope =
+        control ? getConstantInt(inst.arg(0)) : std::optional<uint64_t>(0);
+    if (!memScope || !semantics || !execScope)
+      return fail(inst, "scope and semantics must be constants");
+    SmallVector<NamedAttribute> attrs;
+    if (control)
+      attrs.push_back(builder.getNamedAttr(
+          "execution_scope",
+          spirv::ScopeAttr::get(&context,
+                                static_cast<spirv::Scope>(*execScope))));
+    attrs.push_back(builder.getNamedAttr(
+        "memory_scope",
+        spirv::ScopeAttr::get(&context, static_cast<spirv::Scope>(*memScope))));
+    attrs.push_back(builder.getNamedAttr(
+        "memory_semantics",
+        spirv::MemorySemanticsAttr::get(
+            &context, static_cast<spirv::MemorySemantics>(*semantics))));
+    createGeneric(control ? "spirv.ControlBarrier" : "spirv.MemoryBarrier", loc,
+                  {}, {}, attrs);
+    return success();
+  }
+  case spv::OpBranch:
+  case spv::OpBranchConditional:
+  case spv::OpSwitch:
+    return processBranch(inst);
+  case spv::OpReturn:
+    spirv::ReturnOp::create(builder, loc);
+    return success();
+  case spv::OpReturnValue:
+    spirv::ReturnValueOp::create(builder, loc, getValue(inst.arg(0)));
+    return success();
+  case spv::OpKill:
+  case spv::OpTerminateInvocation:
+    spirv::KillOp::create(builder, loc);
+    return success();
+  case spv::OpUnreachable:
+    spirv::UnreachableOp::create(builder, loc);
+    return success();
+  default:
+    break;
+  }
+  if (inst.opcode >= spv::OpAtomicLoad && inst.opcode <= spv::OpAtomicXor)
+    return processAtomic(inst);
+  if (inst.opcode == spv::OpAtomicFAddEXT)
+    return processAtomic(inst);
+  return fail(inst, "unsupported instruction");
+}
+
+LogicalResult Deserializer::processAtomic(const ParsedInstruction &inst) {
+  Location loc = currentLocation(inst);
+  Type resultType = inst.typeId ? getType(inst.typeId) : Type();
+  Value pointer = getValue(inst.arg(0));
+  std::optional<uint64_t> scope = getConstantInt(inst.arg(1));
+  std::optional<uint64_t> semantics = getConstantInt(inst.arg(2));
+  if (!scope || !semantics)
+    return fail(inst, "atomic scope and semantics must be constants");
+  auto scopeAttr =
+      spirv::ScopeAttr::get(&context, static_cast<spirv::Scope>(*scope));
+  auto semanticsAttr = [&](uint64_t value) {
+    return spirv::MemorySemanticsAttr::get(
+        &context, static_cast<spirv::MemorySemantics>(value));
+  };
+  switch (inst.opcode) {
+  case spv::OpAtomicLoad:
+    mapResult(inst, AtomicLoadOp::create(
+                        builder, loc, resultType, pointer,
+                        builder.getI32IntegerAttr(*scope),
+                        builder.getI32IntegerAttr(*semantics)));
+    return success();
+  case spv::OpAtomicStore:
+    AtomicStoreOp::create(builder, loc, pointer, getValue(inst.arg(3)),
+                          builder.getI32IntegerAttr(*scope),
+                          builder.getI32IntegerAttr(*semantics));
+    return success();
+  case spv::OpAtomicCompareExchange:
+  case spv::OpAtomicCompareExchangeWeak: {
+    std::optional<uint64_t> unequal = getConstantInt(inst.arg(3));
+    if (!unequal)
+      return fail(inst, "atomic semantics must be constants");
+    Operation *op = createGeneric(
+        "spirv.AtomicCompareExchange", loc, resultType,
+        {pointer, getValue(inst.arg(4)), getValue(inst.arg(5))},
+        {builder.getNamedAttr("memory_scope", scopeAttr),
+         builder.getNamedAttr("equal_semantics", semanticsAttr(*semantics)),
+         builder.getNamedAttr("unequal_semantics", semanticsAttr(*unequal))});
+    mapResult(inst, op->getResult(0));
+    return success();
+  }
+  default:
+    break;
+  }
+  std::string name;
+  switch (inst.opcode) {
+  case spv::OpAtomicExchange:
+    name = "spirv.AtomicExchange";
+    break;
+  case spv::OpAtomicIIncrement:
+    name = "spirv.AtomicIIncrement";
+    break;
+  case spv::OpAtomicIDecrement:
+    name = "spirv.AtomicIDecrement";
+    break;
+  case spv::OpAtomicIAdd:
+    name = "spirv.AtomicIAdd";
+    break;
+  case spv::OpAtomicISub:
+    name = "spirv.AtomicISub";
+    break;
+  case spv::OpAtomicSMin:
+    name = "spirv.AtomicSMin";
+    break;
+  case spv::OpAtomicUMin:
+    name = "spirv.AtomicUMin";
+    break;
+  case spv::OpAtomicSMax:
+    name = "spirv.AtomicSMax";
+    break;
+  case spv::OpAtomicUMax:
+    name = "spirv.AtomicUMax";
+    break;
+  case spv::OpAtomicAnd:
+    name = "spirv.AtomicAnd";
+    break;
+  case spv::OpAtomicOr:
+    name = "spirv.AtomicOr";
+    break;
+  case spv::OpAtomicXor:
+    name = "spirv.AtomicXor";
+    break;
+  case spv::OpAtomicFAddEXT:
+    name = "spirv.EXT.AtomicFAdd";
+    break;
+  default:
+    return fail(inst, "unsupported atomic instruction");
+  }
+  SmallVector<Value> operands{pointer};
+  if (inst.getNumArgs() > 3)
+    operands.push_back(getValue(inst.arg(3)));
+  Operation *op = createGeneric(
+      name, loc, resultType, operands,
+      {builder.getNamedAttr("memory_scope", scopeAttr),
+       builder.getNamedAttr("semantics", semanticsAttr(*semantics))});
+  mapResult(inst, op->getResult(0));
+  return success();
+}
+
+LogicalResult Deserializer::processExtInst(const ParsedInstruction &inst) {
+  Location loc = currentLocation(inst);
+  Type resultType = getType(inst.typeId);
+  llvm::StringRef set = extInstSets.lookup(inst.arg(0));
+  uint32_t number = inst.arg(1);
+  SmallVector<Value> operands;
+  for (unsigned i = 2; i < inst.getNumArgs(); ++i)
+    operands.push_back(getValue(inst.arg(i)));
+
+  if (set == "GLSL.std.450") {
+    llvm::StringRef glslName = getGlslInstName(number);
+    if (glslName.empty())
+      return fail(inst, llvm::Twine("unknown GLSL.std.450 instruction ") +
+                            llvm::Twine(number));
+    std::string opName = ("spirv.GL." + glslName).str();
+    Operation *op;
+    if (RegisteredOperationName::lookup(opName, &context))
+      op = createGeneric(opName, loc, resultType, operands);
+    else
+      op = GLSLExtOp::create(builder, loc, resultType,
+                             builder.getI32IntegerAttr(number), operands);
+    mapResult(inst, op->getResult(0));
+    return success();
+  }
+  if (set == "NonSemantic.DebugPrintf") {
+    if (number != 1 || operands.empty())
+      return fail(inst, "malformed DebugPrintf");
+    auto format = strings.find(inst.arg(2));
+    if (format == strings.end())
+      return fail(inst, "DebugPrintf format is not an OpString");
+    DebugPrintfOp::create(builder, loc, builder.getStringAttr(format->second),
+                          ValueRange(operands).drop_front());
+    return success();
+  }
+  if (set.starts_with("NonSemantic.")) {
+    // Other non-semantic instructions (Shader.DebugInfo.100, ...) carry no
+    // meaning for execution; their results are never used by semantic code.
+    return success();
+  }
+  return fail(inst, "unsupported extended instruction set '" + set + "'");
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<OwningOpRef<spirv::ModuleOp>> Deserializer::run() {
+  registerDeserializerDialects(context);
+  Location loc = FileLineColLoc::get(&context, binary.name, 0, 0);
+  OwningOpRef<spirv::ModuleOp> owned(spirv::ModuleOp::create(
+      builder, loc, spirv::AddressingModel::Logical,
+      spirv::MemoryModel::GLSL450, std::nullopt, std::nullopt));
+  module = *owned;
+  builder.setInsertionPointToEnd(module.getBody());
+
+  auto error = [&]() {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   errorMessage);
+  };
+  if (failed(collectDebugAndDecorations()) || failed(processDeclarations()) ||
+      failed(declareFunctions()))
+    return error();
+  if (vulkanMemoryModel)
+    module.setMemoryModel(spirv::MemoryModel::Vulkan);
+  if (failed(processFunctions()))
+    return error();
+  builder.setInsertionPointToEnd(module.getBody());
+  emitEntryPoints();
+
+  // The dialect's verifiers check what SPIR-V validation also checks; a
+  // failure here is a gap in our deserializer, reported with its location.
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Error)
+      return success();
+    std::string loc;
+    llvm::raw_string_ostream os(loc);
+    diag.getLocation().print(os);
+    if (diagnostics.empty())
+      diagnostics = llvm::formatv("error: {0}: {1}: {2}", binary.name, loc,
+                                  diag.str())
+                        .str();
+    return success();
+  });
+  if (failed(verify(module)))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   diagnostics);
+  return owned;
+}
+
+llvm::Expected<OwningOpRef<spirv::ModuleOp>>
+spvb::deserializeSpirv(const SpirvBinary &binary, MLIRContext &context) {
+  llvm::Expected<ParsedModule> parsed = parseModule(binary);
+  if (!parsed)
+    return parsed.takeError();
+  Deserializer deserializer(binary, *parsed, context);
+  return deserializer.run();
+}
