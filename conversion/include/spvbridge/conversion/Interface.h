@@ -1,0 +1,72 @@
+//===- Interface.h - Where each SPIR-V global lives in the ABI --*- C++ -*-===//
+//
+// Resource, push-constant, Workgroup, Private and builtin variables become
+// addresses computed from the kernel ABI blocks (cpu_runtime/kernel_abi.h).
+// This is decided once per module, before the patterns run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_CONVERSION_INTERFACE_H
+#define SPVBRIDGE_CONVERSION_INTERFACE_H
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <vector>
+
+namespace spvb {
+
+struct DescriptorBinding {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  bool operator<(const DescriptorBinding &o) const {
+    return set != o.set ? set < o.set : binding < o.binding;
+  }
+  bool operator==(const DescriptorBinding &o) const {
+    return set == o.set && binding == o.binding;
+  }
+};
+
+struct InterfaceVariable {
+  mlir::spirv::StorageClass storageClass;
+  /// Binding-table slot for buffers.
+  uint32_t slot = 0;
+  /// Byte offset in the Workgroup or Private block.
+  uint64_t offset = 0;
+  std::optional<mlir::spirv::BuiltIn> builtin;
+};
+
+struct EntryPointLayout {
+  std::string name;           // the SPIR-V entry point name
+  std::string function;       // its spirv.func symbol
+  uint32_t workgroupSize[3] = {1, 1, 1};
+  bool usesBarriers = false;
+};
+
+struct InterfaceLayout {
+  llvm::StringMap<InterfaceVariable> variables;
+  /// The binding table: slot i holds bindings[i].
+  std::vector<DescriptorBinding> bindings;
+  uint64_t sharedMemorySize = 0;
+  uint64_t privateMemorySize = 0;
+  std::vector<EntryPointLayout> entryPoints;
+  /// spirv.func symbol -> LLVM function symbol.
+  llvm::StringMap<std::string> functionSymbols;
+};
+
+/// Decides the interface. `bindings` is the binding table reflection chose;
+/// empty means "sorted by (set, binding)", the rule reflection documents.
+/// Errors name the variable.
+llvm::Expected<InterfaceLayout>
+computeInterfaceLayout(mlir::spirv::ModuleOp module,
+                       llvm::ArrayRef<DescriptorBinding> bindings = {});
+
+/// The LLVM symbols of an entry point's ABI functions.
+std::string getInvocationEntrySymbol(llvm::StringRef entryName);
+std::string getWorkgroupEntrySymbol(llvm::StringRef entryName);
+std::string getKernelInfoSymbol(llvm::StringRef entryName);
+
+} // namespace spvb
+
+#endif // SPVBRIDGE_CONVERSION_INTERFACE_H

@@ -1,0 +1,36 @@
+//===- Lowering.h - spirv dialect to llvm dialect, whole module -*- C++ -*-===//
+#ifndef SPVBRIDGE_CONVERSION_LOWERING_H
+#define SPVBRIDGE_CONVERSION_LOWERING_H
+
+#include "spvbridge/conversion/Interface.h"
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+
+namespace spvb {
+
+struct LoweringOptions {
+  /// The binding table from reflection; empty: sorted by (set, binding).
+  std::vector<DescriptorBinding> bindings;
+};
+
+struct LoweredModule {
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  InterfaceLayout layout;
+};
+
+/// Registers the dialects and translations the lowering needs.
+void registerLoweringDialects(mlir::MLIRContext &context);
+
+/// Lowers a deserialized module to the llvm dialect on the kernel ABI:
+/// per-invocation and per-workgroup entries and a kernel-info constant per
+/// GLCompute entry point. Errors name the op and its source location.
+llvm::Expected<LoweredModule>
+lowerToLLVMDialect(mlir::OwningOpRef<mlir::spirv::ModuleOp> module,
+                   const LoweringOptions &options, llvm::StringRef fileName);
+
+} // namespace spvb
+
+#endif // SPVBRIDGE_CONVERSION_LOWERING_H

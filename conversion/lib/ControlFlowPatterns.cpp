@@ -1,0 +1,65 @@
+//===- ControlFlowPatterns.cpp - Switch, kill and unreachable -------------===//
+//
+// Branch, BranchConditional and the returns use upstream's patterns.
+//
+//===----------------------------------------------------------------------===//
+#include "spvbridge/conversion/Patterns.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+
+using namespace mlir;
+using namespace spvb;
+
+namespace {
+
+class SwitchPattern : public OpConversionPattern<spirv::SwitchOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::SwitchOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<APInt> values;
+    if (auto literals = op.getLiterals())
+      for (APInt value : literals->getValues<APInt>())
+        values.push_back(value);
+    SmallVector<ValueRange> operands;
+    for (ValueRange range : adaptor.getTargetOperands())
+      operands.push_back(range);
+    rewriter.replaceOpWithNewOp<LLVM::SwitchOp>(
+        op, adaptor.getSelector(), op.getDefaultTarget(),
+        adaptor.getDefaultOperands(), values, op.getTargets(), operands);
+    return success();
+  }
+};
+
+/// OpKill, OpTerminateInvocation and a reached OpUnreachable end the
+/// function with a zero result: never host undefined behaviour (LLVM's
+/// `unreachable` would let the optimizer assume the path is dead).
+template <typename Op>
+class EndInvocationPattern : public OpConversionPattern<Op> {
+public:
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto func = op->template getParentOfType<LLVM::LLVMFuncOp>();
+    Type result = func.getFunctionType().getReturnType();
+    if (isa<LLVM::LLVMVoidType>(result)) {
+      rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, ValueRange{});
+    } else {
+      Value zero = LLVM::ZeroOp::create(rewriter, op.getLoc(), result);
+      rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, zero);
+    }
+    return success();
+  }
+};
+
+} // namespace
+
+void spvb::populateControlFlowPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns) {
+  patterns.add<SwitchPattern, EndInvocationPattern<spirv::KillOp>,
+               EndInvocationPattern<spirv::UnreachableOp>>(
+      converter, patterns.getContext(), kOverrideBenefit);
+}

@@ -1,0 +1,150 @@
+//===- EntryWrappers.cpp - The ABI's per-workgroup entries ----------------===//
+//
+// spvb_NAME_workgroup loops over the local ids (constant workgroup size, so
+// LLVM can unroll and vectorize once the invocation body is inlined), fills
+// the invocation block and calls spvb_NAME_invocation.
+//
+//===----------------------------------------------------------------------===//
+#include "EntryWrappers.h"
+
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <cstddef>
+
+using namespace mlir;
+using namespace spvb;
+
+static Value fieldAddress(OpBuilder &b, Location loc, Value base,
+                          size_t offset) {
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+}
+
+static void buildWorkgroupEntry(OpBuilder &b, Location loc,
+                                const EntryPointLayout &entry) {
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Type i32 = b.getI32Type();
+  auto func = func::FuncOp::create(b, loc, getWorkgroupEntrySymbol(entry.name),
+                                   b.getFunctionType({ptr, ptr}, {}));
+  Block *body = func.addEntryBlock();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(body);
+  Value dispatch = body->getArgument(0);
+  Value invocation = body->getArgument(1);
+  auto c32 = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  Value groupId[3];
+  for (int d = 0; d < 3; ++d)
+    groupId[d] = LLVM::LoadOp::create(
+        b, loc, i32,
+        fieldAddress(b, loc, invocation,
+                     offsetof(spvb_invocation, workgroup_id) + 4 * d),
+        4);
+  const uint32_t *size = entry.workgroupSize;
+  auto loop = [&](int64_t upper, auto bodyFn) {
+    scf::ForOp::create(b, loc, c32(0), c32(upper), c32(1), ValueRange{},
+                       [&](OpBuilder &nested, Location l, Value iv, ValueRange) {
+                         bodyFn(iv);
+                         scf::YieldOp::create(nested, l);
+                       });
+  };
+  loop(size[2], [&](Value z) {
+    loop(size[1], [&](Value y) {
+      loop(size[0], [&](Value x) {
+        Value local[3] = {x, y, z};
+        for (int d = 0; d < 3; ++d) {
+          LLVM::StoreOp::create(
+              b, loc, local[d],
+              fieldAddress(b, loc, invocation,
+                           offsetof(spvb_invocation, local_id) + 4 * d),
+              4);
+          Value global = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, groupId[d], c32(size[d])),
+              local[d]);
+          LLVM::StoreOp::create(
+              b, loc, global,
+              fieldAddress(b, loc, invocation,
+                           offsetof(spvb_invocation, global_id) + 4 * d),
+              4);
+        }
+        Value index = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(
+                b, loc,
+                arith::AddIOp::create(b, loc,
+                                      arith::MulIOp::create(b, loc, z,
+                                                            c32(size[1])),
+                                      y),
+                c32(size[0])),
+            x);
+        LLVM::StoreOp::create(
+            b, loc, index,
+            fieldAddress(b, loc, invocation,
+                         offsetof(spvb_invocation, local_index)),
+            4);
+        LLVM::CallOp::create(b, loc, TypeRange{},
+                             getInvocationEntrySymbol(entry.name),
+                             ValueRange{dispatch, invocation});
+      });
+    });
+  });
+  func::ReturnOp::create(b, loc);
+}
+
+static void buildKernelInfo(OpBuilder &b, Location loc,
+                            const EntryPointLayout &entry,
+                            const InterfaceLayout &layout) {
+  Type i32 = b.getI32Type();
+  uint32_t fields[] = {SPVB_ABI_VERSION,
+                       entry.workgroupSize[0],
+                       entry.workgroupSize[1],
+                       entry.workgroupSize[2],
+                       static_cast<uint32_t>(layout.sharedMemorySize),
+                       static_cast<uint32_t>(layout.privateMemorySize),
+                       static_cast<uint32_t>(layout.bindings.size()),
+                       entry.usesBarriers ? 1u : 0u};
+  static_assert(sizeof(fields) == sizeof(spvb_kernel_info),
+                "kernel info fields follow kernel_abi.h");
+  auto type = LLVM::LLVMArrayType::get(i32, std::size(fields));
+  SmallVector<int32_t> values(std::begin(fields), std::end(fields));
+  LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                         LLVM::Linkage::External,
+                         getKernelInfoSymbol(entry.name),
+                         b.getI32TensorAttr(values));
+}
+
+LogicalResult spvb::buildEntryWrappers(ModuleOp module,
+                                       const InterfaceLayout &layout) {
+  MLIRContext *context = module.getContext();
+  OpBuilder b(context);
+  b.setInsertionPointToEnd(module.getBody());
+  Location loc = module.getLoc();
+  for (const EntryPointLayout &entry : layout.entryPoints) {
+    buildWorkgroupEntry(b, loc, entry);
+    buildKernelInfo(b, loc, entry, layout);
+  }
+
+  LLVMTypeConverter converter(context);
+  RewritePatternSet patterns(context);
+  populateSCFToControlFlowConversionPatterns(patterns);
+  arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+  populateFuncToLLVMConversionPatterns(converter, patterns);
+  LLVMConversionTarget target(*context);
+  target.addLegalOp<ModuleOp>();
+  return applyFullConversion(module, target, std::move(patterns));
+}

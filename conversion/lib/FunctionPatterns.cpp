@@ -1,0 +1,131 @@
+//===- FunctionPatterns.cpp - Functions and calls onto the kernel ABI -----===//
+//
+// Every function takes the dispatch and invocation blocks as its first two
+// parameters, so any function can reach resources and builtins. Entry points
+// become the ABI's spvb_NAME_invocation; other functions are internal.
+//
+//===----------------------------------------------------------------------===//
+#include "spvbridge/conversion/Patterns.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+
+using namespace mlir;
+using namespace spvb;
+
+namespace {
+
+class FuncPattern : public OpConversionPattern<spirv::FuncOp> {
+public:
+  FuncPattern(const TypeConverter &converter, MLIRContext *context,
+              const InterfaceLayout &layout)
+      : OpConversionPattern(converter, context, kOverrideBenefit),
+        layout(layout) {}
+
+  LogicalResult
+  matchAndRewrite(spirv::FuncOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FunctionType type = op.getFunctionType();
+    Type ptr = LLVM::LLVMPointerType::get(getContext());
+    TypeConverter::SignatureConversion signature(type.getNumInputs());
+    SmallVector<Type> params{ptr, ptr};
+    for (auto [i, input] : llvm::enumerate(type.getInputs())) {
+      Type converted = getTypeConverter()->convertType(input);
+      if (!converted)
+        return rewriter.notifyMatchFailure(op, "parameter type");
+      signature.addInputs(i, converted);
+      params.push_back(converted);
+    }
+    Type result = LLVM::LLVMVoidType::get(getContext());
+    if (type.getNumResults() == 1) {
+      result = getTypeConverter()->convertType(type.getResult(0));
+      if (!result)
+        return rewriter.notifyMatchFailure(op, "result type");
+    }
+    auto symbol = layout.functionSymbols.find(op.getSymName());
+    std::string name = symbol != layout.functionSymbols.end()
+                           ? symbol->second
+                           : op.getSymName().str();
+    bool isEntry = llvm::any_of(layout.entryPoints, [&](const auto &entry) {
+      return entry.function == op.getSymName();
+    });
+    auto func = LLVM::LLVMFuncOp::create(
+        rewriter, op.getLoc(), name,
+        LLVM::LLVMFunctionType::get(result, params),
+        isEntry ? LLVM::Linkage::External : LLVM::Linkage::Internal);
+    if (op.isExternal()) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
+    // Old argument i becomes new argument i + 2.
+    TypeConverter::SignatureConversion full(type.getNumInputs());
+    full.addInputs(ArrayRef<Type>{ptr, ptr});
+    for (auto [i, input] : llvm::enumerate(type.getInputs()))
+      full.addInputs(i, getTypeConverter()->convertType(input));
+    rewriter.applySignatureConversion(&func.getBody().front(), full,
+                                      getTypeConverter());
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  const InterfaceLayout &layout;
+};
+
+class FunctionCallPattern : public OpConversionPattern<spirv::FunctionCallOp> {
+public:
+  FunctionCallPattern(const TypeConverter &converter, MLIRContext *context,
+                      const InterfaceLayout &layout)
+      : OpConversionPattern(converter, context, kOverrideBenefit),
+        layout(layout) {}
+
+  LogicalResult
+  matchAndRewrite(spirv::FunctionCallOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto caller = op->getParentOfType<LLVM::LLVMFuncOp>();
+    if (!caller)
+      return rewriter.notifyMatchFailure(op, "caller not converted");
+    SmallVector<Value> args{caller.getArgument(0), caller.getArgument(1)};
+    llvm::append_range(args, adaptor.getArguments());
+    SmallVector<Type> results;
+    if (op.getNumResults() == 1)
+      results.push_back(getTypeConverter()->convertType(op.getType(0)));
+    auto symbol = layout.functionSymbols.find(op.getCallee());
+    std::string callee = symbol != layout.functionSymbols.end()
+                             ? symbol->second
+                             : op.getCallee().str();
+    auto call = LLVM::CallOp::create(rewriter, op.getLoc(), results,
+                                     FlatSymbolRefAttr::get(getContext(), callee),
+                                     args);
+    rewriter.replaceOp(op, call.getResults());
+    return success();
+  }
+
+private:
+  const InterfaceLayout &layout;
+};
+
+template <typename Op>
+class EraseOpPattern : public OpConversionPattern<Op> {
+public:
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void spvb::populateFunctionPatterns(const TypeConverter &converter,
+                                    const InterfaceLayout &layout,
+                                    RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<FuncPattern, FunctionCallPattern>(converter, context, layout);
+  patterns.add<EraseOpPattern<spirv::EntryPointOp>,
+               EraseOpPattern<spirv::ExecutionModeOp>>(converter, context,
+                                                       kOverrideBenefit);
+}

@@ -1,0 +1,153 @@
+//===- Interface.cpp - Where each SPIR-V global lives in the ABI ----------===//
+#include "spvbridge/conversion/Interface.h"
+
+#include "spvbridge/conversion/Layout.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace spvb;
+
+std::string spvb::getInvocationEntrySymbol(llvm::StringRef entryName) {
+  return ("spvb_" + entryName + "_invocation").str();
+}
+std::string spvb::getWorkgroupEntrySymbol(llvm::StringRef entryName) {
+  return ("spvb_" + entryName + "_workgroup").str();
+}
+std::string spvb::getKernelInfoSymbol(llvm::StringRef entryName) {
+  return ("spvb_" + entryName + "_info").str();
+}
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 message.str());
+}
+
+llvm::Expected<InterfaceLayout>
+spvb::computeInterfaceLayout(spirv::ModuleOp module,
+                             llvm::ArrayRef<DescriptorBinding> bindings) {
+  InterfaceLayout layout;
+  // The binding table.
+  if (!bindings.empty()) {
+    layout.bindings.assign(bindings.begin(), bindings.end());
+  } else {
+    for (auto global : module.getOps<spirv::GlobalVariableOp>()) {
+      auto set = global.getDescriptorSetAttr();
+      auto binding = global.getBindingAttr();
+      if (set && binding)
+        layout.bindings.push_back(
+            {static_cast<uint32_t>(set.getInt()),
+             static_cast<uint32_t>(binding.getInt())});
+    }
+    llvm::sort(layout.bindings);
+    layout.bindings.erase(
+        std::unique(layout.bindings.begin(), layout.bindings.end()),
+        layout.bindings.end());
+  }
+
+  for (auto global : module.getOps<spirv::GlobalVariableOp>()) {
+    auto pointer = cast<spirv::PointerType>(global.getType());
+    InterfaceVariable var;
+    var.storageClass = pointer.getStorageClass();
+    Type pointee = pointer.getPointeeType();
+    llvm::StringRef name = global.getSymName();
+    switch (var.storageClass) {
+    case spirv::StorageClass::StorageBuffer:
+    case spirv::StorageClass::Uniform: {
+      auto set = global.getDescriptorSetAttr();
+      auto binding = global.getBindingAttr();
+      if (!set || !binding)
+        return makeError("error: resource variable '" + name +
+                         "' has no DescriptorSet/Binding decoration");
+      if (isa<spirv::ArrayType, spirv::RuntimeArrayType>(pointee))
+        return makeError("error: resource variable '" + name +
+                         "' is a descriptor array, which is not supported yet");
+      DescriptorBinding key{static_cast<uint32_t>(set.getInt()),
+                            static_cast<uint32_t>(binding.getInt())};
+      auto it = llvm::find(layout.bindings, key);
+      if (it == layout.bindings.end())
+        return makeError(llvm::formatv(
+            "error: resource variable '{0}' (set {1}, binding {2}) is not in "
+            "the binding table",
+            name, key.set, key.binding));
+      var.slot = it - layout.bindings.begin();
+      break;
+    }
+    case spirv::StorageClass::PushConstant:
+      break;
+    case spirv::StorageClass::Workgroup:
+      layout.sharedMemorySize =
+          llvm::alignTo(layout.sharedMemorySize, getAlignment(pointee));
+      var.offset = layout.sharedMemorySize;
+      layout.sharedMemorySize += getByteSize(pointee);
+      break;
+    case spirv::StorageClass::Private:
+      layout.privateMemorySize =
+          llvm::alignTo(layout.privateMemorySize, getAlignment(pointee));
+      var.offset = layout.privateMemorySize;
+      layout.privateMemorySize += getByteSize(pointee);
+      break;
+    case spirv::StorageClass::Input: {
+      auto builtinName = global.getBuiltInAttr();
+      if (!builtinName)
+        return makeError("error: Input variable '" + name +
+                         "' is not a builtin (compute shaders have no "
+                         "user-defined inputs)");
+      var.builtin = spirv::symbolizeBuiltIn(builtinName.getValue());
+      switch (*var.builtin) {
+      case spirv::BuiltIn::GlobalInvocationId:
+      case spirv::BuiltIn::LocalInvocationId:
+      case spirv::BuiltIn::LocalInvocationIndex:
+      case spirv::BuiltIn::WorkgroupId:
+      case spirv::BuiltIn::NumWorkgroups:
+      case spirv::BuiltIn::WorkgroupSize:
+        break;
+      default:
+        return makeError("error: builtin '" + builtinName.getValue() +
+                         "' of variable '" + name + "' is not supported yet");
+      }
+      break;
+    }
+    default:
+      return makeError("error: variable '" + name + "' has storage class " +
+                       spirv::stringifyStorageClass(var.storageClass) +
+                       ", which is not supported yet");
+    }
+    layout.variables[name] = var;
+  }
+
+  for (auto func : module.getOps<spirv::FuncOp>())
+    layout.functionSymbols[func.getSymName()] = func.getSymName().str();
+  for (auto entry : module.getOps<spirv::EntryPointOp>()) {
+    if (entry.getExecutionModel() != spirv::ExecutionModel::GLCompute)
+      continue;
+    EntryPointLayout info;
+    info.function = entry.getFn().str();
+    // The deserializer names entry functions after their entry point.
+    info.name = info.function;
+    layout.functionSymbols[info.function] = getInvocationEntrySymbol(info.name);
+    layout.entryPoints.push_back(info);
+  }
+  for (auto mode : module.getOps<spirv::ExecutionModeOp>()) {
+    if (mode.getExecutionMode() != spirv::ExecutionMode::LocalSize)
+      continue;
+    for (EntryPointLayout &entry : layout.entryPoints) {
+      if (entry.function != mode.getFn())
+        continue;
+      auto values = mode.getValues().getValue();
+      for (unsigned i = 0; i < 3 && i < values.size(); ++i)
+        entry.workgroupSize[i] = cast<IntegerAttr>(values[i]).getInt();
+    }
+  }
+  // A WorkgroupSize builtin constant overrides LocalSize; after
+  // specialization it is a plain constant the shader reads directly, so the
+  // runtime only needs the ExecutionMode values here.
+  bool barriers = false;
+  module.walk([&](spirv::ControlBarrierOp) { barriers = true; });
+  for (EntryPointLayout &entry : layout.entryPoints)
+    entry.usesBarriers = barriers;
+  return layout;
+}

@@ -1,0 +1,499 @@
+//===- MemoryPatterns.cpp - Variables, access chains, loads and stores ----===//
+//
+// Every pointer is an opaque byte address. Access chains add byte offsets
+// taken from Layout.h; loads and stores of composites are split into loads
+// and stores of their scalars and vectors at those offsets, so std140, std430
+// and scalar layouts, vec3 members and padding all follow the decorations.
+//
+//===----------------------------------------------------------------------===//
+#include "PatternUtils.h"
+#include "spvbridge/conversion/Layout.h"
+#include "spvbridge/conversion/Patterns.h"
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+#include "spvbridge/spirv/SpvbDialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+
+#include <cstddef>
+
+using namespace mlir;
+using namespace spvb;
+
+namespace {
+
+struct PointerLayout {
+  MatrixLayout matrix;
+  uint32_t vectorStride = 0;
+};
+
+PointerLayout readPointerLayout(Operation *op) {
+  PointerLayout layout;
+  if (auto stride = op->getAttrOfType<IntegerAttr>("spvb.matrix_stride"))
+    layout.matrix.stride = stride.getInt();
+  layout.matrix.rowMajor = op->hasAttr("spvb.row_major");
+  if (auto stride = op->getAttrOfType<IntegerAttr>("spvb.vector_stride"))
+    layout.vectorStride = stride.getInt();
+  return layout;
+}
+
+/// Loads a value of SPIR-V type `type` stored at `address` by the layout.
+Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
+                Value address, Type type, MatrixLayout matrix,
+                uint32_t vectorStride = 0) {
+  Type llvmType = converter.convertType(type);
+  if (type.isIntOrFloat())
+    return LLVM::LoadOp::create(b, loc, llvmType, address, getAlignment(type));
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    Type element = vector.getElementType();
+    if (!vectorStride)
+      return LLVM::LoadOp::create(b, loc, llvmType, address,
+                                  getAlignment(element));
+    // A column of a row-major matrix: gather.
+    Value result = LLVM::PoisonOp::create(b, loc, llvmType);
+    for (int64_t i = 0; i < vector.getNumElements(); ++i) {
+      Value elementAddress = createByteOffset(b, loc, address, i * vectorStride);
+      Value scalar = LLVM::LoadOp::create(b, loc, converter.convertType(element),
+                                          elementAddress, getAlignment(element));
+      Value index = createIntConstant(b, loc, b.getI32Type(), i);
+      result = LLVM::InsertElementOp::create(b, loc, result, scalar, index);
+    }
+    return result;
+  }
+  Value result = LLVM::PoisonOp::create(b, loc, llvmType);
+  if (auto mat = dyn_cast<spirv::MatrixType>(type)) {
+    uint64_t stride = getMatrixStride(mat, matrix);
+    uint64_t elementSize = getByteSize(mat.getElementType());
+    for (unsigned c = 0; c < mat.getNumColumns(); ++c) {
+      Value column =
+          matrix.rowMajor
+              ? loadValue(b, loc, converter,
+                          createByteOffset(b, loc, address, c * elementSize),
+                          mat.getColumnType(), {}, stride)
+              : loadValue(b, loc, converter,
+                          createByteOffset(b, loc, address, c * stride),
+                          mat.getColumnType(), {});
+      result = insertValue(b, loc, result, column, c);
+    }
+    return result;
+  }
+  if (auto array = dyn_cast<spirv::ArrayType>(type)) {
+    uint64_t stride = getArrayStride(array);
+    for (unsigned i = 0; i < array.getNumElements(); ++i) {
+      Value element = loadValue(b, loc, converter,
+                                createByteOffset(b, loc, address, i * stride),
+                                array.getElementType(), matrix);
+      result = insertValue(b, loc, result, element, i);
+    }
+    return result;
+  }
+  if (auto structType = dyn_cast<spirv::StructType>(type)) {
+    for (unsigned i = 0; i < structType.getNumElements(); ++i) {
+      Value member = loadValue(
+          b, loc, converter,
+          createByteOffset(b, loc, address, getMemberOffset(structType, i)),
+          structType.getElementType(i),
+          getMemberMatrixLayout(structType, i));
+      result = insertValue(b, loc, result, member, i);
+    }
+    return result;
+  }
+  return nullptr;
+}
+
+/// Stores `value` (of SPIR-V type `type`) at `address` by the layout.
+void storeValue(OpBuilder &b, Location loc, Value value, Value address,
+                Type type, MatrixLayout matrix, uint32_t vectorStride = 0) {
+  if (type.isIntOrFloat()) {
+    LLVM::StoreOp::create(b, loc, value, address, getAlignment(type));
+    return;
+  }
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    Type element = vector.getElementType();
+    if (!vectorStride) {
+      LLVM::StoreOp::create(b, loc, value, address, getAlignment(element));
+      return;
+    }
+    for (int64_t i = 0; i < vector.getNumElements(); ++i) {
+      Value index = createIntConstant(b, loc, b.getI32Type(), i);
+      Value scalar = LLVM::ExtractElementOp::create(b, loc, value, index);
+      LLVM::StoreOp::create(b, loc, scalar,
+                            createByteOffset(b, loc, address, i * vectorStride),
+                            getAlignment(element));
+    }
+    return;
+  }
+  if (auto mat = dyn_cast<spirv::MatrixType>(type)) {
+    uint64_t stride = getMatrixStride(mat, matrix);
+    uint64_t elementSize = getByteSize(mat.getElementType());
+    for (unsigned c = 0; c < mat.getNumColumns(); ++c) {
+      Value column = extractValue(b, loc, value, c);
+      if (matrix.rowMajor)
+        storeValue(b, loc, column,
+                   createByteOffset(b, loc, address, c * elementSize),
+                   mat.getColumnType(), {}, stride);
+      else
+        storeValue(b, loc, column, createByteOffset(b, loc, address, c * stride),
+                   mat.getColumnType(), {});
+    }
+    return;
+  }
+  if (auto array = dyn_cast<spirv::ArrayType>(type)) {
+    uint64_t stride = getArrayStride(array);
+    for (unsigned i = 0; i < array.getNumElements(); ++i) {
+      Value element = extractValue(b, loc, value, i);
+      storeValue(b, loc, element, createByteOffset(b, loc, address, i * stride),
+                 array.getElementType(), matrix);
+    }
+    return;
+  }
+  if (auto structType = dyn_cast<spirv::StructType>(type)) {
+    for (unsigned i = 0; i < structType.getNumElements(); ++i) {
+      Value member = extractValue(b, loc, value, i);
+      storeValue(
+          b, loc, member,
+          createByteOffset(b, loc, address, getMemberOffset(structType, i)),
+          structType.getElementType(i), getMemberMatrixLayout(structType, i));
+    }
+  }
+}
+
+Type getPointee(Value pointer) {
+  return cast<spirv::PointerType>(pointer.getType()).getPointeeType();
+}
+
+std::optional<int64_t> getConstantIndex(Value original, Value converted) {
+  if (auto cst = original.getDefiningOp<spirv::ConstantOp>())
+    if (auto attr = dyn_cast<IntegerAttr>(cst.getValue()))
+      return attr.getInt();
+  if (auto cst = converted.getDefiningOp<LLVM::ConstantOp>())
+    if (auto attr = dyn_cast<IntegerAttr>(cst.getValue()))
+      return attr.getInt();
+  return std::nullopt;
+}
+
+class AccessChainPattern : public OpConversionPattern<spirv::AccessChainOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::AccessChainOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    PointerLayout layout = readPointerLayout(op);
+    Type type = getPointee(op.getBasePtr());
+    int64_t constOffset = 0;
+    Value dynOffset;
+    auto addDynamic = [&](Value index, uint64_t scale) {
+      Value wide = castIntegerToWidthOf(rewriter, loc, index,
+                                        rewriter.getI64Type(), true);
+      Value scaled = LLVM::MulOp::create(
+          rewriter, loc, wide,
+          createIntConstant(rewriter, loc, rewriter.getI64Type(), scale));
+      dynOffset = dynOffset ? LLVM::AddOp::create(rewriter, loc, dynOffset,
+                                                  scaled)
+                                  .getResult()
+                            : scaled;
+    };
+    for (auto [original, converted] :
+         llvm::zip(op.getIndices(), adaptor.getIndices())) {
+      std::optional<int64_t> constant = getConstantIndex(original, converted);
+      uint64_t scale = 0;
+      if (auto structType = dyn_cast<spirv::StructType>(type)) {
+        if (!constant)
+          return rewriter.notifyMatchFailure(op, "non-constant struct index");
+        constOffset += getMemberOffset(structType, *constant);
+        layout.matrix = getMemberMatrixLayout(structType, *constant);
+        type = structType.getElementType(*constant);
+        continue;
+      }
+      if (isa<spirv::ArrayType, spirv::RuntimeArrayType>(type)) {
+        scale = getArrayStride(type);
+        type = isa<spirv::ArrayType>(type)
+                   ? cast<spirv::ArrayType>(type).getElementType()
+                   : cast<spirv::RuntimeArrayType>(type).getElementType();
+      } else if (auto mat = dyn_cast<spirv::MatrixType>(type)) {
+        uint64_t stride = getMatrixStride(mat, layout.matrix);
+        if (layout.matrix.rowMajor) {
+          scale = getByteSize(mat.getElementType());
+          layout.vectorStride = stride;
+        } else {
+          scale = stride;
+        }
+        type = mat.getColumnType();
+      } else if (auto vector = dyn_cast<VectorType>(type)) {
+        scale = layout.vectorStride ? layout.vectorStride
+                                    : getByteSize(vector.getElementType());
+        layout.vectorStride = 0;
+        type = vector.getElementType();
+      } else {
+        return rewriter.notifyMatchFailure(op, "indexing a non-composite");
+      }
+      if (constant)
+        constOffset += *constant * static_cast<int64_t>(scale);
+      else
+        addDynamic(converted, scale);
+    }
+    Value address = adaptor.getBasePtr();
+    if (dynOffset)
+      address = createByteOffset(rewriter, loc, address, dynOffset);
+    address = createByteOffset(rewriter, loc, address, constOffset);
+    rewriter.replaceOp(op, address);
+    return success();
+  }
+};
+
+class LoadPattern : public OpConversionPattern<spirv::LoadOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PointerLayout layout = readPointerLayout(op);
+    Value value = loadValue(rewriter, op.getLoc(), *getTypeConverter(),
+                            adaptor.getPtr(), op.getType(), layout.matrix,
+                            layout.vectorStride);
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "unsupported load type");
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
+class StorePattern : public OpConversionPattern<spirv::StoreOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PointerLayout layout = readPointerLayout(op);
+    storeValue(rewriter, op.getLoc(), adaptor.getValue(), adaptor.getPtr(),
+               op.getValue().getType(), layout.matrix, layout.vectorStride);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+class CopyMemoryPattern : public OpConversionPattern<spirv::CopyMemoryOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::CopyMemoryOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PointerLayout layout = readPointerLayout(op);
+    Type type = getPointee(op.getSource());
+    Value value = loadValue(rewriter, op.getLoc(), *getTypeConverter(),
+                            adaptor.getSource(), type, layout.matrix,
+                            layout.vectorStride);
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "unsupported copy type");
+    storeValue(rewriter, op.getLoc(), value, adaptor.getTarget(), type,
+               layout.matrix, layout.vectorStride);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Function variables: byte buffers on the stack, laid out naturally.
+class VariablePattern : public OpConversionPattern<spirv::VariableOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::VariableOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type pointee = getPointee(op.getPointer());
+    uint64_t size = std::max<uint64_t>(getByteSize(pointee), 1);
+    Value count = createIntConstant(rewriter, loc, rewriter.getI64Type(), 1);
+    auto bytes = LLVM::LLVMArrayType::get(rewriter.getI8Type(), size);
+    Value alloca = LLVM::AllocaOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(getContext()), bytes, count,
+        std::max<uint64_t>(getAlignment(pointee), 16));
+    if (Value init = adaptor.getInitializer())
+      storeValue(rewriter, loc, init, alloca, pointee, {});
+    rewriter.replaceOp(op, alloca);
+    return success();
+  }
+};
+
+/// Globals become addresses derived from the ABI blocks.
+class AddressOfPattern : public OpConversionPattern<spirv::AddressOfOp> {
+public:
+  AddressOfPattern(const TypeConverter &converter, MLIRContext *context,
+                   const InterfaceLayout &layout)
+      : OpConversionPattern(converter, context, kOverrideBenefit),
+        layout(layout) {}
+
+  LogicalResult
+  matchAndRewrite(spirv::AddressOfOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto it = layout.variables.find(op.getVariable());
+    if (it == layout.variables.end())
+      return rewriter.notifyMatchFailure(op, "unknown variable");
+    const InterfaceVariable &var = it->second;
+    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+    if (!func || func.getNumArguments() < 2)
+      return rewriter.notifyMatchFailure(op, "not in an ABI function");
+    Value dispatch = func.getArgument(0);
+    Value invocation = func.getArgument(1);
+    Location loc = op.getLoc();
+    Type ptrType = LLVM::LLVMPointerType::get(getContext());
+    auto loadPointer = [&](Value base, int64_t offset) -> Value {
+      return LLVM::LoadOp::create(rewriter, loc, ptrType,
+                                  createByteOffset(rewriter, loc, base, offset),
+                                  8, false, false, /*isInvariant=*/true);
+    };
+    Value address;
+    switch (var.storageClass) {
+    case spirv::StorageClass::StorageBuffer:
+    case spirv::StorageClass::Uniform: {
+      Value table = loadPointer(dispatch, offsetof(spvb_dispatch, bindings));
+      address = loadPointer(table, var.slot * sizeof(spvb_binding) +
+                                       offsetof(spvb_binding, base));
+      break;
+    }
+    case spirv::StorageClass::PushConstant:
+      address = loadPointer(dispatch, offsetof(spvb_dispatch, push_constants));
+      break;
+    case spirv::StorageClass::Workgroup:
+      address = createByteOffset(
+          rewriter, loc,
+          loadPointer(invocation, offsetof(spvb_invocation, shared_memory)),
+          var.offset);
+      break;
+    case spirv::StorageClass::Private:
+      address = createByteOffset(
+          rewriter, loc,
+          loadPointer(invocation, offsetof(spvb_invocation, private_memory)),
+          var.offset);
+      break;
+    case spirv::StorageClass::Input:
+      switch (*var.builtin) {
+      case spirv::BuiltIn::GlobalInvocationId:
+        address = createByteOffset(rewriter, loc, invocation,
+                                   offsetof(spvb_invocation, global_id));
+        break;
+      case spirv::BuiltIn::LocalInvocationId:
+        address = createByteOffset(rewriter, loc, invocation,
+                                   offsetof(spvb_invocation, local_id));
+        break;
+      case spirv::BuiltIn::LocalInvocationIndex:
+        address = createByteOffset(rewriter, loc, invocation,
+                                   offsetof(spvb_invocation, local_index));
+        break;
+      case spirv::BuiltIn::WorkgroupId:
+        address = createByteOffset(rewriter, loc, invocation,
+                                   offsetof(spvb_invocation, workgroup_id));
+        break;
+      case spirv::BuiltIn::NumWorkgroups:
+        address = createByteOffset(rewriter, loc, dispatch,
+                                   offsetof(spvb_dispatch, workgroup_count));
+        break;
+      case spirv::BuiltIn::WorkgroupSize:
+        address = createByteOffset(rewriter, loc, dispatch,
+                                   offsetof(spvb_dispatch, workgroup_size));
+        break;
+      default:
+        return rewriter.notifyMatchFailure(op, "unsupported builtin");
+      }
+      break;
+    default:
+      return rewriter.notifyMatchFailure(op, "unsupported storage class");
+    }
+    rewriter.replaceOp(op, address);
+    return success();
+  }
+
+private:
+  const InterfaceLayout &layout;
+};
+
+/// OpArrayLength: (binding size - member offset) / stride, from the binding
+/// table. The structure operand must be a buffer variable.
+class ArrayLengthPattern : public OpConversionPattern<ArrayLengthOp> {
+public:
+  ArrayLengthPattern(const TypeConverter &converter, MLIRContext *context,
+                     const InterfaceLayout &layout)
+      : OpConversionPattern(converter, context), layout(layout) {}
+
+  LogicalResult
+  matchAndRewrite(ArrayLengthOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto addressOf = op.getStructure().getDefiningOp<spirv::AddressOfOp>();
+    if (!addressOf)
+      return rewriter.notifyMatchFailure(op, "structure is not a variable");
+    auto it = layout.variables.find(addressOf.getVariable());
+    if (it == layout.variables.end())
+      return rewriter.notifyMatchFailure(op, "unknown variable");
+    auto structType = cast<spirv::StructType>(getPointee(op.getStructure()));
+    unsigned member = op.getMember();
+    uint64_t offset = getMemberOffset(structType, member);
+    uint64_t stride = getArrayStride(structType.getElementType(member));
+    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    Value table = LLVM::LoadOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(getContext()),
+        createByteOffset(rewriter, loc, func.getArgument(0),
+                         offsetof(spvb_dispatch, bindings)),
+        8);
+    Value size = LLVM::LoadOp::create(
+        rewriter, loc, i64,
+        createByteOffset(rewriter, loc, table,
+                         it->second.slot * sizeof(spvb_binding) +
+                             offsetof(spvb_binding, size)),
+        8);
+    // A buffer smaller than the array's offset has length 0.
+    Value offsetValue = createIntConstant(rewriter, loc, i64, offset);
+    Value clamped = LLVM::UMaxOp::create(rewriter, loc, size, offsetValue);
+    Value bytes = LLVM::SubOp::create(rewriter, loc, clamped, offsetValue);
+    Value count = LLVM::UDivOp::create(
+        rewriter, loc, bytes, createIntConstant(rewriter, loc, i64, stride));
+    rewriter.replaceOpWithNewOp<LLVM::TruncOp>(op, rewriter.getI32Type(),
+                                               count);
+    return success();
+  }
+
+private:
+  const InterfaceLayout &layout;
+};
+
+template <typename Op>
+class ErasePattern : public OpConversionPattern<Op> {
+public:
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Undefined values are zero: never host undefined behaviour.
+class UndefPattern : public OpConversionPattern<spirv::UndefOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::UndefOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return failure();
+    rewriter.replaceOpWithNewOp<LLVM::ZeroOp>(op, type);
+    return success();
+  }
+};
+
+} // namespace
+
+void spvb::populateMemoryPatterns(const TypeConverter &converter,
+                                  const InterfaceLayout &layout,
+                                  RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<AccessChainPattern, LoadPattern, StorePattern,
+               CopyMemoryPattern, VariablePattern, UndefPattern,
+               ErasePattern<spirv::GlobalVariableOp>>(converter, context,
+                                                      kOverrideBenefit);
+  patterns.add<AddressOfPattern, ArrayLengthPattern>(converter, context,
+                                                     layout);
+}

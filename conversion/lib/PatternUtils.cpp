@@ -1,0 +1,89 @@
+//===- PatternUtils.cpp - Small builders shared by the patterns -----------===//
+#include "PatternUtils.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+Value spvb::insertValue(OpBuilder &b, Location loc, Value container,
+                        Value value, int64_t position) {
+  return LLVM::InsertValueOp::create(b, loc, container, value,
+                                     ArrayRef<int64_t>{position});
+}
+
+Value spvb::extractValue(OpBuilder &b, Location loc, Value container,
+                         int64_t position) {
+  return LLVM::ExtractValueOp::create(b, loc, container,
+                                      ArrayRef<int64_t>{position});
+}
+
+static Attribute scalarAttr(OpBuilder &b, Type element, double value) {
+  if (isa<FloatType>(element))
+    return b.getFloatAttr(element, value);
+  return b.getIntegerAttr(element, static_cast<int64_t>(value));
+}
+
+Value spvb::createConstant(OpBuilder &b, Location loc, Type type,
+                           double value) {
+  Type element = getElementTypeOrSelf(type);
+  Attribute attr = scalarAttr(b, element, value);
+  if (auto vector = dyn_cast<VectorType>(type))
+    attr = DenseElementsAttr::get(vector, attr);
+  return LLVM::ConstantOp::create(b, loc, type, cast<TypedAttr>(attr));
+}
+
+Value spvb::createIntConstant(OpBuilder &b, Location loc, Type type,
+                              int64_t value) {
+  Type element = getElementTypeOrSelf(type);
+  Attribute attr = b.getIntegerAttr(
+      element, llvm::APInt(element.getIntOrFloatBitWidth(), value,
+                           /*isSigned=*/true, /*implicitTrunc=*/true));
+  if (auto vector = dyn_cast<VectorType>(type))
+    attr = DenseElementsAttr::get(vector, attr);
+  return LLVM::ConstantOp::create(b, loc, type, cast<TypedAttr>(attr));
+}
+
+Value spvb::createAllOnes(OpBuilder &b, Location loc, Type type) {
+  return createIntConstant(b, loc, type, -1);
+}
+
+Value spvb::createByteOffset(OpBuilder &b, Location loc, Value base,
+                             Value offset) {
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ValueRange{offset});
+}
+
+Value spvb::createByteOffset(OpBuilder &b, Location loc, Value base,
+                             int64_t offset) {
+  if (offset == 0)
+    return base;
+  Value value = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                         b.getI64IntegerAttr(offset));
+  return createByteOffset(b, loc, base, value);
+}
+
+Value spvb::createIntrinsic(OpBuilder &b, Location loc, llvm::StringRef name,
+                            Type result, ValueRange args) {
+  return LLVM::CallIntrinsicOp::create(b, loc, result, b.getStringAttr(name),
+                                       args)
+      .getResult(0);
+}
+
+Value spvb::castIntegerToWidthOf(OpBuilder &b, Location loc, Value value,
+                                 Type like, bool isSigned) {
+  unsigned from = getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth();
+  unsigned to = getElementTypeOrSelf(like).getIntOrFloatBitWidth();
+  Type target = like;
+  if (auto vector = dyn_cast<VectorType>(value.getType()))
+    target = VectorType::get(vector.getShape(), getElementTypeOrSelf(like));
+  else
+    target = getElementTypeOrSelf(like);
+  if (from == to)
+    return value;
+  if (from > to)
+    return LLVM::TruncOp::create(b, loc, target, value);
+  if (isSigned)
+    return LLVM::SExtOp::create(b, loc, target, value);
+  return LLVM::ZExtOp::create(b, loc, target, value);
+}

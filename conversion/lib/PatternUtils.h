@@ -1,0 +1,41 @@
+//===- PatternUtils.h - Small builders shared by the patterns ---*- C++ -*-===//
+#ifndef SPVBRIDGE_CONVERSION_LIB_PATTERNUTILS_H
+#define SPVBRIDGE_CONVERSION_LIB_PATTERNUTILS_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
+
+namespace spvb {
+
+/// An integer or float constant, splatted when `type` is a vector.
+mlir::Value createConstant(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Type type, double value);
+mlir::Value createIntConstant(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Type type, int64_t value);
+/// All bits set, splatted for vectors.
+mlir::Value createAllOnes(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Type type);
+/// i8-addressed pointer arithmetic.
+mlir::Value createByteOffset(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value base, mlir::Value offset);
+mlir::Value createByteOffset(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::Value base, int64_t offset);
+/// Calls an LLVM intrinsic by name.
+mlir::Value createIntrinsic(mlir::OpBuilder &b, mlir::Location loc,
+                            llvm::StringRef name, mlir::Type result,
+                            mlir::ValueRange args);
+/// Aggregate element access by constant position.
+mlir::Value insertValue(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value container, mlir::Value value,
+                        int64_t position);
+mlir::Value extractValue(mlir::OpBuilder &b, mlir::Location loc,
+                         mlir::Value container, int64_t position);
+/// Resizes an integer (or integer vector) to the width of `like`.
+mlir::Value castIntegerToWidthOf(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value value, mlir::Type like,
+                                 bool isSigned);
+
+} // namespace spvb
+
+#endif // SPVBRIDGE_CONVERSION_LIB_PATTERNUTILS_H
