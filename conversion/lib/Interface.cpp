@@ -28,7 +28,8 @@ static llvm::Error makeError(const llvm::Twine &message) {
 
 llvm::Expected<InterfaceLayout>
 spvb::computeInterfaceLayout(spirv::ModuleOp module,
-                             llvm::ArrayRef<DescriptorBinding> bindings) {
+                             llvm::ArrayRef<DescriptorBinding> bindings,
+                             llvm::StringRef entryPoint) {
   InterfaceLayout layout;
   // The binding table.
   if (!bindings.empty()) {
@@ -122,7 +123,8 @@ spvb::computeInterfaceLayout(spirv::ModuleOp module,
   for (auto func : module.getOps<spirv::FuncOp>())
     layout.functionSymbols[func.getSymName()] = func.getSymName().str();
   for (auto entry : module.getOps<spirv::EntryPointOp>()) {
-    if (entry.getExecutionModel() != spirv::ExecutionModel::GLCompute)
+    if (entry.getExecutionModel() != spirv::ExecutionModel::GLCompute ||
+        (!entryPoint.empty() && entry.getFn() != entryPoint))
       continue;
     EntryPointLayout info;
     info.function = entry.getFn().str();
@@ -142,6 +144,9 @@ spvb::computeInterfaceLayout(spirv::ModuleOp module,
         entry.workgroupSize[i] = cast<IntegerAttr>(values[i]).getInt();
     }
   }
+  if (!entryPoint.empty() && layout.entryPoints.empty())
+    return makeError("error: no GLCompute entry point named '" + entryPoint +
+                     "'");
   // A WorkgroupSize builtin constant overrides LocalSize; after
   // specialization it is a plain constant the shader reads directly, so the
   // runtime only needs the ExecutionMode values here.

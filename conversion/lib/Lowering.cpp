@@ -36,7 +36,8 @@ spvb::lowerToLLVMDialect(OwningOpRef<spirv::ModuleOp> spirvModule,
   registerLoweringDialects(*context);
   annotatePointerLayouts(*spirvModule);
   llvm::Expected<InterfaceLayout> layout =
-      computeInterfaceLayout(*spirvModule, options.bindings);
+      computeInterfaceLayout(*spirvModule, options.bindings,
+                             options.entryPoint);
   if (!layout)
     return layout.takeError();
 

@@ -58,9 +58,11 @@ struct InterfaceLayout {
 /// Decides the interface. `bindings` is the binding table reflection chose;
 /// empty means "sorted by (set, binding)", the rule reflection documents.
 /// Errors name the variable.
+/// Only `entryPoint` is exported (all GLCompute entry points when empty).
 llvm::Expected<InterfaceLayout>
 computeInterfaceLayout(mlir::spirv::ModuleOp module,
-                       llvm::ArrayRef<DescriptorBinding> bindings = {});
+                       llvm::ArrayRef<DescriptorBinding> bindings = {},
+                       llvm::StringRef entryPoint = {});
 
 /// The LLVM symbols of an entry point's ABI functions.
 std::string getInvocationEntrySymbol(llvm::StringRef entryName);

@@ -14,6 +14,8 @@ namespace spvb {
 struct LoweringOptions {
   /// The binding table from reflection; empty: sorted by (set, binding).
   std::vector<DescriptorBinding> bindings;
+  /// The GLCompute entry point to export; empty exports all of them.
+  std::string entryPoint;
 };
 
 struct LoweredModule {

@@ -1,0 +1,29 @@
+//===- Codegen.h - Optimize and emit LLVM modules for the host --*- C++ -*-===//
+#ifndef SPVBRIDGE_BRIDGE_CODEGEN_H
+#define SPVBRIDGE_BRIDGE_CODEGEN_H
+
+#include "spvbridge/bridge/Compiler.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+namespace spvb {
+
+/// A target machine for the host CPU and its features.
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createHostTargetMachine(OptLevel level);
+
+/// Sets the module's triple and data layout from the target machine and runs
+/// LLVM's default pipeline for the level (new pass manager).
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
+                    OptLevel level);
+
+enum class ObjectKind { Assembly, Object };
+/// Machine code for the module.
+llvm::Error emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine,
+                            ObjectKind kind, llvm::raw_pwrite_stream &os);
+
+} // namespace spvb
+
+#endif // SPVBRIDGE_BRIDGE_CODEGEN_H

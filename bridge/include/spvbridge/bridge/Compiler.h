@@ -1,0 +1,75 @@
+//===- Compiler.h - Shader to LLVM module, stage by stage -------*- C++ -*-===//
+//
+// The public entry to the compiler. Each stage is a separate call so tools
+// can stop at any of them (spv-to-ll --emit=...):
+//
+//   load (+validate, +specialize) -> reflect -> deserialize (spirv dialect)
+//   -> lower (llvm dialect) -> translate (LLVM IR) -> optimize -> emit
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_BRIDGE_COMPILER_H
+#define SPVBRIDGE_BRIDGE_COMPILER_H
+
+#include "spvbridge/conversion/Lowering.h"
+#include "spvbridge/spirv/Reflection.h"
+#include "spvbridge/spirv/ShaderSource.h"
+#include "spvbridge/spirv/Specialization.h"
+#include "spvbridge/spirv/SpirvBinary.h"
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace spvb {
+
+enum class OptLevel { O0, O1, O2, O3 };
+
+struct CompileOptions {
+  SourceOptions source;
+  std::vector<SpecConstantValue> specializations;
+  /// The entry point to compile; others are dropped.
+  std::string entryPoint = "main";
+  OptLevel optLevel = OptLevel::O2;
+  /// Run SPIRV-Tools' validator on the input.
+  bool validate = true;
+};
+
+class Compiler {
+public:
+  explicit Compiler(CompileOptions options);
+  ~Compiler();
+
+  /// Loads a shader file (by extension), validates and specializes it.
+  llvm::Expected<SpirvBinary> load(llvm::StringRef path);
+  /// Validates and specializes a module already in memory.
+  llvm::Expected<SpirvBinary> prepare(SpirvBinary binary);
+  /// Reflects a prepared module and checks the entry point exists.
+  llvm::Expected<ModuleReflection> reflect(const SpirvBinary &binary);
+  llvm::Expected<mlir::OwningOpRef<mlir::spirv::ModuleOp>>
+  deserialize(const SpirvBinary &binary);
+  llvm::Expected<LoweredModule>
+  lower(mlir::OwningOpRef<mlir::spirv::ModuleOp> module,
+        const ModuleReflection &reflection, llvm::StringRef fileName);
+  /// LLVM IR for the host, verified, not yet optimized.
+  llvm::Expected<std::unique_ptr<llvm::Module>>
+  translate(mlir::ModuleOp module, llvm::LLVMContext &context,
+            llvm::StringRef fileName);
+  /// All stages from a file to optimized LLVM IR.
+  llvm::Expected<std::unique_ptr<llvm::Module>>
+  compileFile(llvm::StringRef path, llvm::LLVMContext &context);
+
+  mlir::MLIRContext &getContext() { return *mlirContext; }
+  const CompileOptions &getOptions() const { return options; }
+
+private:
+  CompileOptions options;
+  std::unique_ptr<mlir::MLIRContext> mlirContext;
+};
+
+} // namespace spvb
+
+#endif // SPVBRIDGE_BRIDGE_COMPILER_H

@@ -1,0 +1,126 @@
+//===- Compiler.cpp - Shader to LLVM module, stage by stage ---------------===//
+#include "spvbridge/bridge/Compiler.h"
+
+#include "spvbridge/bridge/Codegen.h"
+#include "spvbridge/spirv/Deserializer.h"
+#include "spvbridge/spirv/Validator.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace spvb;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 message.str());
+}
+
+Compiler::Compiler(CompileOptions options)
+    : options(std::move(options)),
+      mlirContext(std::make_unique<mlir::MLIRContext>(
+          mlir::MLIRContext::Threading::DISABLED)) {
+  registerDeserializerDialects(*mlirContext);
+  registerLoweringDialects(*mlirContext);
+}
+
+Compiler::~Compiler() = default;
+
+llvm::Expected<SpirvBinary> Compiler::load(llvm::StringRef path) {
+  llvm::Expected<SpirvBinary> binary = loadShaderFile(path, options.source);
+  if (!binary)
+    return binary.takeError();
+  return prepare(std::move(*binary));
+}
+
+llvm::Expected<SpirvBinary> Compiler::prepare(SpirvBinary binary) {
+  if (options.validate)
+    if (llvm::Error error = validateSpirv(binary, options.source.targetEnv))
+      return error;
+  return specialize(binary, options.specializations);
+}
+
+llvm::Expected<ModuleReflection> Compiler::reflect(const SpirvBinary &binary) {
+  llvm::Expected<ModuleReflection> reflection = reflectModule(binary);
+  if (!reflection)
+    return reflection.takeError();
+  llvm::Expected<const EntryPointInfo *> entry =
+      reflection->getEntryPoint(options.entryPoint);
+  if (!entry)
+    return entry.takeError();
+  if ((*entry)->executionModel != spv::ExecutionModelGLCompute)
+    return makeError(llvm::formatv(
+        "error: {0}: entry point '{1}' is not a compute shader (GLCompute)",
+        binary.name, options.entryPoint));
+  return reflection;
+}
+
+llvm::Expected<mlir::OwningOpRef<mlir::spirv::ModuleOp>>
+Compiler::deserialize(const SpirvBinary &binary) {
+  return deserializeSpirv(binary, *mlirContext);
+}
+
+llvm::Expected<LoweredModule>
+Compiler::lower(mlir::OwningOpRef<mlir::spirv::ModuleOp> module,
+                const ModuleReflection &reflection, llvm::StringRef fileName) {
+  LoweringOptions lowering;
+  lowering.entryPoint = options.entryPoint;
+  // The binding table is reflection's: the runtime fills it in that order.
+  std::vector<std::pair<uint32_t, const ResourceInfo *>> slots;
+  for (const ResourceInfo &resource : reflection.resources)
+    if (resource.slot != ResourceInfo::NoSlot)
+      slots.emplace_back(resource.slot, &resource);
+  llvm::sort(slots, [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (const auto &[slot, resource] : slots)
+    lowering.bindings.push_back({resource->set, resource->binding});
+  return lowerToLLVMDialect(std::move(module), lowering, fileName);
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+Compiler::translate(mlir::ModuleOp module, llvm::LLVMContext &context,
+                    llvm::StringRef fileName) {
+  std::string diagnostics;
+  mlir::ScopedDiagnosticHandler handler(
+      mlirContext.get(), [&](mlir::Diagnostic &diag) {
+        if (diagnostics.empty())
+          diagnostics = diag.str();
+        return mlir::success();
+      });
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, context, fileName);
+  if (!llvmModule)
+    return makeError("error: " + fileName +
+                     ": translation to LLVM IR failed: " + diagnostics);
+  std::string verifierMessage;
+  llvm::raw_string_ostream os(verifierMessage);
+  if (llvm::verifyModule(*llvmModule, &os))
+    return makeError("error: " + fileName +
+                     ": generated LLVM IR is invalid: " + verifierMessage);
+  return llvmModule;
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+Compiler::compileFile(llvm::StringRef path, llvm::LLVMContext &context) {
+  llvm::Expected<SpirvBinary> binary = load(path);
+  if (!binary)
+    return binary.takeError();
+  llvm::Expected<ModuleReflection> reflection = reflect(*binary);
+  if (!reflection)
+    return reflection.takeError();
+  auto spirvModule = deserialize(*binary);
+  if (!spirvModule)
+    return spirvModule.takeError();
+  llvm::Expected<LoweredModule> lowered =
+      lower(std::move(*spirvModule), *reflection, binary->name);
+  if (!lowered)
+    return lowered.takeError();
+  auto llvmModule = translate(*lowered->module, context, binary->name);
+  if (!llvmModule)
+    return llvmModule.takeError();
+  auto machine = createHostTargetMachine(options.optLevel);
+  if (!machine)
+    return machine.takeError();
+  optimizeModule(**llvmModule, **machine, options.optLevel);
+  return llvmModule;
+}

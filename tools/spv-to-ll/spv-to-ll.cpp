@@ -1,0 +1,154 @@
+//===- spv-to-ll.cpp - Compile a compute shader to LLVM IR ----------------===//
+//
+// spv-to-ll INPUT [-o FILE] [--emit=KIND] [-O0..-O3] [--entry NAME]
+//           [--spec ID:TYPE:VALUE]... [-DNAME[=VALUE]]... [-IDIR]...
+//
+// INPUT is anything the front end loads: .spv, .spvasm, GLSL (.comp .vert
+// .frag .glsl) or .hlsl. Default: optimized (-O2) LLVM IR text on stdout.
+//
+//===----------------------------------------------------------------------===//
+#include "spvbridge/bridge/Codegen.h"
+#include "spvbridge/bridge/Compiler.h"
+
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace llvm;
+using namespace spvb;
+
+static cl::OptionCategory category("spv-to-ll options");
+
+static cl::opt<std::string> inputPath(cl::Positional, cl::Required,
+                                      cl::desc("<input shader>"),
+                                      cl::cat(category));
+static cl::opt<std::string> outputPath("o", cl::desc("Output file (- = stdout)"),
+                                       cl::value_desc("file"), cl::init("-"),
+                                       cl::cat(category));
+static cl::opt<std::string>
+    emitKind("emit",
+             cl::desc("What to emit: llvm (default), bc, asm, obj, "
+                      "mlir-spirv, mlir-llvm"),
+             cl::init("llvm"), cl::cat(category));
+static cl::opt<std::string> optLevel("O", cl::desc("Optimization level 0-3"),
+                                     cl::Prefix, cl::init("2"),
+                                     cl::cat(category));
+static cl::opt<std::string> entryPoint("entry", cl::desc("Entry point name"),
+                                       cl::init("main"), cl::cat(category));
+static cl::list<std::string>
+    specs("spec", cl::desc("Specialization constant ID:TYPE:VALUE"),
+          cl::cat(category));
+static cl::list<std::string> defines("D", cl::Prefix,
+                                     cl::desc("Preprocessor define NAME[=VALUE]"),
+                                     cl::cat(category));
+static cl::list<std::string> includeDirs("I", cl::Prefix,
+                                      cl::desc("Include directory"),
+                                      cl::cat(category));
+static cl::opt<std::string> targetEnv("target-env",
+                                      cl::desc("Target environment for "
+                                               "compiling and validating"),
+                                      cl::init("vulkan1.2"), cl::cat(category));
+static cl::opt<bool> noValidate("no-validate",
+                                cl::desc("Skip SPIRV-Tools validation"),
+                                cl::cat(category));
+
+static int fail(Error error) {
+  errs() << toString(std::move(error)) << "\n";
+  return 1;
+}
+
+static int fail(const Twine &message) {
+  errs() << "error: " << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "spv-to-ll: compile a compute shader to LLVM IR "
+                              "on the spvbridge kernel ABI\n");
+
+  static const char *kinds[] = {"llvm", "bc",        "asm",
+                                "obj",  "mlir-spirv", "mlir-llvm"};
+  if (!llvm::is_contained(kinds, emitKind))
+    return fail("--emit: unknown value '" + emitKind +
+                "' (expected llvm, bc, asm, obj, mlir-spirv or mlir-llvm)");
+  if (optLevel.size() != 1 || optLevel[0] < '0' || optLevel[0] > '3')
+    return fail("-O" + optLevel + ": unknown optimization level (expected "
+                                  "-O0, -O1, -O2 or -O3)");
+
+  CompileOptions options;
+  options.source.defines = defines;
+  options.source.includeDirs = includeDirs;
+  options.source.targetEnv = targetEnv;
+  options.source.entry = entryPoint;
+  options.entryPoint = entryPoint;
+  options.optLevel = static_cast<OptLevel>(optLevel[0] - '0');
+  options.validate = !noValidate;
+  for (const std::string &spec : specs) {
+    Expected<SpecConstantValue> value = parseSpecArgument(spec);
+    if (!value)
+      return fail(value.takeError());
+    options.specializations.push_back(*value);
+  }
+
+  Compiler compiler(options);
+  Expected<SpirvBinary> binary = compiler.load(inputPath);
+  if (!binary)
+    return fail(binary.takeError());
+  Expected<ModuleReflection> reflection = compiler.reflect(*binary);
+  if (!reflection)
+    return fail(reflection.takeError());
+
+  std::error_code ec;
+  bool binaryOutput = emitKind == "bc" || emitKind == "obj";
+  auto output = std::make_unique<ToolOutputFile>(
+      outputPath, ec, binaryOutput ? sys::fs::OF_None : sys::fs::OF_Text);
+  if (ec)
+    return fail("cannot open output file '" + outputPath +
+                "': " + ec.message());
+
+  auto spirvModule = compiler.deserialize(*binary);
+  if (!spirvModule)
+    return fail(spirvModule.takeError());
+  if (emitKind == "mlir-spirv") {
+    spirvModule->get()->print(output->os());
+    output->keep();
+    return 0;
+  }
+  Expected<LoweredModule> lowered =
+      compiler.lower(std::move(*spirvModule), *reflection, binary->name);
+  if (!lowered)
+    return fail(lowered.takeError());
+  if (emitKind == "mlir-llvm") {
+    lowered->module->print(output->os());
+    output->keep();
+    return 0;
+  }
+
+  LLVMContext context;
+  auto module = compiler.translate(*lowered->module, context, binary->name);
+  if (!module)
+    return fail(module.takeError());
+  auto machine = createHostTargetMachine(options.optLevel);
+  if (!machine)
+    return fail(machine.takeError());
+  optimizeModule(**module, **machine, options.optLevel);
+
+  if (emitKind == "llvm") {
+    (*module)->print(output->os(), nullptr);
+  } else if (emitKind == "bc") {
+    WriteBitcodeToFile(**module, output->os());
+  } else {
+    ObjectKind kind = emitKind == "asm" ? ObjectKind::Assembly
+                                        : ObjectKind::Object;
+    if (Error error = emitMachineCode(**module, **machine, kind, output->os()))
+      return fail(std::move(error));
+  }
+  output->keep();
+  return 0;
+}
