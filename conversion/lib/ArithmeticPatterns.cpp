@@ -46,12 +46,11 @@ public:
       Value intMin = createIntConstant(
           rewriter, loc, type,
           llvm::APInt::getSignedMinValue(width).getSExtValue());
-      Value overflow = LLVM::AndOp::create(
-          rewriter, loc,
-          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, a,
-                               intMin),
-          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, b,
-                               allOnes));
+      Value aIsMin = LLVM::ICmpOp::create(rewriter, loc,
+                                          LLVM::ICmpPredicate::eq, a, intMin);
+      Value bIsMinusOne = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::eq, b, allOnes);
+      Value overflow = LLVM::AndOp::create(rewriter, loc, aIsMin, bIsMinusOne);
       unsafe = LLVM::OrOp::create(rewriter, loc, isZero, overflow);
     }
     Value divisor = LLVM::SelectOp::create(rewriter, loc, unsafe, one, b);

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -28,29 +29,23 @@ void spvb::registerLoweringDialects(MLIRContext &context) {
   registerLLVMDialectTranslation(context);
 }
 
-llvm::Expected<LoweredModule>
-spvb::lowerToLLVMDialect(OwningOpRef<spirv::ModuleOp> spirvModule,
-                         const LoweringOptions &options,
-                         llvm::StringRef fileName) {
-  MLIRContext *context = spirvModule->getContext();
-  registerLoweringDialects(*context);
-  annotatePointerLayouts(*spirvModule);
-  llvm::Expected<InterfaceLayout> layout =
-      computeInterfaceLayout(*spirvModule, options.bindings,
-                             options.entryPoint);
+llvm::Expected<InterfaceLayout>
+spvb::lowerInPlace(mlir::ModuleOp top, spirv::ModuleOp spirvModule,
+                   const LoweringOptions &options, llvm::StringRef fileName) {
+  MLIRContext *context = top.getContext();
+  annotatePointerLayouts(spirvModule);
+  llvm::Expected<InterfaceLayout> layout = computeInterfaceLayout(
+      spirvModule, options.bindings, options.entryPoint);
   if (!layout)
     return layout.takeError();
 
-  // The spirv ops move into a builtin module: the lowering's result is a
-  // plain LLVM module with no spirv.module wrapper.
-  LoweredModule result;
-  result.layout = std::move(*layout);
-  result.module = ModuleOp::create(spirvModule->getLoc());
-  Block *body = result.module->getBody();
+  // The spirv ops move into the builtin module: the result is a plain LLVM
+  // module with no spirv.module wrapper.
+  Block *body = top.getBody();
   for (Operation &op :
-       llvm::make_early_inc_range(spirvModule->getBody()->getOperations()))
+       llvm::make_early_inc_range(spirvModule.getBody()->getOperations()))
     op.moveBefore(body, body->end());
-  spirvModule = nullptr;
+  spirvModule.erase();
 
   std::string firstError;
   ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
@@ -74,8 +69,8 @@ spvb::lowerToLLVMDialect(OwningOpRef<spirv::ModuleOp> spirvModule,
   SpirvToLLVMTypeConverter converter(context);
   RewritePatternSet patterns(context);
   populateSPIRVToLLVMConversionPatterns(converter, patterns);
-  populateMemoryPatterns(converter, result.layout, patterns);
-  populateFunctionPatterns(converter, result.layout, patterns);
+  populateMemoryPatterns(converter, *layout, patterns);
+  populateFunctionPatterns(converter, *layout, patterns);
   populateArithmeticPatterns(converter, patterns);
   populateCompositePatterns(converter, patterns);
   populateAtomicAndBarrierPatterns(converter, patterns);
@@ -87,9 +82,57 @@ spvb::lowerToLLVMDialect(OwningOpRef<spirv::ModuleOp> spirvModule,
   target.addLegalDialect<LLVM::LLVMDialect>();
   target.addLegalOp<ModuleOp>();
   target.addIllegalDialect<spirv::SPIRVDialect, SpvbDialect>();
-  if (failed(applyFullConversion(*result.module, target, std::move(patterns))))
+  if (failed(applyFullConversion(top, target, std::move(patterns))))
     return fail("lowering to the llvm dialect failed");
-  if (failed(buildEntryWrappers(*result.module, result.layout)))
+  if (failed(buildEntryWrappers(top, *layout)))
     return fail("building the entry wrappers failed");
+  return layout;
+}
+
+llvm::Expected<LoweredModule>
+spvb::lowerToLLVMDialect(OwningOpRef<spirv::ModuleOp> spirvModule,
+                         const LoweringOptions &options,
+                         llvm::StringRef fileName) {
+  registerLoweringDialects(*spirvModule->getContext());
+  LoweredModule result;
+  result.module = ModuleOp::create(spirvModule->getLoc());
+  llvm::Expected<InterfaceLayout> layout = lowerInPlace(
+      *result.module, spirvModule.release(), options, fileName);
+  if (!layout)
+    return layout.takeError();
+  result.layout = std::move(*layout);
   return result;
 }
+
+namespace {
+/// spvb-opt's --spvb-lower-to-llvm: lowers the spirv.module nested in the
+/// top-level module, for lit tests of the patterns.
+struct LowerToLLVMPass
+    : public PassWrapper<LowerToLLVMPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerToLLVMPass)
+  StringRef getArgument() const final { return "spvb-lower-to-llvm"; }
+  StringRef getDescription() const final {
+    return "Lower a spirv.module to the llvm dialect on the spvbridge ABI";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<LLVM::LLVMDialect, func::FuncDialect, scf::SCFDialect,
+                    arith::ArithDialect, cf::ControlFlowDialect>();
+  }
+  void runOnOperation() override {
+    ModuleOp top = getOperation();
+    auto spirvModules = llvm::to_vector(top.getOps<spirv::ModuleOp>());
+    if (spirvModules.size() != 1) {
+      top.emitError("expected exactly one spirv.module");
+      return signalPassFailure();
+    }
+    llvm::Expected<InterfaceLayout> layout =
+        lowerInPlace(top, spirvModules.front(), {}, "<input>");
+    if (!layout) {
+      top.emitError(llvm::toString(layout.takeError()));
+      signalPassFailure();
+    }
+  }
+};
+} // namespace
+
+void spvb::registerLoweringPasses() { PassRegistration<LowerToLLVMPass>(); }

@@ -33,6 +33,16 @@ llvm::Expected<LoweredModule>
 lowerToLLVMDialect(mlir::OwningOpRef<mlir::spirv::ModuleOp> module,
                    const LoweringOptions &options, llvm::StringRef fileName);
 
+/// Lowers `spirvModule`, which must be nested in `top`, into `top` (the
+/// spirv.module is erased). Returns the interface it chose.
+llvm::Expected<InterfaceLayout> lowerInPlace(mlir::ModuleOp top,
+                                             mlir::spirv::ModuleOp spirvModule,
+                                             const LoweringOptions &options,
+                                             llvm::StringRef fileName);
+
+/// Registers --spvb-lower-to-llvm (for spvb-opt).
+void registerLoweringPasses();
+
 } // namespace spvb
 
 #endif // SPVBRIDGE_CONVERSION_LOWERING_H

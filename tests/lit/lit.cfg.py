@@ -1,0 +1,14 @@
+# -*- Python -*-
+import os
+import lit.formats
+
+config.name = "spvbridge"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir", ".spvasm", ".comp", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.spvb_obj_root, "tests", "lit")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.spvb_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+config.substitutions.append(("%corpus", config.spvb_corpus_dir))

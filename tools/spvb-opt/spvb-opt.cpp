@@ -1,0 +1,27 @@
+//===- spvb-opt.cpp - mlir-opt with spvbridge's dialects and passes -------===//
+//
+// For lit tests of the conversion patterns: reads spirv dialect text and runs
+// --spvb-lower-to-llvm, like mlir-opt --convert-spirv-to-llvm upstream.
+//
+//===----------------------------------------------------------------------===//
+#include "spvbridge/conversion/Lowering.h"
+#include "spvbridge/spirv/SpvbDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::spirv::SPIRVDialect, spvb::SpvbDialect,
+                  mlir::LLVM::LLVMDialect, mlir::func::FuncDialect,
+                  mlir::scf::SCFDialect, mlir::arith::ArithDialect,
+                  mlir::cf::ControlFlowDialect>();
+  spvb::registerLoweringPasses();
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "spvbridge optimizer driver\n", registry));
+}
