@@ -45,6 +45,16 @@ llvm::Expected<ModuleReflection> Compiler::reflect(const SpirvBinary &binary) {
   llvm::Expected<ModuleReflection> reflection = reflectModule(binary);
   if (!reflection)
     return reflection.takeError();
+  if (options.entryPoint.empty()) {
+    const EntryPointInfo *only = nullptr;
+    unsigned computeEntries = 0;
+    for (const EntryPointInfo &entry : reflection->entryPoints)
+      if (entry.executionModel == spv::ExecutionModelGLCompute) {
+        only = &entry;
+        ++computeEntries;
+      }
+    options.entryPoint = computeEntries == 1 ? only->name : "main";
+  }
   llvm::Expected<const EntryPointInfo *> entry =
       reflection->getEntryPoint(options.entryPoint);
   if (!entry)
@@ -56,13 +66,13 @@ llvm::Expected<ModuleReflection> Compiler::reflect(const SpirvBinary &binary) {
   return reflection;
 }
 
-llvm::Expected<mlir::OwningOpRef<mlir::spirv::ModuleOp>>
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 Compiler::deserialize(const SpirvBinary &binary) {
   return deserializeSpirv(binary, *mlirContext);
 }
 
 llvm::Expected<LoweredModule>
-Compiler::lower(mlir::OwningOpRef<mlir::spirv::ModuleOp> module,
+Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
                 const ModuleReflection &reflection, llvm::StringRef fileName) {
   LoweringOptions lowering;
   lowering.entryPoint = options.entryPoint;

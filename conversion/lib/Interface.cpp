@@ -27,7 +27,7 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 llvm::Expected<InterfaceLayout>
-spvb::computeInterfaceLayout(spirv::ModuleOp module,
+spvb::computeInterfaceLayout(ModuleOp module,
                              llvm::ArrayRef<DescriptorBinding> bindings,
                              llvm::StringRef entryPoint) {
   InterfaceLayout layout;

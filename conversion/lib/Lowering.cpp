@@ -30,22 +30,22 @@ void spvb::registerLoweringDialects(MLIRContext &context) {
 }
 
 llvm::Expected<InterfaceLayout>
-spvb::lowerInPlace(mlir::ModuleOp top, spirv::ModuleOp spirvModule,
-                   const LoweringOptions &options, llvm::StringRef fileName) {
+spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
+                   llvm::StringRef fileName) {
   MLIRContext *context = top.getContext();
-  annotatePointerLayouts(spirvModule);
-  llvm::Expected<InterfaceLayout> layout = computeInterfaceLayout(
-      spirvModule, options.bindings, options.entryPoint);
+  // Upstream's form nests a spirv.module; the deserializer's does not.
+  Block *body = top.getBody();
+  for (auto nested : llvm::to_vector(top.getOps<spirv::ModuleOp>())) {
+    for (Operation &op :
+         llvm::make_early_inc_range(nested.getBody()->getOperations()))
+      op.moveBefore(body, body->end());
+    nested.erase();
+  }
+  annotatePointerLayouts(top);
+  llvm::Expected<InterfaceLayout> layout =
+      computeInterfaceLayout(top, options.bindings, options.entryPoint);
   if (!layout)
     return layout.takeError();
-
-  // The spirv ops move into the builtin module: the result is a plain LLVM
-  // module with no spirv.module wrapper.
-  Block *body = top.getBody();
-  for (Operation &op :
-       llvm::make_early_inc_range(spirvModule.getBody()->getOperations()))
-    op.moveBefore(body, body->end());
-  spirvModule.erase();
 
   std::string firstError;
   ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
@@ -90,14 +90,14 @@ spvb::lowerInPlace(mlir::ModuleOp top, spirv::ModuleOp spirvModule,
 }
 
 llvm::Expected<LoweredModule>
-spvb::lowerToLLVMDialect(OwningOpRef<spirv::ModuleOp> spirvModule,
+spvb::lowerToLLVMDialect(OwningOpRef<ModuleOp> module,
                          const LoweringOptions &options,
                          llvm::StringRef fileName) {
-  registerLoweringDialects(*spirvModule->getContext());
+  registerLoweringDialects(*module->getContext());
   LoweredModule result;
-  result.module = ModuleOp::create(spirvModule->getLoc());
-  llvm::Expected<InterfaceLayout> layout = lowerInPlace(
-      *result.module, spirvModule.release(), options, fileName);
+  result.module = std::move(module);
+  llvm::Expected<InterfaceLayout> layout =
+      lowerInPlace(*result.module, options, fileName);
   if (!layout)
     return layout.takeError();
   result.layout = std::move(*layout);
@@ -105,8 +105,7 @@ spvb::lowerToLLVMDialect(OwningOpRef<spirv::ModuleOp> spirvModule,
 }
 
 namespace {
-/// spvb-opt's --spvb-lower-to-llvm: lowers the spirv.module nested in the
-/// top-level module, for lit tests of the patterns.
+/// spvb-opt's --spvb-lower-to-llvm, for lit tests of the patterns.
 struct LowerToLLVMPass
     : public PassWrapper<LowerToLLVMPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerToLLVMPass)
@@ -120,13 +119,7 @@ struct LowerToLLVMPass
   }
   void runOnOperation() override {
     ModuleOp top = getOperation();
-    auto spirvModules = llvm::to_vector(top.getOps<spirv::ModuleOp>());
-    if (spirvModules.size() != 1) {
-      top.emitError("expected exactly one spirv.module");
-      return signalPassFailure();
-    }
-    llvm::Expected<InterfaceLayout> layout =
-        lowerInPlace(top, spirvModules.front(), {}, "<input>");
+    llvm::Expected<InterfaceLayout> layout = lowerInPlace(top, {}, "<input>");
     if (!layout) {
       top.emitError(llvm::toString(layout.takeError()));
       signalPassFailure();

@@ -40,7 +40,7 @@ static void annotate(Operation *op, const PointerLayout &layout) {
     op->setAttr("spvb.vector_stride", b.getI32IntegerAttr(layout.vectorStride));
 }
 
-void spvb::annotatePointerLayouts(spirv::ModuleOp module) {
+void spvb::annotatePointerLayouts(ModuleOp module) {
   llvm::DenseMap<Value, PointerLayout> layouts;
   module.walk([&](Operation *op) {
     if (auto chain = dyn_cast<spirv::AccessChainOp>(op)) {

@@ -61,7 +61,7 @@ public:
                MLIRContext &context)
       : binary(binary), parsed(parsed), context(context), builder(&context) {}
 
-  llvm::Expected<OwningOpRef<spirv::ModuleOp>> run();
+  llvm::Expected<OwningOpRef<ModuleOp>> run();
 
 private:
   // Module-level passes.
@@ -102,7 +102,7 @@ private:
   const ParsedModule &parsed;
   MLIRContext &context;
   OpBuilder builder;
-  spirv::ModuleOp module;
+  ModuleOp module;
   std::string errorMessage;
 
   // Debug information.
@@ -130,9 +130,8 @@ private:
   };
   std::vector<EntryPoint> entryPoints;
   std::vector<const ParsedInstruction *> executionModes;
-  SmallVector<spirv::Capability> capabilities;
-  SmallVector<spirv::Extension> extensions;
-  bool vulkanMemoryModel = false;
+  uint32_t addressingModel = spv::AddressingModelLogical;
+  uint32_t memoryModel = spv::MemoryModelGLSL450;
 
   // Per-function state.
   llvm::DenseMap<uint32_t, Value> values;
@@ -623,8 +622,6 @@ LogicalResult Deserializer::processDeclarations() {
     currentInst = &inst;
     switch (inst.opcode) {
     case spv::OpCapability: {
-      if (auto cap = spirv::symbolizeCapability(inst.arg(0)))
-        capabilities.push_back(*cap);
       switch (inst.arg(0)) {
       case spv::CapabilityKernel:
       case spv::CapabilityAddresses:
@@ -638,10 +635,6 @@ LogicalResult Deserializer::processDeclarations() {
       }
       break;
     }
-    case spv::OpExtension:
-      if (auto ext = spirv::symbolizeExtension(inst.argString(0)))
-        extensions.push_back(*ext);
-      break;
     case spv::OpExtInstImport: {
       llvm::StringRef set = inst.argString(0);
       if (set != "GLSL.std.450" && !set.starts_with("NonSemantic."))
@@ -653,7 +646,8 @@ LogicalResult Deserializer::processDeclarations() {
       if (inst.arg(0) != spv::AddressingModelLogical &&
           inst.arg(0) != spv::AddressingModelPhysicalStorageBuffer64)
         return fail(inst, "unsupported addressing model");
-      vulkanMemoryModel = inst.arg(1) == spv::MemoryModelVulkan;
+      addressingModel = inst.arg(0);
+      memoryModel = inst.arg(1);
       break;
     case spv::OpEntryPoint: {
       EntryPoint entry;
@@ -1353,7 +1347,10 @@ LogicalResult Deserializer::processAtomic(const ParsedInstruction &inst) {
 LogicalResult Deserializer::processExtInst(const ParsedInstruction &inst) {
   Location loc = currentLocation(inst);
   Type resultType = getType(inst.typeId);
-  llvm::StringRef set = extInstSets.lookup(inst.arg(0));
+  auto setIt = extInstSets.find(inst.arg(0));
+  if (setIt == extInstSets.end())
+    return fail(inst, "extended instruction set is not imported");
+  llvm::StringRef set = setIt->second;
   uint32_t number = inst.arg(1);
   SmallVector<Value> operands;
   for (unsigned i = 2; i < inst.getNumArgs(); ++i)
@@ -1396,12 +1393,10 @@ LogicalResult Deserializer::processExtInst(const ParsedInstruction &inst) {
 // Driver
 //===----------------------------------------------------------------------===//
 
-llvm::Expected<OwningOpRef<spirv::ModuleOp>> Deserializer::run() {
+llvm::Expected<OwningOpRef<ModuleOp>> Deserializer::run() {
   registerDeserializerDialects(context);
   Location loc = FileLineColLoc::get(&context, binary.name, 0, 0);
-  OwningOpRef<spirv::ModuleOp> owned(spirv::ModuleOp::create(
-      builder, loc, spirv::AddressingModel::Logical,
-      spirv::MemoryModel::GLSL450, std::nullopt, std::nullopt));
+  OwningOpRef<ModuleOp> owned(ModuleOp::create(loc));
   module = *owned;
   builder.setInsertionPointToEnd(module.getBody());
 
@@ -1412,8 +1407,12 @@ llvm::Expected<OwningOpRef<spirv::ModuleOp>> Deserializer::run() {
   if (failed(collectDebugAndDecorations()) || failed(processDeclarations()) ||
       failed(declareFunctions()))
     return error();
-  if (vulkanMemoryModel)
-    module.setMemoryModel(spirv::MemoryModel::Vulkan);
+  module->setAttr("spvb.addressing_model",
+                  builder.getStringAttr(spirv::stringifyAddressingModel(
+                      static_cast<spirv::AddressingModel>(addressingModel))));
+  module->setAttr("spvb.memory_model",
+                  builder.getStringAttr(spirv::stringifyMemoryModel(
+                      static_cast<spirv::MemoryModel>(memoryModel))));
   if (failed(processFunctions()))
     return error();
   builder.setInsertionPointToEnd(module.getBody());
@@ -1440,7 +1439,7 @@ llvm::Expected<OwningOpRef<spirv::ModuleOp>> Deserializer::run() {
   return owned;
 }
 
-llvm::Expected<OwningOpRef<spirv::ModuleOp>>
+llvm::Expected<OwningOpRef<ModuleOp>>
 spvb::deserializeSpirv(const SpirvBinary &binary, MLIRContext &context) {
   llvm::Expected<ParsedModule> parsed = parseModule(binary);
   if (!parsed)

@@ -36,8 +36,11 @@ static cl::opt<std::string>
 static cl::opt<std::string> optLevel("O", cl::desc("Optimization level 0-3"),
                                      cl::Prefix, cl::init("2"),
                                      cl::cat(category));
-static cl::opt<std::string> entryPoint("entry", cl::desc("Entry point name"),
-                                       cl::init("main"), cl::cat(category));
+static cl::opt<std::string>
+    entryPoint("entry",
+               cl::desc("Entry point (default: the only compute entry point, "
+                        "else main)"),
+               cl::cat(category));
 static cl::list<std::string>
     specs("spec", cl::desc("Specialization constant ID:TYPE:VALUE"),
           cl::cat(category));
@@ -85,7 +88,8 @@ int main(int argc, char **argv) {
   options.source.defines = defines;
   options.source.includeDirs = includeDirs;
   options.source.targetEnv = targetEnv;
-  options.source.entry = entryPoint;
+  if (!entryPoint.empty())
+    options.source.entry = entryPoint;
   options.entryPoint = entryPoint;
   options.optLevel = static_cast<OptLevel>(optLevel[0] - '0');
   options.validate = !noValidate;

@@ -31,8 +31,9 @@ enum class OptLevel { O0, O1, O2, O3 };
 struct CompileOptions {
   SourceOptions source;
   std::vector<SpecConstantValue> specializations;
-  /// The entry point to compile; others are dropped.
-  std::string entryPoint = "main";
+  /// The entry point to compile; others are dropped. Empty: the module's
+  /// only GLCompute entry point, else "main".
+  std::string entryPoint;
   OptLevel optLevel = OptLevel::O2;
   /// Run SPIRV-Tools' validator on the input.
   bool validate = true;
@@ -47,12 +48,12 @@ public:
   llvm::Expected<SpirvBinary> load(llvm::StringRef path);
   /// Validates and specializes a module already in memory.
   llvm::Expected<SpirvBinary> prepare(SpirvBinary binary);
-  /// Reflects a prepared module and checks the entry point exists.
+  /// Reflects a prepared module, resolves and checks the entry point.
   llvm::Expected<ModuleReflection> reflect(const SpirvBinary &binary);
-  llvm::Expected<mlir::OwningOpRef<mlir::spirv::ModuleOp>>
+  llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
   deserialize(const SpirvBinary &binary);
   llvm::Expected<LoweredModule>
-  lower(mlir::OwningOpRef<mlir::spirv::ModuleOp> module,
+  lower(mlir::OwningOpRef<mlir::ModuleOp> module,
         const ModuleReflection &reflection, llvm::StringRef fileName);
   /// LLVM IR for the host, verified, not yet optimized.
   llvm::Expected<std::unique_ptr<llvm::Module>>

@@ -9,6 +9,7 @@
 #define SPVBRIDGE_CONVERSION_INTERFACE_H
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
@@ -60,7 +61,7 @@ struct InterfaceLayout {
 /// Errors name the variable.
 /// Only `entryPoint` is exported (all GLCompute entry points when empty).
 llvm::Expected<InterfaceLayout>
-computeInterfaceLayout(mlir::spirv::ModuleOp module,
+computeInterfaceLayout(mlir::ModuleOp module,
                        llvm::ArrayRef<DescriptorBinding> bindings = {},
                        llvm::StringRef entryPoint = {});
 

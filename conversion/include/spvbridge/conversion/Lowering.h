@@ -30,13 +30,12 @@ void registerLoweringDialects(mlir::MLIRContext &context);
 /// per-invocation and per-workgroup entries and a kernel-info constant per
 /// GLCompute entry point. Errors name the op and its source location.
 llvm::Expected<LoweredModule>
-lowerToLLVMDialect(mlir::OwningOpRef<mlir::spirv::ModuleOp> module,
+lowerToLLVMDialect(mlir::OwningOpRef<mlir::ModuleOp> module,
                    const LoweringOptions &options, llvm::StringRef fileName);
 
-/// Lowers `spirvModule`, which must be nested in `top`, into `top` (the
-/// spirv.module is erased). Returns the interface it chose.
-llvm::Expected<InterfaceLayout> lowerInPlace(mlir::ModuleOp top,
-                                             mlir::spirv::ModuleOp spirvModule,
+/// Lowers the spirv ops of `module` in place. A spirv.module nested in it
+/// (upstream's form) is unwrapped first. Returns the interface it chose.
+llvm::Expected<InterfaceLayout> lowerInPlace(mlir::ModuleOp module,
                                              const LoweringOptions &options,
                                              llvm::StringRef fileName);
 

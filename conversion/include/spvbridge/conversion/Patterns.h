@@ -10,6 +10,7 @@
 
 #include "spvbridge/conversion/Interface.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace spvb {
@@ -19,7 +20,7 @@ constexpr unsigned kOverrideBenefit = 10;
 
 /// Records on each memory op how matrices behind its pointer operand are
 /// laid out (the layout belongs to the struct member the pointer came from).
-void annotatePointerLayouts(mlir::spirv::ModuleOp module);
+void annotatePointerLayouts(mlir::ModuleOp module);
 
 void populateMemoryPatterns(const mlir::TypeConverter &converter,
                             const InterfaceLayout &layout,
