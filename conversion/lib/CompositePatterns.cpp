@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "PatternUtils.h"
 #include "spvbridge/conversion/Patterns.h"
+#include "spvbridge/spirv/SpvbDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -57,10 +58,25 @@ public:
   }
 };
 
+/// Decorations do not change value types: the converted types are equal.
+class CopyLogicalPattern : public OpConversionPattern<CopyLogicalOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CopyLogicalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (type != adaptor.getOperand().getType())
+      return rewriter.notifyMatchFailure(op, "structurally different types");
+    rewriter.replaceOp(op, adaptor.getOperand());
+    return success();
+  }
+};
+
 } // namespace
 
 void spvb::populateCompositePatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns) {
-  patterns.add<CompositeConstructPattern>(converter, patterns.getContext(),
+  patterns.add<CompositeConstructPattern, CopyLogicalPattern>(converter, patterns.getContext(),
                                           kOverrideBenefit);
 }

@@ -23,6 +23,13 @@ public:
     if (auto literals = op.getLiterals())
       for (APInt value : literals->getValues<APInt>())
         values.push_back(value);
+    // A switch with only a default is a branch (and MLIR 22's translation
+    // crashes on a case-less llvm.switch whose default takes operands).
+    if (values.empty()) {
+      rewriter.replaceOpWithNewOp<LLVM::BrOp>(op, adaptor.getDefaultOperands(),
+                                              op.getDefaultTarget());
+      return success();
+    }
     SmallVector<ValueRange> operands;
     for (ValueRange range : adaptor.getTargetOperands())
       operands.push_back(range);

@@ -450,8 +450,11 @@ Value buildUnpackNorm(OpBuilder &b, Location loc, Value word, Type result,
                       unsigned width, bool isSigned) {
   int64_t n = getNumComponents(result);
   Value parts = unpackComponents(b, loc, word, n, width);
-  Value floats = isSigned ? LLVM::SIToFPOp::create(b, loc, result, parts)
-                          : LLVM::UIToFPOp::create(b, loc, result, parts);
+  Value floats;
+  if (isSigned)
+    floats = LLVM::SIToFPOp::create(b, loc, result, parts);
+  else
+    floats = LLVM::UIToFPOp::create(b, loc, result, parts);
   double scale = std::ldexp(1.0, isSigned ? width - 1 : width) - 1.0;
   Value divisor = createConstant(b, loc, result, scale);
   Value quotient = LLVM::FDivOp::create(b, loc, floats, divisor);

@@ -14,7 +14,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -41,6 +43,10 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
       op.moveBefore(body, body->end());
     nested.erase();
   }
+  // Unreachable blocks are never converted by the driver: drop them first.
+  IRRewriter rewriter(context);
+  for (auto func : top.getOps<spirv::FuncOp>())
+    (void)eraseUnreachableBlocks(rewriter, func->getRegions());
   annotatePointerLayouts(top);
   llvm::Expected<InterfaceLayout> layout =
       computeInterfaceLayout(top, options.bindings, options.entryPoint);
@@ -86,6 +92,9 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
     return fail("lowering to the llvm dialect failed");
   if (failed(buildEntryWrappers(top, *layout)))
     return fail("building the entry wrappers failed");
+  // Translation to LLVM IR assumes valid IR; a failure here is our bug.
+  if (failed(verify(top)))
+    return fail("the lowered module does not verify");
   return layout;
 }
 

@@ -20,6 +20,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -77,6 +78,8 @@ private:
   LogicalResult processExtInst(const ParsedInstruction &inst);
   LogicalResult processAtomic(const ParsedInstruction &inst);
   LogicalResult processBranch(const ParsedInstruction &inst);
+  Block *createForwardingBlock(Block *dest, SmallVector<Value> &operands,
+                               Location loc);
   void emitEntryPoints();
 
   // Helpers.
@@ -116,6 +119,7 @@ private:
   llvm::DenseMap<uint32_t, std::map<uint32_t, std::vector<DecorationInfo>>>
       memberDecorations;
   llvm::DenseMap<uint32_t, Type> types;
+  llvm::DenseMap<uint32_t, uint32_t> pointeeTypeIds;
   llvm::DenseMap<uint32_t, ConstantInfo> constants;
   llvm::DenseMap<uint32_t, spirv::GlobalVariableOp> globals;
   llvm::DenseMap<uint32_t, uint32_t> privateInitializers;
@@ -508,6 +512,7 @@ LogicalResult Deserializer::processType(const ParsedInstruction &inst) {
     break;
   }
   case spv::OpTypePointer: {
+    pointeeTypeIds[inst.resultId] = inst.arg(1);
     Type pointee = getType(inst.arg(1));
     if (!pointee)
       return fail(inst, "pointer to a forward-declared type is not supported");
@@ -583,11 +588,12 @@ Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
   if (!pointerType)
     return fail(inst, "variable of non-pointer type");
   Location loc = currentLocation(inst);
-  auto nameIt = names.find(inst.resultId);
-  std::string base =
-      nameIt != names.end() && !nameIt->second.empty()
-          ? nameIt->second
-          : "var" + std::to_string(inst.resultId);
+  // An anonymous block ("buffer X { ... };") is named after its type.
+  std::string base = names.lookup(inst.resultId);
+  if (base.empty())
+    base = names.lookup(pointeeTypeIds.lookup(inst.typeId));
+  if (base.empty())
+    base = "var" + std::to_string(inst.resultId);
   std::string symbol = uniqueSymbol(base, inst.resultId);
   IntegerAttr binding, set;
   StringAttr builtin;
@@ -609,9 +615,19 @@ Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
   if (inst.getNumArgs() > 1) {
     // Private initializers are stored at the start of each entry point: the
     // dialect's initializer must name a symbol, not hold a constant.
+    // Workgroup memory is zero-filled by the runtime, which is what a null
+    // initializer (ZeroInitializeWorkgroupMemory) asks for.
+    auto init = constants.find(inst.arg(1));
+    bool isNull = init != constants.end() &&
+                  init->second.kind == ConstantInfo::Null;
+    if (pointerType.getStorageClass() == spirv::StorageClass::Workgroup &&
+        isNull)
+      return success();
     if (pointerType.getStorageClass() != spirv::StorageClass::Private)
-      return fail(inst, "initializer on a non-Private global variable is not "
-                        "supported");
+      return fail(inst, "initializer on a " +
+                            spirv::stringifyStorageClass(
+                                pointerType.getStorageClass()) +
+                            " variable is not supported");
     privateInitializers[inst.resultId] = inst.arg(1);
   }
   return success();
@@ -886,6 +902,21 @@ LogicalResult Deserializer::processFunction(size_t begin, size_t end) {
   return success();
 }
 
+/// LLVM IR cannot give a phi two incoming values from one predecessor, so a
+/// second edge to a block with arguments goes through a block of its own.
+/// `operands` become that edge's (empty) operands.
+Block *Deserializer::createForwardingBlock(Block *dest,
+                                           SmallVector<Value> &operands,
+                                           Location loc) {
+  auto *forward = new Block();
+  forward->insertBefore(dest);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(forward);
+  spirv::BranchOp::create(builder, loc, dest, operands);
+  operands.clear();
+  return forward;
+}
+
 LogicalResult Deserializer::processBranch(const ParsedInstruction &inst) {
   Location loc = currentLocation(inst);
   auto target = [&](uint32_t label) { return blocks.lookup(label); };
@@ -897,16 +928,21 @@ LogicalResult Deserializer::processBranch(const ParsedInstruction &inst) {
   }
   case spv::OpBranchConditional: {
     Block *t = target(inst.arg(1));
+    SmallVector<Value> tOperands = getSuccessorOperands(t);
     Block *f = target(inst.arg(2));
+    SmallVector<Value> fOperands = getSuccessorOperands(f);
+    if (t == f && !tOperands.empty())
+      f = createForwardingBlock(f, fOperands, loc);
     spirv::BranchConditionalOp::create(builder, loc, getValue(inst.arg(0)), t,
-                                       getSuccessorOperands(t), f,
-                                       getSuccessorOperands(f));
+                                       tOperands, f, fOperands);
     return success();
   }
   case spv::OpSwitch: {
     Value selector = getValue(inst.arg(0));
     unsigned width = selector.getType().getIntOrFloatBitWidth();
     Block *defaultDest = target(inst.arg(1));
+    SmallVector<Value> defaultOperands = getSuccessorOperands(defaultDest);
+    llvm::SmallPtrSet<Block *, 8> seen{defaultDest};
     SmallVector<llvm::APInt> literals;
     SmallVector<Block *> dests;
     SmallVector<SmallVector<Value>> operandStorage;
@@ -917,14 +953,16 @@ LogicalResult Deserializer::processBranch(const ParsedInstruction &inst) {
         value |= static_cast<uint64_t>(words[1]) << 32;
       literals.push_back(llvm::APInt(width, value, false, true));
       Block *dest = target(inst.arg(i + 1));
+      SmallVector<Value> destOperands = getSuccessorOperands(dest);
+      if (!seen.insert(dest).second && !destOperands.empty())
+        dest = createForwardingBlock(dest, destOperands, loc);
       dests.push_back(dest);
-      operandStorage.push_back(getSuccessorOperands(dest));
+      operandStorage.push_back(destOperands);
     }
     SmallVector<ValueRange> operands(operandStorage.begin(),
                                      operandStorage.end());
     spirv::SwitchOp::create(builder, loc, selector, defaultDest,
-                            getSuccessorOperands(defaultDest), literals, dests,
-                            operands);
+                            defaultOperands, literals, dests, operands);
     return success();
   }
   default:
@@ -1060,14 +1098,23 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
     return success();
   }
   case spv::OpCopyObject:
+    mapResult(inst, getValue(inst.arg(0)));
+    return success();
   case spv::OpCopyLogical: {
     Value value = getValue(inst.arg(0));
-    if (inst.opcode == spv::OpCopyLogical && value.getType() != resultType)
-      return fail(inst, "OpCopyLogical between differently laid out types is "
-                        "not supported");
-    mapResult(inst, value);
+    mapResult(inst, value.getType() == resultType
+                        ? value
+                        : CopyLogicalOp::create(builder, loc, resultType, value)
+                              .getResult());
     return success();
   }
+  case spv::OpAssumeTrueKHR:
+  case spv::OpExpectKHR:
+    // Optimization hints: an assumption that does not hold must not become
+    // host undefined behaviour, so drop it. OpExpectKHR yields its value.
+    if (inst.opcode == spv::OpExpectKHR)
+      mapResult(inst, getValue(inst.arg(0)));
+    return success();
   case spv::OpBitcast: {
     Value value = getValue(inst.arg(0));
     if (value.getType() == resultType) {

@@ -57,6 +57,17 @@ def Spvb_OuterProductOp : Spvb_Op<"outer_product", [Pure]> {
   let assemblyFormat = "$column `,` $row attr-dict `:` type($column) `,` type($row) `->` type($result)";
 }
 
+def Spvb_CopyLogicalOp : Spvb_Op<"copy_logical", [Pure]> {
+  let summary = "OpCopyLogical: the same value in a type with other decorations";
+  let description = [{
+    Source and result types have the same structure and differ only in
+    layout decorations; as values they are identical.
+  }];
+  let arguments = (ins AnyType:$operand);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `to` type($result)";
+}
+
 def Spvb_ArrayLengthOp : Spvb_Op<"array_length", [Pure]> {
   let summary = "OpArrayLength: element count of a block's trailing runtime array";
   let arguments = (ins AnyType:$structure, I32Attr:$member);
