@@ -83,7 +83,10 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
       slots.emplace_back(resource.slot, &resource);
   llvm::sort(slots, [](const auto &a, const auto &b) { return a.first < b.first; });
   for (const auto &[slot, resource] : slots)
-    lowering.bindings.push_back({resource->set, resource->binding});
+    if (lowering.bindings.size() == slot)
+      lowering.bindings.insert(lowering.bindings.end(),
+                               std::max(resource->arraySize, 1u),
+                               {resource->set, resource->binding});
   return lowerToLLVMDialect(std::move(module), lowering, fileName);
 }
 

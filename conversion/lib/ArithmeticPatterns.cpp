@@ -409,6 +409,19 @@ public:
   }
 };
 
+class SNegatePattern : public OpConversionPattern<spirv::SNegateOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::SNegateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value zero = createIntConstant(rewriter, op.getLoc(),
+                                   adaptor.getOperand().getType(), 0);
+    rewriter.replaceOpWithNewOp<LLVM::SubOp>(op, zero, adaptor.getOperand());
+    return success();
+  }
+};
+
 } // namespace
 
 void spvb::populateArithmeticPatterns(const TypeConverter &converter,
@@ -434,7 +447,7 @@ void spvb::populateArithmeticPatterns(const TypeConverter &converter,
       FloatClassPattern<spirv::IsNanOp, LLVM::FCmpPredicate::uno, true>,
       FloatClassPattern<spirv::OrderedOp, LLVM::FCmpPredicate::ord, false>,
       FloatClassPattern<spirv::UnorderedOp, LLVM::FCmpPredicate::uno, false>,
-      IsInfPattern, BoolReducePattern<AnyOp, true>,
+      IsInfPattern, SNegatePattern, BoolReducePattern<AnyOp, true>,
       BoolReducePattern<AllOp, false>>(converter, patterns.getContext(),
                                        kOverrideBenefit);
 }

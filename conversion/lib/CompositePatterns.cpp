@@ -58,6 +58,69 @@ public:
   }
 };
 
+/// An index past the end reads zero and writes nothing (LLVM would make
+/// poison of it).
+Value inRange(OpBuilder &b, Location loc, Value index, VectorType vector,
+              Value &safeIndex) {
+  Type type = index.getType();
+  Value count = createIntConstant(b, loc, type, vector.getNumElements());
+  Value ok = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, index, count);
+  Value zero = createIntConstant(b, loc, type, 0);
+  safeIndex = LLVM::SelectOp::create(b, loc, ok, index, zero);
+  return ok;
+}
+
+class VectorExtractDynamicPattern
+    : public OpConversionPattern<spirv::VectorExtractDynamicOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::VectorExtractDynamicOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto vector = cast<VectorType>(adaptor.getVector().getType());
+    Value index;
+    Value ok = inRange(rewriter, loc, adaptor.getIndex(), vector, index);
+    Value element =
+        LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getVector(), index);
+    Value zero = LLVM::ZeroOp::create(rewriter, loc, element.getType());
+    rewriter.replaceOpWithNewOp<LLVM::SelectOp>(op, ok, element, zero);
+    return success();
+  }
+};
+
+class VectorInsertDynamicPattern
+    : public OpConversionPattern<spirv::VectorInsertDynamicOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::VectorInsertDynamicOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto vector = cast<VectorType>(adaptor.getVector().getType());
+    Value index;
+    Value ok = inRange(rewriter, loc, adaptor.getIndex(), vector, index);
+    Value inserted = LLVM::InsertElementOp::create(
+        rewriter, loc, adaptor.getVector(), adaptor.getComponent(), index);
+    rewriter.replaceOpWithNewOp<LLVM::SelectOp>(op, ok, inserted,
+                                                adaptor.getVector());
+    return success();
+  }
+};
+
+class CompositeSelectPattern : public OpConversionPattern<CompositeSelectOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CompositeSelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::SelectOp>(op, adaptor.getCondition(),
+                                                adaptor.getTrueValue(),
+                                                adaptor.getFalseValue());
+    return success();
+  }
+};
+
 /// Decorations do not change value types: the converted types are equal.
 class CopyLogicalPattern : public OpConversionPattern<CopyLogicalOp> {
 public:
@@ -77,6 +140,9 @@ public:
 
 void spvb::populateCompositePatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns) {
-  patterns.add<CompositeConstructPattern, CopyLogicalPattern>(converter, patterns.getContext(),
+  patterns.add<CompositeConstructPattern, CopyLogicalPattern,
+               CompositeSelectPattern,
+               VectorExtractDynamicPattern, VectorInsertDynamicPattern>(
+      converter, patterns.getContext(),
                                           kOverrideBenefit);
 }

@@ -288,7 +288,8 @@ std::pair<Value, Value> buildFrexp(OpBuilder &b, Location loc, Value x,
 }
 
 /// x * 2^exp with the exponent brought to i32 (clamped when wider): LLVM's
-/// backends expect i32 exponents.
+/// backends expect i32 exponents. llvm.intr.ldexp admits no vector
+/// exponents, hence the generic intrinsic call.
 Value buildLdexp(OpBuilder &b, Location loc, Value x, Value exponent) {
   Type i32 = shapeLike(x.getType(), b.getI32Type());
   if (getComponentWidth(exponent.getType()) > 32) {
@@ -301,7 +302,7 @@ Value buildLdexp(OpBuilder &b, Location loc, Value x, Value exponent) {
                                                       high);
   }
   exponent = castIntegerToWidthOf(b, loc, exponent, i32, true);
-  return LLVM::LoadExpOp::create(b, loc, x.getType(), x, exponent);
+  return createIntrinsic(b, loc, "llvm.ldexp", x.getType(), {x, exponent});
 }
 
 /// x * (1 - a) + y * a, as the specification writes it.
@@ -574,24 +575,26 @@ Value buildRefract(OpBuilder &b, Location loc, Value i, Value n, Value eta) {
 // Matrices
 //===----------------------------------------------------------------------===//
 
-/// The components of a square matrix (an array of column vectors) as
-/// m[column][row]; empty if `matrix` is not one.
-SmallVector<SmallVector<Value>> extractSquareMatrix(OpBuilder &b, Location loc,
-                                                    Value matrix) {
-  SmallVector<SmallVector<Value>> m;
-  auto array = dyn_cast<LLVM::LLVMArrayType>(matrix.getType());
+/// A 2x2, 3x3 or 4x4 float matrix: an array of as many column vectors.
+bool isSquareMatrix(Type type) {
+  auto array = dyn_cast<LLVM::LLVMArrayType>(type);
   if (!array)
-    return m;
+    return false;
   auto column = dyn_cast<VectorType>(array.getElementType());
   int64_t n = array.getNumElements();
-  if (!column || column.getNumElements() != n || n < 2 || n > 4 ||
-      !isFloatLike(column))
-    return m;
+  return column && column.getNumElements() == n && n >= 2 && n <= 4 &&
+         isFloatLike(column);
+}
+
+/// The components of a square matrix as m[column][row].
+SmallVector<SmallVector<Value>> extractSquareMatrix(OpBuilder &b, Location loc,
+                                                    Value matrix) {
+  int64_t n = cast<LLVM::LLVMArrayType>(matrix.getType()).getNumElements();
+  SmallVector<SmallVector<Value>> m(n);
   for (int64_t c = 0; c < n; ++c) {
     Value vector = extractValue(b, loc, matrix, c);
-    m.emplace_back();
     for (int64_t r = 0; r < n; ++r)
-      m.back().push_back(extractElement(b, loc, vector, r));
+      m[c].push_back(extractElement(b, loc, vector, r));
   }
   return m;
 }
@@ -622,8 +625,6 @@ Value buildMinor(OpBuilder &b, Location loc,
 
 Value buildDeterminant(OpBuilder &b, Location loc, Value matrix) {
   SmallVector<SmallVector<Value>> m = extractSquareMatrix(b, loc, matrix);
-  if (m.empty())
-    return nullptr;
   SmallVector<int64_t> all =
       llvm::to_vector(llvm::seq<int64_t>(0, static_cast<int64_t>(m.size())));
   return buildMinor(b, loc, m, all, all);
@@ -633,8 +634,6 @@ Value buildDeterminant(OpBuilder &b, Location loc, Value matrix) {
 /// cofactors.
 Value buildMatrixInverse(OpBuilder &b, Location loc, Value matrix) {
   SmallVector<SmallVector<Value>> m = extractSquareMatrix(b, loc, matrix);
-  if (m.empty())
-    return nullptr;
   int64_t n = m.size();
   // cofactor[c][r] belongs to the component in column c, row r.
   SmallVector<SmallVector<Value>> cofactor(n);
@@ -855,8 +854,12 @@ Value buildGLSL(OpBuilder &b, Location loc, unsigned inst, ValueRange args,
   case GLSLstd450InverseSqrt:
     return buildInverseSqrt(b, loc, x);
   case GLSLstd450Determinant:
+    if (!isSquareMatrix(x.getType()))
+      return nullptr;
     return buildDeterminant(b, loc, x);
   case GLSLstd450MatrixInverse:
+    if (!isSquareMatrix(x.getType()))
+      return nullptr;
     return buildMatrixInverse(b, loc, x);
   case GLSLstd450Modf: {
     auto [fraction, whole] = buildModf(b, loc, x);

@@ -38,15 +38,20 @@ spvb::computeInterfaceLayout(ModuleOp module,
     for (auto global : module.getOps<spirv::GlobalVariableOp>()) {
       auto set = global.getDescriptorSetAttr();
       auto binding = global.getBindingAttr();
-      if (set && binding)
-        layout.bindings.push_back(
-            {static_cast<uint32_t>(set.getInt()),
-             static_cast<uint32_t>(binding.getInt())});
+      if (!set || !binding)
+        continue;
+      DescriptorBinding key{static_cast<uint32_t>(set.getInt()),
+                            static_cast<uint32_t>(binding.getInt())};
+      // A descriptor array of N takes N slots (a runtime-sized one: 1).
+      Type pointee = cast<spirv::PointerType>(global.getType()).getPointeeType();
+      uint32_t count = 1;
+      if (auto array = dyn_cast<spirv::ArrayType>(pointee))
+        count = array.getNumElements();
+      if (llvm::is_contained(layout.bindings, key))
+        continue;
+      layout.bindings.insert(layout.bindings.end(), count, key);
     }
-    llvm::sort(layout.bindings);
-    layout.bindings.erase(
-        std::unique(layout.bindings.begin(), layout.bindings.end()),
-        layout.bindings.end());
+    llvm::stable_sort(layout.bindings);
   }
 
   for (auto global : module.getOps<spirv::GlobalVariableOp>()) {
@@ -63,9 +68,6 @@ spvb::computeInterfaceLayout(ModuleOp module,
       if (!set || !binding)
         return makeError("error: resource variable '" + name +
                          "' has no DescriptorSet/Binding decoration");
-      if (isa<spirv::ArrayType, spirv::RuntimeArrayType>(pointee))
-        return makeError("error: resource variable '" + name +
-                         "' is a descriptor array, which is not supported yet");
       DescriptorBinding key{static_cast<uint32_t>(set.getInt()),
                             static_cast<uint32_t>(binding.getInt())};
       auto it = llvm::find(layout.bindings, key);

@@ -79,6 +79,7 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   populateFunctionPatterns(converter, *layout, patterns);
   populateArithmeticPatterns(converter, patterns);
   populateCompositePatterns(converter, patterns);
+  populateCastPatterns(converter, patterns);
   populateAtomicAndBarrierPatterns(converter, patterns);
   populateControlFlowPatterns(converter, patterns);
   populateGLSLPatterns(converter, patterns);

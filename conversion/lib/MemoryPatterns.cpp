@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cstddef>
 
@@ -172,6 +173,84 @@ std::optional<int64_t> getConstantIndex(Value original, Value converted) {
   return std::nullopt;
 }
 
+/// Whether a pointer is to a descriptor array: its "address" is then the
+/// binding-table entry of element 0 (see AddressOfPattern).
+bool isDescriptorArray(Type pointerType) {
+  auto pointer = cast<spirv::PointerType>(pointerType);
+  auto storage = pointer.getStorageClass();
+  return (storage == spirv::StorageClass::StorageBuffer ||
+          storage == spirv::StorageClass::Uniform) &&
+         isa<spirv::ArrayType, spirv::RuntimeArrayType>(pointer.getPointeeType());
+}
+
+/// Loads a field of a binding-table entry.
+Value loadBindingField(OpBuilder &b, Location loc, Value entry, Type type,
+                       size_t offset) {
+  return LLVM::LoadOp::create(b, loc, type,
+                              createByteOffset(b, loc, entry, offset), 8);
+}
+
+/// Adds the byte offset of `indices` into `type` (laid out by `layout`) to
+/// `address`. Constant indices fold into one offset.
+FailureOr<Value> applyIndices(ConversionPatternRewriter &rewriter,
+                              Location loc, Value address, Type type,
+                              PointerLayout layout, ValueRange originals,
+                              ValueRange converted) {
+  int64_t constOffset = 0;
+  Value dynOffset;
+  auto addDynamic = [&](Value index, uint64_t scale) {
+    Value wide =
+        castIntegerToWidthOf(rewriter, loc, index, rewriter.getI64Type(), true);
+    Value factor = createIntConstant(rewriter, loc, rewriter.getI64Type(), scale);
+    Value scaled = LLVM::MulOp::create(rewriter, loc, wide, factor);
+    dynOffset =
+        dynOffset ? LLVM::AddOp::create(rewriter, loc, dynOffset, scaled).getResult()
+                  : scaled;
+  };
+  for (auto [original, index] : llvm::zip(originals, converted)) {
+    std::optional<int64_t> constant = getConstantIndex(original, index);
+    uint64_t scale = 0;
+    if (auto structType = dyn_cast<spirv::StructType>(type)) {
+      if (!constant)
+        return failure();
+      constOffset += getMemberOffset(structType, *constant);
+      layout.matrix = getMemberMatrixLayout(structType, *constant);
+      type = structType.getElementType(*constant);
+      continue;
+    }
+    if (auto array = dyn_cast<spirv::ArrayType>(type)) {
+      scale = getArrayStride(array);
+      type = array.getElementType();
+    } else if (auto array = dyn_cast<spirv::RuntimeArrayType>(type)) {
+      scale = getArrayStride(array);
+      type = array.getElementType();
+    } else if (auto mat = dyn_cast<spirv::MatrixType>(type)) {
+      uint64_t stride = getMatrixStride(mat, layout.matrix);
+      if (layout.matrix.rowMajor) {
+        scale = getByteSize(mat.getElementType());
+        layout.vectorStride = stride;
+      } else {
+        scale = stride;
+      }
+      type = mat.getColumnType();
+    } else if (auto vector = dyn_cast<VectorType>(type)) {
+      scale = layout.vectorStride ? layout.vectorStride
+                                  : getByteSize(vector.getElementType());
+      layout.vectorStride = 0;
+      type = vector.getElementType();
+    } else {
+      return failure();
+    }
+    if (constant)
+      constOffset += *constant * static_cast<int64_t>(scale);
+    else
+      addDynamic(index, scale);
+  }
+  if (dynOffset)
+    address = createByteOffset(rewriter, loc, address, dynOffset);
+  return createByteOffset(rewriter, loc, address, constOffset);
+}
+
 class AccessChainPattern : public OpConversionPattern<spirv::AccessChainOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
@@ -179,65 +258,63 @@ public:
   matchAndRewrite(spirv::AccessChainOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    PointerLayout layout = readPointerLayout(op);
-    Type type = getPointee(op.getBasePtr());
-    int64_t constOffset = 0;
-    Value dynOffset;
-    auto addDynamic = [&](Value index, uint64_t scale) {
-      Value wide = castIntegerToWidthOf(rewriter, loc, index,
-                                        rewriter.getI64Type(), true);
-      Value scaled = LLVM::MulOp::create(
-          rewriter, loc, wide,
-          createIntConstant(rewriter, loc, rewriter.getI64Type(), scale));
-      dynOffset = dynOffset ? LLVM::AddOp::create(rewriter, loc, dynOffset,
-                                                  scaled)
-                                  .getResult()
-                            : scaled;
-    };
-    for (auto [original, converted] :
-         llvm::zip(op.getIndices(), adaptor.getIndices())) {
-      std::optional<int64_t> constant = getConstantIndex(original, converted);
-      uint64_t scale = 0;
-      if (auto structType = dyn_cast<spirv::StructType>(type)) {
-        if (!constant)
-          return rewriter.notifyMatchFailure(op, "non-constant struct index");
-        constOffset += getMemberOffset(structType, *constant);
-        layout.matrix = getMemberMatrixLayout(structType, *constant);
-        type = structType.getElementType(*constant);
-        continue;
-      }
-      if (isa<spirv::ArrayType, spirv::RuntimeArrayType>(type)) {
-        scale = getArrayStride(type);
-        type = isa<spirv::ArrayType>(type)
-                   ? cast<spirv::ArrayType>(type).getElementType()
-                   : cast<spirv::RuntimeArrayType>(type).getElementType();
-      } else if (auto mat = dyn_cast<spirv::MatrixType>(type)) {
-        uint64_t stride = getMatrixStride(mat, layout.matrix);
-        if (layout.matrix.rowMajor) {
-          scale = getByteSize(mat.getElementType());
-          layout.vectorStride = stride;
-        } else {
-          scale = stride;
-        }
-        type = mat.getColumnType();
-      } else if (auto vector = dyn_cast<VectorType>(type)) {
-        scale = layout.vectorStride ? layout.vectorStride
-                                    : getByteSize(vector.getElementType());
-        layout.vectorStride = 0;
-        type = vector.getElementType();
-      } else {
-        return rewriter.notifyMatchFailure(op, "indexing a non-composite");
-      }
-      if (constant)
-        constOffset += *constant * static_cast<int64_t>(scale);
-      else
-        addDynamic(converted, scale);
-    }
     Value address = adaptor.getBasePtr();
-    if (dynOffset)
-      address = createByteOffset(rewriter, loc, address, dynOffset);
-    address = createByteOffset(rewriter, loc, address, constOffset);
-    rewriter.replaceOp(op, address);
+    Type type = getPointee(op.getBasePtr());
+    ValueRange originals = op.getIndices();
+    ValueRange converted = adaptor.getIndices();
+    if (isDescriptorArray(op.getBasePtr().getType()) && !originals.empty()) {
+      // The first index picks the descriptor; its buffer is the new base.
+      Value wide = castIntegerToWidthOf(rewriter, loc, converted.front(),
+                                        rewriter.getI64Type(), true);
+      Value entrySize = createIntConstant(rewriter, loc, rewriter.getI64Type(),
+                                          sizeof(spvb_binding));
+      Value offset = LLVM::MulOp::create(rewriter, loc, wide, entrySize);
+      Value entry = createByteOffset(rewriter, loc, address, offset);
+      address = loadBindingField(rewriter, loc, entry,
+                                 LLVM::LLVMPointerType::get(getContext()),
+                                 offsetof(spvb_binding, base));
+      type = isa<spirv::ArrayType>(type)
+                 ? cast<spirv::ArrayType>(type).getElementType()
+                 : cast<spirv::RuntimeArrayType>(type).getElementType();
+      originals = originals.drop_front();
+      converted = converted.drop_front();
+    }
+    FailureOr<Value> result =
+        applyIndices(rewriter, loc, address, type, readPointerLayout(op),
+                     originals, converted);
+    if (failed(result))
+      return rewriter.notifyMatchFailure(op, "unsupported index");
+    rewriter.replaceOp(op, *result);
+    return success();
+  }
+};
+
+/// OpPtrAccessChain: the Element operand steps over whole pointees (by the
+/// pointer type's ArrayStride when it has one), then the indices as usual.
+class PtrAccessChainPattern
+    : public OpConversionPattern<spirv::PtrAccessChainOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::PtrAccessChainOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = getPointee(op.getBasePtr());
+    uint64_t stride = llvm::alignTo(getByteSize(type), getAlignment(type));
+    if (auto attr = op->getAttrOfType<IntegerAttr>("spvb.ptr_stride"))
+      stride = attr.getInt();
+    Value wide = castIntegerToWidthOf(rewriter, loc, adaptor.getElement(),
+                                      rewriter.getI64Type(), true);
+    Value factor =
+        createIntConstant(rewriter, loc, rewriter.getI64Type(), stride);
+    Value offset = LLVM::MulOp::create(rewriter, loc, wide, factor);
+    Value address = createByteOffset(rewriter, loc, adaptor.getBasePtr(), offset);
+    FailureOr<Value> result =
+        applyIndices(rewriter, loc, address, type, readPointerLayout(op),
+                     op.getIndices(), adaptor.getIndices());
+    if (failed(result))
+      return rewriter.notifyMatchFailure(op, "unsupported index");
+    rewriter.replaceOp(op, *result);
     return success();
   }
 };
@@ -347,6 +424,11 @@ public:
     case spirv::StorageClass::StorageBuffer:
     case spirv::StorageClass::Uniform: {
       Value table = loadPointer(dispatch, offsetof(spvb_dispatch, bindings));
+      if (isDescriptorArray(op.getPointer().getType())) {
+        address = createByteOffset(rewriter, loc, table,
+                                   var.slot * sizeof(spvb_binding));
+        break;
+      }
       address = loadPointer(table, var.slot * sizeof(spvb_binding) +
                                        offsetof(spvb_binding, base));
       break;
@@ -418,13 +500,25 @@ public:
   LogicalResult
   matchAndRewrite(ArrayLengthOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto addressOf = op.getStructure().getDefiningOp<spirv::AddressOfOp>();
+    // The structure is a buffer variable or an element of a descriptor
+    // array of them.
+    Value structure = op.getStructure();
+    Value descriptorIndex;
+    if (auto chain = structure.getDefiningOp<spirv::AccessChainOp>()) {
+      if (chain.getIndices().size() != 1 ||
+          !isDescriptorArray(chain.getBasePtr().getType()))
+        return rewriter.notifyMatchFailure(op, "structure is not a buffer");
+      descriptorIndex = chain.getIndices().front();
+      structure = chain.getBasePtr();
+    }
+    auto addressOf = structure.getDefiningOp<spirv::AddressOfOp>();
     if (!addressOf)
       return rewriter.notifyMatchFailure(op, "structure is not a variable");
     auto it = layout.variables.find(addressOf.getVariable());
     if (it == layout.variables.end())
       return rewriter.notifyMatchFailure(op, "unknown variable");
     auto structType = cast<spirv::StructType>(getPointee(op.getStructure()));
+    (void)adaptor;
     unsigned member = op.getMember();
     uint64_t offset = getMemberOffset(structType, member);
     uint64_t stride = getArrayStride(structType.getElementType(member));
@@ -436,12 +530,18 @@ public:
         createByteOffset(rewriter, loc, func.getArgument(0),
                          offsetof(spvb_dispatch, bindings)),
         8);
-    Value size = LLVM::LoadOp::create(
-        rewriter, loc, i64,
-        createByteOffset(rewriter, loc, table,
-                         it->second.slot * sizeof(spvb_binding) +
-                             offsetof(spvb_binding, size)),
-        8);
+    Value entry = createByteOffset(rewriter, loc, table,
+                                   it->second.slot * sizeof(spvb_binding));
+    if (descriptorIndex) {
+      Value index = rewriter.getRemappedValue(descriptorIndex);
+      Value wide = castIntegerToWidthOf(rewriter, loc, index, i64, true);
+      Value entrySize = createIntConstant(rewriter, loc, i64,
+                                          sizeof(spvb_binding));
+      entry = createByteOffset(rewriter, loc, entry,
+                               LLVM::MulOp::create(rewriter, loc, wide, entrySize));
+    }
+    Value size =
+        loadBindingField(rewriter, loc, entry, i64, offsetof(spvb_binding, size));
     // A buffer smaller than the array's offset has length 0.
     Value offsetValue = createIntConstant(rewriter, loc, i64, offset);
     Value clamped = LLVM::UMaxOp::create(rewriter, loc, size, offsetValue);
@@ -490,7 +590,7 @@ void spvb::populateMemoryPatterns(const TypeConverter &converter,
                                   const InterfaceLayout &layout,
                                   RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<AccessChainPattern, LoadPattern, StorePattern,
+  patterns.add<AccessChainPattern, PtrAccessChainPattern, LoadPattern, StorePattern,
                CopyMemoryPattern, VariablePattern, UndefPattern,
                ErasePattern<spirv::GlobalVariableOp>>(converter, context,
                                                       kOverrideBenefit);

@@ -97,6 +97,24 @@ private:
   Operation *createGeneric(llvm::StringRef name, Location loc,
                            TypeRange results, ValueRange operands,
                            ArrayRef<NamedAttribute> attrs = {});
+  /// Whether a pointer (or its pointee) is a PhysicalStorageBuffer pointer:
+  /// the dialect wants those declared Aliased or Restrict.
+  static bool holdsBufferReference(Type type) {
+    auto isReference = [](Type t) {
+      auto pointer = dyn_cast<spirv::PointerType>(t);
+      return pointer && pointer.getStorageClass() ==
+                            spirv::StorageClass::PhysicalStorageBuffer;
+    };
+    if (isReference(type))
+      return true;
+    auto pointer = dyn_cast<spirv::PointerType>(type);
+    if (!pointer)
+      return false;
+    Type pointee = pointer.getPointeeType();
+    if (auto array = dyn_cast<spirv::ArrayType>(pointee))
+      pointee = array.getElementType();
+    return isReference(pointee);
+  }
   void mapResult(const ParsedInstruction &inst, Value value) {
     values[inst.resultId] = value;
   }
@@ -120,6 +138,9 @@ private:
       memberDecorations;
   llvm::DenseMap<uint32_t, Type> types;
   llvm::DenseMap<uint32_t, uint32_t> pointeeTypeIds;
+  /// Structs reached through OpTypeForwardPointer before their definition:
+  /// identified structs whose body is set when the OpTypeStruct comes.
+  llvm::DenseMap<uint32_t, spirv::StructType> pendingStructs;
   llvm::DenseMap<uint32_t, ConstantInfo> constants;
   llvm::DenseMap<uint32_t, spirv::GlobalVariableOp> globals;
   llvm::DenseMap<uint32_t, uint32_t> privateInitializers;
@@ -505,13 +526,43 @@ LogicalResult Deserializer::processType(const ParsedInstruction &inst) {
     if (hasDecoration(inst.resultId, spv::DecorationBufferBlock))
       structInfo.emplace_back(spirv::Decoration::BufferBlock,
                               UnitAttr::get(&context));
-    if (members.empty())
+    auto pending = pendingStructs.find(inst.resultId);
+    if (pending != pendingStructs.end()) {
+      if (failed(pending->second.trySetBody(members, offsets, memberInfo,
+                                            structInfo)))
+        return fail(inst, "cannot define a forward-referenced struct");
+      type = pending->second;
+    } else if (members.empty()) {
       type = spirv::StructType::getEmpty(&context);
-    else
+    } else {
       type = spirv::StructType::get(members, offsets, memberInfo, structInfo);
+    }
     break;
   }
+  case spv::OpTypeForwardPointer: {
+    // Buffer references may point to structs declared later (or to
+    // themselves): declare the pointee as an identified struct now.
+    uint32_t pointerId = inst.arg(0);
+    auto definition = llvm::find_if(parsed.instructions, [&](const auto &i) {
+      return i.opcode == spv::OpTypePointer && i.resultId == pointerId;
+    });
+    if (definition == parsed.instructions.end())
+      return fail(inst, "forward pointer is never defined");
+    uint32_t pointeeId = definition->arg(1);
+    if (!getType(pointeeId)) {
+      auto identified = spirv::StructType::getIdentified(
+          &context, "struct" + std::to_string(pointeeId));
+      pendingStructs[pointeeId] = identified;
+      types[pointeeId] = identified;
+    }
+    pointeeTypeIds[pointerId] = pointeeId;
+    types[pointerId] = spirv::PointerType::get(
+        getType(pointeeId), static_cast<spirv::StorageClass>(inst.arg(1)));
+    return success();
+  }
   case spv::OpTypePointer: {
+    if (types.count(inst.resultId))
+      return success(); // Declared by OpTypeForwardPointer.
     pointeeTypeIds[inst.resultId] = inst.arg(1);
     Type pointee = getType(inst.arg(1));
     if (!pointee)
@@ -829,8 +880,17 @@ LogicalResult Deserializer::processFunction(size_t begin, size_t end) {
   for (size_t i = begin + 1; i < end; ++i) {
     const ParsedInstruction &inst = insts[i];
     if (inst.opcode == spv::OpFunctionParameter) {
-      values[inst.resultId] = getEntry()->addArgument(getType(inst.typeId),
-                                                      currentLocation(inst));
+      Type type = getType(inst.typeId);
+      if (holdsBufferReference(type))
+        func.setArgAttr(
+            getEntry()->getNumArguments(), "spirv.decoration",
+            spirv::DecorationAttr::get(
+                &context,
+                hasDecoration(inst.resultId, spv::DecorationRestrictPointer)
+                    ? spirv::Decoration::RestrictPointer
+                    : spirv::Decoration::AliasedPointer));
+      values[inst.resultId] =
+          getEntry()->addArgument(type, currentLocation(inst));
     } else if (inst.opcode == spv::OpLabel) {
       if (blocks.empty()) {
         block = getEntry();
@@ -1029,7 +1089,6 @@ static bool isDirectlyMapped(uint32_t opcode) {
   case spv::OpLogicalOr:
   case spv::OpLogicalAnd:
   case spv::OpLogicalNot:
-  case spv::OpSelect:
   case spv::OpIEqual:
   case spv::OpINotEqual:
   case spv::OpUGreaterThan:
@@ -1056,7 +1115,8 @@ static bool isDirectlyMapped(uint32_t opcode) {
   case spv::OpVectorInsertDynamic:
   case spv::OpCompositeConstruct:
   case spv::OpAccessChain:
-  case spv::OpPtrAccessChain:
+  case spv::OpConvertUToPtr:
+  case spv::OpConvertPtrToU:
     return true;
   default:
     return false;
@@ -1089,6 +1149,38 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
   }
 
   switch (inst.opcode) {
+  case spv::OpPtrAccessChain:
+  case spv::OpInBoundsPtrAccessChain: {
+    if (failed(idArgs(0)))
+      return failure();
+    Operation *op = createGeneric("spirv.PtrAccessChain", loc, resultType,
+                                  operands);
+    // The Element operand steps by the pointer type's ArrayStride, or by
+    // the pointee's size when the pointer has none.
+    uint32_t stride = 0;
+    auto baseType = llvm::find_if(parsed.instructions, [&](const auto &i) {
+      return i.resultId == inst.arg(0);
+    });
+    if (baseType != parsed.instructions.end() &&
+        hasDecoration(baseType->typeId, spv::DecorationArrayStride, &stride))
+      op->setAttr("spvb.ptr_stride", builder.getI32IntegerAttr(stride));
+    mapResult(inst, op->getResult(0));
+    return success();
+  }
+  case spv::OpSelect: {
+    if (failed(idArgs(0)))
+      return failure();
+    if (isa<spirv::StructType, spirv::ArrayType, spirv::MatrixType>(
+            resultType)) {
+      mapResult(inst, CompositeSelectOp::create(builder, loc, resultType,
+                                                operands[0], operands[1],
+                                                operands[2]));
+      return success();
+    }
+    mapResult(inst, spirv::SelectOp::create(builder, loc, operands[0],
+                                            operands[1], operands[2]));
+    return success();
+  }
   case spv::OpInBoundsAccessChain: {
     if (failed(idArgs(0)))
       return failure();
@@ -1122,6 +1214,11 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
       mapResult(inst, value);
       return success();
     }
+    if (isa<spirv::PointerType>(resultType) !=
+        isa<spirv::PointerType>(value.getType())) {
+      mapResult(inst, PointerBitcastOp::create(builder, loc, resultType, value));
+      return success();
+    }
     mapResult(inst, spirv::BitcastOp::create(builder, loc, resultType, value));
     return success();
   }
@@ -1132,6 +1229,11 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
     auto var = spirv::VariableOp::create(builder, loc, resultType,
                                          spirv::StorageClass::Function,
                                          /*initializer=*/nullptr);
+    if (holdsBufferReference(resultType))
+      var->setAttr(hasDecoration(inst.resultId, spv::DecorationRestrictPointer)
+                       ? "restrict_pointer"
+                       : "aliased_pointer",
+                   builder.getUnitAttr());
     mapResult(inst, var);
     if (inst.getNumArgs() > 1) {
       // Initialize after the prologue so the constant is defined.

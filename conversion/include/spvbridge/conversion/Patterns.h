@@ -30,6 +30,8 @@ void populateFunctionPatterns(const mlir::TypeConverter &converter,
                               mlir::RewritePatternSet &patterns);
 void populateArithmeticPatterns(const mlir::TypeConverter &converter,
                                 mlir::RewritePatternSet &patterns);
+void populateCastPatterns(const mlir::TypeConverter &converter,
+                          mlir::RewritePatternSet &patterns);
 void populateCompositePatterns(const mlir::TypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
 void populateAtomicAndBarrierPatterns(const mlir::TypeConverter &converter,

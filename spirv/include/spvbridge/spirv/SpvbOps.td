@@ -68,6 +68,29 @@ def Spvb_CopyLogicalOp : Spvb_Op<"copy_logical", [Pure]> {
   let assemblyFormat = "$operand attr-dict `:` type($operand) `to` type($result)";
 }
 
+def Spvb_PointerBitcastOp : Spvb_Op<"pointer_bitcast", [Pure]> {
+  let summary = "OpBitcast between a buffer reference and an integer";
+  let description = [{
+    A PhysicalStorageBuffer pointer to or from a 64-bit integer or a vector
+    of two 32-bit integers, which spirv.Bitcast does not accept.
+  }];
+  let arguments = (ins AnyType:$operand);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($operand) `to` type($result)";
+}
+
+def Spvb_CompositeSelectOp : Spvb_Op<"composite_select", [Pure,
+    AllTypesMatch<["true_value", "false_value", "result"]>]> {
+  let summary = "OpSelect of structs, arrays or matrices";
+  let description = [{
+    SPIR-V 1.4 allows OpSelect on any composite with a scalar condition;
+    spirv.Select accepts only scalars, vectors and pointers.
+  }];
+  let arguments = (ins I1:$condition, AnyType:$true_value, AnyType:$false_value);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$condition `,` $true_value `,` $false_value attr-dict `:` type($result)";
+}
+
 def Spvb_ArrayLengthOp : Spvb_Op<"array_length", [Pure]> {
   let summary = "OpArrayLength: element count of a block's trailing runtime array";
   let arguments = (ins AnyType:$structure, I32Attr:$member);
