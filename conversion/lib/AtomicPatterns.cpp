@@ -157,18 +157,13 @@ public:
   matchAndRewrite(spirv::ControlBarrierOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
-    auto module = func->getParentOfType<ModuleOp>();
     StringRef name = "spvb_rt_control_barrier";
     Type i32 = rewriter.getI32Type();
     Type ptr = LLVM::LLVMPointerType::get(getContext());
-    if (!module.lookupSymbol(name)) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      LLVM::LLVMFuncOp::create(
-          rewriter, op.getLoc(), name,
-          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
-                                      {ptr, i32, i32, i32}));
-    }
+    declareRuntimeFunction(
+        rewriter, func, name,
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
+                                    {ptr, i32, i32, i32}));
     Location loc = op.getLoc();
     auto constant = [&](uint32_t v) -> Value {
       return LLVM::ConstantOp::create(rewriter, loc, i32,

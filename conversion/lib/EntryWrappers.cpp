@@ -55,6 +55,12 @@ static void buildWorkgroupEntry(OpBuilder &b, Location loc,
                      offsetof(spvb_invocation, workgroup_id) + 4 * d),
         4);
   const uint32_t *size = entry.workgroupSize;
+  // A subgroup size of 0 would divide by zero: treat it as 1.
+  Value rawSubgroupSize = LLVM::LoadOp::create(
+      b, loc, i32,
+      fieldAddress(b, loc, dispatch, offsetof(spvb_dispatch, subgroup_size)),
+      4);
+  Value subgroupSize = arith::MaxUIOp::create(b, loc, rawSubgroupSize, c32(1));
   auto loop = [&](int64_t upper, auto bodyFn) {
     scf::ForOp::create(b, loc, c32(0), c32(upper), c32(1), ValueRange{},
                        [&](OpBuilder &nested, Location l, Value iv, ValueRange) {
@@ -95,6 +101,18 @@ static void buildWorkgroupEntry(OpBuilder &b, Location loc,
             b, loc, index,
             fieldAddress(b, loc, invocation,
                          offsetof(spvb_invocation, local_index)),
+            4);
+        Value subgroupId = arith::DivUIOp::create(b, loc, index, subgroupSize);
+        Value subgroupLocal = arith::RemUIOp::create(b, loc, index, subgroupSize);
+        LLVM::StoreOp::create(
+            b, loc, subgroupId,
+            fieldAddress(b, loc, invocation,
+                         offsetof(spvb_invocation, subgroup_id)),
+            4);
+        LLVM::StoreOp::create(
+            b, loc, subgroupLocal,
+            fieldAddress(b, loc, invocation,
+                         offsetof(spvb_invocation, subgroup_local_id)),
             4);
         LLVM::CallOp::create(b, loc, TypeRange{},
                              getInvocationEntrySymbol(entry.name),

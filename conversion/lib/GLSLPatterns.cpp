@@ -11,22 +11,24 @@
 //
 // Float operations run in the order the specification writes them, with no
 // fast-math flags. What the specification leaves undefined still yields a
-// defined value here, never LLVM poison (documented in README, "Semantics"):
-//   FClamp, UClamp, SClamp, NClamp with min > max -> max
-//   SmoothStep with edge0 >= edge1            -> from the clamped quotient;
-//                                                0 when it is NaN (0 / 0)
-//   Pow, Log, Log2, Sqrt, InverseSqrt, Asin, Acos, Acosh, Atanh outside
-//     their domain                            -> NaN or +-inf
-//   Atan2(0, 0)                               -> +-0 or +-pi, as C's atan2
-//   Modf(+-inf)                               -> fraction +-0, whole +-inf
-//   Frexp, FrexpStruct of inf or NaN          -> exponent 0
-//   Ldexp exponent outside i32                -> clamped to i32
-//   Pack* of a NaN component                  -> that component packs as 0
-//   FindILsb(0), FindUMsb(0), FindSMsb(0 | -1) -> -1 (the spec's value)
-//   SAbs(INT_MIN)                             -> INT_MIN
-//   Normalize(0), MatrixInverse(singular)     -> NaN or inf components
-//   IMix (reserved by the spec)               -> x * (1 - a) + y * a in
-//                                                wrapping integer arithmetic
+// defined value here, never LLVM poison:
+//   FClamp, UClamp, SClamp, NClamp, min > max  -> max
+//   SmoothStep, edge0 >= edge1                 -> from the clamped quotient;
+//                                                 0 where it is 0 / 0
+//   Pow, Log, Log2, Sqrt, InverseSqrt, Asin,
+//   Acos, Acosh, Atanh outside their domain    -> NaN or +-inf
+//   Atan2(0, 0)                                -> +-0 or +-pi, as C's atan2
+//   Modf(+-inf)                                -> fraction +-0, whole +-inf
+//   Frexp, FrexpStruct of inf or NaN           -> exponent 0
+//   Ldexp exponent outside i32                 -> clamped to i32
+//   Pack{S,U}norm* of a NaN component          -> -1 (snorm) or 0 (unorm), as
+//                                                 clamping with maxnum gives;
+//                                                 0 for a signaling NaN
+//   FindILsb(0), FindUMsb(0), FindSMsb(0, -1)  -> -1 (defined by the spec)
+//   SAbs(INT_MIN)                              -> INT_MIN
+//   Normalize(0), MatrixInverse(singular)      -> NaN or inf components
+//   IMix (reserved by the spec)                -> x * (1 - a) + y * a in
+//                                                 wrapping integer arithmetic
 //
 //===----------------------------------------------------------------------===//
 #include "PatternUtils.h"
@@ -271,8 +273,7 @@ std::pair<Value, Value> buildFrexp(OpBuilder &b, Location loc, Value x,
                                    Type exponentType) {
   Type type = x.getType();
   Type i32 = shapeLike(type, b.getI32Type());
-  auto pairType =
-      LLVM::LLVMStructType::getLiteral(b.getContext(), {type, i32});
+  auto pairType = LLVM::LLVMStructType::getLiteral(b.getContext(), {type, i32});
   Value pair = LLVM::FractionExpOp::create(b, loc, pairType, x);
   Value mantissa = extractValue(b, loc, pair, 0);
   Value exponent = extractValue(b, loc, pair, 1);
@@ -294,12 +295,12 @@ Value buildLdexp(OpBuilder &b, Location loc, Value x, Value exponent) {
   Type i32 = shapeLike(x.getType(), b.getI32Type());
   if (getComponentWidth(exponent.getType()) > 32) {
     Type type = exponent.getType();
-    Value low = createIntConstant(b, loc, type,
-                                  std::numeric_limits<int32_t>::min());
-    Value high = createIntConstant(b, loc, type,
-                                   std::numeric_limits<int32_t>::max());
-    exponent = buildClamp<LLVM::SMinOp, LLVM::SMaxOp>(b, loc, exponent, low,
-                                                      high);
+    Value low =
+        createIntConstant(b, loc, type, std::numeric_limits<int32_t>::min());
+    Value high =
+        createIntConstant(b, loc, type, std::numeric_limits<int32_t>::max());
+    exponent =
+        buildClamp<LLVM::SMinOp, LLVM::SMaxOp>(b, loc, exponent, low, high);
   }
   exponent = castIntegerToWidthOf(b, loc, exponent, i32, true);
   return createIntrinsic(b, loc, "llvm.ldexp", x.getType(), {x, exponent});
@@ -339,8 +340,8 @@ Value buildSmoothStep(OpBuilder &b, Location loc, Value edge0, Value edge1,
   Value zero = createConstant(b, loc, type, 0.0);
   Value one = createConstant(b, loc, type, 1.0);
   // maxnum turns the 0 / 0 of equal edges into 0.
-  Value t = buildClamp<LLVM::MinNumOp, LLVM::MaxNumOp>(b, loc, quotient, zero,
-                                                       one);
+  Value t =
+      buildClamp<LLVM::MinNumOp, LLVM::MaxNumOp>(b, loc, quotient, zero, one);
   Value two = createConstant(b, loc, type, 2.0);
   Value three = createConstant(b, loc, type, 3.0);
   Value square = LLVM::FMulOp::create(b, loc, t, t);
@@ -426,8 +427,8 @@ Value unpackComponents(OpBuilder &b, Location loc, Value word, int64_t n,
 }
 
 /// round(clamp(v, low, 1) * scale) packed into `result`, `width` bits each.
-/// The saturating conversion keeps a NaN component (which clamp may let
-/// through) from becoming poison: it packs as 0.
+/// maxnum maps a quiet NaN to `low`; a signaling NaN may get through, and the
+/// saturating conversion makes it 0 rather than poison.
 Value buildPackNorm(OpBuilder &b, Location loc, Value v, Type result,
                     unsigned width, bool isSigned) {
   Type type = v.getType();
@@ -439,9 +440,8 @@ Value buildPackNorm(OpBuilder &b, Location loc, Value v, Type result,
   Value scaled = buildScale(b, loc, clamped, scale);
   Value rounded = LLVM::RoundEvenOp::create(b, loc, type, scaled);
   Type parts = shapeLike(type, b.getIntegerType(width));
-  Value integers =
-      createIntrinsic(b, loc, isSigned ? "llvm.fptosi.sat" : "llvm.fptoui.sat",
-                      parts, rounded);
+  Value integers = createIntrinsic(
+      b, loc, isSigned ? "llvm.fptosi.sat" : "llvm.fptoui.sat", parts, rounded);
   return packComponents(b, loc, integers, result);
 }
 
@@ -475,8 +475,7 @@ Value buildPackHalf2x16(OpBuilder &b, Location loc, Value v, Type result) {
   return packComponents(b, loc, parts, result);
 }
 
-Value buildUnpackHalf2x16(OpBuilder &b, Location loc, Value word,
-                          Type result) {
+Value buildUnpackHalf2x16(OpBuilder &b, Location loc, Value word, Type result) {
   Value parts = unpackComponents(b, loc, word, 2, 16);
   Type halves = VectorType::get({2}, b.getF16Type());
   Value narrow = LLVM::BitcastOp::create(b, loc, halves, parts);
@@ -601,9 +600,8 @@ SmallVector<SmallVector<Value>> extractSquareMatrix(OpBuilder &b, Location loc,
 
 /// Determinant of the submatrix of `m` on `columns` and `rows`, by cofactor
 /// expansion along its first column, terms summed in row order.
-Value buildMinor(OpBuilder &b, Location loc,
-                 ArrayRef<SmallVector<Value>> m, ArrayRef<int64_t> columns,
-                 ArrayRef<int64_t> rows) {
+Value buildMinor(OpBuilder &b, Location loc, ArrayRef<SmallVector<Value>> m,
+                 ArrayRef<int64_t> columns, ArrayRef<int64_t> rows) {
   if (columns.size() == 1)
     return m[columns[0]][rows[0]];
   Value det;
@@ -759,6 +757,13 @@ bool isFloatVector(Type type, int64_t n, unsigned width) {
          vector.getElementType().isFloat(width);
 }
 
+/// ModfStruct and FrexpStruct results: a struct of `first` and `second`.
+bool isPairOf(Type type, Type first, Type second) {
+  auto structType = dyn_cast<LLVM::LLVMStructType>(type);
+  return structType && structType.getBody().size() == 2 &&
+         structType.getBody()[0] == first && structType.getBody()[1] == second;
+}
+
 bool isInteger(Type type, unsigned width) {
   return isa<IntegerType>(type) && type.getIntOrFloatBitWidth() == width;
 }
@@ -774,10 +779,10 @@ Value buildGLSL(OpBuilder &b, Location loc, unsigned inst, ValueRange args,
   // Operands have the type of the first, except out-parameters, Ldexp's
   // exponent and Refract's eta.
   for (auto [index, arg] : llvm::enumerate(args)) {
-    bool exempt = (index == 1 && (inst == GLSLstd450Modf ||
-                                  inst == GLSLstd450Frexp ||
-                                  inst == GLSLstd450Ldexp)) ||
-                  (index == 2 && inst == GLSLstd450Refract);
+    bool exempt =
+        (index == 1 && (inst == GLSLstd450Modf || inst == GLSLstd450Frexp ||
+                        inst == GLSLstd450Ldexp)) ||
+        (index == 2 && inst == GLSLstd450Refract);
     if (!exempt && arg.getType() != x.getType())
       return nullptr;
   }
@@ -862,12 +867,17 @@ Value buildGLSL(OpBuilder &b, Location loc, unsigned inst, ValueRange args,
       return nullptr;
     return buildMatrixInverse(b, loc, x);
   case GLSLstd450Modf: {
+    auto pointer = dyn_cast<spirv::PointerType>(source[1].getType());
+    if (!pointer || pointer.getPointeeType() != source[0].getType())
+      return nullptr;
     auto [fraction, whole] = buildModf(b, loc, x);
     // Out-parameters are plain Function variables: the natural layout.
     LLVM::StoreOp::create(b, loc, whole, y, getComponentWidth(x.getType()) / 8);
     return fraction;
   }
   case GLSLstd450ModfStruct: {
+    if (!isPairOf(result, x.getType(), x.getType()))
+      return nullptr;
     auto [fraction, whole] = buildModf(b, loc, x);
     Value pair = LLVM::PoisonOp::create(b, loc, result);
     pair = insertValue(b, loc, pair, fraction, 0);
@@ -902,7 +912,9 @@ Value buildGLSL(OpBuilder &b, Location loc, unsigned inst, ValueRange args,
     return LLVM::FMAOp::create(b, loc, x.getType(), x, y, z);
   case GLSLstd450Frexp: {
     auto pointer = dyn_cast<spirv::PointerType>(source[1].getType());
-    if (!pointer || !isIntegerLike(pointer.getPointeeType()))
+    if (!pointer || !isIntegerLike(pointer.getPointeeType()) ||
+        getNumComponents(pointer.getPointeeType()) !=
+            getNumComponents(x.getType()))
       return nullptr;
     unsigned width = getComponentWidth(pointer.getPointeeType());
     Type exponentType = shapeLike(x.getType(), b.getIntegerType(width));
@@ -914,8 +926,12 @@ Value buildGLSL(OpBuilder &b, Location loc, unsigned inst, ValueRange args,
     auto structType = dyn_cast<LLVM::LLVMStructType>(result);
     if (!structType || structType.getBody().size() != 2)
       return nullptr;
-    auto [mantissa, exponent] =
-        buildFrexp(b, loc, x, structType.getBody()[1]);
+    Type exponentType = structType.getBody()[1];
+    if (!isPairOf(result, x.getType(), exponentType) ||
+        !isIntegerLike(exponentType) ||
+        getNumComponents(exponentType) != getNumComponents(x.getType()))
+      return nullptr;
+    auto [mantissa, exponent] = buildFrexp(b, loc, x, exponentType);
     Value pair = LLVM::PoisonOp::create(b, loc, result);
     pair = insertValue(b, loc, pair, mantissa, 0);
     return insertValue(b, loc, pair, exponent, 1);
@@ -926,8 +942,7 @@ Value buildGLSL(OpBuilder &b, Location loc, unsigned inst, ValueRange args,
   case GLSLstd450PackUnorm4x8:
     if (!isFloatVector(x.getType(), 4, 32) || !isInteger(result, 32))
       return nullptr;
-    return buildPackNorm(b, loc, x, result, 8,
-                         inst == GLSLstd450PackSnorm4x8);
+    return buildPackNorm(b, loc, x, result, 8, inst == GLSLstd450PackSnorm4x8);
   case GLSLstd450PackSnorm2x16:
   case GLSLstd450PackUnorm2x16:
     if (!isFloatVector(x.getType(), 2, 32) || !isInteger(result, 32))
@@ -939,8 +954,8 @@ Value buildGLSL(OpBuilder &b, Location loc, unsigned inst, ValueRange args,
       return nullptr;
     return buildPackHalf2x16(b, loc, x, result);
   case GLSLstd450PackDouble2x32:
-    if (getNumComponents(x.getType()) != 2 || getComponentWidth(x.getType()) != 32 ||
-        !result.isF64())
+    if (getNumComponents(x.getType()) != 2 ||
+        getComponentWidth(x.getType()) != 32 || !result.isF64())
       return nullptr;
     return buildPackDouble2x32(b, loc, x, result);
   case GLSLstd450UnpackSnorm2x16:
@@ -1016,9 +1031,8 @@ LogicalResult lowerGLSL(Operation *op, unsigned inst, ValueRange args,
   if (signature.empty())
     return op->emitError() << "unknown GLSL.std.450 instruction " << inst;
   if (args.size() != signature.size() || op->getNumResults() != 1)
-    return op->emitError() << "GLSL.std.450 instruction " << inst
-                           << " expects " << signature.size()
-                           << " operands and one result";
+    return op->emitError() << "GLSL.std.450 instruction " << inst << " expects "
+                           << signature.size() << " operands and one result";
   for (auto [arg, kind] : llvm::zip(args, signature))
     if (!hasKind(arg.getType(), kind))
       return op->emitError() << "GLSL.std.450 instruction " << inst
@@ -1026,8 +1040,8 @@ LogicalResult lowerGLSL(Operation *op, unsigned inst, ValueRange args,
   Type result = converter.convertType(op->getResult(0).getType());
   if (!result)
     return rewriter.notifyMatchFailure(op, "result type");
-  Value value = buildGLSL(rewriter, op->getLoc(), inst, args,
-                          op->getOperands(), result);
+  Value value =
+      buildGLSL(rewriter, op->getLoc(), inst, args, op->getOperands(), result);
   if (!value)
     return op->emitError() << "GLSL.std.450 instruction " << inst
                            << ": unsupported operand or result types";
@@ -1075,45 +1089,44 @@ void spvb::populateGLSLPatterns(const TypeConverter &converter,
                                 RewritePatternSet &patterns) {
   // Upstream's lowering of Ceil, Cos, Exp, FAbs, Floor, FMax, FMin, Log,
   // Sin, SMax, SMin, Sqrt, InverseSqrt and Tan stays.
-  patterns.add<
-      GLSLExtPattern, GLOpPattern<spirv::GLRoundOp, GLSLstd450Round>,
-      GLOpPattern<spirv::GLRoundEvenOp, GLSLstd450RoundEven>,
-      GLOpPattern<spirv::GLSAbsOp, GLSLstd450SAbs>,
-      GLOpPattern<spirv::GLFSignOp, GLSLstd450FSign>,
-      GLOpPattern<spirv::GLSSignOp, GLSLstd450SSign>,
-      GLOpPattern<spirv::GLFractOp, GLSLstd450Fract>,
-      GLOpPattern<spirv::GLAsinOp, GLSLstd450Asin>,
-      GLOpPattern<spirv::GLAcosOp, GLSLstd450Acos>,
-      GLOpPattern<spirv::GLAtanOp, GLSLstd450Atan>,
-      GLOpPattern<spirv::GLSinhOp, GLSLstd450Sinh>,
-      GLOpPattern<spirv::GLCoshOp, GLSLstd450Cosh>,
-      GLOpPattern<spirv::GLTanhOp, GLSLstd450Tanh>,
-      GLOpPattern<spirv::GLAsinhOp, GLSLstd450Asinh>,
-      GLOpPattern<spirv::GLAcoshOp, GLSLstd450Acosh>,
-      GLOpPattern<spirv::GLAtanhOp, GLSLstd450Atanh>,
-      GLOpPattern<spirv::GLPowOp, GLSLstd450Pow>,
-      GLOpPattern<spirv::GLExp2Op, GLSLstd450Exp2>,
-      GLOpPattern<spirv::GLLog2Op, GLSLstd450Log2>,
-      GLOpPattern<spirv::GLUMinOp, GLSLstd450UMin>,
-      GLOpPattern<spirv::GLUMaxOp, GLSLstd450UMax>,
-      GLOpPattern<spirv::GLFClampOp, GLSLstd450FClamp>,
-      GLOpPattern<spirv::GLUClampOp, GLSLstd450UClamp>,
-      GLOpPattern<spirv::GLSClampOp, GLSLstd450SClamp>,
-      GLOpPattern<spirv::GLFMixOp, GLSLstd450FMix>,
-      GLOpPattern<spirv::GLFmaOp, GLSLstd450Fma>,
-      GLOpPattern<spirv::GLFrexpStructOp, GLSLstd450FrexpStruct>,
-      GLOpPattern<spirv::GLLdexpOp, GLSLstd450Ldexp>,
-      GLOpPattern<spirv::GLPackHalf2x16Op, GLSLstd450PackHalf2x16>,
-      GLOpPattern<spirv::GLUnpackHalf2x16Op, GLSLstd450UnpackHalf2x16>,
-      GLOpPattern<spirv::GLPackSnorm4x8Op, GLSLstd450PackSnorm4x8>,
-      GLOpPattern<spirv::GLUnpackSnorm4x8Op, GLSLstd450UnpackSnorm4x8>,
-      GLOpPattern<spirv::GLLengthOp, GLSLstd450Length>,
-      GLOpPattern<spirv::GLDistanceOp, GLSLstd450Distance>,
-      GLOpPattern<spirv::GLCrossOp, GLSLstd450Cross>,
-      GLOpPattern<spirv::GLNormalizeOp, GLSLstd450Normalize>,
-      GLOpPattern<spirv::GLReflectOp, GLSLstd450Reflect>,
-      GLOpPattern<spirv::GLFindILsbOp, GLSLstd450FindILsb>,
-      GLOpPattern<spirv::GLFindSMsbOp, GLSLstd450FindSMsb>,
-      GLOpPattern<spirv::GLFindUMsbOp, GLSLstd450FindUMsb>>(
+  patterns.add<GLSLExtPattern, GLOpPattern<spirv::GLRoundOp, GLSLstd450Round>,
+               GLOpPattern<spirv::GLRoundEvenOp, GLSLstd450RoundEven>,
+               GLOpPattern<spirv::GLSAbsOp, GLSLstd450SAbs>,
+               GLOpPattern<spirv::GLFSignOp, GLSLstd450FSign>,
+               GLOpPattern<spirv::GLSSignOp, GLSLstd450SSign>,
+               GLOpPattern<spirv::GLFractOp, GLSLstd450Fract>,
+               GLOpPattern<spirv::GLAsinOp, GLSLstd450Asin>,
+               GLOpPattern<spirv::GLAcosOp, GLSLstd450Acos>,
+               GLOpPattern<spirv::GLAtanOp, GLSLstd450Atan>,
+               GLOpPattern<spirv::GLSinhOp, GLSLstd450Sinh>,
+               GLOpPattern<spirv::GLCoshOp, GLSLstd450Cosh>,
+               GLOpPattern<spirv::GLTanhOp, GLSLstd450Tanh>,
+               GLOpPattern<spirv::GLAsinhOp, GLSLstd450Asinh>,
+               GLOpPattern<spirv::GLAcoshOp, GLSLstd450Acosh>,
+               GLOpPattern<spirv::GLAtanhOp, GLSLstd450Atanh>,
+               GLOpPattern<spirv::GLPowOp, GLSLstd450Pow>,
+               GLOpPattern<spirv::GLExp2Op, GLSLstd450Exp2>,
+               GLOpPattern<spirv::GLLog2Op, GLSLstd450Log2>,
+               GLOpPattern<spirv::GLUMinOp, GLSLstd450UMin>,
+               GLOpPattern<spirv::GLUMaxOp, GLSLstd450UMax>,
+               GLOpPattern<spirv::GLFClampOp, GLSLstd450FClamp>,
+               GLOpPattern<spirv::GLUClampOp, GLSLstd450UClamp>,
+               GLOpPattern<spirv::GLSClampOp, GLSLstd450SClamp>,
+               GLOpPattern<spirv::GLFMixOp, GLSLstd450FMix>,
+               GLOpPattern<spirv::GLFmaOp, GLSLstd450Fma>,
+               GLOpPattern<spirv::GLFrexpStructOp, GLSLstd450FrexpStruct>,
+               GLOpPattern<spirv::GLLdexpOp, GLSLstd450Ldexp>,
+               GLOpPattern<spirv::GLPackHalf2x16Op, GLSLstd450PackHalf2x16>,
+               GLOpPattern<spirv::GLUnpackHalf2x16Op, GLSLstd450UnpackHalf2x16>,
+               GLOpPattern<spirv::GLPackSnorm4x8Op, GLSLstd450PackSnorm4x8>,
+               GLOpPattern<spirv::GLUnpackSnorm4x8Op, GLSLstd450UnpackSnorm4x8>,
+               GLOpPattern<spirv::GLLengthOp, GLSLstd450Length>,
+               GLOpPattern<spirv::GLDistanceOp, GLSLstd450Distance>,
+               GLOpPattern<spirv::GLCrossOp, GLSLstd450Cross>,
+               GLOpPattern<spirv::GLNormalizeOp, GLSLstd450Normalize>,
+               GLOpPattern<spirv::GLReflectOp, GLSLstd450Reflect>,
+               GLOpPattern<spirv::GLFindILsbOp, GLSLstd450FindILsb>,
+               GLOpPattern<spirv::GLFindSMsbOp, GLSLstd450FindSMsb>,
+               GLOpPattern<spirv::GLFindUMsbOp, GLSLstd450FindUMsb>>(
       converter, patterns.getContext(), kOverrideBenefit);
 }

@@ -62,7 +62,8 @@ spvb::computeInterfaceLayout(ModuleOp module,
     llvm::StringRef name = global.getSymName();
     switch (var.storageClass) {
     case spirv::StorageClass::StorageBuffer:
-    case spirv::StorageClass::Uniform: {
+    case spirv::StorageClass::Uniform:
+    case spirv::StorageClass::UniformConstant: {
       auto set = global.getDescriptorSetAttr();
       auto binding = global.getBindingAttr();
       if (!set || !binding)
@@ -107,6 +108,15 @@ spvb::computeInterfaceLayout(ModuleOp module,
       case spirv::BuiltIn::WorkgroupId:
       case spirv::BuiltIn::NumWorkgroups:
       case spirv::BuiltIn::WorkgroupSize:
+      case spirv::BuiltIn::SubgroupSize:
+      case spirv::BuiltIn::SubgroupLocalInvocationId:
+      case spirv::BuiltIn::SubgroupId:
+      case spirv::BuiltIn::NumSubgroups:
+      case spirv::BuiltIn::SubgroupEqMask:
+      case spirv::BuiltIn::SubgroupGeMask:
+      case spirv::BuiltIn::SubgroupGtMask:
+      case spirv::BuiltIn::SubgroupLeMask:
+      case spirv::BuiltIn::SubgroupLtMask:
         break;
       default:
         return makeError("error: builtin '" + builtinName.getValue() +

@@ -26,7 +26,7 @@ uint64_t spvb::getAlignment(Type type) {
       align = std::max(align, getAlignment(member));
     return align;
   }
-  if (isa<spirv::PointerType>(type))
+  if (isa<spirv::PointerType, spirv::ImageType, spirv::SampledImageType>(type))
     return 8;
   return 1;
 }
@@ -123,7 +123,9 @@ uint64_t spvb::getByteSize(Type type, MatrixLayout matrix) {
       end = llvm::alignTo(end, getAlignment(structType));
     return end;
   }
-  if (isa<spirv::PointerType>(type))
+  if (isa<spirv::PointerType, spirv::ImageType>(type))
     return 8;
+  if (isa<spirv::SampledImageType>(type))
+    return 16;
   return 0;
 }

@@ -80,6 +80,7 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   populateArithmeticPatterns(converter, patterns);
   populateCompositePatterns(converter, patterns);
   populateCastPatterns(converter, patterns);
+  populateRuntimeCallPatterns(converter, patterns);
   populateAtomicAndBarrierPatterns(converter, patterns);
   populateControlFlowPatterns(converter, patterns);
   populateGLSLPatterns(converter, patterns);

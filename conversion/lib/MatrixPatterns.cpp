@@ -75,8 +75,8 @@ Value buildMatrixTimesVector(OpBuilder &b, Location loc, Value matrix,
     Value component = extractElement(b, loc, vector, c);
     Value factor = splat(b, loc, component, shape.column);
     Value product = LLVM::FMulOp::create(b, loc, column, factor);
-    sum = sum ? LLVM::FAddOp::create(b, loc, sum, product).getResult()
-              : product;
+    sum =
+        sum ? LLVM::FAddOp::create(b, loc, sum, product).getResult() : product;
   }
   return sum;
 }
@@ -116,9 +116,8 @@ public:
     std::optional<MatrixShape> shape = getMatrixShape(matrix.getType());
     if (!shape)
       return rewriter.notifyMatchFailure(op, "not an array of columns");
-    rewriter.replaceOp(op, buildMatrixTimesVector(rewriter, op.getLoc(),
-                                                  matrix, *shape,
-                                                  adaptor.getVector()));
+    rewriter.replaceOp(op, buildMatrixTimesVector(rewriter, op.getLoc(), matrix,
+                                                  *shape, adaptor.getVector()));
     return success();
   }
 };

@@ -43,8 +43,17 @@ Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
                 Value address, Type type, MatrixLayout matrix,
                 uint32_t vectorStride = 0) {
   Type llvmType = converter.convertType(type);
-  if (type.isIntOrFloat())
+  if (type.isIntOrFloat() || isa<spirv::ImageType, spirv::PointerType>(type))
     return LLVM::LoadOp::create(b, loc, llvmType, address, getAlignment(type));
+  if (isa<spirv::SampledImageType>(type)) {
+    Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+    Value image = LLVM::LoadOp::create(b, loc, ptr, address, 8);
+    Value sampler = LLVM::LoadOp::create(
+        b, loc, ptr, createByteOffset(b, loc, address, 8), 8);
+    Value pair = LLVM::PoisonOp::create(b, loc, llvmType);
+    pair = insertValue(b, loc, pair, image, 0);
+    return insertValue(b, loc, pair, sampler, 1);
+  }
   if (auto vector = dyn_cast<VectorType>(type)) {
     Type element = vector.getElementType();
     if (!vectorStride)
@@ -105,8 +114,14 @@ Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
 /// Stores `value` (of SPIR-V type `type`) at `address` by the layout.
 void storeValue(OpBuilder &b, Location loc, Value value, Value address,
                 Type type, MatrixLayout matrix, uint32_t vectorStride = 0) {
-  if (type.isIntOrFloat()) {
+  if (type.isIntOrFloat() || isa<spirv::ImageType, spirv::PointerType>(type)) {
     LLVM::StoreOp::create(b, loc, value, address, getAlignment(type));
+    return;
+  }
+  if (isa<spirv::SampledImageType>(type)) {
+    LLVM::StoreOp::create(b, loc, extractValue(b, loc, value, 0), address, 8);
+    LLVM::StoreOp::create(b, loc, extractValue(b, loc, value, 1),
+                          createByteOffset(b, loc, address, 8), 8);
     return;
   }
   if (auto vector = dyn_cast<VectorType>(type)) {
@@ -179,8 +194,16 @@ bool isDescriptorArray(Type pointerType) {
   auto pointer = cast<spirv::PointerType>(pointerType);
   auto storage = pointer.getStorageClass();
   return (storage == spirv::StorageClass::StorageBuffer ||
-          storage == spirv::StorageClass::Uniform) &&
+          storage == spirv::StorageClass::Uniform ||
+          storage == spirv::StorageClass::UniformConstant) &&
          isa<spirv::ArrayType, spirv::RuntimeArrayType>(pointer.getPointeeType());
+}
+
+/// Images live in the binding table itself: their "address" is the entry,
+/// whose base is the runtime's image descriptor.
+bool isUniformConstant(Type pointerType) {
+  return cast<spirv::PointerType>(pointerType).getStorageClass() ==
+         spirv::StorageClass::UniformConstant;
 }
 
 /// Loads a field of a binding-table entry.
@@ -270,9 +293,11 @@ public:
                                           sizeof(spvb_binding));
       Value offset = LLVM::MulOp::create(rewriter, loc, wide, entrySize);
       Value entry = createByteOffset(rewriter, loc, address, offset);
-      address = loadBindingField(rewriter, loc, entry,
-                                 LLVM::LLVMPointerType::get(getContext()),
-                                 offsetof(spvb_binding, base));
+      address = isUniformConstant(op.getBasePtr().getType())
+                    ? entry
+                    : loadBindingField(rewriter, loc, entry,
+                                       LLVM::LLVMPointerType::get(getContext()),
+                                       offsetof(spvb_binding, base));
       type = isa<spirv::ArrayType>(type)
                  ? cast<spirv::ArrayType>(type).getElementType()
                  : cast<spirv::RuntimeArrayType>(type).getElementType();
@@ -325,6 +350,21 @@ public:
   LogicalResult
   matchAndRewrite(spirv::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (isUniformConstant(op.getPtr().getType())) {
+      // A combined image-sampler descriptor serves as both halves.
+      Location loc = op.getLoc();
+      Type ptr = LLVM::LLVMPointerType::get(getContext());
+      Value descriptor = loadBindingField(rewriter, loc, adaptor.getPtr(), ptr,
+                                          offsetof(spvb_binding, base));
+      if (isa<spirv::SampledImageType>(op.getType())) {
+        Type pairType = getTypeConverter()->convertType(op.getType());
+        Value pair = LLVM::PoisonOp::create(rewriter, loc, pairType);
+        pair = insertValue(rewriter, loc, pair, descriptor, 0);
+        descriptor = insertValue(rewriter, loc, pair, descriptor, 1);
+      }
+      rewriter.replaceOp(op, descriptor);
+      return success();
+    }
     PointerLayout layout = readPointerLayout(op);
     Value value = loadValue(rewriter, op.getLoc(), *getTypeConverter(),
                             adaptor.getPtr(), op.getType(), layout.matrix,
@@ -392,6 +432,75 @@ public:
   }
 };
 
+/// Builtins derived from the subgroup size and id, computed into a stack slot
+/// (the AddressOf sits in the function's entry block).
+Value computeSubgroupBuiltin(OpBuilder &b, Location loc, spirv::BuiltIn builtin,
+                             Value dispatch, Value invocation) {
+  Type i32 = b.getI32Type();
+  Type i128 = b.getIntegerType(128);
+  auto loadI32 = [&](Value base, size_t offset) -> Value {
+    return LLVM::LoadOp::create(b, loc, i32, createByteOffset(b, loc, base, offset),
+                                4);
+  };
+  Value size = loadI32(dispatch, offsetof(spvb_dispatch, subgroup_size));
+  Value one32 = createIntConstant(b, loc, i32, 1);
+  Value isZero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, size,
+                                      createIntConstant(b, loc, i32, 0));
+  size = LLVM::SelectOp::create(b, loc, isZero, one32, size);
+  Value result;
+  Type slotType;
+  if (builtin == spirv::BuiltIn::NumSubgroups) {
+    Value x = loadI32(dispatch, offsetof(spvb_dispatch, workgroup_size));
+    Value y = loadI32(dispatch, offsetof(spvb_dispatch, workgroup_size) + 4);
+    Value z = loadI32(dispatch, offsetof(spvb_dispatch, workgroup_size) + 8);
+    Value xy = LLVM::MulOp::create(b, loc, x, y);
+    Value count = LLVM::MulOp::create(b, loc, xy, z);
+    Value sizeMinusOne = LLVM::SubOp::create(b, loc, size, one32);
+    Value rounded = LLVM::AddOp::create(b, loc, count, sizeMinusOne);
+    result = LLVM::UDivOp::create(b, loc, rounded, size);
+    slotType = i32;
+  } else {
+    // Masks over the invocations of the subgroup, as a uvec4 (128 bits).
+    Value local = loadI32(invocation, offsetof(spvb_invocation, subgroup_local_id));
+    Value local128 = LLVM::ZExtOp::create(b, loc, i128, local);
+    Value size128 = LLVM::ZExtOp::create(b, loc, i128, size);
+    Value one = createIntConstant(b, loc, i128, 1);
+    Value eq = LLVM::ShlOp::create(b, loc, one, local128);
+    Value lt = LLVM::SubOp::create(b, loc, eq, one);
+    Value all = LLVM::SubOp::create(
+        b, loc, LLVM::ShlOp::create(b, loc, one, size128), one);
+    switch (builtin) {
+    case spirv::BuiltIn::SubgroupEqMask:
+      result = eq;
+      break;
+    case spirv::BuiltIn::SubgroupLtMask:
+      result = lt;
+      break;
+    case spirv::BuiltIn::SubgroupLeMask:
+      result = LLVM::OrOp::create(b, loc, lt, eq);
+      break;
+    case spirv::BuiltIn::SubgroupGeMask: {
+      Value ge = LLVM::XOrOp::create(b, loc, lt, createAllOnes(b, loc, i128));
+      result = LLVM::AndOp::create(b, loc, ge, all);
+      break;
+    }
+    default: {
+      Value le = LLVM::OrOp::create(b, loc, lt, eq);
+      Value gt = LLVM::XOrOp::create(b, loc, le, createAllOnes(b, loc, i128));
+      result = LLVM::AndOp::create(b, loc, gt, all);
+      break;
+    }
+    }
+    slotType = VectorType::get({4}, i32);
+    result = LLVM::BitcastOp::create(b, loc, slotType, result);
+  }
+  Value count = createIntConstant(b, loc, b.getI64Type(), 1);
+  Value slot = LLVM::AllocaOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), slotType, count, 16);
+  LLVM::StoreOp::create(b, loc, result, slot, 4);
+  return slot;
+}
+
 /// Globals become addresses derived from the ABI blocks.
 class AddressOfPattern : public OpConversionPattern<spirv::AddressOfOp> {
 public:
@@ -422,9 +531,11 @@ public:
     Value address;
     switch (var.storageClass) {
     case spirv::StorageClass::StorageBuffer:
-    case spirv::StorageClass::Uniform: {
+    case spirv::StorageClass::Uniform:
+    case spirv::StorageClass::UniformConstant: {
       Value table = loadPointer(dispatch, offsetof(spvb_dispatch, bindings));
-      if (isDescriptorArray(op.getPointer().getType())) {
+      if (isDescriptorArray(op.getPointer().getType()) ||
+          isUniformConstant(op.getPointer().getType())) {
         address = createByteOffset(rewriter, loc, table,
                                    var.slot * sizeof(spvb_binding));
         break;
@@ -473,6 +584,27 @@ public:
       case spirv::BuiltIn::WorkgroupSize:
         address = createByteOffset(rewriter, loc, dispatch,
                                    offsetof(spvb_dispatch, workgroup_size));
+        break;
+      case spirv::BuiltIn::SubgroupSize:
+        address = createByteOffset(rewriter, loc, dispatch,
+                                   offsetof(spvb_dispatch, subgroup_size));
+        break;
+      case spirv::BuiltIn::SubgroupLocalInvocationId:
+        address = createByteOffset(rewriter, loc, invocation,
+                                   offsetof(spvb_invocation, subgroup_local_id));
+        break;
+      case spirv::BuiltIn::SubgroupId:
+        address = createByteOffset(rewriter, loc, invocation,
+                                   offsetof(spvb_invocation, subgroup_id));
+        break;
+      case spirv::BuiltIn::NumSubgroups:
+      case spirv::BuiltIn::SubgroupEqMask:
+      case spirv::BuiltIn::SubgroupGeMask:
+      case spirv::BuiltIn::SubgroupGtMask:
+      case spirv::BuiltIn::SubgroupLeMask:
+      case spirv::BuiltIn::SubgroupLtMask:
+        address = computeSubgroupBuiltin(rewriter, loc, *var.builtin,
+                                         dispatch, invocation);
         break;
       default:
         return rewriter.notifyMatchFailure(op, "unsupported builtin");

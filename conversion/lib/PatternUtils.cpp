@@ -70,6 +70,17 @@ Value spvb::createIntrinsic(OpBuilder &b, Location loc, llvm::StringRef name,
       .getResult(0);
 }
 
+void spvb::declareRuntimeFunction(OpBuilder &b, Operation *from,
+                                  llvm::StringRef name,
+                                  LLVM::LLVMFunctionType type) {
+  auto module = from->getParentOfType<ModuleOp>();
+  if (module.lookupSymbol(name))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  LLVM::LLVMFuncOp::create(b, from->getLoc(), name, type);
+}
+
 Value spvb::castIntegerToWidthOf(OpBuilder &b, Location loc, Value value,
                                  Type like, bool isSigned) {
   unsigned from = getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth();

@@ -31,6 +31,11 @@ mlir::Value insertValue(mlir::OpBuilder &b, mlir::Location loc,
                         int64_t position);
 mlir::Value extractValue(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value container, int64_t position);
+/// Declares a runtime function in the module of `from` if it is not there.
+void declareRuntimeFunction(mlir::OpBuilder &b, mlir::Operation *from,
+                            llvm::StringRef name,
+                            mlir::LLVM::LLVMFunctionType type);
+
 /// Resizes an integer (or integer vector) to the width of `like`.
 mlir::Value castIntegerToWidthOf(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value value, mlir::Type like,

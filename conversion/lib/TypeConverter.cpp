@@ -37,6 +37,15 @@ SpirvToLLVMTypeConverter::SpirvToLLVMTypeConverter(MLIRContext *context)
     }
     return LLVM::LLVMStructType::getLiteral(type.getContext(), members);
   });
+  // Images are pointers to the runtime's image descriptors; a sampled image
+  // is an (image, sampler) pair.
+  addConversion([](spirv::ImageType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
+  addConversion([](spirv::SampledImageType type) -> Type {
+    Type ptr = LLVM::LLVMPointerType::get(type.getContext());
+    return LLVM::LLVMStructType::getLiteral(type.getContext(), {ptr, ptr});
+  });
   addConversion([](spirv::PointerType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext());
   });

@@ -77,6 +77,8 @@ private:
   LogicalResult processInstruction(const ParsedInstruction &inst);
   LogicalResult processExtInst(const ParsedInstruction &inst);
   LogicalResult processAtomic(const ParsedInstruction &inst);
+  LogicalResult processImage(const ParsedInstruction &inst);
+  LogicalResult processSubgroup(const ParsedInstruction &inst);
   LogicalResult processBranch(const ParsedInstruction &inst);
   Block *createForwardingBlock(Block *dest, SmallVector<Value> &operands,
                                Location loc);
@@ -571,6 +573,20 @@ LogicalResult Deserializer::processType(const ParsedInstruction &inst) {
         pointee, static_cast<spirv::StorageClass>(inst.arg(0)));
     break;
   }
+  case spv::OpTypeImage: {
+    using namespace spirv;
+    type = ImageType::get(
+        getType(inst.arg(0)), static_cast<Dim>(inst.arg(1)),
+        static_cast<ImageDepthInfo>(inst.arg(2)),
+        static_cast<ImageArrayedInfo>(inst.arg(3)),
+        static_cast<ImageSamplingInfo>(inst.arg(4)),
+        static_cast<ImageSamplerUseInfo>(inst.arg(5)),
+        static_cast<ImageFormat>(inst.arg(6)));
+    break;
+  }
+  case spv::OpTypeSampledImage:
+    type = spirv::SampledImageType::get(getType(inst.arg(0)));
+    break;
   case spv::OpTypeFunction: {
     SmallVector<Type> params;
     for (unsigned i = 1; i < inst.getNumArgs(); ++i)
@@ -1030,6 +1046,9 @@ LogicalResult Deserializer::processBranch(const ParsedInstruction &inst) {
   }
 }
 
+static bool isImageInstruction(uint32_t opcode);
+static bool isSubgroupInstruction(uint32_t opcode);
+
 /// Instructions whose operands are all ids and whose spirv op takes them in
 /// the same order with no attributes: built generically by name.
 static bool isDirectlyMapped(uint32_t opcode) {
@@ -1390,9 +1409,95 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
   }
   if (inst.opcode >= spv::OpAtomicLoad && inst.opcode <= spv::OpAtomicXor)
     return processAtomic(inst);
+  if (isImageInstruction(inst.opcode))
+    return processImage(inst);
+  if (isSubgroupInstruction(inst.opcode))
+    return processSubgroup(inst);
   if (inst.opcode == spv::OpAtomicFAddEXT)
     return processAtomic(inst);
   return fail(inst, "unsupported instruction");
+}
+
+static bool isImageInstruction(uint32_t opcode) {
+  return (opcode >= spv::OpSampledImage && opcode <= spv::OpImageWrite) ||
+         opcode == spv::OpImage ||
+         (opcode >= spv::OpImageQueryFormat &&
+          opcode <= spv::OpImageQuerySamples) ||
+         opcode == spv::OpImageTexelPointer ||
+         (opcode >= spv::OpImageSparseSampleImplicitLod &&
+          opcode <= spv::OpImageSparseRead);
+}
+
+static bool isSubgroupInstruction(uint32_t opcode) {
+  return (opcode >= spv::OpGroupNonUniformElect &&
+          opcode <= spv::OpGroupNonUniformQuadSwap) ||
+         opcode == spv::OpSubgroupBallotKHR ||
+         opcode == spv::OpSubgroupFirstInvocationKHR ||
+         opcode == spv::OpSubgroupAllKHR || opcode == spv::OpSubgroupAnyKHR ||
+         opcode == spv::OpSubgroupAllEqualKHR ||
+         opcode == spv::OpSubgroupReadInvocationKHR ||
+         opcode == spv::OpGroupNonUniformRotateKHR;
+}
+
+LogicalResult Deserializer::processImage(const ParsedInstruction &inst) {
+  Location loc = currentLocation(inst);
+  SmallVector<Value> operands;
+  uint32_t mask = 0;
+  for (unsigned i = 0; i < inst.getNumArgs(); ++i) {
+    spv_operand_type_t type = inst.operands[i].type;
+    if (type == SPV_OPERAND_TYPE_IMAGE ||
+        type == SPV_OPERAND_TYPE_OPTIONAL_IMAGE) {
+      mask = inst.arg(i);
+      continue;
+    }
+    if (type != SPV_OPERAND_TYPE_ID)
+      return fail(inst, "unexpected literal operand");
+    Value value = getValue(inst.arg(i));
+    if (!value)
+      return fail(inst, llvm::Twine("operand %") + llvm::Twine(inst.arg(i)) +
+                            " is not defined before its use");
+    operands.push_back(value);
+  }
+  SmallVector<Type> results;
+  if (inst.typeId)
+    results.push_back(getType(inst.typeId));
+  auto op = ImageOp::create(builder, loc, results,
+                            builder.getI32IntegerAttr(inst.opcode),
+                            builder.getI32IntegerAttr(mask), operands);
+  if (inst.typeId)
+    mapResult(inst, op.getResult());
+  return success();
+}
+
+LogicalResult Deserializer::processSubgroup(const ParsedInstruction &inst) {
+  Location loc = currentLocation(inst);
+  SmallVector<Value> operands;
+  int32_t groupOperation = -1;
+  uint32_t clusterSize = 0;
+  bool hasScope = inst.opcode >= spv::OpGroupNonUniformElect &&
+                  inst.opcode <= spv::OpGroupNonUniformQuadSwap;
+  for (unsigned i = hasScope ? 1 : 0; i < inst.getNumArgs(); ++i) {
+    if (inst.operands[i].type == SPV_OPERAND_TYPE_GROUP_OPERATION) {
+      groupOperation = inst.arg(i);
+      continue;
+    }
+    // ClusterSize is the constant after the value of a clustered reduce.
+    if (groupOperation == spv::GroupOperationClusteredReduce &&
+        operands.size() == 1) {
+      std::optional<uint64_t> size = getConstantInt(inst.arg(i));
+      if (!size)
+        return fail(inst, "ClusterSize must be a constant");
+      clusterSize = *size;
+      continue;
+    }
+    operands.push_back(getValue(inst.arg(i)));
+  }
+  auto op = SubgroupOp::create(
+      builder, loc, getType(inst.typeId), builder.getI32IntegerAttr(inst.opcode),
+      builder.getI32IntegerAttr(groupOperation),
+      builder.getI32IntegerAttr(clusterSize), operands);
+  mapResult(inst, op);
+  return success();
 }
 
 LogicalResult Deserializer::processAtomic(const ParsedInstruction &inst) {

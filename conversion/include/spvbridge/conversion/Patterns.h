@@ -38,6 +38,8 @@ void populateAtomicAndBarrierPatterns(const mlir::TypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 void populateControlFlowPatterns(const mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+void populateRuntimeCallPatterns(const mlir::TypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
 void populateGLSLPatterns(const mlir::TypeConverter &converter,
                           mlir::RewritePatternSet &patterns);
 void populateMatrixPatterns(const mlir::TypeConverter &converter,

@@ -8,6 +8,8 @@
 //   spirv.struct<(...)>  -> !llvm.struct<(...)> (natural, values only)
 //   spirv matrix C x V   -> !llvm.array<C x V'>   (columns)
 //   spirv.ptr<T, SC>     -> !llvm.ptr
+//   image                -> !llvm.ptr (the runtime's image descriptor)
+//   sampled image        -> !llvm.struct<(ptr, ptr)> (image, sampler)
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_CONVERSION_TYPECONVERTER_H

@@ -64,6 +64,9 @@ typedef struct spvb_invocation {
   /* This invocation's Private storage, private_memory_size bytes. */
   uint8_t *private_memory;
   void *runtime;
+  /* local_index / subgroup_size and local_index % subgroup_size. */
+  uint32_t subgroup_id;
+  uint32_t subgroup_local_id;
 } spvb_invocation;
 
 /* Static facts about one compiled entry point. */
@@ -78,10 +81,42 @@ typedef struct spvb_kernel_info {
 
 typedef void (*spvb_entry_fn)(const spvb_dispatch *, spvb_invocation *);
 
+/* How a value passed by address to the runtime is typed:
+ * SPVB_TYPE_DESC(kind, bytes per component, component count). */
+enum spvb_type_kind {
+  SPVB_KIND_INT = 0,   /* signedness comes from the opcode */
+  SPVB_KIND_FLOAT = 1,
+  SPVB_KIND_BOOL = 2,  /* one byte, 0 or 1 */
+  SPVB_KIND_POINTER = 3,
+  SPVB_KIND_NONE = 4
+};
+#define SPVB_TYPE_DESC(kind, bytes, count)                                     \
+  (((uint32_t)(kind) << 16) | ((uint32_t)(bytes) << 8) | (uint32_t)(count))
+
 /* Calls from generated code into the runtime. */
 void spvb_rt_control_barrier(spvb_invocation *invocation,
                              uint32_t execution_scope, uint32_t memory_scope,
                              uint32_t semantics);
+
+/* A subgroup instruction (OpGroupNonUniform*, OpSubgroup*KHR). Every active
+ * invocation of the subgroup makes the call; operand0 is the instruction's
+ * value operand, operand1 its second operand (id, delta, ...) or NULL, both
+ * typed by operand_desc; the result is written to `result`.
+ * group_operation is the SPIR-V GroupOperation or ~0u, cluster_size the
+ * ClusterSize operand or 0. */
+void spvb_rt_subgroup(spvb_invocation *invocation, uint32_t opcode,
+                      uint32_t group_operation, uint32_t cluster_size,
+                      uint32_t operand_desc, const void *operand0,
+                      const void *operand1, void *result);
+
+/* An image instruction: operands[i] points at the instruction's i-th id
+ * operand (images and sampled images are pointers to the runtime's image
+ * descriptors, coordinates and image operands their values), in SPIR-V
+ * order without the image-operands mask, which is `image_operands`. */
+void spvb_rt_image(spvb_invocation *invocation, uint32_t opcode,
+                   uint32_t image_operands, uint32_t result_desc,
+                   uint32_t operand_count, const void *const *operands,
+                   void *result);
 
 #ifdef __cplusplus
 }

@@ -91,6 +91,33 @@ def Spvb_CompositeSelectOp : Spvb_Op<"composite_select", [Pure,
   let assemblyFormat = "$condition `,` $true_value `,` $false_value attr-dict `:` type($result)";
 }
 
+def Spvb_ImageOp : Spvb_Op<"image"> {
+  let summary = "An image instruction (OpImage*, OpSampledImage)";
+  let description = [{
+    `opcode` is the SPIR-V opcode, `image_operands` the Image Operands mask
+    (0 when absent); the operands are the instruction's id operands in order.
+    The spirv dialect models only a few image instructions, with verifiers
+    stricter than Vulkan; one op keeps them uniform for the runtime calls.
+  }];
+  let arguments = (ins I32Attr:$opcode, I32Attr:$image_operands,
+                   Variadic<AnyType>:$operands);
+  let results = (outs Optional<AnyType>:$result);
+  let assemblyFormat = "$opcode `(` $operands `)` attr-dict `:` functional-type($operands, $result)";
+}
+
+def Spvb_SubgroupOp : Spvb_Op<"subgroup"> {
+  let summary = "A subgroup instruction (OpGroupNonUniform*, OpSubgroup*KHR)";
+  let description = [{
+    `opcode` is the SPIR-V opcode; `group_operation` the GroupOperation or
+    -1; `cluster_size` the ClusterSize or 0. The operands are the value
+    operands (the execution scope is always Subgroup in Vulkan).
+  }];
+  let arguments = (ins I32Attr:$opcode, I32Attr:$group_operation,
+                   I32Attr:$cluster_size, Variadic<AnyType>:$operands);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$opcode `(` $operands `)` attr-dict `:` functional-type($operands, $result)";
+}
+
 def Spvb_ArrayLengthOp : Spvb_Op<"array_length", [Pure]> {
   let summary = "OpArrayLength: element count of a block's trailing runtime array";
   let arguments = (ins AnyType:$structure, I32Attr:$member);

@@ -1,0 +1,206 @@
+//===- RuntimeCallPatterns.cpp - Subgroup and image instructions ----------===//
+//
+// Subgroup and image instructions need the runtime: a subgroup operation is a
+// rendezvous of the subgroup's invocations, an image access goes through the
+// runtime's image descriptor. Values cross by address (kernel_abi.h), so one
+// entry point serves every type; booleans travel as one byte each.
+//
+//===----------------------------------------------------------------------===//
+#include "PatternUtils.h"
+#include "spvbridge/conversion/Layout.h"
+#include "spvbridge/conversion/Patterns.h"
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+#include "spvbridge/spirv/SpvbDialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+using namespace mlir;
+using namespace spvb;
+
+namespace {
+
+/// Booleans are stored one byte per component.
+Type getMemoryType(Type type) {
+  Type element = mlir::getElementTypeOrSelf(type);
+  if (!element.isInteger(1))
+    return type;
+  Type byte = IntegerType::get(type.getContext(), 8);
+  if (auto vector = dyn_cast<VectorType>(type))
+    return VectorType::get(vector.getShape(), byte);
+  return byte;
+}
+
+uint32_t getTypeDesc(Type type) {
+  if (!type)
+    return SPVB_TYPE_DESC(SPVB_KIND_NONE, 0, 0);
+  unsigned count = 1;
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    count = vector.getNumElements();
+    type = vector.getElementType();
+  }
+  if (type.isInteger(1))
+    return SPVB_TYPE_DESC(SPVB_KIND_BOOL, 1, count);
+  if (isa<IntegerType>(type))
+    return SPVB_TYPE_DESC(SPVB_KIND_INT, type.getIntOrFloatBitWidth() / 8,
+                          count);
+  if (isa<FloatType>(type))
+    return SPVB_TYPE_DESC(SPVB_KIND_FLOAT, type.getIntOrFloatBitWidth() / 8,
+                          count);
+  if (isa<LLVM::LLVMPointerType>(type))
+    return SPVB_TYPE_DESC(SPVB_KIND_POINTER, 8, count);
+  return SPVB_TYPE_DESC(SPVB_KIND_NONE, 0, 0);
+}
+
+/// A stack slot in the function's entry block, so calls in loops do not
+/// grow the stack.
+Value createEntrySlot(OpBuilder &b, Location loc, Operation *user, Type type) {
+  auto func = user->getParentOfType<LLVM::LLVMFuncOp>();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&func.getBody().front());
+  Value one = createIntConstant(b, loc, b.getI64Type(), 1);
+  return LLVM::AllocaOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                                type, one, 16);
+}
+
+Value spill(OpBuilder &b, Location loc, Operation *user, Value value) {
+  Type memoryType = getMemoryType(value.getType());
+  if (memoryType != value.getType())
+    value = LLVM::ZExtOp::create(b, loc, memoryType, value);
+  Value slot = createEntrySlot(b, loc, user, memoryType);
+  LLVM::StoreOp::create(b, loc, value, slot);
+  return slot;
+}
+
+Value reload(OpBuilder &b, Location loc, Value slot, Type type) {
+  Type memoryType = getMemoryType(type);
+  Value value = LLVM::LoadOp::create(b, loc, memoryType, slot);
+  if (memoryType != type)
+    value = LLVM::TruncOp::create(b, loc, type, value);
+  return value;
+}
+
+Value getInvocation(Operation *op) {
+  return op->getParentOfType<LLVM::LLVMFuncOp>().getArgument(1);
+}
+
+class SubgroupPattern : public OpConversionPattern<SubgroupOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SubgroupOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "result type");
+    ValueRange operands = adaptor.getOperands();
+    if (operands.size() > 2)
+      return rewriter.notifyMatchFailure(op, "too many operands");
+    Type ptr = LLVM::LLVMPointerType::get(getContext());
+    Type i32 = rewriter.getI32Type();
+    Value null = LLVM::ZeroOp::create(rewriter, loc, ptr);
+    Value operand0 =
+        operands.size() > 0 ? spill(rewriter, loc, op, operands[0]) : null;
+    Value operand1 =
+        operands.size() > 1 ? spill(rewriter, loc, op, operands[1]) : null;
+    Value result = createEntrySlot(rewriter, loc, op, getMemoryType(resultType));
+    auto constant = [&](uint32_t value) -> Value {
+      return createIntConstant(rewriter, loc, i32, value);
+    };
+    StringRef name = "spvb_rt_subgroup";
+    declareRuntimeFunction(
+        rewriter, op, name,
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
+                                    {ptr, i32, i32, i32, i32, ptr, ptr, ptr}));
+    Type operandType = operands.empty() ? Type() : operands[0].getType();
+    LLVM::CallOp::create(
+        rewriter, loc, TypeRange{}, name,
+        ValueRange{getInvocation(op), constant(op.getOpcode()),
+                   constant(static_cast<uint32_t>(op.getGroupOperation())),
+                   constant(op.getClusterSize()),
+                   constant(getTypeDesc(operandType)), operand0, operand1,
+                   result});
+    rewriter.replaceOp(op, reload(rewriter, loc, result, resultType));
+    return success();
+  }
+};
+
+class ImagePattern : public OpConversionPattern<ImageOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ImageOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ValueRange operands = adaptor.getOperands();
+    Type resultType;
+    if (op.getResult()) {
+      resultType = getTypeConverter()->convertType(op.getResult().getType());
+      if (!resultType)
+        return rewriter.notifyMatchFailure(op, "result type");
+    }
+    // Pairing and unpairing sampled images needs no runtime.
+    if (op.getOpcode() == spv::OpSampledImage) {
+      Value pair = LLVM::PoisonOp::create(rewriter, loc, resultType);
+      pair = insertValue(rewriter, loc, pair, operands[0], 0);
+      rewriter.replaceOp(op, insertValue(rewriter, loc, pair, operands[1], 1));
+      return success();
+    }
+    if (op.getOpcode() == spv::OpImage) {
+      rewriter.replaceOp(op, extractValue(rewriter, loc, operands[0], 0));
+      return success();
+    }
+    Type ptr = LLVM::LLVMPointerType::get(getContext());
+    Type i32 = rewriter.getI32Type();
+    // Sampled images pass their image and sampler as two operands.
+    SmallVector<Value> flat;
+    for (Value operand : operands) {
+      if (isa<LLVM::LLVMStructType>(operand.getType())) {
+        flat.push_back(extractValue(rewriter, loc, operand, 0));
+        flat.push_back(extractValue(rewriter, loc, operand, 1));
+      } else {
+        flat.push_back(operand);
+      }
+    }
+    auto arrayType = LLVM::LLVMArrayType::get(ptr, flat.size());
+    Value array = createEntrySlot(rewriter, loc, op, arrayType);
+    for (auto [i, operand] : llvm::enumerate(flat)) {
+      Value slot = spill(rewriter, loc, op, operand);
+      Value address = createByteOffset(rewriter, loc, array, i * 8);
+      LLVM::StoreOp::create(rewriter, loc, slot, address, 8);
+    }
+    Value result = resultType
+                       ? createEntrySlot(rewriter, loc, op,
+                                         getMemoryType(resultType))
+                       : LLVM::ZeroOp::create(rewriter, loc, ptr).getResult();
+    auto constant = [&](uint32_t value) -> Value {
+      return createIntConstant(rewriter, loc, i32, value);
+    };
+    StringRef name = "spvb_rt_image";
+    declareRuntimeFunction(
+        rewriter, op, name,
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
+                                    {ptr, i32, i32, i32, i32, ptr, ptr}));
+    LLVM::CallOp::create(
+        rewriter, loc, TypeRange{}, name,
+        ValueRange{getInvocation(op), constant(op.getOpcode()),
+                   constant(op.getImageOperands()),
+                   constant(getTypeDesc(resultType)),
+                   constant(flat.size()), array, result});
+    if (resultType)
+      rewriter.replaceOp(op, reload(rewriter, loc, result, resultType));
+    else
+      rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void spvb::populateRuntimeCallPatterns(const TypeConverter &converter,
+                                       RewritePatternSet &patterns) {
+  patterns.add<SubgroupPattern, ImagePattern>(converter, patterns.getContext(),
+                                              kOverrideBenefit);
+}
