@@ -409,6 +409,67 @@ public:
   }
 };
 
+/// Integer dot products (SPV_KHR_integer_dot_product). Products and their
+/// sum are exact in 64 bits; the plain forms wrap to the result width, the
+/// AccSat forms add the accumulator with saturation.
+template <typename Op, bool SignedA, bool SignedB, bool AccSat>
+class IntegerDotPattern : public OpConversionPattern<Op> {
+public:
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value a = adaptor.getVector1();
+    Value b = adaptor.getVector2();
+    // Packed 4x8: four 8-bit lanes of a 32-bit scalar.
+    if (op.getFormat()) {
+      Type lanes = VectorType::get({4}, rewriter.getI8Type());
+      a = LLVM::BitcastOp::create(rewriter, loc, lanes, a);
+      b = LLVM::BitcastOp::create(rewriter, loc, lanes, b);
+    }
+    auto vector = cast<VectorType>(a.getType());
+    Type wide = VectorType::get(vector.getShape(), rewriter.getI64Type());
+    Value wa = castIntegerToWidthOf(rewriter, loc, a, wide, SignedA);
+    Value wb = castIntegerToWidthOf(rewriter, loc, b, wide, SignedB);
+    Value products = LLVM::MulOp::create(rewriter, loc, wa, wb);
+    Value sum = LLVM::vector_reduce_add::create(rewriter, loc,
+                                                rewriter.getI64Type(), products);
+    Type resultType = this->getTypeConverter()->convertType(op.getType());
+    if constexpr (!AccSat) {
+      rewriter.replaceOpWithNewOp<LLVM::TruncOp>(op, resultType, sum);
+    } else {
+      // Saturate the exact sum into the result type, then add saturating.
+      bool isSigned = SignedA || SignedB;
+      unsigned width = resultType.getIntOrFloatBitWidth();
+      llvm::APInt max = isSigned ? llvm::APInt::getSignedMaxValue(width)
+                                 : llvm::APInt::getMaxValue(width);
+      llvm::APInt min = isSigned ? llvm::APInt::getSignedMinValue(width)
+                                 : llvm::APInt::getMinValue(width);
+      Type i64 = rewriter.getI64Type();
+      Value hi = createIntConstant(rewriter, loc, i64,
+                                   isSigned ? max.getSExtValue()
+                                            : static_cast<int64_t>(max.getZExtValue()));
+      Value lo = createIntConstant(rewriter, loc, i64,
+                                   isSigned ? min.getSExtValue() : 0);
+      Value clamped =
+          isSigned ? LLVM::SMinOp::create(rewriter, loc, sum, hi).getResult()
+                   : LLVM::UMinOp::create(rewriter, loc, sum, hi).getResult();
+      if (isSigned)
+        clamped = LLVM::SMaxOp::create(rewriter, loc, clamped, lo);
+      Value narrow = width == 64 ? clamped
+                                 : LLVM::TruncOp::create(rewriter, loc,
+                                                         resultType, clamped)
+                                       .getResult();
+      Value result = createIntrinsic(
+          rewriter, loc, isSigned ? "llvm.sadd.sat" : "llvm.uadd.sat",
+          resultType, ValueRange{narrow, adaptor.getAccumulator()});
+      rewriter.replaceOp(op, result);
+    }
+    return success();
+  }
+};
+
 class SNegatePattern : public OpConversionPattern<spirv::SNegateOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
@@ -448,6 +509,12 @@ void spvb::populateArithmeticPatterns(const TypeConverter &converter,
       FloatClassPattern<spirv::OrderedOp, LLVM::FCmpPredicate::ord, false>,
       FloatClassPattern<spirv::UnorderedOp, LLVM::FCmpPredicate::uno, false>,
       IsInfPattern, SNegatePattern, BoolReducePattern<AnyOp, true>,
+      IntegerDotPattern<spirv::SDotOp, true, true, false>,
+      IntegerDotPattern<spirv::UDotOp, false, false, false>,
+      IntegerDotPattern<spirv::SUDotOp, true, false, false>,
+      IntegerDotPattern<spirv::SDotAccSatOp, true, true, true>,
+      IntegerDotPattern<spirv::UDotAccSatOp, false, false, true>,
+      IntegerDotPattern<spirv::SUDotAccSatOp, true, false, true>,
       BoolReducePattern<AllOp, false>>(converter, patterns.getContext(),
                                        kOverrideBenefit);
 }

@@ -11,6 +11,10 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "spvbridge/conversion/Layout.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <spirv/unified1/spirv.hpp>
 
 using namespace mlir;
 using namespace spvb;
@@ -87,6 +91,41 @@ public:
   }
 };
 
+class PointerComparePattern : public OpConversionPattern<PointerCompareOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(PointerCompareOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (op.getOpcode() == spv::OpPtrEqual ||
+        op.getOpcode() == spv::OpPtrNotEqual) {
+      auto predicate = op.getOpcode() == spv::OpPtrEqual
+                           ? LLVM::ICmpPredicate::eq
+                           : LLVM::ICmpPredicate::ne;
+      rewriter.replaceOpWithNewOp<LLVM::ICmpOp>(op, predicate, adaptor.getLhs(),
+                                                adaptor.getRhs());
+      return success();
+    }
+    Type pointee =
+        cast<spirv::PointerType>(op.getLhs().getType()).getPointeeType();
+    uint64_t stride = op.getStride();
+    if (!stride)
+      stride = llvm::alignTo(getByteSize(pointee), getAlignment(pointee));
+    Type i64 = rewriter.getI64Type();
+    Value lhs = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getLhs());
+    Value rhs = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getRhs());
+    Value bytes = LLVM::SubOp::create(rewriter, loc, lhs, rhs);
+    Value divisor =
+        createIntConstant(rewriter, loc, i64, std::max<uint64_t>(stride, 1));
+    Value count = LLVM::SDivOp::create(rewriter, loc, bytes, divisor);
+    Type type = getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOp(op, castIntegerToWidthOf(rewriter, loc, count, type,
+                                                true));
+    return success();
+  }
+};
+
 } // namespace
 
 void spvb::populateCastPatterns(const TypeConverter &converter,
@@ -94,6 +133,6 @@ void spvb::populateCastPatterns(const TypeConverter &converter,
   MLIRContext *context = patterns.getContext();
   patterns.add<PointerBitcastPattern<spirv::BitcastOp>,
                PointerBitcastPattern<PointerBitcastOp>>(converter, context);
-  patterns.add<ConvertUToPtrPattern, ConvertPtrToUPattern>(converter, context,
-                                                           kOverrideBenefit);
+  patterns.add<ConvertUToPtrPattern, ConvertPtrToUPattern,
+               PointerComparePattern>(converter, context, kOverrideBenefit);
 }

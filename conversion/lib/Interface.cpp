@@ -96,10 +96,10 @@ spvb::computeInterfaceLayout(ModuleOp module,
       break;
     case spirv::StorageClass::Input: {
       auto builtinName = global.getBuiltInAttr();
+      // User inputs belong to other stages' entry points of the module; a
+      // compute function using one fails to lower with its location.
       if (!builtinName)
-        return makeError("error: Input variable '" + name +
-                         "' is not a builtin (compute shaders have no "
-                         "user-defined inputs)");
+        continue;
       var.builtin = spirv::symbolizeBuiltIn(builtinName.getValue());
       switch (*var.builtin) {
       case spirv::BuiltIn::GlobalInvocationId:
@@ -124,6 +124,8 @@ spvb::computeInterfaceLayout(ModuleOp module,
       }
       break;
     }
+    case spirv::StorageClass::Output:
+      continue; // Other stages' outputs.
     default:
       return makeError("error: variable '" + name + "' has storage class " +
                        spirv::stringifyStorageClass(var.storageClass) +

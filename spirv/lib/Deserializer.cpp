@@ -44,9 +44,11 @@ struct DecorationInfo {
 /// A module-level constant before it is materialized in a function.
 struct ConstantInfo {
   uint32_t typeId = 0;
-  enum Kind { Scalar, Composite, Null, Undef } kind = Scalar;
+  enum Kind { Scalar, Composite, Null, Undef, Operation } kind = Scalar;
   Attribute scalar;                 // Scalar
   std::vector<uint32_t> components; // Composite
+  /// Operation: an OpSpecConstantOp that specialization could not fold.
+  const ParsedInstruction *operation = nullptr;
 };
 
 /// Where the deserializer reports an error; raised as llvm::Error once.
@@ -332,6 +334,15 @@ Value Deserializer::materializeConstant(uint32_t id) {
   case ConstantInfo::Undef:
     result = spirv::UndefOp::create(builder, loc, type);
     break;
+  case ConstantInfo::Operation: {
+    // Build the embedded instruction: same words, opcode from operand 0.
+    ParsedInstruction embedded = *info.operation;
+    embedded.opcode = embedded.arg(0);
+    embedded.operands.erase(embedded.operands.begin());
+    if (failed(processInstruction(embedded)))
+      return nullptr;
+    return values.lookup(id);
+  }
   case ConstantInfo::Composite: {
     // Vectors of scalar constants become one dense constant.
     if (auto vector = dyn_cast<VectorType>(type)) {
@@ -421,10 +432,21 @@ LogicalResult Deserializer::collectDebugAndDecorations() {
       memberDecorations[inst.arg(0)][inst.arg(1)].push_back(info);
       break;
     }
-    case spv::OpDecorationGroup:
     case spv::OpGroupDecorate:
+      // The group's own decorations precede it (OpDecorate on the group).
+      for (unsigned i = 1; i < inst.getNumArgs(); ++i) {
+        auto group = decorations.lookup(inst.arg(0));
+        auto &target = decorations[inst.arg(i)];
+        target.insert(target.end(), group.begin(), group.end());
+      }
+      break;
     case spv::OpGroupMemberDecorate:
-      return fail(inst, "decoration groups are not supported");
+      for (unsigned i = 1; i + 1 < inst.getNumArgs(); i += 2) {
+        auto group = decorations.lookup(inst.arg(0));
+        auto &target = memberDecorations[inst.arg(i)][inst.arg(i + 1)];
+        target.insert(target.end(), group.begin(), group.end());
+      }
+      break;
     default:
       break;
     }
@@ -567,8 +589,14 @@ LogicalResult Deserializer::processType(const ParsedInstruction &inst) {
       return success(); // Declared by OpTypeForwardPointer.
     pointeeTypeIds[inst.resultId] = inst.arg(1);
     Type pointee = getType(inst.arg(1));
-    if (!pointee)
-      return fail(inst, "pointer to a forward-declared type is not supported");
+    if (!pointee) {
+      // A struct that a buffer reference declares later: identified now.
+      auto identified = spirv::StructType::getIdentified(
+          &context, "struct" + std::to_string(inst.arg(1)));
+      pendingStructs[inst.arg(1)] = identified;
+      types[inst.arg(1)] = identified;
+      pointee = identified;
+    }
     type = spirv::PointerType::get(
         pointee, static_cast<spirv::StorageClass>(inst.arg(0)));
     break;
@@ -631,6 +659,7 @@ LogicalResult Deserializer::processConstant(const ParsedInstruction &inst) {
     break;
   }
   case spv::OpConstantComposite:
+  case spv::OpSpecConstantComposite:
     info.kind = ConstantInfo::Composite;
     for (unsigned i = 0; i < inst.getNumArgs(); ++i)
       info.components.push_back(inst.arg(i));
@@ -640,6 +669,11 @@ LogicalResult Deserializer::processConstant(const ParsedInstruction &inst) {
     break;
   case spv::OpUndef:
     info.kind = ConstantInfo::Undef;
+    break;
+  case spv::OpSpecConstantOp:
+    // Its operands are frozen constants; it is evaluated where it is used.
+    info.kind = ConstantInfo::Operation;
+    info.operation = &inst;
     break;
   default:
     return fail(inst, "specialization constant left in the module "
@@ -1198,6 +1232,44 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
     }
     mapResult(inst, spirv::SelectOp::create(builder, loc, operands[0],
                                             operands[1], operands[2]));
+    return success();
+  }
+  case spv::OpSDot:
+  case spv::OpUDot:
+  case spv::OpSUDot:
+  case spv::OpSDotAccSat:
+  case spv::OpUDotAccSat:
+  case spv::OpSUDotAccSat: {
+    SmallVector<NamedAttribute> attrs;
+    for (unsigned i = 0; i < inst.getNumArgs(); ++i) {
+      if (inst.operands[i].type == SPV_OPERAND_TYPE_ID) {
+        operands.push_back(getValue(inst.arg(i)));
+        continue;
+      }
+      attrs.push_back(builder.getNamedAttr(
+          "format", spirv::PackedVectorFormatAttr::get(
+                        &context, static_cast<spirv::PackedVectorFormat>(
+                                      inst.arg(i)))));
+    }
+    std::string name = "spirv." + getOpcodeName(inst.opcode).substr(2);
+    mapResult(inst, createGeneric(name, loc, resultType, operands, attrs)
+                        ->getResult(0));
+    return success();
+  }
+  case spv::OpPtrEqual:
+  case spv::OpPtrNotEqual:
+  case spv::OpPtrDiff: {
+    uint32_t stride = 0;
+    auto base = llvm::find_if(parsed.instructions, [&](const auto &i) {
+      return i.resultId == inst.arg(0);
+    });
+    if (base != parsed.instructions.end())
+      hasDecoration(base->typeId, spv::DecorationArrayStride, &stride);
+    mapResult(inst, PointerCompareOp::create(
+                        builder, loc, resultType,
+                        builder.getI32IntegerAttr(inst.opcode),
+                        builder.getI32IntegerAttr(stride),
+                        getValue(inst.arg(0)), getValue(inst.arg(1))));
     return success();
   }
   case spv::OpInBoundsAccessChain: {

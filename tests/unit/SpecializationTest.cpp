@@ -261,10 +261,10 @@ TEST(Specialize, Errors) {
             "error: test.comp: SpecId 1 is given more than once");
 }
 
-TEST(Specialize, UnfoldableConstantIsNamed) {
+TEST(Specialize, UnfoldableOperationIsLeftOverFrozenConstants) {
   // SPIRV-Tools folds no float arithmetic in OpSpecConstantOp (only OpenCL
-  // kernels may use FAdd there). Ids in order of first use: %main is 1,
-  // %b 2.
+  // kernels may use FAdd there): the operation stays, over the frozen
+  // constant, for the deserializer to evaluate.
   SpirvBinary binary = unwrap(assembleSpirv(R"(
                OpCapability Shader
                OpCapability Kernel
@@ -284,9 +284,13 @@ TEST(Specialize, UnfoldableConstantIsNamed) {
                OpFunctionEnd
 )",
                                             "k.spvasm", {}));
-  EXPECT_EQ(errorText(specialize(binary, {})),
-            "error: k.spvasm: cannot fold specialization constant %2 'twice' "
-            "(OpSpecConstantOp FAdd)");
+  SpirvBinary result = unwrap(specialize(binary, {parse("0:f32:2.5")}));
+  std::string text = unwrap(disassembleSpirv(result));
+  EXPECT_NE(text.find("OpConstant %float 2.5"), std::string::npos) << text;
+  EXPECT_NE(text.find("OpSpecConstantOp %float FAdd"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("OpSpecConstant %"), std::string::npos) << text;
+  EXPECT_EQ(text.find("SpecId"), std::string::npos) << text;
 }
 
 TEST(Specialize, InvalidInputIsReported) {

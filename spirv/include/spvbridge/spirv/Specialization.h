@@ -3,8 +3,10 @@
 // Turns a module with specialization constants into one without: the given
 // values replace the defaults, every OpSpecConstant* becomes a plain
 // constant, and OpSpecConstantOp / OpSpecConstantComposite are folded (with
-// SPIRV-Tools' optimizer passes). Debug info (OpLine, OpName, OpSource) is
-// kept. Later stages (the deserializer, the kernel) only ever see the result.
+// SPIRV-Tools' optimizer passes). What SPIRV-Tools cannot fold (some vector
+// and 64-bit operations) stays as OpSpecConstantOp/OpSpecConstantComposite
+// over plain constants; the deserializer evaluates those. Debug info (OpLine,
+// OpName, OpSource) is kept. Later stages only ever see the result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,9 +54,8 @@ llvm::Expected<SpecConstantValue> parseSpecArgument(llvm::StringRef arg);
 ///          the value given has type f32
 ///   error: FILE: SpecId N is given more than once
 ///   error: FILE: cannot specialize: <SPIRV-Tools message>
-///   error: FILE: cannot fold specialization constant %ID (OpSpecConstantOp
-///          OPCODE)
-/// The result contains no OpSpecConstant* and no SpecId decorations.
+/// The result contains no OpSpecConstant, OpSpecConstantTrue/False and no
+/// SpecId decorations.
 llvm::Expected<SpirvBinary>
 specialize(const SpirvBinary &binary, llvm::ArrayRef<SpecConstantValue> values);
 

@@ -118,6 +118,19 @@ def Spvb_SubgroupOp : Spvb_Op<"subgroup"> {
   let assemblyFormat = "$opcode `(` $operands `)` attr-dict `:` functional-type($operands, $result)";
 }
 
+def Spvb_PointerCompareOp : Spvb_Op<"pointer_compare", [Pure]> {
+  let summary = "OpPtrEqual, OpPtrNotEqual and OpPtrDiff";
+  let description = [{
+    `opcode` is the SPIR-V opcode. OpPtrDiff counts elements of the operands'
+    pointee type (of `stride` bytes when the pointer type has an ArrayStride,
+    else 0 meaning the pointee's size).
+  }];
+  let arguments = (ins I32Attr:$opcode, I32Attr:$stride, AnyType:$lhs,
+                   AnyType:$rhs);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$opcode `(` $lhs `,` $rhs `)` attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
+}
+
 def Spvb_ArrayLengthOp : Spvb_Op<"array_length", [Pure]> {
   let summary = "OpArrayLength: element count of a block's trailing runtime array";
   let arguments = (ins AnyType:$structure, I32Attr:$member);
