@@ -470,6 +470,33 @@ public:
   }
 };
 
+/// Through f16 and back; f16 denormals flush to a zero of the same sign.
+class QuantizeToF16Pattern : public OpConversionPattern<QuantizeToF16Op> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(QuantizeToF16Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = adaptor.getOperand();
+    Type type = x.getType();
+    Type half = rewriter.getF16Type();
+    if (auto vector = dyn_cast<VectorType>(type))
+      half = VectorType::get(vector.getShape(), half);
+    Value narrow = LLVM::FPTruncOp::create(rewriter, loc, half, x);
+    Value wide = LLVM::FPExtOp::create(rewriter, loc, type, narrow);
+    Value abs = LLVM::FAbsOp::create(rewriter, loc, wide);
+    Value smallest = createConstant(rewriter, loc, type, 0x1p-14);
+    Value isDenormal = LLVM::FCmpOp::create(
+        rewriter, loc, LLVM::FCmpPredicate::olt, abs, smallest);
+    Value zero = createConstant(rewriter, loc, type, 0.0);
+    Value signedZero = LLVM::CopySignOp::create(rewriter, loc, zero, x);
+    rewriter.replaceOpWithNewOp<LLVM::SelectOp>(op, isDenormal, signedZero,
+                                                wide);
+    return success();
+  }
+};
+
 class SNegatePattern : public OpConversionPattern<spirv::SNegateOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
@@ -508,7 +535,8 @@ void spvb::populateArithmeticPatterns(const TypeConverter &converter,
       FloatClassPattern<spirv::IsNanOp, LLVM::FCmpPredicate::uno, true>,
       FloatClassPattern<spirv::OrderedOp, LLVM::FCmpPredicate::ord, false>,
       FloatClassPattern<spirv::UnorderedOp, LLVM::FCmpPredicate::uno, false>,
-      IsInfPattern, SNegatePattern, BoolReducePattern<AnyOp, true>,
+      IsInfPattern, SNegatePattern, QuantizeToF16Pattern,
+      BoolReducePattern<AnyOp, true>,
       IntegerDotPattern<spirv::SDotOp, true, true, false>,
       IntegerDotPattern<spirv::UDotOp, false, false, false>,
       IntegerDotPattern<spirv::SUDotOp, true, false, false>,

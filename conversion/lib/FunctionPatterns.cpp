@@ -27,7 +27,9 @@ public:
                   ConversionPatternRewriter &rewriter) const override {
     FunctionType type = op.getFunctionType();
     Type ptr = LLVM::LLVMPointerType::get(getContext());
+    // Old argument i becomes new argument i + 2.
     TypeConverter::SignatureConversion signature(type.getNumInputs());
+    signature.addInputs(ArrayRef<Type>{ptr, ptr});
     SmallVector<Type> params{ptr, ptr};
     for (auto [i, input] : llvm::enumerate(type.getInputs())) {
       Type converted = getTypeConverter()->convertType(input);
@@ -53,17 +55,19 @@ public:
         rewriter, op.getLoc(), name,
         LLVM::LLVMFunctionType::get(result, params),
         isEntry ? LLVM::Linkage::External : LLVM::Linkage::Internal);
+    // FunctionControl hints map to LLVM's inlining attributes.
+    spirv::FunctionControl control = op.getFunctionControl();
+    if (spirv::bitEnumContainsAll(control, spirv::FunctionControl::Inline))
+      func.setAlwaysInline(true);
+    else if (spirv::bitEnumContainsAll(control,
+                                       spirv::FunctionControl::DontInline))
+      func.setNoInline(true);
     if (op.isExternal()) {
       rewriter.eraseOp(op);
       return success();
     }
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
-    // Old argument i becomes new argument i + 2.
-    TypeConverter::SignatureConversion full(type.getNumInputs());
-    full.addInputs(ArrayRef<Type>{ptr, ptr});
-    for (auto [i, input] : llvm::enumerate(type.getInputs()))
-      full.addInputs(i, getTypeConverter()->convertType(input));
-    rewriter.applySignatureConversion(&func.getBody().front(), full,
+    rewriter.applySignatureConversion(&func.getBody().front(), signature,
                                       getTypeConverter());
     rewriter.eraseOp(op);
     return success();

@@ -4,6 +4,7 @@
 #include "EntryWrappers.h"
 #include "spvbridge/conversion/Patterns.h"
 #include "spvbridge/conversion/TypeConverter.h"
+#include "spvbridge/spirv/LocationFormat.h"
 #include "spvbridge/spirv/SpvbDialect.h"
 
 #include "mlir/Conversion/SPIRVToLLVM/SPIRVToLLVM.h"
@@ -18,6 +19,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -29,6 +31,40 @@ void spvb::registerLoweringDialects(MLIRContext &context) {
                       cf::ControlFlowDialect>();
   registerBuiltinDialectTranslation(context);
   registerLLVMDialectTranslation(context);
+}
+
+/// Only what the exported entry points call is lowered: other stages' entry
+/// points of the module may use interfaces compute does not have.
+static void eraseUnusedFunctions(ModuleOp module,
+                                 const InterfaceLayout &layout) {
+  // A module without compute entry points (a library, a lit test) keeps
+  // every function.
+  if (layout.entryPoints.empty())
+    return;
+  SymbolTable symbols(module);
+  llvm::StringSet<> reachable;
+  SmallVector<spirv::FuncOp> worklist;
+  for (const EntryPointLayout &entry : layout.entryPoints)
+    if (auto func = symbols.lookup<spirv::FuncOp>(entry.function))
+      if (reachable.insert(entry.function).second)
+        worklist.push_back(func);
+  while (!worklist.empty()) {
+    spirv::FuncOp func = worklist.pop_back_val();
+    func.walk([&](spirv::FunctionCallOp call) {
+      if (auto callee = symbols.lookup<spirv::FuncOp>(call.getCallee()))
+        if (reachable.insert(call.getCallee()).second)
+          worklist.push_back(callee);
+    });
+  }
+  for (auto func : llvm::to_vector(module.getOps<spirv::FuncOp>()))
+    if (!reachable.contains(func.getSymName()))
+      func.erase();
+  for (auto entry : llvm::to_vector(module.getOps<spirv::EntryPointOp>()))
+    if (!reachable.contains(entry.getFn()))
+      entry.erase();
+  for (auto mode : llvm::to_vector(module.getOps<spirv::ExecutionModeOp>()))
+    if (!reachable.contains(mode.getFn()))
+      mode.erase();
 }
 
 llvm::Expected<InterfaceLayout>
@@ -47,22 +83,17 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   IRRewriter rewriter(context);
   for (auto func : top.getOps<spirv::FuncOp>())
     (void)eraseUnreachableBlocks(rewriter, func->getRegions());
-  annotatePointerLayouts(top);
   llvm::Expected<InterfaceLayout> layout =
       computeInterfaceLayout(top, options.bindings, options.entryPoint);
   if (!layout)
     return layout.takeError();
+  eraseUnusedFunctions(top, *layout);
+  annotatePointerLayouts(top);
 
   std::string firstError;
   ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() != DiagnosticSeverity::Error ||
-        !firstError.empty())
-      return success();
-    std::string loc;
-    llvm::raw_string_ostream os(loc);
-    diag.getLocation().print(os);
-    firstError =
-        llvm::formatv("error: {0}: {1}: {2}", fileName, loc, diag.str()).str();
+    if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+      firstError = formatError(fileName, diag.getLocation(), diag.str());
     return success();
   });
   auto fail = [&](llvm::StringRef fallback) {
@@ -132,7 +163,11 @@ struct LowerToLLVMPass
     ModuleOp top = getOperation();
     llvm::Expected<InterfaceLayout> layout = lowerInPlace(top, {}, "<input>");
     if (!layout) {
-      top.emitError(llvm::toString(layout.takeError()));
+      // The message is already formatted for a terminal; drop the prefix
+      // MLIR's diagnostic adds again.
+      std::string message = llvm::toString(layout.takeError());
+      top.emitError(llvm::StringRef(message).drop_front(
+          llvm::StringRef(message).starts_with("error: ") ? 7 : 0));
       signalPassFailure();
     }
   }

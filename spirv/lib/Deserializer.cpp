@@ -9,6 +9,7 @@
 #include "spvbridge/spirv/Deserializer.h"
 
 #include "ParsedModule.h"
+#include "spvbridge/spirv/LocationFormat.h"
 #include "spvbridge/spirv/SpvbDialect.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
@@ -29,6 +30,11 @@
 
 using namespace mlir;
 using namespace spvb;
+
+/// The pre-NonSemantic debug information sets: no execution semantics.
+static bool isDebugInfoSet(llvm::StringRef set) {
+  return set == "DebugInfo" || set == "OpenCL.DebugInfo.100";
+}
 
 void spvb::registerDeserializerDialects(MLIRContext &context) {
   context.loadDialect<spirv::SPIRVDialect, SpvbDialect>();
@@ -754,7 +760,8 @@ LogicalResult Deserializer::processDeclarations() {
     }
     case spv::OpExtInstImport: {
       llvm::StringRef set = inst.argString(0);
-      if (set != "GLSL.std.450" && !set.starts_with("NonSemantic."))
+      if (set != "GLSL.std.450" && !set.starts_with("NonSemantic.") &&
+          !isDebugInfoSet(set))
         return fail(inst, "unsupported extended instruction set '" + set + "'");
       extInstSets[inst.resultId] = set.str();
       break;
@@ -1081,6 +1088,8 @@ LogicalResult Deserializer::processBranch(const ParsedInstruction &inst) {
 }
 
 static bool isImageInstruction(uint32_t opcode);
+
+
 static bool isSubgroupInstruction(uint32_t opcode);
 
 /// Instructions whose operands are all ids and whose spirv op takes them in
@@ -1419,6 +1428,10 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
     mapResult(inst, op);
     return success();
   }
+  case spv::OpQuantizeToF16:
+    mapResult(inst, QuantizeToF16Op::create(builder, loc, resultType,
+                                            getValue(inst.arg(0))));
+    return success();
   case spv::OpAny:
     mapResult(inst, AnyOp::create(builder, loc, builder.getI1Type(), getValue(inst.arg(0))));
     return success();
@@ -1707,9 +1720,9 @@ LogicalResult Deserializer::processExtInst(const ParsedInstruction &inst) {
                           ValueRange(operands).drop_front());
     return success();
   }
-  if (set.starts_with("NonSemantic.")) {
-    // Other non-semantic instructions (Shader.DebugInfo.100, ...) carry no
-    // meaning for execution; their results are never used by semantic code.
+  if (set.starts_with("NonSemantic.") || isDebugInfoSet(set)) {
+    // Other non-semantic and debug-info instructions carry no meaning for
+    // execution; their results are never used by semantic code.
     return success();
   }
   return fail(inst, "unsupported extended instruction set '" + set + "'");
@@ -1748,15 +1761,8 @@ llvm::Expected<OwningOpRef<ModuleOp>> Deserializer::run() {
   // failure here is a gap in our deserializer, reported with its location.
   std::string diagnostics;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() != DiagnosticSeverity::Error)
-      return success();
-    std::string loc;
-    llvm::raw_string_ostream os(loc);
-    diag.getLocation().print(os);
-    if (diagnostics.empty())
-      diagnostics = llvm::formatv("error: {0}: {1}: {2}", binary.name, loc,
-                                  diag.str())
-                        .str();
+    if (diag.getSeverity() == DiagnosticSeverity::Error && diagnostics.empty())
+      diagnostics = formatError(binary.name, diag.getLocation(), diag.str());
     return success();
   });
   if (failed(verify(module)))

@@ -3,7 +3,7 @@
 // spvb.glsl takes any instruction number, so malformed ones are reported
 // with their location instead of crashing the lowering.
 
-// CHECK: error: <input>: loc("{{.*}}glsl-errors.mlir":[[@LINE+3]]:10): GLSL.std.450 instruction 76 (InterpolateAt*) is only valid in fragment shaders
+// CHECK: error: <input>: {{.*}}glsl-errors.mlir:[[@LINE+3]]:10: GLSL.std.450 instruction 76 (InterpolateAt*) is only valid in fragment shaders
 module {
   spirv.func @interpolate(%a: f32) -> f32 "None" {
     %0 = spvb.glsl 76 (%a) : (f32) -> f32
@@ -13,7 +13,7 @@ module {
 
 // -----
 
-// CHECK: error: <input>: loc("{{.*}}":[[@LINE+3]]:10): unknown GLSL.std.450 instruction 99
+// CHECK: error: <input>: {{.*}}glsl-errors.mlir:[[@LINE+3]]:10: unknown GLSL.std.450 instruction 99
 module {
   spirv.func @unknown(%a: f32) -> f32 "None" {
     %0 = spvb.glsl 99 (%a) : (f32) -> f32
@@ -23,7 +23,7 @@ module {
 
 // -----
 
-// CHECK: error: <input>: loc("{{.*}}":[[@LINE+3]]:10): GLSL.std.450 instruction 49 expects 3 operands and one result
+// CHECK: error: <input>: {{.*}}glsl-errors.mlir:[[@LINE+3]]:10: GLSL.std.450 instruction 49 expects 3 operands and one result
 module {
   spirv.func @count(%a: f32) -> f32 "None" {
     %0 = spvb.glsl 49 (%a, %a) : (f32, f32) -> f32
@@ -33,7 +33,7 @@ module {
 
 // -----
 
-// CHECK: error: <input>: loc("{{.*}}":[[@LINE+3]]:10): GLSL.std.450 instruction 1: unexpected operand type 'i32'
+// CHECK: error: <input>: {{.*}}glsl-errors.mlir:[[@LINE+3]]:10: GLSL.std.450 instruction 1: unexpected operand type 'i32'
 module {
   spirv.func @kind(%a: i32) -> i32 "None" {
     %0 = spvb.glsl 1 (%a) : (i32) -> i32
@@ -43,7 +43,7 @@ module {
 
 // -----
 
-// CHECK: error: <input>: loc("{{.*}}":[[@LINE+3]]:10): GLSL.std.450 instruction 68: unsupported operand or result types
+// CHECK: error: <input>: {{.*}}glsl-errors.mlir:[[@LINE+3]]:10: GLSL.std.450 instruction 68: unsupported operand or result types
 module {
   spirv.func @cross(%a: vector<2xf32>) -> vector<2xf32> "None" {
     %0 = spvb.glsl 68 (%a, %a) : (vector<2xf32>, vector<2xf32>) -> vector<2xf32>
@@ -53,7 +53,7 @@ module {
 
 // -----
 
-// CHECK: error: <input>: loc("{{.*}}":[[@LINE+3]]:10): GLSL.std.450 instruction 33: unsupported operand or result types
+// CHECK: error: <input>: {{.*}}glsl-errors.mlir:[[@LINE+3]]:10: GLSL.std.450 instruction 33: unsupported operand or result types
 module {
   spirv.func @determinant(%m: !spirv.matrix<3 x vector<2xf32>>) -> f32 "None" {
     %0 = spvb.glsl 33 (%m) : (!spirv.matrix<3 x vector<2xf32>>) -> f32
@@ -63,7 +63,7 @@ module {
 
 // -----
 
-// CHECK: error: <input>: loc("{{.*}}":[[@LINE+3]]:10): GLSL.std.450 instruction 4: result type 'f64' does not match the operands
+// CHECK: error: <input>: {{.*}}glsl-errors.mlir:[[@LINE+3]]:10: GLSL.std.450 instruction 4: result type 'f64' does not match the operands
 module {
   spirv.func @result(%a: f32) -> f64 "None" {
     %0 = spvb.glsl 4 (%a) : (f32) -> f64
@@ -73,7 +73,7 @@ module {
 
 // -----
 
-// CHECK: error: <input>: loc("{{.*}}":[[@LINE+3]]:10): GLSL.std.450 instruction 55: unsupported operand or result types
+// CHECK: error: <input>: {{.*}}glsl-errors.mlir:[[@LINE+3]]:10: GLSL.std.450 instruction 55: unsupported operand or result types
 module {
   spirv.func @pack(%a: vector<3xf32>) -> i32 "None" {
     %0 = spvb.glsl 55 (%a) : (vector<3xf32>) -> i32

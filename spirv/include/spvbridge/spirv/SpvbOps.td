@@ -131,6 +131,14 @@ def Spvb_PointerCompareOp : Spvb_Op<"pointer_compare", [Pure]> {
   let assemblyFormat = "$opcode `(` $lhs `,` $rhs `)` attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
 }
 
+def Spvb_QuantizeToF16Op : Spvb_Op<"quantize_to_f16",
+    [Pure, AllTypesMatch<["operand", "result"]>]> {
+  let summary = "OpQuantizeToF16: round a 32-bit float to what 16 bits hold";
+  let arguments = (ins AnyType:$operand);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$operand attr-dict `:` type($result)";
+}
+
 def Spvb_ArrayLengthOp : Spvb_Op<"array_length", [Pure]> {
   let summary = "OpArrayLength: element count of a block's trailing runtime array";
   let arguments = (ins AnyType:$structure, I32Attr:$member);
