@@ -938,14 +938,25 @@ LogicalResult Deserializer::processFunction(size_t begin, size_t end) {
     const ParsedInstruction &inst = insts[i];
     if (inst.opcode == spv::OpFunctionParameter) {
       Type type = getType(inst.typeId);
-      if (holdsBufferReference(type))
-        func.setArgAttr(
-            getEntry()->getNumArguments(), "spirv.decoration",
-            spirv::DecorationAttr::get(
-                &context,
-                hasDecoration(inst.resultId, spv::DecorationRestrictPointer)
-                    ? spirv::Decoration::RestrictPointer
-                    : spirv::Decoration::AliasedPointer));
+      if (holdsBufferReference(type)) {
+        // A buffer reference is Aliased/Restrict; a pointer to one is
+        // AliasedPointer/RestrictPointer.
+        auto pointee = dyn_cast<spirv::PointerType>(
+            cast<spirv::PointerType>(type).getPointeeType());
+        bool isReference =
+            !pointee || pointee.getStorageClass() !=
+                            spirv::StorageClass::PhysicalStorageBuffer;
+        bool restrict =
+            hasDecoration(inst.resultId, spv::DecorationRestrict) ||
+            hasDecoration(inst.resultId, spv::DecorationRestrictPointer);
+        spirv::Decoration decoration =
+            isReference ? (restrict ? spirv::Decoration::Restrict
+                                    : spirv::Decoration::Aliased)
+                        : (restrict ? spirv::Decoration::RestrictPointer
+                                    : spirv::Decoration::AliasedPointer);
+        func.setArgAttr(getEntry()->getNumArguments(), "spirv.decoration",
+                        spirv::DecorationAttr::get(&context, decoration));
+      }
       values[inst.resultId] =
           getEntry()->addArgument(type, currentLocation(inst));
     } else if (inst.opcode == spv::OpLabel) {
