@@ -875,6 +875,19 @@ void Deserializer::emitEntryPoints() {
     spirv::EntryPointOp::create(builder, func.getLoc(), entry.model, func,
                                 interface);
   }
+  // A constant decorated BuiltIn WorkgroupSize overrides LocalSize (glslang
+  // emits one for local_size_*_id).
+  std::optional<SmallVector<int32_t>> builtinSize;
+  for (auto &[id, info] : constants) {
+    uint32_t builtin = 0;
+    if (info.kind != ConstantInfo::Composite ||
+        !hasDecoration(id, spv::DecorationBuiltIn, &builtin) ||
+        builtin != spv::BuiltInWorkgroupSize)
+      continue;
+    builtinSize.emplace();
+    for (uint32_t component : info.components)
+      builtinSize->push_back(getConstantInt(component).value_or(1));
+  }
   for (const ParsedInstruction *inst : executionModes) {
     spirv::FuncOp func = functions.lookup(inst->arg(0));
     if (!func)
@@ -890,6 +903,8 @@ void Deserializer::emitEntryPoints() {
     uint32_t mode = inst->arg(1);
     if (mode == spv::ExecutionModeLocalSizeId)
       mode = spv::ExecutionModeLocalSize;
+    if (mode == spv::ExecutionModeLocalSize && builtinSize)
+      params = *builtinSize;
     if (auto symbolized = spirv::symbolizeExecutionMode(mode))
       spirv::ExecutionModeOp::create(builder, func.getLoc(), func, *symbolized,
                                      params);
