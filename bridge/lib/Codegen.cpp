@@ -90,8 +90,7 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
 }
 
 llvm::Error spvb::emitMachineCode(llvm::Module &module,
-                                  llvm::TargetMachine &machine,
-                                  ObjectKind kind,
+                                  llvm::TargetMachine &machine, ObjectKind kind,
                                   llvm::raw_pwrite_stream &os) {
   module.setTargetTriple(machine.getTargetTriple());
   module.setDataLayout(machine.createDataLayout());

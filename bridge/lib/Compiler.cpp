@@ -13,8 +13,7 @@
 using namespace spvb;
 
 static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
 Compiler::Compiler(CompileOptions options)
@@ -81,7 +80,8 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
   for (const ResourceInfo &resource : reflection.resources)
     if (resource.slot != ResourceInfo::NoSlot)
       slots.emplace_back(resource.slot, &resource);
-  llvm::sort(slots, [](const auto &a, const auto &b) { return a.first < b.first; });
+  llvm::sort(slots,
+             [](const auto &a, const auto &b) { return a.first < b.first; });
   for (const auto &[slot, resource] : slots)
     if (lowering.bindings.size() == slot)
       lowering.bindings.insert(lowering.bindings.end(),
@@ -94,12 +94,12 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 Compiler::translate(mlir::ModuleOp module, llvm::LLVMContext &context,
                     llvm::StringRef fileName) {
   std::string diagnostics;
-  mlir::ScopedDiagnosticHandler handler(
-      mlirContext.get(), [&](mlir::Diagnostic &diag) {
-        if (diagnostics.empty())
-          diagnostics = diag.str();
-        return mlir::success();
-      });
+  mlir::ScopedDiagnosticHandler handler(mlirContext.get(),
+                                        [&](mlir::Diagnostic &diag) {
+                                          if (diagnostics.empty())
+                                            diagnostics = diag.str();
+                                          return mlir::success();
+                                        });
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(module, context, fileName);
   if (!llvmModule)

@@ -76,7 +76,8 @@ public:
       Value signsDiffer = LLVM::ICmpOp::create(
           rewriter, loc, LLVM::ICmpPredicate::slt,
           LLVM::XOrOp::create(rewriter, loc, rem, divisor), zero);
-      Value adjust = LLVM::AndOp::create(rewriter, loc, remNonZero, signsDiffer);
+      Value adjust =
+          LLVM::AndOp::create(rewriter, loc, remNonZero, signsDiffer);
       result = LLVM::SelectOp::create(
           rewriter, loc, adjust,
           LLVM::AddOp::create(rewriter, loc, rem, divisor), rem);
@@ -130,10 +131,10 @@ public:
 std::pair<Value, Value> clampBitfield(OpBuilder &b, Location loc, Type type,
                                       Value offset, Value count) {
   unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
-  offset = castIntegerToWidthOf(b, loc, offset, getElementTypeOrSelf(type),
-                                false);
-  count = castIntegerToWidthOf(b, loc, count, getElementTypeOrSelf(type),
-                               false);
+  offset =
+      castIntegerToWidthOf(b, loc, offset, getElementTypeOrSelf(type), false);
+  count =
+      castIntegerToWidthOf(b, loc, count, getElementTypeOrSelf(type), false);
   Type scalar = getElementTypeOrSelf(type);
   Value w = createIntConstant(b, loc, scalar, width);
   offset = LLVM::UMinOp::create(b, loc, offset, w);
@@ -163,10 +164,10 @@ Value lowBitsMask(OpBuilder &b, Location loc, Type type, Value count) {
       LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, count, w);
   Value safeCount = LLVM::SelectOp::create(
       b, loc, isFull, createIntConstant(b, loc, type, 0), count);
-  Value shifted = LLVM::ShlOp::create(b, loc, createIntConstant(b, loc, type, 1),
-                                      safeCount);
-  Value mask = LLVM::SubOp::create(b, loc, shifted,
-                                   createIntConstant(b, loc, type, 1));
+  Value shifted = LLVM::ShlOp::create(
+      b, loc, createIntConstant(b, loc, type, 1), safeCount);
+  Value mask =
+      LLVM::SubOp::create(b, loc, shifted, createIntConstant(b, loc, type, 1));
   return LLVM::SelectOp::create(b, loc, isFull, allOnes, mask);
 }
 
@@ -179,16 +180,17 @@ public:
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type type = adaptor.getBase().getType();
-    auto [offset, count] = clampBitfield(rewriter, loc, type,
-                                         adaptor.getOffset(), adaptor.getCount());
+    auto [offset, count] = clampBitfield(
+        rewriter, loc, type, adaptor.getOffset(), adaptor.getCount());
     Value low = lowBitsMask(rewriter, loc, type, count);
     // offset < width unless count == 0; keep the shift defined.
     unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
-    Value safeOffset = LLVM::AndOp::create(
-        rewriter, loc, offset, createIntConstant(rewriter, loc, type, width - 1));
-    Value countZero = LLVM::ICmpOp::create(
-        rewriter, loc, LLVM::ICmpPredicate::eq, count,
-        createIntConstant(rewriter, loc, type, 0));
+    Value safeOffset =
+        LLVM::AndOp::create(rewriter, loc, offset,
+                            createIntConstant(rewriter, loc, type, width - 1));
+    Value countZero =
+        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, count,
+                             createIntConstant(rewriter, loc, type, 0));
     Value mask = LLVM::ShlOp::create(rewriter, loc, low, safeOffset);
     Value inserted = LLVM::AndOp::create(
         rewriter, loc,
@@ -215,14 +217,14 @@ public:
     Location loc = op.getLoc();
     Value base = adaptor.getBase();
     Type type = base.getType();
-    auto [offset, count] = clampBitfield(rewriter, loc, type,
-                                         adaptor.getOffset(), adaptor.getCount());
+    auto [offset, count] = clampBitfield(
+        rewriter, loc, type, adaptor.getOffset(), adaptor.getCount());
     unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
     Value w = createIntConstant(rewriter, loc, type, width);
     Value wMinus1 = createIntConstant(rewriter, loc, type, width - 1);
     Value zero = createIntConstant(rewriter, loc, type, 0);
-    Value countZero =
-        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, count, zero);
+    Value countZero = LLVM::ICmpOp::create(
+        rewriter, loc, LLVM::ICmpPredicate::eq, count, zero);
     Value result;
     if (Signed) {
       // (base << (w - offset - count)) >>s (w - count), both amounts < w
@@ -313,9 +315,8 @@ public:
     Type type = a.getType();
     Value result = IsAdd ? LLVM::AddOp::create(rewriter, loc, a, b).getResult()
                          : LLVM::SubOp::create(rewriter, loc, a, b).getResult();
-    Value flag = LLVM::ICmpOp::create(
-        rewriter, loc, LLVM::ICmpPredicate::ult, IsAdd ? result : a,
-        IsAdd ? a : b);
+    Value flag = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
+                                      IsAdd ? result : a, IsAdd ? a : b);
     Value carry = LLVM::ZExtOp::create(rewriter, loc, type, flag);
     Type structType = this->getTypeConverter()->convertType(op.getType());
     Value out = LLVM::PoisonOp::create(rewriter, loc, structType);
@@ -433,8 +434,8 @@ public:
     Value wa = castIntegerToWidthOf(rewriter, loc, a, wide, SignedA);
     Value wb = castIntegerToWidthOf(rewriter, loc, b, wide, SignedB);
     Value products = LLVM::MulOp::create(rewriter, loc, wa, wb);
-    Value sum = LLVM::vector_reduce_add::create(rewriter, loc,
-                                                rewriter.getI64Type(), products);
+    Value sum = LLVM::vector_reduce_add::create(
+        rewriter, loc, rewriter.getI64Type(), products);
     Type resultType = this->getTypeConverter()->convertType(op.getType());
     if constexpr (!AccSat) {
       rewriter.replaceOpWithNewOp<LLVM::TruncOp>(op, resultType, sum);
@@ -447,9 +448,10 @@ public:
       llvm::APInt min = isSigned ? llvm::APInt::getSignedMinValue(width)
                                  : llvm::APInt::getMinValue(width);
       Type i64 = rewriter.getI64Type();
-      Value hi = createIntConstant(rewriter, loc, i64,
-                                   isSigned ? max.getSExtValue()
-                                            : static_cast<int64_t>(max.getZExtValue()));
+      Value hi = createIntConstant(
+          rewriter, loc, i64,
+          isSigned ? max.getSExtValue()
+                   : static_cast<int64_t>(max.getZExtValue()));
       Value lo = createIntConstant(rewriter, loc, i64,
                                    isSigned ? min.getSExtValue() : 0);
       Value clamped =

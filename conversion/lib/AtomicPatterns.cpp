@@ -55,8 +55,7 @@ public:
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto ordering =
-        getOrdering(static_cast<uint32_t>(op.getSemantics()));
+    auto ordering = getOrdering(static_cast<uint32_t>(op.getSemantics()));
     rewriter.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
         op, Bin, adaptor.getPointer(), adaptor.getValue(), ordering);
     return success();
@@ -70,13 +69,12 @@ public:
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto ordering =
-        getOrdering(static_cast<uint32_t>(op.getSemantics()));
+    auto ordering = getOrdering(static_cast<uint32_t>(op.getSemantics()));
     Type type = this->getTypeConverter()->convertType(op.getType());
     Value one = LLVM::ConstantOp::create(rewriter, op.getLoc(), type,
                                          rewriter.getIntegerAttr(type, 1));
-    rewriter.replaceOpWithNewOp<LLVM::AtomicRMWOp>(op, Bin, adaptor.getPointer(),
-                                                   one, ordering);
+    rewriter.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
+        op, Bin, adaptor.getPointer(), one, ordering);
     return success();
   }
 };
@@ -88,8 +86,7 @@ public:
   LogicalResult
   matchAndRewrite(spirv::AtomicCompareExchangeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto success =
-        getOrdering(static_cast<uint32_t>(op.getEqualSemantics()));
+    auto success = getOrdering(static_cast<uint32_t>(op.getEqualSemantics()));
     auto failure =
         forLoad(getOrdering(static_cast<uint32_t>(op.getUnequalSemantics())));
     if (success == LLVM::AtomicOrdering::monotonic ||
@@ -126,13 +123,14 @@ public:
                   ConversionPatternRewriter &rewriter) const override {
     unsigned size = adaptor.getValue().getType().getIntOrFloatBitWidth() / 8;
     rewriter.replaceOpWithNewOp<LLVM::StoreOp>(
-        op, adaptor.getValue(), adaptor.getPointer(), size, false, false,
-        false, forStore(getOrdering(op.getSemantics())));
+        op, adaptor.getValue(), adaptor.getPointer(), size, false, false, false,
+        forStore(getOrdering(op.getSemantics())));
     return success();
   }
 };
 
-class MemoryBarrierPattern : public OpConversionPattern<spirv::MemoryBarrierOp> {
+class MemoryBarrierPattern
+    : public OpConversionPattern<spirv::MemoryBarrierOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -199,7 +197,6 @@ void spvb::populateAtomicAndBarrierPatterns(const TypeConverter &converter,
                AtomicIncDecPattern<spirv::AtomicIIncrementOp, B::add>,
                AtomicIncDecPattern<spirv::AtomicIDecrementOp, B::sub>,
                AtomicCompareExchangePattern, AtomicLoadPattern,
-               AtomicStorePattern, MemoryBarrierPattern,
-               ControlBarrierPattern>(converter, patterns.getContext(),
-                                      kOverrideBenefit);
+               AtomicStorePattern, MemoryBarrierPattern, ControlBarrierPattern>(
+      converter, patterns.getContext(), kOverrideBenefit);
 }

@@ -28,8 +28,8 @@ Value intToPointer(OpBuilder &b, Location loc, Value value) {
     value = LLVM::BitcastOp::create(b, loc, i64, value);
   else
     value = castIntegerToWidthOf(b, loc, value, i64, false);
-  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-                                  value);
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), value);
 }
 
 /// Pointer to an integer type (scalar or 2 x i32).
@@ -40,27 +40,29 @@ Value pointerToInt(OpBuilder &b, Location loc, Value pointer, Type type) {
   return castIntegerToWidthOf(b, loc, wide, type, false);
 }
 
-class ConvertUToPtrPattern : public OpConversionPattern<spirv::ConvertUToPtrOp> {
+class ConvertUToPtrPattern
+    : public OpConversionPattern<spirv::ConvertUToPtrOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(spirv::ConvertUToPtrOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, intToPointer(rewriter, op.getLoc(),
-                                        adaptor.getOperand()));
+    rewriter.replaceOp(
+        op, intToPointer(rewriter, op.getLoc(), adaptor.getOperand()));
     return success();
   }
 };
 
-class ConvertPtrToUPattern : public OpConversionPattern<spirv::ConvertPtrToUOp> {
+class ConvertPtrToUPattern
+    : public OpConversionPattern<spirv::ConvertPtrToUOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(spirv::ConvertPtrToUOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type type = getTypeConverter()->convertType(op.getType());
-    rewriter.replaceOp(op, pointerToInt(rewriter, op.getLoc(),
-                                        adaptor.getPointer(), type));
+    rewriter.replaceOp(
+        op, pointerToInt(rewriter, op.getLoc(), adaptor.getPointer(), type));
     return success();
   }
 };
@@ -120,8 +122,8 @@ public:
         createIntConstant(rewriter, loc, i64, std::max<uint64_t>(stride, 1));
     Value count = LLVM::SDivOp::create(rewriter, loc, bytes, divisor);
     Type type = getTypeConverter()->convertType(op.getType());
-    rewriter.replaceOp(op, castIntegerToWidthOf(rewriter, loc, count, type,
-                                                true));
+    rewriter.replaceOp(op,
+                       castIntegerToWidthOf(rewriter, loc, count, type, true));
     return success();
   }
 };
@@ -133,6 +135,7 @@ void spvb::populateCastPatterns(const TypeConverter &converter,
   MLIRContext *context = patterns.getContext();
   patterns.add<PointerBitcastPattern<spirv::BitcastOp>,
                PointerBitcastPattern<PointerBitcastOp>>(converter, context);
-  patterns.add<ConvertUToPtrPattern, ConvertPtrToUPattern,
-               PointerComparePattern>(converter, context, kOverrideBenefit);
+  patterns
+      .add<ConvertUToPtrPattern, ConvertPtrToUPattern, PointerComparePattern>(
+          converter, context, kOverrideBenefit);
 }

@@ -50,8 +50,8 @@ public:
       }
     } else {
       for (auto [i, part] : llvm::enumerate(adaptor.getConstituents()))
-        result = insertValue(rewriter, loc, result, part,
-                                             static_cast<int64_t>(i));
+        result =
+            insertValue(rewriter, loc, result, part, static_cast<int64_t>(i));
     }
     rewriter.replaceOp(op, result);
     return success();
@@ -64,7 +64,8 @@ Value inRange(OpBuilder &b, Location loc, Value index, VectorType vector,
               Value &safeIndex) {
   Type type = index.getType();
   Value count = createIntConstant(b, loc, type, vector.getNumElements());
-  Value ok = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, index, count);
+  Value ok =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, index, count);
   Value zero = createIntConstant(b, loc, type, 0);
   safeIndex = LLVM::SelectOp::create(b, loc, ok, index, zero);
   return ok;
@@ -81,8 +82,8 @@ public:
     auto vector = cast<VectorType>(adaptor.getVector().getType());
     Value index;
     Value ok = inRange(rewriter, loc, adaptor.getIndex(), vector, index);
-    Value element =
-        LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getVector(), index);
+    Value element = LLVM::ExtractElementOp::create(rewriter, loc,
+                                                   adaptor.getVector(), index);
     Value zero = LLVM::ZeroOp::create(rewriter, loc, element.getType());
     rewriter.replaceOpWithNewOp<LLVM::SelectOp>(op, ok, element, zero);
     return success();
@@ -141,8 +142,7 @@ public:
 void spvb::populateCompositePatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns) {
   patterns.add<CompositeConstructPattern, CopyLogicalPattern,
-               CompositeSelectPattern,
-               VectorExtractDynamicPattern, VectorInsertDynamicPattern>(
-      converter, patterns.getContext(),
-                                          kOverrideBenefit);
+               CompositeSelectPattern, VectorExtractDynamicPattern,
+               VectorInsertDynamicPattern>(converter, patterns.getContext(),
+                                           kOverrideBenefit);
 }

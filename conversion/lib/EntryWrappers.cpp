@@ -29,8 +29,9 @@ using namespace spvb;
 
 static Value fieldAddress(OpBuilder &b, Location loc, Value base,
                           size_t offset) {
-  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
-                             ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+  return LLVM::GEPOp::create(
+      b, loc, base.getType(), b.getI8Type(), base,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
 }
 
 static void buildWorkgroupEntry(OpBuilder &b, Location loc,
@@ -62,11 +63,12 @@ static void buildWorkgroupEntry(OpBuilder &b, Location loc,
       4);
   Value subgroupSize = arith::MaxUIOp::create(b, loc, rawSubgroupSize, c32(1));
   auto loop = [&](int64_t upper, auto bodyFn) {
-    scf::ForOp::create(b, loc, c32(0), c32(upper), c32(1), ValueRange{},
-                       [&](OpBuilder &nested, Location l, Value iv, ValueRange) {
-                         bodyFn(iv);
-                         scf::YieldOp::create(nested, l);
-                       });
+    scf::ForOp::create(
+        b, loc, c32(0), c32(upper), c32(1), ValueRange{},
+        [&](OpBuilder &nested, Location l, Value iv, ValueRange) {
+          bodyFn(iv);
+          scf::YieldOp::create(nested, l);
+        });
   };
   loop(size[2], [&](Value z) {
     loop(size[1], [&](Value y) {
@@ -91,10 +93,8 @@ static void buildWorkgroupEntry(OpBuilder &b, Location loc,
             b, loc,
             arith::MulIOp::create(
                 b, loc,
-                arith::AddIOp::create(b, loc,
-                                      arith::MulIOp::create(b, loc, z,
-                                                            c32(size[1])),
-                                      y),
+                arith::AddIOp::create(
+                    b, loc, arith::MulIOp::create(b, loc, z, c32(size[1])), y),
                 c32(size[0])),
             x);
         LLVM::StoreOp::create(
@@ -103,7 +103,8 @@ static void buildWorkgroupEntry(OpBuilder &b, Location loc,
                          offsetof(spvb_invocation, local_index)),
             4);
         Value subgroupId = arith::DivUIOp::create(b, loc, index, subgroupSize);
-        Value subgroupLocal = arith::RemUIOp::create(b, loc, index, subgroupSize);
+        Value subgroupLocal =
+            arith::RemUIOp::create(b, loc, index, subgroupSize);
         LLVM::StoreOp::create(
             b, loc, subgroupId,
             fieldAddress(b, loc, invocation,
@@ -139,10 +140,9 @@ static void buildKernelInfo(OpBuilder &b, Location loc,
                 "kernel info fields follow kernel_abi.h");
   auto type = LLVM::LLVMArrayType::get(i32, std::size(fields));
   SmallVector<int32_t> values(std::begin(fields), std::end(fields));
-  LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                         LLVM::Linkage::External,
-                         getKernelInfoSymbol(entry.name),
-                         b.getI32TensorAttr(values));
+  LLVM::GlobalOp::create(
+      b, loc, type, /*isConstant=*/true, LLVM::Linkage::External,
+      getKernelInfoSymbol(entry.name), b.getI32TensorAttr(values));
 }
 
 LogicalResult spvb::buildEntryWrappers(ModuleOp module,

@@ -99,9 +99,9 @@ public:
     std::string callee = symbol != layout.functionSymbols.end()
                              ? symbol->second
                              : op.getCallee().str();
-    auto call = LLVM::CallOp::create(rewriter, op.getLoc(), results,
-                                     FlatSymbolRefAttr::get(getContext(), callee),
-                                     args);
+    auto call = LLVM::CallOp::create(
+        rewriter, op.getLoc(), results,
+        FlatSymbolRefAttr::get(getContext(), callee), args);
     rewriter.replaceOp(op, call.getResults());
     return success();
   }
@@ -110,8 +110,7 @@ private:
   const InterfaceLayout &layout;
 };
 
-template <typename Op>
-class EraseOpPattern : public OpConversionPattern<Op> {
+template <typename Op> class EraseOpPattern : public OpConversionPattern<Op> {
 public:
   using OpConversionPattern<Op>::OpConversionPattern;
   LogicalResult

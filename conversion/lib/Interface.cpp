@@ -22,8 +22,7 @@ std::string spvb::getKernelInfoSymbol(llvm::StringRef entryName) {
 }
 
 static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
 llvm::Expected<InterfaceLayout>
@@ -43,7 +42,8 @@ spvb::computeInterfaceLayout(ModuleOp module,
       DescriptorBinding key{static_cast<uint32_t>(set.getInt()),
                             static_cast<uint32_t>(binding.getInt())};
       // A descriptor array of N takes N slots (a runtime-sized one: 1).
-      Type pointee = cast<spirv::PointerType>(global.getType()).getPointeeType();
+      Type pointee =
+          cast<spirv::PointerType>(global.getType()).getPointeeType();
       uint32_t count = 1;
       if (auto array = dyn_cast<spirv::ArrayType>(pointee))
         count = array.getNumElements();

@@ -115,9 +115,10 @@ uint64_t spvb::getByteSize(Type type, MatrixLayout matrix) {
       return 0;
     uint64_t end = 0;
     for (unsigned i = 0; i < count; ++i)
-      end = std::max(end, getMemberOffset(structType, i) +
-                              getByteSize(structType.getElementType(i),
-                                          getMemberMatrixLayout(structType, i)));
+      end =
+          std::max(end, getMemberOffset(structType, i) +
+                            getByteSize(structType.getElementType(i),
+                                        getMemberMatrixLayout(structType, i)));
     // Natural layout pads to the alignment, so arrays of it stay aligned.
     if (!structType.hasOffset())
       end = llvm::alignTo(end, getAlignment(structType));

@@ -62,9 +62,11 @@ Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
     // A column of a row-major matrix: gather.
     Value result = LLVM::PoisonOp::create(b, loc, llvmType);
     for (int64_t i = 0; i < vector.getNumElements(); ++i) {
-      Value elementAddress = createByteOffset(b, loc, address, i * vectorStride);
-      Value scalar = LLVM::LoadOp::create(b, loc, converter.convertType(element),
-                                          elementAddress, getAlignment(element));
+      Value elementAddress =
+          createByteOffset(b, loc, address, i * vectorStride);
+      Value scalar =
+          LLVM::LoadOp::create(b, loc, converter.convertType(element),
+                               elementAddress, getAlignment(element));
       Value index = createIntConstant(b, loc, b.getI32Type(), i);
       result = LLVM::InsertElementOp::create(b, loc, result, scalar, index);
     }
@@ -102,8 +104,7 @@ Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
       Value member = loadValue(
           b, loc, converter,
           createByteOffset(b, loc, address, getMemberOffset(structType, i)),
-          structType.getElementType(i),
-          getMemberMatrixLayout(structType, i));
+          structType.getElementType(i), getMemberMatrixLayout(structType, i));
       result = insertValue(b, loc, result, member, i);
     }
     return result;
@@ -149,7 +150,8 @@ void storeValue(OpBuilder &b, Location loc, Value value, Value address,
                    createByteOffset(b, loc, address, c * elementSize),
                    mat.getColumnType(), {}, stride);
       else
-        storeValue(b, loc, column, createByteOffset(b, loc, address, c * stride),
+        storeValue(b, loc, column,
+                   createByteOffset(b, loc, address, c * stride),
                    mat.getColumnType(), {});
     }
     return;
@@ -196,7 +198,8 @@ bool isDescriptorArray(Type pointerType) {
   return (storage == spirv::StorageClass::StorageBuffer ||
           storage == spirv::StorageClass::Uniform ||
           storage == spirv::StorageClass::UniformConstant) &&
-         isa<spirv::ArrayType, spirv::RuntimeArrayType>(pointer.getPointeeType());
+         isa<spirv::ArrayType, spirv::RuntimeArrayType>(
+             pointer.getPointeeType());
 }
 
 /// Images live in the binding table itself: their "address" is the entry,
@@ -215,20 +218,21 @@ Value loadBindingField(OpBuilder &b, Location loc, Value entry, Type type,
 
 /// Adds the byte offset of `indices` into `type` (laid out by `layout`) to
 /// `address`. Constant indices fold into one offset.
-FailureOr<Value> applyIndices(ConversionPatternRewriter &rewriter,
-                              Location loc, Value address, Type type,
-                              PointerLayout layout, ValueRange originals,
-                              ValueRange converted) {
+FailureOr<Value> applyIndices(ConversionPatternRewriter &rewriter, Location loc,
+                              Value address, Type type, PointerLayout layout,
+                              ValueRange originals, ValueRange converted) {
   int64_t constOffset = 0;
   Value dynOffset;
   auto addDynamic = [&](Value index, uint64_t scale) {
     Value wide =
         castIntegerToWidthOf(rewriter, loc, index, rewriter.getI64Type(), true);
-    Value factor = createIntConstant(rewriter, loc, rewriter.getI64Type(), scale);
+    Value factor =
+        createIntConstant(rewriter, loc, rewriter.getI64Type(), scale);
     Value scaled = LLVM::MulOp::create(rewriter, loc, wide, factor);
     dynOffset =
-        dynOffset ? LLVM::AddOp::create(rewriter, loc, dynOffset, scaled).getResult()
-                  : scaled;
+        dynOffset
+            ? LLVM::AddOp::create(rewriter, loc, dynOffset, scaled).getResult()
+            : scaled;
   };
   for (auto [original, index] : llvm::zip(originals, converted)) {
     std::optional<int64_t> constant = getConstantIndex(original, index);
@@ -333,7 +337,8 @@ public:
     Value factor =
         createIntConstant(rewriter, loc, rewriter.getI64Type(), stride);
     Value offset = LLVM::MulOp::create(rewriter, loc, wide, factor);
-    Value address = createByteOffset(rewriter, loc, adaptor.getBasePtr(), offset);
+    Value address =
+        createByteOffset(rewriter, loc, adaptor.getBasePtr(), offset);
     FailureOr<Value> result =
         applyIndices(rewriter, loc, address, type, readPointerLayout(op),
                      op.getIndices(), adaptor.getIndices());
@@ -366,9 +371,9 @@ public:
       return success();
     }
     PointerLayout layout = readPointerLayout(op);
-    Value value = loadValue(rewriter, op.getLoc(), *getTypeConverter(),
-                            adaptor.getPtr(), op.getType(), layout.matrix,
-                            layout.vectorStride);
+    Value value =
+        loadValue(rewriter, op.getLoc(), *getTypeConverter(), adaptor.getPtr(),
+                  op.getType(), layout.matrix, layout.vectorStride);
     if (!value)
       return rewriter.notifyMatchFailure(op, "unsupported load type");
     rewriter.replaceOp(op, value);
@@ -439,8 +444,8 @@ Value computeSubgroupBuiltin(OpBuilder &b, Location loc, spirv::BuiltIn builtin,
   Type i32 = b.getI32Type();
   Type i128 = b.getIntegerType(128);
   auto loadI32 = [&](Value base, size_t offset) -> Value {
-    return LLVM::LoadOp::create(b, loc, i32, createByteOffset(b, loc, base, offset),
-                                4);
+    return LLVM::LoadOp::create(b, loc, i32,
+                                createByteOffset(b, loc, base, offset), 4);
   };
   Value size = loadI32(dispatch, offsetof(spvb_dispatch, subgroup_size));
   Value one32 = createIntConstant(b, loc, i32, 1);
@@ -461,7 +466,8 @@ Value computeSubgroupBuiltin(OpBuilder &b, Location loc, spirv::BuiltIn builtin,
     slotType = i32;
   } else {
     // Masks over the invocations of the subgroup, as a uvec4 (128 bits).
-    Value local = loadI32(invocation, offsetof(spvb_invocation, subgroup_local_id));
+    Value local =
+        loadI32(invocation, offsetof(spvb_invocation, subgroup_local_id));
     Value local128 = LLVM::ZExtOp::create(b, loc, i128, local);
     Value size128 = LLVM::ZExtOp::create(b, loc, i128, size);
     Value one = createIntConstant(b, loc, i128, 1);
@@ -590,8 +596,9 @@ public:
                                    offsetof(spvb_dispatch, subgroup_size));
         break;
       case spirv::BuiltIn::SubgroupLocalInvocationId:
-        address = createByteOffset(rewriter, loc, invocation,
-                                   offsetof(spvb_invocation, subgroup_local_id));
+        address =
+            createByteOffset(rewriter, loc, invocation,
+                             offsetof(spvb_invocation, subgroup_local_id));
         break;
       case spirv::BuiltIn::SubgroupId:
         address = createByteOffset(rewriter, loc, invocation,
@@ -603,8 +610,8 @@ public:
       case spirv::BuiltIn::SubgroupGtMask:
       case spirv::BuiltIn::SubgroupLeMask:
       case spirv::BuiltIn::SubgroupLtMask:
-        address = computeSubgroupBuiltin(rewriter, loc, *var.builtin,
-                                         dispatch, invocation);
+        address = computeSubgroupBuiltin(rewriter, loc, *var.builtin, dispatch,
+                                         invocation);
         break;
       default:
         return rewriter.notifyMatchFailure(op, "unsupported builtin");
@@ -667,13 +674,14 @@ public:
     if (descriptorIndex) {
       Value index = rewriter.getRemappedValue(descriptorIndex);
       Value wide = castIntegerToWidthOf(rewriter, loc, index, i64, true);
-      Value entrySize = createIntConstant(rewriter, loc, i64,
-                                          sizeof(spvb_binding));
-      entry = createByteOffset(rewriter, loc, entry,
-                               LLVM::MulOp::create(rewriter, loc, wide, entrySize));
+      Value entrySize =
+          createIntConstant(rewriter, loc, i64, sizeof(spvb_binding));
+      entry =
+          createByteOffset(rewriter, loc, entry,
+                           LLVM::MulOp::create(rewriter, loc, wide, entrySize));
     }
-    Value size =
-        loadBindingField(rewriter, loc, entry, i64, offsetof(spvb_binding, size));
+    Value size = loadBindingField(rewriter, loc, entry, i64,
+                                  offsetof(spvb_binding, size));
     // A buffer smaller than the array's offset has length 0.
     Value offsetValue = createIntConstant(rewriter, loc, i64, offset);
     Value clamped = LLVM::UMaxOp::create(rewriter, loc, size, offsetValue);
@@ -689,8 +697,7 @@ private:
   const InterfaceLayout &layout;
 };
 
-template <typename Op>
-class ErasePattern : public OpConversionPattern<Op> {
+template <typename Op> class ErasePattern : public OpConversionPattern<Op> {
 public:
   using OpConversionPattern<Op>::OpConversionPattern;
   LogicalResult
@@ -722,8 +729,8 @@ void spvb::populateMemoryPatterns(const TypeConverter &converter,
                                   const InterfaceLayout &layout,
                                   RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<AccessChainPattern, PtrAccessChainPattern, LoadPattern, StorePattern,
-               CopyMemoryPattern, VariablePattern, UndefPattern,
+  patterns.add<AccessChainPattern, PtrAccessChainPattern, LoadPattern,
+               StorePattern, CopyMemoryPattern, VariablePattern, UndefPattern,
                ErasePattern<spirv::GlobalVariableOp>>(converter, context,
                                                       kOverrideBenefit);
   patterns.add<AddressOfPattern, ArrayLengthPattern>(converter, context,

@@ -33,7 +33,8 @@ static void annotate(Operation *op, const PointerLayout &layout) {
     return;
   Builder b(op->getContext());
   if (layout.matrix.stride)
-    op->setAttr("spvb.matrix_stride", b.getI32IntegerAttr(layout.matrix.stride));
+    op->setAttr("spvb.matrix_stride",
+                b.getI32IntegerAttr(layout.matrix.stride));
   if (layout.matrix.rowMajor)
     op->setAttr("spvb.row_major", b.getUnitAttr());
   if (layout.vectorStride)
@@ -46,8 +47,8 @@ void spvb::annotatePointerLayouts(ModuleOp module) {
     if (auto chain = dyn_cast<spirv::AccessChainOp>(op)) {
       PointerLayout layout = layouts.lookup(chain.getBasePtr());
       annotate(op, layout);
-      Type type =
-          cast<spirv::PointerType>(chain.getBasePtr().getType()).getPointeeType();
+      Type type = cast<spirv::PointerType>(chain.getBasePtr().getType())
+                      .getPointeeType();
       for (Value index : chain.getIndices()) {
         if (auto structType = dyn_cast<spirv::StructType>(type)) {
           auto cst = index.getDefiningOp<spirv::ConstantOp>();

@@ -60,8 +60,8 @@ Value createEntrySlot(OpBuilder &b, Location loc, Operation *user, Type type) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&func.getBody().front());
   Value one = createIntConstant(b, loc, b.getI64Type(), 1);
-  return LLVM::AllocaOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-                                type, one, 16);
+  return LLVM::AllocaOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), type, one, 16);
 }
 
 Value spill(OpBuilder &b, Location loc, Operation *user, Value value) {
@@ -105,7 +105,8 @@ public:
         operands.size() > 0 ? spill(rewriter, loc, op, operands[0]) : null;
     Value operand1 =
         operands.size() > 1 ? spill(rewriter, loc, op, operands[1]) : null;
-    Value result = createEntrySlot(rewriter, loc, op, getMemoryType(resultType));
+    Value result =
+        createEntrySlot(rewriter, loc, op, getMemoryType(resultType));
     auto constant = [&](uint32_t value) -> Value {
       return createIntConstant(rewriter, loc, i32, value);
     };
@@ -171,10 +172,10 @@ public:
       Value address = createByteOffset(rewriter, loc, array, i * 8);
       LLVM::StoreOp::create(rewriter, loc, slot, address, 8);
     }
-    Value result = resultType
-                       ? createEntrySlot(rewriter, loc, op,
-                                         getMemoryType(resultType))
-                       : LLVM::ZeroOp::create(rewriter, loc, ptr).getResult();
+    Value result =
+        resultType
+            ? createEntrySlot(rewriter, loc, op, getMemoryType(resultType))
+            : LLVM::ZeroOp::create(rewriter, loc, ptr).getResult();
     auto constant = [&](uint32_t value) -> Value {
       return createIntConstant(rewriter, loc, i32, value);
     };
@@ -183,12 +184,11 @@ public:
         rewriter, op, name,
         LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
                                     {ptr, i32, i32, i32, i32, ptr, ptr}));
-    LLVM::CallOp::create(
-        rewriter, loc, TypeRange{}, name,
-        ValueRange{getInvocation(op), constant(op.getOpcode()),
-                   constant(op.getImageOperands()),
-                   constant(getTypeDesc(resultType)),
-                   constant(flat.size()), array, result});
+    LLVM::CallOp::create(rewriter, loc, TypeRange{}, name,
+                         ValueRange{getInvocation(op), constant(op.getOpcode()),
+                                    constant(op.getImageOperands()),
+                                    constant(getTypeDesc(resultType)),
+                                    constant(flat.size()), array, result});
     if (resultType)
       rewriter.replaceOp(op, reload(rewriter, loc, result, resultType));
     else

@@ -201,14 +201,16 @@ LogicalResult Deserializer::fail(const ParsedInstruction &inst,
       what += " '" + it->second + "'";
   }
   if (errorMessage.empty())
-    errorMessage = llvm::formatv("error: {0}: {1} (instruction {2} at word {3})",
-                                 where, msg.str(), what, inst.wordOffset)
-                       .str();
+    errorMessage =
+        llvm::formatv("error: {0}: {1} (instruction {2} at word {3})", where,
+                      msg.str(), what, inst.wordOffset)
+            .str();
   return failure();
 }
 
 Location Deserializer::currentLocation(const ParsedInstruction &inst) {
-  Location loc = currentLine ? Location(*currentLine) : UnknownLoc::get(&context);
+  Location loc =
+      currentLine ? Location(*currentLine) : UnknownLoc::get(&context);
   if (inst.resultId) {
     auto it = names.find(inst.resultId);
     if (it != names.end() && !it->second.empty())
@@ -300,7 +302,8 @@ Value Deserializer::materializeNull(Type type) {
                                      builder.getFloatAttr(type, 0.0));
   if (auto vector = dyn_cast<VectorType>(type)) {
     Type element = vector.getElementType();
-    Attribute zero = element.isInteger(1) ? Attribute(builder.getBoolAttr(false))
+    Attribute zero = element.isInteger(1)
+                         ? Attribute(builder.getBoolAttr(false))
                      : isa<IntegerType>(element)
                          ? Attribute(builder.getIntegerAttr(element, 0))
                          : Attribute(builder.getFloatAttr(element, 0.0));
@@ -609,13 +612,12 @@ LogicalResult Deserializer::processType(const ParsedInstruction &inst) {
   }
   case spv::OpTypeImage: {
     using namespace spirv;
-    type = ImageType::get(
-        getType(inst.arg(0)), static_cast<Dim>(inst.arg(1)),
-        static_cast<ImageDepthInfo>(inst.arg(2)),
-        static_cast<ImageArrayedInfo>(inst.arg(3)),
-        static_cast<ImageSamplingInfo>(inst.arg(4)),
-        static_cast<ImageSamplerUseInfo>(inst.arg(5)),
-        static_cast<ImageFormat>(inst.arg(6)));
+    type = ImageType::get(getType(inst.arg(0)), static_cast<Dim>(inst.arg(1)),
+                          static_cast<ImageDepthInfo>(inst.arg(2)),
+                          static_cast<ImageArrayedInfo>(inst.arg(3)),
+                          static_cast<ImageSamplingInfo>(inst.arg(4)),
+                          static_cast<ImageSamplerUseInfo>(inst.arg(5)),
+                          static_cast<ImageFormat>(inst.arg(6)));
     break;
   }
   case spv::OpTypeSampledImage:
@@ -725,8 +727,8 @@ Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
     // Workgroup memory is zero-filled by the runtime, which is what a null
     // initializer (ZeroInitializeWorkgroupMemory) asks for.
     auto init = constants.find(inst.arg(1));
-    bool isNull = init != constants.end() &&
-                  init->second.kind == ConstantInfo::Null;
+    bool isNull =
+        init != constants.end() && init->second.kind == ConstantInfo::Null;
     if (pointerType.getStorageClass() == spirv::StorageClass::Workgroup &&
         isNull)
       return success();
@@ -921,8 +923,7 @@ LogicalResult Deserializer::processFunctions() {
     uint32_t opcode = parsed.instructions[i].opcode;
     if (opcode == spv::OpFunction)
       begin = i;
-    else if (opcode == spv::OpFunctionEnd &&
-             failed(processFunction(begin, i)))
+    else if (opcode == spv::OpFunctionEnd && failed(processFunction(begin, i)))
       return failure();
   }
   return success();
@@ -1115,7 +1116,6 @@ LogicalResult Deserializer::processBranch(const ParsedInstruction &inst) {
 
 static bool isImageInstruction(uint32_t opcode);
 
-
 static bool isSubgroupInstruction(uint32_t opcode);
 
 /// Instructions whose operands are all ids and whose spirv op takes them in
@@ -1241,8 +1241,8 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
   case spv::OpInBoundsPtrAccessChain: {
     if (failed(idArgs(0)))
       return failure();
-    Operation *op = createGeneric("spirv.PtrAccessChain", loc, resultType,
-                                  operands);
+    Operation *op =
+        createGeneric("spirv.PtrAccessChain", loc, resultType, operands);
     // The Element operand steps by the pointer type's ArrayStride, or by
     // the pointee's size when the pointer has none.
     uint32_t stride = 0;
@@ -1260,9 +1260,9 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
       return failure();
     if (isa<spirv::StructType, spirv::ArrayType, spirv::MatrixType>(
             resultType)) {
-      mapResult(inst, CompositeSelectOp::create(builder, loc, resultType,
-                                                operands[0], operands[1],
-                                                operands[2]));
+      mapResult(inst,
+                CompositeSelectOp::create(builder, loc, resultType, operands[0],
+                                          operands[1], operands[2]));
       return success();
     }
     mapResult(inst, spirv::SelectOp::create(builder, loc, operands[0],
@@ -1282,13 +1282,14 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
         continue;
       }
       attrs.push_back(builder.getNamedAttr(
-          "format", spirv::PackedVectorFormatAttr::get(
-                        &context, static_cast<spirv::PackedVectorFormat>(
-                                      inst.arg(i)))));
+          "format",
+          spirv::PackedVectorFormatAttr::get(
+              &context, static_cast<spirv::PackedVectorFormat>(inst.arg(i)))));
     }
     std::string name = "spirv." + getOpcodeName(inst.opcode).substr(2);
-    mapResult(inst, createGeneric(name, loc, resultType, operands, attrs)
-                        ->getResult(0));
+    mapResult(
+        inst,
+        createGeneric(name, loc, resultType, operands, attrs)->getResult(0));
     return success();
   }
   case spv::OpPtrEqual:
@@ -1310,8 +1311,8 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
   case spv::OpInBoundsAccessChain: {
     if (failed(idArgs(0)))
       return failure();
-    Operation *op = createGeneric("spirv.AccessChain", loc, resultType,
-                                  operands);
+    Operation *op =
+        createGeneric("spirv.AccessChain", loc, resultType, operands);
     mapResult(inst, op->getResult(0));
     return success();
   }
@@ -1342,7 +1343,8 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
     }
     if (isa<spirv::PointerType>(resultType) !=
         isa<spirv::PointerType>(value.getType())) {
-      mapResult(inst, PointerBitcastOp::create(builder, loc, resultType, value));
+      mapResult(inst,
+                PointerBitcastOp::create(builder, loc, resultType, value));
       return success();
     }
     mapResult(inst, spirv::BitcastOp::create(builder, loc, resultType, value));
@@ -1422,11 +1424,11 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
       // 0xFFFFFFFF means "undefined component": pick the first one.
       components.push_back(c == 0xFFFFFFFFu ? 0 : static_cast<int32_t>(c));
     }
-    Operation *op = createGeneric(
-        "spirv.VectorShuffle", loc, resultType,
-        {getValue(inst.arg(0)), getValue(inst.arg(1))},
-        {builder.getNamedAttr("components",
-                              builder.getI32ArrayAttr(components))});
+    Operation *op =
+        createGeneric("spirv.VectorShuffle", loc, resultType,
+                      {getValue(inst.arg(0)), getValue(inst.arg(1))},
+                      {builder.getNamedAttr(
+                          "components", builder.getI32ArrayAttr(components))});
     mapResult(inst, op->getResult(0));
     return success();
   }
@@ -1440,17 +1442,17 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
     if (!isa<NoneType>(resultType))
       results.push_back(resultType);
     auto call = spirv::FunctionCallOp::create(
-        builder, loc, results,
-        FlatSymbolRefAttr::get(callee.getSymNameAttr()), operands,
+        builder, loc, results, FlatSymbolRefAttr::get(callee.getSymNameAttr()),
+        operands,
         /*arg_attrs=*/nullptr, /*res_attrs=*/nullptr);
     if (!results.empty())
       mapResult(inst, call.getResult(0));
     return success();
   }
   case spv::OpArrayLength: {
-    auto op = ArrayLengthOp::create(builder, loc, resultType,
-                                    getValue(inst.arg(0)),
-                                    builder.getI32IntegerAttr(inst.arg(1)));
+    auto op =
+        ArrayLengthOp::create(builder, loc, resultType, getValue(inst.arg(0)),
+                              builder.getI32IntegerAttr(inst.arg(1)));
     mapResult(inst, op);
     return success();
   }
@@ -1459,10 +1461,12 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
                                             getValue(inst.arg(0))));
     return success();
   case spv::OpAny:
-    mapResult(inst, AnyOp::create(builder, loc, builder.getI1Type(), getValue(inst.arg(0))));
+    mapResult(inst, AnyOp::create(builder, loc, builder.getI1Type(),
+                                  getValue(inst.arg(0))));
     return success();
   case spv::OpAll:
-    mapResult(inst, AllOp::create(builder, loc, builder.getI1Type(), getValue(inst.arg(0))));
+    mapResult(inst, AllOp::create(builder, loc, builder.getI1Type(),
+                                  getValue(inst.arg(0))));
     return success();
   case spv::OpOuterProduct:
     mapResult(inst, OuterProductOp::create(builder, loc, resultType,
@@ -1603,10 +1607,11 @@ LogicalResult Deserializer::processSubgroup(const ParsedInstruction &inst) {
     }
     operands.push_back(getValue(inst.arg(i)));
   }
-  auto op = SubgroupOp::create(
-      builder, loc, getType(inst.typeId), builder.getI32IntegerAttr(inst.opcode),
-      builder.getI32IntegerAttr(groupOperation),
-      builder.getI32IntegerAttr(clusterSize), operands);
+  auto op =
+      SubgroupOp::create(builder, loc, getType(inst.typeId),
+                         builder.getI32IntegerAttr(inst.opcode),
+                         builder.getI32IntegerAttr(groupOperation),
+                         builder.getI32IntegerAttr(clusterSize), operands);
   mapResult(inst, op);
   return success();
 }
@@ -1627,10 +1632,10 @@ LogicalResult Deserializer::processAtomic(const ParsedInstruction &inst) {
   };
   switch (inst.opcode) {
   case spv::OpAtomicLoad:
-    mapResult(inst, AtomicLoadOp::create(
-                        builder, loc, resultType, pointer,
-                        builder.getI32IntegerAttr(*scope),
-                        builder.getI32IntegerAttr(*semantics)));
+    mapResult(inst,
+              AtomicLoadOp::create(builder, loc, resultType, pointer,
+                                   builder.getI32IntegerAttr(*scope),
+                                   builder.getI32IntegerAttr(*semantics)));
     return success();
   case spv::OpAtomicStore:
     AtomicStoreOp::create(builder, loc, pointer, getValue(inst.arg(3)),
@@ -1792,8 +1797,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> Deserializer::run() {
     return success();
   });
   if (failed(verify(module)))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   diagnostics);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), diagnostics);
   return owned;
 }
 

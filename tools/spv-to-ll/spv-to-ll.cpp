@@ -25,7 +25,8 @@ static cl::OptionCategory category("spv-to-ll options");
 static cl::opt<std::string> inputPath(cl::Positional, cl::Required,
                                       cl::desc("<input shader>"),
                                       cl::cat(category));
-static cl::opt<std::string> outputPath("o", cl::desc("Output file (- = stdout)"),
+static cl::opt<std::string> outputPath("o",
+                                       cl::desc("Output file (- = stdout)"),
                                        cl::value_desc("file"), cl::init("-"),
                                        cl::cat(category));
 static cl::opt<std::string>
@@ -44,12 +45,12 @@ static cl::opt<std::string>
 static cl::list<std::string>
     specs("spec", cl::desc("Specialization constant ID:TYPE:VALUE"),
           cl::cat(category));
-static cl::list<std::string> defines("D", cl::Prefix,
-                                     cl::desc("Preprocessor define NAME[=VALUE]"),
-                                     cl::cat(category));
+static cl::list<std::string>
+    defines("D", cl::Prefix, cl::desc("Preprocessor define NAME[=VALUE]"),
+            cl::cat(category));
 static cl::list<std::string> includeDirs("I", cl::Prefix,
-                                      cl::desc("Include directory"),
-                                      cl::cat(category));
+                                         cl::desc("Include directory"),
+                                         cl::cat(category));
 static cl::opt<std::string> targetEnv("target-env",
                                       cl::desc("Target environment for "
                                                "compiling and validating"),
@@ -75,14 +76,15 @@ int main(int argc, char **argv) {
                               "spv-to-ll: compile a compute shader to LLVM IR "
                               "on the spvbridge kernel ABI\n");
 
-  static const char *kinds[] = {"llvm", "bc",        "asm",
+  static const char *kinds[] = {"llvm", "bc",         "asm",
                                 "obj",  "mlir-spirv", "mlir-llvm"};
   if (!llvm::is_contained(kinds, emitKind))
     return fail("--emit: unknown value '" + emitKind +
                 "' (expected llvm, bc, asm, obj, mlir-spirv or mlir-llvm)");
   if (optLevel.size() != 1 || optLevel[0] < '0' || optLevel[0] > '3')
-    return fail("-O" + optLevel + ": unknown optimization level (expected "
-                                  "-O0, -O1, -O2 or -O3)");
+    return fail("-O" + optLevel +
+                ": unknown optimization level (expected "
+                "-O0, -O1, -O2 or -O3)");
 
   CompileOptions options;
   options.source.defines = defines;
@@ -148,8 +150,8 @@ int main(int argc, char **argv) {
   } else if (emitKind == "bc") {
     WriteBitcodeToFile(**module, output->os());
   } else {
-    ObjectKind kind = emitKind == "asm" ? ObjectKind::Assembly
-                                        : ObjectKind::Object;
+    ObjectKind kind =
+        emitKind == "asm" ? ObjectKind::Assembly : ObjectKind::Object;
     if (Error error = emitMachineCode(**module, **machine, kind, output->os()))
       return fail(std::move(error));
   }

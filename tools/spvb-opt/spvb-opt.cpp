@@ -22,6 +22,6 @@ int main(int argc, char **argv) {
                   mlir::scf::SCFDialect, mlir::arith::ArithDialect,
                   mlir::cf::ControlFlowDialect>();
   spvb::registerLoweringPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "spvbridge optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "spvbridge optimizer driver\n", registry));
 }

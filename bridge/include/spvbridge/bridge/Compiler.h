@@ -52,9 +52,9 @@ public:
   llvm::Expected<ModuleReflection> reflect(const SpirvBinary &binary);
   llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
   deserialize(const SpirvBinary &binary);
-  llvm::Expected<LoweredModule>
-  lower(mlir::OwningOpRef<mlir::ModuleOp> module,
-        const ModuleReflection &reflection, llvm::StringRef fileName);
+  llvm::Expected<LoweredModule> lower(mlir::OwningOpRef<mlir::ModuleOp> module,
+                                      const ModuleReflection &reflection,
+                                      llvm::StringRef fileName);
   /// LLVM IR for the host, verified, not yet optimized.
   llvm::Expected<std::unique_ptr<llvm::Module>>
   translate(mlir::ModuleOp module, llvm::LLVMContext &context,

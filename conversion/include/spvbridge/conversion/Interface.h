@@ -39,8 +39,8 @@ struct InterfaceVariable {
 };
 
 struct EntryPointLayout {
-  std::string name;           // the SPIR-V entry point name
-  std::string function;       // its spirv.func symbol
+  std::string name;     // the SPIR-V entry point name
+  std::string function; // its spirv.func symbol
   uint32_t workgroupSize[3] = {1, 1, 1};
   bool usesBarriers = false;
 };

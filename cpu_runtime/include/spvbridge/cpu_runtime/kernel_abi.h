@@ -84,9 +84,9 @@ typedef void (*spvb_entry_fn)(const spvb_dispatch *, spvb_invocation *);
 /* How a value passed by address to the runtime is typed:
  * SPVB_TYPE_DESC(kind, bytes per component, component count). */
 enum spvb_type_kind {
-  SPVB_KIND_INT = 0,   /* signedness comes from the opcode */
+  SPVB_KIND_INT = 0, /* signedness comes from the opcode */
   SPVB_KIND_FLOAT = 1,
-  SPVB_KIND_BOOL = 2,  /* one byte, 0 or 1 */
+  SPVB_KIND_BOOL = 2, /* one byte, 0 or 1 */
   SPVB_KIND_POINTER = 3,
   SPVB_KIND_NONE = 4
 };
