@@ -5,6 +5,7 @@
 // become the ABI's spvb_NAME_invocation; other functions are internal.
 //
 //===----------------------------------------------------------------------===//
+#include "PatternUtils.h"
 #include "spvbridge/conversion/Patterns.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -110,17 +111,6 @@ private:
   const InterfaceLayout &layout;
 };
 
-template <typename Op> class EraseOpPattern : public OpConversionPattern<Op> {
-public:
-  using OpConversionPattern<Op>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(Op op, typename Op::Adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 } // namespace
 
 void spvb::populateFunctionPatterns(const TypeConverter &converter,
@@ -128,7 +118,7 @@ void spvb::populateFunctionPatterns(const TypeConverter &converter,
                                     RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<FuncPattern, FunctionCallPattern>(converter, context, layout);
-  patterns.add<EraseOpPattern<spirv::EntryPointOp>,
-               EraseOpPattern<spirv::ExecutionModeOp>>(converter, context,
-                                                       kOverrideBenefit);
+  patterns.add<ErasePattern<spirv::EntryPointOp>,
+               ErasePattern<spirv::ExecutionModeOp>>(converter, context,
+                                                     kOverrideBenefit);
 }

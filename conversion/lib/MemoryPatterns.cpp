@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PatternUtils.h"
+#include "PointerLayout.h"
 #include "spvbridge/conversion/Layout.h"
 #include "spvbridge/conversion/Patterns.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
@@ -22,21 +23,6 @@ using namespace mlir;
 using namespace spvb;
 
 namespace {
-
-struct PointerLayout {
-  MatrixLayout matrix;
-  uint32_t vectorStride = 0;
-};
-
-PointerLayout readPointerLayout(Operation *op) {
-  PointerLayout layout;
-  if (auto stride = op->getAttrOfType<IntegerAttr>("spvb.matrix_stride"))
-    layout.matrix.stride = stride.getInt();
-  layout.matrix.rowMajor = op->hasAttr("spvb.row_major");
-  if (auto stride = op->getAttrOfType<IntegerAttr>("spvb.vector_stride"))
-    layout.vectorStride = stride.getInt();
-  return layout;
-}
 
 /// Loads a value of SPIR-V type `type` stored at `address` by the layout.
 Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
@@ -695,17 +681,6 @@ public:
 
 private:
   const InterfaceLayout &layout;
-};
-
-template <typename Op> class ErasePattern : public OpConversionPattern<Op> {
-public:
-  using OpConversionPattern<Op>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(Op op, typename Op::Adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.eraseOp(op);
-    return success();
-  }
 };
 
 /// Undefined values are zero: never host undefined behaviour.

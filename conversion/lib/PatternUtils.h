@@ -5,6 +5,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace spvb {
 
@@ -40,6 +41,19 @@ void declareRuntimeFunction(mlir::OpBuilder &b, mlir::Operation *from,
 mlir::Value castIntegerToWidthOf(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value value, mlir::Type like,
                                  bool isSigned);
+
+/// Removes ops that have no lowered form (module-level declarations).
+template <typename Op>
+class ErasePattern : public mlir::OpConversionPattern<Op> {
+public:
+  using mlir::OpConversionPattern<Op>::OpConversionPattern;
+  mlir::LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor,
+                  mlir::ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return mlir::success();
+  }
+};
 
 } // namespace spvb
 

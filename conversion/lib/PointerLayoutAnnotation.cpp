@@ -3,12 +3,11 @@
 // MatrixStride and RowMajor decorate the struct member that holds a matrix,
 // not the matrix type, so a pointer's type alone cannot say how the matrix it
 // points to is laid out. This walks access chains from their roots and
-// records the layout on every op that reads or writes through a pointer:
-//   spvb.matrix_stride = N, spvb.row_major: layout of matrices at the pointer;
-//   spvb.vector_stride = N: the pointer is a column of a row-major matrix,
-//                           whose elements are N bytes apart.
+// records the layout on every op that reads or writes through a pointer
+// (PointerLayout.h).
 //
 //===----------------------------------------------------------------------===//
+#include "PointerLayout.h"
 #include "spvbridge/conversion/Layout.h"
 #include "spvbridge/conversion/Patterns.h"
 
@@ -18,17 +17,17 @@
 using namespace mlir;
 using namespace spvb;
 
-namespace {
-struct PointerLayout {
-  MatrixLayout matrix;
-  uint32_t vectorStride = 0;
-  bool isDefault() const {
-    return !matrix.stride && !matrix.rowMajor && !vectorStride;
-  }
-};
-} // namespace
+PointerLayout spvb::readPointerLayout(Operation *op) {
+  PointerLayout layout;
+  if (auto stride = op->getAttrOfType<IntegerAttr>("spvb.matrix_stride"))
+    layout.matrix.stride = stride.getInt();
+  layout.matrix.rowMajor = op->hasAttr("spvb.row_major");
+  if (auto stride = op->getAttrOfType<IntegerAttr>("spvb.vector_stride"))
+    layout.vectorStride = stride.getInt();
+  return layout;
+}
 
-static void annotate(Operation *op, const PointerLayout &layout) {
+void spvb::writePointerLayout(Operation *op, const PointerLayout &layout) {
   if (layout.isDefault())
     return;
   Builder b(op->getContext());
@@ -46,7 +45,7 @@ void spvb::annotatePointerLayouts(ModuleOp module) {
   module.walk([&](Operation *op) {
     if (auto chain = dyn_cast<spirv::AccessChainOp>(op)) {
       PointerLayout layout = layouts.lookup(chain.getBasePtr());
-      annotate(op, layout);
+      writePointerLayout(op, layout);
       Type type = cast<spirv::PointerType>(chain.getBasePtr().getType())
                       .getPointeeType();
       for (Value index : chain.getIndices()) {
@@ -73,10 +72,10 @@ void spvb::annotatePointerLayouts(ModuleOp module) {
       return;
     }
     if (auto load = dyn_cast<spirv::LoadOp>(op))
-      annotate(op, layouts.lookup(load.getPtr()));
+      writePointerLayout(op, layouts.lookup(load.getPtr()));
     else if (auto store = dyn_cast<spirv::StoreOp>(op))
-      annotate(op, layouts.lookup(store.getPtr()));
+      writePointerLayout(op, layouts.lookup(store.getPtr()));
     else if (auto copy = dyn_cast<spirv::CopyMemoryOp>(op))
-      annotate(op, layouts.lookup(copy.getTarget()));
+      writePointerLayout(op, layouts.lookup(copy.getTarget()));
   });
 }
