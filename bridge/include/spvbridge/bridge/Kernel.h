@@ -1,0 +1,85 @@
+//===- Kernel.h - Compiled kernels and their dispatches ---------*- C++ -*-===//
+//
+//   JitCompiler  compiles a shader (file or SPIR-V) for the host with ORC's
+//                LLJIT and caches kernels by (SPIR-V, entry, specialization,
+//                options);
+//   Kernel       is one compiled entry point: reflection + ABI entries;
+//   Dispatch     binds buffers by (set, binding) and push constants, checks
+//                that everything the shader uses is bound, and runs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_BRIDGE_KERNEL_H
+#define SPVBRIDGE_BRIDGE_KERNEL_H
+
+#include "spvbridge/bridge/Compiler.h"
+#include "spvbridge/cpu_runtime/Launcher.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <array>
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace llvm::orc {
+class LLJIT;
+} // namespace llvm::orc
+
+namespace spvb {
+
+struct Kernel {
+  std::string sourceName;
+  std::string entryPoint;
+  ModuleReflection reflection;
+  runtime::KernelEntry entry;
+  /// Wall time of the compilation that produced it (0 for a cache hit's
+  /// repeat use is not recorded: callers time the call themselves).
+  double compileMilliseconds = 0;
+};
+
+class JitCompiler {
+public:
+  static llvm::Expected<std::unique_ptr<JitCompiler>> create();
+  ~JitCompiler();
+
+  /// Loads, prepares and compiles a shader file, or returns the cached
+  /// kernel for the same module and options.
+  llvm::Expected<std::shared_ptr<const Kernel>>
+  compileFile(llvm::StringRef path, const CompileOptions &options);
+  /// The same for a module already in memory (not yet specialized).
+  llvm::Expected<std::shared_ptr<const Kernel>>
+  compile(const SpirvBinary &binary, const CompileOptions &options);
+
+private:
+  explicit JitCompiler(std::unique_ptr<llvm::orc::LLJIT> jit);
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::mutex mutex;
+  std::map<std::string, std::shared_ptr<const Kernel>> cache;
+  unsigned dylibCount = 0;
+};
+
+class Dispatch {
+public:
+  explicit Dispatch(std::shared_ptr<const Kernel> kernel);
+
+  /// Binds host memory to (set, binding[, arrayElement]). The memory must
+  /// outlive run().
+  void bindBuffer(uint32_t set, uint32_t binding, void *data, uint64_t size,
+                  uint32_t arrayElement = 0);
+  void setPushConstants(llvm::ArrayRef<uint8_t> bytes);
+
+  /// Checks that every resource and the push constants the shader uses are
+  /// provided; errors name the resource.
+  llvm::Error validate() const;
+  llvm::Error run(runtime::Launcher &launcher, std::array<uint32_t, 3> groups);
+
+private:
+  std::shared_ptr<const Kernel> kernel;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, spvb_binding> buffers;
+  std::vector<uint8_t> pushConstants;
+  bool hasPushConstants = false;
+};
+
+} // namespace spvb
+
+#endif // SPVBRIDGE_BRIDGE_KERNEL_H

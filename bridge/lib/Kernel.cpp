@@ -1,0 +1,212 @@
+//===- Kernel.cpp - Compiled kernels and their dispatches -----------------===//
+#include "spvbridge/bridge/Kernel.h"
+
+#include "spvbridge/bridge/Codegen.h"
+
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <chrono>
+
+using namespace spvb;
+using namespace llvm::orc;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 message.str());
+}
+
+JitCompiler::JitCompiler(std::unique_ptr<LLJIT> jit) : jit(std::move(jit)) {}
+JitCompiler::~JitCompiler() = default;
+
+llvm::Expected<std::unique_ptr<JitCompiler>> JitCompiler::create() {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto machineBuilder = JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder)
+    return machineBuilder.takeError();
+  auto jit = LLJITBuilder()
+                 .setJITTargetMachineBuilder(std::move(*machineBuilder))
+                 .create();
+  if (!jit)
+    return jit.takeError();
+  return std::unique_ptr<JitCompiler>(new JitCompiler(std::move(*jit)));
+}
+
+/// The cache key: everything that changes the generated code.
+static std::string getCacheKey(const SpirvBinary &binary,
+                               const CompileOptions &options) {
+  llvm::SHA256 hash;
+  hash.update(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(binary.words.data()),
+      binary.words.size() * 4));
+  std::string key = llvm::toHex(hash.final());
+  key += "|" + options.entryPoint + "|O" +
+         std::to_string(static_cast<int>(options.optLevel)) + "|" +
+         (options.validate ? "v" : "nv");
+  for (const SpecConstantValue &spec : options.specializations) {
+    key += "|" + std::to_string(spec.id) + ":" + spec.type;
+    for (uint32_t word : spec.words)
+      key += ":" + std::to_string(word);
+  }
+  return key;
+}
+
+llvm::Expected<std::shared_ptr<const Kernel>>
+JitCompiler::compileFile(llvm::StringRef path, const CompileOptions &options) {
+  llvm::Expected<SpirvBinary> binary = loadShaderFile(path, options.source);
+  if (!binary)
+    return binary.takeError();
+  return compile(*binary, options);
+}
+
+llvm::Expected<std::shared_ptr<const Kernel>>
+JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  std::lock_guard<std::mutex> lock(mutex);
+  std::string key = getCacheKey(binary, options);
+  auto cached = cache.find(key);
+  if (cached != cache.end())
+    return cached->second;
+
+  Compiler compiler(options);
+  llvm::Expected<SpirvBinary> prepared = compiler.prepare(binary);
+  if (!prepared)
+    return prepared.takeError();
+  llvm::Expected<ModuleReflection> reflection = compiler.reflect(*prepared);
+  if (!reflection)
+    return reflection.takeError();
+  if (reflection->usesSubgroupOps)
+    return makeError("error: " + binary.name +
+                     ": subgroup operations are not supported by the "
+                     "runtime yet");
+  for (const ResourceInfo &resource : reflection->resources)
+    if (resource.kind != ResourceKind::StorageBuffer &&
+        resource.kind != ResourceKind::UniformBuffer)
+      return makeError(llvm::formatv(
+          "error: {0}: resource '{1}' (set {2}, binding {3}) is a {4}, which "
+          "the runtime does not support yet",
+          binary.name, resource.name, resource.set, resource.binding,
+          getResourceKindName(resource.kind)));
+  auto spirvModule = compiler.deserialize(*prepared);
+  if (!spirvModule)
+    return spirvModule.takeError();
+  llvm::Expected<LoweredModule> lowered =
+      compiler.lower(std::move(*spirvModule), *reflection, binary.name);
+  if (!lowered)
+    return lowered.takeError();
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = compiler.translate(*lowered->module, *context, binary.name);
+  if (!module)
+    return module.takeError();
+  auto machine = createHostTargetMachine(options.optLevel);
+  if (!machine)
+    return machine.takeError();
+  optimizeModule(**module, **machine, options.optLevel);
+
+  // One JITDylib per kernel: every kernel exports the same ABI names.
+  auto dylib = jit->createJITDylib("kernel" + std::to_string(dylibCount++));
+  if (!dylib)
+    return dylib.takeError();
+  MangleAndInterner mangle(jit->getExecutionSession(), jit->getDataLayout());
+  SymbolMap runtimeSymbols;
+  runtimeSymbols[mangle("spvb_rt_control_barrier")] = {
+      ExecutorAddr::fromPtr(&spvb_rt_control_barrier),
+      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  if (llvm::Error error = dylib->define(absoluteSymbols(runtimeSymbols)))
+    return error;
+  // libm and compiler-rt helpers (sinf, __truncsfhf2, ...) from the process.
+  auto process = DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      jit->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return process.takeError();
+  dylib->addGenerator(std::move(*process));
+  if (llvm::Error error = jit->addIRModule(
+          *dylib, ThreadSafeModule(std::move(*module), std::move(context))))
+    return error;
+
+  auto kernel = std::make_shared<Kernel>();
+  kernel->sourceName = binary.name;
+  kernel->entryPoint = compiler.getOptions().entryPoint;
+  kernel->reflection = std::move(*reflection);
+  const std::string &name = lowered->layout.entryPoints.front().name;
+  auto invocation = jit->lookup(*dylib, getInvocationEntrySymbol(name));
+  if (!invocation)
+    return invocation.takeError();
+  auto workgroup = jit->lookup(*dylib, getWorkgroupEntrySymbol(name));
+  if (!workgroup)
+    return workgroup.takeError();
+  auto info = jit->lookup(*dylib, getKernelInfoSymbol(name));
+  if (!info)
+    return info.takeError();
+  kernel->entry.invocation = invocation->toPtr<spvb_entry_fn>();
+  kernel->entry.workgroup = workgroup->toPtr<spvb_entry_fn>();
+  kernel->entry.info = *info->toPtr<const spvb_kernel_info *>();
+  kernel->compileMilliseconds =
+      std::chrono::duration<double, std::milli>(
+          std::chrono::steady_clock::now() - start)
+          .count();
+  cache[key] = kernel;
+  return kernel;
+}
+
+Dispatch::Dispatch(std::shared_ptr<const Kernel> kernel)
+    : kernel(std::move(kernel)) {}
+
+void Dispatch::bindBuffer(uint32_t set, uint32_t binding, void *data,
+                          uint64_t size, uint32_t arrayElement) {
+  buffers[{set, binding, arrayElement}] = {static_cast<uint8_t *>(data), size};
+}
+
+void Dispatch::setPushConstants(llvm::ArrayRef<uint8_t> bytes) {
+  pushConstants.assign(bytes.begin(), bytes.end());
+  hasPushConstants = true;
+}
+
+llvm::Error Dispatch::validate() const {
+  const ModuleReflection &reflection = kernel->reflection;
+  for (const ResourceInfo &resource : reflection.resources)
+    for (uint32_t element = 0; element < std::max(resource.arraySize, 1u);
+         ++element)
+      if (!buffers.count({resource.set, resource.binding, element}))
+        return makeError(llvm::formatv(
+            "error: {0}: the shader uses {1} '{2}' (set {3}, binding {4}{5}) "
+            "but nothing is bound to it",
+            kernel->sourceName,
+            llvm::join(llvm::split(getResourceKindName(resource.kind), '-'),
+                       " "),
+            resource.name, resource.set, resource.binding,
+            resource.arraySize > 1
+                ? llvm::formatv(", element {0}", element).str()
+                : std::string()));
+  if (reflection.pushConstants && !hasPushConstants)
+    return makeError(llvm::formatv(
+        "error: {0}: the shader uses push constants ({1} bytes) but none are "
+        "given",
+        kernel->sourceName, reflection.pushConstantSize));
+  return llvm::Error::success();
+}
+
+llvm::Error Dispatch::run(runtime::Launcher &launcher,
+                          std::array<uint32_t, 3> groups) {
+  if (llvm::Error error = validate())
+    return error;
+  runtime::DispatchResources resources;
+  const ModuleReflection &reflection = kernel->reflection;
+  resources.bindings.resize(reflection.bindingTableSize);
+  for (const ResourceInfo &resource : reflection.resources)
+    for (uint32_t element = 0; element < std::max(resource.arraySize, 1u);
+         ++element)
+      resources.bindings[resource.slot + element] =
+          buffers.at({resource.set, resource.binding, element});
+  // Reads past the given bytes stay inside the block.
+  resources.pushConstants = pushConstants;
+  if (resources.pushConstants.size() < reflection.pushConstantSize)
+    resources.pushConstants.resize(reflection.pushConstantSize, 0);
+  return launcher.launch(kernel->entry, resources, groups);
+}

@@ -1,0 +1,62 @@
+//===- Launcher.h - Run a compiled kernel's workgroups ----------*- C++ -*-===//
+//
+// The GPU of spvbridge: spreads a dispatch's workgroups over a thread pool
+// and runs every invocation. A kernel without barriers runs each workgroup as
+// one call of its per-workgroup entry; a kernel with barriers runs each
+// invocation on its own fiber, switching at barriers. Workgroup memory is
+// zero-filled per workgroup.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_CPU_RUNTIME_LAUNCHER_H
+#define SPVBRIDGE_CPU_RUNTIME_LAUNCHER_H
+
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/ThreadPool.h"
+
+#include <array>
+#include <memory>
+#include <vector>
+
+namespace spvb::runtime {
+
+/// A compiled entry point, as the runtime needs it.
+struct KernelEntry {
+  spvb_entry_fn invocation = nullptr;
+  spvb_entry_fn workgroup = nullptr;
+  spvb_kernel_info info{};
+};
+
+/// What one dispatch binds: the binding table in the kernel's slot order and
+/// the push-constant bytes.
+struct DispatchResources {
+  std::vector<spvb_binding> bindings;
+  std::vector<uint8_t> pushConstants;
+};
+
+class Launcher {
+public:
+  /// `threads` == 0: all hardware threads.
+  explicit Launcher(unsigned threads = 0, uint32_t subgroupSize = 32);
+  ~Launcher();
+
+  unsigned getThreadCount() const { return threadCount; }
+  uint32_t getSubgroupSize() const { return subgroupSize; }
+
+  /// Runs groups[0] x groups[1] x groups[2] workgroups to completion. A
+  /// barrier that not every invocation of a workgroup reaches is an error
+  /// (the waiting invocations are released so the dispatch still ends).
+  llvm::Error launch(const KernelEntry &kernel,
+                     const DispatchResources &resources,
+                     std::array<uint32_t, 3> groups);
+
+private:
+  unsigned threadCount;
+  uint32_t subgroupSize;
+  std::unique_ptr<llvm::StdThreadPool> pool;
+};
+
+} // namespace spvb::runtime
+
+#endif // SPVBRIDGE_CPU_RUNTIME_LAUNCHER_H

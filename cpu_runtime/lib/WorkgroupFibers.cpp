@@ -1,0 +1,88 @@
+//===- WorkgroupFibers.cpp - One workgroup's invocations on fibers --------===//
+#include "WorkgroupFibers.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace spvb::runtime;
+namespace ctx = boost::context;
+
+/// Shader functions keep their Function variables on this stack.
+static constexpr size_t kFiberStackSize = 256 * 1024;
+
+WorkgroupFibers::WorkgroupFibers() : stacks(kFiberStackSize) {}
+
+void WorkgroupFibers::waitAtBarrier(spvb_invocation *invocation) {
+  auto *self = static_cast<Invocation *>(invocation->runtime);
+  self->state = State::AtBarrier;
+  *self->scheduler = std::move(*self->scheduler).resume();
+}
+
+std::string WorkgroupFibers::run(spvb_entry_fn entry,
+                                 const spvb_dispatch &dispatch,
+                                 const spvb_invocation &group,
+                                 std::vector<uint8_t> &privateStorage,
+                                 uint64_t privateSize) {
+  const uint32_t *size = dispatch.workgroup_size;
+  uint32_t count = size[0] * size[1] * size[2];
+  uint32_t subgroupSize = dispatch.subgroup_size ? dispatch.subgroup_size : 1;
+  invocations.resize(count);
+  for (uint32_t index = 0; index < count; ++index) {
+    Invocation &inv = invocations[index];
+    spvb_invocation &block = inv.block;
+    block = group;
+    block.local_id[0] = index % size[0];
+    block.local_id[1] = (index / size[0]) % size[1];
+    block.local_id[2] = index / (size[0] * size[1]);
+    for (int d = 0; d < 3; ++d)
+      block.global_id[d] = group.workgroup_id[d] * size[d] + block.local_id[d];
+    block.local_index = index;
+    block.subgroup_id = index / subgroupSize;
+    block.subgroup_local_id = index % subgroupSize;
+    block.private_memory = privateStorage.data() + index * privateSize;
+    block.runtime = &inv;
+    inv.state = State::Ready;
+    inv.fiber = ctx::fiber(std::allocator_arg, stacks,
+                           [&inv, entry, &dispatch](ctx::fiber &&scheduler) {
+                             inv.scheduler = &scheduler;
+                             entry(&dispatch, &inv.block);
+                             inv.state = State::Done;
+                             return std::move(scheduler);
+                           });
+  }
+
+  std::string error;
+  for (;;) {
+    uint32_t done = 0, waiting = 0;
+    for (Invocation &inv : invocations) {
+      if (inv.state == State::Done) {
+        ++done;
+        continue;
+      }
+      inv.state = State::Ready;
+      inv.fiber = std::move(inv.fiber).resume();
+      if (inv.state == State::Done)
+        ++done;
+      else
+        ++waiting;
+    }
+    if (waiting == 0)
+      break;
+    // Some returned while others wait: the barrier is never complete. The
+    // waiting ones are released (next round) so the dispatch still ends.
+    if (done != 0 && error.empty())
+      error = llvm::formatv(
+          "error: workgroup ({0}, {1}, {2}): {3} of {4} invocations returned "
+          "while the others waited at a barrier (every invocation of a "
+          "workgroup must reach each OpControlBarrier)",
+          group.workgroup_id[0], group.workgroup_id[1], group.workgroup_id[2],
+          done, count);
+  }
+  return error;
+}
+
+extern "C" void spvb_rt_control_barrier(spvb_invocation *invocation,
+                                        uint32_t, uint32_t, uint32_t) {
+  // Fibers of one workgroup share a host thread, so switching orders their
+  // memory accesses; no fence is needed.
+  WorkgroupFibers::waitAtBarrier(invocation);
+}

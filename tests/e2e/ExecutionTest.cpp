@@ -1,0 +1,346 @@
+//===- ExecutionTest.cpp - Shaders run on the CPU, checked by reference ---===//
+//
+// Each test compiles a GLSL compute shader, runs it through the bridge API
+// and compares with a plain C++ loop computing the same thing (or values
+// derived by hand), never with our own earlier output.
+//
+//===----------------------------------------------------------------------===//
+#include "../unit/TestUtil.h"
+
+#include "spvbridge/bridge/Kernel.h"
+
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+using namespace spvb;
+using namespace spvb::test;
+
+namespace {
+
+class Execution : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    jit = cantFail(JitCompiler::create()).release();
+  }
+  static void TearDownTestSuite() {
+    delete jit;
+    jit = nullptr;
+  }
+
+  std::shared_ptr<const Kernel> compile(llvm::StringRef source,
+                                        std::vector<std::string> specs = {}) {
+    std::string path = dir.write("shader" + std::to_string(count++) + ".comp",
+                                 source);
+    CompileOptions options;
+    for (const std::string &spec : specs)
+      options.specializations.push_back(cantFail(parseSpecArgument(spec)));
+    auto kernel = jit->compileFile(path, options);
+    EXPECT_TRUE(static_cast<bool>(kernel)) << errorText(kernel.takeError());
+    return kernel ? *kernel : nullptr;
+  }
+
+  static JitCompiler *jit;
+  TempDir dir;
+  int count = 0;
+};
+
+JitCompiler *Execution::jit = nullptr;
+
+template <typename T> std::vector<T> iota(size_t n, T start = T(0)) {
+  std::vector<T> v(n);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = start + T(i);
+  return v;
+}
+
+TEST_F(Execution, SaxpyOnManyThreads) {
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer X { float x[]; };
+layout(set = 0, binding = 1) buffer Y { float y[]; };
+layout(push_constant) uniform P { float a; uint n; } p;
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i < p.n) y[i] = p.a * x[i] + y[i];
+}
+)");
+  ASSERT_TRUE(kernel);
+  const uint32_t n = 100000; // not a multiple of 64: the tail is guarded
+  std::vector<float> x = iota<float>(n), y(n), expected(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    y[i] = 0.5f * float(i % 17);
+    expected[i] = 2.5f * x[i] + y[i];
+  }
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, x.data(), x.size() * 4);
+  dispatch.bindBuffer(0, 1, y.data(), y.size() * 4);
+  struct {
+    float a;
+    uint32_t n;
+  } push{2.5f, n};
+  dispatch.setPushConstants(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<uint8_t *>(&push), 8));
+  runtime::Launcher launcher(4);
+  ASSERT_FALSE(errorText(dispatch.run(launcher, {(n + 63) / 64, 1, 1})) !=
+               "<success>");
+  EXPECT_EQ(y, expected);
+}
+
+TEST_F(Execution, SharedMemoryReductionWithBarriersInALoop) {
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 128, local_size_x_id = 0) in;
+layout(constant_id = 0) const uint N = 128;
+layout(set = 0, binding = 0) readonly buffer In { uint data[]; };
+layout(set = 0, binding = 1) buffer Out { uint partial[]; };
+shared uint scratch[N];
+void main() {
+  uint local = gl_LocalInvocationID.x;
+  scratch[local] = data[gl_GlobalInvocationID.x];
+  barrier();
+  for (uint stride = N / 2; stride > 0; stride /= 2) {
+    if (local < stride)
+      scratch[local] += scratch[local + stride];
+    barrier();
+  }
+  if (local == 0)
+    partial[gl_WorkGroupID.x] = scratch[0];
+}
+)",
+                        {"0:u32:64"});
+  ASSERT_TRUE(kernel);
+  EXPECT_EQ(kernel->entry.info.workgroup_size[0], 64u);
+  const uint32_t groups = 50;
+  std::vector<uint32_t> data(groups * 64), partial(groups, 0);
+  for (size_t i = 0; i < data.size(); ++i)
+    data[i] = uint32_t(i * 7 + 3);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, data.data(), data.size() * 4);
+  dispatch.bindBuffer(0, 1, partial.data(), partial.size() * 4);
+  runtime::Launcher launcher(2);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {groups, 1, 1})), "<success>");
+  for (uint32_t g = 0; g < groups; ++g) {
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < 64; ++i)
+      sum += data[g * 64 + i];
+    EXPECT_EQ(partial[g], sum) << "group " << g;
+  }
+}
+
+TEST_F(Execution, AtomicsOnStorageAndWorkgroupMemory) {
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer Counters { uint total; uint maxValue; uint perGroup[]; };
+shared uint groupCount;
+void main() {
+  uint v = gl_GlobalInvocationID.x;
+  atomicAdd(total, v);
+  atomicMax(maxValue, v * 3u);
+  atomicAdd(groupCount, 1u);
+  barrier();
+  if (gl_LocalInvocationIndex == 0)
+    perGroup[gl_WorkGroupID.x] = groupCount;
+}
+)");
+  ASSERT_TRUE(kernel);
+  const uint32_t groups = 40;
+  std::vector<uint32_t> counters(2 + groups, 0);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, counters.data(), counters.size() * 4);
+  runtime::Launcher launcher(4);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {groups, 1, 1})), "<success>");
+  uint32_t n = groups * 32;
+  EXPECT_EQ(counters[0], n * (n - 1) / 2);
+  EXPECT_EQ(counters[1], (n - 1) * 3);
+  for (uint32_t g = 0; g < groups; ++g)
+    EXPECT_EQ(counters[2 + g], 32u) << g; // shared memory starts at zero
+}
+
+TEST_F(Execution, Std140UniformWithVec3ArraysAndMatrices) {
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 1) in;
+layout(std140, set = 0, binding = 0) uniform U {
+  vec3 v;        // offset 0
+  float f;       // 12
+  float arr[2];  // 16, stride 16
+  mat2 m;        // 48, columns 16 apart
+} u;
+layout(std430, set = 0, binding = 1) buffer Out { float o[]; };
+void main() {
+  o[0] = u.v.x + u.v.y * 10.0 + u.v.z * 100.0;
+  o[1] = u.f;
+  o[2] = u.arr[1];
+  vec2 r = u.m * vec2(1.0, 2.0);
+  o[3] = r.x;
+  o[4] = r.y;
+}
+)");
+  ASSERT_TRUE(kernel);
+  // Laid out by hand per std140.
+  std::vector<float> ubo(20, -1.0f);
+  ubo[0] = 1, ubo[1] = 2, ubo[2] = 3, ubo[3] = 4;  // v, f
+  ubo[4] = 5, ubo[8] = 6;                          // arr[0], arr[1]
+  ubo[12] = 7, ubo[13] = 8, ubo[16] = 9, ubo[17] = 10; // m columns
+  std::vector<float> out(5, 0.0f);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, ubo.data(), ubo.size() * 4);
+  dispatch.bindBuffer(0, 1, out.data(), out.size() * 4);
+  runtime::Launcher launcher(1);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})), "<success>");
+  EXPECT_EQ(out[0], 321.0f);
+  EXPECT_EQ(out[1], 4.0f);
+  EXPECT_EQ(out[2], 6.0f);
+  // m * (1, 2) = col0 * 1 + col1 * 2 = (7 + 18, 8 + 20).
+  EXPECT_EQ(out[3], 25.0f);
+  EXPECT_EQ(out[4], 28.0f);
+}
+
+TEST_F(Execution, ThreeDimensionalDispatchBuiltins) {
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 4, local_size_y = 2, local_size_z = 2) in;
+layout(set = 0, binding = 0) buffer Out { uvec4 o[]; };
+void main() {
+  uvec3 g = gl_GlobalInvocationID;
+  uvec3 size = gl_NumWorkGroups * gl_WorkGroupSize;
+  uint linear = g.x + size.x * (g.y + size.y * g.z);
+  o[linear] = uvec4(g, gl_LocalInvocationIndex);
+}
+)");
+  ASSERT_TRUE(kernel);
+  std::array<uint32_t, 3> groups{3, 2, 2};
+  uint32_t sx = 12, sy = 4, sz = 4;
+  std::vector<uint32_t> out(sx * sy * sz * 4, ~0u);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, out.data(), out.size() * 4);
+  runtime::Launcher launcher(3);
+  ASSERT_EQ(errorText(dispatch.run(launcher, groups)), "<success>");
+  for (uint32_t z = 0; z < sz; ++z)
+    for (uint32_t y = 0; y < sy; ++y)
+      for (uint32_t x = 0; x < sx; ++x) {
+        uint32_t linear = x + sx * (y + sy * z);
+        uint32_t localIndex = (x % 4) + 4 * ((y % 2) + 2 * (z % 2));
+        EXPECT_EQ(out[linear * 4 + 0], x);
+        EXPECT_EQ(out[linear * 4 + 1], y);
+        EXPECT_EQ(out[linear * 4 + 2], z);
+        EXPECT_EQ(out[linear * 4 + 3], localIndex);
+      }
+}
+
+TEST_F(Execution, SmallAndWideIntegersAndFloats) {
+  auto kernel = compile(R"(
+#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer B {
+  int64_t a; uint64_t b; double d; int16_t s; uint8_t u8; float16_t h;
+} buf;
+void main() {
+  buf.a = buf.a * int64_t(3) - int64_t(1);
+  buf.b = buf.b << 33;
+  buf.d = buf.d / 3.0;
+  buf.s = int16_t(buf.s * int16_t(2));
+  buf.u8 = uint8_t(buf.u8 + uint8_t(200));
+  buf.h = buf.h * float16_t(0.5);
+}
+)");
+  ASSERT_TRUE(kernel);
+  struct alignas(8) Data {
+    int64_t a;
+    uint64_t b;
+    double d;
+    int16_t s;
+    uint8_t u8;
+    uint8_t pad;
+    uint16_t h;
+  } data{-5000000000LL, 5, 1.0, -300, 100, 0, 0x3c00 /* 1.0 */};
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, &data, sizeof(data));
+  runtime::Launcher launcher(1);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})), "<success>");
+  EXPECT_EQ(data.a, -15000000001LL);
+  EXPECT_EQ(data.b, 5ull << 33);
+  EXPECT_EQ(data.d, 1.0 / 3.0);
+  EXPECT_EQ(data.s, -600);
+  EXPECT_EQ(data.u8, uint8_t(300 - 256));
+  EXPECT_EQ(data.h, 0x3800); // 0.5 in binary16
+}
+
+TEST_F(Execution, ArraysOfStructs) {
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 8) in;
+struct Particle { vec3 position; float mass; vec2 velocity; };  // std430: 32 bytes
+layout(std430, set = 0, binding = 0) buffer P { Particle particles[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  particles[i].position += vec3(particles[i].velocity, particles[i].mass);
+  particles[i].mass *= 2.0;
+}
+)");
+  ASSERT_TRUE(kernel);
+  std::vector<float> data(16 * 8);
+  for (uint32_t i = 0; i < 16; ++i) {
+    float *p = &data[i * 8];
+    p[0] = float(i), p[1] = 1, p[2] = 2, p[3] = 0.5f * float(i); // pos, mass
+    p[4] = 10, p[5] = 20, p[6] = -1, p[7] = -1;                  // vel, pad
+  }
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, data.data(), data.size() * 4);
+  runtime::Launcher launcher(2);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {2, 1, 1})), "<success>");
+  for (uint32_t i = 0; i < 16; ++i) {
+    const float *p = &data[i * 8];
+    EXPECT_EQ(p[0], float(i) + 10);
+    EXPECT_EQ(p[1], 21.0f);
+    EXPECT_EQ(p[2], 2 + 0.5f * float(i));
+    EXPECT_EQ(p[3], float(i));
+    EXPECT_EQ(p[6], -1.0f); // padding untouched
+  }
+}
+
+TEST_F(Execution, DivergentBarrierIsReportedNotHung) {
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) buffer B { uint v[]; };
+void main() {
+  if (gl_LocalInvocationIndex < 2u)
+    return;
+  barrier();
+  v[gl_LocalInvocationIndex] = 1u;
+}
+)");
+  ASSERT_TRUE(kernel);
+  std::vector<uint32_t> v(4, 0);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, v.data(), v.size() * 4);
+  runtime::Launcher launcher(1);
+  EXPECT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})),
+            "error: workgroup (0, 0, 0): 2 of 4 invocations returned while the "
+            "others waited at a barrier (every invocation of a workgroup must "
+            "reach each OpControlBarrier)");
+}
+
+TEST_F(Execution, MissingBindingIsNamed) {
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 1) in;
+layout(set = 2, binding = 5) buffer Data { uint v[]; } data;
+void main() { data.v[0] = 1u; }
+)");
+  ASSERT_TRUE(kernel);
+  Dispatch dispatch(kernel);
+  runtime::Launcher launcher(1);
+  std::string error = errorText(dispatch.run(launcher, {1, 1, 1}));
+  EXPECT_NE(error.find("the shader uses storage buffer 'data' (set 2, binding "
+                       "5) but nothing is bound to it"),
+            std::string::npos)
+      << error;
+}
+
+} // namespace
