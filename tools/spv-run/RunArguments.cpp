@@ -1,0 +1,501 @@
+//===- RunArguments.cpp - spv-run's argument and data handling -----------===//
+//
+// Numbers are read with the C library's strtoull/strtoll/strtof/strtod, as
+// vkref reads them, so both tools accept and reject the same text.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunArguments.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+
+using namespace spvb::run;
+
+namespace {
+
+llvm::Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// "error: FLAG 'VALUE'", the start of every message about one argument.
+std::string argumentContext(llvm::StringRef flag, llvm::StringRef value) {
+  return ("error: " + flag + " '" + value + "'").str();
+}
+
+enum class ScalarKind { Unsigned, Signed, Float };
+
+struct ScalarType {
+  ScalarKind kind;
+  unsigned bytes;
+};
+
+std::optional<ScalarType> lookupType(llvm::StringRef type) {
+  static const struct {
+    const char *name;
+    ScalarType type;
+  } types[] = {
+      {"u8", {ScalarKind::Unsigned, 1}},  {"i8", {ScalarKind::Signed, 1}},
+      {"u16", {ScalarKind::Unsigned, 2}}, {"i16", {ScalarKind::Signed, 2}},
+      {"u32", {ScalarKind::Unsigned, 4}}, {"i32", {ScalarKind::Signed, 4}},
+      {"u64", {ScalarKind::Unsigned, 8}}, {"i64", {ScalarKind::Signed, 8}},
+      {"f16", {ScalarKind::Float, 2}},    {"f32", {ScalarKind::Float, 4}},
+      {"f64", {ScalarKind::Float, 8}},
+  };
+  for (const auto &entry : types)
+    if (type == entry.name)
+      return entry.type;
+  return std::nullopt;
+}
+
+const char *const TypeList =
+    "u8, i8, u16, i16, u32, i32, u64, i64, f16, f32 or f64";
+
+/// vkref's base_of: 0x/0X after an optional sign means hex, else decimal
+/// (so "010" is ten, not octal eight).
+int baseOf(llvm::StringRef text) {
+  if (text.starts_with("-") || text.starts_with("+"))
+    text = text.drop_front();
+  return text.starts_with_insensitive("0x") ? 16 : 10;
+}
+
+/// True if the first non-blank character (strto* skip C isspace blanks) is a
+/// minus sign.
+bool isNegative(llvm::StringRef text) {
+  return text.ltrim(" \t\n\v\f\r").starts_with("-");
+}
+
+enum class NumberStatus { Ok, Malformed, OutOfRange };
+
+/// An unsigned integer no larger than \p max, read as vkref's parse_uint
+/// reads it (strtoull; leading blanks and '+' allowed, '-' not).
+NumberStatus parseUnsignedText(llvm::StringRef text, uint64_t max,
+                               uint64_t &result) {
+  std::string s = text.str();
+  const char *begin = s.c_str();
+  char *end = nullptr;
+  errno = 0;
+  unsigned long long value = std::strtoull(begin, &end, baseOf(s));
+  if (s.empty() || end != begin + s.size())
+    return NumberStatus::Malformed;
+  if (isNegative(s))
+    return NumberStatus::Malformed;
+  if (errno == ERANGE || value > max)
+    return NumberStatus::OutOfRange;
+  result = value;
+  return NumberStatus::Ok;
+}
+
+/// SET or BINDING of --buffer, --out and --print.
+llvm::Error parseIndex(llvm::StringRef text, llvm::StringRef what,
+                       llvm::StringRef context, uint32_t &result) {
+  uint64_t value;
+  if (parseUnsignedText(text, UINT32_MAX, value) != NumberStatus::Ok)
+    return makeError(context + ": bad " + what + " '" + text +
+                     "' (expected an unsigned 32-bit integer)");
+  result = static_cast<uint32_t>(value);
+  return llvm::Error::success();
+}
+
+/// The bits of a half-precision value, from \p text that strtod has read as
+/// \p parsed. APFloat rounds the decimal text straight to half (no double
+/// rounding through double); text it does not read (e.g. hex floats without
+/// an exponent) is converted from the double.
+uint64_t halfBits(llvm::StringRef text, double parsed) {
+  llvm::APFloat half(llvm::APFloat::IEEEhalf());
+  llvm::Expected<llvm::APFloat::opStatus> status = half.convertFromString(
+      text.ltrim(" \t\n\v\f\r"), llvm::APFloat::rmNearestTiesToEven);
+  if (!status) {
+    llvm::consumeError(status.takeError());
+    half = llvm::APFloat(parsed);
+    bool losesInfo;
+    half.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
+                 &losesInfo);
+  }
+  return half.bitcastToAPInt().getZExtValue();
+}
+
+/// vkref's push_scalar: appends one value of \p typeName read from \p text,
+/// little-endian.
+llvm::Error appendScalar(std::vector<uint8_t> &out, llvm::StringRef typeName,
+                         llvm::StringRef text, llvm::StringRef context) {
+  std::optional<ScalarType> type = lookupType(typeName);
+  if (!type)
+    return makeError(context + ": unknown type '" + typeName + "' (expected " +
+                     TypeList + ")");
+  if (text.empty())
+    return makeError(context + ": empty " + typeName + " value");
+
+  std::string s = text.str();
+  const char *begin = s.c_str();
+  char *end = nullptr;
+  errno = 0;
+  uint64_t bits = 0;
+  bool outOfRange = false;
+  std::string range;
+  unsigned bitWidth = 8 * type->bytes;
+  switch (type->kind) {
+  case ScalarKind::Float:
+    // A float too large for its type becomes inf and tiny ones denormal or
+    // zero: vkref accepts those (it ignores ERANGE for floats).
+    if (type->bytes == 4) {
+      float value = std::strtof(begin, &end);
+      uint32_t word;
+      std::memcpy(&word, &value, sizeof word);
+      bits = word;
+    } else {
+      double value = std::strtod(begin, &end);
+      if (type->bytes == 8)
+        std::memcpy(&bits, &value, sizeof bits);
+      else if (end == begin + s.size())
+        bits = halfBits(text, value);
+    }
+    break;
+  case ScalarKind::Signed: {
+    long long value = std::strtoll(begin, &end, baseOf(s));
+    int64_t min = bitWidth == 64 ? INT64_MIN : -(int64_t(1) << (bitWidth - 1));
+    int64_t max =
+        bitWidth == 64 ? INT64_MAX : (int64_t(1) << (bitWidth - 1)) - 1;
+    outOfRange = errno == ERANGE || value < min || value > max;
+    range = std::to_string(min) + ".." + std::to_string(max);
+    bits = static_cast<uint64_t>(value);
+    break;
+  }
+  case ScalarKind::Unsigned: {
+    unsigned long long value = std::strtoull(begin, &end, baseOf(s));
+    uint64_t max = bitWidth == 64 ? UINT64_MAX : (uint64_t(1) << bitWidth) - 1;
+    outOfRange = errno == ERANGE || isNegative(s) || value > max;
+    range = "0.." + std::to_string(max);
+    bits = value;
+    break;
+  }
+  }
+  if (end != begin + s.size())
+    return makeError(context + ": bad " + typeName + " value '" + text +
+                     (type->kind == ScalarKind::Float ? "' (not a number)"
+                                                      : "' (not an integer)"));
+  if (outOfRange)
+    return makeError(context + ": bad " + typeName + " value '" + text +
+                     "' (out of range " + range + ")");
+  for (unsigned i = 0; i < type->bytes; ++i)
+    out.push_back(static_cast<uint8_t>(bits >> (8 * i)));
+  return llvm::Error::success();
+}
+
+/// vkref's load_data, with errors that start with \p context.
+llvm::Expected<std::vector<uint8_t>> loadDataIn(llvm::StringRef data,
+                                                llvm::StringRef context) {
+  if (data.empty())
+    return makeError(
+        context +
+        ": empty DATA (expected FILE, zero:NBYTES or TYPE:v1,v2,...)");
+  size_t colon = data.find(':');
+  llvm::StringRef head =
+      colon == llvm::StringRef::npos ? "" : data.take_front(colon);
+
+  if (head == "zero") {
+    llvm::StringRef sizeText = data.drop_front(colon + 1);
+    uint64_t size = 0;
+    switch (parseUnsignedText(sizeText, MaxDataBytes, size)) {
+    case NumberStatus::Ok:
+      return std::vector<uint8_t>(size, 0);
+    case NumberStatus::Malformed:
+      return makeError(context + ": bad zero:NBYTES size '" + sizeText +
+                       "' (expected an unsigned integer)");
+    case NumberStatus::OutOfRange:
+      return makeError(context + ": zero:NBYTES size '" + sizeText +
+                       "' is too large (at most " + llvm::Twine(MaxDataBytes) +
+                       " bytes)");
+    }
+    llvm_unreachable("every NumberStatus is handled");
+  }
+
+  if (!lookupType(head)) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+        llvm::MemoryBuffer::getFile(data, /*IsText=*/false,
+                                    /*RequiresNullTerminator=*/false);
+    if (!file)
+      return makeError(context + ": cannot open data file '" + data +
+                       "': " + file.getError().message());
+    llvm::StringRef contents = (*file)->getBuffer();
+    if (contents.size() > MaxDataBytes)
+      return makeError(context + ": data file '" + data + "' is too large (" +
+                       llvm::Twine(uint64_t(contents.size())) +
+                       " bytes; at most " + llvm::Twine(MaxDataBytes) + ")");
+    return std::vector<uint8_t>(contents.bytes_begin(), contents.bytes_end());
+  }
+
+  std::vector<uint8_t> out;
+  llvm::StringRef type = head;
+  llvm::SmallVector<llvm::StringRef, 16> items;
+  data.drop_front(colon + 1).split(items, ',', /*MaxSplit=*/-1,
+                                   /*KeepEmpty=*/true);
+  for (llvm::StringRef item : items) {
+    size_t itemColon = item.find(':');
+    if (itemColon != llvm::StringRef::npos) {
+      type = item.take_front(itemColon);
+      item = item.drop_front(itemColon + 1);
+    }
+    if (llvm::Error error = appendScalar(out, type, item, context))
+      return error;
+  }
+  return out;
+}
+
+/// Splits ARG at every colon; SET and BINDING are the first two parts.
+struct SplitArgument {
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  uint32_t set = 0;
+  uint32_t binding = 0;
+};
+
+llvm::Error parseSetAndBinding(llvm::StringRef arg, size_t minParts,
+                               llvm::StringRef usage, llvm::StringRef context,
+                               SplitArgument &result, bool exact = false) {
+  arg.split(result.parts, ':');
+  if (result.parts.size() < minParts ||
+      (exact && result.parts.size() != minParts))
+    return makeError(context + ": expected " + usage);
+  if (llvm::Error error =
+          parseIndex(result.parts[0], "set", context, result.set))
+    return error;
+  return parseIndex(result.parts[1], "binding", context, result.binding);
+}
+
+/// The text after the first \p count colons of \p arg.
+llvm::StringRef afterColons(llvm::StringRef arg, unsigned count) {
+  for (unsigned i = 0; i < count; ++i)
+    arg = arg.split(':').second;
+  return arg;
+}
+
+void appendFormatted(std::string &out, const char *format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  out += text;
+}
+
+} // namespace
+
+unsigned spvb::run::scalarTypeSize(llvm::StringRef type) {
+  std::optional<ScalarType> info = lookupType(type);
+  return info ? info->bytes : 0;
+}
+
+llvm::Expected<std::vector<uint8_t>> spvb::run::loadData(llvm::StringRef data,
+                                                         llvm::StringRef flag) {
+  return loadDataIn(data, argumentContext(flag, data));
+}
+
+llvm::Expected<std::vector<uint8_t>>
+spvb::run::parsePushArgument(llvm::StringRef data) {
+  std::string context = argumentContext("--push", data);
+  llvm::Expected<std::vector<uint8_t>> bytes = loadDataIn(data, context);
+  if (!bytes)
+    return bytes.takeError();
+  if (bytes->empty())
+    return makeError(context + ": the push constant data is empty");
+  bytes->resize((bytes->size() + 3) & ~size_t(3), 0);
+  return bytes;
+}
+
+llvm::StringRef spvb::run::kindName(DescriptorKind kind) {
+  return kind == DescriptorKind::Uniform ? "uniform" : "storage";
+}
+
+llvm::Expected<BufferArgument>
+spvb::run::parseBufferArgument(llvm::StringRef arg) {
+  std::string context = argumentContext("--buffer", arg);
+  SplitArgument split;
+  if (llvm::Error error = parseSetAndBinding(
+          arg, 4, "SET:BINDING:storage|uniform:DATA", context, split))
+    return error;
+  BufferArgument result;
+  result.set = split.set;
+  result.binding = split.binding;
+  llvm::StringRef kind = split.parts[2];
+  if (kind == "storage")
+    result.kind = DescriptorKind::Storage;
+  else if (kind == "uniform")
+    result.kind = DescriptorKind::Uniform;
+  else
+    return makeError(context + ": unknown descriptor kind '" + kind +
+                     "' (expected storage or uniform)");
+  llvm::Expected<std::vector<uint8_t>> bytes =
+      loadDataIn(afterColons(arg, 3), context);
+  if (!bytes)
+    return bytes.takeError();
+  if (bytes->empty())
+    return makeError(context + ": the buffer is empty");
+  result.bytes = std::move(*bytes);
+  return result;
+}
+
+llvm::Expected<OutputArgument>
+spvb::run::parseOutputArgument(llvm::StringRef arg) {
+  std::string context = argumentContext("--out", arg);
+  SplitArgument split;
+  if (llvm::Error error =
+          parseSetAndBinding(arg, 3, "SET:BINDING:FILE", context, split))
+    return error;
+  llvm::StringRef path = afterColons(arg, 2);
+  if (path.empty())
+    return makeError(context + ": empty FILE");
+  return OutputArgument{split.set, split.binding, path.str()};
+}
+
+llvm::Expected<PrintArgument>
+spvb::run::parsePrintArgument(llvm::StringRef arg) {
+  std::string context = argumentContext("--print", arg);
+  SplitArgument split;
+  if (llvm::Error error = parseSetAndBinding(arg, 3, "SET:BINDING:TYPE",
+                                             context, split, /*exact=*/true))
+    return error;
+  llvm::StringRef type = split.parts[2];
+  if (!lookupType(type))
+    return makeError(context + ": unknown type '" + type + "' (expected " +
+                     TypeList + ")");
+  return PrintArgument{split.set, split.binding, type.str()};
+}
+
+std::string spvb::run::formatBuffer(llvm::ArrayRef<uint8_t> bytes,
+                                    llvm::StringRef type, size_t limit) {
+  std::optional<ScalarType> info = lookupType(type);
+  if (!info)
+    return ("(unknown type '" + type + "')").str();
+  if (bytes.empty())
+    return "(empty)";
+  size_t count = bytes.size() / info->bytes;
+  size_t shown = limit == 0 ? count : std::min(count, limit);
+  std::string out;
+  for (size_t i = 0; i < shown; ++i) {
+    if (i)
+      out += ", ";
+    uint64_t bits = 0;
+    for (unsigned b = 0; b < info->bytes; ++b)
+      bits |= uint64_t(bytes[i * info->bytes + b]) << (8 * b);
+    unsigned width = 8 * info->bytes;
+    switch (info->kind) {
+    case ScalarKind::Unsigned:
+      out += std::to_string(bits);
+      break;
+    case ScalarKind::Signed:
+      out += std::to_string(width == 64
+                                ? static_cast<int64_t>(bits)
+                                : static_cast<int64_t>(bits << (64 - width)) >>
+                                      (64 - width));
+      break;
+    case ScalarKind::Float:
+      if (width == 64) {
+        double value;
+        std::memcpy(&value, &bits, sizeof value);
+        appendFormatted(out, "%.17g", value);
+      } else if (width == 32) {
+        uint32_t word = static_cast<uint32_t>(bits);
+        float value;
+        std::memcpy(&value, &word, sizeof value);
+        appendFormatted(out, "%.9g", value);
+      } else {
+        llvm::APFloat half(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits));
+        bool losesInfo;
+        half.convert(llvm::APFloat::IEEEdouble(),
+                     llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+        appendFormatted(out, "%.5g", half.convertToDouble());
+      }
+      break;
+    }
+  }
+  if (shown < count)
+    out += " ... (" + std::to_string(count - shown) + " more)";
+  size_t trailing = bytes.size() % info->bytes;
+  if (trailing) {
+    if (!out.empty())
+      out += ' ';
+    out += "(+" + std::to_string(trailing) + " trailing byte" +
+           (trailing == 1 ? ":" : "s:");
+    for (uint8_t byte : bytes.take_back(trailing)) {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, " %02x", byte);
+      out += hex;
+    }
+    out += ')';
+  }
+  return out;
+}
+
+llvm::Error spvb::run::writeFile(llvm::StringRef path,
+                                 llvm::ArrayRef<uint8_t> bytes) {
+  auto fail = [&](const std::error_code &ec) {
+    return makeError("error: cannot write file '" + path +
+                     "': " + ec.message());
+  };
+  // Not raw_fd_ostream(path, ...): that would take "-" for stdout.
+  int fd;
+  if (std::error_code ec = llvm::sys::fs::openFileForWrite(
+          path, fd, llvm::sys::fs::CD_CreateAlways, llvm::sys::fs::OF_None))
+    return fail(ec);
+  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+  os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  os.close();
+  if (os.has_error()) {
+    std::error_code ec = os.error();
+    os.clear_error();
+    return fail(ec);
+  }
+  return llvm::Error::success();
+}
+
+TimingSummary spvb::run::summarize(llvm::ArrayRef<double> milliseconds) {
+  if (milliseconds.empty())
+    return {};
+  std::vector<double> sorted(milliseconds.begin(), milliseconds.end());
+  std::sort(sorted.begin(), sorted.end());
+  size_t n = sorted.size();
+  TimingSummary summary;
+  summary.median =
+      n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+  summary.min = sorted.front();
+  summary.max = sorted.back();
+  return summary;
+}
+
+namespace {
+
+llvm::Expected<uint32_t> parseCount(llvm::StringRef value, llvm::StringRef flag,
+                                    bool allowZero) {
+  uint64_t result = 0;
+  NumberStatus status = parseUnsignedText(value, UINT32_MAX, result);
+  if (status == NumberStatus::OutOfRange)
+    return makeError(argumentContext(flag, value) + ": too large (at most " +
+                     llvm::Twine(UINT32_MAX) + ")");
+  if (status == NumberStatus::Malformed || (!allowZero && result == 0))
+    return makeError(argumentContext(flag, value) +
+                     (allowZero ? ": expected an unsigned integer"
+                                : ": expected a positive integer"));
+  return static_cast<uint32_t>(result);
+}
+
+} // namespace
+
+llvm::Expected<uint32_t> spvb::run::parsePositive(llvm::StringRef value,
+                                                  llvm::StringRef flag) {
+  return parseCount(value, flag, /*allowZero=*/false);
+}
+
+llvm::Expected<uint32_t> spvb::run::parseUnsigned(llvm::StringRef value,
+                                                  llvm::StringRef flag) {
+  return parseCount(value, flag, /*allowZero=*/true);
+}

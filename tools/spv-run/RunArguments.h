@@ -1,0 +1,171 @@
+//===- RunArguments.h - spv-run's argument and data handling ----*- C++ -*-===//
+//
+// The command-line values spv-run shares with vkref (../shared/tools/vkref),
+// so that one command line runs on both: DATA (--buffer, --push), --buffer,
+// --out, --groups and --repeat, with vkref's grammar. Plus spv-run's own
+// --print and --threads, the text of a printed buffer, writing output files
+// and the timing summary of --json.
+//
+// Every error is an llvm::Error whose message starts with "error: ", names
+// the flag and quotes the whole argument as given, e.g.
+//   error: --buffer '0:1:storag:f32:1': unknown descriptor kind 'storag'
+//   (expected storage or uniform)
+// (one line). Where vkref exits, these functions return such an error.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPVBRIDGE_TOOLS_SPV_RUN_RUNARGUMENTS_H
+#define SPVBRIDGE_TOOLS_SPV_RUN_RUNARGUMENTS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace spvb::run {
+
+/// The most bytes one DATA may hold: the largest range a Vulkan buffer
+/// descriptor can have (maxStorageBufferRange is a uint32_t).
+constexpr uint64_t MaxDataBytes = UINT32_MAX;
+
+/// Size in bytes of a scalar type of inline lists and --print (u8 i8 u16 i16
+/// u32 i32 u64 i64 f16 f32 f64), or 0 if \p type is none of them.
+unsigned scalarTypeSize(llvm::StringRef type);
+
+/// Loads DATA as vkref does:
+///   - `zero:NBYTES`: NBYTES zero bytes (decimal or 0x hex);
+///   - `TYPE:v1,v2,...` when TYPE is a scalar type: the values,
+///     little-endian, one after the other. An item `T:v` switches the type
+///     for itself and the items after it (`f32:2.5,u32:7`). Integers are
+///     decimal or 0x hex (C strtoll/strtoull syntax) and must fit the type;
+///     floats use C strtod syntax (incl. inf, nan, hex floats), a float too
+///     large for its type becomes inf, as in vkref. f16 is an addition to
+///     vkref's types;
+///   - anything else: the path of a file whose raw bytes are the data.
+/// Errors (\p flag names the flag, DATA is \p data):
+///   error: FLAG 'DATA': empty DATA (expected FILE, zero:NBYTES or
+///          TYPE:v1,v2,...)
+///   error: FLAG 'DATA': bad zero:NBYTES size 'N' (expected an unsigned
+///          integer)
+///   error: FLAG 'DATA': zero:NBYTES size 'N' is too large (at most
+///          4294967295 bytes)
+///   error: FLAG 'DATA': unknown type 'T' (expected u8, i8, u16, i16, u32,
+///          i32, u64, i64, f16, f32 or f64)
+///   error: FLAG 'DATA': empty T value
+///   error: FLAG 'DATA': bad T value 'V' (not an integer)
+///   error: FLAG 'DATA': bad T value 'V' (not a number)            [floats]
+///   error: FLAG 'DATA': bad T value 'V' (out of range LO..HI)
+///   error: FLAG 'DATA': cannot open data file 'PATH': REASON
+///   error: FLAG 'DATA': data file 'PATH' is too large (N bytes; at most
+///          4294967295)
+/// The result may be empty (`zero:0`, an empty file).
+llvm::Expected<std::vector<uint8_t>> loadData(llvm::StringRef data,
+                                              llvm::StringRef flag);
+
+/// `--push DATA`: loadData(DATA, "--push") padded with zeros to a multiple
+/// of 4 bytes, as vkref does. Errors: those of loadData, and
+///   error: --push 'DATA': the push constant data is empty
+llvm::Expected<std::vector<uint8_t>> parsePushArgument(llvm::StringRef data);
+
+enum class DescriptorKind { Storage, Uniform };
+
+/// "storage" or "uniform".
+llvm::StringRef kindName(DescriptorKind kind);
+
+/// `--buffer SET:BINDING:storage|uniform:DATA`.
+struct BufferArgument {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  DescriptorKind kind = DescriptorKind::Storage;
+  /// The loaded DATA (never empty).
+  std::vector<uint8_t> bytes;
+};
+
+/// Parses `SET:BINDING:storage|uniform:DATA` and loads DATA (which may hold
+/// further colons). SET and BINDING are decimal or 0x hex. Errors (ARG is
+/// \p arg):
+///   error: --buffer 'ARG': expected SET:BINDING:storage|uniform:DATA
+///   error: --buffer 'ARG': bad set 'X' (expected an unsigned 32-bit integer)
+///   error: --buffer 'ARG': bad binding 'X' (expected an unsigned 32-bit
+///          integer)
+///   error: --buffer 'ARG': unknown descriptor kind 'K' (expected storage or
+///          uniform)
+///   error: --buffer 'ARG': <a loadData error after the quoted argument>
+///   error: --buffer 'ARG': the buffer is empty
+/// Duplicate (set, binding) pairs are the caller's to reject.
+llvm::Expected<BufferArgument> parseBufferArgument(llvm::StringRef arg);
+
+/// `--out SET:BINDING:FILE`.
+struct OutputArgument {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  std::string path;
+};
+
+/// Parses `SET:BINDING:FILE` (FILE may hold colons). Errors:
+///   error: --out 'ARG': expected SET:BINDING:FILE
+///   error: --out 'ARG': bad set|binding 'X' (expected an unsigned 32-bit
+///          integer)
+///   error: --out 'ARG': empty FILE
+llvm::Expected<OutputArgument> parseOutputArgument(llvm::StringRef arg);
+
+/// `--print SET:BINDING:TYPE` (spv-run only).
+struct PrintArgument {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  /// A scalar type, see scalarTypeSize.
+  std::string type;
+};
+
+/// Parses `SET:BINDING:TYPE`. Errors:
+///   error: --print 'ARG': expected SET:BINDING:TYPE
+///   error: --print 'ARG': bad set|binding 'X' (expected an unsigned 32-bit
+///          integer)
+///   error: --print 'ARG': unknown type 'T' (expected u8, i8, u16, i16, u32,
+///          i32, u64, i64, f16, f32 or f64)
+llvm::Expected<PrintArgument> parsePrintArgument(llvm::StringRef arg);
+
+/// The buffer as text for --print: its values of scalar type \p type,
+/// little-endian, separated by ", ". Integers are decimal; floats print so
+/// that they read back exactly (%.5g for f16, %.9g for f32, %.17g for f64;
+/// inf, -inf, nan, -nan). At most \p limit values (0: no limit) are shown,
+/// then " ... (N more)". Bytes after the last whole value are shown as
+/// " (+K trailing bytes: xx xx)". An empty buffer is "(empty)".
+/// Example: `1, 2 ... (3 more) (+1 trailing byte: ff)`.
+std::string formatBuffer(llvm::ArrayRef<uint8_t> bytes, llvm::StringRef type,
+                         size_t limit = 64);
+
+/// Writes \p bytes to the file \p path (created or truncated; "-" is a file
+/// named "-", as in vkref). Error:
+///   error: cannot write file 'PATH': REASON
+llvm::Error writeFile(llvm::StringRef path, llvm::ArrayRef<uint8_t> bytes);
+
+/// Median (mean of the middle two for an even count, as vkref), minimum and
+/// maximum of timings for --json. All zero for no timings.
+struct TimingSummary {
+  double median = 0;
+  double min = 0;
+  double max = 0;
+};
+TimingSummary summarize(llvm::ArrayRef<double> milliseconds);
+
+/// A count given to \p flag (`--groups X Y Z` one at a time, `--repeat N`,
+/// `--threads N`): a positive 32-bit integer, decimal or 0x hex. Errors:
+///   error: FLAG 'V': expected a positive integer
+///   error: FLAG 'V': too large (at most 4294967295)
+llvm::Expected<uint32_t> parsePositive(llvm::StringRef value,
+                                       llvm::StringRef flag);
+
+/// As parsePositive, but 0 is allowed (`--device N`). Errors:
+///   error: FLAG 'V': expected an unsigned integer
+///   error: FLAG 'V': too large (at most 4294967295)
+llvm::Expected<uint32_t> parseUnsigned(llvm::StringRef value,
+                                       llvm::StringRef flag);
+
+} // namespace spvb::run
+
+#endif // SPVBRIDGE_TOOLS_SPV_RUN_RUNARGUMENTS_H
