@@ -3,10 +3,10 @@
 
 #include "spvbridge/bridge/Codegen.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/TargetSelect.h"
@@ -17,8 +17,7 @@ using namespace spvb;
 using namespace llvm::orc;
 
 static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 message.str());
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
 JitCompiler::JitCompiler(std::unique_ptr<LLJIT> jit) : jit(std::move(jit)) {}
@@ -147,10 +146,9 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   kernel->entry.invocation = invocation->toPtr<spvb_entry_fn>();
   kernel->entry.workgroup = workgroup->toPtr<spvb_entry_fn>();
   kernel->entry.info = *info->toPtr<const spvb_kernel_info *>();
-  kernel->compileMilliseconds =
-      std::chrono::duration<double, std::milli>(
-          std::chrono::steady_clock::now() - start)
-          .count();
+  kernel->compileMilliseconds = std::chrono::duration<double, std::milli>(
+                                    std::chrono::steady_clock::now() - start)
+                                    .count();
   cache[key] = kernel;
   return kernel;
 }
@@ -180,7 +178,8 @@ llvm::Error Dispatch::validate() const {
             kernel->sourceName,
             llvm::join(llvm::split(getResourceKindName(resource.kind), '-'),
                        " "),
-            resource.name, resource.set, resource.binding,
+            resource.name.empty() ? resource.blockTypeName : resource.name,
+            resource.set, resource.binding,
             resource.arraySize > 1
                 ? llvm::formatv(", element {0}", element).str()
                 : std::string()));

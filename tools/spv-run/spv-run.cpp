@@ -1,0 +1,317 @@
+//===- spv-run.cpp - Run one compute shader on the CPU --------------------===//
+//
+// Takes the flags of ../shared/tools/vkref (lavapipe) unchanged, so the same
+// command line runs on both; the shader is the first positional argument
+// (anything spv-to-ll takes) instead of --spv:
+//
+//   spv-run SHADER --groups X Y Z [--entry NAME]
+//           [--buffer SET:BINDING:storage|uniform:DATA]... [--push DATA]
+//           [--spec ID:TYPE:VALUE]... [--out SET:BINDING:FILE]...
+//           [--repeat N] [--json] [--threads N] [--print SET:BINDING:TYPE]...
+//
+//===----------------------------------------------------------------------===//
+#include "RunArguments.h"
+
+#include "spvbridge/bridge/Kernel.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstring>
+
+using namespace llvm;
+using namespace spvb;
+
+static cl::OptionCategory category("spv-run options");
+
+static cl::opt<std::string> shaderPath(cl::Positional, cl::Required,
+                                       cl::desc("<shader>"), cl::cat(category));
+static cl::list<std::string> groupsArg("groups", cl::multi_val(3),
+                                       cl::desc("Workgroup counts X Y Z"),
+                                       cl::cat(category));
+static cl::opt<std::string> entryPoint("entry", cl::desc("Entry point"),
+                                       cl::cat(category));
+static cl::list<std::string>
+    bufferArgs("buffer", cl::desc("SET:BINDING:storage|uniform:DATA"),
+               cl::cat(category));
+static cl::opt<std::string> pushArg("push", cl::desc("Push-constant DATA"),
+                                    cl::cat(category));
+static cl::list<std::string> specArgs("spec", cl::desc("ID:TYPE:VALUE"),
+                                      cl::cat(category));
+static cl::list<std::string> outArgs("out", cl::desc("SET:BINDING:FILE"),
+                                     cl::cat(category));
+static cl::list<std::string> printArgs("print", cl::desc("SET:BINDING:TYPE"),
+                                       cl::cat(category));
+static cl::opt<std::string>
+    repeatArg("repeat", cl::desc("Timed dispatches after one untimed warm-up"),
+              cl::init("10"), cl::cat(category));
+static cl::opt<bool> jsonOutput("json", cl::desc("Print results as JSON"),
+                                cl::cat(category));
+static cl::opt<bool> noValidate("no-validate",
+                                cl::desc("Skip SPIRV-Tools validation"),
+                                cl::cat(category));
+static cl::opt<bool> cold("cold",
+                          cl::desc("Accepted for vkref compatibility: "
+                                   "every run compiles anew"),
+                          cl::cat(category));
+static cl::opt<std::string> device("device",
+                                   cl::desc("Accepted for vkref compatibility"),
+                                   cl::cat(category));
+static cl::opt<std::string> optLevel("O", cl::desc("Optimization level 0-3"),
+                                     cl::Prefix, cl::init("2"),
+                                     cl::cat(category));
+static cl::list<std::string> defines("D", cl::Prefix,
+                                     cl::desc("Preprocessor define"),
+                                     cl::cat(category));
+static cl::list<std::string> includeDirs("I", cl::Prefix,
+                                         cl::desc("Include directory"),
+                                         cl::cat(category));
+static cl::opt<std::string> targetEnv("target-env",
+                                      cl::desc("Target environment"),
+                                      cl::init("vulkan1.2"), cl::cat(category));
+
+static int fail(Error error) {
+  errs() << toString(std::move(error)) << "\n";
+  return 1;
+}
+
+static int fail(const Twine &message) {
+  errs() << "error: " << message << "\n";
+  return 1;
+}
+
+namespace {
+/// A buffer as given, and the copy the shader works on.
+struct HostBuffer {
+  run::BufferArgument argument;
+  std::vector<uint8_t> working;
+};
+} // namespace
+
+/// Takes `--threads N` / `--threads=N` out of argv. LLVM's libraries already
+/// register a "threads" option, so it cannot be a cl::opt here.
+static std::string takeThreadsArgument(std::vector<const char *> &args) {
+  std::string value = "0";
+  for (size_t i = 1; i < args.size();) {
+    StringRef arg = args[i];
+    if (arg == "--threads" || arg == "-threads") {
+      value = i + 1 < args.size() ? args[i + 1] : "";
+      args.erase(args.begin() + i, args.begin() + std::min(i + 2, args.size()));
+    } else if (arg.consume_front("--threads=") ||
+               arg.consume_front("-threads=")) {
+      value = arg.str();
+      args.erase(args.begin() + i);
+    } else {
+      ++i;
+    }
+  }
+  return value;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  std::vector<const char *> args(argv, argv + argc);
+  std::string threadsArg = takeThreadsArgument(args);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      args.size(), args.data(),
+      "spv-run: run a compute shader on the CPU\n\n"
+      "  --threads N  host threads (default: all hardware threads)\n");
+
+  if (groupsArg.empty())
+    return fail("--groups X Y Z is required");
+  std::array<uint32_t, 3> groups;
+  for (int d = 0; d < 3; ++d) {
+    Expected<uint32_t> count = run::parsePositive(groupsArg[d], "--groups");
+    if (!count)
+      return fail(count.takeError());
+    groups[d] = *count;
+  }
+  Expected<uint32_t> repeat = run::parsePositive(repeatArg, "--repeat");
+  if (!repeat)
+    return fail(repeat.takeError());
+  uint32_t threads = 0;
+  if (threadsArg != "0") {
+    Expected<uint32_t> parsed = run::parsePositive(threadsArg, "--threads");
+    if (!parsed)
+      return fail(parsed.takeError());
+    threads = *parsed;
+  }
+  if (optLevel.size() != 1 || optLevel[0] < '0' || optLevel[0] > '3')
+    return fail("-O" + optLevel +
+                ": unknown optimization level (expected -O0, -O1, -O2 or -O3)");
+
+  std::vector<HostBuffer> buffers;
+  for (const std::string &arg : bufferArgs) {
+    Expected<run::BufferArgument> parsed = run::parseBufferArgument(arg);
+    if (!parsed)
+      return fail(parsed.takeError());
+    for (const HostBuffer &other : buffers)
+      if (other.argument.set == parsed->set &&
+          other.argument.binding == parsed->binding)
+        return fail(formatv("--buffer '{0}': set {1} binding {2} is given "
+                            "twice",
+                            arg, parsed->set, parsed->binding));
+    buffers.push_back({std::move(*parsed), {}});
+  }
+  auto findBuffer = [&](uint32_t set, uint32_t binding) -> HostBuffer * {
+    for (HostBuffer &buffer : buffers)
+      if (buffer.argument.set == set && buffer.argument.binding == binding)
+        return &buffer;
+    return nullptr;
+  };
+  std::vector<run::OutputArgument> outputs;
+  for (const std::string &arg : outArgs) {
+    Expected<run::OutputArgument> parsed = run::parseOutputArgument(arg);
+    if (!parsed)
+      return fail(parsed.takeError());
+    if (!findBuffer(parsed->set, parsed->binding))
+      return fail(formatv("--out '{0}': no --buffer for set {1} binding {2}",
+                          arg, parsed->set, parsed->binding));
+    outputs.push_back(std::move(*parsed));
+  }
+  std::vector<run::PrintArgument> prints;
+  for (const std::string &arg : printArgs) {
+    Expected<run::PrintArgument> parsed = run::parsePrintArgument(arg);
+    if (!parsed)
+      return fail(parsed.takeError());
+    if (!findBuffer(parsed->set, parsed->binding))
+      return fail(formatv("--print '{0}': no --buffer for set {1} binding {2}",
+                          arg, parsed->set, parsed->binding));
+    prints.push_back(std::move(*parsed));
+  }
+  std::optional<std::vector<uint8_t>> push;
+  if (!pushArg.empty()) {
+    Expected<std::vector<uint8_t>> data = run::parsePushArgument(pushArg);
+    if (!data)
+      return fail(data.takeError());
+    push = std::move(*data);
+  }
+
+  CompileOptions options;
+  options.source.defines = defines;
+  options.source.includeDirs = includeDirs;
+  options.source.targetEnv = targetEnv;
+  if (!entryPoint.empty())
+    options.source.entry = entryPoint;
+  options.entryPoint = entryPoint;
+  options.optLevel = static_cast<OptLevel>(optLevel[0] - '0');
+  options.validate = !noValidate;
+  for (const std::string &arg : specArgs) {
+    Expected<SpecConstantValue> value = parseSpecArgument(arg);
+    if (!value)
+      return fail(value.takeError());
+    options.specializations.push_back(*value);
+  }
+
+  Expected<std::unique_ptr<JitCompiler>> jit = JitCompiler::create();
+  if (!jit)
+    return fail(jit.takeError());
+  auto compileStart = std::chrono::steady_clock::now();
+  Expected<std::shared_ptr<const Kernel>> kernel =
+      (*jit)->compileFile(shaderPath, options);
+  if (!kernel)
+    return fail(kernel.takeError());
+  double compileMs = std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - compileStart)
+                         .count();
+
+  // Every resource the shader uses needs a --buffer of the right kind.
+  const ModuleReflection &reflection = (*kernel)->reflection;
+  for (const ResourceInfo &resource : reflection.resources) {
+    bool storage = resource.kind == ResourceKind::StorageBuffer;
+    const char *kind = storage ? "storage" : "uniform";
+    HostBuffer *buffer = findBuffer(resource.set, resource.binding);
+    if (!buffer)
+      return fail(formatv("{0}: the shader uses {1} buffer '{2}' (set {3}, "
+                          "binding {4}) but no --buffer {3}:{4}:{1}:DATA "
+                          "provides it",
+                          shaderPath, kind,
+                          resource.name.empty() ? resource.blockTypeName
+                                                : resource.name,
+                          resource.set, resource.binding));
+    if ((buffer->argument.kind == run::DescriptorKind::Storage) != storage)
+      return fail(formatv("--buffer {0}:{1}: the shader's '{2}' is a {3} "
+                          "buffer",
+                          resource.set, resource.binding, resource.name, kind));
+    if (resource.arraySize > 1)
+      return fail(formatv("{0}: '{1}' (set {2}, binding {3}) is an array of "
+                          "{4} buffers; --buffer binds one",
+                          shaderPath, resource.name, resource.set,
+                          resource.binding, resource.arraySize));
+  }
+  if (reflection.pushConstants && !push)
+    return fail(formatv("{0}: the shader uses {1} bytes of push constants but "
+                        "no --push provides them",
+                        shaderPath, reflection.pushConstantSize));
+
+  runtime::Launcher launcher(threads);
+  Dispatch dispatch(*kernel);
+  for (HostBuffer &buffer : buffers) {
+    buffer.working = buffer.argument.bytes;
+    dispatch.bindBuffer(buffer.argument.set, buffer.argument.binding,
+                        buffer.working.data(), buffer.working.size());
+  }
+  if (push)
+    dispatch.setPushConstants(*push);
+
+  // Every run starts from the initial contents, restored outside the timing.
+  std::vector<double> timings;
+  for (uint32_t i = 0; i <= *repeat; ++i) {
+    for (HostBuffer &buffer : buffers)
+      std::memcpy(buffer.working.data(), buffer.argument.bytes.data(),
+                  buffer.working.size());
+    auto start = std::chrono::steady_clock::now();
+    if (Error error = dispatch.run(launcher, groups))
+      return fail(std::move(error));
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    if (i > 0)
+      timings.push_back(ms);
+  }
+
+  for (const run::OutputArgument &output : outputs)
+    if (Error error = run::writeFile(
+            output.path, findBuffer(output.set, output.binding)->working))
+      return fail(std::move(error));
+  run::TimingSummary summary = run::summarize(timings);
+  const uint32_t *size = (*kernel)->entry.info.workgroup_size;
+  if (jsonOutput) {
+    json::Object result{
+        {"device", "spvbridge (host CPU)"},
+        {"entry", (*kernel)->entryPoint},
+        {"local_size", json::Array{size[0], size[1], size[2]}},
+        {"groups", json::Array{groups[0], groups[1], groups[2]}},
+        {"compile_ms", compileMs},
+        {"repeat", *repeat},
+        {"dispatch_ms", summary.median},
+        {"dispatch_ms_min", summary.min},
+        {"dispatch_ms_max", summary.max},
+        {"threads", launcher.getThreadCount()},
+        {"uses_barriers", (*kernel)->entry.info.uses_barriers != 0}};
+    outs() << formatv("{0:2}", json::Value(std::move(result))) << "\n";
+  } else {
+    outs() << formatv("entry:     {0} local_size={1}x{2}x{3} "
+                      "groups={4}x{5}x{6}\n",
+                      (*kernel)->entryPoint, size[0], size[1], size[2],
+                      groups[0], groups[1], groups[2]);
+    outs() << formatv("compile:   {0:F3} ms\n", compileMs);
+    outs() << formatv("dispatch:  {0:F3} ms median over {1} (min {2:F3}, "
+                      "max {3:F3}) on {4} threads\n",
+                      summary.median, *repeat, summary.min, summary.max,
+                      launcher.getThreadCount());
+  }
+  for (const run::PrintArgument &print : prints) {
+    HostBuffer *buffer = findBuffer(print.set, print.binding);
+    (jsonOutput ? errs() : outs())
+        << formatv("buffer {0}:{1} ({2}): ", print.set, print.binding,
+                   print.type)
+        << run::formatBuffer(buffer->working, print.type) << "\n";
+  }
+  return 0;
+}
