@@ -103,3 +103,26 @@ module {
     spirv.ReturnValue %2 : i32
   }
 }
+
+// -----
+
+// OpQuantizeToF16 rounds through f16 and back; results below the smallest
+// normal f16, 2^-14 = 6.103515625e-05, become a zero of the operand's sign
+// (SPIR-V spec: "too small to represent as a normalized 16-bit value").
+// CHECK-LABEL: llvm.func internal @quantize_to_f16
+// CHECK-SAME: %[[X:[a-z0-9]+]]: vector<2xf32>)
+// CHECK: %[[H:.*]] = llvm.fptrunc %[[X]] : vector<2xf32> to vector<2xf16>
+// CHECK: %[[W:.*]] = llvm.fpext %[[H]] : vector<2xf16> to vector<2xf32>
+// CHECK: %[[A:.*]] = llvm.intr.fabs(%[[W]]) : (vector<2xf32>) -> vector<2xf32>
+// CHECK: %[[MIN:.*]] = llvm.mlir.constant(dense<6.10351563E-5> : vector<2xf32>) : vector<2xf32>
+// CHECK: %[[SMALL:.*]] = llvm.fcmp "olt" %[[A]], %[[MIN]] : vector<2xf32>
+// CHECK: %[[Z:.*]] = llvm.mlir.constant(dense<0.000000e+00> : vector<2xf32>) : vector<2xf32>
+// CHECK: %[[SZ:.*]] = llvm.intr.copysign(%[[Z]], %[[X]]) : (vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK: %[[R:.*]] = llvm.select %[[SMALL]], %[[SZ]], %[[W]] : vector<2xi1>, vector<2xf32>
+// CHECK: llvm.return %[[R]] : vector<2xf32>
+module {
+  spirv.func @quantize_to_f16(%x: vector<2xf32>) -> vector<2xf32> "None" {
+    %0 = spvb.quantize_to_f16 %x : vector<2xf32>
+    spirv.ReturnValue %0 : vector<2xf32>
+  }
+}

@@ -144,3 +144,20 @@ module {
     spirv.ReturnValue %0 : !spirv.array<2 x f32>
   }
 }
+
+// -----
+
+// OpAny / OpAll reduce a bool vector with or / and.
+// CHECK-LABEL: llvm.func internal @any_all
+// CHECK-SAME: %[[V:[a-z0-9]+]]: vector<3xi1>)
+// CHECK: %[[ANY:.*]] = "llvm.intr.vector.reduce.or"(%[[V]]) : (vector<3xi1>) -> i1
+// CHECK: %[[ALL:.*]] = "llvm.intr.vector.reduce.and"(%[[V]]) : (vector<3xi1>) -> i1
+// CHECK: llvm.and %[[ANY]], %[[ALL]] : i1
+module {
+  spirv.func @any_all(%v: vector<3xi1>) -> i1 "None" {
+    %0 = spvb.any %v : vector<3xi1>
+    %1 = spvb.all %v : vector<3xi1>
+    %2 = spirv.LogicalAnd %0, %1 : i1
+    spirv.ReturnValue %2 : i1
+  }
+}
