@@ -58,6 +58,86 @@ public:
   }
 };
 
+/// Splits a composite index path into the aggregate part (extractvalue) and
+/// a final vector component, if the path ends inside a vector.
+std::pair<SmallVector<int64_t>, std::optional<int64_t>>
+splitIndexPath(Type type, ArrayAttr indices) {
+  SmallVector<int64_t> aggregate;
+  std::optional<int64_t> component;
+  for (Attribute index : indices) {
+    int64_t value = cast<IntegerAttr>(index).getInt();
+    if (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
+      type = array.getElementType();
+    } else if (auto structType = dyn_cast<LLVM::LLVMStructType>(type)) {
+      type = structType.getBody()[value];
+    } else {
+      component = value; // a vector: the last index
+      break;
+    }
+    aggregate.push_back(value);
+  }
+  return {aggregate, component};
+}
+
+/// Upstream's lowering passes the whole path to extractvalue, which cannot
+/// step into a vector (a matrix column element, m[1][0]).
+class CompositeExtractPattern
+    : public OpConversionPattern<spirv::CompositeExtractOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::CompositeExtractOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value value = adaptor.getComposite();
+    auto [aggregate, component] =
+        splitIndexPath(value.getType(), op.getIndices());
+    if (!aggregate.empty())
+      value = LLVM::ExtractValueOp::create(rewriter, loc, value, aggregate);
+    if (component) {
+      Value index =
+          createIntConstant(rewriter, loc, rewriter.getI32Type(), *component);
+      value = LLVM::ExtractElementOp::create(rewriter, loc, value, index);
+    }
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
+class CompositeInsertPattern
+    : public OpConversionPattern<spirv::CompositeInsertOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::CompositeInsertOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value composite = adaptor.getComposite();
+    auto [aggregate, component] =
+        splitIndexPath(composite.getType(), op.getIndices());
+    Value object = adaptor.getObject();
+    if (component) {
+      Value vector = aggregate.empty()
+                         ? composite
+                         : LLVM::ExtractValueOp::create(rewriter, loc,
+                                                        composite, aggregate)
+                               .getResult();
+      Value index =
+          createIntConstant(rewriter, loc, rewriter.getI32Type(), *component);
+      object =
+          LLVM::InsertElementOp::create(rewriter, loc, vector, object, index);
+    }
+    Value result =
+        aggregate.empty()
+            ? object
+            : LLVM::InsertValueOp::create(rewriter, loc, composite, object,
+                                          aggregate)
+                  .getResult();
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// An index past the end reads zero and writes nothing (LLVM would make
 /// poison of it).
 Value inRange(OpBuilder &b, Location loc, Value index, VectorType vector,
@@ -141,7 +221,8 @@ public:
 
 void spvb::populateCompositePatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns) {
-  patterns.add<CompositeConstructPattern, CopyLogicalPattern,
+  patterns.add<CompositeConstructPattern, CompositeExtractPattern,
+               CompositeInsertPattern, CopyLogicalPattern,
                CompositeSelectPattern, VectorExtractDynamicPattern,
                VectorInsertDynamicPattern>(converter, patterns.getContext(),
                                            kOverrideBenefit);

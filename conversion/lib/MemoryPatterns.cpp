@@ -387,15 +387,16 @@ public:
   LogicalResult
   matchAndRewrite(spirv::CopyMemoryOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    PointerLayout layout = readPointerLayout(op);
+    PointerLayout target = readPointerLayout(op);
+    PointerLayout source = readPointerLayout(op, "spvb.source");
     Type type = getPointee(op.getSource());
     Value value = loadValue(rewriter, op.getLoc(), *getTypeConverter(),
-                            adaptor.getSource(), type, layout.matrix,
-                            layout.vectorStride);
+                            adaptor.getSource(), type, source.matrix,
+                            source.vectorStride);
     if (!value)
       return rewriter.notifyMatchFailure(op, "unsupported copy type");
     storeValue(rewriter, op.getLoc(), value, adaptor.getTarget(), type,
-               layout.matrix, layout.vectorStride);
+               target.matrix, target.vectorStride);
     rewriter.eraseOp(op);
     return success();
   }

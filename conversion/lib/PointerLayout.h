@@ -4,7 +4,8 @@
 // how matrices behind an op's pointer operand are laid out:
 //   spvb.matrix_stride = N, spvb.row_major: layout of matrices at the pointer;
 //   spvb.vector_stride = N: the pointer is a column of a row-major matrix,
-//                           whose elements are N bytes apart.
+//                           whose elements are N bytes apart;
+//   spvb.source.*: the same for OpCopyMemory's source pointer.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_CONVERSION_LIB_POINTERLAYOUT_H
@@ -24,9 +25,13 @@ struct PointerLayout {
   }
 };
 
-PointerLayout readPointerLayout(mlir::Operation *op);
+/// `prefix` names the attributes: "spvb" for the op's pointer operand,
+/// "spvb.source" for OpCopyMemory's source.
+PointerLayout readPointerLayout(mlir::Operation *op,
+                                llvm::StringRef prefix = "spvb");
 /// Records a non-default layout on `op`.
-void writePointerLayout(mlir::Operation *op, const PointerLayout &layout);
+void writePointerLayout(mlir::Operation *op, const PointerLayout &layout,
+                        llvm::StringRef prefix = "spvb");
 
 } // namespace spvb
 
