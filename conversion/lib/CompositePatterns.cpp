@@ -127,12 +127,11 @@ public:
       object =
           LLVM::InsertElementOp::create(rewriter, loc, vector, object, index);
     }
-    Value result =
-        aggregate.empty()
-            ? object
-            : LLVM::InsertValueOp::create(rewriter, loc, composite, object,
-                                          aggregate)
-                  .getResult();
+    Value result = aggregate.empty()
+                       ? object
+                       : LLVM::InsertValueOp::create(rewriter, loc, composite,
+                                                     object, aggregate)
+                             .getResult();
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -221,9 +220,9 @@ public:
 
 void spvb::populateCompositePatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns) {
-  patterns.add<CompositeConstructPattern, CompositeExtractPattern,
-               CompositeInsertPattern, CopyLogicalPattern,
-               CompositeSelectPattern, VectorExtractDynamicPattern,
-               VectorInsertDynamicPattern>(converter, patterns.getContext(),
-                                           kOverrideBenefit);
+  patterns
+      .add<CompositeConstructPattern, CompositeExtractPattern,
+           CompositeInsertPattern, CopyLogicalPattern, CompositeSelectPattern,
+           VectorExtractDynamicPattern, VectorInsertDynamicPattern>(
+          converter, patterns.getContext(), kOverrideBenefit);
 }

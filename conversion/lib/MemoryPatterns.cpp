@@ -460,8 +460,15 @@ Value computeSubgroupBuiltin(OpBuilder &b, Location loc, spirv::BuiltIn builtin,
     Value one = createIntConstant(b, loc, i128, 1);
     Value eq = LLVM::ShlOp::create(b, loc, one, local128);
     Value lt = LLVM::SubOp::create(b, loc, eq, one);
-    Value all = LLVM::SubOp::create(
-        b, loc, LLVM::ShlOp::create(b, loc, one, size128), one);
+    // Every invocation of the subgroup; 128 (the largest size) is all bits.
+    Value size127 = LLVM::UMinOp::create(b, loc, size128,
+                                         createIntConstant(b, loc, i128, 127));
+    Value below = LLVM::SubOp::create(
+        b, loc, LLVM::ShlOp::create(b, loc, one, size127), one);
+    Value full = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, size128,
+                                      createIntConstant(b, loc, i128, 128));
+    Value all = LLVM::SelectOp::create(b, loc, full,
+                                       createAllOnes(b, loc, i128), below);
     switch (builtin) {
     case spirv::BuiltIn::SubgroupEqMask:
       result = eq;
@@ -507,7 +514,9 @@ public:
                   ConversionPatternRewriter &rewriter) const override {
     auto it = layout.variables.find(op.getVariable());
     if (it == layout.variables.end())
-      return rewriter.notifyMatchFailure(op, "unknown variable");
+      return op.emitError() << "variable '" << op.getVariable()
+                            << "' is not available to compute shaders "
+                               "(a user-defined Input or Output)";
     const InterfaceVariable &var = it->second;
     auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
     if (!func || func.getNumArguments() < 2)

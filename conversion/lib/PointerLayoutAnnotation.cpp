@@ -40,8 +40,7 @@ void spvb::writePointerLayout(Operation *op, const PointerLayout &layout,
   if (layout.matrix.rowMajor)
     op->setAttr(p + ".row_major", b.getUnitAttr());
   if (layout.vectorStride)
-    op->setAttr(p + ".vector_stride",
-                b.getI32IntegerAttr(layout.vectorStride));
+    op->setAttr(p + ".vector_stride", b.getI32IntegerAttr(layout.vectorStride));
 }
 
 /// The layout at the end of an access chain's indices into `type`.
@@ -78,14 +77,14 @@ void spvb::annotatePointerLayouts(ModuleOp module) {
     if (auto chain = dyn_cast<spirv::AccessChainOp>(op)) {
       PointerLayout layout = layouts.lookup(chain.getBasePtr());
       writePointerLayout(op, layout);
-      layouts[chain.getResult()] = walkIndices(
-          layout, pointee(chain.getBasePtr()), chain.getIndices());
+      layouts[chain.getResult()] =
+          walkIndices(layout, pointee(chain.getBasePtr()), chain.getIndices());
     } else if (auto chain = dyn_cast<spirv::PtrAccessChainOp>(op)) {
       // The Element operand steps over whole pointees: layout unchanged.
       PointerLayout layout = layouts.lookup(chain.getBasePtr());
       writePointerLayout(op, layout);
-      layouts[chain.getResult()] = walkIndices(
-          layout, pointee(chain.getBasePtr()), chain.getIndices());
+      layouts[chain.getResult()] =
+          walkIndices(layout, pointee(chain.getBasePtr()), chain.getIndices());
     } else if (auto load = dyn_cast<spirv::LoadOp>(op)) {
       writePointerLayout(op, layouts.lookup(load.getPtr()));
     } else if (auto store = dyn_cast<spirv::StoreOp>(op)) {

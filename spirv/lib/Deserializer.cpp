@@ -157,6 +157,7 @@ private:
   llvm::DenseMap<uint32_t, std::string> extInstSets;
   llvm::DenseMap<uint32_t, spirv::FuncOp> functions;
   llvm::StringSet<> usedSymbols;
+  llvm::DenseMap<uint32_t, std::string> reservedFunctionNames;
   struct EntryPoint {
     spirv::ExecutionModel model;
     uint32_t functionId;
@@ -425,6 +426,13 @@ LogicalResult Deserializer::collectDebugAndDecorations() {
       break;
     case spv::OpString:
       strings[inst.resultId] = inst.argString(0).str();
+      break;
+    case spv::OpEntryPoint:
+      // Compute entry functions are named after their entry point (the ABI
+      // symbols follow it): reserve the name before any global takes it.
+      if (inst.arg(0) == spv::ExecutionModelGLCompute &&
+          usedSymbols.insert(inst.argString(2)).second)
+        reservedFunctionNames[inst.arg(1)] = inst.argString(2).str();
       break;
     case spv::OpDecorate:
     case spv::OpDecorateId: {
@@ -856,7 +864,10 @@ LogicalResult Deserializer::declareFunctions() {
                            : (names.count(inst.resultId)
                                   ? names[inst.resultId]
                                   : "fn" + std::to_string(inst.resultId));
-    std::string symbol = uniqueSymbol(base, inst.resultId);
+    auto reserved = reservedFunctionNames.find(inst.resultId);
+    std::string symbol = reserved != reservedFunctionNames.end()
+                             ? reserved->second
+                             : uniqueSymbol(base, inst.resultId);
     auto control = static_cast<spirv::FunctionControl>(inst.arg(0));
     auto func = spirv::FuncOp::create(builder, currentLocation(inst), symbol,
                                       fnType, control);
@@ -1516,9 +1527,19 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
   case spv::OpTerminateInvocation:
     spirv::KillOp::create(builder, loc);
     return success();
-  case spv::OpUnreachable:
-    spirv::UnreachableOp::create(builder, loc);
+  case spv::OpUnreachable: {
+    // Reaching it is undefined; returning is what the lowering does anyway,
+    // and spirv.Unreachable is only valid in blocks without predecessors.
+    auto func =
+        builder.getBlock()->getParent()->getParentOfType<spirv::FuncOp>();
+    ArrayRef<Type> results = func.getFunctionType().getResults();
+    if (results.empty())
+      spirv::ReturnOp::create(builder, loc);
+    else
+      spirv::ReturnValueOp::create(
+          builder, loc, spirv::UndefOp::create(builder, loc, results.front()));
     return success();
+  }
   default:
     break;
   }

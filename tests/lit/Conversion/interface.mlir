@@ -420,15 +420,22 @@ spirv.module Logical GLSL450 {
     spirv.ReturnValue %0 : vector<4xi32>
   }
 
-  // SubgroupGeMask = ~((1 << id) - 1) & ((1 << size) - 1).
+  // SubgroupGeMask = ~((1 << id) - 1) & all, where all = (1 << size) - 1,
+  // or every bit for size 128 (a shift by 128 would be poison).
   // CHECK-LABEL: llvm.func internal @ge_mask
   // CHECK: %[[L128:.*]] = llvm.zext %{{.*}} : i32 to i128
   // CHECK: %[[S128:.*]] = llvm.zext %{{.*}} : i32 to i128
   // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i128) : i128
   // CHECK: %[[EQ:.*]] = llvm.shl %[[ONE]], %[[L128]] : i128
   // CHECK: %[[LT:.*]] = llvm.sub %[[EQ]], %[[ONE]] : i128
-  // CHECK: %[[TOP:.*]] = llvm.shl %[[ONE]], %[[S128]] : i128
-  // CHECK: %[[ALL:.*]] = llvm.sub %[[TOP]], %[[ONE]] : i128
+  // CHECK: %[[C127:.*]] = llvm.mlir.constant(127 : i128) : i128
+  // CHECK: %[[S127:.*]] = llvm.intr.umin(%[[S128]], %[[C127]]) : (i128, i128) -> i128
+  // CHECK: %[[TOP:.*]] = llvm.shl %[[ONE]], %[[S127]] : i128
+  // CHECK: %[[BELOW:.*]] = llvm.sub %[[TOP]], %[[ONE]] : i128
+  // CHECK: %[[C128:.*]] = llvm.mlir.constant(128 : i128) : i128
+  // CHECK: %[[FULL:.*]] = llvm.icmp "uge" %[[S128]], %[[C128]] : i128
+  // CHECK: %[[ALLONES:.*]] = llvm.mlir.constant(-1 : i128) : i128
+  // CHECK: %[[ALL:.*]] = llvm.select %[[FULL]], %[[ALLONES]], %[[BELOW]] : i1, i128
   // CHECK: %[[ONES:.*]] = llvm.mlir.constant(-1 : i128) : i128
   // CHECK: %[[NOTLT:.*]] = llvm.xor %[[LT]], %[[ONES]] : i128
   // CHECK: %[[GE:.*]] = llvm.and %[[NOTLT]], %[[ALL]] : i128
