@@ -117,6 +117,9 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   runtimeSymbols[mangle("spvb_rt_control_barrier")] = {
       ExecutorAddr::fromPtr(&spvb_rt_control_barrier),
       llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  runtimeSymbols[mangle("spvb_rt_printf")] = {
+      ExecutorAddr::fromPtr(&spvb_rt_printf),
+      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   if (llvm::Error error = dylib->define(absoluteSymbols(runtimeSymbols)))
     return error;
   // libm and compiler-rt helpers (sinf, __truncsfhf2, ...) from the process.

@@ -197,10 +197,68 @@ public:
   }
 };
 
+/// debugPrintfEXT: spvb_rt_printf(invocation, format, count, descs, args).
+class DebugPrintfPattern : public OpConversionPattern<DebugPrintfOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DebugPrintfOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type ptr = LLVM::LLVMPointerType::get(getContext());
+    Type i32 = rewriter.getI32Type();
+    // The format string: a private constant, NUL-terminated.
+    auto module = op->getParentOfType<ModuleOp>();
+    std::string text = op.getFormat().str();
+    text.push_back('\0');
+    std::string name;
+    for (unsigned i = 0;; ++i) {
+      name = "spvb.printf.format." + std::to_string(i);
+      if (!module.lookupSymbol(name))
+        break;
+    }
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      LLVM::GlobalOp::create(
+          rewriter, loc,
+          LLVM::LLVMArrayType::get(rewriter.getI8Type(), text.size()),
+          /*isConstant=*/true, LLVM::Linkage::Private, name,
+          rewriter.getStringAttr(text));
+    }
+    Value format = LLVM::AddressOfOp::create(rewriter, loc, ptr, name);
+    ValueRange args = adaptor.getArgs();
+    size_t count = std::max<size_t>(args.size(), 1);
+    Value descs = createEntrySlot(rewriter, loc, op,
+                                  LLVM::LLVMArrayType::get(i32, count));
+    Value values = createEntrySlot(rewriter, loc, op,
+                                   LLVM::LLVMArrayType::get(ptr, count));
+    for (auto [i, arg] : llvm::enumerate(args)) {
+      Value desc =
+          createIntConstant(rewriter, loc, i32, getTypeDesc(arg.getType()));
+      LLVM::StoreOp::create(rewriter, loc, desc,
+                            createByteOffset(rewriter, loc, descs, i * 4), 4);
+      LLVM::StoreOp::create(rewriter, loc, spill(rewriter, loc, op, arg),
+                            createByteOffset(rewriter, loc, values, i * 8), 8);
+    }
+    StringRef callee = "spvb_rt_printf";
+    declareRuntimeFunction(
+        rewriter, op, callee,
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
+                                    {ptr, ptr, i32, ptr, ptr}));
+    Value argCount = createIntConstant(rewriter, loc, i32, args.size());
+    LLVM::CallOp::create(
+        rewriter, loc, TypeRange{}, callee,
+        ValueRange{getInvocation(op), format, argCount, descs, values});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void spvb::populateRuntimeCallPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns) {
-  patterns.add<SubgroupPattern, ImagePattern>(converter, patterns.getContext(),
-                                              kOverrideBenefit);
+  patterns.add<SubgroupPattern, ImagePattern, DebugPrintfPattern>(
+      converter, patterns.getContext(), kOverrideBenefit);
 }

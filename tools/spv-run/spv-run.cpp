@@ -223,6 +223,9 @@ int main(int argc, char **argv) {
   // Every resource the shader uses needs a --buffer of the right kind.
   const ModuleReflection &reflection = (*kernel)->reflection;
   for (const ResourceInfo &resource : reflection.resources) {
+    // An anonymous block ("buffer Y { ... };") is named by its type.
+    const std::string &name =
+        resource.name.empty() ? resource.blockTypeName : resource.name;
     bool storage = resource.kind == ResourceKind::StorageBuffer;
     const char *kind = storage ? "storage" : "uniform";
     HostBuffer *buffer = findBuffer(resource.set, resource.binding);
@@ -230,19 +233,17 @@ int main(int argc, char **argv) {
       return fail(formatv("{0}: the shader uses {1} buffer '{2}' (set {3}, "
                           "binding {4}) but no --buffer {3}:{4}:{1}:DATA "
                           "provides it",
-                          shaderPath, kind,
-                          resource.name.empty() ? resource.blockTypeName
-                                                : resource.name,
-                          resource.set, resource.binding));
+                          shaderPath, kind, name, resource.set,
+                          resource.binding));
     if ((buffer->argument.kind == run::DescriptorKind::Storage) != storage)
       return fail(formatv("--buffer {0}:{1}: the shader's '{2}' is a {3} "
                           "buffer",
-                          resource.set, resource.binding, resource.name, kind));
+                          resource.set, resource.binding, name, kind));
     if (resource.arraySize > 1)
       return fail(formatv("{0}: '{1}' (set {2}, binding {3}) is an array of "
                           "{4} buffers; --buffer binds one",
-                          shaderPath, resource.name, resource.set,
-                          resource.binding, resource.arraySize));
+                          shaderPath, name, resource.set, resource.binding,
+                          resource.arraySize));
   }
   if (reflection.pushConstants && !push)
     return fail(formatv("{0}: the shader uses {1} bytes of push constants but "
@@ -260,8 +261,10 @@ int main(int argc, char **argv) {
     dispatch.setPushConstants(*push);
 
   // Every run starts from the initial contents, restored outside the timing.
+  // debugPrintfEXT output is shown for the last run only.
   std::vector<double> timings;
   for (uint32_t i = 0; i <= *repeat; ++i) {
+    runtime::setPrintfSink(i == *repeat ? stdout : nullptr);
     for (HostBuffer &buffer : buffers)
       std::memcpy(buffer.working.data(), buffer.argument.bytes.data(),
                   buffer.working.size());

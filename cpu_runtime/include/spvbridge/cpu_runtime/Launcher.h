@@ -16,6 +16,7 @@
 #include "llvm/Support/ThreadPool.h"
 
 #include <array>
+#include <cstdio>
 #include <memory>
 #include <vector>
 
@@ -34,6 +35,9 @@ struct DispatchResources {
   std::vector<spvb_binding> bindings;
   std::vector<uint8_t> pushConstants;
 };
+
+/// Where debugPrintfEXT output goes (stdout by default); nullptr drops it.
+void setPrintfSink(FILE *file);
 
 class Launcher {
 public:

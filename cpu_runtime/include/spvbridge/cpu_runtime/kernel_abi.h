@@ -98,6 +98,15 @@ void spvb_rt_control_barrier(spvb_invocation *invocation,
                              uint32_t execution_scope, uint32_t memory_scope,
                              uint32_t semantics);
 
+/* debugPrintfEXT (NonSemantic.DebugPrintf): `format` with the
+ * VK_KHR_shader_non_semantic_info conversions (%d %i %u %x %X %o %c %f %F %e
+ * %E %g %G %a %A, `l` for 64-bit, `%v2f`-style vectors); args[i] points at
+ * the i-th value, typed by arg_descs[i] (SPVB_TYPE_DESC). One line per
+ * call on the runtime's printf sink (stdout by default). */
+void spvb_rt_printf(spvb_invocation *invocation, const char *format,
+                    uint32_t arg_count, const uint32_t *arg_descs,
+                    const void *const *args);
+
 /* A subgroup instruction (OpGroupNonUniform*, OpSubgroup*KHR). Every active
  * invocation of the subgroup makes the call; operand0 is the instruction's
  * value operand, operand1 its second operand (id, delta, ...) or NULL, both
