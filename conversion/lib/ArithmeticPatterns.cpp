@@ -301,6 +301,14 @@ public:
   }
 };
 
+/// The two-member structs of the extended arithmetic results.
+Value makePair(OpBuilder &b, Location loc, Type structType, Value first,
+               Value second) {
+  Value pair = LLVM::PoisonOp::create(b, loc, structType);
+  pair = insertValue(b, loc, pair, first, 0);
+  return insertValue(b, loc, pair, second, 1);
+}
+
 /// IAddCarry / ISubBorrow: {result, carry as 0 or 1}.
 template <typename Op, bool IsAdd>
 class CarryPattern : public OpConversionPattern<Op> {
@@ -318,11 +326,10 @@ public:
     Value flag = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult,
                                       IsAdd ? result : a, IsAdd ? a : b);
     Value carry = LLVM::ZExtOp::create(rewriter, loc, type, flag);
-    Type structType = this->getTypeConverter()->convertType(op.getType());
-    Value out = LLVM::PoisonOp::create(rewriter, loc, structType);
-    out = insertValue(rewriter, loc, out, result, 0);
-    out = insertValue(rewriter, loc, out, carry, 1);
-    rewriter.replaceOp(op, out);
+    rewriter.replaceOp(
+        op, makePair(rewriter, loc,
+                     this->getTypeConverter()->convertType(op.getType()),
+                     result, carry));
     return success();
   }
 };
@@ -352,11 +359,10 @@ public:
         rewriter, loc, type,
         LLVM::LShrOp::create(rewriter, loc, product,
                              createIntConstant(rewriter, loc, wide, width)));
-    Type structType = this->getTypeConverter()->convertType(op.getType());
-    Value out = LLVM::PoisonOp::create(rewriter, loc, structType);
-    out = insertValue(rewriter, loc, out, low, 0);
-    out = insertValue(rewriter, loc, out, high, 1);
-    rewriter.replaceOp(op, out);
+    rewriter.replaceOp(
+        op, makePair(rewriter, loc,
+                     this->getTypeConverter()->convertType(op.getType()), low,
+                     high));
     return success();
   }
 };

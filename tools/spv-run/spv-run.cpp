@@ -10,6 +10,7 @@
 //           [--repeat N] [--json] [--threads N] [--print SET:BINDING:TYPE]...
 //
 //===----------------------------------------------------------------------===//
+#include "../common/CompileFlags.h"
 #include "RunArguments.h"
 
 #include "spvbridge/bridge/Kernel.h"
@@ -26,22 +27,18 @@
 using namespace llvm;
 using namespace spvb;
 
-static cl::OptionCategory category("spv-run options");
+static cl::OptionCategory &category = spvb::tools::getToolCategory();
 
 static cl::opt<std::string> shaderPath(cl::Positional, cl::Required,
                                        cl::desc("<shader>"), cl::cat(category));
 static cl::list<std::string> groupsArg("groups", cl::multi_val(3),
                                        cl::desc("Workgroup counts X Y Z"),
                                        cl::cat(category));
-static cl::opt<std::string> entryPoint("entry", cl::desc("Entry point"),
-                                       cl::cat(category));
 static cl::list<std::string>
     bufferArgs("buffer", cl::desc("SET:BINDING:storage|uniform:DATA"),
                cl::cat(category));
 static cl::opt<std::string> pushArg("push", cl::desc("Push-constant DATA"),
                                     cl::cat(category));
-static cl::list<std::string> specArgs("spec", cl::desc("ID:TYPE:VALUE"),
-                                      cl::cat(category));
 static cl::list<std::string> outArgs("out", cl::desc("SET:BINDING:FILE"),
                                      cl::cat(category));
 static cl::list<std::string> printArgs("print", cl::desc("SET:BINDING:TYPE"),
@@ -51,9 +48,6 @@ static cl::opt<std::string>
               cl::init("10"), cl::cat(category));
 static cl::opt<bool> jsonOutput("json", cl::desc("Print results as JSON"),
                                 cl::cat(category));
-static cl::opt<bool> noValidate("no-validate",
-                                cl::desc("Skip SPIRV-Tools validation"),
-                                cl::cat(category));
 static cl::opt<bool> cold("cold",
                           cl::desc("Accepted for vkref compatibility: "
                                    "every run compiles anew"),
@@ -61,18 +55,6 @@ static cl::opt<bool> cold("cold",
 static cl::opt<std::string> device("device",
                                    cl::desc("Accepted for vkref compatibility"),
                                    cl::cat(category));
-static cl::opt<std::string> optLevel("O", cl::desc("Optimization level 0-3"),
-                                     cl::Prefix, cl::init("2"),
-                                     cl::cat(category));
-static cl::list<std::string> defines("D", cl::Prefix,
-                                     cl::desc("Preprocessor define"),
-                                     cl::cat(category));
-static cl::list<std::string> includeDirs("I", cl::Prefix,
-                                         cl::desc("Include directory"),
-                                         cl::cat(category));
-static cl::opt<std::string> targetEnv("target-env",
-                                      cl::desc("Target environment"),
-                                      cl::init("vulkan1.2"), cl::cat(category));
 
 static int fail(Error error) {
   errs() << toString(std::move(error)) << "\n";
@@ -141,10 +123,6 @@ int main(int argc, char **argv) {
       return fail(parsed.takeError());
     threads = *parsed;
   }
-  if (optLevel.size() != 1 || optLevel[0] < '0' || optLevel[0] > '3')
-    return fail("-O" + optLevel +
-                ": unknown optimization level (expected -O0, -O1, -O2 or -O3)");
-
   std::vector<HostBuffer> buffers;
   for (const std::string &arg : bufferArgs) {
     Expected<run::BufferArgument> parsed = run::parseBufferArgument(arg);
@@ -192,28 +170,16 @@ int main(int argc, char **argv) {
     push = std::move(*data);
   }
 
-  CompileOptions options;
-  options.source.defines = defines;
-  options.source.includeDirs = includeDirs;
-  options.source.targetEnv = targetEnv;
-  if (!entryPoint.empty())
-    options.source.entry = entryPoint;
-  options.entryPoint = entryPoint;
-  options.optLevel = static_cast<OptLevel>(optLevel[0] - '0');
-  options.validate = !noValidate;
-  for (const std::string &arg : specArgs) {
-    Expected<SpecConstantValue> value = parseSpecArgument(arg);
-    if (!value)
-      return fail(value.takeError());
-    options.specializations.push_back(*value);
-  }
+  Expected<CompileOptions> options = spvb::tools::getCompileOptions();
+  if (!options)
+    return fail(options.takeError());
 
   Expected<std::unique_ptr<JitCompiler>> jit = JitCompiler::create();
   if (!jit)
     return fail(jit.takeError());
   auto compileStart = std::chrono::steady_clock::now();
   Expected<std::shared_ptr<const Kernel>> kernel =
-      (*jit)->compileFile(shaderPath, options);
+      (*jit)->compileFile(shaderPath, *options);
   if (!kernel)
     return fail(kernel.takeError());
   double compileMs = std::chrono::duration<double, std::milli>(

@@ -7,6 +7,7 @@
 // .frag .glsl) or .hlsl. Default: optimized (-O2) LLVM IR text on stdout.
 //
 //===----------------------------------------------------------------------===//
+#include "../common/CompileFlags.h"
 #include "spvbridge/bridge/Codegen.h"
 #include "spvbridge/bridge/Compiler.h"
 
@@ -20,7 +21,7 @@
 using namespace llvm;
 using namespace spvb;
 
-static cl::OptionCategory category("spv-to-ll options");
+static cl::OptionCategory &category = spvb::tools::getToolCategory();
 
 static cl::opt<std::string> inputPath(cl::Positional, cl::Required,
                                       cl::desc("<input shader>"),
@@ -34,30 +35,6 @@ static cl::opt<std::string>
              cl::desc("What to emit: llvm (default), bc, asm, obj, "
                       "mlir-spirv, mlir-llvm"),
              cl::init("llvm"), cl::cat(category));
-static cl::opt<std::string> optLevel("O", cl::desc("Optimization level 0-3"),
-                                     cl::Prefix, cl::init("2"),
-                                     cl::cat(category));
-static cl::opt<std::string>
-    entryPoint("entry",
-               cl::desc("Entry point (default: the only compute entry point, "
-                        "else main)"),
-               cl::cat(category));
-static cl::list<std::string>
-    specs("spec", cl::desc("Specialization constant ID:TYPE:VALUE"),
-          cl::cat(category));
-static cl::list<std::string>
-    defines("D", cl::Prefix, cl::desc("Preprocessor define NAME[=VALUE]"),
-            cl::cat(category));
-static cl::list<std::string> includeDirs("I", cl::Prefix,
-                                         cl::desc("Include directory"),
-                                         cl::cat(category));
-static cl::opt<std::string> targetEnv("target-env",
-                                      cl::desc("Target environment for "
-                                               "compiling and validating"),
-                                      cl::init("vulkan1.2"), cl::cat(category));
-static cl::opt<bool> noValidate("no-validate",
-                                cl::desc("Skip SPIRV-Tools validation"),
-                                cl::cat(category));
 
 static int fail(Error error) {
   errs() << toString(std::move(error)) << "\n";
@@ -81,28 +58,10 @@ int main(int argc, char **argv) {
   if (!llvm::is_contained(kinds, emitKind))
     return fail("--emit: unknown value '" + emitKind +
                 "' (expected llvm, bc, asm, obj, mlir-spirv or mlir-llvm)");
-  if (optLevel.size() != 1 || optLevel[0] < '0' || optLevel[0] > '3')
-    return fail("-O" + optLevel +
-                ": unknown optimization level (expected "
-                "-O0, -O1, -O2 or -O3)");
-
-  CompileOptions options;
-  options.source.defines = defines;
-  options.source.includeDirs = includeDirs;
-  options.source.targetEnv = targetEnv;
-  if (!entryPoint.empty())
-    options.source.entry = entryPoint;
-  options.entryPoint = entryPoint;
-  options.optLevel = static_cast<OptLevel>(optLevel[0] - '0');
-  options.validate = !noValidate;
-  for (const std::string &spec : specs) {
-    Expected<SpecConstantValue> value = parseSpecArgument(spec);
-    if (!value)
-      return fail(value.takeError());
-    options.specializations.push_back(*value);
-  }
-
-  Compiler compiler(options);
+  Expected<CompileOptions> options = spvb::tools::getCompileOptions();
+  if (!options)
+    return fail(options.takeError());
+  Compiler compiler(*options);
   Expected<SpirvBinary> binary = compiler.load(inputPath);
   if (!binary)
     return fail(binary.takeError());
@@ -140,10 +99,10 @@ int main(int argc, char **argv) {
   auto module = compiler.translate(*lowered->module, context, binary->name);
   if (!module)
     return fail(module.takeError());
-  auto machine = createHostTargetMachine(options.optLevel);
+  auto machine = createHostTargetMachine(options->optLevel);
   if (!machine)
     return fail(machine.takeError());
-  optimizeModule(**module, **machine, options.optLevel);
+  optimizeModule(**module, **machine, options->optLevel);
 
   if (emitKind == "llvm") {
     (*module)->print(output->os(), nullptr);

@@ -1,0 +1,58 @@
+//===- CompileFlags.cpp - Compiler flags shared by the tools --------------===//
+#include "CompileFlags.h"
+
+using namespace llvm;
+
+cl::OptionCategory &spvb::tools::getToolCategory() {
+  static cl::OptionCategory category("spvbridge options");
+  return category;
+}
+
+static cl::opt<std::string>
+    entryPoint("entry",
+               cl::desc("Entry point (default: the only compute entry point, "
+                        "else main)"),
+               cl::cat(spvb::tools::getToolCategory()));
+static cl::list<std::string>
+    specs("spec", cl::desc("Specialization constant ID:TYPE:VALUE"),
+          cl::cat(spvb::tools::getToolCategory()));
+static cl::list<std::string>
+    defines("D", cl::Prefix, cl::desc("Preprocessor define NAME[=VALUE]"),
+            cl::cat(spvb::tools::getToolCategory()));
+static cl::list<std::string>
+    includeDirs("I", cl::Prefix, cl::desc("Include directory"),
+                cl::cat(spvb::tools::getToolCategory()));
+static cl::opt<std::string> optLevel("O", cl::desc("Optimization level 0-3"),
+                                     cl::Prefix, cl::init("2"),
+                                     cl::cat(spvb::tools::getToolCategory()));
+static cl::opt<std::string>
+    targetEnv("target-env",
+              cl::desc("Target environment for compiling and validating"),
+              cl::init("vulkan1.2"), cl::cat(spvb::tools::getToolCategory()));
+static cl::opt<bool> noValidate("no-validate",
+                                cl::desc("Skip SPIRV-Tools validation"),
+                                cl::cat(spvb::tools::getToolCategory()));
+
+Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
+  if (optLevel.size() != 1 || optLevel[0] < '0' || optLevel[0] > '3')
+    return createStringError(inconvertibleErrorCode(),
+                             "error: -O" + optLevel +
+                                 ": unknown optimization level (expected "
+                                 "-O0, -O1, -O2 or -O3)");
+  CompileOptions options;
+  options.source.defines = defines;
+  options.source.includeDirs = includeDirs;
+  options.source.targetEnv = targetEnv;
+  if (!entryPoint.empty())
+    options.source.entry = entryPoint;
+  options.entryPoint = entryPoint;
+  options.optLevel = static_cast<OptLevel>(optLevel[0] - '0');
+  options.validate = !noValidate;
+  for (const std::string &spec : specs) {
+    Expected<SpecConstantValue> value = parseSpecArgument(spec);
+    if (!value)
+      return value.takeError();
+    options.specializations.push_back(*value);
+  }
+  return options;
+}
