@@ -161,12 +161,7 @@ spvb::computeInterfaceLayout(ModuleOp module,
   if (!entryPoint.empty() && layout.entryPoints.empty())
     return makeError("error: no GLCompute entry point named '" + entryPoint +
                      "'");
-  // A WorkgroupSize builtin constant overrides LocalSize; after
-  // specialization it is a plain constant the shader reads directly, so the
-  // runtime only needs the ExecutionMode values here.
-  bool barriers = false;
-  module.walk([&](spirv::ControlBarrierOp) { barriers = true; });
-  for (EntryPointLayout &entry : layout.entryPoints)
-    entry.usesBarriers = barriers;
+  // The deserializer already folded a WorkgroupSize builtin into LocalSize;
+  // usesBarriers is set by the lowering once unreached functions are gone.
   return layout;
 }

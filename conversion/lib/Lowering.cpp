@@ -88,6 +88,11 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   if (!layout)
     return layout.takeError();
   eraseUnusedFunctions(top, *layout);
+  // Barriers count only in what the entry point reaches.
+  bool barriers = false;
+  top.walk([&](spirv::ControlBarrierOp) { barriers = true; });
+  for (EntryPointLayout &entry : layout->entryPoints)
+    entry.usesBarriers = barriers;
   annotatePointerLayouts(top);
 
   std::string firstError;
@@ -153,7 +158,7 @@ struct LowerToLLVMPass
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerToLLVMPass)
   StringRef getArgument() const final { return "spvb-lower-to-llvm"; }
   StringRef getDescription() const final {
-    return "Lower a spirv.module to the llvm dialect on the spvbridge ABI";
+    return "Lower spirv ops to the llvm dialect on the spvbridge kernel ABI";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<LLVM::LLVMDialect, func::FuncDialect, scf::SCFDialect,

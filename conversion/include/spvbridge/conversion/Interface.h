@@ -42,6 +42,7 @@ struct EntryPointLayout {
   std::string name;     // the SPIR-V entry point name
   std::string function; // its spirv.func symbol
   uint32_t workgroupSize[3] = {1, 1, 1};
+  /// Whether anything the entry point reaches has a control barrier.
   bool usesBarriers = false;
 };
 
