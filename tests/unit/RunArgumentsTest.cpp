@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunArguments.h"
+#include "TestUtil.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -21,58 +22,12 @@
 #include <vector>
 
 using namespace spvb::run;
+using spvb::test::errorText;
+using spvb::test::TempDir;
+using spvb::test::unwrap;
 using Bytes = std::vector<uint8_t>;
 
 namespace {
-
-/// A fresh directory, removed with everything in it at the end of the test.
-class TempDir {
-public:
-  TempDir() {
-    std::error_code ec =
-        llvm::sys::fs::createUniqueDirectory("spvb-runargs", dir);
-    EXPECT_FALSE(ec) << ec.message();
-  }
-  ~TempDir() { llvm::sys::fs::remove_directories(dir); }
-
-  std::string path(llvm::StringRef relative) const {
-    llvm::SmallString<256> p(dir);
-    llvm::sys::path::append(p, relative);
-    return std::string(p);
-  }
-
-  std::string write(llvm::StringRef relative, llvm::StringRef contents) const {
-    std::string p = path(relative);
-    std::error_code ec;
-    llvm::raw_fd_ostream os(p, ec);
-    EXPECT_FALSE(ec) << ec.message();
-    os << contents;
-    return p;
-  }
-
-private:
-  llvm::SmallString<256> dir;
-};
-
-template <typename T> std::string errorText(llvm::Expected<T> result) {
-  if (result)
-    return "<success>";
-  return llvm::toString(result.takeError());
-}
-
-std::string errorText(llvm::Error error) {
-  if (!error)
-    return "<success>";
-  return llvm::toString(std::move(error));
-}
-
-template <typename T> T unwrap(llvm::Expected<T> result) {
-  if (!result) {
-    ADD_FAILURE() << llvm::toString(result.takeError());
-    return T();
-  }
-  return std::move(*result);
-}
 
 Bytes loadBytes(llvm::StringRef text) {
   return unwrap(loadData(text, "--push"));
