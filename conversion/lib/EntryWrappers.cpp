@@ -44,7 +44,19 @@ static void buildWorkgroupEntry(OpBuilder &b, Location loc,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(body);
   Value dispatch = body->getArgument(0);
-  Value invocation = body->getArgument(1);
+  // Work on a private copy of the invocation block: once the invocation is
+  // inlined, LLVM promotes its fields to registers and can vectorize the
+  // loop over local ids (stores through the caller's pointer would stay).
+  Value invocation = LLVM::AllocaOp::create(
+      b, loc, ptr, b.getI8Type(),
+      LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                               b.getI64IntegerAttr(sizeof(spvb_invocation))),
+      alignof(spvb_invocation));
+  LLVM::MemcpyOp::create(
+      b, loc, invocation, body->getArgument(1),
+      LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                               b.getI64IntegerAttr(sizeof(spvb_invocation))),
+      /*isVolatile=*/false);
   auto c32 = [&](int64_t v) -> Value {
     return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
   };

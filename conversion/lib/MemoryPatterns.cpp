@@ -27,10 +27,11 @@ namespace {
 /// Loads a value of SPIR-V type `type` stored at `address` by the layout.
 Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
                 Value address, Type type, MatrixLayout matrix,
-                uint32_t vectorStride = 0) {
+                uint32_t vectorStride = 0, bool invariant = false) {
   Type llvmType = converter.convertType(type);
   if (type.isIntOrFloat() || isa<spirv::ImageType, spirv::PointerType>(type))
-    return LLVM::LoadOp::create(b, loc, llvmType, address, getAlignment(type));
+    return LLVM::LoadOp::create(b, loc, llvmType, address, getAlignment(type),
+                                false, false, invariant);
   if (isa<spirv::SampledImageType>(type)) {
     Type ptr = LLVM::LLVMPointerType::get(b.getContext());
     Value image = LLVM::LoadOp::create(b, loc, ptr, address, 8);
@@ -44,15 +45,16 @@ Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
     Type element = vector.getElementType();
     if (!vectorStride)
       return LLVM::LoadOp::create(b, loc, llvmType, address,
-                                  getAlignment(element));
+                                  getAlignment(element), false, false,
+                                  invariant);
     // A column of a row-major matrix: gather.
     Value result = LLVM::PoisonOp::create(b, loc, llvmType);
     for (int64_t i = 0; i < vector.getNumElements(); ++i) {
       Value elementAddress =
           createByteOffset(b, loc, address, i * vectorStride);
-      Value scalar =
-          LLVM::LoadOp::create(b, loc, converter.convertType(element),
-                               elementAddress, getAlignment(element));
+      Value scalar = LLVM::LoadOp::create(
+          b, loc, converter.convertType(element), elementAddress,
+          getAlignment(element), false, false, invariant);
       Value index = createIntConstant(b, loc, b.getI32Type(), i);
       result = LLVM::InsertElementOp::create(b, loc, result, scalar, index);
     }
@@ -67,10 +69,10 @@ Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
           matrix.rowMajor
               ? loadValue(b, loc, converter,
                           createByteOffset(b, loc, address, c * elementSize),
-                          mat.getColumnType(), {}, stride)
+                          mat.getColumnType(), {}, stride, invariant)
               : loadValue(b, loc, converter,
                           createByteOffset(b, loc, address, c * stride),
-                          mat.getColumnType(), {});
+                          mat.getColumnType(), {}, 0, invariant);
       result = insertValue(b, loc, result, column, c);
     }
     return result;
@@ -80,7 +82,7 @@ Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
     for (unsigned i = 0; i < array.getNumElements(); ++i) {
       Value element = loadValue(b, loc, converter,
                                 createByteOffset(b, loc, address, i * stride),
-                                array.getElementType(), matrix);
+                                array.getElementType(), matrix, 0, invariant);
       result = insertValue(b, loc, result, element, i);
     }
     return result;
@@ -90,7 +92,8 @@ Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
       Value member = loadValue(
           b, loc, converter,
           createByteOffset(b, loc, address, getMemberOffset(structType, i)),
-          structType.getElementType(i), getMemberMatrixLayout(structType, i));
+          structType.getElementType(i), getMemberMatrixLayout(structType, i), 0,
+          invariant);
       result = insertValue(b, loc, result, member, i);
     }
     return result;
@@ -335,6 +338,26 @@ public:
   }
 };
 
+/// Whether a Uniform-class pointer is into a BufferBlock (a storage buffer
+/// of SPIR-V before 1.3): follow access chains back to the variable's type.
+bool isBufferBlock(Value pointer) {
+  while (auto chain = pointer.getDefiningOp<spirv::AccessChainOp>())
+    pointer = chain.getBasePtr();
+  Type type = cast<spirv::PointerType>(pointer.getType()).getPointeeType();
+  if (auto array = dyn_cast<spirv::ArrayType>(type))
+    type = array.getElementType();
+  else if (auto array = dyn_cast<spirv::RuntimeArrayType>(type))
+    type = array.getElementType();
+  auto structType = dyn_cast<spirv::StructType>(type);
+  if (!structType)
+    return true; // Unknown provenance: assume writable.
+  SmallVector<spirv::StructType::StructDecorationInfo> decorations;
+  structType.getStructDecorations(decorations);
+  return llvm::any_of(decorations, [](const auto &info) {
+    return info.decoration == spirv::Decoration::BufferBlock;
+  });
+}
+
 class LoadPattern : public OpConversionPattern<spirv::LoadOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
@@ -357,9 +380,16 @@ public:
       return success();
     }
     PointerLayout layout = readPointerLayout(op);
+    // Push constants and uniform blocks do not change during a dispatch:
+    // invariant loads let LLVM hoist them out of the workgroup loop.
+    auto pointer = cast<spirv::PointerType>(op.getPtr().getType());
+    bool readOnly =
+        pointer.getStorageClass() == spirv::StorageClass::PushConstant ||
+        (pointer.getStorageClass() == spirv::StorageClass::Uniform &&
+         !isBufferBlock(op.getPtr()));
     Value value =
         loadValue(rewriter, op.getLoc(), *getTypeConverter(), adaptor.getPtr(),
-                  op.getType(), layout.matrix, layout.vectorStride);
+                  op.getType(), layout.matrix, layout.vectorStride, readOnly);
     if (!value)
       return rewriter.notifyMatchFailure(op, "unsupported load type");
     rewriter.replaceOp(op, value);

@@ -61,7 +61,11 @@ spirv.module Logical GLSL450 {
 // CHECK-LABEL: llvm.func @spvb_main_invocation(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) {
 // CHECK: llvm.call @helper
 // CHECK-LABEL: llvm.func @spvb_main_workgroup(
-// CHECK-SAME: %[[D:[a-z0-9]+]]: !llvm.ptr, %[[INV:[a-z0-9]+]]: !llvm.ptr) {
+// CHECK-SAME: %[[D:[a-z0-9]+]]: !llvm.ptr, %[[ARG:[a-z0-9]+]]: !llvm.ptr) {
+// The invocation block is copied (72 bytes) so LLVM can keep it in registers.
+// CHECK: %[[SIZE:.*]] = llvm.mlir.constant(72 : i64) : i64
+// CHECK: %[[INV:.*]] = llvm.alloca %[[SIZE]] x i8 {alignment = 8 : i64} : (i64) -> !llvm.ptr
+// CHECK: "llvm.intr.memcpy"(%[[INV]], %[[ARG]], %{{.*}}) <{isVolatile = false}>
 // CHECK: %[[GX:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
 // CHECK: %[[GYA:.*]] = llvm.getelementptr %[[INV]][4] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK: %[[GY:.*]] = llvm.load %[[GYA]] {alignment = 4 : i64} : !llvm.ptr -> i32

@@ -45,7 +45,8 @@ spirv.module Logical GLSL450 {
   // CHECK: %[[S:.*]] = llvm.mlir.constant(16 : i64) : i64
   // CHECK: %[[SA:.*]] = llvm.getelementptr %[[TABLE]][%[[S]]]
   // CHECK: %[[BASE:.*]] = llvm.load %[[SA]] invariant {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
-  // CHECK: llvm.load %[[BASE]] {alignment = 4 : i64} : !llvm.ptr -> f32
+  // Uniform blocks are read-only for the dispatch: invariant loads.
+  // CHECK: llvm.load %[[BASE]] invariant {alignment = 4 : i64} : !llvm.ptr -> f32
   spirv.func @slot1() -> f32 "None" {
     %p = spirv.mlir.addressof @b : !spirv.ptr<!Buf, Uniform>
     %c0 = spirv.Constant 0 : i32
@@ -151,7 +152,7 @@ spirv.module Logical GLSL450 {
   // CHECK: %[[BASE:.*]] = llvm.load %[[FA]] invariant {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
   // CHECK: %[[M:.*]] = llvm.mlir.constant(16 : i64) : i64
   // CHECK: %[[MA:.*]] = llvm.getelementptr %[[BASE]][%[[M]]]
-  // CHECK: llvm.load %[[MA]] {alignment = 4 : i64} : !llvm.ptr -> i32
+  // CHECK: llvm.load %[[MA]] invariant {alignment = 4 : i64} : !llvm.ptr -> i32
   spirv.func @push_constant() -> i32 "None" {
     %p = spirv.mlir.addressof @pc : !spirv.ptr<!PC, PushConstant>
     %c1 = spirv.Constant 1 : i32

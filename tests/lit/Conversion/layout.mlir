@@ -34,7 +34,7 @@ spirv.module Logical GLSL450 {
   // CHECK-SAME: (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[P:.*]]: !llvm.ptr)
   // CHECK: %[[OFF:.*]] = llvm.mlir.constant(28 : i64) : i64
   // CHECK: %[[ADDR:.*]] = llvm.getelementptr %[[P]][%[[OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-  // CHECK: llvm.load %[[ADDR]] {alignment = 4 : i64} : !llvm.ptr -> f32
+  // CHECK: llvm.load %[[ADDR]] invariant {alignment = 4 : i64} : !llvm.ptr -> f32
   spirv.func @std140_float_after_vec3(%p: !P140) -> f32 "None" {
     %c2 = spirv.Constant 2 : i32
     %0 = spirv.AccessChain %p[%c2] : !P140, i32 -> !spirv.ptr<f32, Uniform>
@@ -46,7 +46,7 @@ spirv.module Logical GLSL450 {
   // CHECK-LABEL: llvm.func internal @std140_vec3
   // CHECK: %[[OFF:.*]] = llvm.mlir.constant(16 : i64) : i64
   // CHECK: %[[ADDR:.*]] = llvm.getelementptr %{{.*}}[%[[OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-  // CHECK: llvm.load %[[ADDR]] {alignment = 4 : i64} : !llvm.ptr -> vector<3xf32>
+  // CHECK: llvm.load %[[ADDR]] invariant {alignment = 4 : i64} : !llvm.ptr -> vector<3xf32>
   spirv.func @std140_vec3(%p: !P140) -> vector<3xf32> "None" {
     %c1 = spirv.Constant 1 : i32
     %0 = spirv.AccessChain %p[%c1] : !P140, i32 -> !spirv.ptr<vector<3xf32>, Uniform>
@@ -79,7 +79,7 @@ spirv.module Logical GLSL450 {
   // CHECK: %[[ELEM:.*]] = llvm.getelementptr %[[P]][%[[SCALED]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
   // CHECK: %[[OFF:.*]] = llvm.mlir.constant(32 : i64) : i64
   // CHECK: %[[ADDR:.*]] = llvm.getelementptr %[[ELEM]][%[[OFF]]]
-  // CHECK: llvm.load %[[ADDR]] {alignment = 4 : i64} : !llvm.ptr -> f32
+  // CHECK: llvm.load %[[ADDR]] invariant {alignment = 4 : i64} : !llvm.ptr -> f32
   spirv.func @std140_array_dynamic(%p: !P140, %i: i32) -> f32 "None" {
     %c3 = spirv.Constant 3 : i32
     %0 = spirv.AccessChain %p[%c3, %i] : !P140, i32, i32 -> !spirv.ptr<f32, Uniform>
@@ -114,15 +114,15 @@ spirv.module Logical GLSL450 {
   // CHECK-LABEL: llvm.func internal @std140_load_matrix
   // CHECK: %[[OFF:.*]] = llvm.mlir.constant(80 : i64) : i64
   // CHECK: %[[M:.*]] = llvm.getelementptr %{{.*}}[%[[OFF]]]
-  // CHECK: %[[C0:.*]] = llvm.load %[[M]] {alignment = 4 : i64} : !llvm.ptr -> vector<3xf32>
+  // CHECK: %[[C0:.*]] = llvm.load %[[M]] invariant {alignment = 4 : i64} : !llvm.ptr -> vector<3xf32>
   // CHECK: %[[R0:.*]] = llvm.insertvalue %[[C0]], %{{.*}}[0] : !llvm.array<3 x vector<3xf32>>
   // CHECK: %[[S1:.*]] = llvm.mlir.constant(16 : i64) : i64
   // CHECK: %[[A1:.*]] = llvm.getelementptr %[[M]][%[[S1]]]
-  // CHECK: %[[C1:.*]] = llvm.load %[[A1]] {alignment = 4 : i64} : !llvm.ptr -> vector<3xf32>
+  // CHECK: %[[C1:.*]] = llvm.load %[[A1]] invariant {alignment = 4 : i64} : !llvm.ptr -> vector<3xf32>
   // CHECK: %[[R1:.*]] = llvm.insertvalue %[[C1]], %[[R0]][1]
   // CHECK: %[[S2:.*]] = llvm.mlir.constant(32 : i64) : i64
   // CHECK: %[[A2:.*]] = llvm.getelementptr %[[M]][%[[S2]]]
-  // CHECK: %[[C2:.*]] = llvm.load %[[A2]] {alignment = 4 : i64} : !llvm.ptr -> vector<3xf32>
+  // CHECK: %[[C2:.*]] = llvm.load %[[A2]] invariant {alignment = 4 : i64} : !llvm.ptr -> vector<3xf32>
   // CHECK: %[[R2:.*]] = llvm.insertvalue %[[C2]], %[[R1]][2]
   // CHECK: llvm.return %[[R2]] : !llvm.array<3 x vector<3xf32>>
   spirv.func @std140_load_matrix(%p: !P140) -> !spirv.matrix<3 x vector<3xf32>> "None" {
@@ -150,17 +150,17 @@ spirv.module Logical GLSL450 {
   // CHECK-LABEL: llvm.func internal @std140_row_major_column
   // CHECK: %[[OFF:.*]] = llvm.mlir.constant(180 : i64) : i64
   // CHECK: %[[COL:.*]] = llvm.getelementptr %{{.*}}[%[[OFF]]]
-  // CHECK: %[[X:.*]] = llvm.load %[[COL]] {alignment = 4 : i64} : !llvm.ptr -> f32
+  // CHECK: %[[X:.*]] = llvm.load %[[COL]] invariant {alignment = 4 : i64} : !llvm.ptr -> f32
   // CHECK: %[[I0:.*]] = llvm.mlir.constant(0 : i32) : i32
   // CHECK: %[[V0:.*]] = llvm.insertelement %[[X]], %{{.*}}[%[[I0]] : i32] : vector<3xf32>
   // CHECK: %[[S1:.*]] = llvm.mlir.constant(16 : i64) : i64
   // CHECK: %[[A1:.*]] = llvm.getelementptr %[[COL]][%[[S1]]]
-  // CHECK: %[[Y:.*]] = llvm.load %[[A1]] {alignment = 4 : i64} : !llvm.ptr -> f32
+  // CHECK: %[[Y:.*]] = llvm.load %[[A1]] invariant {alignment = 4 : i64} : !llvm.ptr -> f32
   // CHECK: %[[I1:.*]] = llvm.mlir.constant(1 : i32) : i32
   // CHECK: %[[V1:.*]] = llvm.insertelement %[[Y]], %[[V0]][%[[I1]] : i32] : vector<3xf32>
   // CHECK: %[[S2:.*]] = llvm.mlir.constant(32 : i64) : i64
   // CHECK: %[[A2:.*]] = llvm.getelementptr %[[COL]][%[[S2]]]
-  // CHECK: %[[Z:.*]] = llvm.load %[[A2]] {alignment = 4 : i64} : !llvm.ptr -> f32
+  // CHECK: %[[Z:.*]] = llvm.load %[[A2]] invariant {alignment = 4 : i64} : !llvm.ptr -> f32
   // CHECK: %[[I2:.*]] = llvm.mlir.constant(2 : i32) : i32
   // CHECK: %[[V2:.*]] = llvm.insertelement %[[Z]], %[[V1]][%[[I2]] : i32] : vector<3xf32>
   // CHECK: llvm.return %[[V2]] : vector<3xf32>
@@ -177,7 +177,7 @@ spirv.module Logical GLSL450 {
   // CHECK: %[[OFF:.*]] = llvm.mlir.constant(176 : i64) : i64
   // CHECK: %[[M:.*]] = llvm.getelementptr %{{.*}}[%[[OFF]]]
   // Column 0: rows at +0, +16, +32.
-  // CHECK: llvm.load %[[M]] {alignment = 4 : i64} : !llvm.ptr -> f32
+  // CHECK: llvm.load %[[M]] invariant {alignment = 4 : i64} : !llvm.ptr -> f32
   // CHECK: llvm.mlir.constant(16 : i64)
   // CHECK: llvm.getelementptr %[[M]]
   // CHECK: llvm.mlir.constant(32 : i64)
@@ -187,7 +187,7 @@ spirv.module Logical GLSL450 {
   // Column 1 starts one float in: rows at +4, +20, +36.
   // CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i64) : i64
   // CHECK: %[[COL1:.*]] = llvm.getelementptr %[[M]][%[[FOUR]]]
-  // CHECK: llvm.load %[[COL1]] {alignment = 4 : i64} : !llvm.ptr -> f32
+  // CHECK: llvm.load %[[COL1]] invariant {alignment = 4 : i64} : !llvm.ptr -> f32
   // CHECK: llvm.mlir.constant(16 : i64)
   // CHECK: llvm.getelementptr %[[COL1]]
   // CHECK: llvm.mlir.constant(32 : i64)
@@ -229,11 +229,11 @@ spirv.module Logical GLSL450 {
   // CHECK-LABEL: llvm.func internal @std140_load_struct
   // CHECK: %[[OFF:.*]] = llvm.mlir.constant(160 : i64) : i64
   // CHECK: %[[S:.*]] = llvm.getelementptr %{{.*}}[%[[OFF]]]
-  // CHECK: %[[X:.*]] = llvm.load %[[S]] {alignment = 4 : i64} : !llvm.ptr -> vector<2xf32>
+  // CHECK: %[[X:.*]] = llvm.load %[[S]] invariant {alignment = 4 : i64} : !llvm.ptr -> vector<2xf32>
   // CHECK: %[[R0:.*]] = llvm.insertvalue %[[X]], %{{.*}}[0] : !llvm.struct<(vector<2xf32>, f32)>
   // CHECK: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i64) : i64
   // CHECK: %[[YA:.*]] = llvm.getelementptr %[[S]][%[[EIGHT]]]
-  // CHECK: %[[Y:.*]] = llvm.load %[[YA]] {alignment = 4 : i64} : !llvm.ptr -> f32
+  // CHECK: %[[Y:.*]] = llvm.load %[[YA]] invariant {alignment = 4 : i64} : !llvm.ptr -> f32
   // CHECK: llvm.insertvalue %[[Y]], %[[R0]][1] : !llvm.struct<(vector<2xf32>, f32)>
   spirv.func @std140_load_struct(%p: !P140) -> !S140 "None" {
     %c6 = spirv.Constant 6 : i32

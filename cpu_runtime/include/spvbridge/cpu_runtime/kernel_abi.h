@@ -14,7 +14,8 @@
  *   void spvb_NAME_workgroup(const spvb_dispatch *, spvb_invocation *);
  *     Runs every invocation of one workgroup in order, for kernels without
  *     barriers. The runtime fills workgroup_id, shared_memory,
- *     private_memory and runtime; the entry sets the local and global ids.
+ *     private_memory and runtime; the entry works on its own copy of the
+ *     block, setting the local, global and subgroup ids there.
  *
  *   const spvb_kernel_info spvb_NAME_info;
  *     Sizes the runtime must allocate.
