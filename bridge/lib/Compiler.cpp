@@ -1,7 +1,6 @@
 //===- Compiler.cpp - Shader to LLVM module, stage by stage ---------------===//
 #include "spvbridge/bridge/Compiler.h"
 
-#include "spvbridge/bridge/Codegen.h"
 #include "spvbridge/spirv/Deserializer.h"
 #include "spvbridge/spirv/Validator.h"
 
@@ -110,30 +109,5 @@ Compiler::translate(mlir::ModuleOp module, llvm::LLVMContext &context,
   if (llvm::verifyModule(*llvmModule, &os))
     return makeError("error: " + fileName +
                      ": generated LLVM IR is invalid: " + verifierMessage);
-  return llvmModule;
-}
-
-llvm::Expected<std::unique_ptr<llvm::Module>>
-Compiler::compileFile(llvm::StringRef path, llvm::LLVMContext &context) {
-  llvm::Expected<SpirvBinary> binary = load(path);
-  if (!binary)
-    return binary.takeError();
-  llvm::Expected<ModuleReflection> reflection = reflect(*binary);
-  if (!reflection)
-    return reflection.takeError();
-  auto spirvModule = deserialize(*binary);
-  if (!spirvModule)
-    return spirvModule.takeError();
-  llvm::Expected<LoweredModule> lowered =
-      lower(std::move(*spirvModule), *reflection, binary->name);
-  if (!lowered)
-    return lowered.takeError();
-  auto llvmModule = translate(*lowered->module, context, binary->name);
-  if (!llvmModule)
-    return llvmModule.takeError();
-  auto machine = createHostTargetMachine(options.optLevel);
-  if (!machine)
-    return machine.takeError();
-  optimizeModule(**llvmModule, **machine, options.optLevel);
   return llvmModule;
 }

@@ -4,7 +4,8 @@
 // can stop at any of them (spv-to-ll --emit=...):
 //
 //   load (+validate, +specialize) -> reflect -> deserialize (spirv dialect)
-//   -> lower (llvm dialect) -> translate (LLVM IR) -> optimize -> emit
+//   -> lower (llvm dialect) -> translate (LLVM IR); Codegen.h optimizes and
+//   emits, Kernel.h JIT-compiles.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_BRIDGE_COMPILER_H
@@ -59,9 +60,6 @@ public:
   llvm::Expected<std::unique_ptr<llvm::Module>>
   translate(mlir::ModuleOp module, llvm::LLVMContext &context,
             llvm::StringRef fileName);
-  /// All stages from a file to optimized LLVM IR.
-  llvm::Expected<std::unique_ptr<llvm::Module>>
-  compileFile(llvm::StringRef path, llvm::LLVMContext &context);
 
   mlir::MLIRContext &getContext() { return *mlirContext; }
   const CompileOptions &getOptions() const { return options; }
