@@ -142,15 +142,8 @@ std::pair<Value, Value> clampBitfield(OpBuilder &b, Location loc, Type type,
   count = LLVM::UMinOp::create(b, loc, count, room);
   if (auto vector = dyn_cast<VectorType>(type)) {
     // Offset and Count are scalars: splat them.
-    Value poison = LLVM::PoisonOp::create(b, loc, type);
-    Value zero = createIntConstant(b, loc, b.getI32Type(), 0);
-    SmallVector<int32_t> mask(vector.getNumElements(), 0);
-    auto splat = [&](Value v) -> Value {
-      Value inserted = LLVM::InsertElementOp::create(b, loc, poison, v, zero);
-      return LLVM::ShuffleVectorOp::create(b, loc, inserted, poison, mask);
-    };
-    offset = splat(offset);
-    count = splat(count);
+    offset = splatScalar(b, loc, offset, vector);
+    count = splatScalar(b, loc, count, vector);
   }
   return {offset, count};
 }
@@ -289,13 +282,7 @@ public:
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<VectorType>(adaptor.getVector().getType());
-    Value poison = LLVM::PoisonOp::create(rewriter, loc, type);
-    Value zero = createIntConstant(rewriter, loc, rewriter.getI32Type(), 0);
-    Value inserted = LLVM::InsertElementOp::create(rewriter, loc, poison,
-                                                   adaptor.getScalar(), zero);
-    SmallVector<int32_t> mask(type.getNumElements(), 0);
-    Value splat =
-        LLVM::ShuffleVectorOp::create(rewriter, loc, inserted, poison, mask);
+    Value splat = splatScalar(rewriter, loc, adaptor.getScalar(), type);
     rewriter.replaceOpWithNewOp<LLVM::FMulOp>(op, adaptor.getVector(), splat);
     return success();
   }

@@ -78,26 +78,12 @@ Type shapeLike(Type like, Type element) {
   return element;
 }
 
-Value extractElement(OpBuilder &b, Location loc, Value vector, int64_t i) {
-  Value index = createIntConstant(b, loc, b.getI32Type(), i);
-  return LLVM::ExtractElementOp::create(b, loc, vector, index);
-}
-
-Value insertElement(OpBuilder &b, Location loc, Value vector, Value scalar,
-                    int64_t i) {
-  Value index = createIntConstant(b, loc, b.getI32Type(), i);
-  return LLVM::InsertElementOp::create(b, loc, vector, scalar, index);
-}
-
 /// Broadcasts a scalar to `type` when that is a vector type.
 Value splat(OpBuilder &b, Location loc, Value scalar, Type type) {
   auto vector = dyn_cast<VectorType>(type);
   if (!vector || isa<VectorType>(scalar.getType()))
     return scalar;
-  Value poison = LLVM::PoisonOp::create(b, loc, type);
-  Value inserted = insertElement(b, loc, poison, scalar, 0);
-  SmallVector<int32_t> mask(vector.getNumElements(), 0);
-  return LLVM::ShuffleVectorOp::create(b, loc, inserted, poison, mask);
+  return splatScalar(b, loc, scalar, vector);
 }
 
 Value select(OpBuilder &b, Location loc, Value condition, Value ifTrue,

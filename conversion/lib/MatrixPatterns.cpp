@@ -35,24 +35,6 @@ std::optional<MatrixShape> getMatrixShape(Type type) {
   return MatrixShape{static_cast<int64_t>(array.getNumElements()), column};
 }
 
-Value extractElement(OpBuilder &b, Location loc, Value vector, int64_t i) {
-  Value index = createIntConstant(b, loc, b.getI32Type(), i);
-  return LLVM::ExtractElementOp::create(b, loc, vector, index);
-}
-
-Value insertElement(OpBuilder &b, Location loc, Value vector, Value scalar,
-                    int64_t i) {
-  Value index = createIntConstant(b, loc, b.getI32Type(), i);
-  return LLVM::InsertElementOp::create(b, loc, vector, scalar, index);
-}
-
-Value splat(OpBuilder &b, Location loc, Value scalar, VectorType type) {
-  Value poison = LLVM::PoisonOp::create(b, loc, type);
-  Value inserted = insertElement(b, loc, poison, scalar, 0);
-  SmallVector<int32_t> mask(type.getNumElements(), 0);
-  return LLVM::ShuffleVectorOp::create(b, loc, inserted, poison, mask);
-}
-
 /// x0 * y0 + x1 * y1 + ... in component order.
 Value buildDot(OpBuilder &b, Location loc, Value x, Value y) {
   Value product = LLVM::FMulOp::create(b, loc, x, y);
@@ -73,7 +55,7 @@ Value buildMatrixTimesVector(OpBuilder &b, Location loc, Value matrix,
   for (int64_t c = 0; c < shape.columns; ++c) {
     Value column = extractValue(b, loc, matrix, c);
     Value component = extractElement(b, loc, vector, c);
-    Value factor = splat(b, loc, component, shape.column);
+    Value factor = splatScalar(b, loc, component, shape.column);
     Value product = LLVM::FMulOp::create(b, loc, column, factor);
     sum =
         sum ? LLVM::FAddOp::create(b, loc, sum, product).getResult() : product;
@@ -93,7 +75,8 @@ public:
     if (!shape)
       return rewriter.notifyMatchFailure(op, "not an array of columns");
     Location loc = op.getLoc();
-    Value factor = splat(rewriter, loc, adaptor.getScalar(), shape->column);
+    Value factor =
+        splatScalar(rewriter, loc, adaptor.getScalar(), shape->column);
     Value result = LLVM::PoisonOp::create(rewriter, loc, matrix.getType());
     for (int64_t c = 0; c < shape->columns; ++c) {
       Value column = extractValue(rewriter, loc, matrix, c);
@@ -227,7 +210,7 @@ public:
     Value result = LLVM::PoisonOp::create(rewriter, loc, type);
     for (int64_t j = 0; j < shape->columns; ++j) {
       Value component = extractElement(rewriter, loc, row, j);
-      Value factor = splat(rewriter, loc, component, shape->column);
+      Value factor = splatScalar(rewriter, loc, component, shape->column);
       Value product = LLVM::FMulOp::create(rewriter, loc, column, factor);
       result = insertValue(rewriter, loc, result, product, j);
     }

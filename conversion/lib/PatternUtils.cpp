@@ -48,6 +48,26 @@ Value spvb::createAllOnes(OpBuilder &b, Location loc, Type type) {
   return createIntConstant(b, loc, type, -1);
 }
 
+Value spvb::extractElement(OpBuilder &b, Location loc, Value vector,
+                           int64_t i) {
+  Value index = createIntConstant(b, loc, b.getI32Type(), i);
+  return LLVM::ExtractElementOp::create(b, loc, vector, index);
+}
+
+Value spvb::insertElement(OpBuilder &b, Location loc, Value vector,
+                          Value scalar, int64_t i) {
+  Value index = createIntConstant(b, loc, b.getI32Type(), i);
+  return LLVM::InsertElementOp::create(b, loc, vector, scalar, index);
+}
+
+Value spvb::splatScalar(OpBuilder &b, Location loc, Value scalar,
+                        VectorType type) {
+  Value poison = LLVM::PoisonOp::create(b, loc, type);
+  Value inserted = insertElement(b, loc, poison, scalar, 0);
+  SmallVector<int32_t> mask(type.getNumElements(), 0);
+  return LLVM::ShuffleVectorOp::create(b, loc, inserted, poison, mask);
+}
+
 Value spvb::createByteOffset(OpBuilder &b, Location loc, Value base,
                              Value offset) {
   return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,

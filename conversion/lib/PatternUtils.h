@@ -17,6 +17,15 @@ mlir::Value createIntConstant(mlir::OpBuilder &b, mlir::Location loc,
 /// All bits set, splatted for vectors.
 mlir::Value createAllOnes(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Type type);
+/// Vector element access by constant index.
+mlir::Value extractElement(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value vector, int64_t index);
+mlir::Value insertElement(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value vector, mlir::Value scalar,
+                          int64_t index);
+/// A vector of `type` with every component `scalar`.
+mlir::Value splatScalar(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value scalar, mlir::VectorType type);
 /// i8-addressed pointer arithmetic.
 mlir::Value createByteOffset(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value base, mlir::Value offset);

@@ -56,3 +56,13 @@ Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   }
   return options;
 }
+
+int spvb::tools::fail(Error error) {
+  errs() << toString(std::move(error)) << "\n";
+  return 1;
+}
+
+int spvb::tools::fail(const Twine &message) {
+  errs() << "error: " << message << "\n";
+  return 1;
+}

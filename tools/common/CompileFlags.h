@@ -1,7 +1,7 @@
 //===- CompileFlags.h - Compiler flags shared by the tools ------*- C++ -*-===//
 //
 // spv-to-ll and spv-run take the same compiler flags: --entry, --spec,
-// -D, -I, -O0..-O3, --target-env, --no-validate.
+// -D, -I, -O0..-O3, --target-env, --no-validate; and report errors alike.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_TOOLS_COMMON_COMPILEFLAGS_H
@@ -18,6 +18,11 @@ llvm::cl::OptionCategory &getToolCategory();
 
 /// The compile options the parsed flags ask for; errors name the flag.
 llvm::Expected<CompileOptions> getCompileOptions();
+
+/// Prints the error (its text starts with "error: ") and returns exit code 1.
+int fail(llvm::Error error);
+/// Prints "error: MESSAGE" and returns exit code 1.
+int fail(const llvm::Twine &message);
 
 } // namespace spvb::tools
 

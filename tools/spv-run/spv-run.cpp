@@ -56,15 +56,7 @@ static cl::opt<std::string> device("device",
                                    cl::desc("Accepted for vkref compatibility"),
                                    cl::cat(category));
 
-static int fail(Error error) {
-  errs() << toString(std::move(error)) << "\n";
-  return 1;
-}
-
-static int fail(const Twine &message) {
-  errs() << "error: " << message << "\n";
-  return 1;
-}
+using spvb::tools::fail;
 
 namespace {
 /// A buffer as given, and the copy the shader works on.

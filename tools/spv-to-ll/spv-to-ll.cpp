@@ -36,15 +36,7 @@ static cl::opt<std::string>
                       "mlir-spirv, mlir-llvm"),
              cl::init("llvm"), cl::cat(category));
 
-static int fail(Error error) {
-  errs() << toString(std::move(error)) << "\n";
-  return 1;
-}
-
-static int fail(const Twine &message) {
-  errs() << "error: " << message << "\n";
-  return 1;
-}
+using spvb::tools::fail;
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
