@@ -24,6 +24,24 @@ def run(command, env):
     return json.loads(result.stdout)
 
 
+def check_agreement(name, ref_path, our_path):
+    """A fast wrong answer is no answer: outputs agree within 1e-5 relative."""
+    with open(ref_path, "rb") as f:
+        ref = f.read()
+    with open(our_path, "rb") as f:
+        ours = f.read()
+    count = len(ref) // 4
+    if len(ours) != len(ref):
+        sys.exit("error: %s: output sizes differ (%d vs %d bytes)" %
+                 (name, len(ref), len(ours)))
+    a = struct.unpack("<%df" % count, ref)
+    b = struct.unpack("<%df" % count, ours)
+    for i, (x, y) in enumerate(zip(a, b)):
+        if abs(x - y) > 1e-5 * max(abs(x), abs(y), 1.0):
+            sys.exit("error: %s: element %d differs: lavapipe %r, spv-run %r"
+                     % (name, i, x, y))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -58,8 +76,12 @@ def main():
                                                                 shader),
                         "-o", spv], check=True, capture_output=True)
         common = flags + ["--repeat", args.repeat, "--json"]
-        ref = run([vkref, "--spv", spv] + common, env)
-        ours = run([spv_run, spv] + common, env)
+        ref_out = os.path.join(work, shader + ".lavapipe.bin")
+        our_out = os.path.join(work, shader + ".spv-run.bin")
+        ref = run([vkref, "--spv", spv] + common + ["--out", "0:1:" + ref_out],
+                  env)
+        ours = run([spv_run, spv] + common + ["--out", "0:1:" + our_out], env)
+        check_agreement(name, ref_out, our_out)
         print("| %s | %.3f | %.3f | %.2fx | %.1f | %d |" % (
             name, ref["dispatch_ms"], ours["dispatch_ms"],
             ref["dispatch_ms"] / ours["dispatch_ms"], ours["compile_ms"],

@@ -1,6 +1,8 @@
 //===- Codegen.cpp - Optimize and emit LLVM modules for the host ----------===//
 #include "spvbridge/bridge/Codegen.h"
 
+#include "WorkgroupLoops.h"
+
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -69,9 +71,10 @@ spvb::createHostTargetMachine(OptLevel level) {
 }
 
 void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
-                          OptLevel level) {
+                          OptLevel level, BarrierMode barriers) {
   module.setTargetTriple(machine.getTargetTriple());
   module.setDataLayout(machine.createDataLayout());
+  markConvergentOperations(module);
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -82,10 +85,26 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager passes =
-      level == OptLevel::O0
-          ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
-          : builder.buildPerModuleDefaultPipeline(toPassBuilderLevel(level));
+  bool loops = barriers == BarrierMode::Loops;
+  llvm::ModulePassManager passes;
+  if (level == OptLevel::O0) {
+    passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
+    if (loops)
+      passes.addPass(WorkgroupLoopsPass());
+  } else {
+    // The workgroup entries are cut from the simplified invocation body,
+    // then simplified themselves before loop vectorization.
+    if (loops)
+      builder.registerOptimizerEarlyEPCallback(
+          [&builder](llvm::ModulePassManager &modulePasses,
+                     llvm::OptimizationLevel optLevel,
+                     llvm::ThinOrFullLTOPhase phase) {
+            modulePasses.addPass(WorkgroupLoopsPass());
+            modulePasses.addPass(llvm::createModuleToFunctionPassAdaptor(
+                builder.buildFunctionSimplificationPipeline(optLevel, phase)));
+          });
+    passes = builder.buildPerModuleDefaultPipeline(toPassBuilderLevel(level));
+  }
   passes.run(module, mam);
 }
 

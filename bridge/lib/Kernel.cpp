@@ -47,7 +47,8 @@ static std::string getCacheKey(const SpirvBinary &binary,
   std::string key = llvm::toHex(hash.final());
   key += "|" + options.entryPoint + "|O" +
          std::to_string(static_cast<int>(options.optLevel)) + "|" +
-         (options.validate ? "v" : "nv");
+         (options.validate ? "v" : "nv") +
+         (options.barriers == BarrierMode::Loops ? "|loops" : "|fibers");
   for (const SpecConstantValue &spec : options.specializations) {
     key += "|" + std::to_string(spec.id) + ":" + spec.type;
     for (uint32_t word : spec.words)
@@ -106,7 +107,7 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   auto machine = createHostTargetMachine(options.optLevel);
   if (!machine)
     return machine.takeError();
-  optimizeModule(**module, **machine, options.optLevel);
+  optimizeModule(**module, **machine, options.optLevel, options.barriers);
 
   // One JITDylib per kernel: every kernel exports the same ABI names.
   auto dylib = jit->createJITDylib("kernel" + std::to_string(dylibCount++));
@@ -119,6 +120,9 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
       llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   runtimeSymbols[mangle("spvb_rt_printf")] = {
       ExecutorAddr::fromPtr(&spvb_rt_printf),
+      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  runtimeSymbols[mangle("spvb_rt_fault")] = {
+      ExecutorAddr::fromPtr(&spvb_rt_fault),
       llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   if (llvm::Error error = dylib->define(absoluteSymbols(runtimeSymbols)))
     return error;
@@ -140,15 +144,17 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   auto invocation = jit->lookup(*dylib, getInvocationEntrySymbol(name));
   if (!invocation)
     return invocation.takeError();
-  auto workgroup = jit->lookup(*dylib, getWorkgroupEntrySymbol(name));
-  if (!workgroup)
-    return workgroup.takeError();
   auto info = jit->lookup(*dylib, getKernelInfoSymbol(name));
   if (!info)
     return info.takeError();
   kernel->entry.invocation = invocation->toPtr<spvb_entry_fn>();
-  kernel->entry.workgroup = workgroup->toPtr<spvb_entry_fn>();
   kernel->entry.info = *info->toPtr<const spvb_kernel_info *>();
+  if (kernel->entry.info.workgroup_entry != SPVB_WORKGROUP_ENTRY_NONE) {
+    auto workgroup = jit->lookup(*dylib, getWorkgroupEntrySymbol(name));
+    if (!workgroup)
+      return workgroup.takeError();
+    kernel->entry.workgroup = workgroup->toPtr<spvb_entry_fn>();
+  }
   kernel->compileMilliseconds = std::chrono::duration<double, std::milli>(
                                     std::chrono::steady_clock::now() - start)
                                     .count();

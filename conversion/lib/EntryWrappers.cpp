@@ -1,8 +1,10 @@
 //===- EntryWrappers.cpp - The ABI's per-workgroup entries ----------------===//
 //
-// spvb_NAME_workgroup loops over the local ids (constant workgroup size, so
-// LLVM can unroll and vectorize once the invocation body is inlined), fills
-// the invocation block and calls spvb_NAME_invocation.
+// For kernels without barriers, spvb_NAME_workgroup loops over the local ids
+// (constant workgroup size, so LLVM can unroll and vectorize once the
+// invocation body is inlined), fills the invocation block and calls
+// spvb_NAME_invocation. Kernels with barriers get theirs from the LLVM-level
+// WorkgroupLoops pass, which needs the optimized invocation body.
 //
 //===----------------------------------------------------------------------===//
 #include "EntryWrappers.h"
@@ -147,7 +149,10 @@ static void buildKernelInfo(OpBuilder &b, Location loc,
                        static_cast<uint32_t>(layout.sharedMemorySize),
                        static_cast<uint32_t>(layout.privateMemorySize),
                        static_cast<uint32_t>(layout.bindings.size()),
-                       entry.usesBarriers ? 1u : 0u};
+                       entry.usesBarriers ? 1u : 0u,
+                       entry.usesBarriers ? uint32_t(SPVB_WORKGROUP_ENTRY_NONE)
+                                          : uint32_t(SPVB_WORKGROUP_ENTRY_LOOP),
+                       /*workgroup_scratch_size=*/0};
   static_assert(sizeof(fields) == sizeof(spvb_kernel_info),
                 "kernel info fields follow kernel_abi.h");
   auto type = LLVM::LLVMArrayType::get(i32, std::size(fields));
@@ -164,7 +169,8 @@ LogicalResult spvb::buildEntryWrappers(ModuleOp module,
   b.setInsertionPointToEnd(module.getBody());
   Location loc = module.getLoc();
   for (const EntryPointLayout &entry : layout.entryPoints) {
-    buildWorkgroupEntry(b, loc, entry);
+    if (!entry.usesBarriers)
+      buildWorkgroupEntry(b, loc, entry);
     buildKernelInfo(b, loc, entry, layout);
   }
 

@@ -1,19 +1,22 @@
 //===- Launcher.cpp - Run a compiled kernel's workgroups ------------------===//
 #include "spvbridge/cpu_runtime/Launcher.h"
 
+#include "FaultLog.h"
 #include "WorkgroupFibers.h"
 
+#include "llvm/Support/Alignment.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Threading.h"
 
 #include <atomic>
 #include <cstring>
-#include <mutex>
 
 using namespace spvb::runtime;
 
 Launcher::Launcher(unsigned threads, uint32_t subgroupSize)
-    : threadCount(threads ? threads : llvm::hardware_concurrency().compute_thread_count()),
+    : threadCount(threads
+                      ? threads
+                      : llvm::hardware_concurrency().compute_thread_count()),
       subgroupSize(subgroupSize) {
   if (threadCount > 1)
     pool = std::make_unique<llvm::StdThreadPool>(
@@ -24,12 +27,16 @@ Launcher::~Launcher() = default;
 
 namespace {
 
-/// Per-thread state: this thread's Workgroup and Private storage.
+/// Per-thread state: this thread's Workgroup and Private storage (or the
+/// workgroup entry's scratch memory).
 struct Worker {
   std::vector<uint8_t> shared;
   std::vector<uint8_t> privateStorage;
   WorkgroupFibers fibers;
 };
+
+/// Where the region-loop entry's scratch memory starts.
+constexpr llvm::Align kScratchAlignment = llvm::Align::Constant<64>();
 
 /// Workgroup ids in dispatch order (x fastest), handed out in chunks.
 struct WorkQueue {
@@ -50,6 +57,13 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
         llvm::inconvertibleErrorCode(),
         llvm::formatv("error: kernel ABI version {0}, runtime expects {1}",
                       info.abi_version, SPVB_ABI_VERSION));
+  if (info.workgroup_entry > SPVB_WORKGROUP_ENTRY_REGIONS ||
+      (info.workgroup_entry != SPVB_WORKGROUP_ENTRY_NONE && !kernel.workgroup))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("error: the kernel's workgroup entry (kind {0}) is "
+                      "missing or unknown",
+                      info.workgroup_entry));
   if (resources.bindings.size() < info.binding_count)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -66,6 +80,8 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
   dispatch.bindings = resources.bindings.data();
   dispatch.push_constants = resources.pushConstants.data();
   dispatch.push_constant_size = resources.pushConstants.size();
+  FaultLog faults;
+  dispatch.runtime = &faults;
 
   WorkQueue queue;
   queue.groups = groups;
@@ -73,10 +89,9 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
   if (queue.total == 0)
     return llvm::Error::success();
   // Enough chunks per thread to balance, few enough to keep overhead low.
-  queue.chunk = std::max<uint64_t>(1, queue.total / (uint64_t(threadCount) * 8));
+  queue.chunk =
+      std::max<uint64_t>(1, queue.total / (uint64_t(threadCount) * 8));
 
-  std::mutex errorMutex;
-  std::string firstError;
   uint32_t invocations =
       info.workgroup_size[0] * info.workgroup_size[1] * info.workgroup_size[2];
 
@@ -87,11 +102,20 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
     spvb_invocation invocation{};
     invocation.shared_memory = worker.shared.data();
     invocation.runtime = nullptr;
-    if (!info.uses_barriers) {
+    switch (info.workgroup_entry) {
+    case SPVB_WORKGROUP_ENTRY_LOOP:
       worker.privateStorage.resize(privateSize);
       invocation.private_memory = worker.privateStorage.data();
-    } else {
+      break;
+    case SPVB_WORKGROUP_ENTRY_REGIONS:
+      worker.privateStorage.resize(info.workgroup_scratch_size +
+                                   kScratchAlignment.value());
+      invocation.private_memory = reinterpret_cast<uint8_t *>(
+          llvm::alignAddr(worker.privateStorage.data(), kScratchAlignment));
+      break;
+    default:
       worker.privateStorage.resize(privateSize * invocations);
+      break;
     }
     for (;;) {
       uint64_t begin = queue.next.fetch_add(queue.chunk);
@@ -104,18 +128,15 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
         invocation.workgroup_id[2] = linear / (uint64_t(groups[0]) * groups[1]);
         if (info.shared_memory_size)
           std::memset(worker.shared.data(), 0, info.shared_memory_size);
-        if (!info.uses_barriers) {
+        if (kernel.workgroup) {
           kernel.workgroup(&dispatch, &invocation);
           continue;
         }
-        std::string error = worker.fibers.run(
-            kernel.invocation, dispatch, invocation, worker.privateStorage,
-            privateSize);
-        if (!error.empty()) {
-          std::lock_guard<std::mutex> lock(errorMutex);
-          if (firstError.empty())
-            firstError = error;
-        }
+        std::string error =
+            worker.fibers.run(kernel.invocation, dispatch, invocation,
+                              worker.privateStorage, privateSize);
+        if (!error.empty())
+          faults.report(std::move(error));
       }
     }
   };
@@ -128,7 +149,5 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
       tasks.async(work);
     tasks.wait();
   }
-  if (!firstError.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), firstError);
-  return llvm::Error::success();
+  return faults.takeError();
 }

@@ -80,8 +80,8 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
   return error;
 }
 
-extern "C" void spvb_rt_control_barrier(spvb_invocation *invocation,
-                                        uint32_t, uint32_t, uint32_t) {
+extern "C" void spvb_rt_control_barrier(spvb_invocation *invocation, uint32_t,
+                                        uint32_t, uint32_t) {
   // Fibers of one workgroup share a host thread, so switching orders their
   // memory accesses; no fence is needed.
   WorkgroupFibers::waitAtBarrier(invocation);

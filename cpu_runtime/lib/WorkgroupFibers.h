@@ -1,4 +1,5 @@
-//===- WorkgroupFibers.h - One workgroup's invocations on fibers -*- C++ -*-===//
+//===- WorkgroupFibers.h - One workgroup's invocations on fibers -*- C++
+//-*-===//
 //
 // For kernels with barriers: every invocation of a workgroup runs on its own
 // fiber (Boost.Context). spvb_rt_control_barrier switches back to the

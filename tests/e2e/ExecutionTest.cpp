@@ -30,9 +30,11 @@ protected:
 
   std::shared_ptr<const Kernel> compile(llvm::StringRef source,
                                         std::vector<std::string> specs = {}) {
-    std::string path = dir.write("shader" + std::to_string(count++) + ".comp",
-                                 source);
+    std::string path =
+        dir.write("shader" + std::to_string(count++) + ".comp", source);
     CompileOptions options;
+    options.barriers = barriers;
+    options.optLevel = optLevel;
     for (const std::string &spec : specs)
       options.specializations.push_back(cantFail(parseSpecArgument(spec)));
     auto kernel = jit->compileFile(path, options);
@@ -43,9 +45,45 @@ protected:
   static JitCompiler *jit;
   TempDir dir;
   int count = 0;
+  BarrierMode barriers = BarrierMode::Loops;
+  OptLevel optLevel = OptLevel::O2;
 };
 
 JitCompiler *Execution::jit = nullptr;
+
+/// Kernels with barriers, run both ways: region loops (optimized and not,
+/// which leaves function calls and allocas for the pass) and fibers.
+struct BarrierSetup {
+  BarrierMode mode;
+  OptLevel level;
+};
+
+class Barriers : public Execution,
+                 public ::testing::WithParamInterface<BarrierSetup> {
+protected:
+  void SetUp() override {
+    barriers = GetParam().mode;
+    optLevel = GetParam().level;
+  }
+  bool usesLoops() const { return barriers == BarrierMode::Loops; }
+  /// Region loops must not fall back to fibers silently.
+  void expectWorkgroupEntry(const Kernel &kernel) const {
+    EXPECT_EQ(kernel.entry.info.workgroup_entry,
+              usesLoops() ? uint32_t(SPVB_WORKGROUP_ENTRY_REGIONS)
+                          : uint32_t(SPVB_WORKGROUP_ENTRY_NONE));
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(
+    Modes, Barriers,
+    ::testing::Values(BarrierSetup{BarrierMode::Loops, OptLevel::O2},
+                      BarrierSetup{BarrierMode::Loops, OptLevel::O0},
+                      BarrierSetup{BarrierMode::Fibers, OptLevel::O2}),
+    [](const ::testing::TestParamInfo<BarrierSetup> &info) {
+      return std::string(info.param.mode == BarrierMode::Loops ? "Loops"
+                                                               : "Fibers") +
+             (info.param.level == OptLevel::O0 ? "O0" : "O2");
+    });
 
 template <typename T> std::vector<T> iota(size_t n, T start = T(0)) {
   std::vector<T> v(n);
@@ -88,7 +126,7 @@ void main() {
   EXPECT_EQ(y, expected);
 }
 
-TEST_F(Execution, SharedMemoryReductionWithBarriersInALoop) {
+TEST_P(Barriers, SharedMemoryReductionWithBarriersInALoop) {
   auto kernel = compile(R"(
 #version 450
 layout(local_size_x = 128, local_size_x_id = 0) in;
@@ -112,6 +150,7 @@ void main() {
                         {"0:u32:64"});
   ASSERT_TRUE(kernel);
   EXPECT_EQ(kernel->entry.info.workgroup_size[0], 64u);
+  expectWorkgroupEntry(*kernel);
   const uint32_t groups = 50;
   std::vector<uint32_t> data(groups * 64), partial(groups, 0);
   for (size_t i = 0; i < data.size(); ++i)
@@ -129,7 +168,7 @@ void main() {
   }
 }
 
-TEST_F(Execution, AtomicsOnStorageAndWorkgroupMemory) {
+TEST_P(Barriers, AtomicsOnStorageAndWorkgroupMemory) {
   auto kernel = compile(R"(
 #version 450
 layout(local_size_x = 32) in;
@@ -146,6 +185,7 @@ void main() {
 }
 )");
   ASSERT_TRUE(kernel);
+  expectWorkgroupEntry(*kernel);
   const uint32_t groups = 40;
   std::vector<uint32_t> counters(2 + groups, 0);
   Dispatch dispatch(kernel);
@@ -182,8 +222,8 @@ void main() {
   ASSERT_TRUE(kernel);
   // Laid out by hand per std140.
   std::vector<float> ubo(20, -1.0f);
-  ubo[0] = 1, ubo[1] = 2, ubo[2] = 3, ubo[3] = 4;  // v, f
-  ubo[4] = 5, ubo[8] = 6;                          // arr[0], arr[1]
+  ubo[0] = 1, ubo[1] = 2, ubo[2] = 3, ubo[3] = 4;      // v, f
+  ubo[4] = 5, ubo[8] = 6;                              // arr[0], arr[1]
   ubo[12] = 7, ubo[13] = 8, ubo[16] = 9, ubo[17] = 10; // m columns
   std::vector<float> out(5, 0.0f);
   Dispatch dispatch(kernel);
@@ -303,7 +343,7 @@ void main() {
   }
 }
 
-TEST_F(Execution, DivergentBarrierIsReportedNotHung) {
+TEST_P(Barriers, DivergentBarrierIsReportedNotHung) {
   auto kernel = compile(R"(
 #version 450
 layout(local_size_x = 4) in;
@@ -316,6 +356,7 @@ void main() {
 }
 )");
   ASSERT_TRUE(kernel);
+  expectWorkgroupEntry(*kernel);
   std::vector<uint32_t> v(4, 0);
   Dispatch dispatch(kernel);
   dispatch.bindBuffer(0, 0, v.data(), v.size() * 4);
@@ -324,6 +365,134 @@ void main() {
             "error: workgroup (0, 0, 0): 2 of 4 invocations returned while the "
             "others waited at a barrier (every invocation of a workgroup must "
             "reach each OpControlBarrier)");
+}
+
+TEST_P(Barriers, PerInvocationStateSurvivesBarriers) {
+  // Function arrays indexed dynamically, vectors, 64-bit values and Private
+  // storage live across barriers; barriers sit in a uniform loop, under a
+  // uniform branch and inside a called function; the workgroup is 3D.
+  auto kernel = compile(R"(
+#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+layout(local_size_x = 4, local_size_y = 3, local_size_z = 2) in;
+layout(set = 0, binding = 0) buffer Out { uvec4 result[]; };
+layout(push_constant) uniform P { uint rounds; uint pick; } p;
+shared uint exchange[24];
+uint privateCounter;
+uint helper(uint v) {
+  barrier();
+  return exchange[v % 24u] + v;
+}
+void main() {
+  uint index = gl_LocalInvocationIndex;
+  uint table[8];
+  for (uint i = 0u; i < 8u; ++i)
+    table[i] = index * 10u + i;
+  uvec3 ids = gl_LocalInvocationID * uvec3(1u, 100u, 10000u);
+  uint64_t wide = uint64_t(index) << 33;
+  privateCounter = index + 7u;
+  uint acc = 0u;
+  for (uint r = 0u; r < p.rounds; ++r) {
+    exchange[index] = table[(index + r) % 8u];
+    barrier();
+    acc += exchange[(index + 1u) % 24u];
+    barrier();
+  }
+  if (p.pick != 0u) {
+    exchange[index] = index * 3u;
+    barrier();
+    acc += helper(index + 5u);
+  }
+  result[gl_WorkGroupID.x * 24u + index] =
+      uvec4(acc, ids.x + ids.y + ids.z, uint(wide >> 32),
+            privateCounter + table[p.pick % 8u]);
+}
+)");
+  ASSERT_TRUE(kernel);
+  expectWorkgroupEntry(*kernel);
+  const uint32_t groups = 3;
+  for (uint32_t pick : {0u, 1u}) {
+    const uint32_t rounds = 3;
+    std::vector<uint32_t> result(groups * 24 * 4, 0xdeadu);
+    Dispatch dispatch(kernel);
+    dispatch.bindBuffer(0, 0, result.data(), result.size() * 4);
+    uint32_t push[2] = {rounds, pick};
+    dispatch.setPushConstants(
+        llvm::ArrayRef<uint8_t>(reinterpret_cast<uint8_t *>(push), 8));
+    runtime::Launcher launcher(2);
+    ASSERT_EQ(errorText(dispatch.run(launcher, {groups, 1, 1})), "<success>");
+    for (uint32_t g = 0; g < groups; ++g)
+      for (uint32_t index = 0; index < 24; ++index) {
+        uint32_t acc = 0, neighbour = (index + 1) % 24;
+        for (uint32_t r = 0; r < rounds; ++r)
+          acc += neighbour * 10 + (neighbour + r) % 8;
+        if (pick)
+          acc += ((index + 5) % 24) * 3 + index + 5;
+        uint32_t x = index % 4, y = (index / 4) % 3, z = index / 12;
+        const uint32_t *got = &result[(g * 24 + index) * 4];
+        EXPECT_EQ(got[0], acc) << "group " << g << " index " << index;
+        EXPECT_EQ(got[1], x + 100 * y + 10000 * z) << index;
+        EXPECT_EQ(got[2], index * 2) << index;
+        EXPECT_EQ(got[3], index + 7 + index * 10 + pick % 8) << index;
+      }
+  }
+}
+
+TEST_P(Barriers, WholeWorkgroupReturningEarlyIsFine) {
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) buffer B { uint v[]; };
+shared uint s[16];
+void main() {
+  if (gl_WorkGroupID.x % 2u == 1u)
+    return;
+  s[gl_LocalInvocationIndex] = gl_GlobalInvocationID.x;
+  barrier();
+  v[gl_GlobalInvocationID.x] = s[15u - gl_LocalInvocationIndex];
+}
+)");
+  ASSERT_TRUE(kernel);
+  expectWorkgroupEntry(*kernel);
+  std::vector<uint32_t> v(64, 7);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, v.data(), v.size() * 4);
+  runtime::Launcher launcher(2);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {4, 1, 1})), "<success>");
+  for (uint32_t i = 0; i < 64; ++i)
+    EXPECT_EQ(v[i], (i / 16) % 2 ? 7u : (i / 16) * 16 + 15 - i % 16) << i;
+}
+
+TEST_F(Execution, DifferentBarriersAreReported) {
+  // Region loops tell barriers apart (fibers do not). Unoptimized, the two
+  // barriers stay apart; LLVM may legally merge them below the branch.
+  barriers = BarrierMode::Loops;
+  optLevel = OptLevel::O0;
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) buffer B { uint v[]; };
+void main() {
+  if (gl_LocalInvocationIndex < 2u) {
+    barrier();
+    v[0] = 1u;
+  } else {
+    v[1] = 2u;
+    barrier();
+  }
+}
+)");
+  ASSERT_TRUE(kernel);
+  EXPECT_EQ(kernel->entry.info.workgroup_entry,
+            uint32_t(SPVB_WORKGROUP_ENTRY_REGIONS));
+  std::vector<uint32_t> v(4, 0);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, v.data(), v.size() * 4);
+  runtime::Launcher launcher(1);
+  EXPECT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})),
+            "error: workgroup (0, 0, 0): invocations waited at different "
+            "barriers (every invocation of a workgroup must reach each "
+            "OpControlBarrier)");
 }
 
 TEST_F(Execution, MissingBindingIsNamed) {

@@ -32,6 +32,12 @@ static cl::opt<std::string>
 static cl::opt<bool> noValidate("no-validate",
                                 cl::desc("Skip SPIRV-Tools validation"),
                                 cl::cat(spvb::tools::getToolCategory()));
+static cl::opt<std::string> barrierMode(
+    "barriers",
+    cl::desc("How kernels with barriers run a workgroup: loops (a loop over "
+             "the invocations between barriers, default) or fibers (one "
+             "fiber per invocation)"),
+    cl::init("loops"), cl::cat(spvb::tools::getToolCategory()));
 
 Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   if (optLevel.size() != 1 || optLevel[0] < '0' || optLevel[0] > '3')
@@ -39,7 +45,14 @@ Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
                              "error: -O" + optLevel +
                                  ": unknown optimization level (expected "
                                  "-O0, -O1, -O2 or -O3)");
+  if (barrierMode != "loops" && barrierMode != "fibers")
+    return createStringError(inconvertibleErrorCode(),
+                             "error: --barriers=" + barrierMode +
+                                 ": unknown barrier mode (expected loops or "
+                                 "fibers)");
   CompileOptions options;
+  options.barriers =
+      barrierMode == "loops" ? BarrierMode::Loops : BarrierMode::Fibers;
   options.source.defines = defines;
   options.source.includeDirs = includeDirs;
   options.source.targetEnv = targetEnv;

@@ -86,6 +86,18 @@ static std::string takeThreadsArgument(std::vector<const char *> &args) {
   return value;
 }
 
+/// How the runtime runs a workgroup of the kernel.
+static StringRef getWorkgroupEntryName(uint32_t kind) {
+  switch (kind) {
+  case SPVB_WORKGROUP_ENTRY_LOOP:
+    return "loop";
+  case SPVB_WORKGROUP_ENTRY_REGIONS:
+    return "regions";
+  default:
+    return "fibers";
+  }
+}
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   std::vector<const char *> args(argv, argv + argc);
@@ -254,7 +266,9 @@ int main(int argc, char **argv) {
         {"dispatch_ms_min", summary.min},
         {"dispatch_ms_max", summary.max},
         {"threads", launcher.getThreadCount()},
-        {"uses_barriers", (*kernel)->entry.info.uses_barriers != 0}};
+        {"uses_barriers", (*kernel)->entry.info.uses_barriers != 0},
+        {"workgroup_entry",
+         getWorkgroupEntryName((*kernel)->entry.info.workgroup_entry)}};
     outs() << formatv("{0:2}", json::Value(std::move(result))) << "\n";
   } else {
     outs() << formatv("entry:     {0} local_size={1}x{2}x{3} "

@@ -94,7 +94,7 @@ int main(int argc, char **argv) {
   auto machine = createHostTargetMachine(options->optLevel);
   if (!machine)
     return fail(machine.takeError());
-  optimizeModule(**module, **machine, options->optLevel);
+  optimizeModule(**module, **machine, options->optLevel, options->barriers);
 
   if (emitKind == "llvm") {
     (*module)->print(output->os(), nullptr);

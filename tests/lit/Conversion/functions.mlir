@@ -121,7 +121,7 @@ spirv.module Logical GLSL450 {
 // CHECK: llvm.call @spvb_main_invocation(%[[D]], %[[INV]]) : (!llvm.ptr, !llvm.ptr) -> ()
 // The kernel info: ABI version 1, the workgroup size, no shared or private
 // memory, no bindings, no barriers.
-// CHECK: llvm.mlir.global external constant @spvb_main_info(dense<[1, 8, 4, 2, 0, 0, 0, 0]> : tensor<8xi32>) {addr_space = 0 : i32} : !llvm.array<8 x i32>
+// CHECK: llvm.mlir.global external constant @spvb_main_info(dense<[2, 8, 4, 2, 0, 0, 0, 0, 1, 0]> : tensor<10xi32>) {addr_space = 0 : i32} : !llvm.array<10 x i32>
 spirv.module Logical GLSL450 {
   spirv.func @unreached() "None" {
     spirv.Return
@@ -140,16 +140,17 @@ spirv.module Logical GLSL450 {
 // -----
 
 // Symbols follow the entry point's name. Without a LocalSize the workgroup
-// is 1 x 1 x 1. A control barrier sets uses_barriers; the binding count is
-// the number of binding-table slots (a descriptor array of 3 takes 3).
+// is 1 x 1 x 1. A control barrier sets uses_barriers and leaves the
+// workgroup entry to the LLVM-level WorkgroupLoops pass (entry kind 0, no
+// scratch yet); the binding count is the number of binding-table slots (a
+// descriptor array of 3 takes 3).
 // Other stages' entry points are not exported, and what only they reach is
 // dropped.
 // CHECK-NOT: @frag
 // CHECK-LABEL: llvm.func @spvb_my_kernel_invocation(
 // CHECK: llvm.call @spvb_rt_control_barrier
-// CHECK-LABEL: llvm.func @spvb_my_kernel_workgroup(
-// CHECK: llvm.call @spvb_my_kernel_invocation
-// CHECK: llvm.mlir.global external constant @spvb_my_kernel_info(dense<[1, 1, 1, 1, 0, 0, 4, 1]> : tensor<8xi32>)
+// CHECK-NOT: @spvb_my_kernel_workgroup
+// CHECK: llvm.mlir.global external constant @spvb_my_kernel_info(dense<[2, 1, 1, 1, 0, 0, 4, 1, 0, 0]> : tensor<10xi32>)
 // CHECK-NOT: @frag
 !Buf = !spirv.struct<(f32 [0]), Block>
 spirv.module Logical GLSL450 {
@@ -175,8 +176,8 @@ spirv.module Logical GLSL450 {
 // CHECK-LABEL: llvm.func @spvb_second_invocation(
 // CHECK-DAG: llvm.func @spvb_first_workgroup(
 // CHECK-DAG: llvm.func @spvb_second_workgroup(
-// CHECK-DAG: llvm.mlir.global external constant @spvb_first_info(dense<[1, 16, 1, 1, 0, 0, 0, 0]> : tensor<8xi32>)
-// CHECK-DAG: llvm.mlir.global external constant @spvb_second_info(dense<[1, 2, 3, 4, 0, 0, 0, 0]> : tensor<8xi32>)
+// CHECK-DAG: llvm.mlir.global external constant @spvb_first_info(dense<[2, 16, 1, 1, 0, 0, 0, 0, 1, 0]> : tensor<10xi32>)
+// CHECK-DAG: llvm.mlir.global external constant @spvb_second_info(dense<[2, 2, 3, 4, 0, 0, 0, 0, 1, 0]> : tensor<10xi32>)
 spirv.module Logical GLSL450 {
   spirv.func @first() "None" {
     spirv.Return

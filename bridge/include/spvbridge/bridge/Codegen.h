@@ -15,9 +15,10 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createHostTargetMachine(OptLevel level);
 
 /// Sets the module's triple and data layout from the target machine and runs
-/// LLVM's default pipeline for the level (new pass manager).
+/// LLVM's default pipeline for the level (new pass manager). With
+/// BarrierMode::Loops, kernels with barriers get their workgroup entry here.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
-                    OptLevel level);
+                    OptLevel level, BarrierMode barriers = BarrierMode::Loops);
 
 enum class ObjectKind { Assembly, Object };
 /// Machine code for the module.

@@ -29,6 +29,14 @@ namespace spvb {
 
 enum class OptLevel { O0, O1, O2, O3 };
 
+/// How a kernel with barriers runs a workgroup.
+enum class BarrierMode {
+  /// A loop over the invocations for each stretch between barriers.
+  Loops,
+  /// Each invocation on its own fiber, switching at barriers.
+  Fibers,
+};
+
 struct CompileOptions {
   SourceOptions source;
   std::vector<SpecConstantValue> specializations;
@@ -38,6 +46,7 @@ struct CompileOptions {
   OptLevel optLevel = OptLevel::O2;
   /// Run SPIRV-Tools' validator on the input.
   bool validate = true;
+  BarrierMode barriers = BarrierMode::Loops;
 };
 
 class Compiler {

@@ -12,10 +12,18 @@
  *     block first.
  *
  *   void spvb_NAME_workgroup(const spvb_dispatch *, spvb_invocation *);
- *     Runs every invocation of one workgroup in order, for kernels without
- *     barriers. The runtime fills workgroup_id, shared_memory,
- *     private_memory and runtime; the entry works on its own copy of the
- *     block, setting the local, global and subgroup ids there.
+ *     Runs every invocation of one workgroup, when spvb_NAME_info's
+ *     workgroup_entry says it exists. The runtime fills workgroup_id,
+ *     shared_memory, private_memory and runtime; the entry works on its own
+ *     copy of the block, setting the local, global and subgroup ids there.
+ *     SPVB_WORKGROUP_ENTRY_LOOP (no barriers): the invocations run one after
+ *     the other; private_memory is one invocation's Private storage.
+ *     SPVB_WORKGROUP_ENTRY_REGIONS (barriers): the body is cut at barriers
+ *     into regions, each a loop over the invocations; private_memory points
+ *     at workgroup_scratch_size bytes, 64-byte aligned, which hold every
+ *     invocation's Private storage and the values live across barriers.
+ *     Without a workgroup entry the runtime runs each invocation of a
+ *     workgroup on its own fiber.
  *
  *   const spvb_kernel_info spvb_NAME_info;
  *     Sizes the runtime must allocate.
@@ -30,7 +38,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 1
+#define SPVB_ABI_VERSION 2
 
 /* One descriptor: a buffer's base address and size in bytes. */
 typedef struct spvb_binding {
@@ -78,7 +86,22 @@ typedef struct spvb_kernel_info {
   uint32_t private_memory_size;
   uint32_t binding_count;
   uint32_t uses_barriers;
+  uint32_t workgroup_entry; /* enum spvb_workgroup_entry_kind */
+  uint32_t workgroup_scratch_size;
 } spvb_kernel_info;
+
+enum spvb_workgroup_entry_kind {
+  SPVB_WORKGROUP_ENTRY_NONE = 0,
+  SPVB_WORKGROUP_ENTRY_LOOP = 1,
+  SPVB_WORKGROUP_ENTRY_REGIONS = 2
+};
+
+/* What spvb_rt_fault reports. */
+enum spvb_fault_kind {
+  /* Not every invocation of the workgroup reached the same barrier.
+   * detail0: how many returned instead; detail1: the workgroup size. */
+  SPVB_FAULT_BARRIER_DIVERGENCE = 1
+};
 
 typedef void (*spvb_entry_fn)(const spvb_dispatch *, spvb_invocation *);
 
@@ -98,6 +121,13 @@ enum spvb_type_kind {
 void spvb_rt_control_barrier(spvb_invocation *invocation,
                              uint32_t execution_scope, uint32_t memory_scope,
                              uint32_t semantics);
+
+/* A fault the generated code detected in `invocation`'s workgroup. The
+ * runtime keeps the first one of a dispatch and fails the dispatch with it;
+ * after a barrier divergence the workgroup entry returns. */
+void spvb_rt_fault(const spvb_dispatch *dispatch,
+                   const spvb_invocation *invocation, uint32_t kind,
+                   uint64_t detail0, uint64_t detail1);
 
 /* debugPrintfEXT (NonSemantic.DebugPrintf): `format` with the
  * VK_KHR_shader_non_semantic_info conversions (%d %i %u %x %X %o %c %f %F %e

@@ -1,0 +1,613 @@
+//===- WorkgroupLoops.cpp - Workgroup entries for kernels with barriers ---===//
+//
+// The invocation body (inlined, optimized) is cut at every barrier. Region 0
+// starts at the entry, region i+1 right after barrier i; a region holds the
+// blocks reachable from its start without passing a barrier, and is cloned
+// into a loop over the workgroup's invocations. Each invocation leaves a
+// region at a barrier or by returning; if all leave by barrier i, region
+// i+1 runs next, if all return the workgroup is done, and anything else is a
+// barrier divergence reported through spvb_rt_fault.
+//
+//===----------------------------------------------------------------------===//
+#include "WorkgroupLoops.h"
+
+#include "spvbridge/conversion/Interface.h"
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+#include <cstddef>
+
+#define DEBUG_TYPE "spvb-workgroup-loops"
+
+using namespace llvm;
+using namespace spvb;
+
+static constexpr StringLiteral kBarrierFunction = "spvb_rt_control_barrier";
+static constexpr StringLiteral kSubgroupFunction = "spvb_rt_subgroup";
+static constexpr StringLiteral kFaultFunction = "spvb_rt_fault";
+/// The exit id of an invocation that returned; barrier i is exit id i + 1.
+static constexpr uint32_t kReturned = ~0u;
+static constexpr uint64_t kScratchAlignment = 64;
+
+static unsigned infoField(size_t offset) { return offset / sizeof(uint32_t); }
+
+void spvb::markConvergentOperations(Module &module) {
+  for (Function &function : module)
+    if (!function.isDeclaration() || function.getName() == kBarrierFunction ||
+        function.getName() == kSubgroupFunction)
+      function.setConvergent();
+}
+
+namespace {
+
+/// The blocks reachable from `start` without passing a barrier, start first,
+/// and the barriers that end them.
+struct Region {
+  BasicBlock *start = nullptr;
+  SmallVector<BasicBlock *> blocks;
+  SmallVector<unsigned> barriers;
+};
+
+/// One alloca of the body, which becomes an array with one element per
+/// invocation in the scratch memory.
+struct ScratchArray {
+  AllocaInst *alloca;
+  uint64_t offset;
+  uint64_t stride;
+};
+
+class WorkgroupLoopsBuilder {
+public:
+  WorkgroupLoopsBuilder(Module &module, Function &invocation,
+                        ArrayRef<uint32_t> info)
+      : module(module), invocation(invocation) {
+    for (int d = 0; d < 3; ++d)
+      size[d] = info[infoField(offsetof(spvb_kernel_info, workgroup_size)) + d];
+    count = size[0] * size[1] * size[2];
+    privateStride = alignTo(
+        info[infoField(offsetof(spvb_kernel_info, private_memory_size))], 16);
+  }
+  ~WorkgroupLoopsBuilder();
+
+  /// The workgroup entry, or null if the kernel keeps its fibers.
+  Function *build(StringRef symbol);
+  uint64_t getScratchSize() const { return scratchSize; }
+
+private:
+  bool cloneAndInline();
+  void splitAtBarriers();
+  void collectRegion(BasicBlock *start);
+  bool crossesBarrier(const Instruction &value) const;
+  bool isRematerializable(Value *value, unsigned depth = 0);
+  void demoteValuesLiveAcrossBarriers();
+  bool layOutScratch();
+  bool emitRegion(unsigned index);
+
+  Module &module;
+  Function &invocation;
+  uint32_t size[3];
+  uint32_t count;
+  uint64_t privateStride;
+
+  /// The working copy of the invocation, deleted when done.
+  Function *body = nullptr;
+  SmallVector<BasicBlock *> barriers;
+  DenseMap<BasicBlock *, unsigned> barrierIds;
+  SmallVector<Region> regions;
+  DenseMap<Value *, bool> rematerializable;
+  SmallVector<ScratchArray> arrays;
+  uint64_t scratchSize = 0;
+
+  /// While emitting: the entry and the values every region uses.
+  Function *entry = nullptr;
+  IRBuilder<> *builder = nullptr;
+  Value *block = nullptr;
+  Value *scratch = nullptr;
+  Value *subgroupSize = nullptr;
+  Value *groupId[3] = {};
+  SmallVector<Value *> arrayBases;
+  BasicBlock *nextRegion = nullptr;
+  PHINode *state = nullptr;
+  SwitchInst *regionSwitch = nullptr;
+  BasicBlock *divergence = nullptr;
+  PHINode *returnedCount = nullptr;
+};
+
+} // namespace
+
+WorkgroupLoopsBuilder::~WorkgroupLoopsBuilder() {
+  if (!body)
+    return;
+  body->dropAllReferences();
+  for (ScratchArray &array : arrays)
+    if (!array.alloca->getParent())
+      array.alloca->deleteValue();
+  body->eraseFromParent();
+}
+
+bool WorkgroupLoopsBuilder::cloneAndInline() {
+  ValueToValueMapTy map;
+  body = CloneFunction(&invocation, map);
+  body->setLinkage(GlobalValue::InternalLinkage);
+  // Barriers in callees must be in the body to cut it.
+  for (bool inlined = true; inlined;) {
+    inlined = false;
+    SmallVector<CallBase *> calls;
+    for (Instruction &inst : instructions(*body))
+      if (auto *call = dyn_cast<CallBase>(&inst))
+        if (Function *callee = call->getCalledFunction())
+          if (!callee->isDeclaration())
+            calls.push_back(call);
+    for (CallBase *call : calls) {
+      InlineFunctionInfo info;
+      if (!InlineFunction(*call, info).isSuccess())
+        return false;
+      inlined = true;
+    }
+  }
+  for (Instruction &inst : make_early_inc_range(instructions(*body))) {
+    // Lifetime markers must name allocas, which become scratch arrays.
+    if (auto *intrinsic = dyn_cast<IntrinsicInst>(&inst))
+      if (intrinsic->isLifetimeStartOrEnd())
+        intrinsic->eraseFromParent();
+    // A subgroup operation needs its partners at the same point, which
+    // loops over the whole workgroup cannot provide.
+    if (auto *call = dyn_cast<CallBase>(&inst))
+      if (Function *callee = call->getCalledFunction())
+        if (callee->getName() == kSubgroupFunction)
+          return false;
+  }
+  return true;
+}
+
+void WorkgroupLoopsBuilder::splitAtBarriers() {
+  SmallVector<CallBase *> calls;
+  for (Instruction &inst : instructions(*body))
+    if (auto *call = dyn_cast<CallBase>(&inst))
+      if (Function *callee = call->getCalledFunction())
+        if (callee->getName() == kBarrierFunction)
+          calls.push_back(call);
+  // Each barrier gets a block of its own, whose successor has no phis.
+  for (CallBase *call : calls) {
+    BasicBlock *barrier = SplitBlock(call->getParent(), call->getIterator());
+    SplitBlock(barrier, std::next(call->getIterator()));
+    barrierIds[barrier] = barriers.size();
+    barriers.push_back(barrier);
+  }
+}
+
+void WorkgroupLoopsBuilder::collectRegion(BasicBlock *start) {
+  Region region;
+  region.start = start;
+  SmallPtrSet<BasicBlock *, 32> seen;
+  SmallVector<BasicBlock *> worklist{start};
+  while (!worklist.empty()) {
+    BasicBlock *current = worklist.pop_back_val();
+    if (!seen.insert(current).second)
+      continue;
+    auto barrier = barrierIds.find(current);
+    if (barrier != barrierIds.end()) {
+      region.barriers.push_back(barrier->second);
+      continue;
+    }
+    region.blocks.push_back(current);
+    append_range(worklist, successors(current));
+  }
+  regions.push_back(std::move(region));
+}
+
+/// Whether some path from a barrier reaches a use of `value` without passing
+/// its definition: then each invocation's value must survive the barrier.
+bool WorkgroupLoopsBuilder::crossesBarrier(const Instruction &value) const {
+  const BasicBlock *definition = value.getParent();
+  for (const Use &use : value.uses()) {
+    auto *user = cast<Instruction>(use.getUser());
+    const BasicBlock *from = user->getParent();
+    if (auto *phi = dyn_cast<PHINode>(user))
+      from = phi->getIncomingBlock(use);
+    if (from == definition)
+      continue;
+    SmallPtrSet<const BasicBlock *, 32> seen;
+    SmallVector<const BasicBlock *> worklist{from};
+    while (!worklist.empty()) {
+      const BasicBlock *current = worklist.pop_back_val();
+      if (current == definition || !seen.insert(current).second)
+        continue;
+      if (barrierIds.count(const_cast<BasicBlock *>(current)))
+        return true;
+      append_range(worklist, predecessors(current));
+    }
+  }
+  return false;
+}
+
+/// Whether `value` can be recomputed where it is used instead of kept in
+/// scratch memory: side-effect-free instructions over constants, the
+/// arguments and memory no invocation writes (invariant loads, the
+/// invocation block), within a few steps.
+bool WorkgroupLoopsBuilder::isRematerializable(Value *value, unsigned depth) {
+  auto *inst = dyn_cast<Instruction>(value);
+  if (!inst)
+    return isa<Constant, Argument>(value);
+  auto known = rematerializable.find(inst);
+  if (known != rematerializable.end())
+    return known->second;
+  constexpr unsigned kMaxDepth = 6;
+  bool result = false;
+  if (depth < kMaxDepth) {
+    if (auto *load = dyn_cast<LoadInst>(inst))
+      result =
+          load->isSimple() &&
+          (load->hasMetadata(LLVMContext::MD_invariant_load) ||
+           getUnderlyingObject(load->getPointerOperand()) == body->getArg(1));
+    else
+      result =
+          isa<BinaryOperator, CastInst, GetElementPtrInst, CmpInst, SelectInst>(
+              inst);
+    result = result && all_of(inst->operands(), [&](Value *operand) {
+               return isRematerializable(operand, depth + 1);
+             });
+  }
+  rematerializable[inst] = result;
+  return result;
+}
+
+/// A copy of the rematerializable `value` and what it uses, before `point`.
+static Value *rematerialize(Value *value, Instruction *point,
+                            DenseMap<Value *, Value *> &copies) {
+  auto *inst = dyn_cast<Instruction>(value);
+  if (!inst)
+    return value;
+  if (Value *copy = copies.lookup(inst))
+    return copy;
+  Instruction *copy = inst->clone();
+  for (Use &operand : copy->operands())
+    operand.set(rematerialize(operand.get(), point, copies));
+  copy->insertBefore(point->getIterator());
+  copies[inst] = copy;
+  return copy;
+}
+
+void WorkgroupLoopsBuilder::demoteValuesLiveAcrossBarriers() {
+  SmallVector<Instruction *> values;
+  for (Instruction &inst : instructions(*body))
+    if (!isa<AllocaInst>(inst) && !inst.getType()->isVoidTy() &&
+        crossesBarrier(inst))
+      values.push_back(&inst);
+  // Cheap values are recomputed at each use in another block; what they
+  // depend on is the same for the invocation before and after a barrier.
+  values.erase(
+      remove_if(values,
+                [&](Instruction *value) {
+                  if (!isRematerializable(value))
+                    return false;
+                  for (Use &use : make_early_inc_range(value->uses())) {
+                    auto *user = cast<Instruction>(use.getUser());
+                    Instruction *point = user;
+                    if (auto *phi = dyn_cast<PHINode>(user))
+                      point = phi->getIncomingBlock(use)->getTerminator();
+                    if (point->getParent() == value->getParent())
+                      continue;
+                    DenseMap<Value *, Value *> copies;
+                    use.set(rematerialize(value, point, copies));
+                  }
+                  return true;
+                }),
+      values.end());
+  for (Instruction *value : values) {
+    auto *phi = dyn_cast<PHINode>(value);
+    if (!phi) {
+      DemoteRegToStack(*value);
+      continue;
+    }
+    // The phi becomes one load in its block; reload at each use instead,
+    // as DemoteRegToStack does, so that no use reads it across a barrier.
+    BasicBlock *block = phi->getParent();
+    AllocaInst *slot = DemotePHIToStack(phi);
+    for (User *user : make_early_inc_range(slot->users())) {
+      auto *load = dyn_cast<LoadInst>(user);
+      if (!load || load->getParent() != block)
+        continue;
+      for (Use &use : make_early_inc_range(load->uses())) {
+        auto *userInst = cast<Instruction>(use.getUser());
+        Instruction *before = userInst;
+        if (auto *userPhi = dyn_cast<PHINode>(userInst))
+          before = userPhi->getIncomingBlock(use)->getTerminator();
+        if (before->getParent() == block)
+          continue;
+        use.set(new LoadInst(load->getType(), slot, load->getName(), false,
+                             load->getAlign(), before->getIterator()));
+      }
+    }
+  }
+}
+
+bool WorkgroupLoopsBuilder::layOutScratch() {
+  const DataLayout &layout = module.getDataLayout();
+  uint64_t offset = alignTo(uint64_t(count) * privateStride, kScratchAlignment);
+  for (Instruction &inst : instructions(*body)) {
+    auto *alloca = dyn_cast<AllocaInst>(&inst);
+    if (!alloca)
+      continue;
+    std::optional<TypeSize> bytes = alloca->getAllocationSize(layout);
+    if (!bytes || bytes->isScalable())
+      return false;
+    uint64_t stride = alignTo(bytes->getFixedValue(), alloca->getAlign());
+    offset = alignTo(offset, std::max<uint64_t>(kScratchAlignment,
+                                                alloca->getAlign().value()));
+    arrays.push_back({alloca, offset, stride});
+    offset += stride * count;
+  }
+  scratchSize = offset;
+  if (scratchSize > UINT32_MAX)
+    return false;
+  // The clones of each region index the arrays instead.
+  for (ScratchArray &array : arrays)
+    array.alloca->removeFromParent();
+  return true;
+}
+
+bool WorkgroupLoopsBuilder::emitRegion(unsigned index) {
+  IRBuilder<> &b = *builder;
+  LLVMContext &context = module.getContext();
+  const Region &region = regions[index];
+  Type *i8 = b.getInt8Ty();
+  Type *i32 = b.getInt32Ty();
+  Type *i64 = b.getInt64Ty();
+  std::string name = "region" + std::to_string(index);
+  auto *head = BasicBlock::Create(context, name, entry);
+  auto *latch = BasicBlock::Create(context, name + ".latch", entry);
+  auto *done = BasicBlock::Create(context, name + ".done", entry);
+  regionSwitch->addCase(b.getInt32(index), head);
+
+  b.SetInsertPoint(head);
+  PHINode *localIndex = b.CreatePHI(i32, 2, "local.index");
+  PHINode *low = b.CreatePHI(i32, 2, "exit.low");
+  PHINode *high = b.CreatePHI(i32, 2, "exit.high");
+  PHINode *returned = b.CreatePHI(i32, 2, "returned");
+  localIndex->addIncoming(b.getInt32(0), nextRegion);
+  low->addIncoming(b.getInt32(kReturned), nextRegion);
+  high->addIncoming(b.getInt32(0), nextRegion);
+  returned->addIncoming(b.getInt32(0), nextRegion);
+
+  // This invocation's block: ids, and its slice of the Private storage.
+  auto store = [&](Value *value, size_t offset) {
+    b.CreateAlignedStore(value, b.CreateConstInBoundsGEP1_64(i8, block, offset),
+                         Align(4));
+  };
+  Value *local[3] = {localIndex, b.getInt32(0), b.getInt32(0)};
+  if (size[1] * size[2] != 1) {
+    local[0] = b.CreateURem(localIndex, b.getInt32(size[0]));
+    local[1] = b.CreateURem(b.CreateUDiv(localIndex, b.getInt32(size[0])),
+                            b.getInt32(size[1]));
+    local[2] = b.CreateUDiv(localIndex, b.getInt32(size[0] * size[1]));
+  }
+  for (int d = 0; d < 3; ++d) {
+    store(local[d], offsetof(spvb_invocation, local_id) + 4 * d);
+    store(b.CreateAdd(b.CreateMul(groupId[d], b.getInt32(size[d])), local[d]),
+          offsetof(spvb_invocation, global_id) + 4 * d);
+  }
+  store(localIndex, offsetof(spvb_invocation, local_index));
+  store(b.CreateUDiv(localIndex, subgroupSize),
+        offsetof(spvb_invocation, subgroup_id));
+  store(b.CreateURem(localIndex, subgroupSize),
+        offsetof(spvb_invocation, subgroup_local_id));
+  Value *wideIndex = b.CreateZExt(localIndex, i64);
+  b.CreateAlignedStore(
+      b.CreateInBoundsGEP(i8, scratch,
+                          b.CreateNUWMul(wideIndex, b.getInt64(privateStride))),
+      b.CreateConstInBoundsGEP1_64(i8, block,
+                                   offsetof(spvb_invocation, private_memory)),
+      Align(8));
+
+  ValueToValueMapTy map;
+  map[body->getArg(0)] = entry->getArg(0);
+  map[body->getArg(1)] = block;
+  for (auto [array, base] : zip(arrays, arrayBases))
+    map[array.alloca] = b.CreateInBoundsGEP(
+        i8, base, b.CreateNUWMul(wideIndex, b.getInt64(array.stride)));
+
+  SmallVector<BasicBlock *> clones;
+  for (BasicBlock *original : region.blocks) {
+    BasicBlock *clone = CloneBasicBlock(original, map, "", entry);
+    map[original] = clone;
+    clones.push_back(clone);
+  }
+  b.CreateBr(cast<BasicBlock>(map[region.start]));
+
+  b.SetInsertPoint(latch);
+  PHINode *exitId = b.CreatePHI(i32, region.barriers.size() + 1, "exit.id");
+  for (unsigned barrier : region.barriers) {
+    auto *stub = BasicBlock::Create(context, "at.barrier", entry, latch);
+    BranchInst::Create(latch, stub);
+    exitId->addIncoming(b.getInt32(barrier + 1), stub);
+    map[barriers[barrier]] = stub;
+  }
+  remapInstructionsInBlocks(clones, map);
+
+  for (BasicBlock *clone : clones) {
+    // Edges from outside the region (other regions' paths) do not exist here.
+    for (PHINode &phi : clone->phis())
+      for (unsigned i = phi.getNumIncomingValues(); i-- > 0;)
+        if (phi.getIncomingBlock(i)->getParent() != entry)
+          phi.removeIncomingValue(i, /*DeletePHIIfEmpty=*/false);
+    if (auto *ret = dyn_cast<ReturnInst>(clone->getTerminator())) {
+      BranchInst::Create(latch, ret->getIterator());
+      ret->eraseFromParent();
+      exitId->addIncoming(b.getInt32(kReturned), clone);
+    }
+    // Anything still naming the body was live across a barrier unnoticed.
+    for (Instruction &inst : *clone)
+      for (Value *operand : inst.operands()) {
+        if (auto *other = dyn_cast<Instruction>(operand))
+          if (!other->getParent() || other->getFunction() != entry)
+            return false;
+        if (auto *argument = dyn_cast<Argument>(operand))
+          if (argument->getParent() != entry)
+            return false;
+        if (auto *target = dyn_cast<BasicBlock>(operand))
+          if (target->getParent() != entry)
+            return false;
+      }
+  }
+
+  Value *nextLow = b.CreateBinaryIntrinsic(Intrinsic::umin, low, exitId);
+  Value *nextHigh = b.CreateBinaryIntrinsic(Intrinsic::umax, high, exitId);
+  Value *nextReturned = b.CreateAdd(
+      returned,
+      b.CreateZExt(b.CreateICmpEQ(exitId, b.getInt32(kReturned)), i32));
+  Value *nextIndex = b.CreateNUWAdd(localIndex, b.getInt32(1));
+  b.CreateCondBr(b.CreateICmpULT(nextIndex, b.getInt32(count)), head, done);
+  localIndex->addIncoming(nextIndex, latch);
+  low->addIncoming(nextLow, latch);
+  high->addIncoming(nextHigh, latch);
+  returned->addIncoming(nextReturned, latch);
+
+  b.SetInsertPoint(done);
+  b.CreateCondBr(b.CreateICmpNE(nextLow, nextHigh), divergence, nextRegion);
+  state->addIncoming(nextLow, done);
+  returnedCount->addIncoming(nextReturned, done);
+  return true;
+}
+
+Function *WorkgroupLoopsBuilder::build(StringRef symbol) {
+  if (count == 0 || !cloneAndInline())
+    return nullptr;
+  splitAtBarriers();
+  collectRegion(&body->getEntryBlock());
+  for (BasicBlock *barrier : barriers)
+    collectRegion(barrier->getSingleSuccessor());
+  demoteValuesLiveAcrossBarriers();
+  if (!layOutScratch())
+    return nullptr;
+
+  LLVMContext &context = module.getContext();
+  entry = Function::Create(invocation.getFunctionType(),
+                           GlobalValue::ExternalLinkage, symbol, module);
+  IRBuilder<> b(BasicBlock::Create(context, "entry", entry));
+  builder = &b;
+  Type *i8 = b.getInt8Ty();
+  Type *i32 = b.getInt32Ty();
+  Type *ptr = b.getPtrTy();
+  Value *dispatch = entry->getArg(0);
+  Value *group = entry->getArg(1);
+  // Like the loop entry, work on a private copy of the invocation block so
+  // that LLVM can keep its fields in registers.
+  AllocaInst *copy = b.CreateAlloca(ArrayType::get(i8, sizeof(spvb_invocation)),
+                                    nullptr, "invocation");
+  copy->setAlignment(Align(alignof(spvb_invocation)));
+  block = copy;
+  b.CreateMemCpy(block, copy->getAlign(), group,
+                 Align(alignof(spvb_invocation)), sizeof(spvb_invocation));
+  scratch = b.CreateAlignedLoad(
+      ptr,
+      b.CreateConstInBoundsGEP1_64(i8, group,
+                                   offsetof(spvb_invocation, private_memory)),
+      Align(8), "scratch");
+  subgroupSize = b.CreateBinaryIntrinsic(
+      Intrinsic::umax,
+      b.CreateAlignedLoad(
+          i32,
+          b.CreateConstInBoundsGEP1_64(i8, dispatch,
+                                       offsetof(spvb_dispatch, subgroup_size)),
+          Align(4)),
+      b.getInt32(1));
+  for (int d = 0; d < 3; ++d)
+    groupId[d] = b.CreateAlignedLoad(
+        i32,
+        b.CreateConstInBoundsGEP1_64(
+            i8, group, offsetof(spvb_invocation, workgroup_id) + 4 * d),
+        Align(4));
+  for (ScratchArray &array : arrays)
+    arrayBases.push_back(
+        b.CreateConstInBoundsGEP1_64(i8, scratch, array.offset));
+
+  BasicBlock *entryBlock = b.GetInsertBlock();
+  nextRegion = BasicBlock::Create(context, "next.region", entry);
+  auto *exit = BasicBlock::Create(context, "exit", entry);
+  divergence = BasicBlock::Create(context, "barrier.divergence", entry);
+  b.CreateBr(nextRegion);
+
+  b.SetInsertPoint(nextRegion);
+  state = b.CreatePHI(i32, regions.size() + 1, "region");
+  state->addIncoming(b.getInt32(0), entryBlock);
+  regionSwitch = b.CreateSwitch(state, exit, regions.size());
+
+  b.SetInsertPoint(exit);
+  b.CreateRetVoid();
+
+  b.SetInsertPoint(divergence);
+  returnedCount = b.CreatePHI(i32, regions.size(), "returned");
+  FunctionCallee fault =
+      module.getOrInsertFunction(kFaultFunction, b.getVoidTy(), ptr, ptr, i32,
+                                 b.getInt64Ty(), b.getInt64Ty());
+  b.CreateCall(
+      fault, {dispatch, group, b.getInt32(SPVB_FAULT_BARRIER_DIVERGENCE),
+              b.CreateZExt(returnedCount, b.getInt64Ty()), b.getInt64(count)});
+  b.CreateRetVoid();
+
+  for (unsigned index = 0; index < regions.size(); ++index) {
+    if (!emitRegion(index)) {
+      LLVM_DEBUG(dbgs() << "spvb: region " << index << " of "
+                        << invocation.getName()
+                        << " uses a value from another region\n");
+      entry->eraseFromParent();
+      return nullptr;
+    }
+  }
+  if (verifyFunction(*entry)) {
+    LLVM_DEBUG(dbgs() << "spvb: invalid workgroup entry for "
+                      << invocation.getName() << "\n");
+    entry->eraseFromParent();
+    return nullptr;
+  }
+  return entry;
+}
+
+PreservedAnalyses WorkgroupLoopsPass::run(Module &module,
+                                          ModuleAnalysisManager &) {
+  bool changed = false;
+  for (GlobalVariable &global : module.globals()) {
+    StringRef name = global.getName();
+    if (!global.hasInitializer() || !name.consume_front("spvb_") ||
+        !name.consume_back("_info"))
+      continue;
+    auto *initializer = dyn_cast<ConstantDataArray>(global.getInitializer());
+    Function *invocation = module.getFunction(getInvocationEntrySymbol(name));
+    std::string symbol = getWorkgroupEntrySymbol(name);
+    if (!initializer || !invocation || invocation->isDeclaration() ||
+        module.getFunction(symbol) ||
+        initializer->getNumElements() !=
+            sizeof(spvb_kernel_info) / sizeof(uint32_t))
+      continue;
+    SmallVector<uint32_t> info;
+    for (unsigned i = 0; i < initializer->getNumElements(); ++i)
+      info.push_back(initializer->getElementAsInteger(i));
+    if (!info[infoField(offsetof(spvb_kernel_info, uses_barriers))])
+      continue;
+    WorkgroupLoopsBuilder builder(module, *invocation, info);
+    if (!builder.build(symbol))
+      continue;
+    info[infoField(offsetof(spvb_kernel_info, workgroup_entry))] =
+        SPVB_WORKGROUP_ENTRY_REGIONS;
+    info[infoField(offsetof(spvb_kernel_info, workgroup_scratch_size))] =
+        builder.getScratchSize();
+    global.setInitializer(
+        ConstantDataArray::get(module.getContext(), ArrayRef(info)));
+    changed = true;
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}

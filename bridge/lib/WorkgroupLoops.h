@@ -1,0 +1,39 @@
+//===- WorkgroupLoops.h - Workgroup entries for kernels with barriers -*- C++
+//-*-===//
+//
+// A kernel with barriers runs fastest as a sequence of loops over the
+// workgroup's invocations, one loop per stretch of code between barriers
+// (pocl's "work-item loops"): the invocations finish one stretch before any
+// starts the next, which is what OpControlBarrier promises, at the cost of a
+// loop iteration rather than a fiber switch, and LLVM can vectorize the
+// loops. Values live across a barrier move into per-invocation arrays in the
+// scratch memory the runtime passes as private_memory.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_BRIDGE_WORKGROUPLOOPS_H
+#define SPVBRIDGE_BRIDGE_WORKGROUPLOOPS_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace spvb {
+
+/// Marks every defined function and the runtime's barrier and subgroup calls
+/// `convergent`, so that no optimization makes a barrier control-dependent
+/// on a value that differs between invocations (jump threading would
+/// otherwise duplicate a barrier into both arms of a divergent branch).
+void markConvergentOperations(llvm::Module &module);
+
+/// Builds spvb_NAME_workgroup for every kernel whose spvb_NAME_info says it
+/// uses barriers and has no workgroup entry, and records the entry kind and
+/// scratch size in spvb_NAME_info. A kernel it cannot transform (subgroup
+/// operations, which need every invocation's partners at each operation)
+/// keeps running on fibers.
+class WorkgroupLoopsPass : public llvm::PassInfoMixin<WorkgroupLoopsPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &analyses);
+};
+
+} // namespace spvb
+
+#endif // SPVBRIDGE_BRIDGE_WORKGROUPLOOPS_H

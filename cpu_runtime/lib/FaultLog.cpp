@@ -1,0 +1,53 @@
+//===- FaultLog.cpp - The first fault of a dispatch -----------------------===//
+#include "FaultLog.h"
+
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace spvb::runtime;
+
+void FaultLog::report(std::string message) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (first.empty())
+    first = std::move(message);
+}
+
+llvm::Error FaultLog::takeError() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (first.empty())
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 std::move(first));
+}
+
+static std::string describeFault(const spvb_invocation &invocation,
+                                 uint32_t kind, uint64_t detail0,
+                                 uint64_t detail1) {
+  std::string where = llvm::formatv(
+      "error: workgroup ({0}, {1}, {2}): ", invocation.workgroup_id[0],
+      invocation.workgroup_id[1], invocation.workgroup_id[2]);
+  switch (kind) {
+  case SPVB_FAULT_BARRIER_DIVERGENCE:
+    if (detail0 == 0)
+      return where + "invocations waited at different barriers (every "
+                     "invocation of a workgroup must reach each "
+                     "OpControlBarrier)";
+    return where + llvm::formatv("{0} of {1} invocations returned while the "
+                                 "others waited at a barrier (every "
+                                 "invocation of a workgroup must reach each "
+                                 "OpControlBarrier)",
+                                 detail0, detail1)
+                       .str();
+  default:
+    return where +
+           llvm::formatv("fault {0} ({1}, {2})", kind, detail0, detail1).str();
+  }
+}
+
+extern "C" void spvb_rt_fault(const spvb_dispatch *dispatch,
+                              const spvb_invocation *invocation, uint32_t kind,
+                              uint64_t detail0, uint64_t detail1) {
+  static_cast<FaultLog *>(dispatch->runtime)
+      ->report(describeFault(*invocation, kind, detail0, detail1));
+}
