@@ -38,6 +38,11 @@ static cl::opt<std::string> barrierMode(
              "the invocations between barriers, default) or fibers (one "
              "fiber per invocation)"),
     cl::init("loops"), cl::cat(spvb::tools::getToolCategory()));
+static cl::opt<bool>
+    robust("robust",
+           cl::desc("robustBufferAccess2 semantics: out-of-bounds reads give "
+                    "zero, writes are dropped"),
+           cl::cat(spvb::tools::getToolCategory()));
 
 Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   if (optLevel.size() != 1 || optLevel[0] < '0' || optLevel[0] > '3')
@@ -61,6 +66,7 @@ Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   options.entryPoint = entryPoint;
   options.optLevel = static_cast<OptLevel>(optLevel[0] - '0');
   options.validate = !noValidate;
+  options.robust = robust;
   for (const std::string &spec : specs) {
     Expected<SpecConstantValue> value = parseSpecArgument(spec);
     if (!value)

@@ -47,6 +47,9 @@ struct CompileOptions {
   /// Run SPIRV-Tools' validator on the input.
   bool validate = true;
   BarrierMode barriers = BarrierMode::Loops;
+  /// robustBufferAccess2 semantics: out-of-bounds reads give zero, writes
+  /// are dropped (--robust).
+  bool robust = false;
 };
 
 class Compiler {
