@@ -12,3 +12,7 @@ config.test_exec_root = os.path.join(config.spvb_obj_root, "tests", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.spvb_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%corpus", config.spvb_corpus_dir))
+# spv-run --backend=vulkan / --compare run on Mesa's lavapipe only, whatever
+# other drivers are installed; without it those tests fail ("no Vulkan
+# device"), they do not pass.
+config.environment["VK_ICD_FILENAMES"] = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"

@@ -8,10 +8,18 @@
 //           [--buffer SET:BINDING:storage|uniform:DATA]... [--push DATA]
 //           [--spec ID:TYPE:VALUE]... [--out SET:BINDING:FILE]...
 //           [--repeat N] [--json] [--threads N] [--print SET:BINDING:TYPE]...
+//           [--backend=cpu|vulkan] [--compare [--ulp N] [--abs-tolerance X]]
+//           [--device N] [--robust]
+//
+// --backend=vulkan runs the job on the system's Vulkan driver instead
+// (VulkanBackend.h); --compare runs it on both and compares the storage
+// buffers (BufferCompare.h).
 //
 //===----------------------------------------------------------------------===//
 #include "../common/CompileFlags.h"
+#include "BufferCompare.h"
 #include "RunArguments.h"
+#include "VulkanRun.h"
 
 #include "spvbridge/bridge/Kernel.h"
 
@@ -22,6 +30,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 
 using namespace llvm;
@@ -48,13 +57,35 @@ static cl::opt<std::string>
               cl::init("10"), cl::cat(category));
 static cl::opt<bool> jsonOutput("json", cl::desc("Print results as JSON"),
                                 cl::cat(category));
-static cl::opt<bool> cold("cold",
-                          cl::desc("Accepted for vkref compatibility: "
-                                   "every run compiles anew"),
-                          cl::cat(category));
-static cl::opt<std::string> device("device",
-                                   cl::desc("Accepted for vkref compatibility"),
-                                   cl::cat(category));
+static cl::opt<bool>
+    cold("cold",
+         cl::desc("Vulkan: disable Mesa's shader cache (as vkref --cold); the "
+                  "CPU backend compiles anew every run anyway"),
+         cl::cat(category));
+static cl::opt<std::string>
+    device("device",
+           cl::desc("Vulkan physical device index (default: the first CPU "
+                    "device)"),
+           cl::cat(category));
+static cl::opt<std::string>
+    backendArg("backend",
+               cl::desc("Where the shader runs: cpu (default) or vulkan (the "
+                        "system's Vulkan driver)"),
+               cl::init("cpu"), cl::cat(category));
+static cl::opt<bool>
+    compareArg("compare",
+               cl::desc("Run on the CPU and on Vulkan from the same buffers "
+                        "and compare the storage buffers"),
+               cl::cat(category));
+static cl::opt<std::string>
+    ulpArg("ulp",
+           cl::desc("--compare: floats within this many units in the last "
+                    "place agree (default 4)"),
+           cl::init("4"), cl::cat(category));
+static cl::opt<std::string> absToleranceArg(
+    "abs-tolerance",
+    cl::desc("--compare: floats this close agree (default 2^-21)"),
+    cl::init("0x1p-21"), cl::cat(category));
 
 using spvb::tools::fail;
 
@@ -84,6 +115,191 @@ static std::string takeThreadsArgument(std::vector<const char *> &args) {
     }
   }
   return value;
+}
+
+namespace {
+/// Which backends run (--backend, --compare) and how Vulkan's is set up.
+struct BackendChoice {
+  bool cpu = true;
+  bool vulkan = false;
+  std::optional<uint32_t> device;
+  run::Tolerance tolerance;
+
+  bool compare() const { return cpu && vulkan; }
+};
+} // namespace
+
+static Expected<BackendChoice> parseBackendChoice() {
+  auto error = [](const Twine &message) {
+    return createStringError(inconvertibleErrorCode(), "error: " + message);
+  };
+  if (backendArg != "cpu" && backendArg != "vulkan")
+    return error("--backend '" + backendArg +
+                 "': unknown backend (expected cpu or vulkan)");
+  if (compareArg && backendArg.getNumOccurrences())
+    return error("--compare runs both backends; it takes no --backend");
+  for (cl::Option *option : {static_cast<cl::Option *>(&ulpArg),
+                             static_cast<cl::Option *>(&absToleranceArg)})
+    if (!compareArg && option->getNumOccurrences())
+      return error("--" + option->ArgStr + " is only used with --compare");
+  BackendChoice choice;
+  choice.cpu = compareArg || backendArg == "cpu";
+  choice.vulkan = compareArg || backendArg == "vulkan";
+  Expected<run::Tolerance> tolerance =
+      run::parseTolerance(ulpArg, absToleranceArg);
+  if (!tolerance)
+    return tolerance.takeError();
+  choice.tolerance = *tolerance;
+  if (!device.empty()) {
+    Expected<uint32_t> index = run::parseUnsigned(device, "--device");
+    if (!index)
+      return index.takeError();
+    choice.device = *index;
+  }
+  return choice;
+}
+
+/// Every resource the shader uses needs a --buffer of the right kind, and
+/// push constants a --push.
+static Error checkResources(const ModuleReflection &reflection,
+                            ArrayRef<HostBuffer> buffers, bool hasPush) {
+  auto error = [](const Twine &message) {
+    return createStringError(inconvertibleErrorCode(), "error: " + message);
+  };
+  for (const ResourceInfo &resource : reflection.resources) {
+    // An anonymous block ("buffer Y { ... };") is named by its type.
+    const std::string &name =
+        resource.name.empty() ? resource.blockTypeName : resource.name;
+    bool storage = resource.kind == ResourceKind::StorageBuffer;
+    const char *kind = storage ? "storage" : "uniform";
+    const HostBuffer *buffer = find_if(buffers, [&](const HostBuffer &b) {
+      return b.argument.set == resource.set &&
+             b.argument.binding == resource.binding;
+    });
+    if (buffer == buffers.end())
+      return error(formatv("{0}: the shader uses {1} buffer '{2}' (set {3}, "
+                           "binding {4}) but no --buffer {3}:{4}:{1}:DATA "
+                           "provides it",
+                           shaderPath, kind, name, resource.set,
+                           resource.binding));
+    if ((buffer->argument.kind == run::DescriptorKind::Storage) != storage)
+      return error(formatv("--buffer {0}:{1}: the shader's '{2}' is a {3} "
+                           "buffer",
+                           resource.set, resource.binding, name, kind));
+    if (resource.arraySize > 1)
+      return error(formatv("{0}: '{1}' (set {2}, binding {3}) is an array of "
+                           "{4} buffers; --buffer binds one",
+                           shaderPath, name, resource.set, resource.binding,
+                           resource.arraySize));
+  }
+  if (reflection.pushConstants && !hasPush)
+    return error(formatv("{0}: the shader uses {1} bytes of push constants "
+                         "but no --push provides them",
+                         shaderPath, reflection.pushConstantSize));
+  return Error::success();
+}
+
+/// Runs the job on Vulkan from the buffers' initial contents.
+static Expected<vulkan::Result>
+runOnVulkan(const run::VulkanShader &shader, ArrayRef<HostBuffer> buffers,
+            const std::optional<std::vector<uint8_t>> &push,
+            const CompileOptions &options, std::array<uint32_t, 3> groups,
+            uint32_t repeat, const BackendChoice &backends) {
+  vulkan::Job job;
+  job.spirv = &shader.original;
+  job.entryPoint = shader.entryPoint;
+  job.specializations = options.specializations;
+  job.groups = groups;
+  for (const HostBuffer &buffer : buffers)
+    job.buffers.push_back({buffer.argument.set, buffer.argument.binding,
+                           buffer.argument.kind == run::DescriptorKind::Uniform,
+                           buffer.argument.bytes});
+  if (push)
+    job.pushConstants = *push;
+  job.repeat = repeat;
+  job.deviceIndex = backends.device;
+  job.robust = options.robust;
+  return vulkan::runJob(job);
+}
+
+/// --out: each named buffer's bytes after the run.
+static Error writeOutputs(ArrayRef<run::OutputArgument> outputs,
+                          ArrayRef<HostBuffer> buffers) {
+  for (const run::OutputArgument &output : outputs)
+    for (const HostBuffer &buffer : buffers)
+      if (buffer.argument.set == output.set &&
+          buffer.argument.binding == output.binding)
+        if (Error error = run::writeFile(output.path, buffer.working))
+          return error;
+  return Error::success();
+}
+
+/// --print: each named buffer's values, after \p label (with --json on
+/// stderr, so stdout stays JSON).
+static void printBuffers(ArrayRef<run::PrintArgument> prints,
+                         ArrayRef<HostBuffer> buffers, StringRef label = "") {
+  for (const run::PrintArgument &print : prints)
+    for (const HostBuffer &buffer : buffers)
+      if (buffer.argument.set == print.set &&
+          buffer.argument.binding == print.binding)
+        (jsonOutput ? errs() : outs())
+            << label
+            << formatv("buffer {0}:{1} ({2}): ", print.set, print.binding,
+                       print.type)
+            << run::formatBuffer(buffer.working, print.type) << "\n";
+}
+
+/// --compare: both runs' results, then each storage buffer's comparison and
+/// a summary line (or all of it as one JSON object). Returns the exit code:
+/// 0 when every storage buffer agrees, 1 otherwise.
+static int reportComparison(json::Object cpuResult,
+                            const run::VulkanShader &shader,
+                            const vulkan::Result &vulkanResult,
+                            ArrayRef<HostBuffer> buffers,
+                            ArrayRef<run::PrintArgument> prints,
+                            std::array<uint32_t, 3> groups, uint32_t repeat,
+                            const run::Tolerance &tolerance) {
+  std::vector<run::BufferResults> results;
+  for (size_t i = 0; i < buffers.size(); ++i)
+    results.push_back({buffers[i].argument.set, buffers[i].argument.binding,
+                       buffers[i].working, vulkanResult.buffers[i]});
+  Expected<std::vector<run::BufferComparison>> comparisons =
+      run::compareStorageBuffers(shader.prepared, shader.reflection, results,
+                                 tolerance);
+  if (!comparisons)
+    return fail(comparisons.takeError());
+  bool agree = llvm::all_of(
+      *comparisons, [](const run::BufferComparison &c) { return c.agrees(); });
+  json::Object vulkanJson =
+      run::describeVulkanRun(shader, vulkanResult, groups, repeat);
+  if (jsonOutput) {
+    json::Object report{{"cpu", std::move(cpuResult)},
+                        {"vulkan", std::move(vulkanJson)},
+                        {"compare", run::toJSON(*comparisons, tolerance)}};
+    outs() << formatv("{0:2}", json::Value(std::move(report))) << "\n";
+  } else {
+    outs() << formatv("cpu:       compile {0:F3} ms, dispatch {1:F3} ms "
+                      "median over {2} on {3} threads\n",
+                      *cpuResult.getNumber("compile_ms"),
+                      *cpuResult.getNumber("dispatch_ms"), repeat,
+                      *cpuResult.getInteger("threads"));
+    outs() << formatv("vulkan:    compile {0:F3} ms, dispatch {1:F3} ms "
+                      "median over {2} on {3}\n",
+                      vulkanResult.compileMilliseconds,
+                      *vulkanJson.getNumber("dispatch_ms"), repeat,
+                      vulkanResult.deviceName);
+    for (const run::BufferComparison &comparison : *comparisons)
+      outs() << run::formatComparison(comparison);
+  }
+  printBuffers(prints, buffers, "cpu ");
+  std::vector<HostBuffer> vulkanBuffers(buffers.begin(), buffers.end());
+  for (size_t i = 0; i < vulkanBuffers.size(); ++i)
+    vulkanBuffers[i].working = vulkanResult.buffers[i];
+  printBuffers(prints, vulkanBuffers, "vulkan ");
+  // The verdict comes last, also after --print's lines.
+  if (!jsonOutput)
+    outs() << run::formatSummary(*comparisons) << "\n";
+  return agree ? 0 : 1;
 }
 
 /// How the runtime runs a workgroup of the kernel.
@@ -177,6 +393,48 @@ int main(int argc, char **argv) {
   Expected<CompileOptions> options = spvb::tools::getCompileOptions();
   if (!options)
     return fail(options.takeError());
+  Expected<BackendChoice> backends = parseBackendChoice();
+  if (!backends)
+    return fail(backends.takeError());
+
+  // Vulkan first: with --compare the CPU's buffers stay in `working` for
+  // --out and --print, which show the CPU's results.
+  std::optional<run::VulkanShader> vulkanShader;
+  std::optional<vulkan::Result> vulkanResult;
+  if (backends->vulkan) {
+    // lavapipe's on-disk shader cache, as vkref --cold turns it off.
+    if (cold)
+      setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
+    Expected<run::VulkanShader> shader =
+        run::loadVulkanShader(shaderPath, *options);
+    if (!shader)
+      return fail(shader.takeError());
+    if (Error error =
+            checkResources(shader->reflection, buffers, push.has_value()))
+      return fail(std::move(error));
+    Expected<vulkan::Result> result = runOnVulkan(
+        *shader, buffers, push, *options, groups, *repeat, *backends);
+    if (!result)
+      return fail(result.takeError());
+    vulkanShader = std::move(*shader);
+    vulkanResult = std::move(*result);
+  }
+  if (!backends->cpu) {
+    for (size_t i = 0; i < buffers.size(); ++i)
+      buffers[i].working = vulkanResult->buffers[i];
+    if (Error error = writeOutputs(outputs, buffers))
+      return fail(std::move(error));
+    if (jsonOutput)
+      outs() << formatv("{0:2}",
+                        json::Value(run::describeVulkanRun(
+                            *vulkanShader, *vulkanResult, groups, *repeat)))
+             << "\n";
+    else
+      run::printVulkanRun(outs(), *vulkanShader, *vulkanResult, groups,
+                          *repeat);
+    printBuffers(prints, buffers);
+    return 0;
+  }
 
   Expected<std::unique_ptr<JitCompiler>> jit = JitCompiler::create();
   if (!jit)
@@ -190,35 +448,9 @@ int main(int argc, char **argv) {
                          std::chrono::steady_clock::now() - compileStart)
                          .count();
 
-  // Every resource the shader uses needs a --buffer of the right kind.
-  const ModuleReflection &reflection = (*kernel)->reflection;
-  for (const ResourceInfo &resource : reflection.resources) {
-    // An anonymous block ("buffer Y { ... };") is named by its type.
-    const std::string &name =
-        resource.name.empty() ? resource.blockTypeName : resource.name;
-    bool storage = resource.kind == ResourceKind::StorageBuffer;
-    const char *kind = storage ? "storage" : "uniform";
-    HostBuffer *buffer = findBuffer(resource.set, resource.binding);
-    if (!buffer)
-      return fail(formatv("{0}: the shader uses {1} buffer '{2}' (set {3}, "
-                          "binding {4}) but no --buffer {3}:{4}:{1}:DATA "
-                          "provides it",
-                          shaderPath, kind, name, resource.set,
-                          resource.binding));
-    if ((buffer->argument.kind == run::DescriptorKind::Storage) != storage)
-      return fail(formatv("--buffer {0}:{1}: the shader's '{2}' is a {3} "
-                          "buffer",
-                          resource.set, resource.binding, name, kind));
-    if (resource.arraySize > 1)
-      return fail(formatv("{0}: '{1}' (set {2}, binding {3}) is an array of "
-                          "{4} buffers; --buffer binds one",
-                          shaderPath, name, resource.set, resource.binding,
-                          resource.arraySize));
-  }
-  if (reflection.pushConstants && !push)
-    return fail(formatv("{0}: the shader uses {1} bytes of push constants but "
-                        "no --push provides them",
-                        shaderPath, reflection.pushConstantSize));
+  if (Error error =
+          checkResources((*kernel)->reflection, buffers, push.has_value()))
+    return fail(std::move(error));
 
   runtime::Launcher launcher(threads);
   Dispatch dispatch(*kernel);
@@ -248,27 +480,29 @@ int main(int argc, char **argv) {
       timings.push_back(ms);
   }
 
-  for (const run::OutputArgument &output : outputs)
-    if (Error error = run::writeFile(
-            output.path, findBuffer(output.set, output.binding)->working))
-      return fail(std::move(error));
+  if (Error error = writeOutputs(outputs, buffers))
+    return fail(std::move(error));
   run::TimingSummary summary = run::summarize(timings);
   const uint32_t *size = (*kernel)->entry.info.workgroup_size;
+  json::Object result{
+      {"device", "spvbridge (host CPU)"},
+      {"entry", (*kernel)->entryPoint},
+      {"local_size", json::Array{size[0], size[1], size[2]}},
+      {"groups", json::Array{groups[0], groups[1], groups[2]}},
+      {"compile_ms", compileMs},
+      {"repeat", *repeat},
+      {"dispatch_ms", summary.median},
+      {"dispatch_ms_min", summary.min},
+      {"dispatch_ms_max", summary.max},
+      {"threads", launcher.getThreadCount()},
+      {"uses_barriers", (*kernel)->entry.info.uses_barriers != 0},
+      {"workgroup_entry",
+       getWorkgroupEntryName((*kernel)->entry.info.workgroup_entry)}};
+  if (backends->compare())
+    return reportComparison(std::move(result), *vulkanShader, *vulkanResult,
+                            buffers, prints, groups, *repeat,
+                            backends->tolerance);
   if (jsonOutput) {
-    json::Object result{
-        {"device", "spvbridge (host CPU)"},
-        {"entry", (*kernel)->entryPoint},
-        {"local_size", json::Array{size[0], size[1], size[2]}},
-        {"groups", json::Array{groups[0], groups[1], groups[2]}},
-        {"compile_ms", compileMs},
-        {"repeat", *repeat},
-        {"dispatch_ms", summary.median},
-        {"dispatch_ms_min", summary.min},
-        {"dispatch_ms_max", summary.max},
-        {"threads", launcher.getThreadCount()},
-        {"uses_barriers", (*kernel)->entry.info.uses_barriers != 0},
-        {"workgroup_entry",
-         getWorkgroupEntryName((*kernel)->entry.info.workgroup_entry)}};
     outs() << formatv("{0:2}", json::Value(std::move(result))) << "\n";
   } else {
     outs() << formatv("entry:     {0} local_size={1}x{2}x{3} "
@@ -281,12 +515,6 @@ int main(int argc, char **argv) {
                       summary.median, *repeat, summary.min, summary.max,
                       launcher.getThreadCount());
   }
-  for (const run::PrintArgument &print : prints) {
-    HostBuffer *buffer = findBuffer(print.set, print.binding);
-    (jsonOutput ? errs() : outs())
-        << formatv("buffer {0}:{1} ({2}): ", print.set, print.binding,
-                   print.type)
-        << run::formatBuffer(buffer->working, print.type) << "\n";
-  }
+  printBuffers(prints, buffers);
   return 0;
 }

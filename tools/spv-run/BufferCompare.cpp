@@ -1,0 +1,261 @@
+//===- BufferCompare.cpp - Compare a buffer from two backends -------------===//
+
+#include "BufferCompare.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+using namespace spvb;
+using namespace spvb::run;
+
+namespace {
+
+/// The IEEE format of a float of \p size bytes.
+struct FloatFormat {
+  unsigned mantissaBits;
+  unsigned exponentBits;
+};
+
+FloatFormat getFloatFormat(uint32_t size) {
+  switch (size) {
+  case 2:
+    return {10, 5};
+  case 8:
+    return {52, 11};
+  default:
+    return {23, 8};
+  }
+}
+
+double toDouble(uint32_t size, uint64_t bits) {
+  if (size == 8) {
+    double value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+  }
+  if (size == 4) {
+    uint32_t word = static_cast<uint32_t>(bits);
+    float value;
+    std::memcpy(&value, &word, sizeof value);
+    return value;
+  }
+  llvm::APFloat half(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits));
+  bool losesInfo;
+  half.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+               &losesInfo);
+  return half.convertToDouble();
+}
+
+bool floatsAgree(uint32_t size, uint64_t a, uint64_t b,
+                 const Tolerance &tolerance) {
+  FloatFormat format = getFloatFormat(size);
+  uint64_t signBit = uint64_t(1) << (format.mantissaBits + format.exponentBits);
+  uint64_t magnitudeMask = signBit - 1;
+  uint64_t exponentMask =
+      magnitudeMask & ~((uint64_t(1) << format.mantissaBits) - 1);
+  auto isNaN = [&](uint64_t v) {
+    return (v & exponentMask) == exponentMask &&
+           (v & ~exponentMask & magnitudeMask) != 0;
+  };
+  auto isInf = [&](uint64_t v) { return (v & magnitudeMask) == exponentMask; };
+  if (isNaN(a) || isNaN(b))
+    return isNaN(a) && isNaN(b);
+  if (isInf(a) || isInf(b))
+    return a == b;
+  // Vulkan allows flushing denormals to zero, on either side.
+  auto flush = [&](uint64_t v) {
+    return (v & exponentMask) == 0 ? (v & signBit) : v;
+  };
+  a = flush(a);
+  b = flush(b);
+  // Sign-magnitude to a line where neighbours differ by one (+0 = -0 = 0).
+  auto ordered = [&](uint64_t v) -> int64_t {
+    int64_t magnitude = static_cast<int64_t>(v & magnitudeMask);
+    return (v & signBit) ? -magnitude : magnitude;
+  };
+  int64_t distance = ordered(a) - ordered(b);
+  uint64_t ulps = distance < 0 ? uint64_t(-distance) : uint64_t(distance);
+  if (ulps <= tolerance.ulp)
+    return true;
+  return std::fabs(toDouble(size, a) - toDouble(size, b)) <= tolerance.absolute;
+}
+
+uint64_t readBits(llvm::ArrayRef<uint8_t> bytes, uint64_t offset,
+                  uint32_t size) {
+  uint64_t bits = 0;
+  for (uint32_t i = 0; i < size; ++i)
+    bits |= uint64_t(bytes[offset + i]) << (8 * i);
+  return bits;
+}
+
+} // namespace
+
+bool spvb::run::scalarsAgree(ScalarKind kind, uint32_t size, uint64_t cpu,
+                             uint64_t vulkan, const Tolerance &tolerance) {
+  switch (kind) {
+  case ScalarKind::Float:
+    return floatsAgree(size, cpu, vulkan, tolerance);
+  case ScalarKind::Bool:
+    // Any non-zero VkBool32 is true.
+    return (cpu != 0) == (vulkan != 0);
+  default:
+    return cpu == vulkan;
+  }
+}
+
+std::string spvb::run::formatScalar(ScalarKind kind, uint32_t size,
+                                    uint64_t bits) {
+  unsigned width = 8 * size;
+  switch (kind) {
+  case ScalarKind::Bool:
+    return bits ? "true" : "false";
+  case ScalarKind::Unsigned:
+    return std::to_string(bits);
+  case ScalarKind::Signed:
+    return std::to_string(width == 64
+                              ? static_cast<int64_t>(bits)
+                              : static_cast<int64_t>(bits << (64 - width)) >>
+                                    (64 - width));
+  case ScalarKind::Float: {
+    const char *format = size == 8 ? "%.17g" : size == 4 ? "%.9g" : "%.5g";
+    char text[64];
+    std::snprintf(text, sizeof text, format, toDouble(size, bits));
+    return text;
+  }
+  }
+  return "?";
+}
+
+BufferComparison spvb::run::compareBuffer(uint32_t set, uint32_t binding,
+                                          const BlockScalarLayout &layout,
+                                          llvm::ArrayRef<uint8_t> cpu,
+                                          llvm::ArrayRef<uint8_t> vulkan,
+                                          const Tolerance &tolerance,
+                                          size_t reportLimit) {
+  BufferComparison result;
+  result.set = set;
+  result.binding = binding;
+  layout.forEachScalar(
+      std::min(cpu.size(), vulkan.size()), [&](const BufferScalar &scalar) {
+        const ScalarField &field = *scalar.field;
+        ++result.compared;
+        uint64_t a = readBits(cpu, scalar.offset, field.size);
+        uint64_t b = readBits(vulkan, scalar.offset, field.size);
+        if (scalarsAgree(field.kind, field.size, a, b, tolerance))
+          return;
+        ++result.differing;
+        if (result.first.size() < reportLimit)
+          result.first.push_back({scalar.index, scalar.offset, scalar.path,
+                                  formatScalar(field.kind, field.size, a),
+                                  formatScalar(field.kind, field.size, b)});
+      });
+  return result;
+}
+
+std::string spvb::run::formatComparison(const BufferComparison &comparison) {
+  std::string out;
+  for (const ScalarDifference &difference : comparison.first)
+    out += llvm::formatv("{0}:{1} element {2} (byte {3}) {4}: cpu {5} vs "
+                         "vulkan {6}\n",
+                         comparison.set, comparison.binding, difference.index,
+                         difference.offset, difference.path, difference.cpu,
+                         difference.vulkan)
+               .str();
+  if (comparison.agrees())
+    out += llvm::formatv("{0}:{1}: all {2} elements agree\n", comparison.set,
+                         comparison.binding, comparison.compared)
+               .str();
+  else
+    out += llvm::formatv("{0}:{1}: {2} of {3} elements differ\n",
+                         comparison.set, comparison.binding,
+                         comparison.differing, comparison.compared)
+               .str();
+  return out;
+}
+
+llvm::Expected<std::vector<BufferComparison>> spvb::run::compareStorageBuffers(
+    const SpirvBinary &binary, const ModuleReflection &reflection,
+    llvm::ArrayRef<BufferResults> results, const Tolerance &tolerance) {
+  std::vector<BufferComparison> comparisons;
+  for (const ResourceInfo &resource : reflection.resources) {
+    if (resource.kind != ResourceKind::StorageBuffer)
+      continue;
+    const BufferResults *result =
+        llvm::find_if(results, [&](const BufferResults &r) {
+          return r.set == resource.set && r.binding == resource.binding;
+        });
+    if (result == results.end())
+      continue;
+    llvm::Expected<BlockScalarLayout> layout =
+        getBlockScalarLayout(binary, resource.variableId);
+    if (!layout)
+      return layout.takeError();
+    comparisons.push_back(compareBuffer(resource.set, resource.binding, *layout,
+                                        result->cpu, result->vulkan,
+                                        tolerance));
+  }
+  return comparisons;
+}
+
+llvm::Expected<Tolerance> spvb::run::parseTolerance(llvm::StringRef ulp,
+                                                    llvm::StringRef absolute) {
+  Tolerance tolerance;
+  if (ulp.getAsInteger(10, tolerance.ulp))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "error: --ulp '" + ulp +
+                                       "': expected an unsigned integer");
+  std::string text = absolute.str();
+  char *end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !(value >= 0) ||
+      std::isinf(value))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "error: --abs-tolerance '" + absolute +
+                                       "': expected a non-negative number");
+  tolerance.absolute = value;
+  return tolerance;
+}
+
+std::string
+spvb::run::formatSummary(llvm::ArrayRef<BufferComparison> comparisons) {
+  size_t differing = llvm::count_if(
+      comparisons, [](const BufferComparison &c) { return !c.agrees(); });
+  size_t count = comparisons.size();
+  if (differing == 0)
+    return llvm::formatv("compare: all {0} storage buffers agree", count).str();
+  return llvm::formatv("compare: {0} of {1} storage buffers differ", differing,
+                       count)
+      .str();
+}
+
+llvm::json::Value
+spvb::run::toJSON(llvm::ArrayRef<BufferComparison> comparisons,
+                  const Tolerance &tolerance) {
+  llvm::json::Array buffers;
+  bool agree = true;
+  for (const BufferComparison &comparison : comparisons) {
+    agree &= comparison.agrees();
+    llvm::json::Array first;
+    for (const ScalarDifference &difference : comparison.first)
+      first.push_back(llvm::json::Object{{"element", difference.index},
+                                         {"byte", difference.offset},
+                                         {"path", difference.path},
+                                         {"cpu", difference.cpu},
+                                         {"vulkan", difference.vulkan}});
+    buffers.push_back(llvm::json::Object{{"set", comparison.set},
+                                         {"binding", comparison.binding},
+                                         {"compared", comparison.compared},
+                                         {"differing", comparison.differing},
+                                         {"first", std::move(first)}});
+  }
+  return llvm::json::Object{{"agree", agree},
+                            {"ulp", tolerance.ulp},
+                            {"abs_tolerance", tolerance.absolute},
+                            {"buffers", std::move(buffers)}};
+}

@@ -1,0 +1,118 @@
+//===- BufferCompare.h - Compare a buffer from two backends -----*- C++ -*-===//
+//
+// spv-run --compare: the same storage buffer after a run on the CPU and on
+// Vulkan, compared scalar by scalar along the block's ScalarLayout.
+//
+// Integers and bools must be equal. Two floats agree when
+//   - both are NaN (any payload), or
+//   - they are equal after flushing subnormals to zero (Vulkan lets either
+//     side flush denormals, and +0 equals -0), or
+//   - both are finite and |cpu - vulkan| <= Tolerance::absolute, or
+//   - both are finite and at most Tolerance::ulp representable values of
+//     their type lie between them (ULP distance).
+// An infinity agrees only with the same infinity.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPVBRIDGE_TOOLS_SPV_RUN_BUFFERCOMPARE_H
+#define SPVBRIDGE_TOOLS_SPV_RUN_BUFFERCOMPARE_H
+
+#include "spvbridge/spirv/Reflection.h"
+#include "spvbridge/spirv/ScalarLayout.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace spvb::run {
+
+/// The float tolerance; see the README ("spv-run --compare") for why these
+/// defaults.
+struct Tolerance {
+  uint64_t ulp = 4;
+  double absolute = 0x1p-21;
+};
+
+/// Whether two values of one scalar type agree (the file comment's rule).
+/// \p cpu and \p vulkan hold the value's bits, zero-extended.
+bool scalarsAgree(ScalarKind kind, uint32_t size, uint64_t cpu, uint64_t vulkan,
+                  const Tolerance &tolerance);
+
+/// The value as text: decimal integers, true/false, floats that read back
+/// exactly (%.5g f16, %.9g f32, %.17g f64; inf, nan).
+std::string formatScalar(ScalarKind kind, uint32_t size, uint64_t bits);
+
+struct ScalarDifference {
+  /// BufferScalar::index.
+  uint64_t index = 0;
+  uint64_t offset = 0;
+  std::string path;
+  std::string cpu;
+  std::string vulkan;
+};
+
+struct BufferComparison {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  /// Scalars compared.
+  uint64_t compared = 0;
+  /// Scalars that disagree.
+  uint64_t differing = 0;
+  /// The first of them (up to the limit compareBuffer was given).
+  std::vector<ScalarDifference> first;
+
+  bool agrees() const { return differing == 0; }
+};
+
+/// Compares every scalar of \p layout that lies inside both buffers (they
+/// have the same size when both backends ran the same job).
+BufferComparison
+compareBuffer(uint32_t set, uint32_t binding, const BlockScalarLayout &layout,
+              llvm::ArrayRef<uint8_t> cpu, llvm::ArrayRef<uint8_t> vulkan,
+              const Tolerance &tolerance, size_t reportLimit = 8);
+
+/// A storage buffer after each backend's run.
+struct BufferResults {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  llvm::ArrayRef<uint8_t> cpu;
+  llvm::ArrayRef<uint8_t> vulkan;
+};
+
+/// Compares every storage buffer of \p reflection that \p results holds,
+/// in binding order, along its block's layout in \p binary (the specialized
+/// module). Errors are getBlockScalarLayout's.
+llvm::Expected<std::vector<BufferComparison>> compareStorageBuffers(
+    const SpirvBinary &binary, const ModuleReflection &reflection,
+    llvm::ArrayRef<BufferResults> results, const Tolerance &tolerance);
+
+/// `--ulp N` (an unsigned integer) and `--abs-tolerance X` (a non-negative
+/// number, C strtod syntax incl. hex floats). Errors:
+///   error: --ulp 'V': expected an unsigned integer
+///   error: --abs-tolerance 'V': expected a non-negative number
+llvm::Expected<Tolerance> parseTolerance(llvm::StringRef ulp,
+                                         llvm::StringRef absolute);
+
+/// The report's lines for one buffer:
+///   SET:BINDING element INDEX (byte OFFSET) PATH: cpu VALUE vs vulkan VALUE
+///   ...
+///   SET:BINDING: D of N elements differ
+/// or, when all agree, "SET:BINDING: all N elements agree".
+std::string formatComparison(const BufferComparison &comparison);
+
+/// The last line: "compare: all N storage buffers agree" or "compare: D of N
+/// storage buffers differ".
+std::string formatSummary(llvm::ArrayRef<BufferComparison> comparisons);
+
+/// --json: {"agree", "ulp", "abs_tolerance", "buffers": [{"set", "binding",
+/// "compared", "differing", "first": [{"element", "byte", "path", "cpu",
+/// "vulkan"}]}]}.
+llvm::json::Value toJSON(llvm::ArrayRef<BufferComparison> comparisons,
+                         const Tolerance &tolerance);
+
+} // namespace spvb::run
+
+#endif // SPVBRIDGE_TOOLS_SPV_RUN_BUFFERCOMPARE_H

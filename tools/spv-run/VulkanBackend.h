@@ -1,0 +1,94 @@
+//===- VulkanBackend.h - Run one compute job through Vulkan -----*- C++ -*-===//
+//
+// spv-run --backend=vulkan: the job spv-run runs on the CPU, run instead on
+// the system's Vulkan driver (Mesa's lavapipe in tests), the way
+// ../shared/tools/vkref does it:
+//   - the first CPU-type physical device, or the one --device names;
+//   - every core, 1.1, 1.2 and 1.3 feature the device has, plus
+//     VK_EXT_shader_atomic_float(2), VK_KHR_shader_clock and
+//     VK_KHR_shader_non_semantic_info when present; robustBufferAccess off
+//     unless Job::robust asks for it (then VK_EXT_robustness2's
+//     robustBufferAccess2 too);
+//   - host-visible coherent buffers in any descriptor sets (gaps get empty
+//     layouts), push constants, VkSpecializationInfo for --spec;
+//   - one untimed warm-up, then Job::repeat timed submits, each after the
+//     buffers are restored by a host memcpy outside the timed region.
+//
+// Errors (one line each):
+//   error: --backend=vulkan: no Vulkan device (...)
+//   error: --device 'N': out of range (M Vulkan devices)
+//   error: --groups: X groups in dimension D exceed the Vulkan device's
+//          limit of L
+//   error: --push: N bytes exceed the Vulkan device's limit of L
+//   error: --buffer S:B: N bytes exceed the Vulkan device's limit of L for
+//          storage|uniform buffers
+//   error: --robust: the Vulkan device 'NAME' has no FEATURE
+//   error: vulkan: vkCreateX failed: VK_ERROR_...
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPVBRIDGE_TOOLS_SPV_RUN_VULKANBACKEND_H
+#define SPVBRIDGE_TOOLS_SPV_RUN_VULKANBACKEND_H
+
+#include "spvbridge/spirv/Specialization.h"
+#include "spvbridge/spirv/SpirvBinary.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spvb::vulkan {
+
+/// A buffer descriptor of the job.
+struct BufferBinding {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  bool uniform = false;
+  /// The contents every run starts from (not empty).
+  llvm::ArrayRef<uint8_t> initial;
+};
+
+struct Job {
+  /// The module as loaded, not specialized: the driver specializes it from
+  /// specializations, as an application's pipeline would.
+  const SpirvBinary *spirv = nullptr;
+  std::string entryPoint = "main";
+  llvm::ArrayRef<SpecConstantValue> specializations;
+  std::array<uint32_t, 3> groups = {1, 1, 1};
+  std::vector<BufferBinding> buffers;
+  /// Push-constant bytes; empty when there are none.
+  llvm::ArrayRef<uint8_t> pushConstants;
+  /// Timed dispatches after the warm-up (at least 1).
+  uint32_t repeat = 10;
+  /// The physical device index (--device); none: the first CPU device.
+  std::optional<uint32_t> deviceIndex;
+  /// robustBufferAccess and robustBufferAccess2 (--robust).
+  bool robust = false;
+};
+
+struct Result {
+  /// VkPhysicalDeviceProperties::deviceName.
+  std::string deviceName;
+  uint32_t subgroupSize = 0;
+  /// vkCreateShaderModule + vkCreateComputePipelines.
+  double compileMilliseconds = 0;
+  /// The untimed warm-up (lavapipe compiles the shader at the first
+  /// dispatch, so this holds its compile time).
+  double firstDispatchMilliseconds = 0;
+  /// Submit + fence wait of each timed run.
+  std::vector<double> dispatchMilliseconds;
+  /// Each buffer of Job::buffers (same order and size) after the last run.
+  std::vector<std::vector<uint8_t>> buffers;
+};
+
+/// Runs the job; see the file comment for the errors.
+llvm::Expected<Result> runJob(const Job &job);
+
+} // namespace spvb::vulkan
+
+#endif // SPVBRIDGE_TOOLS_SPV_RUN_VULKANBACKEND_H

@@ -1,0 +1,74 @@
+//===- VulkanRun.cpp - spv-run's job on the Vulkan backend ----------------===//
+
+#include "VulkanRun.h"
+
+#include "RunArguments.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+using namespace spvb;
+using namespace spvb::run;
+
+Expected<VulkanShader>
+spvb::run::loadVulkanShader(StringRef path, const CompileOptions &options) {
+  Expected<SpirvBinary> original = loadShaderFile(path, options.source);
+  if (!original)
+    return original.takeError();
+  Compiler compiler(options);
+  // prepare validates before it specializes.
+  Expected<SpirvBinary> prepared = compiler.prepare(*original);
+  if (!prepared)
+    return prepared.takeError();
+  Expected<ModuleReflection> reflection = compiler.reflect(*prepared);
+  if (!reflection)
+    return reflection.takeError();
+  return VulkanShader{std::move(*original), std::move(*prepared),
+                      std::move(*reflection), compiler.getOptions().entryPoint};
+}
+
+static std::array<uint32_t, 3> getWorkgroupSize(const VulkanShader &shader) {
+  const EntryPointInfo *entry =
+      shader.reflection.findEntryPoint(shader.entryPoint);
+  return entry ? entry->workgroupSize : std::array<uint32_t, 3>{1, 1, 1};
+}
+
+json::Object spvb::run::describeVulkanRun(const VulkanShader &shader,
+                                          const vulkan::Result &result,
+                                          std::array<uint32_t, 3> groups,
+                                          uint32_t repeat) {
+  TimingSummary summary = summarize(result.dispatchMilliseconds);
+  std::array<uint32_t, 3> size = getWorkgroupSize(shader);
+  return json::Object{{"backend", "vulkan"},
+                      {"device", result.deviceName},
+                      {"entry", shader.entryPoint},
+                      {"local_size", json::Array{size[0], size[1], size[2]}},
+                      {"groups", json::Array{groups[0], groups[1], groups[2]}},
+                      {"compile_ms", result.compileMilliseconds},
+                      {"first_dispatch_ms", result.firstDispatchMilliseconds},
+                      {"repeat", repeat},
+                      {"dispatch_ms", summary.median},
+                      {"dispatch_ms_min", summary.min},
+                      {"dispatch_ms_max", summary.max},
+                      {"subgroup_size", result.subgroupSize},
+                      {"uses_barriers", shader.reflection.usesBarriers}};
+}
+
+void spvb::run::printVulkanRun(raw_ostream &os, const VulkanShader &shader,
+                               const vulkan::Result &result,
+                               std::array<uint32_t, 3> groups,
+                               uint32_t repeat) {
+  TimingSummary summary = summarize(result.dispatchMilliseconds);
+  std::array<uint32_t, 3> size = getWorkgroupSize(shader);
+  os << formatv("device:    {0} (Vulkan, subgroup size {1})\n",
+                result.deviceName, result.subgroupSize);
+  os << formatv("entry:     {0} local_size={1}x{2}x{3} groups={4}x{5}x{6}\n",
+                shader.entryPoint, size[0], size[1], size[2], groups[0],
+                groups[1], groups[2]);
+  os << formatv("compile:   {0:F3} ms (pipeline creation; first dispatch "
+                "{1:F3} ms)\n",
+                result.compileMilliseconds, result.firstDispatchMilliseconds);
+  os << formatv("dispatch:  {0:F3} ms median over {1} (min {2:F3}, max "
+                "{3:F3})\n",
+                summary.median, repeat, summary.min, summary.max);
+}
