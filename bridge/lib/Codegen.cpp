@@ -1,6 +1,7 @@
 //===- Codegen.cpp - Optimize and emit LLVM modules for the host ----------===//
 #include "spvbridge/bridge/Codegen.h"
 
+#include "ConvergentOperations.h"
 #include "WorkgroupLoops.h"
 
 #include "llvm/IR/LegacyPassManager.h"
@@ -91,7 +92,13 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
     passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
     if (loops)
       passes.addPass(WorkgroupLoopsPass());
+    passes.addPass(SubgroupSitesPass());
   } else {
+    builder.registerOptimizerLastEPCallback(
+        [](llvm::ModulePassManager &modulePasses, llvm::OptimizationLevel,
+           llvm::ThinOrFullLTOPhase) {
+          modulePasses.addPass(SubgroupSitesPass());
+        });
     // The workgroup entries are cut from the simplified invocation body,
     // then simplified themselves before loop vectorization.
     if (loops)

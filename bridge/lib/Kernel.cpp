@@ -81,10 +81,6 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   llvm::Expected<ModuleReflection> reflection = compiler.reflect(*prepared);
   if (!reflection)
     return reflection.takeError();
-  if (reflection->usesSubgroupOps)
-    return makeError("error: " + binary.name +
-                     ": subgroup operations are not supported by the "
-                     "runtime yet");
   for (const ResourceInfo &resource : reflection->resources)
     if (resource.kind != ResourceKind::StorageBuffer &&
         resource.kind != ResourceKind::UniformBuffer)
@@ -120,6 +116,9 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
       llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   runtimeSymbols[mangle("spvb_rt_printf")] = {
       ExecutorAddr::fromPtr(&spvb_rt_printf),
+      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  runtimeSymbols[mangle("spvb_rt_subgroup")] = {
+      ExecutorAddr::fromPtr(&spvb_rt_subgroup),
       llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   runtimeSymbols[mangle("spvb_rt_fault")] = {
       ExecutorAddr::fromPtr(&spvb_rt_fault),

@@ -44,13 +44,6 @@ static constexpr uint64_t kScratchAlignment = 64;
 
 static unsigned infoField(size_t offset) { return offset / sizeof(uint32_t); }
 
-void spvb::markConvergentOperations(Module &module) {
-  for (Function &function : module)
-    if (!function.isDeclaration() || function.getName() == kBarrierFunction ||
-        function.getName() == kSubgroupFunction)
-      function.setConvergent();
-}
-
 namespace {
 
 /// The blocks reachable from `start` without passing a barrier, start first,

@@ -17,12 +17,6 @@
 
 namespace spvb {
 
-/// Marks every defined function and the runtime's barrier and subgroup calls
-/// `convergent`, so that no optimization makes a barrier control-dependent
-/// on a value that differs between invocations (jump threading would
-/// otherwise duplicate a barrier into both arms of a divergent branch).
-void markConvergentOperations(llvm::Module &module);
-
 /// Builds spvb_NAME_workgroup for every kernel whose spvb_NAME_info says it
 /// uses barriers and has no workgroup entry, and records the entry kind and
 /// scratch size in spvb_NAME_info. A kernel it cannot transform (subgroup

@@ -138,6 +138,11 @@ static void buildWorkgroupEntry(OpBuilder &b, Location loc,
   func::ReturnOp::create(b, loc);
 }
 
+/// Invocations can run one after the other only if they never meet.
+static bool hasLoopEntry(const EntryPointLayout &entry) {
+  return !entry.usesBarriers && !entry.usesSubgroupOps;
+}
+
 static void buildKernelInfo(OpBuilder &b, Location loc,
                             const EntryPointLayout &entry,
                             const InterfaceLayout &layout) {
@@ -150,8 +155,9 @@ static void buildKernelInfo(OpBuilder &b, Location loc,
                        static_cast<uint32_t>(layout.privateMemorySize),
                        static_cast<uint32_t>(layout.bindings.size()),
                        entry.usesBarriers ? 1u : 0u,
-                       entry.usesBarriers ? uint32_t(SPVB_WORKGROUP_ENTRY_NONE)
-                                          : uint32_t(SPVB_WORKGROUP_ENTRY_LOOP),
+                       hasLoopEntry(entry)
+                           ? uint32_t(SPVB_WORKGROUP_ENTRY_LOOP)
+                           : uint32_t(SPVB_WORKGROUP_ENTRY_NONE),
                        /*workgroup_scratch_size=*/0};
   static_assert(sizeof(fields) == sizeof(spvb_kernel_info),
                 "kernel info fields follow kernel_abi.h");
@@ -169,7 +175,7 @@ LogicalResult spvb::buildEntryWrappers(ModuleOp module,
   b.setInsertionPointToEnd(module.getBody());
   Location loc = module.getLoc();
   for (const EntryPointLayout &entry : layout.entryPoints) {
-    if (!entry.usesBarriers)
+    if (hasLoopEntry(entry))
       buildWorkgroupEntry(b, loc, entry);
     buildKernelInfo(b, loc, entry, layout);
   }

@@ -88,11 +88,15 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   if (!layout)
     return layout.takeError();
   eraseUnusedFunctions(top, *layout);
-  // Barriers count only in what the entry point reaches.
-  bool barriers = false;
+  // Barriers and subgroup operations count only in what the entry point
+  // reaches.
+  bool barriers = false, subgroupOps = false;
   top.walk([&](spirv::ControlBarrierOp) { barriers = true; });
-  for (EntryPointLayout &entry : layout->entryPoints)
+  top.walk([&](SubgroupOp) { subgroupOps = true; });
+  for (EntryPointLayout &entry : layout->entryPoints) {
     entry.usesBarriers = barriers;
+    entry.usesSubgroupOps = subgroupOps;
+  }
   annotatePointerLayouts(top);
 
   std::string firstError;

@@ -113,15 +113,18 @@ public:
     StringRef name = "spvb_rt_subgroup";
     declareRuntimeFunction(
         rewriter, op, name,
-        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
-                                    {ptr, i32, i32, i32, i32, ptr, ptr, ptr}));
+        LLVM::LLVMFunctionType::get(
+            LLVM::LLVMVoidType::get(getContext()),
+            {ptr, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr}));
     Type operandType = operands.empty() ? Type() : operands[0].getType();
+    // Sites are numbered on the optimized LLVM IR (SubgroupSites).
     LLVM::CallOp::create(
         rewriter, loc, TypeRange{}, name,
         ValueRange{getInvocation(op), constant(op.getOpcode()),
                    constant(static_cast<uint32_t>(op.getGroupOperation())),
-                   constant(op.getClusterSize()),
-                   constant(getTypeDesc(operandType)), operand0, operand1,
+                   constant(op.getClusterSize()), constant(0),
+                   constant(getTypeDesc(operandType)),
+                   constant(getTypeDesc(op.getType())), operand0, operand1,
                    result});
     rewriter.replaceOp(op, reload(rewriter, loc, result, resultType));
     return success();

@@ -64,6 +64,13 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
         llvm::formatv("error: the kernel's workgroup entry (kind {0}) is "
                       "missing or unknown",
                       info.workgroup_entry));
+  if (subgroupSize == 0 || subgroupSize > 64 ||
+      (subgroupSize & (subgroupSize - 1)) != 0)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("error: subgroup size {0} is not a power of two from 1 "
+                      "to 64",
+                      subgroupSize));
   if (resources.bindings.size() < info.binding_count)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),

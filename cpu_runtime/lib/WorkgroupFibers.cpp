@@ -11,10 +11,47 @@ static constexpr size_t kFiberStackSize = 256 * 1024;
 
 WorkgroupFibers::WorkgroupFibers() : stacks(kFiberStackSize) {}
 
-void WorkgroupFibers::waitAtBarrier(spvb_invocation *invocation) {
+void WorkgroupFibers::suspend(spvb_invocation *invocation, State state) {
   auto *self = static_cast<Invocation *>(invocation->runtime);
-  self->state = State::AtBarrier;
+  self->state = state;
   *self->scheduler = std::move(*self->scheduler).resume();
+}
+
+void WorkgroupFibers::waitAtBarrier(spvb_invocation *invocation) {
+  suspend(invocation, State::AtBarrier);
+}
+
+void WorkgroupFibers::waitAtSubgroupOperation(spvb_invocation *invocation,
+                                              const SubgroupCall &call) {
+  static_cast<Invocation *>(invocation->runtime)->call = call;
+  suspend(invocation, State::AtSubgroupOperation);
+}
+
+bool WorkgroupFibers::runSubgroupOperations(uint32_t subgroupSize,
+                                            std::string &error) {
+  bool ran = false;
+  for (size_t begin = 0; begin < invocations.size(); begin += subgroupSize) {
+    size_t end = std::min<size_t>(begin + subgroupSize, invocations.size());
+    uint32_t site = ~0u;
+    for (size_t index = begin; index < end; ++index)
+      if (invocations[index].state == State::AtSubgroupOperation)
+        site = std::min(site, invocations[index].call.site);
+    if (site == ~0u)
+      continue;
+    members.clear();
+    for (size_t index = begin; index < end; ++index) {
+      Invocation &inv = invocations[index];
+      if (inv.state == State::AtSubgroupOperation && inv.call.site == site) {
+        members.push_back({uint32_t(index - begin), &inv.call});
+        inv.state = State::Ready;
+      }
+    }
+    std::string problem = runSubgroupOperation(members, subgroupSize);
+    if (!problem.empty() && error.empty())
+      error = "error: " + problem;
+    ran = true;
+  }
+  return ran;
 }
 
 std::string WorkgroupFibers::run(spvb_entry_fn entry,
@@ -52,18 +89,21 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
 
   std::string error;
   for (;;) {
+    for (Invocation &inv : invocations)
+      if (inv.state == State::Ready)
+        inv.fiber = std::move(inv.fiber).resume();
+    // Subgroup operations complete before the barrier: the invocations
+    // waiting at one may still have to reach it.
+    if (runSubgroupOperations(subgroupSize, error))
+      continue;
     uint32_t done = 0, waiting = 0;
     for (Invocation &inv : invocations) {
       if (inv.state == State::Done) {
         ++done;
         continue;
       }
+      ++waiting;
       inv.state = State::Ready;
-      inv.fiber = std::move(inv.fiber).resume();
-      if (inv.state == State::Done)
-        ++done;
-      else
-        ++waiting;
     }
     if (waiting == 0)
       break;
@@ -78,6 +118,17 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
           done, count);
   }
   return error;
+}
+
+extern "C" void spvb_rt_subgroup(spvb_invocation *invocation, uint32_t opcode,
+                                 uint32_t group_operation,
+                                 uint32_t cluster_size, uint32_t site,
+                                 uint32_t operand_desc, uint32_t result_desc,
+                                 const void *operand0, const void *operand1,
+                                 void *result) {
+  WorkgroupFibers::waitAtSubgroupOperation(
+      invocation, {opcode, group_operation, cluster_size, site, operand_desc,
+                   result_desc, operand0, operand1, result});
 }
 
 extern "C" void spvb_rt_control_barrier(spvb_invocation *invocation, uint32_t,

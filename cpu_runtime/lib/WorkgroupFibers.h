@@ -1,14 +1,18 @@
 //===- WorkgroupFibers.h - One workgroup's invocations on fibers -*- C++
 //-*-===//
 //
-// For kernels with barriers: every invocation of a workgroup runs on its own
-// fiber (Boost.Context). spvb_rt_control_barrier switches back to the
-// scheduler, which resumes the invocations round by round: a round ends when
-// every invocation has reached a barrier or returned.
+// For kernels with subgroup operations (and --barriers=fibers): every
+// invocation of a workgroup runs on its own fiber (Boost.Context). Barriers
+// and subgroup operations switch back to the scheduler, which runs every
+// ready invocation until it waits, then completes one subgroup operation per
+// subgroup (the lowest waiting site, with the invocations waiting there as
+// the active ones), and only when nothing else can run, the barrier.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_CPU_RUNTIME_LIB_WORKGROUPFIBERS_H
 #define SPVBRIDGE_CPU_RUNTIME_LIB_WORKGROUPFIBERS_H
+
+#include "SubgroupOperations.h"
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
@@ -31,19 +35,29 @@ public:
                   const spvb_invocation &group,
                   std::vector<uint8_t> &privateStorage, uint64_t privateSize);
 
-  /// The invocation side of a barrier: back to the scheduler until the
-  /// next round.
+  /// The invocation side of a barrier: back to the scheduler until every
+  /// invocation has arrived.
   static void waitAtBarrier(spvb_invocation *invocation);
+  /// The invocation side of a subgroup operation: back to the scheduler
+  /// until the operation has written `call.result`.
+  static void waitAtSubgroupOperation(spvb_invocation *invocation,
+                                      const SubgroupCall &call);
 
 private:
-  enum class State { Ready, AtBarrier, Done };
+  enum class State { Ready, AtBarrier, AtSubgroupOperation, Done };
   struct Invocation {
     spvb_invocation block;
     State state = State::Ready;
+    SubgroupCall call;
     boost::context::fiber fiber;
     boost::context::fiber *scheduler = nullptr;
   };
+  static void suspend(spvb_invocation *invocation, State state);
+  /// Completes one operation per subgroup; false if none was waiting.
+  bool runSubgroupOperations(uint32_t subgroupSize, std::string &error);
+
   std::vector<Invocation> invocations;
+  std::vector<SubgroupMember> members;
   boost::context::pooled_fixedsize_stack stacks;
 };
 

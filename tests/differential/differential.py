@@ -5,7 +5,9 @@ Each case runs a shader from the repository with deterministic inputs on both
 runners and compares every --out buffer: integers exactly, floats within a
 relative tolerance of 1e-5 plus an absolute one of 1e-6 (the shaders here use
 +, *, fma-free arithmetic and sums whose order both sides share; differences
-come only from LLVM contracting or reassociating on lavapipe's side).
+come only from LLVM contracting or reassociating on lavapipe's side, or from
+the order of a subgroup sum). A case may add flags for spv-run alone, such
+as lavapipe's subgroup size.
 
   differential.py --spv-run BIN --vkref BIN --shaders DIR --work DIR
 """
@@ -49,6 +51,13 @@ def cases(shaders, work):
            ["--groups", str(n // 256), "1", "1",
             "--buffer", "0:0:storage:" + u,
             "--buffer", "0:1:storage:zero:1024"], [("0:1", "I")])
+    # lavapipe's subgroups have 8 invocations (llvmpipe's AVX2 width).
+    yield ("subgroup-reduce", os.path.join(shaders, "subgroup_reduce.comp"),
+           ["--groups", str(n // 64), "1", "1",
+            "--buffer", "0:0:storage:" + x,
+            "--buffer", "0:1:storage:zero:%d" % (16 * n),
+            "--buffer", "0:2:storage:zero:%d" % (16 * n)],
+           [("0:1", "f"), ("0:2", "I")], ["--subgroup-size", "8"])
 
 
 def compile_spv(source, work, name):
@@ -84,11 +93,12 @@ def main():
     env = dict(os.environ,
                VK_ICD_FILENAMES="/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
     passed = failed = 0
-    for name, source, flags, outs in cases(args.shaders, args.work):
+    for name, source, flags, outs, *own in cases(args.shaders, args.work):
+        own_flags = own[0] if own else []
         spv = compile_spv(source, args.work, name)
         results = {}
         for runner, command in (("vkref", [args.vkref, "--spv", spv]),
-                                ("spv-run", [args.spv_run, spv])):
+                                ("spv-run", [args.spv_run, spv] + own_flags)):
             out_flags = []
             for binding, _ in outs:
                 path = os.path.join(args.work, "%s.%s.%s.bin" % (

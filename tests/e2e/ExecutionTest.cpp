@@ -495,6 +495,162 @@ void main() {
             "OpControlBarrier)");
 }
 
+/// Subgroup operations at every subgroup size spv-run offers that a quad
+/// fits in.
+class Subgroups : public Execution,
+                  public ::testing::WithParamInterface<uint32_t> {};
+
+INSTANTIATE_TEST_SUITE_P(Sizes, Subgroups, ::testing::Values(4u, 8u, 32u, 64u));
+
+TEST_P(Subgroups, EveryClassOfOperation) {
+  auto kernel = compile(R"(
+#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_vote : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_KHR_shader_subgroup_shuffle_relative : require
+#extension GL_KHR_shader_subgroup_clustered : require
+#extension GL_KHR_shader_subgroup_quad : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Out { uint r[]; };
+void main() {
+  uint l = gl_LocalInvocationIndex;
+  uint base = (gl_WorkGroupID.x * 64u + l) * 24u;
+  uint v = l * 3u + 1u;
+  r[base + 0] = gl_SubgroupSize;
+  r[base + 1] = gl_SubgroupInvocationID;
+  r[base + 2] = gl_SubgroupID;
+  r[base + 3] = gl_NumSubgroups;
+  r[base + 4] = subgroupAdd(v);
+  r[base + 5] = subgroupInclusiveAdd(v);
+  r[base + 6] = subgroupExclusiveAdd(v);
+  r[base + 7] = subgroupMax(v);
+  r[base + 8] = subgroupClusteredAdd(v, 4u);
+  r[base + 9] = uint(subgroupMin(float(v) * 0.5) * 2.0);
+  uvec4 b = subgroupBallot((l & 1u) == 0u);
+  r[base + 10] = b.x;
+  r[base + 11] = subgroupBallotBitCount(b);
+  r[base + 12] = subgroupBallotInclusiveBitCount(b);
+  r[base + 13] = subgroupBallotFindMSB(b);
+  r[base + 14] = subgroupElect() ? 1u : 0u;
+  r[base + 15] = subgroupBroadcast(v, 1u);
+  r[base + 16] = subgroupShuffleXor(v, 1u);
+  r[base + 17] = subgroupShuffleDown(v, 1u);
+  r[base + 18] = subgroupQuadSwapHorizontal(v);
+  r[base + 19] = subgroupQuadBroadcast(v, 2u);
+  r[base + 20] = subgroupAll(v > 0u) ? 1u : 0u;
+  r[base + 21] = subgroupAny(v == 7u) ? 1u : 0u;
+  r[base + 22] = subgroupAllEqual(v) ? 1u : 0u;
+  r[base + 23] = (l % 3u == 0u) ? subgroupAdd(1u) : 1000u;
+}
+)");
+  ASSERT_TRUE(kernel);
+  EXPECT_EQ(kernel->entry.info.workgroup_entry,
+            uint32_t(SPVB_WORKGROUP_ENTRY_NONE));
+  const uint32_t size = GetParam(), groups = 2;
+  std::vector<uint32_t> r(groups * 64 * 24, 0xdead);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, r.data(), r.size() * 4);
+  runtime::Launcher launcher(2, size);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {groups, 1, 1})), "<success>");
+  auto value = [](uint32_t l) { return l * 3 + 1; };
+  for (uint32_t g = 0; g < groups; ++g)
+    for (uint32_t l = 0; l < 64; ++l) {
+      const uint32_t *got = &r[(g * 64 + l) * 24];
+      uint32_t lane = l % size, first = l - lane;
+      uint32_t sum = 0, inclusive = 0, exclusive = 0, cluster = 0, max = 0;
+      uint32_t min = ~0u, evens = 0, evensUpTo = 0, thirds = 0;
+      for (uint32_t i = first; i < first + size; ++i) {
+        sum += value(i);
+        max = std::max(max, value(i));
+        min = std::min(min, value(i));
+        if (i <= l)
+          inclusive += value(i);
+        if (i < l)
+          exclusive += value(i);
+        if (i / 4 == l / 4)
+          cluster += value(i);
+        evens += i % 2 == 0;
+        evensUpTo += i % 2 == 0 && i <= l;
+        thirds += i % 3 == 0;
+      }
+      uint32_t ballotLow = 0;
+      for (uint32_t i = 0; i < std::min(size, 32u); i += 2)
+        ballotLow |= 1u << i;
+      std::string where =
+          "group " + std::to_string(g) + " index " + std::to_string(l);
+      EXPECT_EQ(got[0], size) << where;
+      EXPECT_EQ(got[1], lane) << where;
+      EXPECT_EQ(got[2], l / size) << where;
+      EXPECT_EQ(got[3], 64 / size) << where;
+      EXPECT_EQ(got[4], sum) << where;
+      EXPECT_EQ(got[5], inclusive) << where;
+      EXPECT_EQ(got[6], exclusive) << where;
+      EXPECT_EQ(got[7], max) << where;
+      EXPECT_EQ(got[8], cluster) << where;
+      EXPECT_EQ(got[9], min) << where;
+      EXPECT_EQ(got[10], ballotLow) << where;
+      EXPECT_EQ(got[11], evens) << where;
+      EXPECT_EQ(got[12], evensUpTo) << where;
+      EXPECT_EQ(got[13], size - 2) << where; // the highest even lane
+      EXPECT_EQ(got[14], lane == 0 ? 1u : 0u) << where;
+      EXPECT_EQ(got[15], value(first + 1)) << where;
+      EXPECT_EQ(got[16], value(l ^ 1)) << where;
+      if (lane + 1 < size) // beyond the subgroup is undefined
+        EXPECT_EQ(got[17], value(l + 1)) << where;
+      EXPECT_EQ(got[18], value(l ^ 1)) << where;
+      EXPECT_EQ(got[19], value((l & ~3u) + 2)) << where;
+      EXPECT_EQ(got[20], 1u) << where;
+      EXPECT_EQ(got[21], first <= 2 && 2 < first + size ? 1u : 0u) << where;
+      EXPECT_EQ(got[22], 0u) << where;
+      // Only the invocations that take the branch are active in it.
+      EXPECT_EQ(got[23], l % 3 == 0 ? thirds : 1000u) << where;
+    }
+}
+
+TEST_F(Execution, SubgroupsMeetAgainAfterADivergentLoop) {
+  // Each invocation loops l % 4 times, with a subgroup operation inside;
+  // the one after the loop sees the whole subgroup again.
+  auto kernel = compile(R"(
+#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Out { uint r[]; };
+void main() {
+  uint l = gl_LocalInvocationIndex;
+  uint acc = 0u;
+  for (uint i = 0u; i < l % 4u; ++i)
+    acc += subgroupAdd(1u);
+  r[l * 2u] = acc;
+  r[l * 2u + 1u] = subgroupAdd(acc);
+}
+)");
+  ASSERT_TRUE(kernel);
+  std::vector<uint32_t> r(128, 0xdead);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, r.data(), r.size() * 4);
+  runtime::Launcher launcher(1, 32);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})), "<success>");
+  // In iteration i, the invocations with l % 4 > i take part: 24, 16, 8 of
+  // 32. An invocation's acc sums its l % 4 first counts.
+  const uint32_t counts[3] = {24, 16, 8};
+  uint32_t subgroupTotal = 0;
+  std::vector<uint32_t> acc(64);
+  for (uint32_t l = 0; l < 64; ++l) {
+    for (uint32_t i = 0; i < l % 4; ++i)
+      acc[l] += counts[i];
+    if (l < 32)
+      subgroupTotal += acc[l];
+  }
+  EXPECT_EQ(subgroupTotal, 8u * (24 + 40 + 48));
+  for (uint32_t l = 0; l < 64; ++l) {
+    EXPECT_EQ(r[l * 2], acc[l]) << l;
+    EXPECT_EQ(r[l * 2 + 1], subgroupTotal) << l;
+  }
+}
+
 TEST_F(Execution, MissingBindingIsNamed) {
   auto kernel = compile(R"(
 #version 450

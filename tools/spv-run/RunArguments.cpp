@@ -499,3 +499,12 @@ llvm::Expected<uint32_t> spvb::run::parseUnsigned(llvm::StringRef value,
                                                   llvm::StringRef flag) {
   return parseCount(value, flag, /*allowZero=*/true);
 }
+
+llvm::Expected<uint32_t> spvb::run::parseSubgroupSize(llvm::StringRef value) {
+  uint32_t size = 0;
+  if (value.getAsInteger(10, size) || size == 0 || size > 64 ||
+      (size & (size - 1)) != 0)
+    return makeError("error: --subgroup-size '" + value +
+                     "': expected a power of two from 1 to 64");
+  return size;
+}

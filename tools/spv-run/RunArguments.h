@@ -166,6 +166,10 @@ llvm::Expected<uint32_t> parsePositive(llvm::StringRef value,
 llvm::Expected<uint32_t> parseUnsigned(llvm::StringRef value,
                                        llvm::StringRef flag);
 
+/// `--subgroup-size N`: a power of two from 1 to 64. Errors:
+///   error: --subgroup-size 'V': expected a power of two from 1 to 64
+llvm::Expected<uint32_t> parseSubgroupSize(llvm::StringRef value);
+
 } // namespace spvb::run
 
 #endif // SPVBRIDGE_TOOLS_SPV_RUN_RUNARGUMENTS_H

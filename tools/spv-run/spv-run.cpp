@@ -55,6 +55,10 @@ static cl::list<std::string> printArgs("print", cl::desc("SET:BINDING:TYPE"),
 static cl::opt<std::string>
     repeatArg("repeat", cl::desc("Timed dispatches after one untimed warm-up"),
               cl::init("10"), cl::cat(category));
+static cl::opt<std::string> subgroupSizeArg(
+    "subgroup-size",
+    cl::desc("Invocations per subgroup: a power of two from 1 to 64"),
+    cl::init("32"), cl::cat(category));
 static cl::opt<bool> jsonOutput("json", cl::desc("Print results as JSON"),
                                 cl::cat(category));
 static cl::opt<bool>
@@ -343,6 +347,9 @@ int main(int argc, char **argv) {
       return fail(parsed.takeError());
     threads = *parsed;
   }
+  Expected<uint32_t> subgroupSize = run::parseSubgroupSize(subgroupSizeArg);
+  if (!subgroupSize)
+    return fail(subgroupSize.takeError());
   std::vector<HostBuffer> buffers;
   for (const std::string &arg : bufferArgs) {
     Expected<run::BufferArgument> parsed = run::parseBufferArgument(arg);
@@ -452,7 +459,7 @@ int main(int argc, char **argv) {
           checkResources((*kernel)->reflection, buffers, push.has_value()))
     return fail(std::move(error));
 
-  runtime::Launcher launcher(threads);
+  runtime::Launcher launcher(threads, *subgroupSize);
   Dispatch dispatch(*kernel);
   for (HostBuffer &buffer : buffers) {
     buffer.working = buffer.argument.bytes;
@@ -495,6 +502,7 @@ int main(int argc, char **argv) {
       {"dispatch_ms_min", summary.min},
       {"dispatch_ms_max", summary.max},
       {"threads", launcher.getThreadCount()},
+      {"subgroup_size", launcher.getSubgroupSize()},
       {"uses_barriers", (*kernel)->entry.info.uses_barriers != 0},
       {"workgroup_entry",
        getWorkgroupEntryName((*kernel)->entry.info.workgroup_entry)}};

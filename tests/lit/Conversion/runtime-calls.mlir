@@ -3,8 +3,10 @@
 
 // Subgroup instructions call
 //   spvb_rt_subgroup(invocation, opcode, group_operation, cluster_size,
-//                    operand_desc, operand0, operand1, result)
-// with values passed by address through stack slots in the entry block.
+//                    site, operand_desc, result_desc, operand0, operand1,
+//                    result)
+// with values passed by address through stack slots in the entry block. The
+// site is 0 here; the LLVM-level SubgroupSites pass numbers it.
 // operand_desc = SPVB_TYPE_DESC(kind, bytes, count) = kind << 16 | bytes << 8
 // | count (kernel_abi.h), with kinds INT 0, FLOAT 1, BOOL 2, NONE 4:
 //   i32          0 << 16 | 4 << 8 | 1 = 1025
@@ -12,10 +14,11 @@
 //   vector<2xf64> 1 << 16 | 8 << 8 | 2 = 67586
 //   i1           2 << 16 | 1 << 8 | 1 = 131329
 //   vector<3xi1> 2 << 16 | 1 << 8 | 3 = 131331
+//   vector<4xi32> 0 << 16 | 4 << 8 | 4 = 1028
 //   none         4 << 16             = 262144
 
 // OpGroupNonUniformIAdd (349), Reduce (0).
-// CHECK: llvm.func @spvb_rt_subgroup(!llvm.ptr, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr)
+// CHECK: llvm.func @spvb_rt_subgroup(!llvm.ptr, i32, i32, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr)
 // CHECK-LABEL: llvm.func internal @iadd_reduce
 // CHECK-SAME: (%{{.*}}: !llvm.ptr, %[[INV:[a-z0-9]+]]: !llvm.ptr, %[[X:[a-z0-9]+]]: i32) -> i32
 // CHECK: %[[RESULT:.*]] = llvm.alloca %{{.*}} x i32 {alignment = 16 : i64} : (i64) -> !llvm.ptr
@@ -25,8 +28,10 @@
 // CHECK: %[[OPC:.*]] = llvm.mlir.constant(349 : i32) : i32
 // CHECK: %[[GOP:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK: %[[CLUSTER:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[SITE:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK: %[[DESC:.*]] = llvm.mlir.constant(1025 : i32) : i32
-// CHECK: llvm.call @spvb_rt_subgroup(%[[INV]], %[[OPC]], %[[GOP]], %[[CLUSTER]], %[[DESC]], %[[OP0]], %[[NULL]], %[[RESULT]])
+// CHECK: %[[RDESC:.*]] = llvm.mlir.constant(1025 : i32) : i32
+// CHECK: llvm.call @spvb_rt_subgroup(%[[INV]], %[[OPC]], %[[GOP]], %[[CLUSTER]], %[[SITE]], %[[DESC]], %[[RDESC]], %[[OP0]], %[[NULL]], %[[RESULT]])
 // CHECK: %[[R:.*]] = llvm.load %[[RESULT]] : !llvm.ptr -> i32
 // CHECK: llvm.return %[[R]] : i32
 module {
@@ -50,8 +55,10 @@ module {
 // CHECK: %[[OPC:.*]] = llvm.mlir.constant(337 : i32) : i32
 // CHECK: %[[GOP:.*]] = llvm.mlir.constant(-1 : i32) : i32
 // CHECK: %[[CLUSTER:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[SITE:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK: %[[DESC:.*]] = llvm.mlir.constant(66564 : i32) : i32
-// CHECK: llvm.call @spvb_rt_subgroup(%[[INV]], %[[OPC]], %[[GOP]], %[[CLUSTER]], %[[DESC]], %[[OP0]], %[[OP1]], %[[RESULT]])
+// CHECK: %[[RDESC:.*]] = llvm.mlir.constant(66564 : i32) : i32
+// CHECK: llvm.call @spvb_rt_subgroup(%[[INV]], %[[OPC]], %[[GOP]], %[[CLUSTER]], %[[SITE]], %[[DESC]], %[[RDESC]], %[[OP0]], %[[OP1]], %[[RESULT]])
 module {
   spirv.func @broadcast(%v: vector<4xf32>, %id: i32) -> vector<4xf32> "None" {
     %0 = spvb.subgroup 337 (%v, %id) {group_operation = -1 : i32, cluster_size = 0 : i32} : (vector<4xf32>, i32) -> vector<4xf32>
@@ -66,8 +73,10 @@ module {
 // CHECK: %[[OPC:.*]] = llvm.mlir.constant(358 : i32) : i32
 // CHECK: %[[GOP:.*]] = llvm.mlir.constant(3 : i32) : i32
 // CHECK: %[[CLUSTER:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK: %[[SITE:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK: %[[DESC:.*]] = llvm.mlir.constant(67586 : i32) : i32
-// CHECK: llvm.call @spvb_rt_subgroup(%{{.*}}, %[[OPC]], %[[GOP]], %[[CLUSTER]], %[[DESC]],
+// CHECK: %[[RDESC:.*]] = llvm.mlir.constant(67586 : i32) : i32
+// CHECK: llvm.call @spvb_rt_subgroup(%{{.*}}, %[[OPC]], %[[GOP]], %[[CLUSTER]], %[[SITE]], %[[DESC]], %[[RDESC]],
 module {
   spirv.func @clustered_fmax(%v: vector<2xf64>) -> vector<2xf64> "None" {
     %0 = spvb.subgroup 358 (%v) {group_operation = 3 : i32, cluster_size = 4 : i32} : (vector<2xf64>) -> vector<2xf64>
@@ -86,7 +95,8 @@ module {
 // CHECK: %[[BYTE:.*]] = llvm.zext %[[B]] : i1 to i8
 // CHECK: llvm.store %[[BYTE]], %[[OP0]] : i8, !llvm.ptr
 // CHECK: %[[DESC:.*]] = llvm.mlir.constant(131329 : i32) : i32
-// CHECK: llvm.call @spvb_rt_subgroup(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DESC]], %[[OP0]], %{{.*}}, %[[RESULT]])
+// CHECK: %[[RDESC:.*]] = llvm.mlir.constant(1028 : i32) : i32
+// CHECK: llvm.call @spvb_rt_subgroup(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DESC]], %[[RDESC]], %[[OP0]], %{{.*}}, %[[RESULT]])
 // CHECK: llvm.load %[[RESULT]] : !llvm.ptr -> vector<4xi32>
 module {
   spirv.func @ballot(%b: i1) -> vector<4xi32> "None" {
@@ -106,7 +116,8 @@ module {
 // CHECK: %[[BYTES:.*]] = llvm.zext %[[B]] : vector<3xi1> to vector<3xi8>
 // CHECK: llvm.store %[[BYTES]], %[[OP0]]
 // CHECK: %[[DESC:.*]] = llvm.mlir.constant(131331 : i32) : i32
-// CHECK: llvm.call @spvb_rt_subgroup(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DESC]], %[[OP0]], %{{.*}}, %[[RESULT]])
+// CHECK: %[[RDESC:.*]] = llvm.mlir.constant(131331 : i32) : i32
+// CHECK: llvm.call @spvb_rt_subgroup(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[DESC]], %[[RDESC]], %[[OP0]], %{{.*}}, %[[RESULT]])
 // CHECK: %[[R8:.*]] = llvm.load %[[RESULT]] : !llvm.ptr -> vector<3xi8>
 // CHECK: %[[R:.*]] = llvm.trunc %[[R8]] : vector<3xi8> to vector<3xi1>
 // CHECK: llvm.return %[[R]] : vector<3xi1>
@@ -128,8 +139,10 @@ module {
 // CHECK: %[[OPC:.*]] = llvm.mlir.constant(333 : i32) : i32
 // CHECK: %[[GOP:.*]] = llvm.mlir.constant(-1 : i32) : i32
 // CHECK: %[[CLUSTER:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[SITE:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK: %[[DESC:.*]] = llvm.mlir.constant(262144 : i32) : i32
-// CHECK: llvm.call @spvb_rt_subgroup(%[[INV]], %[[OPC]], %[[GOP]], %[[CLUSTER]], %[[DESC]], %[[NULL]], %[[NULL]], %[[RESULT]])
+// CHECK: %[[RDESC:.*]] = llvm.mlir.constant(131329 : i32) : i32
+// CHECK: llvm.call @spvb_rt_subgroup(%[[INV]], %[[OPC]], %[[GOP]], %[[CLUSTER]], %[[SITE]], %[[DESC]], %[[RDESC]], %[[NULL]], %[[NULL]], %[[RESULT]])
 // CHECK: %[[BYTE:.*]] = llvm.load %[[RESULT]] : !llvm.ptr -> i8
 // CHECK: %[[R:.*]] = llvm.trunc %[[BYTE]] : i8 to i1
 // CHECK: llvm.return %[[R]] : i1

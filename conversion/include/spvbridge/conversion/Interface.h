@@ -44,6 +44,9 @@ struct EntryPointLayout {
   uint32_t workgroupSize[3] = {1, 1, 1};
   /// Whether anything the entry point reaches has a control barrier.
   bool usesBarriers = false;
+  /// Whether anything the entry point reaches has a subgroup operation;
+  /// such kernels run on fibers.
+  bool usesSubgroupOps = false;
 };
 
 struct InterfaceLayout {

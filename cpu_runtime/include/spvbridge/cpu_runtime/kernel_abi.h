@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 2
+#define SPVB_ABI_VERSION 3
 
 /* One descriptor: a buffer's base address and size in bytes. */
 typedef struct spvb_binding {
@@ -139,14 +139,21 @@ void spvb_rt_printf(spvb_invocation *invocation, const char *format,
                     const void *const *args);
 
 /* A subgroup instruction (OpGroupNonUniform*, OpSubgroup*KHR). Every active
- * invocation of the subgroup makes the call; operand0 is the instruction's
- * value operand, operand1 its second operand (id, delta, ...) or NULL, both
- * typed by operand_desc; the result is written to `result`.
+ * invocation of the subgroup makes the call; the invocations that reach the
+ * same site together take part, the others do not. operand0 is the
+ * instruction's value operand, operand1 its second operand (id, delta,
+ * index, ...) or NULL, typed by operand_desc (operand1 of Broadcast,
+ * Shuffle*, BallotBitExtract, QuadBroadcast and Rotate is a 32-bit
+ * integer); the result, typed by result_desc, is written to `result`.
  * group_operation is the SPIR-V GroupOperation or ~0u, cluster_size the
- * ClusterSize operand or 0. */
+ * ClusterSize operand or 0. `site` numbers the call sites of a kernel so
+ * that a site that can run before another in program order has the smaller
+ * number (loops before what follows them); the runtime runs the lowest
+ * waiting site first, so invocations that diverged meet again. */
 void spvb_rt_subgroup(spvb_invocation *invocation, uint32_t opcode,
                       uint32_t group_operation, uint32_t cluster_size,
-                      uint32_t operand_desc, const void *operand0,
+                      uint32_t site, uint32_t operand_desc,
+                      uint32_t result_desc, const void *operand0,
                       const void *operand1, void *result);
 
 /* An image instruction: operands[i] points at the instruction's i-th id
