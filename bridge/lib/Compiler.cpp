@@ -74,6 +74,7 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
                 const ModuleReflection &reflection, llvm::StringRef fileName) {
   LoweringOptions lowering;
   lowering.entryPoint = options.entryPoint;
+  lowering.robustBufferAccess = options.robust;
   // The binding table is reflection's: the runtime fills it in that order.
   std::vector<std::pair<uint32_t, const ResourceInfo *>> slots;
   for (const ResourceInfo &resource : reflection.resources)

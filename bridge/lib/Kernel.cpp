@@ -48,7 +48,8 @@ static std::string getCacheKey(const SpirvBinary &binary,
   key += "|" + options.entryPoint + "|O" +
          std::to_string(static_cast<int>(options.optLevel)) + "|" +
          (options.validate ? "v" : "nv") +
-         (options.barriers == BarrierMode::Loops ? "|loops" : "|fibers");
+         (options.barriers == BarrierMode::Loops ? "|loops" : "|fibers") +
+         (options.robust ? "|robust" : "");
   for (const SpecConstantValue &spec : options.specializations) {
     key += "|" + std::to_string(spec.id) + ":" + spec.type;
     for (uint32_t word : spec.words)

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PatternUtils.h"
+#include "RobustAccess.h"
 #include "spvbridge/conversion/Patterns.h"
 #include "spvbridge/spirv/SpvbDialect.h"
 
@@ -48,24 +49,57 @@ LLVM::AtomicOrdering forStore(LLVM::AtomicOrdering o) {
   return o;
 }
 
-template <typename Op, LLVM::AtomicBinOp Bin>
-class AtomicRMWPattern : public OpConversionPattern<Op> {
+/// An atomic on a buffer under robust access: out of bounds it works on a
+/// sink and returns zero (RobustAccess.h).
+template <typename Op> class AtomicPattern : public OpConversionPattern<Op> {
 public:
-  using OpConversionPattern<Op>::OpConversionPattern;
+  AtomicPattern(const TypeConverter &converter, MLIRContext *context,
+                const InterfaceLayout &layout)
+      : OpConversionPattern<Op>(converter, context, kOverrideBenefit),
+        layout(layout) {}
+
+protected:
+  GuardedAccess guard(ConversionPatternRewriter &rewriter, Op op, Value pointer,
+                      Type valueType) const {
+    return guardBufferAccess(rewriter, op, op.getPointer(), pointer,
+                             valueType.getIntOrFloatBitWidth() / 8,
+                             AccessKind::Write, layout);
+  }
+  /// Replaces `op` by `result`, or zero where the access was out of bounds.
+  void replace(ConversionPatternRewriter &rewriter, Op op, Value result,
+               const GuardedAccess &access) const {
+    if (access.inBounds)
+      result = LLVM::SelectOp::create(
+          rewriter, op.getLoc(), access.inBounds, result,
+          createConstant(rewriter, op.getLoc(), result.getType(), 0));
+    rewriter.replaceOp(op, result);
+  }
+
+  const InterfaceLayout &layout;
+};
+
+template <typename Op, LLVM::AtomicBinOp Bin>
+class AtomicRMWPattern : public AtomicPattern<Op> {
+public:
+  using AtomicPattern<Op>::AtomicPattern;
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto ordering = getOrdering(static_cast<uint32_t>(op.getSemantics()));
-    rewriter.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
-        op, Bin, adaptor.getPointer(), adaptor.getValue(), ordering);
+    GuardedAccess access = this->guard(rewriter, op, adaptor.getPointer(),
+                                       adaptor.getValue().getType());
+    Value result =
+        LLVM::AtomicRMWOp::create(rewriter, op.getLoc(), Bin, access.address,
+                                  adaptor.getValue(), ordering);
+    this->replace(rewriter, op, result, access);
     return success();
   }
 };
 
 template <typename Op, LLVM::AtomicBinOp Bin>
-class AtomicIncDecPattern : public OpConversionPattern<Op> {
+class AtomicIncDecPattern : public AtomicPattern<Op> {
 public:
-  using OpConversionPattern<Op>::OpConversionPattern;
+  using AtomicPattern<Op>::AtomicPattern;
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -73,16 +107,19 @@ public:
     Type type = this->getTypeConverter()->convertType(op.getType());
     Value one = LLVM::ConstantOp::create(rewriter, op.getLoc(), type,
                                          rewriter.getIntegerAttr(type, 1));
-    rewriter.replaceOpWithNewOp<LLVM::AtomicRMWOp>(
-        op, Bin, adaptor.getPointer(), one, ordering);
+    GuardedAccess access =
+        this->guard(rewriter, op, adaptor.getPointer(), type);
+    Value result = LLVM::AtomicRMWOp::create(rewriter, op.getLoc(), Bin,
+                                             access.address, one, ordering);
+    this->replace(rewriter, op, result, access);
     return success();
   }
 };
 
 class AtomicCompareExchangePattern
-    : public OpConversionPattern<spirv::AtomicCompareExchangeOp> {
+    : public AtomicPattern<spirv::AtomicCompareExchangeOp> {
 public:
-  using OpConversionPattern::OpConversionPattern;
+  using AtomicPattern::AtomicPattern;
   LogicalResult
   matchAndRewrite(spirv::AtomicCompareExchangeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -92,38 +129,47 @@ public:
     if (success == LLVM::AtomicOrdering::monotonic ||
         success == LLVM::AtomicOrdering::release)
       failure = LLVM::AtomicOrdering::monotonic;
+    GuardedAccess access =
+        guard(rewriter, op, adaptor.getPointer(), adaptor.getValue().getType());
     auto cmpxchg = LLVM::AtomicCmpXchgOp::create(
-        rewriter, op.getLoc(), adaptor.getPointer(), adaptor.getComparator(),
+        rewriter, op.getLoc(), access.address, adaptor.getComparator(),
         adaptor.getValue(), success, failure);
-    rewriter.replaceOp(op, extractValue(rewriter, op.getLoc(), cmpxchg, 0));
+    replace(rewriter, op, extractValue(rewriter, op.getLoc(), cmpxchg, 0),
+            access);
     return mlir::success();
   }
 };
 
-class AtomicLoadPattern : public OpConversionPattern<AtomicLoadOp> {
+class AtomicLoadPattern : public AtomicPattern<AtomicLoadOp> {
 public:
-  using OpConversionPattern::OpConversionPattern;
+  using AtomicPattern::AtomicPattern;
   LogicalResult
   matchAndRewrite(AtomicLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type type = getTypeConverter()->convertType(op.getType());
     unsigned size = type.getIntOrFloatBitWidth() / 8;
+    // Out of bounds it reads the zero constant: no select needed.
+    GuardedAccess access =
+        guardBufferAccess(rewriter, op, op.getPointer(), adaptor.getPointer(),
+                          size, AccessKind::Read, layout);
     rewriter.replaceOpWithNewOp<LLVM::LoadOp>(
-        op, type, adaptor.getPointer(), size, false, false, false, false,
+        op, type, access.address, size, false, false, false, false,
         forLoad(getOrdering(op.getSemantics())));
     return success();
   }
 };
 
-class AtomicStorePattern : public OpConversionPattern<AtomicStoreOp> {
+class AtomicStorePattern : public AtomicPattern<AtomicStoreOp> {
 public:
-  using OpConversionPattern::OpConversionPattern;
+  using AtomicPattern::AtomicPattern;
   LogicalResult
   matchAndRewrite(AtomicStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    unsigned size = adaptor.getValue().getType().getIntOrFloatBitWidth() / 8;
+    Type type = adaptor.getValue().getType();
+    unsigned size = type.getIntOrFloatBitWidth() / 8;
+    GuardedAccess access = guard(rewriter, op, adaptor.getPointer(), type);
     rewriter.replaceOpWithNewOp<LLVM::StoreOp>(
-        op, adaptor.getValue(), adaptor.getPointer(), size, false, false, false,
+        op, adaptor.getValue(), access.address, size, false, false, false,
         forStore(getOrdering(op.getSemantics())));
     return success();
   }
@@ -181,22 +227,25 @@ public:
 } // namespace
 
 void spvb::populateAtomicAndBarrierPatterns(const TypeConverter &converter,
+                                            const InterfaceLayout &layout,
                                             RewritePatternSet &patterns) {
   using B = LLVM::AtomicBinOp;
-  patterns.add<AtomicRMWPattern<spirv::AtomicExchangeOp, B::xchg>,
-               AtomicRMWPattern<spirv::AtomicIAddOp, B::add>,
-               AtomicRMWPattern<spirv::AtomicISubOp, B::sub>,
-               AtomicRMWPattern<spirv::AtomicSMinOp, B::min>,
-               AtomicRMWPattern<spirv::AtomicSMaxOp, B::max>,
-               AtomicRMWPattern<spirv::AtomicUMinOp, B::umin>,
-               AtomicRMWPattern<spirv::AtomicUMaxOp, B::umax>,
-               AtomicRMWPattern<spirv::AtomicAndOp, B::_and>,
-               AtomicRMWPattern<spirv::AtomicOrOp, B::_or>,
-               AtomicRMWPattern<spirv::AtomicXorOp, B::_xor>,
-               AtomicRMWPattern<spirv::EXTAtomicFAddOp, B::fadd>,
-               AtomicIncDecPattern<spirv::AtomicIIncrementOp, B::add>,
-               AtomicIncDecPattern<spirv::AtomicIDecrementOp, B::sub>,
-               AtomicCompareExchangePattern, AtomicLoadPattern,
-               AtomicStorePattern, MemoryBarrierPattern, ControlBarrierPattern>(
+  patterns
+      .add<AtomicRMWPattern<spirv::AtomicExchangeOp, B::xchg>,
+           AtomicRMWPattern<spirv::AtomicIAddOp, B::add>,
+           AtomicRMWPattern<spirv::AtomicISubOp, B::sub>,
+           AtomicRMWPattern<spirv::AtomicSMinOp, B::min>,
+           AtomicRMWPattern<spirv::AtomicSMaxOp, B::max>,
+           AtomicRMWPattern<spirv::AtomicUMinOp, B::umin>,
+           AtomicRMWPattern<spirv::AtomicUMaxOp, B::umax>,
+           AtomicRMWPattern<spirv::AtomicAndOp, B::_and>,
+           AtomicRMWPattern<spirv::AtomicOrOp, B::_or>,
+           AtomicRMWPattern<spirv::AtomicXorOp, B::_xor>,
+           AtomicRMWPattern<spirv::EXTAtomicFAddOp, B::fadd>,
+           AtomicIncDecPattern<spirv::AtomicIIncrementOp, B::add>,
+           AtomicIncDecPattern<spirv::AtomicIDecrementOp, B::sub>,
+           AtomicCompareExchangePattern, AtomicLoadPattern, AtomicStorePattern>(
+          converter, patterns.getContext(), layout);
+  patterns.add<MemoryBarrierPattern, ControlBarrierPattern>(
       converter, patterns.getContext(), kOverrideBenefit);
 }

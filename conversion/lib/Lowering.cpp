@@ -88,6 +88,7 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   if (!layout)
     return layout.takeError();
   eraseUnusedFunctions(top, *layout);
+  layout->robustBufferAccess = options.robustBufferAccess;
   // Barriers and subgroup operations count only in what the entry point
   // reaches.
   bool barriers = false, subgroupOps = false;
@@ -121,7 +122,7 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   populateCompositePatterns(converter, patterns);
   populateCastPatterns(converter, patterns);
   populateRuntimeCallPatterns(converter, patterns);
-  populateAtomicAndBarrierPatterns(converter, patterns);
+  populateAtomicAndBarrierPatterns(converter, *layout, patterns);
   populateControlFlowPatterns(converter, patterns);
   populateGLSLPatterns(converter, patterns);
   populateMatrixPatterns(converter, patterns);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "PatternUtils.h"
 #include "PointerLayout.h"
+#include "RobustAccess.h"
 #include "spvbridge/conversion/Layout.h"
 #include "spvbridge/conversion/Patterns.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
@@ -360,7 +361,10 @@ bool isBufferBlock(Value pointer) {
 
 class LoadPattern : public OpConversionPattern<spirv::LoadOp> {
 public:
-  using OpConversionPattern::OpConversionPattern;
+  LoadPattern(const TypeConverter &converter, MLIRContext *context,
+              const InterfaceLayout &layout)
+      : OpConversionPattern(converter, context, kOverrideBenefit),
+        layout(layout) {}
   LogicalResult
   matchAndRewrite(spirv::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -379,7 +383,7 @@ public:
       rewriter.replaceOp(op, descriptor);
       return success();
     }
-    PointerLayout layout = readPointerLayout(op);
+    PointerLayout pointerLayout = readPointerLayout(op);
     // Push constants and uniform blocks do not change during a dispatch:
     // invariant loads let LLVM hoist them out of the workgroup loop.
     auto pointer = cast<spirv::PointerType>(op.getPtr().getType());
@@ -387,28 +391,45 @@ public:
         pointer.getStorageClass() == spirv::StorageClass::PushConstant ||
         (pointer.getStorageClass() == spirv::StorageClass::Uniform &&
          !isBufferBlock(op.getPtr()));
-    Value value =
-        loadValue(rewriter, op.getLoc(), *getTypeConverter(), adaptor.getPtr(),
-                  op.getType(), layout.matrix, layout.vectorStride, readOnly);
+    GuardedAccess access =
+        guardBufferAccess(rewriter, op, op.getPtr(), adaptor.getPtr(),
+                          getByteSize(op.getType(), pointerLayout.matrix),
+                          AccessKind::Read, layout);
+    Value value = loadValue(rewriter, op.getLoc(), *getTypeConverter(),
+                            access.address, op.getType(), pointerLayout.matrix,
+                            pointerLayout.vectorStride, readOnly);
     if (!value)
       return rewriter.notifyMatchFailure(op, "unsupported load type");
     rewriter.replaceOp(op, value);
     return success();
   }
+
+private:
+  const InterfaceLayout &layout;
 };
 
 class StorePattern : public OpConversionPattern<spirv::StoreOp> {
 public:
-  using OpConversionPattern::OpConversionPattern;
+  StorePattern(const TypeConverter &converter, MLIRContext *context,
+               const InterfaceLayout &layout)
+      : OpConversionPattern(converter, context, kOverrideBenefit),
+        layout(layout) {}
   LogicalResult
   matchAndRewrite(spirv::StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    PointerLayout layout = readPointerLayout(op);
-    storeValue(rewriter, op.getLoc(), adaptor.getValue(), adaptor.getPtr(),
-               op.getValue().getType(), layout.matrix, layout.vectorStride);
+    PointerLayout pointerLayout = readPointerLayout(op);
+    Type type = op.getValue().getType();
+    GuardedAccess access = guardBufferAccess(
+        rewriter, op, op.getPtr(), adaptor.getPtr(),
+        getByteSize(type, pointerLayout.matrix), AccessKind::Write, layout);
+    storeValue(rewriter, op.getLoc(), adaptor.getValue(), access.address, type,
+               pointerLayout.matrix, pointerLayout.vectorStride);
     rewriter.eraseOp(op);
     return success();
   }
+
+private:
+  const InterfaceLayout &layout;
 };
 
 class CopyMemoryPattern : public OpConversionPattern<spirv::CopyMemoryOp> {
@@ -744,10 +765,11 @@ void spvb::populateMemoryPatterns(const TypeConverter &converter,
                                   const InterfaceLayout &layout,
                                   RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<AccessChainPattern, PtrAccessChainPattern, LoadPattern,
-               StorePattern, CopyMemoryPattern, VariablePattern, UndefPattern,
+  patterns.add<AccessChainPattern, PtrAccessChainPattern, CopyMemoryPattern,
+               VariablePattern, UndefPattern,
                ErasePattern<spirv::GlobalVariableOp>>(converter, context,
                                                       kOverrideBenefit);
+  patterns.add<LoadPattern, StorePattern>(converter, context, layout);
   patterns.add<AddressOfPattern, ArrayLengthPattern>(converter, context,
                                                      layout);
 }

@@ -598,8 +598,9 @@ void main() {
       EXPECT_EQ(got[14], lane == 0 ? 1u : 0u) << where;
       EXPECT_EQ(got[15], value(first + 1)) << where;
       EXPECT_EQ(got[16], value(l ^ 1)) << where;
-      if (lane + 1 < size) // beyond the subgroup is undefined
+      if (lane + 1 < size) { // beyond the subgroup is undefined
         EXPECT_EQ(got[17], value(l + 1)) << where;
+      }
       EXPECT_EQ(got[18], value(l ^ 1)) << where;
       EXPECT_EQ(got[19], value((l & ~3u) + 2)) << where;
       EXPECT_EQ(got[20], 1u) << where;

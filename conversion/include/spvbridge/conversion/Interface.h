@@ -58,6 +58,8 @@ struct InterfaceLayout {
   std::vector<EntryPointLayout> entryPoints;
   /// spirv.func symbol -> LLVM function symbol.
   llvm::StringMap<std::string> functionSymbols;
+  /// robustBufferAccess2 semantics for buffer accesses (RobustAccess.h).
+  bool robustBufferAccess = false;
 };
 
 /// Decides the interface. `bindings` is the binding table reflection chose;

@@ -16,6 +16,8 @@ struct LoweringOptions {
   std::vector<DescriptorBinding> bindings;
   /// The GLCompute entry point to export; empty exports all of them.
   std::string entryPoint;
+  /// Out-of-bounds buffer reads give zero, writes are dropped.
+  bool robustBufferAccess = false;
 };
 
 struct LoweredModule {

@@ -35,6 +35,7 @@ void populateCastPatterns(const mlir::TypeConverter &converter,
 void populateCompositePatterns(const mlir::TypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
 void populateAtomicAndBarrierPatterns(const mlir::TypeConverter &converter,
+                                      const InterfaceLayout &layout,
                                       mlir::RewritePatternSet &patterns);
 void populateControlFlowPatterns(const mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);

@@ -1,0 +1,126 @@
+//===- RobustAccess.cpp - robustBufferAccess2 for buffer accesses ---------===//
+#include "RobustAccess.h"
+
+#include "PatternUtils.h"
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cstddef>
+
+using namespace mlir;
+using namespace spvb;
+
+/// The buffer behind a pointer: its variable and, for a descriptor array,
+/// the (original) index of the element.
+struct BufferRoot {
+  spirv::AddressOfOp variable;
+  Value descriptorIndex;
+};
+
+static std::optional<BufferRoot> findBufferRoot(Value pointer) {
+  spirv::AccessChainOp outermost;
+  while (auto chain = pointer.getDefiningOp<spirv::AccessChainOp>()) {
+    outermost = chain;
+    pointer = chain.getBasePtr();
+  }
+  auto variable = pointer.getDefiningOp<spirv::AddressOfOp>();
+  if (!variable)
+    return std::nullopt;
+  auto type = cast<spirv::PointerType>(variable.getType());
+  if (type.getStorageClass() != spirv::StorageClass::StorageBuffer &&
+      type.getStorageClass() != spirv::StorageClass::Uniform)
+    return std::nullopt;
+  BufferRoot root{variable, Value()};
+  if (isa<spirv::ArrayType, spirv::RuntimeArrayType>(type.getPointeeType())) {
+    if (!outermost || outermost.getIndices().empty())
+      return std::nullopt; // the whole descriptor array
+    root.descriptorIndex = outermost.getIndices().front();
+  }
+  return root;
+}
+
+/// A zero-filled constant (reads) or a scratch sink (writes) of at least
+/// `bytes` bytes, one per power-of-two size.
+static Value getSpareMemory(OpBuilder &b, Operation *op, uint64_t bytes,
+                            AccessKind kind) {
+  uint64_t size = llvm::PowerOf2Ceil(std::max<uint64_t>(bytes, 16));
+  std::string name =
+      (kind == AccessKind::Read ? "spvb_robust_zero_" : "spvb_robust_sink_") +
+      std::to_string(size);
+  auto module = op->getParentOfType<ModuleOp>();
+  Location loc = op->getLoc();
+  if (!module.lookupSymbol<LLVM::GlobalOp>(name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(b.getI8Type(), size);
+    LLVM::GlobalOp::create(
+        b, loc, type, /*isConstant=*/kind == AccessKind::Read,
+        LLVM::Linkage::Internal, name, b.getStringAttr(std::string(size, '\0')),
+        /*alignment=*/64);
+  }
+  return LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
+}
+
+GuardedAccess spvb::guardBufferAccess(ConversionPatternRewriter &rewriter,
+                                      Operation *op, Value original,
+                                      Value address, uint64_t bytes,
+                                      AccessKind kind,
+                                      const InterfaceLayout &layout) {
+  if (!layout.robustBufferAccess)
+    return {address, Value()};
+  std::optional<BufferRoot> root = findBufferRoot(original);
+  if (!root)
+    return {address, Value()};
+  auto variable = layout.variables.find(root->variable.getVariable());
+  if (variable == layout.variables.end())
+    return {address, Value()};
+  auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+  if (!func)
+    return {address, Value()};
+
+  Location loc = op->getLoc();
+  Type i64 = rewriter.getI64Type();
+  Type ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+  Value table =
+      LLVM::LoadOp::create(rewriter, loc, ptr,
+                           createByteOffset(rewriter, loc, func.getArgument(0),
+                                            offsetof(spvb_dispatch, bindings)),
+                           8);
+  Value entry = createByteOffset(rewriter, loc, table,
+                                 variable->second.slot * sizeof(spvb_binding));
+  if (root->descriptorIndex) {
+    Value index = castIntegerToWidthOf(
+        rewriter, loc, rewriter.getRemappedValue(root->descriptorIndex), i64,
+        true);
+    entry = createByteOffset(
+        rewriter, loc, entry,
+        LLVM::MulOp::create(
+            rewriter, loc, index,
+            createIntConstant(rewriter, loc, i64, sizeof(spvb_binding))));
+  }
+  Value base = LLVM::LoadOp::create(
+      rewriter, loc, ptr,
+      createByteOffset(rewriter, loc, entry, offsetof(spvb_binding, base)), 8);
+  Value size = LLVM::LoadOp::create(
+      rewriter, loc, i64,
+      createByteOffset(rewriter, loc, entry, offsetof(spvb_binding, size)), 8);
+  // offset <= size && bytes <= size - offset, in unsigned arithmetic: an
+  // address below the base wraps to a huge offset.
+  Value offset = LLVM::SubOp::create(
+      rewriter, loc, LLVM::PtrToIntOp::create(rewriter, loc, i64, address),
+      LLVM::PtrToIntOp::create(rewriter, loc, i64, base));
+  Value startsInside = LLVM::ICmpOp::create(
+      rewriter, loc, LLVM::ICmpPredicate::ule, offset, size);
+  Value fits =
+      LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ule,
+                           createIntConstant(rewriter, loc, i64, bytes),
+                           LLVM::SubOp::create(rewriter, loc, size, offset));
+  Value inBounds = LLVM::AndOp::create(rewriter, loc, startsInside, fits);
+  Value spare = getSpareMemory(rewriter, op, bytes, kind);
+  return {LLVM::SelectOp::create(rewriter, loc, inBounds, address, spare),
+          inBounds};
+}
