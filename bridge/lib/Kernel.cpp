@@ -38,6 +38,27 @@ llvm::Expected<std::unique_ptr<JitCompiler>> JitCompiler::create() {
 }
 
 /// The cache key: everything that changes the generated code.
+/// Buffers, storage images and texel buffers; sampling needs samplers.
+static bool isSupportedResource(ResourceKind kind) {
+  switch (kind) {
+  case ResourceKind::StorageBuffer:
+  case ResourceKind::UniformBuffer:
+  case ResourceKind::PushConstant:
+  case ResourceKind::StorageImage:
+  case ResourceKind::StorageTexelBuffer:
+  case ResourceKind::UniformTexelBuffer:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool isImage(ResourceKind kind) {
+  return kind == ResourceKind::StorageImage ||
+         kind == ResourceKind::StorageTexelBuffer ||
+         kind == ResourceKind::UniformTexelBuffer;
+}
+
 static std::string getCacheKey(const SpirvBinary &binary,
                                const CompileOptions &options) {
   llvm::SHA256 hash;
@@ -83,8 +104,7 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   if (!reflection)
     return reflection.takeError();
   for (const ResourceInfo &resource : reflection->resources)
-    if (resource.kind != ResourceKind::StorageBuffer &&
-        resource.kind != ResourceKind::UniformBuffer)
+    if (!isSupportedResource(resource.kind))
       return makeError(llvm::formatv(
           "error: {0}: resource '{1}' (set {2}, binding {3}) is a {4}, which "
           "the runtime does not support yet",
@@ -120,6 +140,9 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
       llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   runtimeSymbols[mangle("spvb_rt_subgroup")] = {
       ExecutorAddr::fromPtr(&spvb_rt_subgroup),
+      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  runtimeSymbols[mangle("spvb_rt_image")] = {
+      ExecutorAddr::fromPtr(&spvb_rt_image),
       llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   runtimeSymbols[mangle("spvb_rt_fault")] = {
       ExecutorAddr::fromPtr(&spvb_rt_fault),
@@ -170,6 +193,14 @@ void Dispatch::bindBuffer(uint32_t set, uint32_t binding, void *data,
   buffers[{set, binding, arrayElement}] = {static_cast<uint8_t *>(data), size};
 }
 
+void Dispatch::bindImage(uint32_t set, uint32_t binding,
+                         const spvb_image *image, uint32_t arrayElement) {
+  buffers[{set, binding, arrayElement}] = {
+      reinterpret_cast<uint8_t *>(const_cast<spvb_image *>(image)),
+      sizeof(spvb_image)};
+  images.insert({set, binding, arrayElement});
+}
+
 void Dispatch::setPushConstants(llvm::ArrayRef<uint8_t> bytes) {
   pushConstants.assign(bytes.begin(), bytes.end());
   hasPushConstants = true;
@@ -179,11 +210,20 @@ llvm::Error Dispatch::validate() const {
   const ModuleReflection &reflection = kernel->reflection;
   for (const ResourceInfo &resource : reflection.resources)
     for (uint32_t element = 0; element < std::max(resource.arraySize, 1u);
-         ++element)
-      if (!buffers.count({resource.set, resource.binding, element}))
+         ++element) {
+      std::tuple<uint32_t, uint32_t, uint32_t> key{resource.set,
+                                                   resource.binding, element};
+      const char *problem = nullptr;
+      if (!buffers.count(key))
+        problem = "nothing is bound to it";
+      else if (isImage(resource.kind) && !images.count(key))
+        problem = "a buffer is bound to it";
+      else if (!isImage(resource.kind) && images.count(key))
+        problem = "an image is bound to it";
+      if (problem)
         return makeError(llvm::formatv(
             "error: {0}: the shader uses {1} '{2}' (set {3}, binding {4}{5}) "
-            "but nothing is bound to it",
+            "but {6}",
             kernel->sourceName,
             llvm::join(llvm::split(getResourceKindName(resource.kind), '-'),
                        " "),
@@ -191,7 +231,9 @@ llvm::Error Dispatch::validate() const {
             resource.set, resource.binding,
             resource.arraySize > 1
                 ? llvm::formatv(", element {0}", element).str()
-                : std::string()));
+                : std::string(),
+            problem));
+    }
   if (reflection.pushConstants && !hasPushConstants)
     return makeError(llvm::formatv(
         "error: {0}: the shader uses push constants ({1} bytes) but none are "

@@ -168,12 +168,19 @@ public:
         flat.push_back(operand);
       }
     }
-    auto arrayType = LLVM::LLVMArrayType::get(ptr, flat.size());
-    Value array = createEntrySlot(rewriter, loc, op, arrayType);
+    size_t count = std::max<size_t>(flat.size(), 1);
+    Value array = createEntrySlot(rewriter, loc, op,
+                                  LLVM::LLVMArrayType::get(ptr, count));
+    Value descs = createEntrySlot(rewriter, loc, op,
+                                  LLVM::LLVMArrayType::get(i32, count));
     for (auto [i, operand] : llvm::enumerate(flat)) {
       Value slot = spill(rewriter, loc, op, operand);
       Value address = createByteOffset(rewriter, loc, array, i * 8);
       LLVM::StoreOp::create(rewriter, loc, slot, address, 8);
+      Value desc =
+          createIntConstant(rewriter, loc, i32, getTypeDesc(operand.getType()));
+      LLVM::StoreOp::create(rewriter, loc, desc,
+                            createByteOffset(rewriter, loc, descs, i * 4), 4);
     }
     Value result =
         resultType
@@ -186,12 +193,13 @@ public:
     declareRuntimeFunction(
         rewriter, op, name,
         LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
-                                    {ptr, i32, i32, i32, i32, ptr, ptr}));
+                                    {ptr, i32, i32, i32, i32, ptr, ptr, ptr}));
     LLVM::CallOp::create(rewriter, loc, TypeRange{}, name,
                          ValueRange{getInvocation(op), constant(op.getOpcode()),
                                     constant(op.getImageOperands()),
                                     constant(getTypeDesc(resultType)),
-                                    constant(flat.size()), array, result});
+                                    constant(flat.size()), descs, array,
+                                    result});
     if (resultType)
       rewriter.replaceOp(op, reload(rewriter, loc, result, resultType));
     else

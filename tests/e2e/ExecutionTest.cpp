@@ -652,6 +652,121 @@ void main() {
   }
 }
 
+TEST_F(Execution, StorageImagesAndTexelBuffers) {
+  // rgba8 in, r32f out, r32ui atomics through texel pointers, an rgba16f
+  // storage texel buffer, a uniform texel buffer (texelFetch) and the size
+  // queries.
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 4, local_size_y = 2) in;
+layout(set = 0, binding = 0, rgba8) uniform readonly image2D src;
+layout(set = 0, binding = 1, r32f) uniform writeonly image2D dst;
+layout(set = 0, binding = 2, r32ui) uniform uimage2D counters;
+layout(set = 0, binding = 3, rgba16f) uniform imageBuffer texels;
+layout(set = 0, binding = 4) uniform usamplerBuffer table;
+layout(set = 0, binding = 5) buffer Out { ivec4 sizes; };
+void main() {
+  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  vec4 c = imageLoad(src, p);
+  imageStore(dst, p, vec4(c.r + c.g * 2.0 + c.b * 4.0 + c.a * 8.0));
+  imageAtomicAdd(counters, ivec2(0, 0), 1u);
+  imageAtomicMax(counters, ivec2(1, 0), uint(p.x * 10 + p.y));
+  int i = p.y * 8 + p.x;
+  vec4 t = imageLoad(texels, i);
+  imageStore(texels, i, t * 2.0 + vec4(texelFetch(table, i).x));
+  imageStore(dst, ivec2(100, 100), vec4(1.0)); // outside: dropped
+  if (i == 0)
+    sizes = ivec4(imageSize(src), imageSize(texels), textureSize(table));
+}
+)");
+  ASSERT_TRUE(kernel);
+  const uint32_t width = 8, height = 4; // 2 x 2 workgroups of 4 x 2
+  std::vector<uint8_t> srcTexels(width * height * 4);
+  for (size_t i = 0; i < srcTexels.size(); ++i)
+    srcTexels[i] = uint8_t(i * 37 % 256);
+  std::vector<float> dstTexels(width * height, -1.0f);
+  std::vector<uint32_t> counterTexels(width * height, 0);
+  std::vector<_Float16> bufferTexels(width * height * 4);
+  for (size_t i = 0; i < bufferTexels.size(); ++i)
+    bufferTexels[i] = _Float16(float(i) * 0.25f);
+  std::vector<uint32_t> tableTexels(width * height);
+  for (uint32_t i = 0; i < tableTexels.size(); ++i)
+    tableTexels[i] = i * 3 + 1;
+  auto image2D = [&](void *data, uint32_t format, size_t bytes) {
+    spvb_image image{};
+    image.data = static_cast<uint8_t *>(data);
+    image.format = format;
+    image.dim = 1; // Dim2D
+    image.extent[0] = width;
+    image.extent[1] = height;
+    image.extent[2] = 1;
+    image.layers = image.levels = image.samples = 1;
+    image.size = bytes;
+    return image;
+  };
+  auto buffer1D = [&](void *data, uint32_t format, size_t bytes) {
+    spvb_image image = image2D(data, format, bytes);
+    image.dim = 5; // DimBuffer
+    image.extent[0] = width * height;
+    image.extent[1] = 1;
+    return image;
+  };
+  // SPIR-V ImageFormat: Rgba8 4, R32f 3, R32ui 33, Rgba16f 2; R32ui for the
+  // table (its format comes from the descriptor).
+  spvb_image src = image2D(srcTexels.data(), 4, srcTexels.size());
+  spvb_image dst = image2D(dstTexels.data(), 3, dstTexels.size() * 4);
+  spvb_image counters =
+      image2D(counterTexels.data(), 33, counterTexels.size() * 4);
+  spvb_image texels = buffer1D(bufferTexels.data(), 2, bufferTexels.size() * 2);
+  spvb_image table = buffer1D(tableTexels.data(), 33, tableTexels.size() * 4);
+  int32_t sizes[4] = {0, 0, 0, 0};
+  Dispatch dispatch(kernel);
+  dispatch.bindImage(0, 0, &src);
+  dispatch.bindImage(0, 1, &dst);
+  dispatch.bindImage(0, 2, &counters);
+  dispatch.bindImage(0, 3, &texels);
+  dispatch.bindImage(0, 4, &table);
+  dispatch.bindBuffer(0, 5, sizes, sizeof(sizes));
+  runtime::Launcher launcher(2);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {2, 2, 1})), "<success>");
+  for (uint32_t y = 0; y < height; ++y)
+    for (uint32_t x = 0; x < width; ++x) {
+      const uint8_t *c = &srcTexels[(y * width + x) * 4];
+      float expected = c[0] / 255.0f + c[1] / 255.0f * 2 + c[2] / 255.0f * 4 +
+                       c[3] / 255.0f * 8;
+      EXPECT_NEAR(dstTexels[y * width + x], expected, 1e-5) << x << "," << y;
+    }
+  EXPECT_EQ(counterTexels[0], width * height);
+  EXPECT_EQ(counterTexels[1], (width - 1) * 10 + height - 1);
+  for (uint32_t i = 0; i < width * height; ++i)
+    for (int c = 0; c < 4; ++c)
+      EXPECT_EQ(float(bufferTexels[i * 4 + c]),
+                float(i * 4 + c) * 0.25f * 2 + float(i * 3 + 1))
+          << i << "." << c;
+  EXPECT_EQ(sizes[0], int(width));
+  EXPECT_EQ(sizes[1], int(height));
+  EXPECT_EQ(sizes[2], int(width * height));
+  EXPECT_EQ(sizes[3], int(width * height));
+}
+
+TEST_F(Execution, ImageBoundAsBufferIsNamed) {
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, r32f) uniform writeonly image2D dst;
+void main() { imageStore(dst, ivec2(0), vec4(1.0)); }
+)");
+  ASSERT_TRUE(kernel);
+  float data[4];
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, data, sizeof(data));
+  runtime::Launcher launcher(1);
+  EXPECT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})),
+            "error: " + kernel->sourceName +
+                ": the shader uses storage image 'dst' (set 0, binding 0) but "
+                "a buffer is bound to it");
+}
+
 TEST_F(Execution, MissingBindingIsNamed) {
   auto kernel = compile(R"(
 #version 450

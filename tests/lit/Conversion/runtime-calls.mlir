@@ -182,29 +182,34 @@ module {
 
 // Image instructions call
 //   spvb_rt_image(invocation, opcode, image_operands, result_desc,
-//                 operand_count, operands, result)
+//                 operand_count, operand_descs, operands, result)
 // where operands[i] points at a slot holding the i-th id operand (images
-// are pointers to the runtime's image descriptors).
+// are pointers to the runtime's image descriptors) and operand_descs[i] is
+// its type: ptr 3 << 16 | 8 << 8 | 1 = 198657, vector<2xi32> 1026.
 // OpImageRead (98): result vec4 -> 66564, two operands.
 !Img = !spirv.image<f32, Dim2D, NoDepth, NonArrayed, SingleSampled, NoSampler, Rgba32f>
-// CHECK: llvm.func @spvb_rt_image(!llvm.ptr, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr)
+// CHECK: llvm.func @spvb_rt_image(!llvm.ptr, i32, i32, i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr)
 // CHECK-LABEL: llvm.func internal @image_read
 // CHECK-SAME: (%{{.*}}: !llvm.ptr, %[[INV:[a-z0-9]+]]: !llvm.ptr, %[[IMG:[a-z0-9]+]]: !llvm.ptr, %[[C:[a-z0-9]+]]: vector<2xi32>) -> vector<4xf32>
 // CHECK: %[[RESULT:.*]] = llvm.alloca %{{.*}} x vector<4xf32>
 // CHECK: %[[CSLOT:.*]] = llvm.alloca %{{.*}} x vector<2xi32>
 // CHECK: %[[ISLOT:.*]] = llvm.alloca %{{.*}} x !llvm.ptr
+// CHECK: %[[DESCS:.*]] = llvm.alloca %{{.*}} x !llvm.array<2 x i32>
 // CHECK: %[[ARRAY:.*]] = llvm.alloca %{{.*}} x !llvm.array<2 x ptr>
 // CHECK: llvm.store %[[IMG]], %[[ISLOT]] : !llvm.ptr, !llvm.ptr
 // CHECK: llvm.store %[[ISLOT]], %[[ARRAY]] {alignment = 8 : i64} : !llvm.ptr, !llvm.ptr
+// CHECK: %[[PDESC:.*]] = llvm.mlir.constant(198657 : i32) : i32
+// CHECK: llvm.store %[[PDESC]], %[[DESCS]]
 // CHECK: llvm.store %[[C]], %[[CSLOT]] : vector<2xi32>, !llvm.ptr
 // CHECK: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i64) : i64
 // CHECK: %[[E1:.*]] = llvm.getelementptr %[[ARRAY]][%[[EIGHT]]]
 // CHECK: llvm.store %[[CSLOT]], %[[E1]] {alignment = 8 : i64} : !llvm.ptr, !llvm.ptr
+// CHECK: llvm.mlir.constant(1026 : i32) : i32
 // CHECK: %[[OPC:.*]] = llvm.mlir.constant(98 : i32) : i32
 // CHECK: %[[MASK:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK: %[[DESC:.*]] = llvm.mlir.constant(66564 : i32) : i32
 // CHECK: %[[COUNT:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK: llvm.call @spvb_rt_image(%[[INV]], %[[OPC]], %[[MASK]], %[[DESC]], %[[COUNT]], %[[ARRAY]], %[[RESULT]])
+// CHECK: llvm.call @spvb_rt_image(%[[INV]], %[[OPC]], %[[MASK]], %[[DESC]], %[[COUNT]], %[[DESCS]], %[[ARRAY]], %[[RESULT]])
 // CHECK: %[[R:.*]] = llvm.load %[[RESULT]] : !llvm.ptr -> vector<4xf32>
 // CHECK: llvm.return %[[R]]
 module {
@@ -227,7 +232,7 @@ module {
 // CHECK: %[[MASK:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK: %[[DESC:.*]] = llvm.mlir.constant(262144 : i32) : i32
 // CHECK: %[[COUNT:.*]] = llvm.mlir.constant(3 : i32) : i32
-// CHECK: llvm.call @spvb_rt_image(%{{.*}}, %[[OPC]], %[[MASK]], %[[DESC]], %[[COUNT]], %[[ARRAY]], %[[NULL]])
+// CHECK: llvm.call @spvb_rt_image(%{{.*}}, %[[OPC]], %[[MASK]], %[[DESC]], %[[COUNT]], %{{.*}}, %[[ARRAY]], %[[NULL]])
 // CHECK-NEXT: llvm.return
 module {
   spirv.func @image_write(%img: !Img, %c: vector<2xi32>, %v: vector<4xf32>) "None" {
@@ -260,7 +265,7 @@ module {
 // CHECK: %[[MASK:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK: %[[DESC:.*]] = llvm.mlir.constant(66564 : i32) : i32
 // CHECK: %[[COUNT:.*]] = llvm.mlir.constant(4 : i32) : i32
-// CHECK: llvm.call @spvb_rt_image(%[[INV]], %[[OPC]], %[[MASK]], %[[DESC]], %[[COUNT]], %[[ARRAY]], %{{.*}})
+// CHECK: llvm.call @spvb_rt_image(%[[INV]], %[[OPC]], %[[MASK]], %[[DESC]], %[[COUNT]], %{{.*}}, %[[ARRAY]], %{{.*}})
 module {
   spirv.func @sample(%si: !spirv.sampled_image<!Tex>, %uv: vector<2xf32>, %lod: f32) -> vector<4xf32> "None" {
     %0 = spvb.image 88 (%si, %uv, %lod) {image_operands = 2 : i32} : (!spirv.sampled_image<!Tex>, vector<2xf32>, f32) -> vector<4xf32>

@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 
 namespace llvm::orc {
 class LLJIT;
@@ -66,6 +67,10 @@ public:
   /// outlive run().
   void bindBuffer(uint32_t set, uint32_t binding, void *data, uint64_t size,
                   uint32_t arrayElement = 0);
+  /// Binds an image or texel buffer descriptor (kernel_abi.h); it and its
+  /// texels must outlive run().
+  void bindImage(uint32_t set, uint32_t binding, const spvb_image *image,
+                 uint32_t arrayElement = 0);
   void setPushConstants(llvm::ArrayRef<uint8_t> bytes);
 
   /// Checks that every resource and the push constants the shader uses are
@@ -76,6 +81,7 @@ public:
 private:
   std::shared_ptr<const Kernel> kernel;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, spvb_binding> buffers;
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> images;
   std::vector<uint8_t> pushConstants;
   bool hasPushConstants = false;
 };

@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 3
+#define SPVB_ABI_VERSION 4
 
 /* One descriptor: a buffer's base address and size in bytes. */
 typedef struct spvb_binding {
@@ -156,14 +156,46 @@ void spvb_rt_subgroup(spvb_invocation *invocation, uint32_t opcode,
                       uint32_t result_desc, const void *operand0,
                       const void *operand1, void *result);
 
+/* An image, texel buffer or sampled image: the binding-table entry of an
+ * image resource has base = (uint8_t *)&descriptor and size =
+ * sizeof(spvb_image). Texels are tightly packed at `data`, x fastest, then
+ * y, z and the array layer; mip levels follow each other, each with its own
+ * extent (max(1, extent >> level)) and all layers. */
+typedef struct spvb_image {
+  uint8_t *data;
+  uint32_t format;    /* SPIR-V ImageFormat of the texels (not Unknown) */
+  uint32_t dim;       /* SPIR-V Dim: 1D, 2D, 3D, Cube or Buffer */
+  uint32_t extent[3]; /* level 0; 1 in unused dimensions */
+  uint32_t layers;    /* array layers (a cube has 6 per cube); 1 if none */
+  uint32_t levels;    /* mip levels, at least 1 */
+  uint32_t samples;   /* 1 */
+  const struct spvb_sampler *sampler; /* combined image samplers; or NULL */
+  uint64_t size;      /* bytes at data */
+} spvb_image;
+
+/* A sampler, with Vulkan's enumeration values. */
+typedef struct spvb_sampler {
+  uint32_t mag_filter;      /* VkFilter: 0 nearest, 1 linear */
+  uint32_t min_filter;      /* VkFilter */
+  uint32_t mipmap_mode;     /* VkSamplerMipmapMode: 0 nearest, 1 linear */
+  uint32_t address_mode[3]; /* VkSamplerAddressMode for u, v, w */
+  float mip_lod_bias;
+  float min_lod;
+  float max_lod;
+  uint32_t border_color; /* VkBorderColor */
+  uint32_t unnormalized_coordinates;
+} spvb_sampler;
+
 /* An image instruction: operands[i] points at the instruction's i-th id
- * operand (images and sampled images are pointers to the runtime's image
- * descriptors, coordinates and image operands their values), in SPIR-V
- * order without the image-operands mask, which is `image_operands`. */
+ * operand, typed by operand_descs[i] (images and sampled images are
+ * pointers to spvb_image descriptors, a sampled image as two operands, image
+ * then sampler; OpImageTexelPointer's image is a pointer to its
+ * spvb_binding), in SPIR-V order without the image-operands mask, which is
+ * `image_operands`. The result, typed by result_desc, goes to `result`. */
 void spvb_rt_image(spvb_invocation *invocation, uint32_t opcode,
                    uint32_t image_operands, uint32_t result_desc,
-                   uint32_t operand_count, const void *const *operands,
-                   void *result);
+                   uint32_t operand_count, const uint32_t *operand_descs,
+                   const void *const *operands, void *result);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,45 @@
+//===- ImageFormats.h - Texels of every SPIR-V image format -----*- C++ -*-===//
+//
+// Decoding a texel to four components and encoding it back, for the formats
+// OpTypeImage can name (Vulkan's storage-image formats among them): float,
+// UNORM, SNORM, signed and unsigned integer, and the packed formats.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_CPU_RUNTIME_LIB_IMAGEFORMATS_H
+#define SPVBRIDGE_CPU_RUNTIME_LIB_IMAGEFORMATS_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace spvb::runtime {
+
+enum class NumericKind { Float, Unorm, Snorm, Sint, Uint };
+
+struct ImageFormat {
+  uint32_t format;  ///< SPIR-V ImageFormat
+  const char *name; ///< GLSL layout qualifier, e.g. "rgba8"
+  unsigned components;
+  unsigned texelBytes;
+  NumericKind kind;
+};
+
+/// The format, or null for Unknown and values SPIR-V does not define.
+const ImageFormat *getImageFormat(uint32_t format);
+/// The format with this GLSL name, or null.
+const ImageFormat *findImageFormat(llvm::StringRef name);
+
+/// Four components: `f` for float, UNORM and SNORM formats, `i` (two's
+/// complement bits, sign- or zero-extended) for integer formats. Missing
+/// components read as (0, 0, 0, 1).
+struct Texel {
+  double f[4] = {0, 0, 0, 1};
+  uint64_t i[4] = {0, 0, 0, 1};
+};
+
+Texel decodeTexel(const ImageFormat &format, const uint8_t *bytes);
+void encodeTexel(const ImageFormat &format, const Texel &texel, uint8_t *bytes);
+
+} // namespace spvb::runtime
+
+#endif // SPVBRIDGE_CPU_RUNTIME_LIB_IMAGEFORMATS_H
