@@ -2,6 +2,8 @@
 #include "spvbridge/bridge/Kernel.h"
 
 #include "spvbridge/bridge/Codegen.h"
+#include "spvbridge/spirv/LocationFormat.h"
+#include "spvbridge/spirv/SpvbDialect.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -10,6 +12,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/TargetSelect.h"
+
+#include <spirv/unified1/spirv.hpp>
 
 #include <chrono>
 
@@ -47,6 +51,7 @@ static bool isSupportedResource(ResourceKind kind) {
   case ResourceKind::StorageImage:
   case ResourceKind::StorageTexelBuffer:
   case ResourceKind::UniformTexelBuffer:
+  case ResourceKind::CombinedImageSampler:
     return true;
   default:
     return false;
@@ -56,7 +61,49 @@ static bool isSupportedResource(ResourceKind kind) {
 static bool isImage(ResourceKind kind) {
   return kind == ResourceKind::StorageImage ||
          kind == ResourceKind::StorageTexelBuffer ||
-         kind == ResourceKind::UniformTexelBuffer;
+         kind == ResourceKind::UniformTexelBuffer ||
+         kind == ResourceKind::CombinedImageSampler;
+}
+
+static std::string getImageInstructionName(uint32_t opcode) {
+  switch (opcode) {
+  case spv::OpImageSampleDrefImplicitLod:
+    return "OpImageSampleDrefImplicitLod";
+  case spv::OpImageSampleDrefExplicitLod:
+    return "OpImageSampleDrefExplicitLod";
+  case spv::OpImageSampleProjImplicitLod:
+    return "OpImageSampleProjImplicitLod";
+  case spv::OpImageSampleProjExplicitLod:
+    return "OpImageSampleProjExplicitLod";
+  case spv::OpImageDrefGather:
+    return "OpImageDrefGather";
+  case spv::OpImageQueryLod:
+    return "OpImageQueryLod";
+  default:
+    return "the image instruction with opcode " + std::to_string(opcode);
+  }
+}
+
+/// The image instructions spvb_rt_image implements (cpu_runtime/Images.cpp).
+static bool isSupportedImageInstruction(uint32_t opcode) {
+  switch (opcode) {
+  case spv::OpSampledImage:
+  case spv::OpImage:
+  case spv::OpImageSampleImplicitLod:
+  case spv::OpImageSampleExplicitLod:
+  case spv::OpImageFetch:
+  case spv::OpImageGather:
+  case spv::OpImageRead:
+  case spv::OpImageWrite:
+  case spv::OpImageQuerySizeLod:
+  case spv::OpImageQuerySize:
+  case spv::OpImageQueryLevels:
+  case spv::OpImageQuerySamples:
+  case spv::OpImageTexelPointer:
+    return true;
+  default:
+    return false;
+  }
 }
 
 static std::string getCacheKey(const SpirvBinary &binary,
@@ -113,6 +160,15 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   auto spirvModule = compiler.deserialize(*prepared);
   if (!spirvModule)
     return spirvModule.takeError();
+  std::string unsupported;
+  (*spirvModule)->walk([&](ImageOp op) {
+    if (unsupported.empty() && !isSupportedImageInstruction(op.getOpcode()))
+      unsupported = formatError(binary.name, op.getLoc(),
+                                getImageInstructionName(op.getOpcode()) +
+                                    " is not supported by the runtime yet");
+  });
+  if (!unsupported.empty())
+    return makeError(unsupported);
   llvm::Expected<LoweredModule> lowered =
       compiler.lower(std::move(*spirvModule), *reflection, binary.name);
   if (!lowered)

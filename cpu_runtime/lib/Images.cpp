@@ -1,14 +1,15 @@
 //===- Images.cpp - Image instructions on spvb_image descriptors ----------===//
 //
-// spvb_rt_image for storage images and texel buffers: OpImageRead,
-// OpImageWrite, OpImageFetch, the size, level and sample queries and
-// OpImageTexelPointer (whose pointer the generated code uses for atomics).
+// spvb_rt_image: OpImageRead, OpImageWrite, OpImageFetch, the size, level
+// and sample queries, OpImageTexelPointer (whose pointer the generated code
+// uses for atomics), and sampling with explicit LOD or gradients and
+// gathering, following Vulkan's "Texel Filtering" rules (Sampling.cpp).
 // Reads outside the image give zero and writes outside it are dropped, as
-// with robustImageAccess. Sampling needs samplers, which the runtime does not
-// implement yet: the JIT refuses such kernels before they run.
+// with robustImageAccess.
 //
 //===----------------------------------------------------------------------===//
 #include "ImageFormats.h"
+#include "Sampling.h"
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
@@ -131,8 +132,6 @@ ImageOperands readImageOperands(uint32_t mask, unsigned first, uint32_t count,
 /// (a cube is a 2D array of faces).
 uint8_t *findTexel(const spvb_image &image, const ImageFormat &format,
                    const int64_t *coordinate, unsigned count, uint32_t level) {
-  if (level >= image.levels)
-    return nullptr;
   unsigned dims = image.dim == spv::Dim1D || image.dim == spv::DimBuffer ? 1
                   : image.dim == spv::Dim3D                              ? 3
                                                                          : 2;
@@ -141,30 +140,8 @@ uint8_t *findTexel(const spvb_image &image, const ImageFormat &format,
     position[c] = coordinate[c];
   if (count > dims)
     position[3] = coordinate[dims];
-  uint64_t offset = 0;
-  uint64_t extent[3];
-  for (uint32_t l = 0;; ++l) {
-    for (int d = 0; d < 3; ++d)
-      extent[d] = std::max<uint64_t>(1, image.extent[d] >> l);
-    if (l == level)
-      break;
-    offset += extent[0] * extent[1] * extent[2] * image.layers;
-  }
-  for (int d = 0; d < 3; ++d)
-    if (position[d] < 0 || uint64_t(position[d]) >= extent[d])
-      return nullptr;
-  if (position[3] < 0 || uint64_t(position[3]) >= image.layers)
-    return nullptr;
-  uint64_t index =
-      offset +
-      ((uint64_t(position[3]) * extent[2] + uint64_t(position[2])) * extent[1] +
-       uint64_t(position[1])) *
-          extent[0] +
-      uint64_t(position[0]);
-  uint64_t byteOffset = index * format.texelBytes;
-  if (byteOffset + format.texelBytes > image.size)
-    return nullptr;
-  return image.data + byteOffset;
+  return locateTexel(image, format, position[0], position[1], position[2],
+                     position[3], level);
 }
 
 void writeResult(void *result, uint32_t resultDesc, const Texel &texel) {
@@ -276,8 +253,63 @@ extern "C" void spvb_rt_image(spvb_invocation *, uint32_t opcode,
     writeResult(result, resultDesc, value);
     return;
   }
+  case spv::OpImageSampleImplicitLod:
+  case spv::OpImageSampleExplicitLod:
+  case spv::OpImageGather: {
+    // Operands: image, sampler, coordinate[, component], image operands.
+    const auto *sampler = *static_cast<const spvb_image *const *>(operands[1]);
+    SampleRequest request;
+    TypeDesc coordinateType(operandDescs[2]);
+    request.coordinateCount = std::min<uint32_t>(coordinateType.count, 4);
+    for (unsigned c = 0; c < request.coordinateCount; ++c)
+      request.coordinate[c] = loadFloat(operands[2], coordinateType, c);
+    unsigned next = 3;
+    if (opcode == spv::OpImageGather) {
+      request.gatherComponent =
+          static_cast<int>(loadInt(operands[3], TypeDesc(operandDescs[3]), 0));
+      next = 4;
+    }
+    auto take = [&]() -> int { return next < operandCount ? next++ : -1; };
+    if (imageOperands & spv::ImageOperandsBiasMask)
+      if (int i = take(); i >= 0)
+        request.bias = loadFloat(operands[i], TypeDesc(operandDescs[i]), 0);
+    if (imageOperands & spv::ImageOperandsLodMask)
+      if (int i = take(); i >= 0)
+        request.lod = loadFloat(operands[i], TypeDesc(operandDescs[i]), 0);
+    if (imageOperands & spv::ImageOperandsGradMask) {
+      int dx = take(), dy = take();
+      if (dx >= 0 && dy >= 0) {
+        request.hasGradients = true;
+        for (unsigned c = 0; c < 3; ++c) {
+          TypeDesc xType(operandDescs[dx]), yType(operandDescs[dy]);
+          if (c < xType.count)
+            request.dx[c] = loadFloat(operands[dx], xType, c);
+          if (c < yType.count)
+            request.dy[c] = loadFloat(operands[dy], yType, c);
+        }
+      }
+    }
+    for (uint32_t bit :
+         {spv::ImageOperandsConstOffsetMask, spv::ImageOperandsOffsetMask}) {
+      if (!(imageOperands & bit))
+        continue;
+      if (int i = take(); i >= 0) {
+        TypeDesc type(operandDescs[i]);
+        for (unsigned c = 0; c < std::min<uint32_t>(type.count, 3); ++c)
+          request.offset[c] = static_cast<int>(loadInt(operands[i], type, c));
+      }
+    }
+    if (imageOperands & spv::ImageOperandsMinLodMask)
+      if (int i = take(); i >= 0)
+        request.minLod = loadFloat(operands[i], TypeDesc(operandDescs[i]), 0);
+    Texel value = format
+                      ? sampleImage(*image, *format, sampler->sampler, request)
+                      : Texel();
+    writeResult(result, resultDesc, value);
+    return;
+  }
   default:
-    // Refused at compile time (sampling needs samplers); never reached.
+    // The JIT refuses kernels with other image instructions.
     std::memset(result, 0, resultSize());
     return;
   }

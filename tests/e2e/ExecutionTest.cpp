@@ -767,6 +767,93 @@ void main() { imageStore(dst, ivec2(0), vec4(1.0)); }
                 "a buffer is bound to it");
 }
 
+TEST_F(Execution, SampledImagesFilterAsVulkanSpecifies) {
+  // A 4x4 r32f texture, f(x, y) = x + 10y, with a 2x2 level 1,
+  // g(x, y) = 100 + x + 10y; expected values derived by hand from Vulkan's
+  // filtering rules (u' = u * size - 0.5 for linear).
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform sampler2D linearRepeat;
+layout(set = 0, binding = 1) uniform sampler2D nearestBorder;
+layout(set = 0, binding = 2) buffer Out { float r[12]; };
+void main() {
+  r[0] = textureLod(linearRepeat, vec2(1.75 / 4.0, 2.5 / 4.0), 0.0).r;
+  r[1] = textureLod(nearestBorder, vec2(1.75 / 4.0, 2.5 / 4.0), 0.0).r;
+  r[2] = textureLod(linearRepeat, vec2(-0.5 / 4.0, 0.5 / 4.0), 0.0).r;
+  r[3] = textureLod(nearestBorder, vec2(-0.5 / 4.0, 0.5 / 4.0), 0.0).r;
+  r[4] = textureLod(nearestBorder, vec2(0.75, 0.25), 1.0).r;
+  vec4 g = textureGather(linearRepeat, vec2(0.5, 0.5), 0);
+  r[5] = g.x; r[6] = g.y; r[7] = g.z; r[8] = g.w;
+  r[9] = textureLod(linearRepeat, vec2(0.5, 0.5), 1.0).r;
+  r[10] = float(textureSize(linearRepeat, 1).x);
+  r[11] = float(textureQueryLevels(linearRepeat));
+}
+)");
+  ASSERT_TRUE(kernel);
+  std::vector<float> texels;
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 4; ++x)
+      texels.push_back(float(x + 10 * y));
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 2; ++x)
+      texels.push_back(float(100 + x + 10 * y));
+  // VkFilter 0 nearest / 1 linear; address modes 0 repeat, 3 clamp to
+  // border; border 4 = float opaque white.
+  spvb_sampler linear{1, 1, 0, {0, 0, 0}, 0.0f, 0.0f, 1000.0f, 0, 0};
+  spvb_sampler border{0, 0, 0, {3, 3, 3}, 0.0f, 0.0f, 1000.0f, 4, 0};
+  spvb_image image{};
+  image.data = reinterpret_cast<uint8_t *>(texels.data());
+  image.format = 3; // R32f
+  image.dim = 1;    // 2D
+  image.extent[0] = image.extent[1] = 4;
+  image.extent[2] = 1;
+  image.layers = image.samples = 1;
+  image.levels = 2;
+  image.size = texels.size() * 4;
+  spvb_image withLinear = image, withBorder = image;
+  withLinear.sampler = &linear;
+  withBorder.sampler = &border;
+  float r[12];
+  std::fill(std::begin(r), std::end(r), -1.0f);
+  Dispatch dispatch(kernel);
+  dispatch.bindImage(0, 0, &withLinear);
+  dispatch.bindImage(0, 1, &withBorder);
+  dispatch.bindBuffer(0, 2, r, sizeof(r));
+  runtime::Launcher launcher(1);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})), "<success>");
+  EXPECT_FLOAT_EQ(r[0], 0.75f * 21 + 0.25f * 22); // between (1,2) and (2,2)
+  EXPECT_FLOAT_EQ(r[1], 21);                      // texel (1, 2)
+  EXPECT_FLOAT_EQ(r[2], 3);   // u' = -1 wraps to x = 3, no weight on x = 0
+  EXPECT_FLOAT_EQ(r[3], 1);   // x = -1 is the white border
+  EXPECT_FLOAT_EQ(r[4], 101); // level 1, texel (1, 0)
+  EXPECT_FLOAT_EQ(r[5], 21);  // gather: (i0, j1), (i1, j1), (i1, j0), (i0, j0)
+  EXPECT_FLOAT_EQ(r[6], 22);
+  EXPECT_FLOAT_EQ(r[7], 12);
+  EXPECT_FLOAT_EQ(r[8], 11);
+  EXPECT_FLOAT_EQ(r[9], 100 + (0 + 1 + 10 + 11) / 4.0f); // level 1 centre
+  EXPECT_FLOAT_EQ(r[10], 2);
+  EXPECT_FLOAT_EQ(r[11], 2);
+}
+
+TEST_F(Execution, UnsupportedImageInstructionIsNamed) {
+  auto kernel = jit->compileFile(dir.write("dref.comp", R"(
+#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform sampler2DShadow shadow;
+layout(set = 0, binding = 1) buffer Out { float r; };
+void main() { r = textureLod(shadow, vec3(0.5, 0.5, 0.25), 0.0); }
+)"),
+                                 CompileOptions());
+  ASSERT_FALSE(static_cast<bool>(kernel));
+  std::string text = errorText(kernel.takeError());
+  EXPECT_NE(text.find("OpImageSampleDrefExplicitLod is not supported by the "
+                      "runtime yet"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.rfind("error: ", 0), 0u) << text;
+}
+
 TEST_F(Execution, MissingBindingIsNamed) {
   auto kernel = compile(R"(
 #version 450

@@ -1,0 +1,282 @@
+//===- Sampling.cpp - Texel filtering as Vulkan specifies it --------------===//
+#include "Sampling.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace spvb::runtime;
+
+namespace {
+
+// VkSamplerAddressMode, VkFilter, VkSamplerMipmapMode, VkBorderColor.
+enum : uint32_t {
+  kRepeat = 0,
+  kMirroredRepeat = 1,
+  kClampToEdge = 2,
+  kClampToBorder = 3,
+  kMirrorClampToEdge = 4,
+};
+enum : uint32_t { kNearest = 0, kLinear = 1 };
+
+unsigned getDimensions(const spvb_image &image) {
+  if (image.dim == spv::Dim1D || image.dim == spv::DimBuffer)
+    return 1;
+  return image.dim == spv::Dim3D ? 3 : 2;
+}
+
+uint64_t levelExtent(const spvb_image &image, unsigned d, uint32_t level) {
+  return std::max<uint64_t>(1, image.extent[d] >> level);
+}
+
+/// Applies an address mode to an integer texel coordinate; false when it
+/// falls on the border.
+bool wrap(int64_t &i, int64_t size, uint32_t mode) {
+  switch (mode) {
+  case kRepeat:
+    i = ((i % size) + size) % size;
+    return true;
+  case kMirroredRepeat: {
+    int64_t t = ((i % (2 * size)) + 2 * size) % (2 * size);
+    i = t >= size ? 2 * size - 1 - t : t;
+    return true;
+  }
+  case kClampToBorder:
+    return i >= 0 && i < size;
+  case kMirrorClampToEdge:
+    i = std::clamp<int64_t>(i < 0 ? -1 - i : i, 0, size - 1);
+    return true;
+  default: // clamp to edge
+    i = std::clamp<int64_t>(i, 0, size - 1);
+    return true;
+  }
+}
+
+Texel borderTexel(const ImageFormat &format, uint32_t color) {
+  Texel texel;
+  // Transparent black 0/1, opaque black 2/3, opaque white 4/5.
+  double rgb = color >= 4 ? 1 : 0, alpha = color >= 2 ? 1 : 0;
+  for (int c = 0; c < 4; ++c) {
+    double value = c < 3 ? rgb : alpha;
+    texel.f[c] = value;
+    texel.i[c] = static_cast<uint64_t>(value);
+  }
+  (void)format;
+  return texel;
+}
+
+struct Footprint {
+  const spvb_image &image;
+  const ImageFormat &format;
+  const spvb_sampler &sampler;
+  int64_t layer;
+  uint32_t level;
+  unsigned dims;
+
+  Texel fetch(int64_t x, int64_t y, int64_t z) const {
+    int64_t position[3] = {x, y, z};
+    for (unsigned d = 0; d < dims; ++d)
+      if (!wrap(position[d], int64_t(levelExtent(image, d, level)),
+                sampler.address_mode[d]))
+        return borderTexel(format, sampler.border_color);
+    const uint8_t *texel = locateTexel(image, format, position[0], position[1],
+                                       position[2], layer, level);
+    return texel ? decodeTexel(format, texel) : Texel();
+  }
+};
+
+/// Cube direction -> face and 2D coordinates in [0, 1] (Vulkan's cube map
+/// face selection table).
+void selectCubeFace(const double *direction, double &s, double &t, int &face) {
+  double x = direction[0], y = direction[1], z = direction[2];
+  double ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+  double sc, tc, ma;
+  if (ax >= ay && ax >= az) {
+    face = x >= 0 ? 0 : 1;
+    sc = x >= 0 ? -z : z;
+    tc = -y;
+    ma = ax;
+  } else if (ay >= az) {
+    face = y >= 0 ? 2 : 3;
+    sc = x;
+    tc = y >= 0 ? z : -z;
+    ma = ay;
+  } else {
+    face = z >= 0 ? 4 : 5;
+    sc = z >= 0 ? x : -x;
+    tc = -y;
+    ma = az;
+  }
+  if (ma == 0)
+    ma = 1;
+  s = 0.5 * (sc / ma + 1);
+  t = 0.5 * (tc / ma + 1);
+}
+
+Texel mix(const Texel &a, const Texel &b, double weight) {
+  Texel result;
+  for (int c = 0; c < 4; ++c)
+    result.f[c] = a.f[c] * (1 - weight) + b.f[c] * weight;
+  return result;
+}
+
+} // namespace
+
+uint8_t *spvb::runtime::locateTexel(const spvb_image &image,
+                                    const ImageFormat &format, int64_t x,
+                                    int64_t y, int64_t z, int64_t layer,
+                                    uint32_t level) {
+  if (level >= image.levels || layer < 0 || uint64_t(layer) >= image.layers)
+    return nullptr;
+  uint64_t offset = 0;
+  for (uint32_t l = 0; l < level; ++l)
+    offset += levelExtent(image, 0, l) * levelExtent(image, 1, l) *
+              levelExtent(image, 2, l) * image.layers;
+  uint64_t extent[3] = {levelExtent(image, 0, level),
+                        levelExtent(image, 1, level),
+                        levelExtent(image, 2, level)};
+  int64_t position[3] = {x, y, z};
+  for (int d = 0; d < 3; ++d)
+    if (position[d] < 0 || uint64_t(position[d]) >= extent[d])
+      return nullptr;
+  uint64_t index =
+      offset +
+      ((uint64_t(layer) * extent[2] + uint64_t(z)) * extent[1] + uint64_t(y)) *
+          extent[0] +
+      uint64_t(x);
+  uint64_t byteOffset = index * format.texelBytes;
+  if (byteOffset + format.texelBytes > image.size)
+    return nullptr;
+  return image.data + byteOffset;
+}
+
+Texel spvb::runtime::sampleImage(const spvb_image &image,
+                                 const ImageFormat &format,
+                                 const spvb_sampler *samplerOrNull,
+                                 const SampleRequest &request) {
+  spvb_sampler defaults{};
+  defaults.address_mode[0] = defaults.address_mode[1] =
+      defaults.address_mode[2] = kClampToEdge;
+  defaults.max_lod = 1000;
+  const spvb_sampler &sampler = samplerOrNull ? *samplerOrNull : defaults;
+  bool integer =
+      format.kind == NumericKind::Sint || format.kind == NumericKind::Uint;
+
+  unsigned dims = getDimensions(image);
+  double coordinate[3] = {request.coordinate[0], request.coordinate[1],
+                          request.coordinate[2]};
+  int64_t layer = 0;
+  if (image.dim == spv::DimCube) {
+    double s, t;
+    int face;
+    selectCubeFace(request.coordinate, s, t, face);
+    coordinate[0] = s;
+    coordinate[1] = t;
+    int64_t cube = request.coordinateCount > 3
+                       ? int64_t(std::floor(request.coordinate[3] + 0.5))
+                       : 0;
+    layer = std::clamp<int64_t>(cube, 0, image.layers / 6 - 1) * 6 + face;
+  } else if (request.coordinateCount > dims) {
+    layer =
+        std::clamp<int64_t>(int64_t(std::floor(request.coordinate[dims] + 0.5)),
+                            0, int64_t(image.layers) - 1);
+  }
+
+  // Level of detail.
+  bool unnormalized = sampler.unnormalized_coordinates != 0;
+  double lambda = request.lod;
+  if (request.hasGradients) {
+    double x2 = 0, y2 = 0;
+    for (unsigned d = 0; d < dims; ++d) {
+      double scale = unnormalized ? 1 : double(image.extent[d]);
+      x2 += std::pow(request.dx[d] * scale, 2);
+      y2 += std::pow(request.dy[d] * scale, 2);
+    }
+    double rho = std::sqrt(std::max(x2, y2));
+    lambda = rho > 0 ? std::log2(rho) : -INFINITY;
+  }
+  lambda += sampler.mip_lod_bias + request.bias;
+  lambda =
+      std::clamp(lambda, double(sampler.min_lod),
+                 std::max(double(sampler.min_lod), double(sampler.max_lod)));
+  lambda = std::max(lambda, request.minLod);
+  bool magnify = lambda <= 0;
+  uint32_t filter = magnify ? sampler.mag_filter : sampler.min_filter;
+  if (integer)
+    filter = kNearest;
+
+  double maxLevel = unnormalized ? 0 : double(image.levels - 1);
+  double level = std::clamp(lambda, 0.0, maxLevel);
+  uint32_t levels[2];
+  double levelWeight = 0;
+  if (sampler.mipmap_mode == kLinear && !integer) {
+    levels[0] = uint32_t(std::floor(level));
+    levels[1] = std::min<uint32_t>(levels[0] + 1, uint32_t(maxLevel));
+    levelWeight = level - std::floor(level);
+  } else {
+    levels[0] = levels[1] =
+        level <= 0.5 ? 0 : uint32_t(std::ceil(level + 0.5) - 1);
+  }
+  if (request.gatherComponent >= 0)
+    levels[0] = levels[1] = 0;
+
+  auto filterAt = [&](uint32_t mip) {
+    Footprint footprint{image, format, sampler, layer, mip, dims};
+    double u[3];
+    for (unsigned d = 0; d < 3; ++d)
+      u[d] = d < dims
+                 ? (unnormalized
+                        ? coordinate[d]
+                        : coordinate[d] * double(levelExtent(image, d, mip)))
+                 : 0;
+    if (request.gatherComponent >= 0 || filter == kLinear) {
+      int64_t i0[3] = {0, 0, 0};
+      double alpha[3] = {0, 0, 0};
+      for (unsigned d = 0; d < dims; ++d) {
+        double shifted = u[d] - 0.5;
+        i0[d] = int64_t(std::floor(shifted)) + request.offset[d];
+        alpha[d] = shifted - std::floor(shifted);
+      }
+      if (request.gatherComponent >= 0) {
+        // (i0, j1), (i1, j1), (i1, j0), (i0, j0).
+        int c = std::clamp(request.gatherComponent, 0, 3);
+        const int corners[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+        Texel result;
+        for (int k = 0; k < 4; ++k) {
+          Texel t =
+              footprint.fetch(i0[0] + corners[k][0], i0[1] + corners[k][1], 0);
+          result.f[k] = t.f[c];
+          result.i[k] = t.i[c];
+        }
+        return result;
+      }
+      Texel result;
+      for (int c = 0; c < 4; ++c)
+        result.f[c] = 0;
+      unsigned corners = 1u << dims;
+      for (unsigned corner = 0; corner < corners; ++corner) {
+        double weight = 1;
+        int64_t position[3] = {0, 0, 0};
+        for (unsigned d = 0; d < dims; ++d) {
+          bool high = (corner >> d) & 1;
+          position[d] = i0[d] + (high ? 1 : 0);
+          weight *= high ? alpha[d] : 1 - alpha[d];
+        }
+        Texel t = footprint.fetch(position[0], position[1], position[2]);
+        for (int c = 0; c < 4; ++c)
+          result.f[c] += weight * t.f[c];
+      }
+      return result;
+    }
+    int64_t position[3] = {0, 0, 0};
+    for (unsigned d = 0; d < dims; ++d)
+      position[d] = int64_t(std::floor(u[d])) + request.offset[d];
+    return footprint.fetch(position[0], position[1], position[2]);
+  };
+
+  Texel low = filterAt(levels[0]);
+  if (levels[1] == levels[0] || levelWeight == 0)
+    return low;
+  return mix(low, filterAt(levels[1]), levelWeight);
+}

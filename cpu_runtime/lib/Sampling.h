@@ -1,0 +1,45 @@
+//===- Sampling.h - Texel filtering as Vulkan specifies it ------*- C++ -*-===//
+//
+// Sampling an spvb_image through an spvb_sampler: LOD from an explicit value
+// or gradients, level selection and mipmap interpolation, nearest and linear
+// filtering, the five address modes with border colors, array layers, cube
+// faces, and gathers (Vulkan "Texel Filtering").
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_CPU_RUNTIME_LIB_SAMPLING_H
+#define SPVBRIDGE_CPU_RUNTIME_LIB_SAMPLING_H
+
+#include "ImageFormats.h"
+
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+
+namespace spvb::runtime {
+
+/// Where texel (x, y, z) of `layer` at `level` is, or null outside.
+uint8_t *locateTexel(const spvb_image &image, const ImageFormat &format,
+                     int64_t x, int64_t y, int64_t z, int64_t layer,
+                     uint32_t level);
+
+struct SampleRequest {
+  /// Normalized (or, with unnormalized_coordinates, texel) coordinates, then
+  /// the array layer; a cube takes a direction.
+  double coordinate[4] = {0, 0, 0, 0};
+  unsigned coordinateCount = 0;
+  double lod = 0;
+  double bias = 0;
+  double minLod = 0;
+  bool hasGradients = false;
+  double dx[3] = {0, 0, 0};
+  double dy[3] = {0, 0, 0};
+  int offset[3] = {0, 0, 0};
+  /// OpImageGather's component, or -1 to filter.
+  int gatherComponent = -1;
+};
+
+/// The filtered texel; `sampler` null means nearest, clamp to edge.
+Texel sampleImage(const spvb_image &image, const ImageFormat &format,
+                  const spvb_sampler *sampler, const SampleRequest &request);
+
+} // namespace spvb::runtime
+
+#endif // SPVBRIDGE_CPU_RUNTIME_LIB_SAMPLING_H
