@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "../common/CompileFlags.h"
 #include "BufferCompare.h"
+#include "ReflectionJson.h"
 #include "RunArguments.h"
 #include "VulkanRun.h"
 
@@ -32,6 +33,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 using namespace llvm;
 using namespace spvb;
@@ -57,8 +59,15 @@ static cl::opt<std::string>
               cl::init("10"), cl::cat(category));
 static cl::opt<std::string> subgroupSizeArg(
     "subgroup-size",
-    cl::desc("Invocations per subgroup: a power of two from 1 to 64"),
+    cl::desc("Invocations per subgroup: a power of two from 1 to 64 "
+             "(default 32; with --compare the Vulkan device's)"),
     cl::init("32"), cl::cat(category));
+static cl::opt<bool>
+    reflectArg("reflect",
+               cl::desc("Print the entry point's interface (resources, "
+                        "push constants, spec constants, layouts) as JSON "
+                        "and run nothing"),
+               cl::cat(category));
 static cl::opt<bool> jsonOutput("json", cl::desc("Print results as JSON"),
                                 cl::cat(category));
 static cl::opt<bool>
@@ -161,6 +170,35 @@ static Expected<BackendChoice> parseBackendChoice() {
     choice.device = *index;
   }
   return choice;
+}
+
+/// --reflect runs nothing, so a flag that configures a run is a mistake.
+static Error checkReflectFlags(StringRef threadsArg) {
+  // cl::list overloads operator& to give its storage.
+  cl::Option *runFlags[] = {std::addressof(groupsArg),
+                            std::addressof(bufferArgs),
+                            &pushArg,
+                            std::addressof(outArgs),
+                            std::addressof(printArgs),
+                            &repeatArg,
+                            &subgroupSizeArg,
+                            &cold,
+                            &device,
+                            &backendArg,
+                            &compareArg,
+                            &ulpArg,
+                            &absToleranceArg};
+  for (cl::Option *option : runFlags)
+    if (option->getNumOccurrences())
+      return createStringError(inconvertibleErrorCode(),
+                               "error: --reflect prints the shader's "
+                               "interface and runs nothing; it takes no --" +
+                                   option->ArgStr);
+  if (threadsArg != "0")
+    return createStringError(inconvertibleErrorCode(),
+                             "error: --reflect prints the shader's interface "
+                             "and runs nothing; it takes no --threads");
+  return Error::success();
 }
 
 /// Every resource the shader uses needs a --buffer of the right kind, and
@@ -328,6 +366,16 @@ int main(int argc, char **argv) {
       "spv-run: run a compute shader on the CPU\n\n"
       "  --threads N  host threads (default: all hardware threads)\n");
 
+  if (reflectArg) {
+    if (Error error = checkReflectFlags(threadsArg))
+      return fail(std::move(error));
+    Expected<CompileOptions> options = spvb::tools::getCompileOptions();
+    if (!options)
+      return fail(options.takeError());
+    if (Error error = run::printReflection(outs(), shaderPath, *options))
+      return fail(std::move(error));
+    return 0;
+  }
   if (groupsArg.empty())
     return fail("--groups X Y Z is required");
   std::array<uint32_t, 3> groups;
@@ -459,7 +507,22 @@ int main(int argc, char **argv) {
           checkResources((*kernel)->reflection, buffers, push.has_value()))
     return fail(std::move(error));
 
-  runtime::Launcher launcher(threads, *subgroupSize);
+  // Subgroup results depend on the subgroup size, so --compare runs the CPU
+  // with the device's unless the command line picks one.
+  uint32_t cpuSubgroupSize = *subgroupSize;
+  if (backends->compare() && !subgroupSizeArg.getNumOccurrences()) {
+    Expected<uint32_t> deviceSize =
+        run::parseSubgroupSize(std::to_string(vulkanResult->subgroupSize));
+    if (!deviceSize) {
+      consumeError(deviceSize.takeError());
+      return fail(formatv("--compare: the Vulkan device's subgroup size {0} "
+                          "is not one the CPU runtime has (a power of two "
+                          "from 1 to 64); pass --subgroup-size",
+                          vulkanResult->subgroupSize));
+    }
+    cpuSubgroupSize = *deviceSize;
+  }
+  runtime::Launcher launcher(threads, cpuSubgroupSize);
   Dispatch dispatch(*kernel);
   for (HostBuffer &buffer : buffers) {
     buffer.working = buffer.argument.bytes;

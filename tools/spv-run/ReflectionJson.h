@@ -1,0 +1,49 @@
+//===- ReflectionJson.h - spv-run --reflect ---------------------*- C++ -*-===//
+//
+// spv-run SHADER --reflect prints the interface of the entry point a run
+// would use, as one JSON object, so that tools (the differential corpus
+// runner) can make up buffers, push constants and spec constants for a
+// module they know nothing else about:
+//
+//   {"file", "entry", "local_size": [x, y, z] (after --spec, else the
+//    defaults), "local_size_spec_ids": [id or null, ...],
+//    "resources": [{"set", "binding", "kind" (getResourceKindName), "name",
+//      "block", "type", "array_size", "static_size", "runtime_array_stride",
+//      "runtime_array_offset", "non_writable", "non_readable",
+//      "members": [{"name", "offset", "size", "type"}],
+//      "layout": LAYOUT (buffers only)}],
+//    "push_constants": null or {"size", "members", "layout": LAYOUT},
+//    "spec_constants": [{"id", "name", "type", "default"}],
+//    "uses_barriers", "uses_atomics", "uses_subgroups",
+//    "workgroup_storage_size", "capabilities", "extensions"}
+//
+// LAYOUT is the block's scalar layout (ScalarLayout.h) with runs of equal
+// scalars folded, so that a 4096-float array is one entry:
+//   {"fields": [RUN...], "runtime_array": null or
+//    {"path", "offset", "stride", "fields": [RUN...]}}
+//   RUN = {"offset", "type", "count", "stride", "path"}: count scalars of
+//   type at offset, offset + stride, ... of one array, vector or matrix
+//   (their paths differ only in indices); path names the first.
+// A spec constant's default is a JSON bool or number; a non-finite float is
+// the string "inf", "-inf" or "nan".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPVBRIDGE_TOOLS_SPV_RUN_REFLECTIONJSON_H
+#define SPVBRIDGE_TOOLS_SPV_RUN_REFLECTIONJSON_H
+
+#include "spvbridge/bridge/Compiler.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace spvb::run {
+
+/// Loads, validates and specializes \p path as a run would (errors are the
+/// front end's) and prints its interface to \p os (see the file comment).
+llvm::Error printReflection(llvm::raw_ostream &os, llvm::StringRef path,
+                            const CompileOptions &options);
+
+} // namespace spvb::run
+
+#endif // SPVBRIDGE_TOOLS_SPV_RUN_REFLECTIONJSON_H
