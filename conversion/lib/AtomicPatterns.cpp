@@ -140,6 +140,25 @@ public:
   }
 };
 
+/// LLVM's fmin/fmax are minnum/maxnum: a NaN operand gives the other, as
+/// SPV_EXT_shader_atomic_float_min_max asks.
+class AtomicFMinMaxPattern : public AtomicPattern<AtomicFMinMaxOp> {
+public:
+  using AtomicPattern::AtomicPattern;
+  LogicalResult
+  matchAndRewrite(AtomicFMinMaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    GuardedAccess access =
+        guard(rewriter, op, adaptor.getPointer(), adaptor.getValue().getType());
+    Value result = LLVM::AtomicRMWOp::create(
+        rewriter, op.getLoc(),
+        op.getIsMax() ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::fmin,
+        access.address, adaptor.getValue(), getOrdering(op.getSemantics()));
+    replace(rewriter, op, result, access);
+    return success();
+  }
+};
+
 class AtomicLoadPattern : public AtomicPattern<AtomicLoadOp> {
 public:
   using AtomicPattern::AtomicPattern;
@@ -230,22 +249,22 @@ void spvb::populateAtomicAndBarrierPatterns(const TypeConverter &converter,
                                             const InterfaceLayout &layout,
                                             RewritePatternSet &patterns) {
   using B = LLVM::AtomicBinOp;
-  patterns
-      .add<AtomicRMWPattern<spirv::AtomicExchangeOp, B::xchg>,
-           AtomicRMWPattern<spirv::AtomicIAddOp, B::add>,
-           AtomicRMWPattern<spirv::AtomicISubOp, B::sub>,
-           AtomicRMWPattern<spirv::AtomicSMinOp, B::min>,
-           AtomicRMWPattern<spirv::AtomicSMaxOp, B::max>,
-           AtomicRMWPattern<spirv::AtomicUMinOp, B::umin>,
-           AtomicRMWPattern<spirv::AtomicUMaxOp, B::umax>,
-           AtomicRMWPattern<spirv::AtomicAndOp, B::_and>,
-           AtomicRMWPattern<spirv::AtomicOrOp, B::_or>,
-           AtomicRMWPattern<spirv::AtomicXorOp, B::_xor>,
-           AtomicRMWPattern<spirv::EXTAtomicFAddOp, B::fadd>,
-           AtomicIncDecPattern<spirv::AtomicIIncrementOp, B::add>,
-           AtomicIncDecPattern<spirv::AtomicIDecrementOp, B::sub>,
-           AtomicCompareExchangePattern, AtomicLoadPattern, AtomicStorePattern>(
-          converter, patterns.getContext(), layout);
+  patterns.add<AtomicRMWPattern<spirv::AtomicExchangeOp, B::xchg>,
+               AtomicRMWPattern<spirv::AtomicIAddOp, B::add>,
+               AtomicRMWPattern<spirv::AtomicISubOp, B::sub>,
+               AtomicRMWPattern<spirv::AtomicSMinOp, B::min>,
+               AtomicRMWPattern<spirv::AtomicSMaxOp, B::max>,
+               AtomicRMWPattern<spirv::AtomicUMinOp, B::umin>,
+               AtomicRMWPattern<spirv::AtomicUMaxOp, B::umax>,
+               AtomicRMWPattern<spirv::AtomicAndOp, B::_and>,
+               AtomicRMWPattern<spirv::AtomicOrOp, B::_or>,
+               AtomicRMWPattern<spirv::AtomicXorOp, B::_xor>,
+               AtomicRMWPattern<spirv::EXTAtomicFAddOp, B::fadd>,
+               AtomicIncDecPattern<spirv::AtomicIIncrementOp, B::add>,
+               AtomicIncDecPattern<spirv::AtomicIDecrementOp, B::sub>,
+               AtomicCompareExchangePattern, AtomicFMinMaxPattern,
+               AtomicLoadPattern, AtomicStorePattern>(
+      converter, patterns.getContext(), layout);
   patterns.add<MemoryBarrierPattern, ControlBarrierPattern>(
       converter, patterns.getContext(), kOverrideBenefit);
 }

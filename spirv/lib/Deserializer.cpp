@@ -1549,7 +1549,9 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
     return processImage(inst);
   if (isSubgroupInstruction(inst.opcode))
     return processSubgroup(inst);
-  if (inst.opcode == spv::OpAtomicFAddEXT)
+  if (inst.opcode == spv::OpAtomicFAddEXT ||
+      inst.opcode == spv::OpAtomicFMinEXT ||
+      inst.opcode == spv::OpAtomicFMaxEXT)
     return processAtomic(inst);
   return fail(inst, "unsupported instruction");
 }
@@ -1721,6 +1723,15 @@ LogicalResult Deserializer::processAtomic(const ParsedInstruction &inst) {
   case spv::OpAtomicFAddEXT:
     name = "spirv.EXT.AtomicFAdd";
     break;
+  case spv::OpAtomicFMinEXT:
+  case spv::OpAtomicFMaxEXT:
+    mapResult(inst,
+              AtomicFMinMaxOp::create(
+                  builder, loc, resultType, pointer, getValue(inst.arg(3)),
+                  builder.getBoolAttr(inst.opcode == spv::OpAtomicFMaxEXT),
+                  builder.getI32IntegerAttr(*scope),
+                  builder.getI32IntegerAttr(*semantics)));
+    return success();
   default:
     return fail(inst, "unsupported atomic instruction");
   }

@@ -9,6 +9,7 @@
 
 #include "spvbridge/bridge/Kernel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -852,6 +853,48 @@ void main() { r = textureLod(shadow, vec3(0.5, 0.5, 0.25), 0.0); }
             std::string::npos)
       << text;
   EXPECT_EQ(text.rfind("error: ", 0), 0u) << text;
+}
+
+TEST_F(Execution, FloatAtomicMinMaxAndAdd) {
+  auto kernel = compile(R"(
+#version 450
+#extension GL_EXT_shader_atomic_float : require
+#extension GL_EXT_shader_atomic_float2 : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { float lo; float hi; float sum; float vals[]; };
+shared float groupMax;
+void main() {
+  float v = vals[gl_GlobalInvocationID.x];
+  atomicMin(lo, v);
+  atomicMax(hi, v);
+  atomicAdd(sum, 1.0);
+  if (gl_LocalInvocationIndex == 0u) groupMax = -1000.0;
+  barrier();
+  atomicMax(groupMax, v);
+  barrier();
+  if (gl_LocalInvocationIndex == 0u) vals[gl_WorkGroupID.x] = groupMax;
+}
+)");
+  ASSERT_TRUE(kernel);
+  const uint32_t groups = 8, n = groups * 64;
+  std::vector<float> data(3 + n);
+  data[0] = 1e30f;
+  data[1] = -1e30f;
+  data[2] = 0;
+  for (uint32_t i = 0; i < n; ++i)
+    data[3 + i] = float(int(i * 37 % 1001) - 500) * 0.5f;
+  std::vector<float> input(data.begin() + 3, data.end());
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, data.data(), data.size() * 4);
+  runtime::Launcher launcher(2);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {groups, 1, 1})), "<success>");
+  EXPECT_EQ(data[0], *std::min_element(input.begin(), input.end()));
+  EXPECT_EQ(data[1], *std::max_element(input.begin(), input.end()));
+  EXPECT_EQ(data[2], float(n));
+  for (uint32_t g = 0; g < groups; ++g)
+    EXPECT_EQ(data[3 + g], *std::max_element(input.begin() + g * 64,
+                                             input.begin() + (g + 1) * 64))
+        << g;
 }
 
 TEST_F(Execution, MissingBindingIsNamed) {

@@ -70,6 +70,22 @@ spirv.module Logical GLSL450 {
 
 // -----
 
+// SPV_EXT_shader_atomic_float_min_max: minnum/maxnum, whose NaN rule is the
+// extension's. AcquireRelease (0x8) semantics -> acq_rel.
+// CHECK-LABEL: llvm.func internal @float_min_max
+// CHECK-SAME: %[[P:[a-z0-9]+]]: !llvm.ptr, %[[V:[a-z0-9]+]]: f32)
+// CHECK: llvm.atomicrmw fmin %[[P]], %[[V]] monotonic : !llvm.ptr, f32
+// CHECK: llvm.atomicrmw fmax %[[P]], %[[V]] acq_rel : !llvm.ptr, f32
+module {
+  spirv.func @float_min_max(%p: !spirv.ptr<f32, StorageBuffer>, %v: f32) -> f32 "None" {
+    %0 = spvb.atomic_fminmax %p, %v {is_max = false, scope = 1 : i32, semantics = 0 : i32} : !spirv.ptr<f32, StorageBuffer>, f32 -> f32
+    %1 = spvb.atomic_fminmax %p, %v {is_max = true, scope = 1 : i32, semantics = 8 : i32} : !spirv.ptr<f32, StorageBuffer>, f32 -> f32
+    spirv.ReturnValue %1 : f32
+  }
+}
+
+// -----
+
 // OpAtomicCompareExchange stores Value if the old value equals Comparator:
 // llvm.cmpxchg ptr, comparator, value; the result is the old value. The
 // Equal semantics order the success case, the Unequal ones (which may not

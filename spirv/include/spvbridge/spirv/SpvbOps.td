@@ -163,6 +163,19 @@ def Spvb_AtomicStoreOp : Spvb_Op<"atomic_store"> {
   let assemblyFormat = "$pointer `,` $value attr-dict `:` type($pointer) `,` type($value)";
 }
 
+def Spvb_AtomicFMinMaxOp : Spvb_Op<"atomic_fminmax"> {
+  let summary = "OpAtomicFMinEXT and OpAtomicFMaxEXT";
+  let description = [{
+    SPV_EXT_shader_atomic_float_min_max: stores the minimum (or, with
+    `is_max`, the maximum) of the pointee and `value`, a NaN operand giving
+    the other one, and returns the original pointee.
+  }];
+  let arguments = (ins AnyType:$pointer, AnyType:$value, BoolAttr:$is_max,
+                   I32Attr:$scope, I32Attr:$semantics);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$pointer `,` $value attr-dict `:` type($pointer) `,` type($value) `->` type($result)";
+}
+
 def Spvb_DebugPrintfOp : Spvb_Op<"debug_printf"> {
   let summary = "NonSemantic.DebugPrintf's DebugPrintf";
   let arguments = (ins StrAttr:$format, Variadic<AnyType>:$args);
