@@ -1,5 +1,5 @@
 //===- ImageFormats.cpp - Texels of every SPIR-V image format -------------===//
-#include "ImageFormats.h"
+#include "spvbridge/cpu_runtime/ImageFormats.h"
 
 #include "llvm/Support/MathExtras.h"
 

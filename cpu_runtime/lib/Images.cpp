@@ -8,7 +8,7 @@
 // with robustImageAccess.
 //
 //===----------------------------------------------------------------------===//
-#include "ImageFormats.h"
+#include "spvbridge/cpu_runtime/ImageFormats.h"
 #include "Sampling.h"
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"

@@ -9,7 +9,7 @@
 #ifndef SPVBRIDGE_CPU_RUNTIME_LIB_SAMPLING_H
 #define SPVBRIDGE_CPU_RUNTIME_LIB_SAMPLING_H
 
-#include "ImageFormats.h"
+#include "spvbridge/cpu_runtime/ImageFormats.h"
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 

@@ -969,6 +969,25 @@ void Reflector::addVariable(const Inst &var) {
     resource.kind = ResourceKind::PushConstant;
     break;
   default: // UniformConstant
+    if (const Inst *image = type->opcode == spv::OpTypeSampledImage
+                                ? m.def(type->word(2))
+                                : type;
+        image && image->opcode == spv::OpTypeImage) {
+      ImageInfo info;
+      info.dim = static_cast<spv::Dim>(image->word(3));
+      info.depth = image->word(4) == 1;
+      info.arrayed = image->word(5) != 0;
+      info.multisampled = image->word(6) != 0;
+      info.sampled = image->word(7);
+      info.format = static_cast<spv::ImageFormat>(image->word(8));
+      if (const Inst *component = m.def(image->word(2))) {
+        info.componentBits = component->word(2);
+        info.componentKind = component->opcode == spv::OpTypeFloat ? 'f'
+                             : component->word(3)                  ? 'i'
+                                                                   : 'u';
+      }
+      resource.image = info;
+    }
     switch (type->opcode) {
     case spv::OpTypeImage: {
       uint32_t dim = type->word(3), sampled = type->word(7);

@@ -7,6 +7,8 @@
 
 #include "RunArguments.h"
 
+#include "spvbridge/cpu_runtime/ImageFormats.h"
+
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
@@ -507,4 +509,141 @@ llvm::Expected<uint32_t> spvb::run::parseSubgroupSize(llvm::StringRef value) {
     return makeError("error: --subgroup-size '" + value +
                      "': expected a power of two from 1 to 64");
   return size;
+}
+
+uint64_t spvb::run::getImageByteSize(const ImageArgument &image) {
+  uint64_t texels = 0;
+  for (uint32_t level = 0; level < image.levels; ++level) {
+    uint64_t count = image.layers;
+    for (int d = 0; d < 3; ++d)
+      count *= std::max<uint64_t>(1, image.extent[d] >> level);
+    texels += count;
+  }
+  return texels * image.texelBytes;
+}
+
+llvm::Expected<ImageArgument>
+spvb::run::parseImageArgument(llvm::StringRef arg) {
+  std::string context = argumentContext("--image", arg);
+  SplitArgument split;
+  if (llvm::Error error = parseSetAndBinding(
+          arg, 5, "SET:BINDING:FORMAT:EXTENT:DATA", context, split))
+    return error;
+  ImageArgument result;
+  result.set = split.set;
+  result.binding = split.binding;
+  result.formatName = split.parts[2].str();
+  const runtime::ImageFormat *format = runtime::findImageFormat(split.parts[2]);
+  if (!format)
+    return makeError(context + ": unknown image format '" + split.parts[2] +
+                     "' (expected a GLSL image format such as rgba8, r32f "
+                     "or rgba32ui)");
+  result.format = format->format;
+  result.texelBytes = format->texelBytes;
+
+  llvm::StringRef extentText = split.parts[3];
+  auto badExtent = [&] {
+    return makeError(context + ": bad extent '" + extentText +
+                     "' (expected W, WxH or WxHxD with positive sizes, "
+                     "optionally followed by ,layers=N and ,levels=N)");
+  };
+  llvm::SmallVector<llvm::StringRef, 3> fields;
+  extentText.split(fields, ',');
+  llvm::SmallVector<llvm::StringRef, 3> sizes;
+  fields[0].split(sizes, 'x');
+  if (sizes.size() > 3)
+    return badExtent();
+  result.dimensions = sizes.size();
+  for (auto [d, text] : llvm::enumerate(sizes))
+    if (text.getAsInteger(10, result.extent[d]) || result.extent[d] == 0)
+      return badExtent();
+  for (llvm::StringRef field : llvm::drop_begin(fields)) {
+    auto [key, value] = field.split('=');
+    uint32_t number = 0;
+    if (value.getAsInteger(10, number) || number == 0)
+      return badExtent();
+    if (key == "layers")
+      result.layers = number;
+    else if (key == "levels")
+      result.levels = number;
+    else
+      return badExtent();
+  }
+  llvm::Expected<std::vector<uint8_t>> bytes =
+      loadDataIn(afterColons(arg, 4), context);
+  if (!bytes)
+    return bytes.takeError();
+  uint64_t needed = getImageByteSize(result);
+  if (bytes->size() != needed)
+    return makeError(context + ": DATA has " + llvm::Twine(bytes->size()) +
+                     " bytes but the image needs " + llvm::Twine(needed));
+  result.bytes = std::move(*bytes);
+  return result;
+}
+
+llvm::Expected<SamplerArgument>
+spvb::run::parseSamplerArgument(llvm::StringRef arg) {
+  std::string context = argumentContext("--sampler", arg);
+  SplitArgument split;
+  if (llvm::Error error = parseSetAndBinding(arg, 3, "SET:BINDING:SETTINGS",
+                                             context, split, /*exact=*/true))
+    return error;
+  SamplerArgument result;
+  result.set = split.set;
+  result.binding = split.binding;
+  llvm::SmallVector<llvm::StringRef, 8> settings;
+  split.parts[2].split(settings, ',');
+  for (llvm::StringRef setting : settings) {
+    auto [key, value] = setting.split('=');
+    auto badValue = [&] {
+      return makeError(context + ": bad value '" + value + "' for '" + key +
+                       "'");
+    };
+    auto pick = [&](std::initializer_list<const char *> names,
+                    uint32_t &out) -> bool {
+      for (auto [i, name] : llvm::enumerate(names))
+        if (value == name) {
+          out = i;
+          return true;
+        }
+      return false;
+    };
+    auto number = [&](float &out) -> bool {
+      double parsed;
+      if (value.getAsDouble(parsed))
+        return false;
+      out = static_cast<float>(parsed);
+      return true;
+    };
+    bool ok = true;
+    if (setting == "nearest" || setting == "linear")
+      result.filter = setting == "linear";
+    else if (setting == "unnormalized")
+      result.unnormalized = true;
+    else if (key == "mipmap")
+      ok = pick({"nearest", "linear"}, result.mipmapMode);
+    else if (key == "address")
+      ok = pick({"repeat", "mirrored-repeat", "clamp-to-edge",
+                 "clamp-to-border", "mirror-clamp-to-edge"},
+                result.addressMode);
+    else if (key == "border") {
+      uint32_t choice = 0;
+      // VkBorderColor: the float variants 0, 2 and 4.
+      ok = pick({"transparent-black", "opaque-black", "opaque-white"}, choice);
+      result.borderColor = 2 * choice;
+    } else if (key == "min-lod")
+      ok = number(result.minLod);
+    else if (key == "max-lod")
+      ok = number(result.maxLod);
+    else if (key == "lod-bias")
+      ok = number(result.lodBias);
+    else
+      return makeError(context + ": unknown setting '" + setting +
+                       "' (expected nearest, linear, mipmap=, address=, "
+                       "border=, min-lod=, max-lod=, lod-bias= or "
+                       "unnormalized)");
+    if (!ok)
+      return badValue();
+  }
+  return result;
 }

@@ -166,6 +166,63 @@ llvm::Expected<uint32_t> parsePositive(llvm::StringRef value,
 llvm::Expected<uint32_t> parseUnsigned(llvm::StringRef value,
                                        llvm::StringRef flag);
 
+/// `--image SET:BINDING:FORMAT:EXTENT:DATA`: an image or texel buffer.
+/// FORMAT is a GLSL image format (rgba8, r32f, rgba32ui, ...); EXTENT is W,
+/// WxH or WxHxD, optionally followed by `,layers=N` and `,levels=N`; DATA
+/// holds every texel, tightly packed as kernel_abi.h's spvb_image says.
+struct ImageArgument {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  uint32_t format = 0; ///< SPIR-V ImageFormat
+  std::string formatName;
+  unsigned texelBytes = 0;
+  unsigned dimensions = 1; ///< how many of W, H, D were given
+  uint32_t extent[3] = {1, 1, 1};
+  uint32_t layers = 1;
+  uint32_t levels = 1;
+  std::vector<uint8_t> bytes;
+};
+
+/// Bytes of all texels of every layer and level.
+uint64_t getImageByteSize(const ImageArgument &image);
+
+/// Errors:
+///   error: --image 'ARG': expected SET:BINDING:FORMAT:EXTENT:DATA
+///   error: --image 'ARG': unknown image format 'F' (expected a GLSL image
+///          format such as rgba8, r32f or rgba32ui)
+///   error: --image 'ARG': bad extent 'E' (expected W, WxH or WxHxD with
+///          positive sizes, optionally followed by ,layers=N and ,levels=N)
+///   error: --image 'ARG': DATA has N bytes but the image needs M
+///   and those of loadData.
+llvm::Expected<ImageArgument> parseImageArgument(llvm::StringRef arg);
+
+/// `--sampler SET:BINDING:SETTINGS`, SETTINGS a comma-separated list of
+/// nearest | linear (both filters), mipmap=nearest|linear,
+/// address=repeat|mirrored-repeat|clamp-to-edge|clamp-to-border|
+/// mirror-clamp-to-edge, border=transparent-black|opaque-black|opaque-white,
+/// min-lod=X, max-lod=X, lod-bias=X, unnormalized. Unset: nearest, mipmap
+/// nearest, clamp-to-edge, transparent black, LOD 0 to 1000.
+struct SamplerArgument {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  uint32_t filter = 0;
+  uint32_t mipmapMode = 0;
+  uint32_t addressMode = 2;
+  uint32_t borderColor = 0;
+  float minLod = 0;
+  float maxLod = 1000;
+  float lodBias = 0;
+  bool unnormalized = false;
+};
+
+/// Errors:
+///   error: --sampler 'ARG': expected SET:BINDING:SETTINGS
+///   error: --sampler 'ARG': unknown setting 'S' (expected nearest, linear,
+///          mipmap=, address=, border=, min-lod=, max-lod=, lod-bias= or
+///          unnormalized)
+///   error: --sampler 'ARG': bad value 'V' for 'KEY'
+llvm::Expected<SamplerArgument> parseSamplerArgument(llvm::StringRef arg);
+
 /// `--subgroup-size N`: a power of two from 1 to 64. Errors:
 ///   error: --subgroup-size 'V': expected a power of two from 1 to 64
 llvm::Expected<uint32_t> parseSubgroupSize(llvm::StringRef value);

@@ -23,7 +23,9 @@
 #include "VulkanRun.h"
 
 #include "spvbridge/bridge/Kernel.h"
+#include "spvbridge/cpu_runtime/ImageFormats.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -34,6 +36,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 using namespace llvm;
 using namespace spvb;
@@ -48,6 +51,11 @@ static cl::list<std::string> groupsArg("groups", cl::multi_val(3),
 static cl::list<std::string>
     bufferArgs("buffer", cl::desc("SET:BINDING:storage|uniform:DATA"),
                cl::cat(category));
+static cl::list<std::string>
+    imageArgs("image", cl::desc("SET:BINDING:FORMAT:EXTENT:DATA"),
+              cl::cat(category));
+static cl::list<std::string>
+    samplerArgs("sampler", cl::desc("SET:BINDING:SETTINGS"), cl::cat(category));
 static cl::opt<std::string> pushArg("push", cl::desc("Push-constant DATA"),
                                     cl::cat(category));
 static cl::list<std::string> outArgs("out", cl::desc("SET:BINDING:FILE"),
@@ -107,6 +115,11 @@ namespace {
 struct HostBuffer {
   run::BufferArgument argument;
   std::vector<uint8_t> working;
+  /// For --image: its shape, and the descriptor and sampler bound on the
+  /// CPU (their data pointer is `working`).
+  std::optional<run::ImageArgument> image;
+  spvb_image descriptor{};
+  std::optional<spvb_sampler> sampler;
 };
 } // namespace
 
@@ -177,6 +190,8 @@ static Error checkReflectFlags(StringRef threadsArg) {
   // cl::list overloads operator& to give its storage.
   cl::Option *runFlags[] = {std::addressof(groupsArg),
                             std::addressof(bufferArgs),
+                            std::addressof(imageArgs),
+                            std::addressof(samplerArgs),
                             &pushArg,
                             std::addressof(outArgs),
                             std::addressof(printArgs),
@@ -203,6 +218,57 @@ static Error checkReflectFlags(StringRef threadsArg) {
 
 /// Every resource the shader uses needs a --buffer of the right kind, and
 /// push constants a --push.
+static const ResourceInfo *findResource(const ModuleReflection &reflection,
+                                        uint32_t set, uint32_t binding) {
+  for (const ResourceInfo &resource : reflection.resources)
+    if (resource.set == set && resource.binding == binding)
+      return &resource;
+  return nullptr;
+}
+
+/// How many sizes an image's EXTENT takes.
+static unsigned getImageDimensions(spv::Dim dim) {
+  return dim == spv::Dim3D                            ? 3
+         : dim == spv::Dim1D || dim == spv::DimBuffer ? 1
+                                                      : 2;
+}
+
+/// Whether an --image fits the shader's OpTypeImage.
+static Error checkImage(const ResourceInfo &resource, StringRef name,
+                        const run::ImageArgument &image) {
+  auto error = [&](const Twine &message) {
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("error: --image {0}:{1}: ", resource.set, resource.binding)
+                .str() +
+            message);
+  };
+  const ImageInfo &info = *resource.image;
+  if (info.format != spv::ImageFormatUnknown && info.format != image.format) {
+    const runtime::ImageFormat *declared = runtime::getImageFormat(info.format);
+    return error(formatv("the shader declares '{0}' as {1}, not {2}", name,
+                         declared ? declared->name : "another format",
+                         image.formatName));
+  }
+  unsigned dims = getImageDimensions(info.dim);
+  if (image.dimensions != dims)
+    return error(formatv("'{0}' has {1} dimension{2}; EXTENT needs {3}", name,
+                         dims, dims == 1 ? "" : "s",
+                         dims == 1   ? "W"
+                         : dims == 2 ? "WxH"
+                                     : "WxHxD"));
+  if (info.dim == spv::DimCube && image.layers % 6 != 0)
+    return error(
+        formatv("'{0}' is a cube: layers must be a multiple of 6", name));
+  if (!info.arrayed && info.dim != spv::DimCube && image.layers != 1)
+    return error(formatv("'{0}' is not arrayed: it takes one layer", name));
+  if (info.dim == spv::DimCube && !info.arrayed && image.layers != 6)
+    return error(formatv("'{0}' is a cube: it takes 6 layers", name));
+  if (info.dim == spv::DimBuffer && image.levels != 1)
+    return error(formatv("'{0}' is a texel buffer: it has one level", name));
+  return Error::success();
+}
+
 static Error checkResources(const ModuleReflection &reflection,
                             ArrayRef<HostBuffer> buffers, bool hasPush) {
   auto error = [](const Twine &message) {
@@ -212,18 +278,39 @@ static Error checkResources(const ModuleReflection &reflection,
     // An anonymous block ("buffer Y { ... };") is named by its type.
     const std::string &name =
         resource.name.empty() ? resource.blockTypeName : resource.name;
-    bool storage = resource.kind == ResourceKind::StorageBuffer;
-    const char *kind = storage ? "storage" : "uniform";
     const HostBuffer *buffer = find_if(buffers, [&](const HostBuffer &b) {
       return b.argument.set == resource.set &&
              b.argument.binding == resource.binding;
     });
+    if (resource.image) {
+      std::string kind =
+          join(split(getResourceKindName(resource.kind), '-'), " ");
+      if (buffer == buffers.end())
+        return error(formatv("{0}: the shader uses {1} '{2}' (set {3}, "
+                             "binding {4}) but no --image "
+                             "{3}:{4}:FORMAT:EXTENT:DATA provides it",
+                             shaderPath, kind, name, resource.set,
+                             resource.binding));
+      if (!buffer->image)
+        return error(formatv("--buffer {0}:{1}: the shader's '{2}' is a {3} "
+                             "(use --image)",
+                             resource.set, resource.binding, name, kind));
+      if (Error problem = checkImage(resource, name, *buffer->image))
+        return problem;
+      continue;
+    }
+    bool storage = resource.kind == ResourceKind::StorageBuffer;
+    const char *kind = storage ? "storage" : "uniform";
     if (buffer == buffers.end())
       return error(formatv("{0}: the shader uses {1} buffer '{2}' (set {3}, "
                            "binding {4}) but no --buffer {3}:{4}:{1}:DATA "
                            "provides it",
                            shaderPath, kind, name, resource.set,
                            resource.binding));
+    if (buffer->image)
+      return error(formatv("--image {0}:{1}: the shader's '{2}' is a {3} "
+                           "buffer (use --buffer)",
+                           resource.set, resource.binding, name, kind));
     if ((buffer->argument.kind == run::DescriptorKind::Storage) != storage)
       return error(formatv("--buffer {0}:{1}: the shader's '{2}' is a {3} "
                            "buffer",
@@ -247,6 +334,13 @@ runOnVulkan(const run::VulkanShader &shader, ArrayRef<HostBuffer> buffers,
             const std::optional<std::vector<uint8_t>> &push,
             const CompileOptions &options, std::array<uint32_t, 3> groups,
             uint32_t repeat, const BackendChoice &backends) {
+  for (const HostBuffer &buffer : buffers)
+    if (buffer.image)
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("error: --image {0}:{1}: the Vulkan backend does not bind "
+                  "images yet",
+                  buffer.argument.set, buffer.argument.binding));
   vulkan::Job job;
   job.spirv = &shader.original;
   job.entryPoint = shader.entryPoint;
@@ -409,7 +503,26 @@ int main(int argc, char **argv) {
         return fail(formatv("--buffer '{0}': set {1} binding {2} is given "
                             "twice",
                             arg, parsed->set, parsed->binding));
-    buffers.push_back({std::move(*parsed), {}});
+    HostBuffer buffer;
+    buffer.argument = std::move(*parsed);
+    buffers.push_back(std::move(buffer));
+  }
+  for (const std::string &arg : imageArgs) {
+    Expected<run::ImageArgument> parsed = run::parseImageArgument(arg);
+    if (!parsed)
+      return fail(parsed.takeError());
+    for (const HostBuffer &other : buffers)
+      if (other.argument.set == parsed->set &&
+          other.argument.binding == parsed->binding)
+        return fail(formatv("--image '{0}': set {1} binding {2} is given "
+                            "twice",
+                            arg, parsed->set, parsed->binding));
+    HostBuffer buffer;
+    buffer.argument.set = parsed->set;
+    buffer.argument.binding = parsed->binding;
+    buffer.argument.bytes = parsed->bytes;
+    buffer.image = std::move(*parsed);
+    buffers.push_back(std::move(buffer));
   }
   auto findBuffer = [&](uint32_t set, uint32_t binding) -> HostBuffer * {
     for (HostBuffer &buffer : buffers)
@@ -417,6 +530,26 @@ int main(int argc, char **argv) {
         return &buffer;
     return nullptr;
   };
+  for (const std::string &arg : samplerArgs) {
+    Expected<run::SamplerArgument> parsed = run::parseSamplerArgument(arg);
+    if (!parsed)
+      return fail(parsed.takeError());
+    HostBuffer *image = findBuffer(parsed->set, parsed->binding);
+    if (!image || !image->image)
+      return fail(formatv("--sampler '{0}': no --image {1}:{2} to sample", arg,
+                          parsed->set, parsed->binding));
+    spvb_sampler sampler{};
+    sampler.mag_filter = sampler.min_filter = parsed->filter;
+    sampler.mipmap_mode = parsed->mipmapMode;
+    for (uint32_t &mode : sampler.address_mode)
+      mode = parsed->addressMode;
+    sampler.mip_lod_bias = parsed->lodBias;
+    sampler.min_lod = parsed->minLod;
+    sampler.max_lod = parsed->maxLod;
+    sampler.border_color = parsed->borderColor;
+    sampler.unnormalized_coordinates = parsed->unnormalized;
+    image->sampler = sampler;
+  }
   std::vector<run::OutputArgument> outputs;
   for (const std::string &arg : outArgs) {
     Expected<run::OutputArgument> parsed = run::parseOutputArgument(arg);
@@ -526,8 +659,25 @@ int main(int argc, char **argv) {
   Dispatch dispatch(*kernel);
   for (HostBuffer &buffer : buffers) {
     buffer.working = buffer.argument.bytes;
-    dispatch.bindBuffer(buffer.argument.set, buffer.argument.binding,
-                        buffer.working.data(), buffer.working.size());
+    if (!buffer.image) {
+      dispatch.bindBuffer(buffer.argument.set, buffer.argument.binding,
+                          buffer.working.data(), buffer.working.size());
+      continue;
+    }
+    const ResourceInfo *resource = findResource(
+        (*kernel)->reflection, buffer.argument.set, buffer.argument.binding);
+    spvb_image &image = buffer.descriptor;
+    image.data = buffer.working.data();
+    image.format = buffer.image->format;
+    image.dim = resource && resource->image ? resource->image->dim : spv::Dim2D;
+    for (int d = 0; d < 3; ++d)
+      image.extent[d] = buffer.image->extent[d];
+    image.layers = buffer.image->layers;
+    image.levels = buffer.image->levels;
+    image.samples = 1;
+    image.size = buffer.working.size();
+    image.sampler = buffer.sampler ? &*buffer.sampler : nullptr;
+    dispatch.bindImage(buffer.argument.set, buffer.argument.binding, &image);
   }
   if (push)
     dispatch.setPushConstants(*push);

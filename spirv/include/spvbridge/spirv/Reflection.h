@@ -86,6 +86,20 @@ enum class ResourceKind {
 /// "storage-buffer", "uniform-buffer", "push-constant", ...
 llvm::StringRef getResourceKindName(ResourceKind kind);
 
+/// The OpTypeImage of an image, texel buffer or combined image sampler.
+struct ImageInfo {
+  spv::Dim dim = spv::Dim2D;
+  bool depth = false;
+  bool arrayed = false;
+  bool multisampled = false;
+  /// 1 sampled, 2 storage (OpTypeImage's Sampled operand).
+  uint32_t sampled = 1;
+  spv::ImageFormat format = spv::ImageFormatUnknown;
+  /// The Sampled Type: 'f' float, 'i' signed or 'u' unsigned integer.
+  char componentKind = 'f';
+  uint32_t componentBits = 32;
+};
+
 /// One top-level member of a buffer or push-constant block.
 struct BlockMember {
   std::string name;    ///< OpMemberName, or "" when there is none.
@@ -130,6 +144,8 @@ struct ResourceInfo {
   /// NonWritable / NonReadable on the variable or on every member.
   bool nonWritable = false;
   bool nonReadable = false;
+  /// For images, texel buffers and combined image samplers.
+  std::optional<ImageInfo> image;
 };
 
 /// How an entry point's workgroup size was given.

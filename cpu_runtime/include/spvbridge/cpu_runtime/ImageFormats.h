@@ -5,8 +5,8 @@
 // UNORM, SNORM, signed and unsigned integer, and the packed formats.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SPVBRIDGE_CPU_RUNTIME_LIB_IMAGEFORMATS_H
-#define SPVBRIDGE_CPU_RUNTIME_LIB_IMAGEFORMATS_H
+#ifndef SPVBRIDGE_CPU_RUNTIME_IMAGEFORMATS_H
+#define SPVBRIDGE_CPU_RUNTIME_IMAGEFORMATS_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -42,4 +42,4 @@ void encodeTexel(const ImageFormat &format, const Texel &texel, uint8_t *bytes);
 
 } // namespace spvb::runtime
 
-#endif // SPVBRIDGE_CPU_RUNTIME_LIB_IMAGEFORMATS_H
+#endif // SPVBRIDGE_CPU_RUNTIME_IMAGEFORMATS_H
