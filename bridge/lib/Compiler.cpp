@@ -75,6 +75,7 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
   LoweringOptions lowering;
   lowering.entryPoint = options.entryPoint;
   lowering.robustBufferAccess = options.robust;
+  lowering.boundsReports = options.checkBounds;
   // The binding table is reflection's: the runtime fills it in that order.
   std::vector<std::pair<uint32_t, const ResourceInfo *>> slots;
   for (const ResourceInfo &resource : reflection.resources)

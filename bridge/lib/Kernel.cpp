@@ -117,7 +117,8 @@ static std::string getCacheKey(const SpirvBinary &binary,
          std::to_string(static_cast<int>(options.optLevel)) + "|" +
          (options.validate ? "v" : "nv") +
          (options.barriers == BarrierMode::Loops ? "|loops" : "|fibers") +
-         (options.robust ? "|robust" : "");
+         (options.robust ? "|robust" : "") +
+         (options.checkBounds ? "|check-bounds" : "");
   for (const SpecConstantValue &spec : options.specializations) {
     key += "|" + std::to_string(spec.id) + ":" + spec.type;
     for (uint32_t word : spec.words)

@@ -546,10 +546,11 @@ Function *WorkgroupLoopsBuilder::build(StringRef symbol) {
   returnedCount = b.CreatePHI(i32, regions.size(), "returned");
   FunctionCallee fault =
       module.getOrInsertFunction(kFaultFunction, b.getVoidTy(), ptr, ptr, i32,
-                                 b.getInt64Ty(), b.getInt64Ty());
-  b.CreateCall(
-      fault, {dispatch, group, b.getInt32(SPVB_FAULT_BARRIER_DIVERGENCE),
-              b.CreateZExt(returnedCount, b.getInt64Ty()), b.getInt64(count)});
+                                 b.getInt64Ty(), b.getInt64Ty(), ptr);
+  b.CreateCall(fault,
+               {dispatch, group, b.getInt32(SPVB_FAULT_BARRIER_DIVERGENCE),
+                b.CreateZExt(returnedCount, b.getInt64Ty()), b.getInt64(count),
+                ConstantPointerNull::get(PointerType::getUnqual(context))});
   b.CreateRetVoid();
 
   for (unsigned index = 0; index < regions.size(); ++index) {

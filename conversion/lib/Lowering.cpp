@@ -88,7 +88,9 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   if (!layout)
     return layout.takeError();
   eraseUnusedFunctions(top, *layout);
-  layout->robustBufferAccess = options.robustBufferAccess;
+  layout->robustBufferAccess =
+      options.robustBufferAccess || options.boundsReports;
+  layout->boundsReports = options.boundsReports;
   // Barriers and subgroup operations count only in what the entry point
   // reaches.
   bool barriers = false, subgroupOps = false;

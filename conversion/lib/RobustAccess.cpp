@@ -3,6 +3,7 @@
 
 #include "PatternUtils.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
+#include "spvbridge/spirv/LocationFormat.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -65,6 +66,74 @@ static Value getSpareMemory(OpBuilder &b, Operation *op, uint64_t bytes,
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
 }
 
+/// "FILE:LINE:COL: out-of-bounds write of 4 bytes to buffer 'Y' (set 0,
+/// binding 1)".
+static std::string describeAccess(Operation *op, spirv::AddressOfOp variable,
+                                  const InterfaceVariable &interface,
+                                  const InterfaceLayout &layout, uint64_t bytes,
+                                  AccessKind kind) {
+  std::string where = formatLocation(op->getLoc());
+  std::string text = (where.empty() ? "" : where + ": ") + "out-of-bounds " +
+                     (kind == AccessKind::Read ? "read of " : "write of ") +
+                     std::to_string(bytes) + " bytes " +
+                     (kind == AccessKind::Read ? "from" : "to") + " buffer '" +
+                     variable.getVariable().str() + "'";
+  if (interface.slot < layout.bindings.size())
+    text += " (set " + std::to_string(layout.bindings[interface.slot].set) +
+            ", binding " +
+            std::to_string(layout.bindings[interface.slot].binding) + ")";
+  return text;
+}
+
+/// if (!inBounds) spvb_rt_fault(dispatch, invocation, OUT_OF_BOUNDS, offset,
+/// size, message): the access itself goes on as with robust access.
+static void emitBoundsReport(ConversionPatternRewriter &rewriter, Operation *op,
+                             LLVM::LLVMFuncOp func, Value inBounds,
+                             Value offset, Value size,
+                             const std::string &message) {
+  Location loc = op->getLoc();
+  Type ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+  Type i32 = rewriter.getI32Type();
+  Type i64 = rewriter.getI64Type();
+  // The message: a private NUL-terminated constant per access.
+  auto module = op->getParentOfType<ModuleOp>();
+  std::string name;
+  for (unsigned i = 0;; ++i) {
+    name = "spvb.bounds.message." + std::to_string(i);
+    if (!module.lookupSymbol(name))
+      break;
+  }
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(module.getBody());
+    std::string text = message;
+    text.push_back('\0');
+    LLVM::GlobalOp::create(
+        rewriter, loc,
+        LLVM::LLVMArrayType::get(rewriter.getI8Type(), text.size()),
+        /*isConstant=*/true, LLVM::Linkage::Private, name,
+        rewriter.getStringAttr(text));
+  }
+  declareRuntimeFunction(rewriter, op, "spvb_rt_fault",
+                         LLVM::LLVMFunctionType::get(
+                             LLVM::LLVMVoidType::get(rewriter.getContext()),
+                             {ptr, ptr, i32, i64, i64, ptr}));
+  Block *current = rewriter.getInsertionBlock();
+  Block *continuation =
+      rewriter.splitBlock(current, rewriter.getInsertionPoint());
+  Block *report = rewriter.createBlock(continuation);
+  Value text = LLVM::AddressOfOp::create(rewriter, loc, ptr, name);
+  LLVM::CallOp::create(rewriter, loc, TypeRange{}, "spvb_rt_fault",
+                       ValueRange{func.getArgument(0), func.getArgument(1),
+                                  createIntConstant(rewriter, loc, i32,
+                                                    SPVB_FAULT_OUT_OF_BOUNDS),
+                                  offset, size, text});
+  LLVM::BrOp::create(rewriter, loc, ValueRange{}, continuation);
+  rewriter.setInsertionPointToEnd(current);
+  LLVM::CondBrOp::create(rewriter, loc, inBounds, continuation, report);
+  rewriter.setInsertionPointToStart(continuation);
+}
+
 GuardedAccess spvb::guardBufferAccess(ConversionPatternRewriter &rewriter,
                                       Operation *op, Value original,
                                       Value address, uint64_t bytes,
@@ -120,6 +189,10 @@ GuardedAccess spvb::guardBufferAccess(ConversionPatternRewriter &rewriter,
                            createIntConstant(rewriter, loc, i64, bytes),
                            LLVM::SubOp::create(rewriter, loc, size, offset));
   Value inBounds = LLVM::AndOp::create(rewriter, loc, startsInside, fits);
+  if (layout.boundsReports)
+    emitBoundsReport(rewriter, op, func, inBounds, offset, size,
+                     describeAccess(op, root->variable, variable->second,
+                                    layout, bytes, kind));
   Value spare = getSpareMemory(rewriter, op, bytes, kind);
   return {LLVM::SelectOp::create(rewriter, loc, inBounds, address, spare),
           inBounds};

@@ -23,7 +23,16 @@ llvm::Error FaultLog::takeError() {
 
 static std::string describeFault(const spvb_invocation &invocation,
                                  uint32_t kind, uint64_t detail0,
-                                 uint64_t detail1) {
+                                 uint64_t detail1, const char *message) {
+  if (kind == SPVB_FAULT_OUT_OF_BOUNDS)
+    return llvm::formatv("error: {0} at byte {1} (the buffer has {2} bytes), "
+                         "workgroup ({3}, {4}, {5}), local invocation ({6}, "
+                         "{7}, {8})",
+                         message ? message : "out-of-bounds access", detail0,
+                         detail1, invocation.workgroup_id[0],
+                         invocation.workgroup_id[1], invocation.workgroup_id[2],
+                         invocation.local_id[0], invocation.local_id[1],
+                         invocation.local_id[2]);
   std::string where = llvm::formatv(
       "error: workgroup ({0}, {1}, {2}): ", invocation.workgroup_id[0],
       invocation.workgroup_id[1], invocation.workgroup_id[2]);
@@ -47,7 +56,8 @@ static std::string describeFault(const spvb_invocation &invocation,
 
 extern "C" void spvb_rt_fault(const spvb_dispatch *dispatch,
                               const spvb_invocation *invocation, uint32_t kind,
-                              uint64_t detail0, uint64_t detail1) {
+                              uint64_t detail0, uint64_t detail1,
+                              const char *message) {
   static_cast<FaultLog *>(dispatch->runtime)
-      ->report(describeFault(*invocation, kind, detail0, detail1));
+      ->report(describeFault(*invocation, kind, detail0, detail1, message));
 }

@@ -12,6 +12,14 @@ config.test_exec_root = os.path.join(config.spvb_obj_root, "tests", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.spvb_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%corpus", config.spvb_corpus_dir))
+# The kernel ABI version, from the header that defines it, so that kernel-info
+# checks read `[[ABI]]` (FileCheck -DABI=%spvb_abi) and survive a bump.
+with open(os.path.join(config.test_source_root, "..", "..", "cpu_runtime",
+                       "include", "spvbridge", "cpu_runtime",
+                       "kernel_abi.h")) as header:
+    for line in header:
+        if line.startswith("#define SPVB_ABI_VERSION "):
+            config.substitutions.append(("%spvb_abi", line.split()[2]))
 # spv-run --backend=vulkan / --compare run on Mesa's lavapipe only, whatever
 # other drivers are installed; without it those tests fail ("no Vulkan
 # device"), they do not pass.

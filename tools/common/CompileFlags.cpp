@@ -43,6 +43,12 @@ static cl::opt<bool>
            cl::desc("robustBufferAccess2 semantics: out-of-bounds reads give "
                     "zero, writes are dropped"),
            cl::cat(spvb::tools::getToolCategory()));
+static cl::opt<bool> checkBounds(
+    "check-bounds",
+    cl::desc("Report the first out-of-bounds buffer access as an error "
+             "naming the shader line, buffer and invocation (the access "
+             "behaves as with --robust)"),
+    cl::cat(spvb::tools::getToolCategory()));
 
 Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   if (optLevel.size() != 1 || optLevel[0] < '0' || optLevel[0] > '3')
@@ -67,6 +73,7 @@ Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   options.optLevel = static_cast<OptLevel>(optLevel[0] - '0');
   options.validate = !noValidate;
   options.robust = robust;
+  options.checkBounds = checkBounds;
   for (const std::string &spec : specs) {
     Expected<SpecConstantValue> value = parseSpecArgument(spec);
     if (!value)

@@ -50,6 +50,10 @@ struct CompileOptions {
   /// robustBufferAccess2 semantics: out-of-bounds reads give zero, writes
   /// are dropped (--robust).
   bool robust = false;
+  /// Report the first out-of-bounds buffer access of a dispatch as an error
+  /// naming its source line, buffer and invocation (--check-bounds); the
+  /// access itself behaves as with `robust`.
+  bool checkBounds = false;
 };
 
 class Compiler {

@@ -60,6 +60,8 @@ struct InterfaceLayout {
   llvm::StringMap<std::string> functionSymbols;
   /// robustBufferAccess2 semantics for buffer accesses (RobustAccess.h).
   bool robustBufferAccess = false;
+  /// Out-of-bounds buffer accesses also call spvb_rt_fault.
+  bool boundsReports = false;
 };
 
 /// Decides the interface. `bindings` is the binding table reflection chose;

@@ -18,6 +18,8 @@ struct LoweringOptions {
   std::string entryPoint;
   /// Out-of-bounds buffer reads give zero, writes are dropped.
   bool robustBufferAccess = false;
+  /// ... and each is reported (SPVB_FAULT_OUT_OF_BOUNDS).
+  bool boundsReports = false;
 };
 
 struct LoweredModule {

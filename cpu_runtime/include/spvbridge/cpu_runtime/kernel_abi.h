@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 4
+#define SPVB_ABI_VERSION 5
 
 /* One descriptor: a buffer's base address and size in bytes. */
 typedef struct spvb_binding {
@@ -100,7 +100,12 @@ enum spvb_workgroup_entry_kind {
 enum spvb_fault_kind {
   /* Not every invocation of the workgroup reached the same barrier.
    * detail0: how many returned instead; detail1: the workgroup size. */
-  SPVB_FAULT_BARRIER_DIVERGENCE = 1
+  SPVB_FAULT_BARRIER_DIVERGENCE = 1,
+  /* A buffer access outside the bound range (--check-bounds). detail0: its
+   * byte offset from the buffer's start; detail1: the buffer's size;
+   * message: where and what, e.g. "shader.comp:12:5: out-of-bounds write of
+   * 4 bytes to storage buffer 'Y' (set 0, binding 1)". */
+  SPVB_FAULT_OUT_OF_BOUNDS = 2
 };
 
 typedef void (*spvb_entry_fn)(const spvb_dispatch *, spvb_invocation *);
@@ -127,7 +132,7 @@ void spvb_rt_control_barrier(spvb_invocation *invocation,
  * after a barrier divergence the workgroup entry returns. */
 void spvb_rt_fault(const spvb_dispatch *dispatch,
                    const spvb_invocation *invocation, uint32_t kind,
-                   uint64_t detail0, uint64_t detail1);
+                   uint64_t detail0, uint64_t detail1, const char *message);
 
 /* debugPrintfEXT (NonSemantic.DebugPrintf): `format` with the
  * VK_KHR_shader_non_semantic_info conversions (%d %i %u %x %X %o %c %f %F %e
