@@ -21,6 +21,17 @@ std::string spvb::getKernelInfoSymbol(llvm::StringRef entryName) {
   return ("spvb_" + entryName + "_info").str();
 }
 
+static bool isBlock(mlir::Type type) {
+  auto structType = mlir::dyn_cast<mlir::spirv::StructType>(type);
+  if (!structType)
+    return false;
+  llvm::SmallVector<mlir::spirv::StructType::StructDecorationInfo> decorations;
+  structType.getStructDecorations(decorations);
+  return llvm::any_of(decorations, [](const auto &info) {
+    return info.decoration == mlir::spirv::Decoration::Block;
+  });
+}
+
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
@@ -83,6 +94,14 @@ spvb::computeInterfaceLayout(ModuleOp module,
     case spirv::StorageClass::PushConstant:
       break;
     case spirv::StorageClass::Workgroup:
+      // SPV_KHR_workgroup_memory_explicit_layout: Block-decorated Workgroup
+      // variables all alias, from the start of the workgroup's memory.
+      if (isBlock(pointee)) {
+        var.offset = 0;
+        layout.sharedMemorySize =
+            std::max<uint64_t>(layout.sharedMemorySize, getByteSize(pointee));
+        break;
+      }
       layout.sharedMemorySize =
           llvm::alignTo(layout.sharedMemorySize, getAlignment(pointee));
       var.offset = layout.sharedMemorySize;

@@ -923,6 +923,22 @@ void Reflector::addVariable(const Inst &var) {
   uint32_t pointee = pointer->word(3);
 
   if (storageClass == spv::StorageClassWorkgroup) {
+    // SPV_KHR_workgroup_memory_explicit_layout: Block structs alias at 0.
+    if (m.findDecoration(pointee, spv::DecorationBlock)) {
+      StorageVariable v;
+      v.variableId = var.resultId;
+      v.name = m.nameOf(var.resultId);
+      v.type = analyzer.typeString(pointee);
+      v.offset = 0;
+      v.size = analyzer.blockSize(pointee);
+      v.alignment = analyzer.naturalLayout(pointee).align;
+      v.hasInitializer = var.size() > 4;
+      r.workgroupStorage.size = std::max(r.workgroupStorage.size, v.size);
+      r.workgroupStorage.alignment =
+          std::max(r.workgroupStorage.alignment, v.alignment);
+      r.workgroupStorage.variables.push_back(std::move(v));
+      return;
+    }
     placeStorage(r.workgroupStorage, var, pointee);
     return;
   }

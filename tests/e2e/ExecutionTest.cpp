@@ -897,6 +897,34 @@ void main() {
         << g;
 }
 
+TEST_F(Execution, ExplicitLayoutWorkgroupBlocksAlias) {
+  // SPV_KHR_workgroup_memory_explicit_layout: both shared blocks start at
+  // the workgroup memory's first byte, so b.v.y is a.words[1].
+  auto kernel = compile(R"(
+#version 450
+#extension GL_EXT_shared_memory_block : require
+layout(local_size_x = 4) in;
+shared A { uint words[4]; } a;
+shared B { uvec4 v; } b;
+layout(set = 0, binding = 0) buffer Out { uint r[4]; };
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  a.words[i] = i * 11u + 5u;
+  barrier();
+  r[i] = b.v[(i + 1u) % 4u];
+}
+)");
+  ASSERT_TRUE(kernel);
+  EXPECT_EQ(kernel->entry.info.shared_memory_size, 16u);
+  uint32_t r[4] = {0, 0, 0, 0};
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, r, sizeof(r));
+  runtime::Launcher launcher(1);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})), "<success>");
+  for (uint32_t i = 0; i < 4; ++i)
+    EXPECT_EQ(r[i], ((i + 1) % 4) * 11 + 5) << i;
+}
+
 TEST_F(Execution, MissingBindingIsNamed) {
   auto kernel = compile(R"(
 #version 450
