@@ -1,0 +1,559 @@
+#!/usr/bin/env python3
+"""Differential corpus runner: every corpus module on our CPU and on lavapipe.
+
+For each compute module of ../shared/corpus that our spv-to-ll compiles
+(tests/corpus/pass-list.txt), asks `spv-run MODULE --reflect` for its
+interface, makes up inputs, runs `spv-run MODULE --compare --robust --json`
+(the CPU runtime against the system's Vulkan driver, every storage buffer
+compared) and sorts the module into one outcome:
+
+  agree              every storage buffer agrees
+  disagree           some scalar differs (the first differences are reported)
+  skip:REASON        not comparable yet: images, samplers or texel buffers
+                     (images), arrays of descriptors (descriptor-array),
+                     buffer device addresses we cannot make valid
+                     (buffer-device-address), no writable storage buffer
+                     (no-output), or the Vulkan side refuses or crashes
+                     (lavapipe)
+  error:KIND         ours: reflect (front end refuses the module), compile,
+                     run (a dispatch error), crash (signal), timeout
+
+The target environment is the one COMPILE.tsv used for the module (the last
+`--target-env` of its attempt; GLSL without one: vulkan1.2; prebuilt .spv:
+vulkan1.3); a module whose SPIR-V version needs more gets vulkan1.3.
+
+Inputs, deterministic (the PRNG is seeded by the module path and binding):
+  - Dispatch: the workgroup size comes from --reflect. A dimension set by a
+    spec constant (local_size_x_id) gets the default of the named constant
+    sharing its SpecId when there is one (ggml's BLOCK_SIZE), else 64 for one
+    such dimension, 8x8 for two, 4x4x4 for three. The global extent E covers
+    4096 invocations over the kernel's dimensions (4096, 64x64 or 16x16x16:
+    dimensions whose workgroup size is above 1, or whose push constants
+    name a height/channel count), groups = ceil(E / size), capped.
+  - Buffers: typed by the scalar layout. Floats are multiples of 1/256 in
+    [-2, 2] (finite results; sums of few terms stay exact, so rounding
+    differences mean something), integers in [0, 16) so that indices
+    derived from them mostly stay in range, bools 0/1; padding is zero. A
+    runtime array gets 2 * (invocations) elements, at least 1024.
+  - Push constants, by the name of each integer member: sizes get the
+    extents (w/width/ncols/ne?0 -> E.x, h/height/rows/ne?1 -> E.y,
+    c/channels/ne?2 -> E.z, n/ne/nel/size/count/M/N/K -> all invocations,
+    cstep -> E.x*E.y, nb?1..3 and stride_* -> the matching products,
+    dims -> the number of dimensions), offsets (offset, misalign, left,
+    top, front, base) get 0, everything else 1. Floats get 0.5.
+  - Other spec constants keep their defaults (ncnn's shape constants are 0,
+    which means "read the push constant").
+--robust gives both sides robustBufferAccess2, so an index the heuristics
+push out of range reads zero and drops the write on both.
+
+By default the modules of the expectation file (a fixed sample) run and
+each outcome must match its expected one; --all runs every module and
+prints the counts per corpus. A module that crashes or hangs is a result: a
+crash is attributed to lavapipe when `--backend=vulkan` alone crashes too.
+
+  corpus_runner.py --spv-run BIN --corpus DIR --pass-list FILE
+                   [--expectations FILE] [--all] [--update] [--jobs N]
+                   [--timeout S] [--report FILE] [--keep DIR] [MODULE...]
+"""
+import argparse
+import collections
+import concurrent.futures
+import csv
+import json
+import math
+import os
+import random
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+COMPUTE_KINDS = {"glsl-comp", "spvasm-comp", "upstream-spv"}
+BUFFER_KINDS = {"storage-buffer", "uniform-buffer"}
+TARGET_INVOCATIONS = 4096
+MAX_GROUPS_PER_DIM = 4096
+MAX_INVOCATIONS = 65536
+MAX_WORKGROUP = 1024
+
+
+# --- corpus -----------------------------------------------------------------
+
+def target_env(row, spv_path):
+    """The environment COMPILE.tsv compiled the module for."""
+    envs = re.findall(r"--target-env\s+(\S+)", row["attempt"])
+    if envs:
+        env = envs[-1]
+    elif row["kind"] == "upstream-spv":
+        env = "vulkan1.3"
+    else:
+        env = "vulkan1.2"
+    with open(spv_path, "rb") as f:
+        header = f.read(8)
+    if len(header) == 8:
+        version = struct.unpack("<I", header[4:8])[0]
+        # Vulkan 1.2 takes SPIR-V up to 1.5; 1.6 needs Vulkan 1.3.
+        if version >= 0x00010600 and env.startswith("vulkan1.") and env < "vulkan1.3":
+            env = "vulkan1.3"
+    return env
+
+
+def compute_modules(corpus, pass_list):
+    with open(pass_list) as f:
+        wanted = {line.strip() for line in f if line.strip()}
+    modules = {}
+    with open(os.path.join(corpus, "COMPILE.tsv"), newline="") as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            spv = row["out_spv"]
+            if row["kind"] in COMPUTE_KINDS and spv in wanted \
+                    and row["spirv_val"].startswith("ok"):
+                modules[spv] = target_env(row, os.path.join(corpus, spv))
+    return modules
+
+
+# --- inputs -----------------------------------------------------------------
+
+def leaf_name(path):
+    return re.sub(r"\[\d+\]", "", path).split(".")[-1]
+
+
+def choose_local_size(refl):
+    """The workgroup size, and the --spec values that set it."""
+    size = list(refl["local_size"])
+    ids = refl["local_size_spec_ids"]
+    spec_dims = [d for d in range(3) if ids[d] is not None]
+    fallback = {1: [64], 2: [8, 8], 3: [4, 4, 4]}.get(len(spec_dims), [])
+    specs = []
+    for n, d in enumerate(spec_dims):
+        constants = [c for c in refl["spec_constants"] if c["id"] == ids[d]]
+        named = [c["default"] for c in constants
+                 if c["name"] and isinstance(c["default"], int)
+                 and not isinstance(c["default"], bool) and c["default"] > 1]
+        value = named[0] if named else fallback[n]
+        size[d] = value
+        specs.append("%d:%s:%d" % (ids[d], constants[0]["type"] if constants
+                                   else "u32", value))
+    while size[0] * size[1] * size[2] > MAX_WORKGROUP:
+        d = size.index(max(size))
+        size[d] //= 2
+    return size, specs
+
+
+HEIGHT_NAMES = {"h", "outh", "height", "rows", "nrows", "ne01", "ne11", "ne21"}
+CHANNEL_NAMES = {"c", "outc", "channels", "ne02", "ne12", "ne22"}
+
+
+def choose_extent(refl, size):
+    """Global extent over the kernel's dimensions (see the docstring)."""
+    dims = max([d + 1 for d in range(3) if size[d] > 1] or [1])
+    names = set()
+    if refl["push_constants"]:
+        names = {leaf_name(f["path"]) for f in
+                 refl["push_constants"]["layout"]["fields"]}
+    if names & CHANNEL_NAMES:
+        dims = 3
+    elif names & HEIGHT_NAMES:
+        dims = max(dims, 2)
+    extent = {1: [4096, 1, 1], 2: [64, 64, 1], 3: [16, 16, 16]}[dims]
+    groups = [max(1, min(MAX_GROUPS_PER_DIM, -(-extent[d] // size[d])))
+              for d in range(3)]
+    while math.prod(groups) * math.prod(size) > MAX_INVOCATIONS:
+        d = groups.index(max(groups))
+        groups[d] = max(1, groups[d] // 2)
+    return extent, groups
+
+
+def int_push_value(name, extent, total, dims):
+    """A push-constant integer from its member name (see the docstring)."""
+    ex, ey, ez = extent
+    low = name.lower()
+    m = re.fullmatch(r"ne(\d)?([0-3])", low)
+    if m:
+        return [ex, ey, ez, 1][int(m.group(2))]
+    m = re.fullmatch(r"nb(\d)?([0-3])", low)
+    if m:
+        return [1, ex, ex * ey, ex * ey * ez][int(m.group(2))]
+    if re.search(r"offset|misalign|^(left|top|front|base.*)$", low):
+        return 0
+    if re.fullmatch(r"(out)?cstep|batch_stride.*", low):
+        return ex * ey
+    if re.fullmatch(r"(out)?dims", low):
+        return dims
+    if re.fullmatch(r"(out)?w|width|ncols|cols|stride_[a-z]|kx", low):
+        return ex
+    if re.fullmatch(r"(out)?h|height|nrows|rows|ky", low):
+        return ey
+    if re.fullmatch(r"(out)?c|channels", low):
+        return ez
+    if re.fullmatch(r"n|ne|nel|m|k|total", low) or \
+            re.search(r"size|count|num|len", low):
+        return total
+    return 1
+
+
+def float_bits(value, size):
+    return struct.pack({2: "<e", 4: "<f", 8: "<d"}[size], value)
+
+
+def int_bytes(value, size, signed):
+    fmt = {1: "b", 2: "h", 4: "i", 8: "q"}[size]
+    return struct.pack("<" + (fmt if signed else fmt.upper()), value)
+
+
+def scalar_bytes(type_name, value):
+    size = int(type_name[1:]) // 8 if type_name != "bool" else 4
+    if type_name.startswith("f"):
+        return float_bits(value, size)
+    if type_name == "bool":
+        return int_bytes(1 if value else 0, 4, False)
+    return int_bytes(int(value), size, type_name.startswith("i"))
+
+
+def random_value(rng, type_name):
+    if type_name.startswith("f"):
+        return rng.randint(-512, 512) / 256.0
+    if type_name == "bool":
+        return rng.randint(0, 1)
+    return rng.randint(0, 15)
+
+
+def fill_runs(data, base, runs, value_of):
+    for run in runs:
+        for k in range(run["count"]):
+            offset = base + run["offset"] + k * run["stride"]
+            raw = scalar_bytes(run["type"], value_of(run))
+            data[offset:offset + len(raw)] = raw
+
+
+def buffer_size(resource, elements):
+    array = resource["layout"]["runtime_array"]
+    size = resource["static_size"]
+    if array:
+        size = max(size, array["offset"] + elements * array["stride"])
+    return max(size, 4)
+
+
+def make_buffer(resource, size, elements, rng, params):
+    layout = resource["layout"]
+    array = layout["runtime_array"]
+    data = bytearray(size)
+
+    def value_of(run):
+        # A uniform block's integers are parameters, as push constants are.
+        if resource["kind"] == "uniform-buffer" and \
+                not run["type"].startswith("f") and run["type"] != "bool":
+            return int_push_value(leaf_name(run["path"]), *params)
+        return random_value(rng, run["type"])
+    fill_runs(data, 0, layout["fields"], value_of)
+    if array:
+        for e in range(elements):
+            fill_runs(data, array["offset"] + e * array["stride"],
+                      array["fields"], value_of)
+    return bytes(data)
+
+
+def make_push(push, extent, total, dims):
+    data = bytearray(max(push["size"], 4))
+
+    def value_of(run):
+        if run["type"].startswith("f"):
+            return 0.5
+        if run["type"] == "bool":
+            return 1
+        return int_push_value(leaf_name(run["path"]), extent, total, dims)
+    fill_runs(data, 0, push["layout"]["fields"], value_of)
+    return bytes(data[:push["size"]] if push["size"] else data)
+
+
+def skip_reason(refl):
+    kinds = {r["kind"] for r in refl["resources"]}
+    if kinds - BUFFER_KINDS:
+        return "images", "uses " + ", ".join(sorted(kinds - BUFFER_KINDS))
+    if any(r["array_size"] != 1 for r in refl["resources"]):
+        return "descriptor-array", "an array of buffer descriptors"
+    if "PhysicalStorageBufferAddresses" in refl["capabilities"]:
+        return "buffer-device-address", "PhysicalStorageBuffer pointers"
+    if not any(r["kind"] == "storage-buffer" and not r["non_writable"]
+               for r in refl["resources"]):
+        return "no-output", "no writable storage buffer to compare"
+    return None
+
+
+def make_job(module, refl, work):
+    """The spv-run arguments for the module's inputs."""
+    size, specs = choose_local_size(refl)
+    extent, groups = choose_extent(refl, size)
+    total = math.prod(extent)
+    dims = sum(1 for e in extent if e > 1)
+    invocations = math.prod(groups) * math.prod(size)
+    elements = max(2 * invocations, 1024)
+    args = ["--groups"] + [str(g) for g in groups]
+    for spec in specs:
+        args += ["--spec", spec]
+    # Variables may alias one binding (ggml views a buffer as several
+    # types): the first one's layout fills it, the largest size wins.
+    bindings = collections.OrderedDict()
+    for r in refl["resources"]:
+        bindings.setdefault((r["set"], r["binding"]), []).append(r)
+    for aliases in bindings.values():
+        r = aliases[0]
+        size = max(buffer_size(a, elements) for a in aliases)
+        seed = zlib.crc32(("%s:%d:%d" % (module, r["set"], r["binding"]))
+                          .encode())
+        data = make_buffer(r, size, elements, random.Random(seed),
+                           (extent, total, dims))
+        path = os.path.join(work, "b%d_%d.bin" % (r["set"], r["binding"]))
+        with open(path, "wb") as f:
+            f.write(data)
+        kind = "storage" if r["kind"] == "storage-buffer" else "uniform"
+        args += ["--buffer", "%d:%d:%s:%s" % (r["set"], r["binding"], kind,
+                                             path)]
+    if refl["push_constants"]:
+        path = os.path.join(work, "push.bin")
+        with open(path, "wb") as f:
+            f.write(make_push(refl["push_constants"], extent, total, dims))
+        args += ["--push", path]
+    return args
+
+
+# --- running ----------------------------------------------------------------
+
+def first_error(text):
+    for line in text.splitlines():
+        if line.startswith("error:"):
+            return line.strip()
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    return lines[-1] if lines else "no output"
+
+
+VULKAN_ERROR = re.compile(r"^error: (vulkan:|--backend=vulkan|--robust: the "
+                          r"Vulkan device|.*the Vulkan device's limit)")
+
+
+def parse_json(stdout):
+    # debugPrintfEXT lines may come before the JSON object.
+    start = stdout.find("\n{")
+    start = 0 if stdout.startswith("{") else start + 1 if start >= 0 else -1
+    if start < 0:
+        return None
+    try:
+        return json.loads(stdout[start:])
+    except ValueError:
+        return None
+
+
+def run_spv(cmd, timeout):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True,
+                           errors="replace", timeout=timeout)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return None, "", ""
+
+
+def vulkan_alone_fails(base_cmd, timeout):
+    """Whether lavapipe by itself crashes or hangs on the job."""
+    cmd = [a for a in base_cmd if a != "--json"]
+    cmd[cmd.index("--compare")] = "--backend=vulkan"
+    rc, _, _ = run_spv(cmd, timeout)
+    return rc is None or rc < 0
+
+
+def relative_error(cpu, vulkan):
+    try:
+        a, b = float(cpu), float(vulkan)
+    except ValueError:
+        return None
+    if math.isnan(a) or math.isnan(b) or math.isinf(a) or math.isinf(b):
+        return None
+    return abs(a - b) / max(abs(a), abs(b), 1e-30)
+
+
+def describe_differences(report):
+    """The differing buffers with their first difference, and the largest
+    relative error among the reported float differences (a hint whether
+    it is rounding or a real difference)."""
+    parts = []
+    worst = None
+    for buf in report["compare"]["buffers"]:
+        if buf["differing"]:
+            first = buf["first"][0] if buf["first"] else {}
+            parts.append("%d:%d %d/%d differ, first %s: cpu %s vs vulkan %s"
+                         % (buf["set"], buf["binding"], buf["differing"],
+                            buf["compared"], first.get("path", "?"),
+                            first.get("cpu", "?"), first.get("vulkan", "?")))
+            for d in buf["first"]:
+                if "." in d["cpu"] + d["vulkan"] or "e" in d["cpu"]:
+                    err = relative_error(d["cpu"], d["vulkan"])
+                    if err is not None:
+                        worst = err if worst is None else max(worst, err)
+    if worst is not None:
+        parts.append("max rel err of those shown %.2g" % worst)
+    return "; ".join(parts)
+
+
+def run_module(args, module, env):
+    path = os.path.join(args.corpus, module)
+    reflect = [args.spv_run, path, "--reflect", "--target-env", env]
+    rc, out, err = run_spv(reflect, args.timeout)
+    if rc != 0:
+        what = "timeout" if rc is None else first_error(err)
+        return "error:reflect", what, []
+    refl = json.loads(out)
+    skip = skip_reason(refl)
+    if skip:
+        return "skip:" + skip[0], skip[1], []
+    if args.keep:
+        work = os.path.join(args.keep, module.replace("/", "__"))
+        os.makedirs(work, exist_ok=True)
+        return run_job(args, module, env, path, refl, work)
+    with tempfile.TemporaryDirectory() as work:
+        return run_job(args, module, env, path, refl, work)
+
+
+def run_job(args, module, env, path, refl, work):
+    """Compares the module on inputs made in work; returns the outcome."""
+    job = make_job(module, refl, work)
+    cmd = [args.spv_run, path, "--compare", "--robust", "--json",
+           "--target-env", env, "--repeat", "1", "--threads", "1"] + job
+    shown = [os.path.relpath(path) if a == path else a for a in cmd]
+    start = time.monotonic()
+    rc, out, err = run_spv(cmd, args.timeout)
+    if rc is None:
+        if vulkan_alone_fails(cmd, args.timeout):
+            return "skip:lavapipe", "lavapipe hangs (timeout %ds)" \
+                % args.timeout, shown
+        return "error:timeout", "no result in %ds" % args.timeout, shown
+    if rc < 0:
+        if vulkan_alone_fails(cmd, args.timeout):
+            return "skip:lavapipe", "lavapipe crashes (signal %d)" % -rc, \
+                shown
+        return "error:crash", "signal %d: %s" % (-rc, first_error(err)), \
+            shown
+    report = parse_json(out) if rc in (0, 1) else None
+    if report and "compare" in report:
+        if report["compare"]["agree"]:
+            return "agree", "%.1f s" % (time.monotonic() - start), shown
+        return "disagree", describe_differences(report), shown
+    message = first_error(err)
+    if VULKAN_ERROR.match(message):
+        return "skip:lavapipe", message, shown
+    if "dispatch" in message or "workgroup (" in message:
+        return "error:run", message, shown
+    return "error:compile", message, shown
+
+
+# --- main -------------------------------------------------------------------
+
+def read_expectations(path):
+    expected = {}
+    if path and os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    module, outcome = line.rstrip("\n").split("\t")[:2]
+                    expected[module] = outcome
+    return expected
+
+
+def write_expectations(path, results):
+    with open(path, "w") as f:
+        f.write("# module\texpected outcome (corpus_runner.py; refresh with "
+                "--update)\n")
+        for module in sorted(results):
+            f.write("%s\t%s\n" % (module, results[module][0]))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--spv-run", required=True)
+    parser.add_argument("--corpus", required=True)
+    parser.add_argument("--pass-list", required=True)
+    parser.add_argument("--expectations")
+    parser.add_argument("--all", action="store_true",
+                        help="every module, not just the expectation file's")
+    parser.add_argument("--update", action="store_true",
+                        help="rewrite the expectation file with the outcomes")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout", type=int, default=60)
+    parser.add_argument("--report", help="TSV: module, outcome, detail, "
+                        "command")
+    parser.add_argument("--keep", help="keep each module's inputs in a "
+                        "folder of this one, to rerun its command")
+    parser.add_argument("modules", nargs="*")
+    args = parser.parse_args()
+
+    if not os.path.isdir(args.corpus):
+        print("error: corpus folder %s not found" % args.corpus,
+              file=sys.stderr)
+        return 2
+    if not os.path.exists(args.spv_run):
+        print("error: spv-run %s not found" % args.spv_run, file=sys.stderr)
+        return 2
+    os.environ.setdefault("VK_ICD_FILENAMES",
+                          "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
+    available = compute_modules(args.corpus, args.pass_list)
+    expected = read_expectations(args.expectations)
+    if args.modules:
+        names = args.modules
+    elif args.all:
+        names = sorted(available)
+    else:
+        names = sorted(expected)
+    if not names:
+        print("error: no modules to run (no --all and no expectation file)",
+              file=sys.stderr)
+        return 2
+    for name in names:
+        if name not in available:
+            print("error: %s is not a compute module of the pass list"
+                  % name, file=sys.stderr)
+            return 2
+
+    start = time.monotonic()
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = {pool.submit(run_module, args, m, available[m]): m
+                   for m in names}
+        for future in concurrent.futures.as_completed(futures):
+            results[futures[future]] = future.result()
+
+    if args.report:
+        with open(args.report, "w") as f:
+            for module in sorted(results):
+                outcome, detail, cmd = results[module]
+                f.write("%s\t%s\t%s\t%s\n" % (module, outcome, detail,
+                                              " ".join(cmd)))
+
+    counts = collections.defaultdict(collections.Counter)
+    for module, (outcome, _, _) in results.items():
+        counts[module.split("/")[0]][outcome] += 1
+        counts["all"][outcome] += 1
+    print("differential corpus run: %d modules in %.0f s (--jobs %d)"
+          % (len(results), time.monotonic() - start, args.jobs))
+    for corpus in sorted(counts, key=lambda c: (c == "all", c)):
+        print("  %-12s %s" % (corpus, ", ".join(
+            "%s %d" % kv for kv in sorted(counts[corpus].items()))))
+    for module in sorted(results):
+        outcome, detail, cmd = results[module]
+        if outcome.startswith(("disagree", "error")):
+            print("%s: %s: %s" % (outcome, module, detail))
+
+    if args.update and args.expectations:
+        write_expectations(args.expectations,
+                           {m: results[m] for m in results
+                            if m in expected or not args.all})
+        return 0
+    changed = [m for m in sorted(results)
+               if m in expected and results[m][0] != expected[m]]
+    for module in changed:
+        outcome, detail, cmd = results[module]
+        print("changed: %s: expected %s, got %s (%s)\n  %s"
+              % (module, expected[module], outcome, detail, " ".join(cmd)))
+    return 1 if changed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
