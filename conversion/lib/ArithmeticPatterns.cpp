@@ -13,6 +13,8 @@
 #include "spvbridge/conversion/Patterns.h"
 #include "spvbridge/spirv/SpvbDialect.h"
 
+#include <spirv/unified1/spirv.hpp>
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 
@@ -403,64 +405,65 @@ public:
   }
 };
 
-/// Integer dot products (SPV_KHR_integer_dot_product). Products and their
-/// sum are exact in 64 bits; the plain forms wrap to the result width, the
-/// AccSat forms add the accumulator with saturation.
-template <typename Op, bool SignedA, bool SignedB, bool AccSat>
-class IntegerDotPattern : public OpConversionPattern<Op> {
+/// Integer dot products (SPV_KHR_integer_dot_product), exact in 128 bits:
+/// the plain forms wrap to the result width, the AccSat forms add the
+/// accumulator to the exact sum and saturate once.
+class IntegerDotPattern : public OpConversionPattern<IntegerDotOp> {
 public:
-  using OpConversionPattern<Op>::OpConversionPattern;
+  using OpConversionPattern::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+  matchAndRewrite(IntegerDotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    uint32_t opcode = op.getOpcode();
+    bool signedA = opcode == spv::OpSDot || opcode == spv::OpSUDot ||
+                   opcode == spv::OpSDotAccSat || opcode == spv::OpSUDotAccSat;
+    bool signedB = opcode == spv::OpSDot || opcode == spv::OpSDotAccSat;
+    bool accSat = opcode == spv::OpSDotAccSat || opcode == spv::OpUDotAccSat ||
+                  opcode == spv::OpSUDotAccSat;
     Value a = adaptor.getVector1();
     Value b = adaptor.getVector2();
     // Packed 4x8: four 8-bit lanes of a 32-bit scalar.
-    if (op.getFormat()) {
+    if (op.getPacked()) {
       Type lanes = VectorType::get({4}, rewriter.getI8Type());
       a = LLVM::BitcastOp::create(rewriter, loc, lanes, a);
       b = LLVM::BitcastOp::create(rewriter, loc, lanes, b);
     }
-    auto vector = cast<VectorType>(a.getType());
-    Type wide = VectorType::get(vector.getShape(), rewriter.getI64Type());
-    Value wa = castIntegerToWidthOf(rewriter, loc, a, wide, SignedA);
-    Value wb = castIntegerToWidthOf(rewriter, loc, b, wide, SignedB);
+    auto vector = dyn_cast<VectorType>(a.getType());
+    if (!vector)
+      return rewriter.notifyMatchFailure(op, "operands are not vectors");
+    Type i128 = rewriter.getIntegerType(128);
+    Type wide = VectorType::get(vector.getShape(), i128);
+    Value wa = castIntegerToWidthOf(rewriter, loc, a, wide, signedA);
+    Value wb = castIntegerToWidthOf(rewriter, loc, b, wide, signedB);
     Value products = LLVM::MulOp::create(rewriter, loc, wa, wb);
-    Value sum = LLVM::vector_reduce_add::create(
-        rewriter, loc, rewriter.getI64Type(), products);
-    Type resultType = this->getTypeConverter()->convertType(op.getType());
-    if constexpr (!AccSat) {
+    Value sum = LLVM::vector_reduce_add::create(rewriter, loc, i128, products);
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    if (!accSat) {
       rewriter.replaceOpWithNewOp<LLVM::TruncOp>(op, resultType, sum);
-    } else {
-      // Saturate the exact sum into the result type, then add saturating.
-      bool isSigned = SignedA || SignedB;
-      unsigned width = resultType.getIntOrFloatBitWidth();
-      llvm::APInt max = isSigned ? llvm::APInt::getSignedMaxValue(width)
-                                 : llvm::APInt::getMaxValue(width);
-      llvm::APInt min = isSigned ? llvm::APInt::getSignedMinValue(width)
-                                 : llvm::APInt::getMinValue(width);
-      Type i64 = rewriter.getI64Type();
-      Value hi = createIntConstant(
-          rewriter, loc, i64,
-          isSigned ? max.getSExtValue()
-                   : static_cast<int64_t>(max.getZExtValue()));
-      Value lo = createIntConstant(rewriter, loc, i64,
-                                   isSigned ? min.getSExtValue() : 0);
-      Value clamped =
-          isSigned ? LLVM::SMinOp::create(rewriter, loc, sum, hi).getResult()
-                   : LLVM::UMinOp::create(rewriter, loc, sum, hi).getResult();
-      if (isSigned)
-        clamped = LLVM::SMaxOp::create(rewriter, loc, clamped, lo);
-      Value narrow = width == 64 ? clamped
-                                 : LLVM::TruncOp::create(rewriter, loc,
-                                                         resultType, clamped)
-                                       .getResult();
-      Value result = createIntrinsic(
-          rewriter, loc, isSigned ? "llvm.sadd.sat" : "llvm.uadd.sat",
-          resultType, ValueRange{narrow, adaptor.getAccumulator()});
-      rewriter.replaceOp(op, result);
+      return success();
     }
+    // The accumulator has the result's signedness: signed if either vector
+    // is.
+    bool isSigned = signedA || signedB;
+    sum = LLVM::AddOp::create(rewriter, loc, sum,
+                              castIntegerToWidthOf(rewriter, loc,
+                                                   adaptor.getAccumulator(),
+                                                   i128, isSigned));
+    unsigned width = resultType.getIntOrFloatBitWidth();
+    llvm::APInt max = isSigned ? llvm::APInt::getSignedMaxValue(width)
+                               : llvm::APInt::getMaxValue(width);
+    llvm::APInt min = isSigned ? llvm::APInt::getSignedMinValue(width)
+                               : llvm::APInt::getMinValue(width);
+    auto constant = [&](const llvm::APInt &value) -> Value {
+      return LLVM::ConstantOp::create(
+          rewriter, loc, i128,
+          rewriter.getIntegerAttr(i128, isSigned ? value.sext(128)
+                                                 : value.zext(128)));
+    };
+    Value clamped = LLVM::SMinOp::create(rewriter, loc, sum, constant(max));
+    clamped = LLVM::SMaxOp::create(rewriter, loc, clamped, constant(min));
+    rewriter.replaceOpWithNewOp<LLVM::TruncOp>(op, resultType, clamped);
     return success();
   }
 };
@@ -531,13 +534,7 @@ void spvb::populateArithmeticPatterns(const TypeConverter &converter,
       FloatClassPattern<spirv::OrderedOp, LLVM::FCmpPredicate::ord, false>,
       FloatClassPattern<spirv::UnorderedOp, LLVM::FCmpPredicate::uno, false>,
       IsInfPattern, SNegatePattern, QuantizeToF16Pattern,
-      BoolReducePattern<AnyOp, true>,
-      IntegerDotPattern<spirv::SDotOp, true, true, false>,
-      IntegerDotPattern<spirv::UDotOp, false, false, false>,
-      IntegerDotPattern<spirv::SUDotOp, true, false, false>,
-      IntegerDotPattern<spirv::SDotAccSatOp, true, true, true>,
-      IntegerDotPattern<spirv::UDotAccSatOp, false, false, true>,
-      IntegerDotPattern<spirv::SUDotAccSatOp, true, false, true>,
+      BoolReducePattern<AnyOp, true>, IntegerDotPattern,
       BoolReducePattern<AllOp, false>>(converter, patterns.getContext(),
                                        kOverrideBenefit);
 }

@@ -1286,21 +1286,18 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
   case spv::OpSDotAccSat:
   case spv::OpUDotAccSat:
   case spv::OpSUDotAccSat: {
-    SmallVector<NamedAttribute> attrs;
+    bool packed = false;
     for (unsigned i = 0; i < inst.getNumArgs(); ++i) {
-      if (inst.operands[i].type == SPV_OPERAND_TYPE_ID) {
+      if (inst.operands[i].type == SPV_OPERAND_TYPE_ID)
         operands.push_back(getValue(inst.arg(i)));
-        continue;
-      }
-      attrs.push_back(builder.getNamedAttr(
-          "format",
-          spirv::PackedVectorFormatAttr::get(
-              &context, static_cast<spirv::PackedVectorFormat>(inst.arg(i)))));
+      else
+        packed = true; // the only format is PackedVectorFormat4x8Bit
     }
-    std::string name = "spirv." + getOpcodeName(inst.opcode).substr(2);
-    mapResult(
-        inst,
-        createGeneric(name, loc, resultType, operands, attrs)->getResult(0));
+    Value accumulator = operands.size() > 2 ? operands[2] : Value();
+    mapResult(inst, IntegerDotOp::create(
+                        builder, loc, resultType, operands[0], operands[1],
+                        accumulator, builder.getI32IntegerAttr(inst.opcode),
+                        packed ? builder.getUnitAttr() : UnitAttr()));
     return success();
   }
   case spv::OpPtrEqual:

@@ -925,6 +925,66 @@ void main() {
     EXPECT_EQ(r[i], ((i + 1) % 4) * 11 + 5) << i;
 }
 
+TEST_F(Execution, IntegerDotProducts) {
+  // SPV_KHR_integer_dot_product through GL_EXT_spirv_intrinsics: an i32 dot
+  // of two ivec2 (which MLIR's own op rejects), wrap-around, mixed
+  // signedness, packed 4x8, and AccSat, which saturates the exact sum plus
+  // the accumulator once.
+  auto kernel = compile(R"(
+#version 450
+#extension GL_EXT_spirv_intrinsics : require
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer B {
+  ivec4 a; ivec4 b; uvec4 ub; int acc; uint pa; uint pb; int r[7];
+};
+spirv_instruction (extensions = ["SPV_KHR_integer_dot_product"], capabilities = [6019, 6016], id = 4450)
+int sdot2(ivec2 x, ivec2 y);
+spirv_instruction (extensions = ["SPV_KHR_integer_dot_product"], capabilities = [6019, 6016], id = 4450)
+int sdot4(ivec4 x, ivec4 y);
+spirv_instruction (extensions = ["SPV_KHR_integer_dot_product"], capabilities = [6019, 6016], id = 4451)
+uint udot4(uvec4 x, uvec4 y);
+spirv_instruction (extensions = ["SPV_KHR_integer_dot_product"], capabilities = [6019, 6016], id = 4452)
+int sudot4(ivec4 x, uvec4 y);
+spirv_instruction (extensions = ["SPV_KHR_integer_dot_product"], capabilities = [6019, 6016], id = 4453)
+int sdotAccSat(ivec4 x, ivec4 y, int acc);
+spirv_instruction (extensions = ["SPV_KHR_integer_dot_product"], capabilities = [6019, 6018], id = 4450)
+int spdot(uint x, uint y, spirv_literal uint format);
+spirv_instruction (extensions = ["SPV_KHR_integer_dot_product"], capabilities = [6019, 6018], id = 4453)
+int spdotAccSat(uint x, uint y, int acc, spirv_literal uint format);
+void main() {
+  r[0] = sdot2(a.xy, b.xy);
+  r[1] = sdot4(a, b);
+  r[2] = int(udot4(ub, ub));
+  r[3] = sudot4(a, ub);
+  r[4] = sdotAccSat(a, b, acc);
+  r[5] = spdot(pa, pb, 0u);
+  r[6] = spdotAccSat(pa, pb, acc, 0u);
+}
+)");
+  ASSERT_TRUE(kernel);
+  struct {
+    int32_t a[4] = {65536, -3, 7, 2};
+    int32_t b[4] = {65536, 5, 1, 4};
+    uint32_t ub[4] = {1, 2, 3, 4};
+    int32_t acc = INT32_MIN;
+    uint32_t pa = 0xFC03FE01; // bytes 1, -2, 3, -4
+    uint32_t pb = 0x08F90605; // bytes 5, 6, -7, 8
+    int32_t r[7] = {0, 0, 0, 0, 0, 0, 0};
+  } data;
+  static_assert(sizeof(data) == 88, "std430 layout of B");
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, &data, sizeof(data));
+  runtime::Launcher launcher(1);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})), "<success>");
+  EXPECT_EQ(data.r[0], -15);       // 2^32 - 15 wraps
+  EXPECT_EQ(data.r[1], 0);         // 2^32 - 15 + 7 + 8 wraps
+  EXPECT_EQ(data.r[2], 30);        // 1 + 4 + 9 + 16
+  EXPECT_EQ(data.r[3], 65559);     // 65536 - 6 + 21 + 8
+  EXPECT_EQ(data.r[4], INT32_MAX); // 2^32 - 2^31 saturates
+  EXPECT_EQ(data.r[5], -60);       // 5 - 12 - 21 - 32
+  EXPECT_EQ(data.r[6], INT32_MIN); // -60 - 2^31 saturates
+}
+
 TEST_F(Execution, MissingBindingIsNamed) {
   auto kernel = compile(R"(
 #version 450

@@ -163,6 +163,22 @@ def Spvb_AtomicStoreOp : Spvb_Op<"atomic_store"> {
   let assemblyFormat = "$pointer `,` $value attr-dict `:` type($pointer) `,` type($value)";
 }
 
+def Spvb_IntegerDotOp : Spvb_Op<"integer_dot"> {
+  let summary = "OpSDot, OpUDot, OpSUDot and their AccSat forms";
+  let description = [{
+    SPV_KHR_integer_dot_product. `opcode` is the SPIR-V opcode; `packed` marks
+    PackedVectorFormat4x8Bit (each operand a 32-bit scalar of four 8-bit
+    lanes); `accumulator` is present for the AccSat forms. The spirv
+    dialect's ops reject results narrower than the whole vector (an i32 dot
+    of two vector<2xi32>), which SPIR-V allows.
+  }];
+  let arguments = (ins AnyType:$vector1, AnyType:$vector2,
+                   Optional<AnyType>:$accumulator, I32Attr:$opcode,
+                   UnitAttr:$packed);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$opcode $vector1 `,` $vector2 (`,` $accumulator^)? attr-dict `:` type($vector1) `,` type($vector2) (`,` type($accumulator)^)? `->` type($result)";
+}
+
 def Spvb_AtomicFMinMaxOp : Spvb_Op<"atomic_fminmax"> {
   let summary = "OpAtomicFMinEXT and OpAtomicFMaxEXT";
   let description = [{
