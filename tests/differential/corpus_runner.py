@@ -29,7 +29,9 @@ Inputs, deterministic (the PRNG is seeded by the module path and binding):
     such dimension, 8x8 for two, 4x4x4 for three. The global extent E covers
     4096 invocations over the kernel's dimensions (4096, 64x64 or 16x16x16:
     dimensions whose workgroup size is above 1, or whose push constants
-    name a height/channel count), groups = ceil(E / size), capped.
+    name a height/channel count), groups = ceil(E / size), capped. A module
+    whose writable storage buffers have no runtime array (fixed outputs, as
+    in SPIRV-Cross's tests) runs one workgroup: more would only race.
   - Buffers: typed by the scalar layout. Floats are multiples of 1/256 in
     [-2, 2] (finite results; sums of few terms stay exact, so rounding
     differences mean something), integers in [0, 16) so that indices
@@ -159,6 +161,11 @@ def choose_extent(refl, size):
     extent = {1: [4096, 1, 1], 2: [64, 64, 1], 3: [16, 16, 16]}[dims]
     groups = [max(1, min(MAX_GROUPS_PER_DIM, -(-extent[d] // size[d])))
               for d in range(3)]
+    # Fixed-size outputs only (SPIRV-Cross's tests): more workgroups would
+    # only race on the same outputs.
+    if not any(r["kind"] == "storage-buffer" and not r["non_writable"] and
+               r["layout"]["runtime_array"] for r in refl["resources"]):
+        groups = [1, 1, 1]
     while math.prod(groups) * math.prod(size) > MAX_INVOCATIONS:
         d = groups.index(max(groups))
         groups[d] = max(1, groups[d] // 2)
