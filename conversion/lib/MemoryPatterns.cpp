@@ -206,11 +206,25 @@ Value loadBindingField(OpBuilder &b, Location loc, Value entry, Type type,
                               createByteOffset(b, loc, entry, offset), 8);
 }
 
+/// Whether dynamic indices into fixed-size arrays behind this pointer are
+/// clamped: in Function, Private and Workgroup storage an index past the
+/// end would reach the host's stack or heap (a crash, not a shader value);
+/// buffers are bounded as a whole by --robust instead.
+bool clampsArrayIndices(Type pointerType) {
+  auto storage = cast<spirv::PointerType>(pointerType).getStorageClass();
+  return storage == spirv::StorageClass::Function ||
+         storage == spirv::StorageClass::Private ||
+         storage == spirv::StorageClass::Workgroup;
+}
+
 /// Adds the byte offset of `indices` into `type` (laid out by `layout`) to
-/// `address`. Constant indices fold into one offset.
+/// `address`. Constant indices fold into one offset; with `clamp`, dynamic
+/// indices into fixed-size arrays stay in [0, length - 1] (unsigned, so a
+/// negative index clamps to the last element too).
 FailureOr<Value> applyIndices(ConversionPatternRewriter &rewriter, Location loc,
                               Value address, Type type, PointerLayout layout,
-                              ValueRange originals, ValueRange converted) {
+                              ValueRange originals, ValueRange converted,
+                              bool clamp = false) {
   int64_t constOffset = 0;
   Value dynOffset;
   auto addDynamic = [&](Value index, uint64_t scale) {
@@ -238,6 +252,14 @@ FailureOr<Value> applyIndices(ConversionPatternRewriter &rewriter, Location loc,
     if (auto array = dyn_cast<spirv::ArrayType>(type)) {
       scale = getArrayStride(array);
       type = array.getElementType();
+      if (clamp && !constant && array.getNumElements() > 0) {
+        Value wide = castIntegerToWidthOf(rewriter, loc, index,
+                                          rewriter.getI64Type(), true);
+        index = LLVM::UMinOp::create(
+            rewriter, loc, wide,
+            createIntConstant(rewriter, loc, rewriter.getI64Type(),
+                              array.getNumElements() - 1));
+      }
     } else if (auto array = dyn_cast<spirv::RuntimeArrayType>(type)) {
       scale = getArrayStride(array);
       type = array.getElementType();
@@ -298,9 +320,9 @@ public:
       originals = originals.drop_front();
       converted = converted.drop_front();
     }
-    FailureOr<Value> result =
-        applyIndices(rewriter, loc, address, type, readPointerLayout(op),
-                     originals, converted);
+    FailureOr<Value> result = applyIndices(
+        rewriter, loc, address, type, readPointerLayout(op), originals,
+        converted, clampsArrayIndices(op.getBasePtr().getType()));
     if (failed(result))
       return rewriter.notifyMatchFailure(op, "unsupported index");
     rewriter.replaceOp(op, *result);

@@ -985,6 +985,44 @@ void main() {
   EXPECT_EQ(data.r[6], INT32_MIN); // -60 - 2^31 saturates
 }
 
+TEST_F(Execution, WildArrayIndicesStayInsideTheArray) {
+  // Undefined in SPIR-V, but it must not reach the host's stack or heap:
+  // dynamic indices into Function, Private and Workgroup arrays clamp to the
+  // last element (negative ones too, as unsigned).
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 2) in;
+layout(set = 0, binding = 0) buffer B { int index[2]; float r[6]; };
+shared float s[4];
+float p[3];
+void main() {
+  float f[4] = float[4](1.0, 2.0, 3.0, 4.0);
+  uint i = gl_LocalInvocationIndex;
+  p = float[3](5.0, 6.0, 7.0);
+  s[index[i]] = 9.0 + float(i);
+  barrier();
+  r[i * 3u] = f[index[i]];
+  r[i * 3u + 1u] = p[index[i]];
+  r[i * 3u + 2u] = s[3];
+}
+)");
+  ASSERT_TRUE(kernel);
+  struct {
+    int32_t index[2] = {1000000, -5};
+    float r[6] = {0, 0, 0, 0, 0, 0};
+  } data;
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, &data, sizeof(data));
+  runtime::Launcher launcher(1);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})), "<success>");
+  EXPECT_EQ(data.r[0], 4.0f);
+  EXPECT_EQ(data.r[1], 7.0f);
+  EXPECT_EQ(data.r[3], 4.0f);
+  EXPECT_EQ(data.r[4], 7.0f);
+  // Both invocations wrote s[3]; which one last is a race.
+  EXPECT_TRUE(data.r[2] == 9.0f || data.r[2] == 10.0f) << data.r[2];
+}
+
 TEST_F(Execution, MissingBindingIsNamed) {
   auto kernel = compile(R"(
 #version 450
