@@ -180,16 +180,38 @@ std::optional<int64_t> getConstantIndex(Value original, Value converted) {
   return std::nullopt;
 }
 
+/// Whether a struct is a buffer block (Block or BufferBlock decorated).
+bool isBlockStruct(Type type) {
+  auto structType = dyn_cast<spirv::StructType>(type);
+  if (!structType)
+    return false;
+  SmallVector<spirv::StructType::StructDecorationInfo> decorations;
+  structType.getStructDecorations(decorations);
+  return llvm::any_of(decorations, [](const auto &info) {
+    return info.decoration == spirv::Decoration::Block ||
+           info.decoration == spirv::Decoration::BufferBlock;
+  });
+}
+
 /// Whether a pointer is to a descriptor array: its "address" is then the
-/// binding-table entry of element 0 (see AddressOfPattern).
+/// binding-table entry of element 0 (see AddressOfPattern). An array of
+/// buffer blocks, or of images and samplers; not an array inside a block.
 bool isDescriptorArray(Type pointerType) {
   auto pointer = cast<spirv::PointerType>(pointerType);
   auto storage = pointer.getStorageClass();
+  Type element;
+  if (auto array = dyn_cast<spirv::ArrayType>(pointer.getPointeeType()))
+    element = array.getElementType();
+  else if (auto array =
+               dyn_cast<spirv::RuntimeArrayType>(pointer.getPointeeType()))
+    element = array.getElementType();
+  else
+    return false;
+  if (storage == spirv::StorageClass::UniformConstant)
+    return true;
   return (storage == spirv::StorageClass::StorageBuffer ||
-          storage == spirv::StorageClass::Uniform ||
-          storage == spirv::StorageClass::UniformConstant) &&
-         isa<spirv::ArrayType, spirv::RuntimeArrayType>(
-             pointer.getPointeeType());
+          storage == spirv::StorageClass::Uniform) &&
+         isBlockStruct(element);
 }
 
 /// Images live in the binding table itself: their "address" is the entry,
