@@ -44,7 +44,9 @@ Inputs, deterministic (the PRNG is seeded by the module path and binding):
     dims -> the number of dimensions), offsets (offset, misalign, left,
     top, front, base) get 0, everything else 1. Floats get 0.5.
   - Other spec constants keep their defaults (ncnn's shape constants are 0,
-    which means "read the push constant").
+    which means "read the push constant"), except ncnn's integer operator
+    parameters that default to 0 (affine_size, channels_g, upscale_factor,
+    ...): ncnn always specializes them and divides by some, so they get 1.
 --robust gives both sides robustBufferAccess2, so an index the heuristics
 push out of range reads zero and drops the write on both.
 
@@ -119,6 +121,25 @@ def compute_modules(corpus, pass_list):
 
 def leaf_name(path):
     return re.sub(r"\[\d+\]", "", path).split(".")[-1]
+
+
+NCNN_SHAPE_CONSTANTS = re.compile(r"^(out)?(dims|w|h|d|c|cstep)$")
+
+
+def ncnn_parameter_specs(refl, taken):
+    """ncnn operator parameters (not its shape constants) that default to 0
+    get 1: ncnn always specializes them, and some are divisors."""
+    used = {int(spec.split(":")[0]) for spec in taken}
+    specs = []
+    for constant in refl["spec_constants"]:
+        default = constant["default"]
+        if (constant["id"] in used or isinstance(default, bool)
+                or not isinstance(default, int) or default != 0
+                or constant["type"] not in ("i32", "u32")
+                or NCNN_SHAPE_CONSTANTS.match(constant["name"] or "")):
+            continue
+        specs.append("%d:%s:1" % (constant["id"], constant["type"]))
+    return specs
 
 
 def choose_local_size(refl):
@@ -297,6 +318,8 @@ def make_job(module, refl, work):
     invocations = math.prod(groups) * math.prod(size)
     elements = max(2 * invocations, 1024)
     args = ["--groups"] + [str(g) for g in groups]
+    if module.startswith("ncnn/"):
+        specs = specs + ncnn_parameter_specs(refl, specs)
     for spec in specs:
         args += ["--spec", spec]
     # Variables may alias one binding (ggml views a buffer as several
