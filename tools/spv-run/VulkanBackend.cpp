@@ -81,6 +81,120 @@ template <typename T> T makeStruct(VkStructureType type) {
   return value;
 }
 
+/// The VkFormat of a SPIR-V ImageFormat and its name, for errors.
+struct FormatEntry {
+  uint32_t spirv;
+  VkFormat vulkan;
+  const char *name;
+};
+
+/// Every SPIR-V ImageFormat; Vulkan's "Compatibility Between SPIR-V Image
+/// Formats and Vulkan Formats" table.
+const FormatEntry *findFormat(uint32_t format) {
+#define SPVB_FORMAT(spirv, vulkan)                                             \
+  { spv::ImageFormat##spirv, VK_FORMAT_##vulkan, "VK_FORMAT_" #vulkan }
+  static const FormatEntry Formats[] = {
+      SPVB_FORMAT(Rgba32f, R32G32B32A32_SFLOAT),
+      SPVB_FORMAT(Rgba16f, R16G16B16A16_SFLOAT),
+      SPVB_FORMAT(R32f, R32_SFLOAT),
+      SPVB_FORMAT(Rgba8, R8G8B8A8_UNORM),
+      SPVB_FORMAT(Rgba8Snorm, R8G8B8A8_SNORM),
+      SPVB_FORMAT(Rg32f, R32G32_SFLOAT),
+      SPVB_FORMAT(Rg16f, R16G16_SFLOAT),
+      SPVB_FORMAT(R11fG11fB10f, B10G11R11_UFLOAT_PACK32),
+      SPVB_FORMAT(R16f, R16_SFLOAT),
+      SPVB_FORMAT(Rgba16, R16G16B16A16_UNORM),
+      SPVB_FORMAT(Rgb10A2, A2B10G10R10_UNORM_PACK32),
+      SPVB_FORMAT(Rg16, R16G16_UNORM),
+      SPVB_FORMAT(Rg8, R8G8_UNORM),
+      SPVB_FORMAT(R16, R16_UNORM),
+      SPVB_FORMAT(R8, R8_UNORM),
+      SPVB_FORMAT(Rgba16Snorm, R16G16B16A16_SNORM),
+      SPVB_FORMAT(Rg16Snorm, R16G16_SNORM),
+      SPVB_FORMAT(Rg8Snorm, R8G8_SNORM),
+      SPVB_FORMAT(R16Snorm, R16_SNORM),
+      SPVB_FORMAT(R8Snorm, R8_SNORM),
+      SPVB_FORMAT(Rgba32i, R32G32B32A32_SINT),
+      SPVB_FORMAT(Rgba16i, R16G16B16A16_SINT),
+      SPVB_FORMAT(Rgba8i, R8G8B8A8_SINT),
+      SPVB_FORMAT(R32i, R32_SINT),
+      SPVB_FORMAT(Rg32i, R32G32_SINT),
+      SPVB_FORMAT(Rg16i, R16G16_SINT),
+      SPVB_FORMAT(Rg8i, R8G8_SINT),
+      SPVB_FORMAT(R16i, R16_SINT),
+      SPVB_FORMAT(R8i, R8_SINT),
+      SPVB_FORMAT(Rgba32ui, R32G32B32A32_UINT),
+      SPVB_FORMAT(Rgba16ui, R16G16B16A16_UINT),
+      SPVB_FORMAT(Rgba8ui, R8G8B8A8_UINT),
+      SPVB_FORMAT(R32ui, R32_UINT),
+      SPVB_FORMAT(Rgb10a2ui, A2B10G10R10_UINT_PACK32),
+      SPVB_FORMAT(Rg32ui, R32G32_UINT),
+      SPVB_FORMAT(Rg16ui, R16G16_UINT),
+      SPVB_FORMAT(Rg8ui, R8G8_UINT),
+      SPVB_FORMAT(R16ui, R16_UINT),
+      SPVB_FORMAT(R8ui, R8_UINT),
+      SPVB_FORMAT(R64ui, R64_UINT),
+      SPVB_FORMAT(R64i, R64_SINT),
+  };
+#undef SPVB_FORMAT
+  for (const FormatEntry &entry : Formats)
+    if (entry.spirv == format)
+      return &entry;
+  return nullptr;
+}
+
+bool isTexelBuffer(const ImageBinding &image) {
+  return image.kind == ImageBinding::Kind::UniformTexelBuffer ||
+         image.kind == ImageBinding::Kind::StorageTexelBuffer;
+}
+
+VkDescriptorType getDescriptorType(ImageBinding::Kind kind) {
+  switch (kind) {
+  case ImageBinding::Kind::StorageImage:
+    return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+  case ImageBinding::Kind::SampledImage:
+    return VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+  case ImageBinding::Kind::CombinedImageSampler:
+    return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  case ImageBinding::Kind::UniformTexelBuffer:
+    return VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+  case ImageBinding::Kind::StorageTexelBuffer:
+    return VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+  }
+  return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+}
+
+/// The size of mip level \p level of an image of extent \p extent.
+VkExtent3D getLevelExtent(const ImageBinding &image, uint32_t level) {
+  return {std::max(1u, image.extent[0] >> level),
+          std::max(1u, image.extent[1] >> level),
+          std::max(1u, image.extent[2] >> level)};
+}
+
+/// One VkBufferImageCopy per level: the packed layout puts each level's
+/// layers one after another, which is what a copy of all layers reads.
+std::vector<VkBufferImageCopy> getLevelCopies(const ImageBinding &image) {
+  uint64_t texels = 0;
+  for (uint32_t level = 0; level < image.levels; ++level) {
+    VkExtent3D size = getLevelExtent(image, level);
+    texels += uint64_t(size.width) * size.height * size.depth * image.layers;
+  }
+  uint64_t texelBytes = texels ? image.initial.size() / texels : 0;
+  std::vector<VkBufferImageCopy> copies;
+  VkDeviceSize offset = 0;
+  for (uint32_t level = 0; level < image.levels; ++level) {
+    VkExtent3D size = getLevelExtent(image, level);
+    VkBufferImageCopy copy{};
+    copy.bufferOffset = offset;
+    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, image.layers};
+    copy.imageExtent = size;
+    copies.push_back(copy);
+    offset += uint64_t(size.width) * size.height * size.depth * image.layers *
+              texelBytes;
+  }
+  return copies;
+}
+
 using Clock = std::chrono::steady_clock;
 
 double millisecondsSince(Clock::time_point start) {
@@ -126,6 +240,8 @@ private:
   llvm::Error checkLimits(const Job &job);
   llvm::Error createDevice(const Job &job);
   llvm::Error createBuffers(const Job &job);
+  llvm::Error createImages(const Job &job);
+  llvm::Error checkFormat(const ImageBinding &image, const FormatEntry &format);
   llvm::Error createDescriptors(const Job &job);
   llvm::Error createPipeline(const Job &job, Result &result);
   llvm::Error dispatch(const Job &job, Result &result);
@@ -135,6 +251,25 @@ private:
     VkDeviceMemory memory = VK_NULL_HANDLE;
     void *mapped = nullptr;
   };
+  /// An image, or a texel buffer (then only `buffer` and `bufferView`).
+  struct Image {
+    VkImage image = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+    VkSampler sampler = VK_NULL_HANDLE;
+    VkBufferView bufferView = VK_NULL_HANDLE;
+    /// The texel buffer itself, or the image's staging buffer: the initial
+    /// texels for every restore, and the result at the end.
+    Buffer buffer;
+  };
+
+  llvm::Error createHostBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
+                               Buffer &buffer);
+  llvm::Error allocateMemory(const VkMemoryRequirements &requirements,
+                             VkMemoryPropertyFlags wanted,
+                             VkDeviceMemory &memory);
+  void destroyBuffer(Buffer &buffer);
+  llvm::Error submitAndWait(VkCommandBuffer commands);
 
   uint32_t apiVersion = VK_API_VERSION_1_1;
   uint32_t deviceVersion = VK_API_VERSION_1_1;
@@ -145,6 +280,7 @@ private:
   VkDevice device = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;
   std::vector<Buffer> buffers;
+  std::vector<Image> images;
   std::vector<VkDescriptorSetLayout> setLayouts;
   VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
   VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
@@ -173,13 +309,20 @@ Session::~Session() {
     for (VkDescriptorSetLayout layout : setLayouts)
       if (layout)
         vkDestroyDescriptorSetLayout(device, layout, nullptr);
-    for (Buffer &buffer : buffers) {
-      if (buffer.mapped)
-        vkUnmapMemory(device, buffer.memory);
-      if (buffer.buffer)
-        vkDestroyBuffer(device, buffer.buffer, nullptr);
-      if (buffer.memory)
-        vkFreeMemory(device, buffer.memory, nullptr);
+    for (Buffer &buffer : buffers)
+      destroyBuffer(buffer);
+    for (Image &image : images) {
+      if (image.sampler)
+        vkDestroySampler(device, image.sampler, nullptr);
+      if (image.view)
+        vkDestroyImageView(device, image.view, nullptr);
+      if (image.image)
+        vkDestroyImage(device, image.image, nullptr);
+      if (image.memory)
+        vkFreeMemory(device, image.memory, nullptr);
+      if (image.bufferView)
+        vkDestroyBufferView(device, image.bufferView, nullptr);
+      destroyBuffer(image.buffer);
     }
     vkDestroyDevice(device, nullptr);
   }
@@ -379,7 +522,8 @@ llvm::Error Session::createDevice(const Job &job) {
           "error: --robust: the Vulkan device '{0}' has no robustBufferAccess2 "
           "(VK_EXT_robustness2)",
           properties.deviceName));
-    // Images are not part of a job yet; only buffers get the guarantee.
+    // --robust promises robustBufferAccess2 for buffers only; image
+    // accesses out of bounds stay as the driver does them.
     robustness2.robustImageAccess2 = VK_FALSE;
     robustness2.nullDescriptor = VK_FALSE;
   } else {
@@ -410,81 +554,333 @@ llvm::Error Session::createDevice(const Job &job) {
   return llvm::Error::success();
 }
 
+void Session::destroyBuffer(Buffer &buffer) {
+  if (buffer.mapped)
+    vkUnmapMemory(device, buffer.memory);
+  if (buffer.buffer)
+    vkDestroyBuffer(device, buffer.buffer, nullptr);
+  if (buffer.memory)
+    vkFreeMemory(device, buffer.memory, nullptr);
+}
+
+llvm::Error Session::allocateMemory(const VkMemoryRequirements &requirements,
+                                    VkMemoryPropertyFlags wanted,
+                                    VkDeviceMemory &memory) {
+  VkPhysicalDeviceMemoryProperties types;
+  vkGetPhysicalDeviceMemoryProperties(physicalDevice, &types);
+  uint32_t type = UINT32_MAX;
+  for (uint32_t i = 0; i < types.memoryTypeCount && type == UINT32_MAX; ++i)
+    if ((requirements.memoryTypeBits & (1u << i)) &&
+        (types.memoryTypes[i].propertyFlags & wanted) == wanted)
+      type = i;
+  if (type == UINT32_MAX)
+    return makeError(llvm::formatv(
+        "error: --backend=vulkan: the Vulkan "
+        "device '{0}' has no {1} memory",
+        properties.deviceName, wanted ? "host-visible coherent" : "suitable"));
+  auto allocation =
+      makeStruct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+  allocation.allocationSize = requirements.size;
+  allocation.memoryTypeIndex = type;
+  return check(vkAllocateMemory(device, &allocation, nullptr, &memory),
+               "vkAllocateMemory");
+}
+
+llvm::Error Session::createHostBuffer(VkDeviceSize size,
+                                      VkBufferUsageFlags usage,
+                                      Buffer &buffer) {
+  auto info =
+      makeStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+  // Descriptor ranges are multiples of 4 bytes, as in vkref.
+  info.size = (size + 3) & ~VkDeviceSize(3);
+  info.usage = usage;
+  if (llvm::Error error =
+          check(vkCreateBuffer(device, &info, nullptr, &buffer.buffer),
+                "vkCreateBuffer"))
+    return error;
+  VkMemoryRequirements requirements;
+  vkGetBufferMemoryRequirements(device, buffer.buffer, &requirements);
+  if (llvm::Error error =
+          allocateMemory(requirements,
+                         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                             VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                         buffer.memory))
+    return error;
+  if (llvm::Error error =
+          check(vkBindBufferMemory(device, buffer.buffer, buffer.memory, 0),
+                "vkBindBufferMemory"))
+    return error;
+  if (llvm::Error error = check(vkMapMemory(device, buffer.memory, 0,
+                                            VK_WHOLE_SIZE, 0, &buffer.mapped),
+                                "vkMapMemory"))
+    return error;
+  std::memset(buffer.mapped, 0, info.size);
+  return llvm::Error::success();
+}
+
 llvm::Error Session::createBuffers(const Job &job) {
-  VkPhysicalDeviceMemoryProperties memory;
-  vkGetPhysicalDeviceMemoryProperties(physicalDevice, &memory);
-  const VkMemoryPropertyFlags wanted = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  for (const BufferBinding &binding : job.buffers) {
-    Buffer &buffer = buffers.emplace_back();
-    auto info =
-        makeStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
-    // Descriptor ranges are multiples of 4 bytes, as in vkref.
-    info.size = (binding.initial.size() + 3) & ~VkDeviceSize(3);
-    info.usage = binding.uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
-                                 : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  for (const BufferBinding &binding : job.buffers)
+    if (llvm::Error error = createHostBuffer(
+            binding.initial.size(),
+            binding.uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
+                            : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+            buffers.emplace_back()))
+      return error;
+  return llvm::Error::success();
+}
+
+llvm::Error Session::checkFormat(const ImageBinding &image,
+                                 const FormatEntry &format) {
+  VkFormatProperties support;
+  vkGetPhysicalDeviceFormatProperties(physicalDevice, format.vulkan, &support);
+  auto require = [&](VkFormatFeatureFlags have, VkFormatFeatureFlags needed,
+                     llvm::StringRef use) -> llvm::Error {
+    if ((have & needed) == needed)
+      return llvm::Error::success();
+    return makeError(llvm::formatv("error: --image {0}:{1}: the Vulkan device "
+                                   "'{2}' cannot use {3} ({4}) as {5}",
+                                   image.set, image.binding,
+                                   properties.deviceName, image.formatName,
+                                   format.name, use));
+  };
+  switch (image.kind) {
+  case ImageBinding::Kind::UniformTexelBuffer:
+    return require(support.bufferFeatures,
+                   VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT,
+                   "a uniform texel buffer");
+  case ImageBinding::Kind::StorageTexelBuffer:
+    return require(support.bufferFeatures,
+                   VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT,
+                   "a storage texel buffer");
+  case ImageBinding::Kind::StorageImage:
     if (llvm::Error error =
-            check(vkCreateBuffer(device, &info, nullptr, &buffer.buffer),
-                  "vkCreateBuffer"))
+            require(support.optimalTilingFeatures,
+                    VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT, "a storage image"))
+      return error;
+    break;
+  case ImageBinding::Kind::SampledImage:
+  case ImageBinding::Kind::CombinedImageSampler: {
+    if (llvm::Error error =
+            require(support.optimalTilingFeatures,
+                    VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT, "a sampled image"))
+      return error;
+    const std::optional<spvb_sampler> &sampler = image.sampler;
+    if (sampler && (sampler->mag_filter == VK_FILTER_LINEAR ||
+                    sampler->min_filter == VK_FILTER_LINEAR ||
+                    sampler->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR))
+      if (llvm::Error error =
+              require(support.optimalTilingFeatures,
+                      VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT,
+                      "a linearly filtered sampled image"))
+        return error;
+    break;
+  }
+  }
+  // The texels go in and out through copies.
+  return require(support.optimalTilingFeatures,
+                 VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
+                     VK_FORMAT_FEATURE_TRANSFER_DST_BIT,
+                 "a transfer source and destination");
+}
+
+llvm::Error Session::createImages(const Job &job) {
+  for (const ImageBinding &binding : job.images) {
+    Image &image = images.emplace_back();
+    const FormatEntry *format = findFormat(binding.format);
+    if (!format)
+      return makeError(llvm::formatv("error: --image {0}:{1}: the Vulkan "
+                                     "backend has no VkFormat for {2}",
+                                     binding.set, binding.binding,
+                                     binding.formatName));
+    if (llvm::Error error = checkFormat(binding, *format))
+      return error;
+
+    if (isTexelBuffer(binding)) {
+      bool storage = binding.kind == ImageBinding::Kind::StorageTexelBuffer;
+      uint64_t texels = binding.extent[0];
+      if (texels > properties.limits.maxTexelBufferElements)
+        return makeError(llvm::formatv(
+            "error: --image {0}:{1}: {2} texels exceed the Vulkan device's "
+            "limit of {3} for texel buffers",
+            binding.set, binding.binding, texels,
+            properties.limits.maxTexelBufferElements));
+      if (llvm::Error error = createHostBuffer(
+              binding.initial.size(),
+              storage ? VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT
+                      : VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
+              image.buffer))
+        return error;
+      auto info = makeStruct<VkBufferViewCreateInfo>(
+          VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO);
+      info.buffer = image.buffer.buffer;
+      info.format = format->vulkan;
+      info.range = binding.initial.size();
+      if (llvm::Error error = check(
+              vkCreateBufferView(device, &info, nullptr, &image.bufferView),
+              "vkCreateBufferView"))
+        return error;
+      continue;
+    }
+
+    bool cube = binding.dim == spv::DimCube;
+    bool storage = binding.kind == ImageBinding::Kind::StorageImage;
+    auto info =
+        makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+    info.flags = cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
+    info.imageType = binding.dim == spv::Dim1D   ? VK_IMAGE_TYPE_1D
+                     : binding.dim == spv::Dim3D ? VK_IMAGE_TYPE_3D
+                                                 : VK_IMAGE_TYPE_2D;
+    info.format = format->vulkan;
+    info.extent = getLevelExtent(binding, 0);
+    info.mipLevels = binding.levels;
+    info.arrayLayers = binding.layers;
+    info.samples = VK_SAMPLE_COUNT_1_BIT;
+    info.tiling = VK_IMAGE_TILING_OPTIMAL;
+    info.usage =
+        (storage ? VK_IMAGE_USAGE_STORAGE_BIT : VK_IMAGE_USAGE_SAMPLED_BIT) |
+        VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    if (llvm::Error error =
+            check(vkCreateImage(device, &info, nullptr, &image.image),
+                  "vkCreateImage"))
       return error;
     VkMemoryRequirements requirements;
-    vkGetBufferMemoryRequirements(device, buffer.buffer, &requirements);
-    uint32_t type = UINT32_MAX;
-    for (uint32_t i = 0; i < memory.memoryTypeCount && type == UINT32_MAX; ++i)
-      if ((requirements.memoryTypeBits & (1u << i)) &&
-          (memory.memoryTypes[i].propertyFlags & wanted) == wanted)
-        type = i;
-    if (type == UINT32_MAX)
-      return makeError(llvm::formatv("error: --backend=vulkan: the Vulkan "
-                                     "device '{0}' has no host-visible "
-                                     "coherent memory",
-                                     properties.deviceName));
-    auto allocation = makeStruct<VkMemoryAllocateInfo>(
-        VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
-    allocation.allocationSize = requirements.size;
-    allocation.memoryTypeIndex = type;
-    if (llvm::Error error = check(
-            vkAllocateMemory(device, &allocation, nullptr, &buffer.memory),
-            "vkAllocateMemory"))
+    vkGetImageMemoryRequirements(device, image.image, &requirements);
+    if (llvm::Error error = allocateMemory(requirements, 0, image.memory))
       return error;
     if (llvm::Error error =
-            check(vkBindBufferMemory(device, buffer.buffer, buffer.memory, 0),
-                  "vkBindBufferMemory"))
+            check(vkBindImageMemory(device, image.image, image.memory, 0),
+                  "vkBindImageMemory"))
       return error;
-    if (llvm::Error error = check(vkMapMemory(device, buffer.memory, 0,
-                                              VK_WHOLE_SIZE, 0, &buffer.mapped),
-                                  "vkMapMemory"))
+
+    auto view = makeStruct<VkImageViewCreateInfo>(
+        VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
+    view.image = image.image;
+    switch (binding.dim) {
+    case spv::Dim1D:
+      view.viewType =
+          binding.arrayed ? VK_IMAGE_VIEW_TYPE_1D_ARRAY : VK_IMAGE_VIEW_TYPE_1D;
+      break;
+    case spv::Dim3D:
+      view.viewType = VK_IMAGE_VIEW_TYPE_3D;
+      break;
+    case spv::DimCube:
+      view.viewType = binding.arrayed ? VK_IMAGE_VIEW_TYPE_CUBE_ARRAY
+                                      : VK_IMAGE_VIEW_TYPE_CUBE;
+      break;
+    default:
+      view.viewType =
+          binding.arrayed ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
+      break;
+    }
+    view.format = format->vulkan;
+    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, binding.levels, 0,
+                             binding.layers};
+    if (llvm::Error error =
+            check(vkCreateImageView(device, &view, nullptr, &image.view),
+                  "vkCreateImageView"))
       return error;
-    std::memset(buffer.mapped, 0, info.size);
+
+    if (llvm::Error error = createHostBuffer(
+            binding.initial.size(),
+            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+            image.buffer))
+      return error;
+    std::memcpy(image.buffer.mapped, binding.initial.data(),
+                binding.initial.size());
+
+    if (binding.kind != ImageBinding::Kind::CombinedImageSampler)
+      continue;
+    // Without --sampler: nearest, clamp to edge, every level, as the CPU
+    // runtime samples with no sampler.
+    spvb_sampler settings{};
+    for (uint32_t &mode : settings.address_mode)
+      mode = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    settings.max_lod = VK_LOD_CLAMP_NONE;
+    if (binding.sampler)
+      settings = *binding.sampler;
+    auto sampler =
+        makeStruct<VkSamplerCreateInfo>(VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO);
+    sampler.magFilter = static_cast<VkFilter>(settings.mag_filter);
+    sampler.minFilter = static_cast<VkFilter>(settings.min_filter);
+    sampler.mipmapMode = static_cast<VkSamplerMipmapMode>(settings.mipmap_mode);
+    sampler.addressModeU =
+        static_cast<VkSamplerAddressMode>(settings.address_mode[0]);
+    sampler.addressModeV =
+        static_cast<VkSamplerAddressMode>(settings.address_mode[1]);
+    sampler.addressModeW =
+        static_cast<VkSamplerAddressMode>(settings.address_mode[2]);
+    sampler.mipLodBias = settings.mip_lod_bias;
+    sampler.minLod = settings.min_lod;
+    sampler.maxLod = settings.max_lod;
+    sampler.borderColor = static_cast<VkBorderColor>(settings.border_color);
+    sampler.unnormalizedCoordinates = settings.unnormalized_coordinates;
+    // Vulkan requires both LOD clamps to be 0 with unnormalized coordinates,
+    // which sample level 0 anyway.
+    if (settings.unnormalized_coordinates)
+      sampler.minLod = sampler.maxLod = 0;
+    if (llvm::Error error =
+            check(vkCreateSampler(device, &sampler, nullptr, &image.sampler),
+                  "vkCreateSampler"))
+      return error;
   }
   return llvm::Error::success();
 }
 
 llvm::Error Session::createDescriptors(const Job &job) {
+  // Every descriptor of the job, buffers first, then images.
+  struct Descriptor {
+    uint32_t set;
+    uint32_t binding;
+    VkDescriptorType type;
+    VkDescriptorBufferInfo buffer{};
+    VkDescriptorImageInfo image{};
+    VkBufferView texelBuffer = VK_NULL_HANDLE;
+  };
+  std::vector<Descriptor> descriptors;
+  for (size_t i = 0; i < job.buffers.size(); ++i) {
+    const BufferBinding &buffer = job.buffers[i];
+    Descriptor &descriptor = descriptors.emplace_back(
+        Descriptor{buffer.set, buffer.binding,
+                   buffer.uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                  : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+    descriptor.buffer = {buffers[i].buffer, 0, VK_WHOLE_SIZE};
+  }
+  for (size_t i = 0; i < job.images.size(); ++i) {
+    const ImageBinding &image = job.images[i];
+    Descriptor &descriptor = descriptors.emplace_back(
+        Descriptor{image.set, image.binding, getDescriptorType(image.kind)});
+    descriptor.image = {images[i].sampler, images[i].view,
+                        VK_IMAGE_LAYOUT_GENERAL};
+    descriptor.texelBuffer = images[i].bufferView;
+  }
+
   // One layout per set index up to the highest used; unused ones are empty.
   uint32_t setCount = 0;
-  for (const BufferBinding &buffer : job.buffers)
-    setCount = std::max(setCount, buffer.set + 1);
+  for (const Descriptor &descriptor : descriptors)
+    setCount = std::max(setCount, descriptor.set + 1);
   if (setCount > properties.limits.maxBoundDescriptorSets)
     return makeError(llvm::formatv("error: --buffer: set {0} exceeds the "
                                    "Vulkan device's limit of {1} descriptor "
                                    "sets",
                                    setCount - 1,
                                    properties.limits.maxBoundDescriptorSets));
-  auto descriptorType = [](const BufferBinding &buffer) {
-    return buffer.uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                          : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  };
   setLayouts.assign(setCount, VK_NULL_HANDLE);
-  uint32_t storageCount = 0, uniformCount = 0;
+  std::vector<VkDescriptorPoolSize> sizes;
   for (uint32_t set = 0; set < setCount; ++set) {
     std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (const BufferBinding &buffer : job.buffers) {
-      if (buffer.set != set)
+    for (const Descriptor &descriptor : descriptors) {
+      if (descriptor.set != set)
         continue;
-      bindings.push_back({buffer.binding, descriptorType(buffer), 1,
+      bindings.push_back({descriptor.binding, descriptor.type, 1,
                           VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-      ++(buffer.uniform ? uniformCount : storageCount);
+      auto size = llvm::find_if(sizes, [&](const VkDescriptorPoolSize &s) {
+        return s.type == descriptor.type;
+      });
+      if (size == sizes.end())
+        sizes.push_back({descriptor.type, 1});
+      else
+        ++size->descriptorCount;
     }
     auto info = makeStruct<VkDescriptorSetLayoutCreateInfo>(
         VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
@@ -512,11 +908,6 @@ llvm::Error Session::createDescriptors(const Job &job) {
   if (setCount == 0)
     return llvm::Error::success();
 
-  std::vector<VkDescriptorPoolSize> sizes;
-  if (storageCount)
-    sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, storageCount});
-  if (uniformCount)
-    sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniformCount});
   auto poolInfo = makeStruct<VkDescriptorPoolCreateInfo>(
       VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
   poolInfo.maxSets = setCount;
@@ -536,18 +927,18 @@ llvm::Error Session::createDescriptors(const Job &job) {
           check(vkAllocateDescriptorSets(device, &allocation, sets.data()),
                 "vkAllocateDescriptorSets"))
     return error;
-  std::vector<VkDescriptorBufferInfo> bufferInfos(job.buffers.size());
-  std::vector<VkWriteDescriptorSet> writes(job.buffers.size());
-  for (size_t i = 0; i < job.buffers.size(); ++i) {
-    bufferInfos[i] = {buffers[i].buffer, 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet &write = writes[i];
-    write = makeStruct<VkWriteDescriptorSet>(
-        VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
-    write.dstSet = sets[job.buffers[i].set];
-    write.dstBinding = job.buffers[i].binding;
+  std::vector<VkWriteDescriptorSet> writes;
+  for (const Descriptor &descriptor : descriptors) {
+    VkWriteDescriptorSet &write =
+        writes.emplace_back(makeStruct<VkWriteDescriptorSet>(
+            VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET));
+    write.dstSet = sets[descriptor.set];
+    write.dstBinding = descriptor.binding;
     write.descriptorCount = 1;
-    write.descriptorType = descriptorType(job.buffers[i]);
-    write.pBufferInfo = &bufferInfos[i];
+    write.descriptorType = descriptor.type;
+    write.pBufferInfo = &descriptor.buffer;
+    write.pImageInfo = &descriptor.image;
+    write.pTexelBufferView = &descriptor.texelBuffer;
   }
   vkUpdateDescriptorSets(device, static_cast<uint32_t>(writes.size()),
                          writes.data(), 0, nullptr);
@@ -595,6 +986,20 @@ llvm::Error Session::createPipeline(const Job &job, Result &result) {
     return error;
   result.compileMilliseconds = millisecondsSince(start);
   return llvm::Error::success();
+}
+
+llvm::Error Session::submitAndWait(VkCommandBuffer commands) {
+  auto submit = makeStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &commands;
+  if (llvm::Error error =
+          check(vkQueueSubmit(queue, 1, &submit, fence), "vkQueueSubmit"))
+    return error;
+  if (llvm::Error error =
+          check(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX),
+                "vkWaitForFences"))
+    return error;
+  return check(vkResetFences(device, 1, &fence), "vkResetFences");
 }
 
 llvm::Error Session::dispatch(const Job &job, Result &result) {
@@ -648,12 +1053,116 @@ llvm::Error Session::dispatch(const Job &job, Result &result) {
           vkCreateFence(device, &fenceInfo, nullptr, &fence), "vkCreateFence"))
     return error;
 
+  // Images are restored by a copy from their staging buffers, submitted
+  // before each run outside the timing, and read back into the same buffers
+  // after the last run.
+  bool hasImages = llvm::any_of(images, [](const Image &i) { return i.image; });
+  VkCommandBuffer upload = VK_NULL_HANDLE, download = VK_NULL_HANDLE;
+  if (hasImages) {
+    VkCommandBuffer transfers[2];
+    allocation.commandBufferCount = 2;
+    if (llvm::Error error =
+            check(vkAllocateCommandBuffers(device, &allocation, transfers),
+                  "vkAllocateCommandBuffers"))
+      return error;
+    upload = transfers[0];
+    download = transfers[1];
+    auto imageBarrier = [](VkImage image, const ImageBinding &binding,
+                           VkImageLayout oldLayout, VkAccessFlags srcAccess,
+                           VkAccessFlags dstAccess) {
+      auto barrier = makeStruct<VkImageMemoryBarrier>(
+          VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
+      barrier.srcAccessMask = srcAccess;
+      barrier.dstAccessMask = dstAccess;
+      barrier.oldLayout = oldLayout;
+      barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+      barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+      barrier.image = image;
+      barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, binding.levels,
+                                  0, binding.layers};
+      return barrier;
+    };
+    std::vector<VkImageMemoryBarrier> before, after;
+    for (size_t i = 0; i < images.size(); ++i) {
+      if (!images[i].image)
+        continue;
+      // UNDEFINED: the copy overwrites every texel of the last run.
+      before.push_back(imageBarrier(
+          images[i].image, job.images[i], VK_IMAGE_LAYOUT_UNDEFINED,
+          VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_WRITE_BIT));
+      after.push_back(
+          imageBarrier(images[i].image, job.images[i], VK_IMAGE_LAYOUT_GENERAL,
+                       VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT));
+    }
+    if (llvm::Error error =
+            check(vkBeginCommandBuffer(upload, &begin), "vkBeginCommandBuffer"))
+      return error;
+    vkCmdPipelineBarrier(upload, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                         nullptr, static_cast<uint32_t>(before.size()),
+                         before.data());
+    for (size_t i = 0; i < images.size(); ++i) {
+      if (!images[i].image)
+        continue;
+      std::vector<VkBufferImageCopy> copies = getLevelCopies(job.images[i]);
+      vkCmdCopyBufferToImage(upload, images[i].buffer.buffer, images[i].image,
+                             VK_IMAGE_LAYOUT_GENERAL,
+                             static_cast<uint32_t>(copies.size()),
+                             copies.data());
+    }
+    vkCmdPipelineBarrier(upload, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0,
+                         nullptr, static_cast<uint32_t>(after.size()),
+                         after.data());
+    if (llvm::Error error =
+            check(vkEndCommandBuffer(upload), "vkEndCommandBuffer"))
+      return error;
+
+    if (llvm::Error error = check(vkBeginCommandBuffer(download, &begin),
+                                  "vkBeginCommandBuffer"))
+      return error;
+    auto toTransfer =
+        makeStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    toTransfer.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    toTransfer.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    vkCmdPipelineBarrier(download, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &toTransfer, 0,
+                         nullptr, 0, nullptr);
+    for (size_t i = 0; i < images.size(); ++i) {
+      if (!images[i].image)
+        continue;
+      std::vector<VkBufferImageCopy> copies = getLevelCopies(job.images[i]);
+      vkCmdCopyImageToBuffer(download, images[i].image, VK_IMAGE_LAYOUT_GENERAL,
+                             images[i].buffer.buffer,
+                             static_cast<uint32_t>(copies.size()),
+                             copies.data());
+    }
+    auto toHost = makeStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(download, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr,
+                         0, nullptr);
+    if (llvm::Error error =
+            check(vkEndCommandBuffer(download), "vkEndCommandBuffer"))
+      return error;
+  }
+
   // Every run starts from the initial contents, restored outside the timing,
   // so the outputs show exactly one dispatch.
   for (uint32_t run = 0; run <= job.repeat; ++run) {
     for (size_t i = 0; i < job.buffers.size(); ++i)
       std::memcpy(buffers[i].mapped, job.buffers[i].initial.data(),
                   job.buffers[i].initial.size());
+    for (size_t i = 0; i < job.images.size(); ++i)
+      if (!images[i].image)
+        std::memcpy(images[i].buffer.mapped, job.images[i].initial.data(),
+                    job.images[i].initial.size());
+    if (upload)
+      if (llvm::Error error = submitAndWait(upload))
+        return error;
     auto submit = makeStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &commands;
@@ -678,6 +1187,13 @@ llvm::Error Session::dispatch(const Job &job, Result &result) {
     const auto *bytes = static_cast<const uint8_t *>(buffers[i].mapped);
     result.buffers.emplace_back(bytes, bytes + job.buffers[i].initial.size());
   }
+  if (download)
+    if (llvm::Error error = submitAndWait(download))
+      return error;
+  for (size_t i = 0; i < job.images.size(); ++i) {
+    const auto *bytes = static_cast<const uint8_t *>(images[i].buffer.mapped);
+    result.images.emplace_back(bytes, bytes + job.images[i].initial.size());
+  }
   return llvm::Error::success();
 }
 
@@ -700,6 +1216,8 @@ llvm::Expected<Result> Session::run(const Job &job) {
   vkGetPhysicalDeviceProperties2(physicalDevice, &properties2);
   result.subgroupSize = subgroup.subgroupSize;
   if (llvm::Error error = createBuffers(job))
+    return error;
+  if (llvm::Error error = createImages(job))
     return error;
   if (llvm::Error error = createDescriptors(job))
     return error;

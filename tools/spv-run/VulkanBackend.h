@@ -11,8 +11,12 @@
 //     robustBufferAccess2 too);
 //   - host-visible coherent buffers in any descriptor sets (gaps get empty
 //     layouts), push constants, VkSpecializationInfo for --spec;
+//   - images as optimal-tiling VkImages in layout GENERAL with a view of
+//     every level and layer, a VkSampler for combined image samplers, texel
+//     buffers as host-visible buffers with a VkBufferView;
 //   - one untimed warm-up, then Job::repeat timed submits, each after the
-//     buffers are restored by a host memcpy outside the timed region.
+//     buffers are restored by a host memcpy and the images by a copy from a
+//     staging buffer, both outside the timed region.
 //
 // Errors (one line each):
 //   error: --backend=vulkan: no Vulkan device (...)
@@ -23,6 +27,9 @@
 //   error: --buffer S:B: N bytes exceed the Vulkan device's limit of L for
 //          storage|uniform buffers
 //   error: --robust: the Vulkan device 'NAME' has no FEATURE
+//   error: --image S:B: the Vulkan device 'NAME' cannot use FORMAT (VkFormat)
+//          as a storage image|sampled image|... (vkGetPhysicalDevice-
+//          FormatProperties)
 //   error: vulkan: vkCreateX failed: VK_ERROR_...
 //
 //===----------------------------------------------------------------------===//
@@ -30,11 +37,14 @@
 #ifndef SPVBRIDGE_TOOLS_SPV_RUN_VULKANBACKEND_H
 #define SPVBRIDGE_TOOLS_SPV_RUN_VULKANBACKEND_H
 
+#include "spvbridge/cpu_runtime/kernel_abi.h"
 #include "spvbridge/spirv/Specialization.h"
 #include "spvbridge/spirv/SpirvBinary.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+
+#include <spirv/unified1/spirv.hpp>
 
 #include <array>
 #include <cstdint>
@@ -53,6 +63,35 @@ struct BufferBinding {
   llvm::ArrayRef<uint8_t> initial;
 };
 
+/// An image, texel buffer or combined image sampler of the job. Its texels
+/// are tightly packed: x fastest, then y, z, layer; level after level, each
+/// level's extent max(1, extent >> level).
+struct ImageBinding {
+  enum class Kind {
+    StorageImage,
+    SampledImage,
+    CombinedImageSampler,
+    UniformTexelBuffer,
+    StorageTexelBuffer,
+  };
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  Kind kind = Kind::StorageImage;
+  /// SPIR-V ImageFormat (not Unknown) and its GLSL name for errors.
+  uint32_t format = 0;
+  std::string formatName;
+  /// The shader's OpTypeImage Dim and Arrayed, for the image and view type.
+  spv::Dim dim = spv::Dim2D;
+  bool arrayed = false;
+  std::array<uint32_t, 3> extent = {1, 1, 1};
+  uint32_t layers = 1;
+  uint32_t levels = 1;
+  /// Combined image samplers; none: nearest, clamp to edge.
+  std::optional<spvb_sampler> sampler;
+  /// The texels every run starts from.
+  llvm::ArrayRef<uint8_t> initial;
+};
+
 struct Job {
   /// The module as loaded, not specialized: the driver specializes it from
   /// specializations, as an application's pipeline would.
@@ -61,6 +100,7 @@ struct Job {
   llvm::ArrayRef<SpecConstantValue> specializations;
   std::array<uint32_t, 3> groups = {1, 1, 1};
   std::vector<BufferBinding> buffers;
+  std::vector<ImageBinding> images;
   /// Push-constant bytes; empty when there are none.
   llvm::ArrayRef<uint8_t> pushConstants;
   /// Timed dispatches after the warm-up (at least 1).
@@ -84,6 +124,9 @@ struct Result {
   std::vector<double> dispatchMilliseconds;
   /// Each buffer of Job::buffers (same order and size) after the last run.
   std::vector<std::vector<uint8_t>> buffers;
+  /// Each image of Job::images after the last run, packed as its initial
+  /// texels are.
+  std::vector<std::vector<uint8_t>> images;
 };
 
 /// Runs the job; see the file comment for the errors.

@@ -27,6 +27,53 @@ spvb::run::loadVulkanShader(StringRef path, const CompileOptions &options) {
                       std::move(*reflection), compiler.getOptions().entryPoint};
 }
 
+Expected<vulkan::ImageBinding>
+spvb::run::makeVulkanImage(const ResourceInfo &resource,
+                           const ImageArgument &image,
+                           const std::optional<spvb_sampler> &sampler) {
+  using Kind = vulkan::ImageBinding::Kind;
+  vulkan::ImageBinding binding;
+  switch (resource.kind) {
+  case ResourceKind::StorageImage:
+    binding.kind = Kind::StorageImage;
+    break;
+  case ResourceKind::SampledImage:
+    binding.kind = Kind::SampledImage;
+    break;
+  case ResourceKind::CombinedImageSampler:
+    binding.kind = Kind::CombinedImageSampler;
+    break;
+  case ResourceKind::UniformTexelBuffer:
+    binding.kind = Kind::UniformTexelBuffer;
+    break;
+  case ResourceKind::StorageTexelBuffer:
+    binding.kind = Kind::StorageTexelBuffer;
+    break;
+  default:
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("error: --image {0}:{1}: the Vulkan backend cannot bind {2} "
+                "'{3}'",
+                image.set, image.binding, getResourceKindName(resource.kind),
+                resource.name));
+  }
+  binding.set = image.set;
+  binding.binding = image.binding;
+  binding.format = image.format;
+  binding.formatName = image.formatName;
+  if (resource.image) {
+    binding.dim = resource.image->dim;
+    binding.arrayed = resource.image->arrayed;
+  }
+  for (int d = 0; d < 3; ++d)
+    binding.extent[d] = image.extent[d];
+  binding.layers = image.layers;
+  binding.levels = image.levels;
+  binding.sampler = sampler;
+  binding.initial = image.bytes;
+  return binding;
+}
+
 static std::array<uint32_t, 3> getWorkgroupSize(const VulkanShader &shader) {
   const EntryPointInfo *entry =
       shader.reflection.findEntryPoint(shader.entryPoint);

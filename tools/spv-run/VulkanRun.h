@@ -8,6 +8,7 @@
 #ifndef SPVBRIDGE_TOOLS_SPV_RUN_VULKANRUN_H
 #define SPVBRIDGE_TOOLS_SPV_RUN_VULKANRUN_H
 
+#include "RunArguments.h"
 #include "VulkanBackend.h"
 
 #include "spvbridge/bridge/Compiler.h"
@@ -35,6 +36,13 @@ struct VulkanShader {
 /// reflects \p path; errors are the front end's.
 llvm::Expected<VulkanShader> loadVulkanShader(llvm::StringRef path,
                                               const CompileOptions &options);
+
+/// The Vulkan backend's binding of an --image for the shader's \p resource
+/// (an image, texel buffer or combined image sampler). Error:
+///   error: --image S:B: the Vulkan backend cannot bind KIND 'NAME'
+llvm::Expected<vulkan::ImageBinding>
+makeVulkanImage(const ResourceInfo &resource, const ImageArgument &image,
+                const std::optional<spvb_sampler> &sampler);
 
 /// The --json fields of a Vulkan run; the CPU backend's where they apply
 /// (no threads or workgroup_entry: the driver decides), plus

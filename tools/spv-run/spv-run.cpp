@@ -328,34 +328,52 @@ static Error checkResources(const ModuleReflection &reflection,
   return Error::success();
 }
 
-/// Runs the job on Vulkan from the buffers' initial contents.
+/// Runs the job on Vulkan from the buffers' initial contents; the result's
+/// buffers are those of \p buffers in order, images' texels included.
 static Expected<vulkan::Result>
 runOnVulkan(const run::VulkanShader &shader, ArrayRef<HostBuffer> buffers,
             const std::optional<std::vector<uint8_t>> &push,
             const CompileOptions &options, std::array<uint32_t, 3> groups,
             uint32_t repeat, const BackendChoice &backends) {
-  for (const HostBuffer &buffer : buffers)
-    if (buffer.image)
-      return createStringError(
-          inconvertibleErrorCode(),
-          formatv("error: --image {0}:{1}: the Vulkan backend does not bind "
-                  "images yet",
-                  buffer.argument.set, buffer.argument.binding));
   vulkan::Job job;
   job.spirv = &shader.original;
   job.entryPoint = shader.entryPoint;
   job.specializations = options.specializations;
   job.groups = groups;
-  for (const HostBuffer &buffer : buffers)
-    job.buffers.push_back({buffer.argument.set, buffer.argument.binding,
-                           buffer.argument.kind == run::DescriptorKind::Uniform,
-                           buffer.argument.bytes});
+  for (const HostBuffer &buffer : buffers) {
+    if (!buffer.image) {
+      job.buffers.push_back(
+          {buffer.argument.set, buffer.argument.binding,
+           buffer.argument.kind == run::DescriptorKind::Uniform,
+           buffer.argument.bytes});
+      continue;
+    }
+    // checkResources found the image's resource.
+    const ResourceInfo &resource = *findResource(
+        shader.reflection, buffer.argument.set, buffer.argument.binding);
+    Expected<vulkan::ImageBinding> image =
+        run::makeVulkanImage(resource, *buffer.image, buffer.sampler);
+    if (!image)
+      return image.takeError();
+    job.images.push_back(std::move(*image));
+  }
   if (push)
     job.pushConstants = *push;
   job.repeat = repeat;
   job.deviceIndex = backends.device;
   job.robust = options.robust;
-  return vulkan::runJob(job);
+  Expected<vulkan::Result> result = vulkan::runJob(job);
+  if (!result)
+    return result.takeError();
+  // Back in the order of `buffers`, images included, as the CPU has them.
+  std::vector<std::vector<uint8_t>> results;
+  size_t nextBuffer = 0, nextImage = 0;
+  for (const HostBuffer &buffer : buffers)
+    results.push_back(std::move(buffer.image ? result->images[nextImage++]
+                                             : result->buffers[nextBuffer++]));
+  result->buffers = std::move(results);
+  result->images.clear();
+  return result;
 }
 
 /// --out: each named buffer's bytes after the run.
