@@ -2,6 +2,8 @@
 
 #include "BufferCompare.h"
 
+#include "spvbridge/cpu_runtime/ImageFormats.h"
+
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -158,23 +160,190 @@ BufferComparison spvb::run::compareBuffer(uint32_t set, uint32_t binding,
   return result;
 }
 
+namespace {
+/// Bits of each component; the packed formats are not byte-aligned.
+std::array<unsigned, 4> getComponentBits(const runtime::ImageFormat &format) {
+  switch (format.format) {
+  case spv::ImageFormatR11fG11fB10f:
+    return {11, 11, 10, 0};
+  case spv::ImageFormatRgb10A2:
+  case spv::ImageFormatRgb10a2ui:
+    return {10, 10, 10, 2};
+  default: {
+    unsigned bits = format.texelBytes * 8 / format.components;
+    return {bits, bits, bits, bits};
+  }
+  }
+}
+
+/// r11f_g11f_b10f's unsigned small floats (5-bit exponent, no sign): the
+/// bit patterns are ordered as the values, so their difference is the ULP
+/// distance.
+bool smallFloatsAgree(uint32_t a, uint32_t b, unsigned bits, double decodedA,
+                      double decodedB, const Tolerance &tolerance) {
+  if (a == b)
+    return true;
+  unsigned mantissaBits = bits - 5;
+  bool specialA = (a >> mantissaBits) == 31,
+       specialB = (b >> mantissaBits) == 31;
+  if (specialA || specialB)
+    return specialA && specialB && (a & ((1u << mantissaBits) - 1)) &&
+           (b & ((1u << mantissaBits) - 1)); // both NaN
+  return std::fabs(decodedA - decodedB) <= tolerance.absolute ||
+         uint64_t(a > b ? a - b : b - a) <= tolerance.ulp;
+}
+
+std::string formatDouble(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", value);
+  return text;
+}
+} // namespace
+
+BufferComparison spvb::run::compareImage(const ImageResults &image,
+                                         const Tolerance &tolerance,
+                                         size_t reportLimit) {
+  BufferComparison result;
+  result.set = image.set;
+  result.binding = image.binding;
+  result.image = true;
+  const runtime::ImageFormat *format = runtime::getImageFormat(image.format);
+  if (!format)
+    return result;
+  std::array<unsigned, 4> bits = getComponentBits(*format);
+  unsigned bytes = format->texelBytes;
+  uint64_t index = 0;
+  for (uint32_t level = 0; level < image.levels; ++level) {
+    uint32_t size[3];
+    for (int d = 0; d < 3; ++d)
+      size[d] = std::max(1u, image.extent[d] >> level);
+    for (uint32_t layer = 0; layer < image.layers; ++layer)
+      for (uint32_t z = 0; z < size[2]; ++z)
+        for (uint32_t y = 0; y < size[1]; ++y)
+          for (uint32_t x = 0; x < size[0]; ++x, ++index) {
+            uint64_t offset = index * bytes;
+            if (offset + bytes > image.cpu.size() ||
+                offset + bytes > image.vulkan.size())
+              return result;
+            const uint8_t *cpuBytes = image.cpu.data() + offset;
+            const uint8_t *vulkanBytes = image.vulkan.data() + offset;
+            runtime::Texel cpu = runtime::decodeTexel(*format, cpuBytes);
+            runtime::Texel vulkan = runtime::decodeTexel(*format, vulkanBytes);
+            ++result.compared;
+            bool texelAgrees = true;
+            for (unsigned c = 0; c < format->components; ++c) {
+              bool agrees;
+              std::string cpuText, vulkanText;
+              switch (format->kind) {
+              case runtime::NumericKind::Float:
+                if (format->format == spv::ImageFormatR11fG11fB10f) {
+                  uint32_t a, b;
+                  std::memcpy(&a, cpuBytes, 4);
+                  std::memcpy(&b, vulkanBytes, 4);
+                  unsigned shift = c == 0 ? 0 : c == 1 ? 11 : 22;
+                  uint32_t mask = (1u << bits[c]) - 1;
+                  agrees = smallFloatsAgree((a >> shift) & mask,
+                                            (b >> shift) & mask, bits[c],
+                                            cpu.f[c], vulkan.f[c], tolerance);
+                } else {
+                  // Whole bytes per component: compare the stored bits.
+                  unsigned size = bits[c] / 8;
+                  uint64_t a = 0, b = 0;
+                  std::memcpy(&a, cpuBytes + c * size, size);
+                  std::memcpy(&b, vulkanBytes + c * size, size);
+                  agrees =
+                      scalarsAgree(ScalarKind::Float, size, a, b, tolerance);
+                }
+                cpuText = formatDouble(cpu.f[c]);
+                vulkanText = formatDouble(vulkan.f[c]);
+                break;
+              case runtime::NumericKind::Unorm:
+              case runtime::NumericKind::Snorm: {
+                double steps = format->kind == runtime::NumericKind::Unorm
+                                   ? std::ldexp(1.0, bits[c]) - 1
+                                   : std::ldexp(1.0, bits[c] - 1) - 1;
+                // One step, with room for the division's rounding.
+                agrees = std::fabs(cpu.f[c] - vulkan.f[c]) * steps <= 1.000001;
+                cpuText = formatDouble(cpu.f[c]);
+                vulkanText = formatDouble(vulkan.f[c]);
+                break;
+              }
+              case runtime::NumericKind::Sint:
+                agrees = cpu.i[c] == vulkan.i[c];
+                cpuText = std::to_string(static_cast<int64_t>(cpu.i[c]));
+                vulkanText = std::to_string(static_cast<int64_t>(vulkan.i[c]));
+                break;
+              case runtime::NumericKind::Uint:
+                agrees = cpu.i[c] == vulkan.i[c];
+                cpuText = std::to_string(cpu.i[c]);
+                vulkanText = std::to_string(vulkan.i[c]);
+                break;
+              }
+              if (agrees)
+                continue;
+              texelAgrees = false;
+              if (result.first.size() >= reportLimit)
+                continue;
+              std::string path =
+                  llvm::formatv("texel ({0}, {1}, {2}, {3}", x, y, z, layer)
+                      .str();
+              if (image.levels > 1)
+                path += llvm::formatv(", {0}", level).str();
+              path += llvm::formatv(") component {0}", c).str();
+              result.first.push_back(
+                  {index, offset, path, cpuText, vulkanText});
+            }
+            if (!texelAgrees)
+              ++result.differing;
+          }
+  }
+  return result;
+}
+
+std::vector<BufferComparison>
+spvb::run::compareStorageImages(const ModuleReflection &reflection,
+                                llvm::ArrayRef<ImageResults> results,
+                                const Tolerance &tolerance) {
+  std::vector<BufferComparison> comparisons;
+  for (const ResourceInfo &resource : reflection.resources) {
+    if ((resource.kind != ResourceKind::StorageImage &&
+         resource.kind != ResourceKind::StorageTexelBuffer) ||
+        resource.nonWritable)
+      continue;
+    const ImageResults *result =
+        llvm::find_if(results, [&](const ImageResults &r) {
+          return r.set == resource.set && r.binding == resource.binding;
+        });
+    if (result != results.end())
+      comparisons.push_back(compareImage(*result, tolerance));
+  }
+  return comparisons;
+}
+
 std::string spvb::run::formatComparison(const BufferComparison &comparison) {
   std::string out;
+  const char *noun = comparison.image ? "texels" : "elements";
   for (const ScalarDifference &difference : comparison.first)
-    out += llvm::formatv("{0}:{1} element {2} (byte {3}) {4}: cpu {5} vs "
-                         "vulkan {6}\n",
-                         comparison.set, comparison.binding, difference.index,
-                         difference.offset, difference.path, difference.cpu,
-                         difference.vulkan)
-               .str();
+    if (comparison.image)
+      out += llvm::formatv("{0}:{1} {2}: cpu {3} vs vulkan {4}\n",
+                           comparison.set, comparison.binding, difference.path,
+                           difference.cpu, difference.vulkan)
+                 .str();
+    else
+      out += llvm::formatv("{0}:{1} element {2} (byte {3}) {4}: cpu {5} vs "
+                           "vulkan {6}\n",
+                           comparison.set, comparison.binding, difference.index,
+                           difference.offset, difference.path, difference.cpu,
+                           difference.vulkan)
+                 .str();
   if (comparison.agrees())
-    out += llvm::formatv("{0}:{1}: all {2} elements agree\n", comparison.set,
-                         comparison.binding, comparison.compared)
+    out += llvm::formatv("{0}:{1}: all {2} {3} agree\n", comparison.set,
+                         comparison.binding, comparison.compared, noun)
                .str();
   else
-    out += llvm::formatv("{0}:{1}: {2} of {3} elements differ\n",
-                         comparison.set, comparison.binding,
-                         comparison.differing, comparison.compared)
+    out += llvm::formatv("{0}:{1}: {2} of {3} {4} differ\n", comparison.set,
+                         comparison.binding, comparison.differing,
+                         comparison.compared, noun)
                .str();
   return out;
 }
@@ -227,10 +396,14 @@ spvb::run::formatSummary(llvm::ArrayRef<BufferComparison> comparisons) {
   size_t differing = llvm::count_if(
       comparisons, [](const BufferComparison &c) { return !c.agrees(); });
   size_t count = comparisons.size();
+  const char *what =
+      llvm::any_of(comparisons,
+                   [](const BufferComparison &c) { return c.image; })
+          ? "storage buffers and images"
+          : "storage buffers";
   if (differing == 0)
-    return llvm::formatv("compare: all {0} storage buffers agree", count).str();
-  return llvm::formatv("compare: {0} of {1} storage buffers differ", differing,
-                       count)
+    return llvm::formatv("compare: all {0} {1} agree", count, what).str();
+  return llvm::formatv("compare: {0} of {1} {2} differ", differing, count, what)
       .str();
 }
 
@@ -248,11 +421,14 @@ spvb::run::toJSON(llvm::ArrayRef<BufferComparison> comparisons,
                                          {"path", difference.path},
                                          {"cpu", difference.cpu},
                                          {"vulkan", difference.vulkan}});
-    buffers.push_back(llvm::json::Object{{"set", comparison.set},
-                                         {"binding", comparison.binding},
-                                         {"compared", comparison.compared},
-                                         {"differing", comparison.differing},
-                                         {"first", std::move(first)}});
+    llvm::json::Object buffer{{"set", comparison.set},
+                              {"binding", comparison.binding},
+                              {"compared", comparison.compared},
+                              {"differing", comparison.differing},
+                              {"first", std::move(first)}};
+    if (comparison.image)
+      buffer["image"] = true;
+    buffers.push_back(std::move(buffer));
   }
   return llvm::json::Object{{"agree", agree},
                             {"ulp", tolerance.ulp},

@@ -12,6 +12,12 @@
 //     their type lie between them (ULP distance).
 // An infinity agrees only with the same infinity.
 //
+// Storage images and storage texel buffers the shader writes are compared
+// texel by texel, each component by the format's numeric kind: floats as
+// above (r11f_g11f_b10f's small floats by their own ULPs), UNORM and SNORM
+// within one unit in the last place of the format (1 / (2^bits - 1), SNORM
+// 1 / (2^(bits-1) - 1): rounding may go either way), integers exactly.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef SPVBRIDGE_TOOLS_SPV_RUN_BUFFERCOMPARE_H
@@ -23,6 +29,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/JSON.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -63,6 +70,9 @@ struct BufferComparison {
   uint64_t differing = 0;
   /// The first of them (up to the limit compareBuffer was given).
   std::vector<ScalarDifference> first;
+  /// An image or texel buffer: the counts are texels and each difference is
+  /// one component, its path "texel (x, y, z, layer[, level]) component c".
+  bool image = false;
 
   bool agrees() const { return differing == 0; }
 };
@@ -89,6 +99,33 @@ llvm::Expected<std::vector<BufferComparison>> compareStorageBuffers(
     const SpirvBinary &binary, const ModuleReflection &reflection,
     llvm::ArrayRef<BufferResults> results, const Tolerance &tolerance);
 
+/// A storage image or texel buffer after each backend's run, packed as
+/// --image gives it (x fastest, then y, z, layer; level after level).
+struct ImageResults {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  /// SPIR-V ImageFormat.
+  uint32_t format = 0;
+  std::array<uint32_t, 3> extent = {1, 1, 1};
+  uint32_t layers = 1;
+  uint32_t levels = 1;
+  llvm::ArrayRef<uint8_t> cpu;
+  llvm::ArrayRef<uint8_t> vulkan;
+};
+
+/// Compares every texel of \p image (the file comment's rules).
+BufferComparison compareImage(const ImageResults &image,
+                              const Tolerance &tolerance,
+                              size_t reportLimit = 8);
+
+/// Compares every storage image and storage texel buffer of \p reflection
+/// that the shader may write (not NonWritable) and \p results holds, in
+/// binding order.
+std::vector<BufferComparison>
+compareStorageImages(const ModuleReflection &reflection,
+                     llvm::ArrayRef<ImageResults> results,
+                     const Tolerance &tolerance);
+
 /// `--ulp N` (an unsigned integer) and `--abs-tolerance X` (a non-negative
 /// number, C strtod syntax incl. hex floats). Errors:
 ///   error: --ulp 'V': expected an unsigned integer
@@ -100,16 +137,20 @@ llvm::Expected<Tolerance> parseTolerance(llvm::StringRef ulp,
 ///   SET:BINDING element INDEX (byte OFFSET) PATH: cpu VALUE vs vulkan VALUE
 ///   ...
 ///   SET:BINDING: D of N elements differ
-/// or, when all agree, "SET:BINDING: all N elements agree".
+/// or, when all agree, "SET:BINDING: all N elements agree"; for an image
+///   SET:BINDING texel (X, Y, Z, LAYER[, LEVEL]) component C: cpu V vs
+///   vulkan V
+/// and "texels" for "elements".
 std::string formatComparison(const BufferComparison &comparison);
 
 /// The last line: "compare: all N storage buffers agree" or "compare: D of N
-/// storage buffers differ".
+/// storage buffers differ" ("storage buffers and images" when images were
+/// compared).
 std::string formatSummary(llvm::ArrayRef<BufferComparison> comparisons);
 
 /// --json: {"agree", "ulp", "abs_tolerance", "buffers": [{"set", "binding",
 /// "compared", "differing", "first": [{"element", "byte", "path", "cpu",
-/// "vulkan"}]}]}.
+/// "vulkan"}]}]}; images have "image": true and count texels.
 llvm::json::Value toJSON(llvm::ArrayRef<BufferComparison> comparisons,
                          const Tolerance &tolerance);
 

@@ -774,8 +774,10 @@ llvm::Error Session::createImages(const Job &job) {
       break;
     }
     view.format = format->vulkan;
-    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, binding.levels, 0,
-                             binding.layers};
+    // A storage image view has one level (Vulkan requires it; image
+    // reads and writes have no LOD), so the shader sees level 0.
+    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0,
+                             storage ? 1 : binding.levels, 0, binding.layers};
     if (llvm::Error error =
             check(vkCreateImageView(device, &view, nullptr, &image.view),
                   "vkCreateImageView"))

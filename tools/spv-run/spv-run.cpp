@@ -422,6 +422,19 @@ static int reportComparison(json::Object cpuResult,
                                  tolerance);
   if (!comparisons)
     return fail(comparisons.takeError());
+  std::vector<run::ImageResults> images;
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (const std::optional<run::ImageArgument> &image = buffers[i].image)
+      images.push_back({image->set,
+                        image->binding,
+                        image->format,
+                        {image->extent[0], image->extent[1], image->extent[2]},
+                        image->layers,
+                        image->levels,
+                        buffers[i].working,
+                        vulkanResult.buffers[i]});
+  llvm::append_range(*comparisons, run::compareStorageImages(
+                                       shader.reflection, images, tolerance));
   bool agree = llvm::all_of(
       *comparisons, [](const run::BufferComparison &c) { return c.agrees(); });
   json::Object vulkanJson =
