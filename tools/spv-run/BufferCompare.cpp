@@ -232,7 +232,7 @@ BufferComparison spvb::run::compareImage(const ImageResults &image,
             ++result.compared;
             bool texelAgrees = true;
             for (unsigned c = 0; c < format->components; ++c) {
-              bool agrees;
+              bool agrees = false;
               std::string cpuText, vulkanText;
               switch (format->kind) {
               case runtime::NumericKind::Float:
