@@ -8,9 +8,10 @@
 // with robustImageAccess.
 //
 //===----------------------------------------------------------------------===//
-#include "spvbridge/cpu_runtime/ImageFormats.h"
 #include "Sampling.h"
+#include "spvbridge/cpu_runtime/ImageFormats.h"
 
+#include "TypeDesc.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
 #include <spirv/unified1/spirv.hpp>
@@ -21,14 +22,6 @@
 using namespace spvb::runtime;
 
 namespace {
-
-struct TypeDesc {
-  uint32_t kind;
-  uint32_t bytes;
-  uint32_t count;
-  explicit TypeDesc(uint32_t desc)
-      : kind(desc >> 16), bytes((desc >> 8) & 0xff), count(desc & 0xff) {}
-};
 
 int64_t loadInt(const void *base, const TypeDesc &type, unsigned component) {
   const uint8_t *bytes = static_cast<const uint8_t *>(base);
@@ -177,10 +170,7 @@ extern "C" void spvb_rt_image(spvb_invocation *, uint32_t opcode,
                               uint32_t operandCount,
                               const uint32_t *operandDescs,
                               const void *const *operands, void *result) {
-  auto resultSize = [&] {
-    TypeDesc type(resultDesc);
-    return size_t(type.bytes) * type.count;
-  };
+  auto resultSize = [&] { return TypeDesc(resultDesc).size(); };
   if (opcode == spv::OpImageTexelPointer) {
     const auto *entry = *static_cast<const spvb_binding *const *>(operands[0]);
     const auto *image = reinterpret_cast<const spvb_image *>(entry->base);

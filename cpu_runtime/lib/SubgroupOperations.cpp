@@ -1,6 +1,7 @@
 //===- SubgroupOperations.cpp - What one subgroup instruction computes ----===//
 #include "SubgroupOperations.h"
 
+#include "TypeDesc.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -15,15 +16,6 @@
 using namespace spvb::runtime;
 
 namespace {
-
-struct TypeDesc {
-  uint32_t kind;
-  uint32_t bytes;
-  uint32_t count;
-  explicit TypeDesc(uint32_t desc)
-      : kind(desc >> 16), bytes((desc >> 8) & 0xff), count(desc & 0xff) {}
-  size_t size() const { return size_t(bytes) * count; }
-};
 
 uint64_t loadComponent(const void *base, const TypeDesc &type,
                        unsigned component) {
