@@ -81,6 +81,20 @@ template <typename T> T makeStruct(VkStructureType type) {
   return value;
 }
 
+/// A global memory dependency from `srcStage`'s `srcAccess` to `dstStage`'s
+/// `dstAccess`.
+static void recordMemoryBarrier(VkCommandBuffer commands,
+                                VkPipelineStageFlags srcStage,
+                                VkAccessFlags srcAccess,
+                                VkPipelineStageFlags dstStage,
+                                VkAccessFlags dstAccess) {
+  auto barrier = makeStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  barrier.srcAccessMask = srcAccess;
+  barrier.dstAccessMask = dstAccess;
+  vkCmdPipelineBarrier(commands, srcStage, dstStage, 0, 1, &barrier, 0, nullptr,
+                       0, nullptr);
+}
+
 /// The VkFormat of a SPIR-V ImageFormat and its name, for errors.
 struct FormatEntry {
   uint32_t spirv;
@@ -1040,12 +1054,9 @@ llvm::Error Session::dispatch(const Job &job, Result &result) {
                        job.pushConstants.data());
   vkCmdDispatch(commands, job.groups[0], job.groups[1], job.groups[2]);
   // The host reads the buffers after the fence.
-  auto barrier = makeStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, nullptr,
-                       0, nullptr);
+  recordMemoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                      VK_ACCESS_HOST_READ_BIT);
   if (llvm::Error error =
           check(vkEndCommandBuffer(commands), "vkEndCommandBuffer"))
     return error;
@@ -1125,13 +1136,10 @@ llvm::Error Session::dispatch(const Job &job, Result &result) {
     if (llvm::Error error = check(vkBeginCommandBuffer(download, &begin),
                                   "vkBeginCommandBuffer"))
       return error;
-    auto toTransfer =
-        makeStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-    toTransfer.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    toTransfer.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    vkCmdPipelineBarrier(download, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &toTransfer, 0,
-                         nullptr, 0, nullptr);
+    recordMemoryBarrier(download, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                        VK_ACCESS_SHADER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_TRANSFER_BIT,
+                        VK_ACCESS_TRANSFER_READ_BIT);
     for (size_t i = 0; i < images.size(); ++i) {
       if (!images[i].image)
         continue;
@@ -1141,12 +1149,9 @@ llvm::Error Session::dispatch(const Job &job, Result &result) {
                              static_cast<uint32_t>(copies.size()),
                              copies.data());
     }
-    auto toHost = makeStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-    toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(download, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr,
-                         0, nullptr);
+    recordMemoryBarrier(download, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                        VK_ACCESS_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     if (llvm::Error error =
             check(vkEndCommandBuffer(download), "vkEndCommandBuffer"))
       return error;
