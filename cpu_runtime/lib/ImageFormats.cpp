@@ -129,6 +129,12 @@ const ImageFormat *spvb::runtime::findImageFormat(llvm::StringRef name) {
   return nullptr;
 }
 
+unsigned spvb::runtime::getImageDimensions(uint32_t dim) {
+  if (dim == spv::Dim1D || dim == spv::DimBuffer)
+    return 1;
+  return dim == spv::Dim3D ? 3 : 2;
+}
+
 Texel spvb::runtime::decodeTexel(const ImageFormat &format,
                                  const uint8_t *bytes) {
   Texel texel;

@@ -125,9 +125,7 @@ ImageOperands readImageOperands(uint32_t mask, unsigned first, uint32_t count,
 /// (a cube is a 2D array of faces).
 uint8_t *findTexel(const spvb_image &image, const ImageFormat &format,
                    const int64_t *coordinate, unsigned count, uint32_t level) {
-  unsigned dims = image.dim == spv::Dim1D || image.dim == spv::DimBuffer ? 1
-                  : image.dim == spv::Dim3D                              ? 3
-                                                                         : 2;
+  unsigned dims = getImageDimensions(image.dim);
   int64_t position[4] = {0, 0, 0, 0}; // x, y, z, layer
   for (unsigned c = 0; c < std::min(count, dims); ++c)
     position[c] = coordinate[c];
@@ -148,9 +146,7 @@ void writeResult(void *result, uint32_t resultDesc, const Texel &texel) {
 void writeSize(void *result, uint32_t resultDesc, const spvb_image &image,
                uint32_t level) {
   TypeDesc type(resultDesc);
-  unsigned dims = image.dim == spv::Dim1D || image.dim == spv::DimBuffer ? 1
-                  : image.dim == spv::Dim3D                              ? 3
-                                                                         : 2;
+  unsigned dims = getImageDimensions(image.dim);
   uint64_t values[4];
   for (unsigned d = 0; d < dims; ++d)
     values[d] = std::max<uint64_t>(1, image.extent[d] >> level);

@@ -20,12 +20,6 @@ enum : uint32_t {
 };
 enum : uint32_t { kNearest = 0, kLinear = 1 };
 
-unsigned getDimensions(const spvb_image &image) {
-  if (image.dim == spv::Dim1D || image.dim == spv::DimBuffer)
-    return 1;
-  return image.dim == spv::Dim3D ? 3 : 2;
-}
-
 uint64_t levelExtent(const spvb_image &image, unsigned d, uint32_t level) {
   return std::max<uint64_t>(1, image.extent[d] >> level);
 }
@@ -53,7 +47,7 @@ bool wrap(int64_t &i, int64_t size, uint32_t mode) {
   }
 }
 
-Texel borderTexel(const ImageFormat &format, uint32_t color) {
+Texel borderTexel(uint32_t color) {
   Texel texel;
   // Transparent black 0/1, opaque black 2/3, opaque white 4/5.
   double rgb = color >= 4 ? 1 : 0, alpha = color >= 2 ? 1 : 0;
@@ -62,7 +56,6 @@ Texel borderTexel(const ImageFormat &format, uint32_t color) {
     texel.f[c] = value;
     texel.i[c] = static_cast<uint64_t>(value);
   }
-  (void)format;
   return texel;
 }
 
@@ -79,7 +72,7 @@ struct Footprint {
     for (unsigned d = 0; d < dims; ++d)
       if (!wrap(position[d], int64_t(levelExtent(image, d, level)),
                 sampler.address_mode[d]))
-        return borderTexel(format, sampler.border_color);
+        return borderTexel(sampler.border_color);
     const uint8_t *texel = locateTexel(image, format, position[0], position[1],
                                        position[2], layer, level);
     return texel ? decodeTexel(format, texel) : Texel();
@@ -163,7 +156,7 @@ Texel spvb::runtime::sampleImage(const spvb_image &image,
   bool integer =
       format.kind == NumericKind::Sint || format.kind == NumericKind::Uint;
 
-  unsigned dims = getDimensions(image);
+  unsigned dims = getImageDimensions(image.dim);
   double coordinate[3] = {request.coordinate[0], request.coordinate[1],
                           request.coordinate[2]};
   int64_t layer = 0;

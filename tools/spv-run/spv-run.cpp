@@ -216,23 +216,6 @@ static Error checkReflectFlags(StringRef threadsArg) {
   return Error::success();
 }
 
-/// Every resource the shader uses needs a --buffer of the right kind, and
-/// push constants a --push.
-static const ResourceInfo *findResource(const ModuleReflection &reflection,
-                                        uint32_t set, uint32_t binding) {
-  for (const ResourceInfo &resource : reflection.resources)
-    if (resource.set == set && resource.binding == binding)
-      return &resource;
-  return nullptr;
-}
-
-/// How many sizes an image's EXTENT takes.
-static unsigned getImageDimensions(spv::Dim dim) {
-  return dim == spv::Dim3D                            ? 3
-         : dim == spv::Dim1D || dim == spv::DimBuffer ? 1
-                                                      : 2;
-}
-
 /// Whether an --image fits the shader's OpTypeImage.
 static Error checkImage(const ResourceInfo &resource, StringRef name,
                         const run::ImageArgument &image) {
@@ -250,7 +233,7 @@ static Error checkImage(const ResourceInfo &resource, StringRef name,
                          declared ? declared->name : "another format",
                          image.formatName));
   }
-  unsigned dims = getImageDimensions(info.dim);
+  unsigned dims = runtime::getImageDimensions(info.dim);
   if (image.dimensions != dims)
     return error(formatv("'{0}' has {1} dimension{2}; EXTENT needs {3}", name,
                          dims, dims == 1 ? "" : "s",
@@ -269,6 +252,8 @@ static Error checkImage(const ResourceInfo &resource, StringRef name,
   return Error::success();
 }
 
+/// Every resource the shader uses needs a --buffer or --image of the right
+/// kind, and push constants a --push.
 static Error checkResources(const ModuleReflection &reflection,
                             ArrayRef<HostBuffer> buffers, bool hasPush) {
   auto error = [](const Twine &message) {
@@ -349,8 +334,8 @@ runOnVulkan(const run::VulkanShader &shader, ArrayRef<HostBuffer> buffers,
       continue;
     }
     // checkResources found the image's resource.
-    const ResourceInfo &resource = *findResource(
-        shader.reflection, buffer.argument.set, buffer.argument.binding);
+    const ResourceInfo &resource = *shader.reflection.findResource(
+        buffer.argument.set, buffer.argument.binding);
     Expected<vulkan::ImageBinding> image =
         run::makeVulkanImage(resource, *buffer.image, buffer.sampler);
     if (!image)
@@ -695,8 +680,8 @@ int main(int argc, char **argv) {
                           buffer.working.data(), buffer.working.size());
       continue;
     }
-    const ResourceInfo *resource = findResource(
-        (*kernel)->reflection, buffer.argument.set, buffer.argument.binding);
+    const ResourceInfo *resource = (*kernel)->reflection.findResource(
+        buffer.argument.set, buffer.argument.binding);
     spvb_image &image = buffer.descriptor;
     image.data = buffer.working.data();
     image.format = buffer.image->format;

@@ -37,6 +37,10 @@ struct Texel {
   uint64_t i[4] = {0, 0, 0, 1};
 };
 
+/// How many coordinates address a texel within a layer for a SPIR-V Dim: 1
+/// for 1D and Buffer, 3 for 3D, else 2 (a cube's faces are layers).
+unsigned getImageDimensions(uint32_t dim);
+
 Texel decodeTexel(const ImageFormat &format, const uint8_t *bytes);
 void encodeTexel(const ImageFormat &format, const Texel &texel, uint8_t *bytes);
 
