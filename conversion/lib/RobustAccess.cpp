@@ -154,11 +154,15 @@ GuardedAccess spvb::guardBufferAccess(ConversionPatternRewriter &rewriter,
   Location loc = op->getLoc();
   Type i64 = rewriter.getI64Type();
   Type ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
-  Value table =
-      LLVM::LoadOp::create(rewriter, loc, ptr,
-                           createByteOffset(rewriter, loc, func.getArgument(0),
-                                            offsetof(spvb_dispatch, bindings)),
-                           8);
+  // The binding table does not change during a dispatch: invariant loads
+  // let LLVM hoist the bounds out of loops.
+  auto loadInvariant = [&](Type type, Value base, int64_t offset) -> Value {
+    return LLVM::LoadOp::create(rewriter, loc, type,
+                                createByteOffset(rewriter, loc, base, offset),
+                                8, false, false, /*isInvariant=*/true);
+  };
+  Value table = loadInvariant(ptr, func.getArgument(0),
+                              offsetof(spvb_dispatch, bindings));
   Value entry = createByteOffset(rewriter, loc, table,
                                  variable->second.slot * sizeof(spvb_binding));
   if (root->descriptorIndex) {
@@ -171,12 +175,8 @@ GuardedAccess spvb::guardBufferAccess(ConversionPatternRewriter &rewriter,
             rewriter, loc, index,
             createIntConstant(rewriter, loc, i64, sizeof(spvb_binding))));
   }
-  Value base = LLVM::LoadOp::create(
-      rewriter, loc, ptr,
-      createByteOffset(rewriter, loc, entry, offsetof(spvb_binding, base)), 8);
-  Value size = LLVM::LoadOp::create(
-      rewriter, loc, i64,
-      createByteOffset(rewriter, loc, entry, offsetof(spvb_binding, size)), 8);
+  Value base = loadInvariant(ptr, entry, offsetof(spvb_binding, base));
+  Value size = loadInvariant(i64, entry, offsetof(spvb_binding, size));
   // offset <= size && bytes <= size - offset, in unsigned arithmetic: an
   // address below the base wraps to a huge offset.
   Value offset = LLVM::SubOp::create(
