@@ -306,25 +306,16 @@ void WorkgroupLoopsBuilder::demoteValuesLiveAcrossBarriers() {
       DemoteRegToStack(*value);
       continue;
     }
-    // The phi becomes one load in its block; reload at each use instead,
-    // as DemoteRegToStack does, so that no use reads it across a barrier.
+    // The phi becomes a slot, stored on each incoming edge, and one load at
+    // its place. Uses must not reload the slot: an incoming store (the next
+    // iteration's value, at the end of a latch) may come between the phi and
+    // a use. The load's value gets a slot of its own if it crosses a barrier.
     BasicBlock *block = phi->getParent();
     AllocaInst *slot = DemotePHIToStack(phi);
-    for (User *user : make_early_inc_range(slot->users())) {
-      auto *load = dyn_cast<LoadInst>(user);
-      if (!load || load->getParent() != block)
-        continue;
-      for (Use &use : make_early_inc_range(load->uses())) {
-        auto *userInst = cast<Instruction>(use.getUser());
-        Instruction *before = userInst;
-        if (auto *userPhi = dyn_cast<PHINode>(userInst))
-          before = userPhi->getIncomingBlock(use)->getTerminator();
-        if (before->getParent() == block)
-          continue;
-        use.set(new LoadInst(load->getType(), slot, load->getName(), false,
-                             load->getAlign(), before->getIterator()));
-      }
-    }
+    for (User *user : make_early_inc_range(slot->users()))
+      if (auto *load = dyn_cast<LoadInst>(user))
+        if (load->getParent() == block && crossesBarrier(*load))
+          DemoteRegToStack(*load);
   }
 }
 

@@ -439,6 +439,70 @@ void main() {
   }
 }
 
+TEST_P(Barriers, LoopCarriedValuesSurviveBarriersInTheLoop) {
+  // ggml's solve_tri, in integers: an unrolled loop over row batches with
+  // two barriers per batch. After optimization the loop's phis are used
+  // after the second barrier, in the block that also stores their next
+  // values; reading a phi there must give this iteration's value.
+  auto kernel = compile(R"(
+#version 450
+#extension GL_EXT_control_flow_attributes : require
+layout(local_size_x = 8) in;
+layout(set = 0, binding = 0) readonly buffer A { uint a[]; };
+layout(set = 0, binding = 1) readonly buffer B { uint b[]; };
+layout(set = 0, binding = 2) buffer X { uint x[]; };
+const uint N = 8u, K = 4u, BATCH = 4u;
+shared uint shA[BATCH * N];
+shared uint shB[BATCH * K];
+void main() {
+  uint tid = gl_LocalInvocationID.x;
+  uint solved[N];
+  [[unroll]] for (uint base = 0u; base < N; base += BATCH) {
+    [[unroll]] for (uint i = 0u; i < BATCH * N; i += 8u)
+      shA[i + tid] = a[base * N + i + tid];
+    [[unroll]] for (uint i = 0u; i < BATCH * K; i += 8u)
+      shB[i + tid] = b[base * K + i + tid];
+    barrier();
+    if (tid < K) {
+      [[unroll]] for (uint row = 0u; row < BATCH; ++row) {
+        uint r = base + row;
+        uint v = shB[row * K + tid];
+        [[unroll]] for (uint c = 0u; c < r; ++c)
+          v -= shA[row * N + c] * solved[c];
+        solved[r] = v;
+        x[r * K + tid] = v;
+      }
+    }
+    barrier();
+  }
+}
+)");
+  ASSERT_TRUE(kernel);
+  expectWorkgroupEntry(*kernel);
+  const uint32_t n = 8, k = 4;
+  std::vector<uint32_t> a(n * n), b(n * k), x(n * k, 0xdeadu);
+  for (uint32_t i = 0; i < a.size(); ++i)
+    a[i] = (i * 7 + 3) % 11;
+  for (uint32_t i = 0; i < b.size(); ++i)
+    b[i] = (i * 5 + 1) % 13;
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, a.data(), a.size() * 4);
+  dispatch.bindBuffer(0, 1, b.data(), b.size() * 4);
+  dispatch.bindBuffer(0, 2, x.data(), x.size() * 4);
+  runtime::Launcher launcher(2);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})), "<success>");
+  for (uint32_t col = 0; col < k; ++col) {
+    std::vector<uint32_t> solved(n);
+    for (uint32_t r = 0; r < n; ++r) {
+      uint32_t v = b[r * k + col];
+      for (uint32_t c = 0; c < r; ++c)
+        v -= a[r * n + c] * solved[c];
+      solved[r] = v;
+      EXPECT_EQ(x[r * k + col], v) << "row " << r << " column " << col;
+    }
+  }
+}
+
 TEST_P(Barriers, WholeWorkgroupReturningEarlyIsFine) {
   auto kernel = compile(R"(
 #version 450
