@@ -47,6 +47,10 @@ Inputs, deterministic (the PRNG is seeded by the module path and binding):
     which means "read the push constant"), except ncnn's integer operator
     parameters that default to 0 (affine_size, channels_g, upscale_factor,
     ...): ncnn always specializes them and divides by some, so they get 1.
+  - Kernels whose sizes and strides must agree (ggml's matrix products,
+    RWKV, convolutions, triangular solves) take the shapes of a small real
+    problem from kernel_profiles.py instead, which can also skip a kernel
+    lavapipe cannot run meaningfully (skip:subgroup-size).
 --robust gives both sides robustBufferAccess2, so an index the heuristics
 push out of range reads zero and drops the write on both.
 
@@ -74,6 +78,8 @@ import sys
 import tempfile
 import time
 import zlib
+
+from kernel_profiles import PROFILES
 
 COMPUTE_KINDS = {"glsl-comp", "spvasm-comp", "upstream-spv"}
 BUFFER_KINDS = {"storage-buffer", "uniform-buffer"}
@@ -263,7 +269,7 @@ def buffer_size(resource, elements):
     return max(size, 4)
 
 
-def make_buffer(resource, size, elements, rng, params):
+def make_buffer(resource, size, elements, rng, params, fill=None):
     layout = resource["layout"]
     array = layout["runtime_array"]
     data = bytearray(size)
@@ -277,15 +283,21 @@ def make_buffer(resource, size, elements, rng, params):
     fill_runs(data, 0, layout["fields"], value_of)
     if array:
         for e in range(elements):
+            element_value = value_of
+            if fill:
+                def element_value(run, e=e):
+                    return fill(rng, e)
             fill_runs(data, array["offset"] + e * array["stride"],
-                      array["fields"], value_of)
+                      array["fields"], element_value)
     return bytes(data)
 
 
-def make_push(push, extent, total, dims):
+def make_push(push, extent, total, dims, given=None):
     data = bytearray(max(push["size"], 4))
 
     def value_of(run):
+        if given and leaf_name(run["path"]) in given:
+            return given[leaf_name(run["path"])]
         if run["type"].startswith("f"):
             return 0.5
         if run["type"] == "bool":
@@ -295,12 +307,14 @@ def make_push(push, extent, total, dims):
     return bytes(data[:push["size"]] if push["size"] else data)
 
 
-def skip_reason(refl):
+def skip_reason(module, refl):
     kinds = {r["kind"] for r in refl["resources"]}
     if kinds - BUFFER_KINDS:
         return "images", "uses " + ", ".join(sorted(kinds - BUFFER_KINDS))
     if any(r["array_size"] != 1 for r in refl["resources"]):
         return "descriptor-array", "an array of buffer descriptors"
+    if module in PROFILES and "skip" in PROFILES[module]:
+        return PROFILES[module]["skip"]
     if "PhysicalStorageBufferAddresses" in refl["capabilities"]:
         return "buffer-device-address", "PhysicalStorageBuffer pointers"
     if not any(r["kind"] == "storage-buffer" and not r["non_writable"]
@@ -311,12 +325,24 @@ def skip_reason(refl):
 
 def make_job(module, refl, work):
     """The spv-run arguments for the module's inputs."""
+    profile = PROFILES.get(module, {})
     size, specs = choose_local_size(refl)
+    if "specs" in profile:
+        ids = refl["local_size_spec_ids"]
+        for d in range(3):
+            if ids[d] in profile["specs"]:
+                size[d] = profile["specs"][ids[d]]
+        specs = [s for s in specs if int(s.split(":")[0])
+                 not in profile["specs"]]
+        types = {c["id"]: c["type"] for c in refl["spec_constants"]}
+        specs += ["%d:%s:%d" % (i, types.get(i, "u32"), v)
+                  for i, v in sorted(profile["specs"].items())]
     extent, groups = choose_extent(refl, size)
+    groups = list(profile.get("groups", groups))
     total = math.prod(extent)
     dims = sum(1 for e in extent if e > 1)
     invocations = math.prod(groups) * math.prod(size)
-    elements = max(2 * invocations, 1024)
+    elements = max(2 * invocations, 1024, profile.get("elements", 0))
     args = ["--groups"] + [str(g) for g in groups]
     if module.startswith("ncnn/"):
         specs = specs + ncnn_parameter_specs(refl, specs)
@@ -333,7 +359,8 @@ def make_job(module, refl, work):
         seed = zlib.crc32(("%s:%d:%d" % (module, r["set"], r["binding"]))
                           .encode())
         data = make_buffer(r, size, elements, random.Random(seed),
-                           (extent, total, dims))
+                           (extent, total, dims),
+                           profile.get("fill", {}).get(r["binding"]))
         path = os.path.join(work, "b%d_%d.bin" % (r["set"], r["binding"]))
         with open(path, "wb") as f:
             f.write(data)
@@ -343,7 +370,8 @@ def make_job(module, refl, work):
     if refl["push_constants"]:
         path = os.path.join(work, "push.bin")
         with open(path, "wb") as f:
-            f.write(make_push(refl["push_constants"], extent, total, dims))
+            f.write(make_push(refl["push_constants"], extent, total, dims,
+                              profile.get("push")))
         args += ["--push", path]
     return args
 
@@ -432,7 +460,7 @@ def run_module(args, module, env):
         what = "timeout" if rc is None else first_error(err)
         return "error:reflect", what, []
     refl = json.loads(out)
-    skip = skip_reason(refl)
+    skip = skip_reason(module, refl)
     if skip:
         return "skip:" + skip[0], skip[1], []
     if args.keep:
