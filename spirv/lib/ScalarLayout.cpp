@@ -14,6 +14,7 @@
 
 #include <spirv/unified1/spirv.hpp>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -47,6 +48,7 @@ public:
   llvm::Error index();
   llvm::Expected<BlockScalarLayout> run(uint32_t variableId);
   llvm::Expected<BlockScalarLayout> runType(uint32_t typeId);
+  std::vector<uint32_t> listPhysicalPointees() const;
 
 private:
   llvm::ArrayRef<uint32_t> def(uint32_t id) const {
@@ -436,6 +438,17 @@ llvm::Expected<BlockScalarLayout> Walker::runType(uint32_t typeId) {
   return layout;
 }
 
+std::vector<uint32_t> Walker::listPhysicalPointees() const {
+  std::vector<uint32_t> pointees;
+  for (const auto &[id, inst] : defs)
+    if ((inst[0] & 0xffff) == spv::OpTypePointer && inst.size() >= 4 &&
+        inst[2] == uint32_t(spv::StorageClassPhysicalStorageBuffer))
+      pointees.push_back(inst[3]);
+  llvm::sort(pointees);
+  pointees.erase(std::unique(pointees.begin(), pointees.end()), pointees.end());
+  return pointees;
+}
+
 std::string ScalarField::getTypeName() const {
   switch (kind) {
   case ScalarKind::Bool:
@@ -497,4 +510,12 @@ spvb::getPointeeScalarLayout(const SpirvBinary &binary, uint32_t typeId) {
   if (llvm::Error error = walker.index())
     return error;
   return walker.runType(typeId);
+}
+
+llvm::Expected<std::vector<uint32_t>>
+spvb::getPhysicalPointeeTypes(const SpirvBinary &binary) {
+  Walker walker(binary);
+  if (llvm::Error error = walker.index())
+    return error;
+  return walker.listPhysicalPointees();
 }

@@ -268,6 +268,27 @@ TEST(ScalarLayout, PhysicalStorageBufferPointers) {
   EXPECT_EQ(buffer.elementPointers[0].path, "");
 }
 
+TEST(ScalarLayout, PhysicalPointeeTypesOfTheModule) {
+  SpirvBinary binary = compileCompute(PointerShader);
+  ModuleReflection reflection = unwrap(reflectModule(binary));
+  BlockScalarLayout push = unwrap(
+      getBlockScalarLayout(binary, reflection.pushConstants->variableId));
+  // Node, Floats, and float (result.f[0] goes through a pointer to a float):
+  // glslang declares a PhysicalStorageBuffer pointer for each access chain
+  // result type too.
+  std::vector<uint32_t> pointees = unwrap(getPhysicalPointeeTypes(binary));
+  EXPECT_TRUE(llvm::is_contained(pointees, push.pointers[0].pointeeTypeId));
+  EXPECT_TRUE(llvm::is_contained(pointees, push.pointers[1].pointeeTypeId));
+  EXPECT_TRUE(llvm::is_sorted(pointees));
+  bool hasFloat = false;
+  for (uint32_t pointee : pointees) {
+    BlockScalarLayout layout = unwrap(getPointeeScalarLayout(binary, pointee));
+    hasFloat |= layout.fields.size() == 1 && layout.fields[0].path.empty() &&
+                layout.fields[0].getTypeName() == "f32";
+  }
+  EXPECT_TRUE(hasFloat);
+}
+
 TEST(ScalarLayout, PointeeMustBeAType) {
   SpirvBinary binary = compileCompute(PointerShader);
   ModuleReflection reflection = unwrap(reflectModule(binary));

@@ -254,6 +254,12 @@ Error spvb::run::printReflection(raw_ostream &os, StringRef path,
         {"members", describeMembers(reflection.pushConstants->members)},
         {"layout", std::move(*layout)}};
   }
+  // Also what the shader can make of an integer (OpConvertUToPtr).
+  Expected<std::vector<uint32_t>> allPointees =
+      getPhysicalPointeeTypes(shader->prepared);
+  if (!allPointees)
+    return allPointees.takeError();
+  pointees.insert(allPointees->begin(), allPointees->end());
   Expected<json::Array> pointeeTypes =
       describePointees(shader->prepared, pointees);
   if (!pointeeTypes)

@@ -31,7 +31,9 @@
 //   "pointee_types", array_stride the pointer type's ArrayStride (the step
 //   of OpPtrAccessChain; 0 if none).
 // "pointee_types" lists every type such a pointer points to (transitively:
-// a pointee's own pointers too; a type may point to itself): its "size" is
+// a pointee's own pointers too; a type may point to itself), and those of
+// every other PhysicalStorageBuffer pointer type of the module (what the
+// shader may convert an integer to): its "size" is
 // the bytes up to its runtime array (a struct's static size), its "layout"
 // the scalars from the start of the pointee.
 // A spec constant's default is a JSON bool or number; a non-finite float is

@@ -123,6 +123,12 @@ getBlockScalarLayout(const SpirvBinary &binary, uint32_t variableId);
 llvm::Expected<BlockScalarLayout>
 getPointeeScalarLayout(const SpirvBinary &binary, uint32_t typeId);
 
+/// The pointee types of every PhysicalStorageBuffer pointer type the module
+/// declares (what OpConvertUToPtr and OpBitcast can make of an integer too),
+/// each once, by id. Errors are getBlockScalarLayout's malformed-module one.
+llvm::Expected<std::vector<uint32_t>>
+getPhysicalPointeeTypes(const SpirvBinary &binary);
+
 } // namespace spvb
 
 #endif // SPVBRIDGE_SPIRV_SCALARLAYOUT_H
