@@ -112,6 +112,34 @@ TEST(WriteAddress, LittleEndian) {
   EXPECT_EQ(bytes, (std::vector<uint8_t>{0xee, 1, 2, 3, 4, 5, 6, 7, 8, 0xee}));
 }
 
+TEST(MaskSameAddresses, SamePlaceOnBothSides) {
+  // Buffer 0 at 0x1000 (CPU) and 0x9000 (Vulkan), 64 bytes; buffer 1 at
+  // 0x2000 and 0xa000, 16 bytes.
+  std::vector<AddressRange> cpuRanges = {{0x1000, 64}, {0x2000, 16}};
+  std::vector<AddressRange> vulkanRanges = {{0x9000, 64}, {0xa000, 16}};
+  std::vector<uint8_t> cpu(40, 0), vulkan(40, 0);
+  writeAddress(cpu, 0, 0x1010); // buffer 0 + 16 on both: masked
+  writeAddress(vulkan, 0, 0x9010);
+  writeAddress(cpu, 8, 0x2010); // buffer 1's end on both: masked
+  writeAddress(vulkan, 8, 0xa010);
+  writeAddress(cpu, 16, 0x1010); // + 16 vs + 20: compared
+  writeAddress(vulkan, 16, 0x9014);
+  writeAddress(cpu, 24, 0x1010); // buffer 0 vs buffer 1: compared
+  writeAddress(vulkan, 24, 0xa000);
+  writeAddress(cpu, 32, 0x2011); // past buffer 1's end: compared
+  writeAddress(vulkan, 32, 0xa011);
+  std::vector<uint8_t> cpuBefore = cpu, vulkanBefore = vulkan;
+  maskSameAddresses(cpu, vulkan, cpuRanges, vulkanRanges);
+  for (size_t i = 0; i < 16; ++i) {
+    EXPECT_EQ(cpu[i], 0) << i;
+    EXPECT_EQ(vulkan[i], 0) << i;
+  }
+  for (size_t i = 16; i < 40; ++i) {
+    EXPECT_EQ(cpu[i], cpuBefore[i]) << i;
+    EXPECT_EQ(vulkan[i], vulkanBefore[i]) << i;
+  }
+}
+
 const char *const ListShader = R"(#version 450
 #extension GL_EXT_buffer_reference : require
 layout(local_size_x = 1) in;

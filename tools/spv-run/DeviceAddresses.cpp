@@ -5,6 +5,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+
 using namespace llvm;
 using namespace spvb;
 using namespace spvb::run;
@@ -90,6 +92,33 @@ void spvb::run::writeAddress(std::vector<uint8_t> &bytes, uint64_t offset,
                              uint64_t value) {
   for (unsigned i = 0; i < 8; ++i)
     bytes[offset + i] = static_cast<uint8_t>(value >> (8 * i));
+}
+
+void spvb::run::maskSameAddresses(std::vector<uint8_t> &cpu,
+                                  std::vector<uint8_t> &vulkan,
+                                  ArrayRef<AddressRange> cpuRanges,
+                                  ArrayRef<AddressRange> vulkanRanges) {
+  auto read = [](ArrayRef<uint8_t> bytes, size_t offset) {
+    uint64_t value = 0;
+    for (unsigned i = 0; i < 8; ++i)
+      value |= uint64_t(bytes[offset + i]) << (8 * i);
+    return value;
+  };
+  size_t size = std::min(cpu.size(), vulkan.size());
+  for (size_t offset = 0; offset + 8 <= size; offset += 8) {
+    uint64_t cpuValue = read(cpu, offset), vulkanValue = read(vulkan, offset);
+    if (cpuValue == vulkanValue)
+      continue;
+    for (size_t k = 0; k < cpuRanges.size() && k < vulkanRanges.size(); ++k) {
+      const AddressRange &c = cpuRanges[k], &v = vulkanRanges[k];
+      if (cpuValue < c.base || cpuValue - c.base > c.size ||
+          vulkanValue < v.base || cpuValue - c.base != vulkanValue - v.base)
+        continue;
+      writeAddress(cpu, offset, 0);
+      writeAddress(vulkan, offset, 0);
+      break;
+    }
+  }
 }
 
 /// The pointer at byte \p offset of a block laid out as \p layout, if any.

@@ -68,6 +68,21 @@ resolveAddresses(llvm::ArrayRef<AddressArgument> addresses,
 /// Writes \p value as 8 little-endian bytes at \p offset of \p bytes.
 void writeAddress(std::vector<uint8_t> &bytes, uint64_t offset, uint64_t value);
 
+/// Where a buffer lives on one backend: its address and size.
+struct AddressRange {
+  uint64_t base = 0;
+  uint64_t size = 0;
+};
+
+/// Zeroes every 8 aligned bytes of \p cpu and \p vulkan (one buffer after
+/// each backend's run) that differ but hold the same place on both sides:
+/// an address in buffer k of \p cpuRanges (end included) and, at the same
+/// offset, in buffer k of \p vulkanRanges. Such values are the same
+/// pointer, and --compare does not compare them.
+void maskSameAddresses(std::vector<uint8_t> &cpu, std::vector<uint8_t> &vulkan,
+                       llvm::ArrayRef<AddressRange> cpuRanges,
+                       llvm::ArrayRef<AddressRange> vulkanRanges);
+
 /// The layout of the buffer an address at byte \p offset of a block laid
 /// out as \p where points into, \p addend bytes past its start: the
 /// pointee's layout of the PhysicalStorageBuffer pointer at that offset

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <tuple>
 
 using namespace spvb;
 using namespace spvb::vulkan;
@@ -469,6 +470,22 @@ llvm::Error Session::checkLimits(const Job &job) {
           buffer.initial.size(), limit,
           buffer.uniform ? "uniform" : "storage"));
   }
+  // Descriptors per stage (the layout bindings' descriptorCount): more
+  // than the device has is invalid usage, which drivers may crash on.
+  uint64_t storage = 0, uniform = 0;
+  for (const BufferBinding &buffer : job.buffers)
+    if (buffer.arrayElement == 0)
+      (buffer.uniform ? uniform : storage) += buffer.arraySize;
+  for (auto [count, limit, kind, name] :
+       {std::make_tuple(storage, limits.maxPerStageDescriptorStorageBuffers,
+                        "storage", "maxPerStageDescriptorStorageBuffers"),
+        std::make_tuple(uniform, limits.maxPerStageDescriptorUniformBuffers,
+                        "uniform", "maxPerStageDescriptorUniformBuffers")})
+    if (count > limit)
+      return makeError(llvm::formatv(
+          "error: --buffer: {0} {1} buffer descriptors exceed the Vulkan "
+          "device's limit of {2} ({3})",
+          count, kind, limit, name));
   return llvm::Error::success();
 }
 
@@ -685,15 +702,24 @@ llvm::Error Session::writeAddresses(const Job &job, Result &result) {
     initialDeviceBuffers.emplace_back(buffer.initial.begin(),
                                       buffer.initial.end());
   pushConstants.assign(job.pushConstants.begin(), job.pushConstants.end());
-  for (const AddressPatch &patch : job.addresses) {
-    const Buffer &target = patch.target == AddressPatch::Place::Buffer
-                               ? buffers[patch.targetIndex]
-                               : deviceBuffers[patch.targetIndex];
+  if (!deviceAddresses)
+    return llvm::Error::success();
+  auto getAddress = [&](const Buffer &buffer) {
     auto info = makeStruct<VkBufferDeviceAddressInfo>(
         VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO);
-    info.buffer = target.buffer;
-    uint64_t address = vkGetBufferDeviceAddress(device, &info) + patch.addend;
-    result.addresses.push_back(address);
+    info.buffer = buffer.buffer;
+    return uint64_t(vkGetBufferDeviceAddress(device, &info));
+  };
+  for (const Buffer &buffer : buffers)
+    result.bufferAddresses.push_back(getAddress(buffer));
+  for (const Buffer &buffer : deviceBuffers)
+    result.bufferAddresses.push_back(getAddress(buffer));
+  for (const AddressPatch &patch : job.addresses) {
+    uint64_t address =
+        result.bufferAddresses[patch.target == AddressPatch::Place::Buffer
+                                   ? patch.targetIndex
+                                   : buffers.size() + patch.targetIndex] +
+        patch.addend;
     std::vector<uint8_t> &bytes =
         patch.where == AddressPatch::Place::PushConstants ? pushConstants
         : patch.where == AddressPatch::Place::Buffer

@@ -34,6 +34,8 @@
 //   error: --push: N bytes exceed the Vulkan device's limit of L
 //   error: --buffer S:B: N bytes exceed the Vulkan device's limit of L for
 //          storage|uniform buffers
+//   error: --buffer: N storage|uniform buffer descriptors exceed the Vulkan
+//          device's limit of L (maxPerStageDescriptorStorage|UniformBuffers)
 //   error: --robust: the Vulkan device 'NAME' has no FEATURE
 //   error: --address: the Vulkan device 'NAME' has no bufferDeviceAddress
 //          (Vulkan 1.2)
@@ -170,8 +172,9 @@ struct Result {
   std::vector<std::vector<uint8_t>> images;
   /// Each buffer of Job::deviceBuffers after the last run.
   std::vector<std::vector<uint8_t>> deviceBuffers;
-  /// The value each patch of Job::addresses wrote (address + addend).
-  std::vector<uint64_t> addresses;
+  /// The device address of each buffer of Job::buffers, then of each of
+  /// Job::deviceBuffers, when the job uses addresses (else empty).
+  std::vector<uint64_t> bufferAddresses;
 };
 
 /// Runs the job; see the file comment for the errors.

@@ -479,15 +479,24 @@ runOnVulkan(const run::VulkanShader &shader, ArrayRef<HostBuffer> buffers,
   Expected<vulkan::Result> result = vulkan::runJob(job);
   if (!result)
     return result.takeError();
-  // Back in the order of `buffers`, as the CPU has them.
+  // Back in the order of `buffers`, as the CPU has them; images have no
+  // address (0).
   std::vector<std::vector<uint8_t>> results;
+  std::vector<uint64_t> bufferAddresses;
   size_t nextBuffer = 0, nextImage = 0, nextDevice = 0;
-  for (const HostBuffer &buffer : buffers)
+  for (const HostBuffer &buffer : buffers) {
+    size_t index =
+        buffer.isDevice() ? job.buffers.size() + nextDevice : nextBuffer;
+    if (!result->bufferAddresses.empty())
+      bufferAddresses.push_back(buffer.image ? 0
+                                             : result->bufferAddresses[index]);
     results.push_back(
         std::move(buffer.isDevice() ? result->deviceBuffers[nextDevice++]
                   : buffer.image    ? result->images[nextImage++]
                                     : result->buffers[nextBuffer++]));
+  }
   result->buffers = std::move(results);
+  result->bufferAddresses = std::move(bufferAddresses);
   result->images.clear();
   result->deviceBuffers.clear();
   return result;
@@ -615,35 +624,37 @@ getDeviceBufferLayouts(const run::VulkanShader &shader,
 /// --compare: both runs' results, then each storage buffer's comparison and
 /// a summary line (or all of it as one JSON object). Returns the exit code:
 /// 0 when every storage buffer agrees, 1 otherwise.
-static int reportComparison(
-    json::Object cpuResult, const run::VulkanShader &shader,
-    const vulkan::Result &vulkanResult, ArrayRef<HostBuffer> buffers,
-    ArrayRef<run::ResolvedAddress> addresses, ArrayRef<uint64_t> cpuAddresses,
-    ArrayRef<run::PrintArgument> prints, std::array<uint32_t, 3> groups,
-    uint32_t repeat, const run::Tolerance &tolerance) {
-  // The addresses --address wrote differ between the backends: where a
-  // buffer still holds each side's own, those bytes are not compared.
+static int reportComparison(json::Object cpuResult,
+                            const run::VulkanShader &shader,
+                            const vulkan::Result &vulkanResult,
+                            ArrayRef<HostBuffer> buffers,
+                            ArrayRef<run::ResolvedAddress> addresses,
+                            ArrayRef<run::PrintArgument> prints,
+                            std::array<uint32_t, 3> groups, uint32_t repeat,
+                            const run::Tolerance &tolerance) {
   std::vector<std::vector<uint8_t>> cpuBytes, vulkanBytes;
   for (size_t i = 0; i < buffers.size(); ++i) {
     cpuBytes.push_back(buffers[i].working);
     vulkanBytes.push_back(vulkanResult.buffers[i]);
   }
-  for (auto [i, address] : enumerate(addresses)) {
-    if (!address.where)
-      continue;
-    std::vector<uint8_t> &cpu = cpuBytes[*address.where];
-    std::vector<uint8_t> &vulkan = vulkanBytes[*address.where];
-    auto holds = [&](ArrayRef<uint8_t> bytes, uint64_t value) {
-      for (unsigned b = 0; b < 8; ++b)
-        if (bytes[address.offset + b] != uint8_t(value >> (8 * b)))
-          return false;
-      return true;
-    };
-    if (holds(cpu, cpuAddresses[i]) &&
-        holds(vulkan, vulkanResult.addresses[i])) {
-      run::writeAddress(cpu, address.offset, 0);
-      run::writeAddress(vulkan, address.offset, 0);
+  // Addresses (--address's, and those the shader stores) differ between
+  // the backends: 8 aligned bytes that hold the same place in the same
+  // buffer on both sides are not compared.
+  if (!vulkanResult.bufferAddresses.empty()) {
+    std::vector<run::AddressRange> cpuRanges, vulkanRanges;
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      if (buffers[i].image)
+        continue;
+      cpuRanges.push_back(
+          {reinterpret_cast<uintptr_t>(buffers[i].working.data()),
+           buffers[i].working.size()});
+      vulkanRanges.push_back(
+          {vulkanResult.bufferAddresses[i], buffers[i].working.size()});
     }
+    for (size_t i = 0; i < buffers.size(); ++i)
+      if (!buffers[i].image)
+        run::maskSameAddresses(cpuBytes[i], vulkanBytes[i], cpuRanges,
+                               vulkanRanges);
   }
   std::vector<run::BufferResults> results;
   for (size_t i = 0; i < buffers.size(); ++i)
@@ -997,13 +1008,11 @@ int main(int argc, char **argv) {
     buffer.working = buffer.argument.bytes;
     buffer.initial = buffer.argument.bytes;
   }
-  std::vector<uint64_t> cpuAddresses;
   std::optional<std::vector<uint8_t>> cpuPush = push;
   for (const run::ResolvedAddress &address : *addresses) {
     uint64_t value =
         reinterpret_cast<uintptr_t>(buffers[address.target].working.data()) +
         address.addend;
-    cpuAddresses.push_back(value);
     run::writeAddress(address.where ? buffers[*address.where].initial
                                     : *cpuPush,
                       address.offset, value);
@@ -1076,8 +1085,8 @@ int main(int argc, char **argv) {
        getWorkgroupEntryName((*kernel)->entry.info.workgroup_entry)}};
   if (backends->compare())
     return reportComparison(std::move(result), *vulkanShader, *vulkanResult,
-                            buffers, *addresses, cpuAddresses, prints, groups,
-                            *repeat, backends->tolerance);
+                            buffers, *addresses, prints, groups, *repeat,
+                            backends->tolerance);
   if (jsonOutput) {
     outs() << formatv("{0:2}", json::Value(std::move(result))) << "\n";
   } else {
