@@ -1,8 +1,10 @@
 #version 450
 #extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
 // Invocation i walks i links from the push constants' head node and
 // multiplies the node's value by scale.f[i]; then it writes i + 0.5 to
-// scale.f[i] through the pointer.
+// scale.f[i] through the pointer. Invocation 0 also stores the address of
+// the second node as a uvec2.
 layout(local_size_x = 4) in;
 layout(buffer_reference) buffer Node;
 layout(buffer_reference, std430) buffer Node {
@@ -16,6 +18,7 @@ layout(push_constant) uniform P {
   Floats scale;
 } p;
 layout(set = 0, binding = 0) buffer Out { float o[]; };
+layout(set = 0, binding = 1) buffer Link { uvec2 second; };
 void main() {
   uint i = gl_LocalInvocationIndex;
   Node n = p.head;
@@ -23,4 +26,6 @@ void main() {
     n = n.next;
   o[i] = n.value * p.scale.f[i];
   p.scale.f[i] = float(i) + 0.5;
+  if (i == 0u)
+    second = uvec2(p.head.next);
 }
