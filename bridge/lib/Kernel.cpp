@@ -263,11 +263,31 @@ void Dispatch::setPushConstants(llvm::ArrayRef<uint8_t> bytes) {
   hasPushConstants = true;
 }
 
+/// How many elements of a runtime-sized descriptor array are bound: one past
+/// the highest bound element (at least 1, so that a missing element 0 is
+/// reported).
+static uint32_t getBoundElementCount(
+    const std::map<std::tuple<uint32_t, uint32_t, uint32_t>, spvb_binding>
+        &buffers,
+    uint32_t set, uint32_t binding) {
+  auto first = buffers.lower_bound({set, binding, 0});
+  auto end = buffers.lower_bound({set, binding + 1, 0});
+  if (binding == UINT32_MAX)
+    end = buffers.lower_bound({set + 1, 0, 0});
+  if (first == end)
+    return 1;
+  return std::get<2>(std::prev(end)->first) + 1;
+}
+
 llvm::Error Dispatch::validate() const {
   const ModuleReflection &reflection = kernel->reflection;
   for (const ResourceInfo &resource : reflection.resources)
-    for (uint32_t element = 0; element < std::max(resource.arraySize, 1u);
-         ++element) {
+    for (uint32_t element = 0,
+                  count = resource.arraySize
+                              ? resource.arraySize
+                              : getBoundElementCount(buffers, resource.set,
+                                                     resource.binding);
+         element < count; ++element) {
       std::tuple<uint32_t, uint32_t, uint32_t> key{resource.set,
                                                    resource.binding, element};
       const char *problem = nullptr;
@@ -286,7 +306,7 @@ llvm::Error Dispatch::validate() const {
                        " "),
             resource.name.empty() ? resource.blockTypeName : resource.name,
             resource.set, resource.binding,
-            resource.arraySize > 1
+            resource.arraySize != 1
                 ? llvm::formatv(", element {0}", element).str()
                 : std::string(),
             problem));
@@ -306,11 +326,27 @@ llvm::Error Dispatch::run(runtime::Launcher &launcher,
   runtime::DispatchResources resources;
   const ModuleReflection &reflection = kernel->reflection;
   resources.bindings.resize(reflection.bindingTableSize);
-  for (const ResourceInfo &resource : reflection.resources)
-    for (uint32_t element = 0; element < std::max(resource.arraySize, 1u);
-         ++element)
+  // A runtime-sized descriptor array's slot points at its own table of the
+  // bound elements (kernel_abi.h).
+  std::map<uint32_t, std::vector<spvb_binding>> elementTables;
+  for (const ResourceInfo &resource : reflection.resources) {
+    if (resource.arraySize == 0) {
+      std::vector<spvb_binding> &table = elementTables[resource.slot];
+      if (table.empty())
+        for (uint32_t element = 0, count = getBoundElementCount(
+                                       buffers, resource.set, resource.binding);
+             element < count; ++element)
+          table.push_back(
+              buffers.at({resource.set, resource.binding, element}));
+      resources.bindings[resource.slot] = {
+          reinterpret_cast<uint8_t *>(table.data()),
+          table.size() * sizeof(spvb_binding)};
+      continue;
+    }
+    for (uint32_t element = 0; element < resource.arraySize; ++element)
       resources.bindings[resource.slot + element] =
           buffers.at({resource.set, resource.binding, element});
+  }
   // Reads past the given bytes stay inside the block.
   resources.pushConstants = pushConstants;
   if (resources.pushConstants.size() < reflection.pushConstantSize)

@@ -89,6 +89,10 @@ spvb::computeInterfaceLayout(ModuleOp module,
             "the binding table",
             name, key.set, key.binding));
       var.slot = it - layout.bindings.begin();
+      if (auto array = dyn_cast<spirv::ArrayType>(pointee))
+        var.descriptorCount = array.getNumElements();
+      else if (isa<spirv::RuntimeArrayType>(pointee))
+        var.descriptorCount = 0;
       break;
     }
     case spirv::StorageClass::PushConstant:

@@ -6,6 +6,7 @@
 // and scalar layouts, vec3 members and padding all follow the decorations.
 //
 //===----------------------------------------------------------------------===//
+#include "DescriptorEntry.h"
 #include "PatternUtils.h"
 #include "PointerLayout.h"
 #include "RobustAccess.h"
@@ -312,9 +313,22 @@ FailureOr<Value> applyIndices(ConversionPatternRewriter &rewriter, Location loc,
   return createByteOffset(rewriter, loc, address, constOffset);
 }
 
+/// The interface variable \p pointer is the address of, if it is one.
+const InterfaceVariable *findVariable(Value pointer,
+                                      const InterfaceLayout &layout) {
+  auto addressOf = pointer.getDefiningOp<spirv::AddressOfOp>();
+  if (!addressOf)
+    return nullptr;
+  auto it = layout.variables.find(addressOf.getVariable());
+  return it == layout.variables.end() ? nullptr : &it->second;
+}
+
 class AccessChainPattern : public OpConversionPattern<spirv::AccessChainOp> {
 public:
-  using OpConversionPattern::OpConversionPattern;
+  AccessChainPattern(const TypeConverter &converter, MLIRContext *context,
+                     const InterfaceLayout &layout)
+      : OpConversionPattern(converter, context, kOverrideBenefit),
+        layout(layout) {}
   LogicalResult
   matchAndRewrite(spirv::AccessChainOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -325,12 +339,21 @@ public:
     ValueRange converted = adaptor.getIndices();
     if (isDescriptorArray(op.getBasePtr().getType()) && !originals.empty()) {
       // The first index picks the descriptor; its buffer is the new base.
-      Value wide = castIntegerToWidthOf(rewriter, loc, converted.front(),
-                                        rewriter.getI64Type(), true);
-      Value entrySize = createIntConstant(rewriter, loc, rewriter.getI64Type(),
-                                          sizeof(spvb_binding));
-      Value offset = LLVM::MulOp::create(rewriter, loc, wide, entrySize);
-      Value entry = createByteOffset(rewriter, loc, address, offset);
+      Value entry;
+      const InterfaceVariable *var = findVariable(op.getBasePtr(), layout);
+      auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+      if (var && func && func.getNumArguments() >= 1) {
+        entry = getDescriptorEntry(rewriter, loc, func.getArgument(0), *var,
+                                   converted.front());
+      } else {
+        // Through a function argument: element 0's entry, unclamped.
+        Value wide = castIntegerToWidthOf(rewriter, loc, converted.front(),
+                                          rewriter.getI64Type(), true);
+        Value entrySize = createIntConstant(
+            rewriter, loc, rewriter.getI64Type(), sizeof(spvb_binding));
+        Value offset = LLVM::MulOp::create(rewriter, loc, wide, entrySize);
+        entry = createByteOffset(rewriter, loc, address, offset);
+      }
       address = isUniformConstant(op.getBasePtr().getType())
                     ? entry
                     : loadBindingField(rewriter, loc, entry,
@@ -350,6 +373,9 @@ public:
     rewriter.replaceOp(op, *result);
     return success();
   }
+
+private:
+  const InterfaceLayout &layout;
 };
 
 /// OpPtrAccessChain: the Element operand steps over whole pointees (by the
@@ -630,13 +656,12 @@ public:
     case spirv::StorageClass::StorageBuffer:
     case spirv::StorageClass::Uniform:
     case spirv::StorageClass::UniformConstant: {
-      Value table = loadPointer(dispatch, offsetof(spvb_dispatch, bindings));
       if (isDescriptorArray(op.getPointer().getType()) ||
           isUniformConstant(op.getPointer().getType())) {
-        address = createByteOffset(rewriter, loc, table,
-                                   var.slot * sizeof(spvb_binding));
+        address = getDescriptorEntry(rewriter, loc, dispatch, var, Value());
         break;
       }
+      Value table = loadPointer(dispatch, offsetof(spvb_dispatch, bindings));
       address = loadPointer(table, var.slot * sizeof(spvb_binding) +
                                        offsetof(spvb_binding, base));
       break;
@@ -755,22 +780,9 @@ public:
     auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type();
-    Value table = LLVM::LoadOp::create(
-        rewriter, loc, LLVM::LLVMPointerType::get(getContext()),
-        createByteOffset(rewriter, loc, func.getArgument(0),
-                         offsetof(spvb_dispatch, bindings)),
-        8);
-    Value entry = createByteOffset(rewriter, loc, table,
-                                   it->second.slot * sizeof(spvb_binding));
-    if (descriptorIndex) {
-      Value index = rewriter.getRemappedValue(descriptorIndex);
-      Value wide = castIntegerToWidthOf(rewriter, loc, index, i64, true);
-      Value entrySize =
-          createIntConstant(rewriter, loc, i64, sizeof(spvb_binding));
-      entry =
-          createByteOffset(rewriter, loc, entry,
-                           LLVM::MulOp::create(rewriter, loc, wide, entrySize));
-    }
+    Value entry = getDescriptorEntry(
+        rewriter, loc, func.getArgument(0), it->second,
+        descriptorIndex ? rewriter.getRemappedValue(descriptorIndex) : Value());
     Value size = loadBindingField(rewriter, loc, entry, i64,
                                   offsetof(spvb_binding, size));
     // A buffer smaller than the array's offset has length 0.
@@ -809,11 +821,10 @@ void spvb::populateMemoryPatterns(const TypeConverter &converter,
                                   const InterfaceLayout &layout,
                                   RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<AccessChainPattern, PtrAccessChainPattern, CopyMemoryPattern,
-               VariablePattern, UndefPattern,
-               ErasePattern<spirv::GlobalVariableOp>>(converter, context,
-                                                      kOverrideBenefit);
+  patterns.add<PtrAccessChainPattern, CopyMemoryPattern, VariablePattern,
+               UndefPattern, ErasePattern<spirv::GlobalVariableOp>>(
+      converter, context, kOverrideBenefit);
   patterns.add<LoadPattern, StorePattern>(converter, context, layout);
-  patterns.add<AddressOfPattern, ArrayLengthPattern>(converter, context,
-                                                     layout);
+  patterns.add<AccessChainPattern, AddressOfPattern, ArrayLengthPattern>(
+      converter, context, layout);
 }

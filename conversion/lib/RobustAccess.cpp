@@ -1,6 +1,7 @@
 //===- RobustAccess.cpp - robustBufferAccess2 for buffer accesses ---------===//
 #include "RobustAccess.h"
 
+#include "DescriptorEntry.h"
 #include "PatternUtils.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 #include "spvbridge/spirv/LocationFormat.h"
@@ -161,20 +162,10 @@ GuardedAccess spvb::guardBufferAccess(ConversionPatternRewriter &rewriter,
                                 createByteOffset(rewriter, loc, base, offset),
                                 8, false, false, /*isInvariant=*/true);
   };
-  Value table = loadInvariant(ptr, func.getArgument(0),
-                              offsetof(spvb_dispatch, bindings));
-  Value entry = createByteOffset(rewriter, loc, table,
-                                 variable->second.slot * sizeof(spvb_binding));
-  if (root->descriptorIndex) {
-    Value index = castIntegerToWidthOf(
-        rewriter, loc, rewriter.getRemappedValue(root->descriptorIndex), i64,
-        true);
-    entry = createByteOffset(
-        rewriter, loc, entry,
-        LLVM::MulOp::create(
-            rewriter, loc, index,
-            createIntConstant(rewriter, loc, i64, sizeof(spvb_binding))));
-  }
+  Value entry = getDescriptorEntry(
+      rewriter, loc, func.getArgument(0), variable->second,
+      root->descriptorIndex ? rewriter.getRemappedValue(root->descriptorIndex)
+                            : Value());
   Value base = loadInvariant(ptr, entry, offsetof(spvb_binding, base));
   Value size = loadInvariant(i64, entry, offsetof(spvb_binding, size));
   // offset <= size && bytes <= size - offset, in unsigned arithmetic: an

@@ -14,6 +14,7 @@
 
 #include <spirv/unified1/spirv.hpp>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -34,12 +35,20 @@ struct MatrixLayout {
   bool rowMajor = false;
 };
 
+/// Where a walk puts what it finds.
+struct WalkOutput {
+  std::vector<ScalarField> &fields;
+  std::vector<PointerField> &pointers;
+};
+
 class Walker {
 public:
   Walker(const SpirvBinary &binary) : binary(binary) {}
 
   llvm::Error index();
   llvm::Expected<BlockScalarLayout> run(uint32_t variableId);
+  llvm::Expected<BlockScalarLayout> runType(uint32_t typeId);
+  std::vector<uint32_t> listPhysicalPointees() const;
 
 private:
   llvm::ArrayRef<uint32_t> def(uint32_t id) const {
@@ -76,10 +85,15 @@ private:
   }
   /// The value of an integer constant (a spec constant's default).
   std::optional<uint64_t> constantValue(uint32_t id) const;
-  /// Appends the scalars of \p typeId placed at \p offset, named \p path.
+  /// Appends the scalars and pointers of \p typeId placed at \p offset,
+  /// named \p path.
   llvm::Error walk(uint32_t typeId, uint64_t offset, const std::string &path,
-                   MatrixLayout matrix, std::vector<ScalarField> &out,
-                   int depth) const;
+                   MatrixLayout matrix, WalkOutput out, int depth) const;
+  /// Bytes \p typeId takes in a block (no tail padding; a runtime array 0).
+  uint64_t typeSize(uint32_t typeId, MatrixLayout matrix, int depth) const;
+  /// The static part, runtime array and pointers of the struct \p blockId.
+  llvm::Error walkStruct(uint32_t blockId, BlockScalarLayout &layout);
+  static void sortByOffset(BlockScalarLayout &layout);
   /// Bytes one element of an array without ArrayStride takes: never in a
   /// valid block, but keeps a malformed one from looping.
   uint64_t scalarBytes(uint32_t typeId) const;
@@ -90,6 +104,7 @@ private:
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>
       memberDecorations;
   std::map<std::pair<uint32_t, uint32_t>, std::string> memberNames;
+  llvm::DenseMap<uint32_t, std::string> names;
 };
 
 /// The literal string starting at \p words[0].
@@ -142,6 +157,8 @@ llvm::Error Walker::index() {
                 op == spv::OpVariable) &&
                length >= 3) {
       defs[inst[2]] = inst;
+    } else if (op == spv::OpName && length >= 3) {
+      names[inst[1]] = literalString(inst.drop_front(2));
     } else if (op == spv::OpMemberName && length >= 3) {
       memberNames[{inst[1], inst[2]}] = literalString(inst.drop_front(3));
     } else if (op == spv::OpDecorate && length >= 3) {
@@ -177,25 +194,78 @@ uint64_t Walker::scalarBytes(uint32_t typeId) const {
   return 4;
 }
 
+uint64_t Walker::typeSize(uint32_t typeId, MatrixLayout matrix,
+                          int depth) const {
+  llvm::ArrayRef<uint32_t> inst = def(typeId);
+  if (inst.empty() || depth > MaxDepth)
+    return 0;
+  switch (static_cast<spv::Op>(inst[0] & 0xffff)) {
+  case spv::OpTypeBool:
+    return 4;
+  case spv::OpTypeInt:
+  case spv::OpTypeFloat:
+    return inst.size() >= 3 ? inst[2] / 8 : 4;
+  case spv::OpTypePointer:
+    return 8;
+  case spv::OpTypeVector:
+    return inst.size() >= 4 ? inst[3] * scalarBytes(inst[2]) : 0;
+  case spv::OpTypeMatrix: {
+    llvm::ArrayRef<uint32_t> column = def(inst.size() >= 4 ? inst[2] : 0);
+    if (column.size() < 4)
+      return 0;
+    uint32_t columns = inst[3], rows = column[3];
+    uint64_t componentBytes = scalarBytes(column[2]);
+    uint64_t stride = matrix.stride
+                          ? matrix.stride
+                          : (matrix.rowMajor ? columns : rows) * componentBytes;
+    return (matrix.rowMajor ? rows : columns) * stride;
+  }
+  case spv::OpTypeArray: {
+    if (inst.size() < 4)
+      return 0;
+    uint64_t stride = decoration(typeId, spv::DecorationArrayStride)
+                          .value_or(scalarBytes(inst[2]));
+    return constantValue(inst[3]).value_or(0) * stride;
+  }
+  case spv::OpTypeStruct: {
+    uint64_t size = 0;
+    for (uint32_t i = 0; i + 2 < inst.size(); ++i)
+      size = std::max(
+          size, memberDecoration(typeId, i, spv::DecorationOffset).value_or(0) +
+                    typeSize(inst[2 + i], matrixLayout(typeId, i), depth + 1));
+    return size;
+  }
+  default:
+    return 0;
+  }
+}
+
 llvm::Error Walker::walk(uint32_t typeId, uint64_t offset,
                          const std::string &path, MatrixLayout matrix,
-                         std::vector<ScalarField> &out, int depth) const {
+                         WalkOutput out, int depth) const {
   llvm::ArrayRef<uint32_t> inst = def(typeId);
   if (inst.empty() || depth > MaxDepth)
     return llvm::Error::success();
   switch (static_cast<spv::Op>(inst[0] & 0xffff)) {
   case spv::OpTypeBool:
-    out.push_back({offset, ScalarKind::Bool, 4, path});
+    out.fields.push_back({offset, ScalarKind::Bool, 4, path});
     return llvm::Error::success();
   case spv::OpTypeInt:
     if (inst.size() >= 4)
-      out.push_back({offset,
-                     inst[3] ? ScalarKind::Signed : ScalarKind::Unsigned,
-                     inst[2] / 8, path});
+      out.fields.push_back({offset,
+                            inst[3] ? ScalarKind::Signed : ScalarKind::Unsigned,
+                            inst[2] / 8, path});
     return llvm::Error::success();
   case spv::OpTypeFloat:
     if (inst.size() >= 3)
-      out.push_back({offset, ScalarKind::Float, inst[2] / 8, path});
+      out.fields.push_back({offset, ScalarKind::Float, inst[2] / 8, path});
+    return llvm::Error::success();
+  case spv::OpTypePointer:
+    if (inst.size() >= 4 &&
+        inst[2] == uint32_t(spv::StorageClassPhysicalStorageBuffer))
+      out.pointers.push_back(
+          {offset, path, inst[3],
+           decoration(typeId, spv::DecorationArrayStride).value_or(0)});
     return llvm::Error::success();
   case spv::OpTypeVector: {
     if (inst.size() < 4)
@@ -222,7 +292,7 @@ llvm::Error Walker::walk(uint32_t typeId, uint64_t offset,
       for (uint32_t r = 0; r < rows; ++r) {
         uint64_t at = matrix.rowMajor ? r * stride + c * componentBytes
                                       : c * stride + r * componentBytes;
-        out.push_back(
+        out.fields.push_back(
             {offset + at, ScalarKind::Float,
              static_cast<uint32_t>(componentBytes),
              path + "[" + std::to_string(c) + "][" + std::to_string(r) + "]"});
@@ -257,9 +327,53 @@ llvm::Error Walker::walk(uint32_t typeId, uint64_t offset,
         return error;
     return llvm::Error::success();
   default:
-    // Pointers and anything else hold no comparable scalar.
+    // Anything else holds no comparable scalar.
     return llvm::Error::success();
   }
+}
+
+llvm::Error Walker::walkStruct(uint32_t blockId, BlockScalarLayout &layout) {
+  llvm::ArrayRef<uint32_t> block = def(blockId);
+  auto it = names.find(blockId);
+  if (it != names.end())
+    layout.typeName = it->second;
+  uint32_t memberCount = static_cast<uint32_t>(block.size() - 2);
+  for (uint32_t i = 0; i < memberCount; ++i) {
+    uint32_t memberType = block[2 + i];
+    uint64_t offset =
+        memberDecoration(blockId, i, spv::DecorationOffset).value_or(0);
+    std::string name = memberName(blockId, i);
+    llvm::ArrayRef<uint32_t> type = def(memberType);
+    if (!type.empty() && (type[0] & 0xffff) == spv::OpTypeRuntimeArray) {
+      layout.runtimeArrayPath = name;
+      layout.runtimeArrayOffset = offset;
+      layout.runtimeArrayStride =
+          decoration(memberType, spv::DecorationArrayStride)
+              .value_or(scalarBytes(type[2]));
+      if (llvm::Error error =
+              walk(type[2], 0, "", matrixLayout(blockId, i),
+                   {layout.elementFields, layout.elementPointers}, 1))
+        return error;
+      continue;
+    }
+    MatrixLayout matrix = matrixLayout(blockId, i);
+    layout.staticSize =
+        std::max(layout.staticSize, offset + typeSize(memberType, matrix, 1));
+    if (llvm::Error error = walk(memberType, offset, name, matrix,
+                                 {layout.fields, layout.pointers}, 1))
+      return error;
+  }
+  return llvm::Error::success();
+}
+
+void Walker::sortByOffset(BlockScalarLayout &layout) {
+  auto byOffset = [](const auto &a, const auto &b) {
+    return a.offset < b.offset;
+  };
+  llvm::stable_sort(layout.fields, byOffset);
+  llvm::stable_sort(layout.elementFields, byOffset);
+  llvm::stable_sort(layout.pointers, byOffset);
+  llvm::stable_sort(layout.elementPointers, byOffset);
 }
 
 llvm::Expected<BlockScalarLayout> Walker::run(uint32_t variableId) {
@@ -286,34 +400,53 @@ llvm::Expected<BlockScalarLayout> Walker::run(uint32_t variableId) {
     return notABlock();
 
   BlockScalarLayout layout;
-  uint32_t memberCount = static_cast<uint32_t>(block.size() - 2);
-  for (uint32_t i = 0; i < memberCount; ++i) {
-    uint32_t memberType = block[2 + i];
-    uint64_t offset =
-        memberDecoration(blockId, i, spv::DecorationOffset).value_or(0);
-    std::string name = memberName(blockId, i);
-    llvm::ArrayRef<uint32_t> type = def(memberType);
-    if (!type.empty() && (type[0] & 0xffff) == spv::OpTypeRuntimeArray) {
-      layout.runtimeArrayPath = name;
-      layout.runtimeArrayOffset = offset;
-      layout.runtimeArrayStride =
-          decoration(memberType, spv::DecorationArrayStride)
-              .value_or(scalarBytes(type[2]));
-      if (llvm::Error error = walk(type[2], 0, "", matrixLayout(blockId, i),
-                                   layout.elementFields, 1))
-        return error;
-      continue;
-    }
-    if (llvm::Error error = walk(memberType, offset, name,
-                                 matrixLayout(blockId, i), layout.fields, 1))
+  if (llvm::Error error = walkStruct(blockId, layout))
+    return error;
+  sortByOffset(layout);
+  return layout;
+}
+
+llvm::Expected<BlockScalarLayout> Walker::runType(uint32_t typeId) {
+  llvm::ArrayRef<uint32_t> type = def(typeId);
+  if (type.empty() || (type[0] & 0xffff) == spv::OpVariable ||
+      (type[0] & 0xffff) == spv::OpConstant ||
+      (type[0] & 0xffff) == spv::OpSpecConstant)
+    return makeError("error: " + binary.name + ": id " + llvm::Twine(typeId) +
+                     " is not a type");
+  BlockScalarLayout layout;
+  auto op = static_cast<spv::Op>(type[0] & 0xffff);
+  if (op == spv::OpTypeStruct) {
+    if (llvm::Error error = walkStruct(typeId, layout))
+      return error;
+  } else if (op == spv::OpTypeRuntimeArray) {
+    layout.runtimeArrayStride = decoration(typeId, spv::DecorationArrayStride)
+                                    .value_or(scalarBytes(type[2]));
+    if (llvm::Error error =
+            walk(type[2], 0, "", {},
+                 {layout.elementFields, layout.elementPointers}, 1))
+      return error;
+  } else {
+    layout.staticSize = typeSize(typeId, {}, 1);
+    if (llvm::Error error =
+            walk(typeId, 0, "", {}, {layout.fields, layout.pointers}, 1))
       return error;
   }
-  auto byOffset = [](const ScalarField &a, const ScalarField &b) {
-    return a.offset < b.offset;
-  };
-  llvm::stable_sort(layout.fields, byOffset);
-  llvm::stable_sort(layout.elementFields, byOffset);
+  auto it = names.find(typeId);
+  if (it != names.end())
+    layout.typeName = it->second;
+  sortByOffset(layout);
   return layout;
+}
+
+std::vector<uint32_t> Walker::listPhysicalPointees() const {
+  std::vector<uint32_t> pointees;
+  for (const auto &[id, inst] : defs)
+    if ((inst[0] & 0xffff) == spv::OpTypePointer && inst.size() >= 4 &&
+        inst[2] == uint32_t(spv::StorageClassPhysicalStorageBuffer))
+      pointees.push_back(inst[3]);
+  llvm::sort(pointees);
+  pointees.erase(std::unique(pointees.begin(), pointees.end()), pointees.end());
+  return pointees;
 }
 
 std::string ScalarField::getTypeName() const {
@@ -369,4 +502,20 @@ spvb::getBlockScalarLayout(const SpirvBinary &binary, uint32_t variableId) {
   if (llvm::Error error = walker.index())
     return error;
   return walker.run(variableId);
+}
+
+llvm::Expected<BlockScalarLayout>
+spvb::getPointeeScalarLayout(const SpirvBinary &binary, uint32_t typeId) {
+  Walker walker(binary);
+  if (llvm::Error error = walker.index())
+    return error;
+  return walker.runType(typeId);
+}
+
+llvm::Expected<std::vector<uint32_t>>
+spvb::getPhysicalPointeeTypes(const SpirvBinary &binary) {
+  Walker walker(binary);
+  if (llvm::Error error = walker.index())
+    return error;
+  return walker.listPhysicalPointees();
 }

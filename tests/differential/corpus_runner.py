@@ -14,11 +14,12 @@ compared) and sorts the module into one outcome:
                      per-element bound can follow (see the README)
   disagree           some scalar differs (the first differences are reported)
   skip:REASON        not comparable yet: images, samplers or texel buffers
-                     (images), arrays of descriptors (descriptor-array),
-                     buffer device addresses we cannot make valid
-                     (buffer-device-address), no writable storage buffer
-                     (no-output), or the Vulkan side refuses or crashes
-                     (lavapipe)
+                     (images), no writable storage buffer and no buffer
+                     device addresses (no-output), the Vulkan side
+                     refuses or crashes (lavapipe), or each backend alone
+                     crashes (both-crash: undefined behaviour such as an
+                     invalid buffer device address, or a bug on both
+                     sides)
   error:KIND         ours: reflect (front end refuses the module), compile,
                      run (a dispatch error), crash (signal), timeout
 
@@ -42,6 +43,27 @@ Inputs, deterministic (the PRNG is seeded by the module path and binding):
     in [1, 16) so that indices derived from them mostly stay in range and
     divisors are not 0, bools 0/1; padding is zero. A
     runtime array gets 2 * (invocations) elements, at least 1024.
+  - Descriptor arrays: every element gets a buffer of its own; a
+    runtime-sized array gets 8 (lavapipe allows 32 storage buffers per
+    stage), and the module at most 8 workgroups, as shaders index such
+    arrays by workgroup or invocation id.
+  - Buffer device addresses (PhysicalStorageBuffer pointers, from the
+    reflection's "pointers" and "pointee_types"): every pointer in the push
+    constants, a buffer or a pointee gets a --device-buffer of its own,
+    sized for its pointee (runtime arrays as above; a pointer type with
+    ArrayStride, which OpPtrAccessChain steps by, as many strides) and
+    filled like buffers, with an --address to it; pointers inside pointees
+    too, 3 levels deep (deeper, and for a type already on the path - a
+    linked list - the buffer made for that type is reused, so every pointer
+    is valid). The pointers of a runtime array's elements point to 16
+    slices of one buffer, element e to slice e % 16. In modules with
+    PhysicalStorageBufferAddresses, every 64-bit integer and every
+    two-component 32-bit integer vector (uvec2, 8-aligned) is taken for an
+    address the shader converts (OpConvertUToPtr, OpBitcast) and points to
+    a 64 KiB buffer of 32-bit words in [0, 16) (its first 8 bytes the
+    address of another such buffer when the module has a pointer to a
+    pointer). --robust does not cover accesses through addresses (undefined
+    behaviour in Vulkan), so every address must be valid.
   - Push constants, by the name of each integer member: sizes get the
     extents (w/width/ncols/ne?0 -> E.x, h/height/rows/ne?1 -> E.y,
     c/channels/ne?2 -> E.z, n/ne/nel/size/count/M/N/K -> all invocations,
@@ -314,20 +336,175 @@ def make_push(push, extent, total, dims, given=None):
     return bytes(data[:push["size"]] if push["size"] else data)
 
 
+def uses_addresses(refl):
+    return "PhysicalStorageBufferAddresses" in refl["capabilities"]
+
+
 def skip_reason(module, refl):
     kinds = {r["kind"] for r in refl["resources"]}
     if kinds - BUFFER_KINDS:
         return "images", "uses " + ", ".join(sorted(kinds - BUFFER_KINDS))
-    if any(r["array_size"] != 1 for r in refl["resources"]):
-        return "descriptor-array", "an array of buffer descriptors"
     if module in PROFILES and "skip" in PROFILES[module]:
         return PROFILES[module]["skip"]
-    if "PhysicalStorageBufferAddresses" in refl["capabilities"]:
-        return "buffer-device-address", "PhysicalStorageBuffer pointers"
-    if not any(r["kind"] == "storage-buffer" and not r["non_writable"]
-               for r in refl["resources"]):
+    if not uses_addresses(refl) and not any(
+            r["kind"] == "storage-buffer" and not r["non_writable"]
+            for r in refl["resources"]):
         return "no-output", "no writable storage buffer to compare"
     return None
+
+
+POINTER_DEPTH = 3
+POINTER_SLICES = 16
+UNTYPED_BYTES = 65536
+RUNTIME_DESCRIPTORS = 8
+
+
+def descriptor_count(resource):
+    """Elements of a descriptor array (1 for a single descriptor)."""
+    return resource["array_size"] or RUNTIME_DESCRIPTORS
+
+
+def address_slots(runs, base=0):
+    """Offsets of the 64-bit integers and uvec2s among runs, which a module
+    with buffer device addresses may convert to pointers."""
+    for run in runs:
+        if run["type"] in ("u64", "i64"):
+            for k in range(run["count"]):
+                yield run["offset"] + k * run["stride"]
+        elif run["type"] in ("u32", "i32") and run["count"] == 2 \
+                and run["stride"] == 4 and (base + run["offset"]) % 8 == 0:
+            yield run["offset"]
+
+
+class Addresses:
+    """--device-buffer and --address arguments that give every pointer of a
+    module a valid buffer (see the docstring)."""
+
+    def __init__(self, module, refl, work, elements):
+        self.module = module
+        self.types = {t["id"]: t for t in refl.get("pointee_types", [])}
+        self.work = work
+        self.elements = elements
+        self.untyped = uses_addresses(refl)
+        # A pointee that is itself a bare pointer: a pointer to a pointer.
+        self.nested = any(p["path"] == "" for t in self.types.values()
+                          for p in t["layout"]["pointers"])
+        self.args = []
+        self.by_type = {}
+        self.shared_untyped = None
+        self.count = 0
+
+    def add_buffer(self, data):
+        name = "d%d" % self.count
+        self.count += 1
+        path = os.path.join(self.work, name + ".bin")
+        with open(path, "wb") as f:
+            f.write(data)
+        self.args += ["--device-buffer", "%s:%s" % (name, path)]
+        return name
+
+    def point(self, where, offset, target, addend=0):
+        self.args += ["--address", "%s:%d:%s%s" % (
+            where, offset, target, "+%d" % addend if addend else "")]
+
+    def rng(self, name):
+        return random.Random(zlib.crc32(("%s:%s" % (self.module, name))
+                                        .encode()))
+
+    def visit(self, where, base, layout, count, depth, path=frozenset()):
+        """Addresses for the pointers of a block laid out as layout at byte
+        base of where, whose runtime array has count elements."""
+        for p in layout["pointers"]:
+            self.pointer(where, base + p["offset"], p, depth, path)
+        array = layout["runtime_array"]
+        if array:
+            for p in array["pointers"]:
+                # One buffer of slices for all elements' pointers.
+                name, size = self.allocate(p, depth, path, POINTER_SLICES)
+                for e in range(count):
+                    self.point(where, base + array["offset"] +
+                               e * array["stride"] + p["offset"], name,
+                               (e % POINTER_SLICES) * size)
+        if not self.untyped:
+            return
+        for offset in address_slots(layout["fields"]):
+            self.point(where, base + offset, self.untyped_buffer(depth))
+        if array:
+            # All elements share one buffer, in slices.
+            shared = None
+            for e in range(count):
+                start = array["offset"] + e * array["stride"]
+                for offset in address_slots(array["fields"], base + start):
+                    shared = shared or self.untyped_buffer(depth)
+                    self.point(where, base + start + offset, shared,
+                               (e % POINTER_SLICES) * (UNTYPED_BYTES //
+                                                       POINTER_SLICES))
+
+    def untyped_buffer(self, depth):
+        """A buffer for an address the shader converts from an integer;
+        deep ones share one."""
+        if depth >= POINTER_DEPTH and self.shared_untyped:
+            return self.shared_untyped
+        rng = self.rng("untyped%d" % self.count)
+        data = struct.pack("<%dI" % (UNTYPED_BYTES // 4),
+                           *[rng.randint(0, 15)
+                             for _ in range(UNTYPED_BYTES // 4)])
+        name = self.add_buffer(data)
+        if depth >= POINTER_DEPTH:
+            self.shared_untyped = name
+        if self.nested and depth == 0:
+            self.point(name, 0, self.untyped_buffer(POINTER_DEPTH))
+        return name
+
+    def pointer(self, where, offset, p, depth, path):
+        reuse = self.by_type.get(p["pointee"])
+        if reuse and (p["pointee"] in path or depth >= POINTER_DEPTH):
+            self.point(where, offset, reuse)
+            return
+        name, _ = self.allocate(p, depth, path, 1)
+        self.point(where, offset, name)
+
+    def allocate(self, p, depth, path, slices):
+        """A buffer of slices pointees of pointer p; its name and slice
+        size."""
+        pointee = self.types[p["pointee"]]
+        layout = pointee["layout"]
+        array = layout["runtime_array"]
+        stride = p["array_stride"]
+        # A runtime array of pointers gets slices of its own: fewer elements.
+        count = POINTER_SLICES if array and array["pointers"] \
+            else self.elements
+        size = pointee["size"]
+        if array:
+            size = max(size, array["offset"] + count * array["stride"])
+        steps = count if stride and not array else 1
+        if stride:
+            size = max(size, steps * stride)
+        size = max(16, -(-size // 16) * 16)
+        data = bytearray(size * slices)
+        rng = self.rng("pointee%d" % self.count)
+
+        def value_of(run):
+            return random_value(rng, run["type"])
+        for s in range(slices):
+            for k in range(steps):
+                fill_runs(data, s * size + k * stride, layout["fields"],
+                          value_of)
+            if array:
+                for e in range(count):
+                    fill_runs(data, s * size + array["offset"] +
+                              e * array["stride"], array["fields"], value_of)
+        name = self.add_buffer(bytes(data))
+        self.by_type.setdefault(p["pointee"], name)
+        inner = path | {p["pointee"]}
+        static = dict(layout, runtime_array=None)
+        for s in range(slices):
+            # Stepped copies after the first reuse the first's buffers.
+            for k in range(steps):
+                self.visit(name, s * size + k * stride,
+                           layout if k == 0 else static, count,
+                           depth + 1 if k == 0 else POINTER_DEPTH, inner)
+        return name, size
 
 
 def make_job(module, refl, work):
@@ -346,6 +523,10 @@ def make_job(module, refl, work):
                   for i, v in sorted(profile["specs"].items())]
     extent, groups = choose_extent(refl, size)
     groups = list(profile.get("groups", groups))
+    if any(r["array_size"] == 0 for r in refl["resources"]):
+        while math.prod(groups) > RUNTIME_DESCRIPTORS:
+            d = groups.index(max(groups))
+            groups[d] = max(1, groups[d] // 2)
     total = math.prod(extent)
     dims = sum(1 for e in extent if e > 1)
     invocations = math.prod(groups) * math.prod(size)
@@ -355,6 +536,7 @@ def make_job(module, refl, work):
         specs = specs + ncnn_parameter_specs(refl, specs)
     for spec in specs:
         args += ["--spec", spec]
+    addresses = Addresses(module, refl, work, elements)
     # Variables may alias one binding (ggml views a buffer as several
     # types): the first one's layout fills it, the largest size wins.
     bindings = collections.OrderedDict()
@@ -363,24 +545,33 @@ def make_job(module, refl, work):
     for aliases in bindings.values():
         r = aliases[0]
         size = max(buffer_size(a, elements) for a in aliases)
-        seed = zlib.crc32(("%s:%d:%d" % (module, r["set"], r["binding"]))
-                          .encode())
-        data = make_buffer(r, size, elements, random.Random(seed),
-                           (extent, total, dims),
-                           profile.get("fill", {}).get(r["binding"]))
-        path = os.path.join(work, "b%d_%d.bin" % (r["set"], r["binding"]))
-        with open(path, "wb") as f:
-            f.write(data)
-        kind = "storage" if r["kind"] == "storage-buffer" else "uniform"
-        args += ["--buffer", "%d:%d:%s:%s" % (r["set"], r["binding"], kind,
-                                             path)]
+        count = max(descriptor_count(a) for a in aliases)
+        for e in range(count):
+            key = "%s:%d:%d" % (module, r["set"], r["binding"])
+            name = "%d:%d" % (r["set"], r["binding"])
+            file = "b%d_%d" % (r["set"], r["binding"])
+            if r["array_size"] != 1:
+                key += "[%d]" % e
+                name += "[%d]" % e
+                file += "_%d" % e
+            data = make_buffer(r, size, elements,
+                               random.Random(zlib.crc32(key.encode())),
+                               (extent, total, dims),
+                               profile.get("fill", {}).get(r["binding"]))
+            path = os.path.join(work, file + ".bin")
+            with open(path, "wb") as f:
+                f.write(data)
+            kind = "storage" if r["kind"] == "storage-buffer" else "uniform"
+            args += ["--buffer", "%s:%s:%s" % (name, kind, path)]
+            addresses.visit(name, 0, r["layout"], elements, 0)
     if refl["push_constants"]:
         path = os.path.join(work, "push.bin")
         with open(path, "wb") as f:
             f.write(make_push(refl["push_constants"], extent, total, dims,
                               profile.get("push")))
         args += ["--push", path]
-    return args
+        addresses.visit("push", 0, refl["push_constants"]["layout"], 0, 0)
+    return args + addresses.args
 
 
 # --- running ----------------------------------------------------------------
@@ -418,10 +609,10 @@ def run_spv(cmd, timeout):
         return None, "", ""
 
 
-def vulkan_alone_fails(base_cmd, timeout):
-    """Whether lavapipe by itself crashes or hangs on the job."""
+def alone_fails(base_cmd, timeout, backend="vulkan"):
+    """Whether one backend by itself crashes or hangs on the job."""
     cmd = [a for a in base_cmd if a != "--json"]
-    cmd[cmd.index("--compare")] = "--backend=vulkan"
+    cmd[cmd.index("--compare")] = "--backend=" + backend
     rc, _, _ = run_spv(cmd, timeout)
     return rc is None or rc < 0
 
@@ -445,10 +636,14 @@ def describe_differences(report):
     for buf in report["compare"]["buffers"]:
         if buf["differing"]:
             first = buf["first"][0] if buf["first"] else {}
-            parts.append("%d:%d %d/%d differ, first %s: cpu %s vs vulkan %s"
-                         % (buf["set"], buf["binding"], buf["differing"],
-                            buf["compared"], first.get("path", "?"),
-                            first.get("cpu", "?"), first.get("vulkan", "?")))
+            name = buf.get("device_buffer") or "%d:%d" % (buf["set"],
+                                                          buf["binding"])
+            if "array_element" in buf:
+                name += "[%d]" % buf["array_element"]
+            parts.append("%s %d/%d differ, first %s: cpu %s vs vulkan %s"
+                         % (name, buf["differing"], buf["compared"],
+                            first.get("path", "?"), first.get("cpu", "?"),
+                            first.get("vulkan", "?")))
             for d in buf["first"]:
                 if "." in d["cpu"] + d["vulkan"] or "e" in d["cpu"]:
                     err = relative_error(d["cpu"], d["vulkan"])
@@ -487,12 +682,15 @@ def run_job(args, module, env, path, refl, work):
     start = time.monotonic()
     rc, out, err = run_spv(cmd, args.timeout)
     if rc is None:
-        if vulkan_alone_fails(cmd, args.timeout):
+        if alone_fails(cmd, args.timeout):
             return "skip:lavapipe", "lavapipe hangs (timeout %ds)" \
                 % args.timeout, shown
         return "error:timeout", "no result in %ds" % args.timeout, shown
     if rc < 0:
-        if vulkan_alone_fails(cmd, args.timeout):
+        if alone_fails(cmd, args.timeout):
+            if alone_fails(cmd, args.timeout, "cpu"):
+                return "skip:both-crash", "each backend alone crashes " \
+                    "(signal %d)" % -rc, shown
             return "skip:lavapipe", "lavapipe crashes (signal %d)" % -rc, \
                 shown
         return "error:crash", "signal %d: %s" % (-rc, first_error(err)), \

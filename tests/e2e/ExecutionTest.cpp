@@ -1087,6 +1087,73 @@ void main() {
   EXPECT_TRUE(data.r[2] == 9.0f || data.r[2] == 10.0f) << data.r[2];
 }
 
+TEST_F(Execution, DescriptorArraysFixedAndRuntimeSized) {
+  // in[] is runtime-sized: its elements are whatever is bound (3 here).
+  // Element indices past either array pick its last element (undefined in
+  // SPIR-V, but never a read past the binding table).
+  auto kernel = compile(R"(
+#version 450
+#extension GL_EXT_nonuniform_qualifier : require
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) readonly buffer In { uint v[]; } in_[];
+layout(set = 0, binding = 1) buffer Out { uint v[4]; } out_[2];
+layout(set = 1, binding = 0) buffer After { uint v; } after;
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  out_[0].v[i] = in_[nonuniformEXT(i)].v[0] + 10u * in_[i % 3u].v[1];
+  out_[nonuniformEXT(i + 1u)].v[i] += 1000u;
+  if (i == 0u)
+    after.v = uint(in_[1].v.length()) * 100u + uint(in_[7].v.length());
+}
+)");
+  ASSERT_TRUE(kernel);
+  uint32_t in0[2] = {1, 2}, in1[3] = {3, 4, 5}, in2[4] = {6, 7, 8, 9};
+  uint32_t out0[4] = {}, out1[4] = {};
+  uint32_t after = 0;
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, in0, sizeof(in0), 0);
+  dispatch.bindBuffer(0, 0, in1, sizeof(in1), 1);
+  dispatch.bindBuffer(0, 0, in2, sizeof(in2), 2);
+  dispatch.bindBuffer(0, 1, out0, sizeof(out0), 0);
+  dispatch.bindBuffer(0, 1, out1, sizeof(out1), 1);
+  dispatch.bindBuffer(1, 0, &after, sizeof(after));
+  runtime::Launcher launcher(1);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})), "<success>");
+  // in_[i] for i = 0..3 is in0, in1, in2, in2 (index 3 clamps to 2); the
+  // second term reads in_[i % 3].v[1]: 2, 4, 7, 2.
+  EXPECT_EQ(out0[0], 1u + 20u);
+  EXPECT_EQ(out0[1], 3u + 40u);
+  EXPECT_EQ(out0[2], 6u + 70u);
+  EXPECT_EQ(out0[3], 6u + 20u);
+  // out_[i + 1]: invocation 0 adds to out1[0]; 1, 2 and 3 clamp to out1.
+  for (int k = 0; k < 4; ++k)
+    EXPECT_EQ(out1[k], 1000u) << k;
+  // in1 holds 3 uints; in_[7] clamps to in2 (4 uints).
+  EXPECT_EQ(after, 304u);
+}
+
+TEST_F(Execution, MissingDescriptorArrayElementIsNamed) {
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 3) buffer Data { uint v; } data[];
+void main() { data[2].v = 1u; }
+)");
+  ASSERT_TRUE(kernel);
+  uint32_t a = 0, c = 0;
+  Dispatch dispatch(kernel);
+  // Elements 0 and 2 bound: the runtime-sized array has 3, element 1 is
+  // missing.
+  dispatch.bindBuffer(0, 3, &a, sizeof(a), 0);
+  dispatch.bindBuffer(0, 3, &c, sizeof(c), 2);
+  runtime::Launcher launcher(1);
+  std::string error = errorText(dispatch.run(launcher, {1, 1, 1}));
+  EXPECT_NE(error.find("the shader uses storage buffer 'data' (set 0, binding "
+                       "3, element 1) but nothing is bound to it"),
+            std::string::npos)
+      << error;
+}
+
 TEST_F(Execution, MissingBindingIsNamed) {
   auto kernel = compile(R"(
 #version 450

@@ -332,23 +332,53 @@ TEST(BufferArgument, Errors) {
 
 TEST(OutputArgument, Parses) {
   OutputArgument o = unwrap(parseOutputArgument("0:1:y.bin"));
-  EXPECT_EQ(o.set, 0u);
-  EXPECT_EQ(o.binding, 1u);
+  EXPECT_EQ(o.buffer.set, 0u);
+  EXPECT_EQ(o.buffer.binding, 1u);
+  EXPECT_FALSE(o.buffer.element);
+  EXPECT_FALSE(o.buffer.isDevice());
   EXPECT_EQ(o.path, "y.bin");
   o = unwrap(parseOutputArgument("3:0x2:/tmp/a:b.bin"));
-  EXPECT_EQ(o.set, 3u);
-  EXPECT_EQ(o.binding, 2u);
+  EXPECT_EQ(o.buffer.set, 3u);
+  EXPECT_EQ(o.buffer.binding, 2u);
   EXPECT_EQ(o.path, "/tmp/a:b.bin");
+  // An element of a descriptor array; a device buffer by its name.
+  o = unwrap(parseOutputArgument("1:2[3]:e.bin"));
+  EXPECT_EQ(o.buffer.set, 1u);
+  EXPECT_EQ(o.buffer.binding, 2u);
+  EXPECT_EQ(o.buffer.element, 3u);
+  EXPECT_EQ(o.buffer.str(), "1:2[3]");
+  EXPECT_EQ(o.path, "e.bin");
+  o = unwrap(parseOutputArgument("nodes:/tmp/n:1.bin"));
+  EXPECT_EQ(o.buffer.device, "nodes");
+  EXPECT_EQ(o.buffer.str(), "nodes");
+  EXPECT_EQ(o.path, "/tmp/n:1.bin");
 }
 
 TEST(OutputArgument, Errors) {
   auto error = [](llvm::StringRef arg) {
     return errorText(parseOutputArgument(arg));
   };
-  EXPECT_EQ(error("0:1"), "error: --out '0:1': expected SET:BINDING:FILE");
-  EXPECT_EQ(error("y.bin"), "error: --out 'y.bin': expected SET:BINDING:FILE");
-  EXPECT_EQ(error("a:1:y.bin"), "error: --out 'a:1:y.bin': bad set 'a' "
-                                "(expected an unsigned 32-bit integer)");
+  EXPECT_EQ(error("0:1"), "error: --out '0:1': expected "
+                          "SET:BINDING[ELEMENT]:FILE or NAME:FILE");
+  EXPECT_EQ(error("y.bin"), "error: --out 'y.bin': expected "
+                            "SET:BINDING[ELEMENT]:FILE or NAME:FILE");
+  EXPECT_EQ(error("a:"), "error: --out 'a:': empty FILE");
+  EXPECT_EQ(error("push:y.bin"),
+            "error: --out 'push:y.bin': bad name 'push' (expected a letter or "
+            "'_' followed by letters, digits, '_', '-' or '.', and not "
+            "'push')");
+  EXPECT_EQ(error("a+b:y.bin"),
+            "error: --out 'a+b:y.bin': bad name 'a+b' (expected a letter or "
+            "'_' followed by letters, digits, '_', '-' or '.', and not "
+            "'push')");
+  EXPECT_EQ(error("1a:1:y.bin"), "error: --out '1a:1:y.bin': bad set '1a' "
+                                 "(expected an unsigned 32-bit integer)");
+  EXPECT_EQ(error("0:1[x]:y.bin"),
+            "error: --out '0:1[x]:y.bin': bad element 'x' (expected an "
+            "unsigned 32-bit integer in BINDING[ELEMENT])");
+  EXPECT_EQ(error("0:1[2:y.bin"),
+            "error: --out '0:1[2:y.bin': bad binding '1[2' (expected an "
+            "unsigned 32-bit integer)");
   EXPECT_EQ(error("0:-1:y.bin"), "error: --out '0:-1:y.bin': bad binding "
                                  "'-1' (expected an unsigned 32-bit integer)");
   EXPECT_EQ(error("0:1:"), "error: --out '0:1:': empty FILE");
@@ -356,22 +386,31 @@ TEST(OutputArgument, Errors) {
 
 TEST(PrintArgument, Parses) {
   PrintArgument p = unwrap(parsePrintArgument("0:1:f32"));
-  EXPECT_EQ(p.set, 0u);
-  EXPECT_EQ(p.binding, 1u);
+  EXPECT_EQ(p.buffer.set, 0u);
+  EXPECT_EQ(p.buffer.binding, 1u);
   EXPECT_EQ(p.type, "f32");
   p = unwrap(parsePrintArgument("1:2:f16"));
   EXPECT_EQ(p.type, "f16");
+  p = unwrap(parsePrintArgument("0:0x1[0x2]:u8"));
+  EXPECT_EQ(p.buffer.binding, 1u);
+  EXPECT_EQ(p.buffer.element, 2u);
+  p = unwrap(parsePrintArgument("_x.y-z:i64"));
+  EXPECT_EQ(p.buffer.device, "_x.y-z");
+  EXPECT_EQ(p.type, "i64");
 }
 
 TEST(PrintArgument, Errors) {
   auto error = [](llvm::StringRef arg) {
     return errorText(parsePrintArgument(arg));
   };
-  EXPECT_EQ(error("0:1"), "error: --print '0:1': expected SET:BINDING:TYPE");
-  EXPECT_EQ(error("0:1:f32:x"),
-            "error: --print '0:1:f32:x': expected SET:BINDING:TYPE");
-  EXPECT_EQ(error("s:1:f32"), "error: --print 's:1:f32': bad set 's' "
-                              "(expected an unsigned 32-bit integer)");
+  EXPECT_EQ(error("0:1"), "error: --print '0:1': expected "
+                          "SET:BINDING[ELEMENT]:TYPE or NAME:TYPE");
+  EXPECT_EQ(error("0:1:f32:x"), "error: --print '0:1:f32:x': expected "
+                                "SET:BINDING[ELEMENT]:TYPE or NAME:TYPE");
+  EXPECT_EQ(error("n:f32:x"), "error: --print 'n:f32:x': expected "
+                              "SET:BINDING[ELEMENT]:TYPE or NAME:TYPE");
+  EXPECT_EQ(error("s:1:f32"), "error: --print 's:1:f32': expected "
+                              "SET:BINDING[ELEMENT]:TYPE or NAME:TYPE");
   EXPECT_EQ(error("0:b:f32"), "error: --print '0:b:f32': bad binding 'b' "
                               "(expected an unsigned 32-bit integer)");
   EXPECT_EQ(error("0:1:float"),
@@ -379,6 +418,130 @@ TEST(PrintArgument, Errors) {
                 Types);
   EXPECT_EQ(error("0:1:"),
             std::string("error: --print '0:1:': unknown type '' ") + Types);
+}
+
+TEST(BufferArgument, Elements) {
+  BufferArgument b = unwrap(parseBufferArgument("0:1[2]:storage:u8:7"));
+  EXPECT_EQ(b.set, 0u);
+  EXPECT_EQ(b.binding, 1u);
+  EXPECT_EQ(b.element, 2u);
+  b = unwrap(parseBufferArgument("0:1:storage:u8:7"));
+  EXPECT_FALSE(b.element);
+  EXPECT_EQ(errorText(parseBufferArgument("0:1[]:storage:u8:7")),
+            "error: --buffer '0:1[]:storage:u8:7': bad element '' (expected "
+            "an unsigned 32-bit integer in BINDING[ELEMENT])");
+  EXPECT_EQ(errorText(parseBufferArgument("0:[1]:storage:u8:7")),
+            "error: --buffer '0:[1]:storage:u8:7': bad binding '' (expected "
+            "an unsigned 32-bit integer)");
+  EXPECT_EQ(formatDescriptor(3, 4, std::nullopt), "3:4");
+  EXPECT_EQ(formatDescriptor(3, 4, 0), "3:4[0]");
+}
+
+TEST(BufferName, RefersTo) {
+  BufferName plain, zero, one, device;
+  plain.binding = zero.binding = one.binding = 1;
+  zero.element = 0;
+  one.element = 1;
+  device.device = "d";
+  // No [ELEMENT] is element 0.
+  EXPECT_TRUE(plain.refersTo(zero));
+  EXPECT_FALSE(plain.refersTo(one));
+  EXPECT_FALSE(plain.refersTo(device));
+  EXPECT_TRUE(device.refersTo(device));
+  EXPECT_TRUE(isDeviceBufferName("a"));
+  EXPECT_TRUE(isDeviceBufferName("_a1.b-c"));
+  EXPECT_FALSE(isDeviceBufferName("push"));
+  EXPECT_FALSE(isDeviceBufferName("1a"));
+  EXPECT_FALSE(isDeviceBufferName(""));
+  EXPECT_FALSE(isDeviceBufferName("a:b"));
+}
+
+TEST(DeviceBufferArgument, Parses) {
+  DeviceBufferArgument d = unwrap(parseDeviceBufferArgument("nodes:u32:1,2"));
+  EXPECT_EQ(d.name, "nodes");
+  EXPECT_EQ(d.bytes, (Bytes{1, 0, 0, 0, 2, 0, 0, 0}));
+  d = unwrap(parseDeviceBufferArgument("z:zero:3"));
+  EXPECT_EQ(d.bytes, Bytes(3, 0));
+}
+
+TEST(DeviceBufferArgument, Errors) {
+  auto error = [](llvm::StringRef arg) {
+    return errorText(parseDeviceBufferArgument(arg));
+  };
+  EXPECT_EQ(error("nodes"),
+            "error: --device-buffer 'nodes': expected NAME:DATA");
+  EXPECT_EQ(error("0:u8:1"),
+            "error: --device-buffer '0:u8:1': bad name '0' (expected a "
+            "letter or '_' followed by letters, digits, '_', '-' or '.', and "
+            "not 'push')");
+  EXPECT_EQ(error("push:u8:1"),
+            "error: --device-buffer 'push:u8:1': bad name 'push' (expected a "
+            "letter or '_' followed by letters, digits, '_', '-' or '.', and "
+            "not 'push')");
+  EXPECT_EQ(error("a:zero:0"),
+            "error: --device-buffer 'a:zero:0': the buffer is empty");
+  EXPECT_EQ(error("a:"), "error: --device-buffer 'a:': empty DATA (expected "
+                         "FILE, zero:NBYTES or TYPE:v1,v2,...)");
+}
+
+TEST(AddressArgument, Parses) {
+  AddressArgument a = unwrap(parseAddressArgument("push:8:nodes"));
+  EXPECT_TRUE(a.push);
+  EXPECT_EQ(a.offset, 8u);
+  EXPECT_EQ(a.target.device, "nodes");
+  EXPECT_EQ(a.addend, 0u);
+  EXPECT_EQ(a.text, "push:8:nodes");
+
+  a = unwrap(parseAddressArgument("0:1[2]:0x10:n+24"));
+  EXPECT_FALSE(a.push);
+  EXPECT_EQ(a.where.set, 0u);
+  EXPECT_EQ(a.where.binding, 1u);
+  EXPECT_EQ(a.where.element, 2u);
+  EXPECT_EQ(a.offset, 16u);
+  EXPECT_EQ(a.target.device, "n");
+  EXPECT_EQ(a.addend, 24u);
+
+  a = unwrap(parseAddressArgument("list:0:2:3+0x8"));
+  EXPECT_EQ(a.where.device, "list");
+  EXPECT_EQ(a.offset, 0u);
+  EXPECT_FALSE(a.target.isDevice());
+  EXPECT_EQ(a.target.set, 2u);
+  EXPECT_EQ(a.target.binding, 3u);
+  EXPECT_EQ(a.addend, 8u);
+
+  a = unwrap(parseAddressArgument("1:0:4:0:0[1]"));
+  EXPECT_EQ(a.where.set, 1u);
+  EXPECT_EQ(a.offset, 4u);
+  EXPECT_EQ(a.target.binding, 0u);
+  EXPECT_EQ(a.target.element, 1u);
+}
+
+TEST(AddressArgument, Errors) {
+  auto error = [](llvm::StringRef arg) {
+    return errorText(parseAddressArgument(arg));
+  };
+  std::string usage = "expected WHERE:OFFSET:BUFFER[+BYTES] (WHERE: push, "
+                      "SET:BINDING[ELEMENT] or NAME; BUFFER: NAME or "
+                      "SET:BINDING[ELEMENT])";
+  EXPECT_EQ(error("push:8"), "error: --address 'push:8': " + usage);
+  EXPECT_EQ(error("push"), "error: --address 'push': " + usage);
+  EXPECT_EQ(error("0:1:8"), "error: --address '0:1:8': " + usage);
+  EXPECT_EQ(error("push:8:push"), "error: --address 'push:8:push': " + usage);
+  EXPECT_EQ(error("push:8:a:b:c"), "error: --address 'push:8:a:b:c': " + usage);
+  EXPECT_EQ(error("push:8:a:b"), "error: --address 'push:8:a:b': " + usage);
+  EXPECT_EQ(error("push:x:a"), "error: --address 'push:x:a': bad offset 'x' "
+                               "(expected an unsigned integer)");
+  EXPECT_EQ(error("push:-8:a"), "error: --address 'push:-8:a': bad offset "
+                                "'-8' (expected an unsigned integer)");
+  EXPECT_EQ(error("push:8:a+"), "error: --address 'push:8:a+': bad +BYTES "
+                                "'' (expected an unsigned integer)");
+  EXPECT_EQ(error("0:1[q]:8:a"),
+            "error: --address '0:1[q]:8:a': bad element 'q' (expected an "
+            "unsigned 32-bit integer in BINDING[ELEMENT])");
+  EXPECT_EQ(error("push:8:a!"),
+            "error: --address 'push:8:a!': bad name 'a!' (expected a letter "
+            "or '_' followed by letters, digits, '_', '-' or '.', and not "
+            "'push')");
 }
 
 TEST(ScalarTypes, Sizes) {

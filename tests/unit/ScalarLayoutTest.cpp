@@ -188,6 +188,117 @@ void main() { bufs[1].x = 1; }
   EXPECT_EQ(layout.runtimeArrayStride, 4u);
 }
 
+// PhysicalStorageBuffer pointers are 8 bytes each (std430 aligns them to
+// 8) and no scalar field; each names the type it points to.
+const char *const PointerShader = R"(#version 450
+#extension GL_EXT_buffer_reference : require
+layout(local_size_x = 1) in;
+layout(buffer_reference) buffer Node;
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer Node {
+  vec2 v;
+  Node next;
+  float data[];
+};
+layout(buffer_reference, std430) buffer Floats { float f[]; };
+layout(push_constant) uniform P { uint n; Node head; Floats result; } p;
+layout(std430, set = 0, binding = 0) buffer B {
+  uint k;
+  Node nodes[2];
+  Node items[];
+} b;
+void main() {
+  p.result.f[0] = p.head.next.v.x + b.nodes[1].data[2] + b.items[0].v.y;
+}
+)";
+
+TEST(ScalarLayout, PhysicalStorageBufferPointers) {
+  SpirvBinary binary = compileCompute(PointerShader);
+  ModuleReflection reflection = unwrap(reflectModule(binary));
+  ASSERT_TRUE(reflection.pushConstants);
+  BlockScalarLayout push = unwrap(
+      getBlockScalarLayout(binary, reflection.pushConstants->variableId));
+  // n at 0, head at 8, result at 16 (each pointer aligned to 8).
+  expectFields(push.fields, {{0, "n", "u32"}});
+  EXPECT_EQ(push.staticSize, 24u);
+  ASSERT_EQ(push.pointers.size(), 2u);
+  EXPECT_EQ(push.pointers[0].offset, 8u);
+  EXPECT_EQ(push.pointers[0].path, "head");
+  EXPECT_EQ(push.pointers[1].offset, 16u);
+  EXPECT_EQ(push.pointers[1].path, "result");
+
+  // Node: v at 0 (8 bytes), next at 8, data[] from 16 in steps of 4.
+  BlockScalarLayout node =
+      unwrap(getPointeeScalarLayout(binary, push.pointers[0].pointeeTypeId));
+  EXPECT_EQ(node.typeName, "Node");
+  expectFields(node.fields, {{0, "v[0]", "f32"}, {4, "v[1]", "f32"}});
+  EXPECT_EQ(node.staticSize, 16u);
+  ASSERT_EQ(node.pointers.size(), 1u);
+  EXPECT_EQ(node.pointers[0].offset, 8u);
+  EXPECT_EQ(node.pointers[0].path, "next");
+  // next points to Node itself.
+  EXPECT_EQ(node.pointers[0].pointeeTypeId, push.pointers[0].pointeeTypeId);
+  EXPECT_EQ(node.runtimeArrayPath, "data");
+  EXPECT_EQ(node.runtimeArrayOffset, 16u);
+  EXPECT_EQ(node.runtimeArrayStride, 4u);
+  expectFields(node.elementFields, {{0, "", "f32"}});
+
+  BlockScalarLayout floats =
+      unwrap(getPointeeScalarLayout(binary, push.pointers[1].pointeeTypeId));
+  EXPECT_EQ(floats.typeName, "Floats");
+  EXPECT_TRUE(floats.fields.empty());
+  EXPECT_EQ(floats.staticSize, 0u);
+  EXPECT_EQ(floats.runtimeArrayOffset, 0u);
+  EXPECT_EQ(floats.runtimeArrayStride, 4u);
+
+  // B: k at 0, nodes[0] at 8 and nodes[1] at 16 (ArrayStride 8), items[]
+  // from 24 in steps of 8, each element one pointer.
+  BlockScalarLayout buffer = layoutOf(binary, 0, 0);
+  expectFields(buffer.fields, {{0, "k", "u32"}});
+  EXPECT_EQ(buffer.staticSize, 24u);
+  ASSERT_EQ(buffer.pointers.size(), 2u);
+  EXPECT_EQ(buffer.pointers[0].offset, 8u);
+  EXPECT_EQ(buffer.pointers[0].path, "nodes[0]");
+  EXPECT_EQ(buffer.pointers[1].offset, 16u);
+  EXPECT_EQ(buffer.pointers[1].path, "nodes[1]");
+  EXPECT_EQ(buffer.runtimeArrayOffset, 24u);
+  EXPECT_EQ(buffer.runtimeArrayStride, 8u);
+  EXPECT_TRUE(buffer.elementFields.empty());
+  ASSERT_EQ(buffer.elementPointers.size(), 1u);
+  EXPECT_EQ(buffer.elementPointers[0].offset, 0u);
+  EXPECT_EQ(buffer.elementPointers[0].path, "");
+}
+
+TEST(ScalarLayout, PhysicalPointeeTypesOfTheModule) {
+  SpirvBinary binary = compileCompute(PointerShader);
+  ModuleReflection reflection = unwrap(reflectModule(binary));
+  BlockScalarLayout push = unwrap(
+      getBlockScalarLayout(binary, reflection.pushConstants->variableId));
+  // Node, Floats, and float (result.f[0] goes through a pointer to a float):
+  // glslang declares a PhysicalStorageBuffer pointer for each access chain
+  // result type too.
+  std::vector<uint32_t> pointees = unwrap(getPhysicalPointeeTypes(binary));
+  EXPECT_TRUE(llvm::is_contained(pointees, push.pointers[0].pointeeTypeId));
+  EXPECT_TRUE(llvm::is_contained(pointees, push.pointers[1].pointeeTypeId));
+  EXPECT_TRUE(llvm::is_sorted(pointees));
+  bool hasFloat = false;
+  for (uint32_t pointee : pointees) {
+    BlockScalarLayout layout = unwrap(getPointeeScalarLayout(binary, pointee));
+    hasFloat |= layout.fields.size() == 1 && layout.fields[0].path.empty() &&
+                layout.fields[0].getTypeName() == "f32";
+  }
+  EXPECT_TRUE(hasFloat);
+}
+
+TEST(ScalarLayout, PointeeMustBeAType) {
+  SpirvBinary binary = compileCompute(PointerShader);
+  ModuleReflection reflection = unwrap(reflectModule(binary));
+  ASSERT_TRUE(reflection.pushConstants);
+  uint32_t variable = reflection.pushConstants->variableId;
+  EXPECT_EQ(errorText(getPointeeScalarLayout(binary, variable)),
+            "error: test.comp: id " + std::to_string(variable) +
+                " is not a type");
+}
+
 TEST(ScalarLayout, NotABlockVariable) {
   SpirvBinary binary = compileCompute(R"(#version 450
 layout(local_size_x = 1) in;

@@ -206,6 +206,7 @@ BufferComparison spvb::run::compareImage(const ImageResults &image,
   BufferComparison result;
   result.set = image.set;
   result.binding = image.binding;
+  result.element = image.element;
   result.image = true;
   const runtime::ImageFormat *format = runtime::getImageFormat(image.format);
   if (!format)
@@ -310,40 +311,44 @@ spvb::run::compareStorageImages(const ModuleReflection &reflection,
          resource.kind != ResourceKind::StorageTexelBuffer) ||
         resource.nonWritable)
       continue;
-    const ImageResults *result =
-        llvm::find_if(results, [&](const ImageResults &r) {
-          return r.set == resource.set && r.binding == resource.binding;
-        });
-    if (result != results.end())
-      comparisons.push_back(compareImage(*result, tolerance));
+    for (const ImageResults &result : results)
+      if (result.set == resource.set && result.binding == resource.binding)
+        comparisons.push_back(compareImage(result, tolerance));
   }
   return comparisons;
 }
 
+std::string BufferComparison::getName() const {
+  if (!device.empty())
+    return device;
+  std::string name = llvm::formatv("{0}:{1}", set, binding).str();
+  if (element)
+    name += llvm::formatv("[{0}]", *element).str();
+  return name;
+}
+
 std::string spvb::run::formatComparison(const BufferComparison &comparison) {
   std::string out;
+  std::string name = comparison.getName();
   const char *noun = comparison.image ? "texels" : "elements";
   for (const ScalarDifference &difference : comparison.first)
     if (comparison.image)
-      out += llvm::formatv("{0}:{1} {2}: cpu {3} vs vulkan {4}\n",
-                           comparison.set, comparison.binding, difference.path,
-                           difference.cpu, difference.vulkan)
+      out += llvm::formatv("{0} {1}: cpu {2} vs vulkan {3}\n", name,
+                           difference.path, difference.cpu, difference.vulkan)
                  .str();
     else
-      out += llvm::formatv("{0}:{1} element {2} (byte {3}) {4}: cpu {5} vs "
-                           "vulkan {6}\n",
-                           comparison.set, comparison.binding, difference.index,
-                           difference.offset, difference.path, difference.cpu,
-                           difference.vulkan)
+      out += llvm::formatv("{0} element {1} (byte {2}) {3}: cpu {4} vs "
+                           "vulkan {5}\n",
+                           name, difference.index, difference.offset,
+                           difference.path, difference.cpu, difference.vulkan)
                  .str();
   if (comparison.agrees())
-    out += llvm::formatv("{0}:{1}: all {2} {3} agree\n", comparison.set,
-                         comparison.binding, comparison.compared, noun)
+    out += llvm::formatv("{0}: all {1} {2} agree\n", name, comparison.compared,
+                         noun)
                .str();
   else
-    out += llvm::formatv("{0}:{1}: {2} of {3} {4} differ\n", comparison.set,
-                         comparison.binding, comparison.differing,
-                         comparison.compared, noun)
+    out += llvm::formatv("{0}: {1} of {2} {3} differ\n", name,
+                         comparison.differing, comparison.compared, noun)
                .str();
   return out;
 }
@@ -355,19 +360,22 @@ llvm::Expected<std::vector<BufferComparison>> spvb::run::compareStorageBuffers(
   for (const ResourceInfo &resource : reflection.resources) {
     if (resource.kind != ResourceKind::StorageBuffer)
       continue;
-    const BufferResults *result =
-        llvm::find_if(results, [&](const BufferResults &r) {
-          return r.set == resource.set && r.binding == resource.binding;
-        });
-    if (result == results.end())
-      continue;
-    llvm::Expected<BlockScalarLayout> layout =
-        getBlockScalarLayout(binary, resource.variableId);
-    if (!layout)
-      return layout.takeError();
-    comparisons.push_back(compareBuffer(resource.set, resource.binding, *layout,
-                                        result->cpu, result->vulkan,
-                                        tolerance));
+    std::optional<BlockScalarLayout> layout;
+    for (const BufferResults &result : results) {
+      if (result.set != resource.set || result.binding != resource.binding)
+        continue;
+      if (!layout) {
+        llvm::Expected<BlockScalarLayout> found =
+            getBlockScalarLayout(binary, resource.variableId);
+        if (!found)
+          return found.takeError();
+        layout = std::move(*found);
+      }
+      comparisons.push_back(compareBuffer(resource.set, resource.binding,
+                                          *layout, result.cpu, result.vulkan,
+                                          tolerance));
+      comparisons.back().element = result.element;
+    }
   }
   return comparisons;
 }
@@ -421,11 +429,17 @@ spvb::run::toJSON(llvm::ArrayRef<BufferComparison> comparisons,
                                          {"path", difference.path},
                                          {"cpu", difference.cpu},
                                          {"vulkan", difference.vulkan}});
-    llvm::json::Object buffer{{"set", comparison.set},
-                              {"binding", comparison.binding},
-                              {"compared", comparison.compared},
+    llvm::json::Object buffer{{"compared", comparison.compared},
                               {"differing", comparison.differing},
                               {"first", std::move(first)}};
+    if (comparison.device.empty()) {
+      buffer["set"] = comparison.set;
+      buffer["binding"] = comparison.binding;
+    } else {
+      buffer["device_buffer"] = comparison.device;
+    }
+    if (comparison.element)
+      buffer["array_element"] = *comparison.element;
     if (comparison.image)
       buffer["image"] = true;
     buffers.push_back(std::move(buffer));

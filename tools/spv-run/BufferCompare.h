@@ -31,6 +31,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,10 @@ struct ScalarDifference {
 struct BufferComparison {
   uint32_t set = 0;
   uint32_t binding = 0;
+  /// The element of a descriptor array.
+  std::optional<uint32_t> element;
+  /// A --device-buffer's name (then set and binding are unused).
+  std::string device;
   /// Scalars compared.
   uint64_t compared = 0;
   /// Scalars that disagree.
@@ -75,6 +80,8 @@ struct BufferComparison {
   bool image = false;
 
   bool agrees() const { return differing == 0; }
+  /// "0:1", "0:1[2]" or the device buffer's name.
+  std::string getName() const;
 };
 
 /// Compares every scalar of \p layout that lies inside both buffers (they
@@ -88,13 +95,16 @@ compareBuffer(uint32_t set, uint32_t binding, const BlockScalarLayout &layout,
 struct BufferResults {
   uint32_t set = 0;
   uint32_t binding = 0;
+  /// The element of a descriptor array.
+  std::optional<uint32_t> element;
   llvm::ArrayRef<uint8_t> cpu;
   llvm::ArrayRef<uint8_t> vulkan;
 };
 
-/// Compares every storage buffer of \p reflection that \p results holds,
-/// in binding order, along its block's layout in \p binary (the specialized
-/// module). Errors are getBlockScalarLayout's.
+/// Compares every storage buffer of \p reflection that \p results holds
+/// (each element of a descriptor array), in binding order, along its
+/// block's layout in \p binary (the specialized module). Errors are
+/// getBlockScalarLayout's.
 llvm::Expected<std::vector<BufferComparison>> compareStorageBuffers(
     const SpirvBinary &binary, const ModuleReflection &reflection,
     llvm::ArrayRef<BufferResults> results, const Tolerance &tolerance);
@@ -104,6 +114,7 @@ llvm::Expected<std::vector<BufferComparison>> compareStorageBuffers(
 struct ImageResults {
   uint32_t set = 0;
   uint32_t binding = 0;
+  std::optional<uint32_t> element;
   /// SPIR-V ImageFormat.
   uint32_t format = 0;
   std::array<uint32_t, 3> extent = {1, 1, 1};
@@ -133,7 +144,8 @@ compareStorageImages(const ModuleReflection &reflection,
 llvm::Expected<Tolerance> parseTolerance(llvm::StringRef ulp,
                                          llvm::StringRef absolute);
 
-/// The report's lines for one buffer:
+/// The report's lines for one buffer (SET:BINDING is SET:BINDING[ELEMENT]
+/// for an element of a descriptor array, the NAME for a device buffer):
 ///   SET:BINDING element INDEX (byte OFFSET) PATH: cpu VALUE vs vulkan VALUE
 ///   ...
 ///   SET:BINDING: D of N elements differ
@@ -150,7 +162,9 @@ std::string formatSummary(llvm::ArrayRef<BufferComparison> comparisons);
 
 /// --json: {"agree", "ulp", "abs_tolerance", "buffers": [{"set", "binding",
 /// "compared", "differing", "first": [{"element", "byte", "path", "cpu",
-/// "vulkan"}]}]}; images have "image": true and count texels.
+/// "vulkan"}]}]}; images have "image": true and count texels; an element of
+/// a descriptor array has "array_element"; a device buffer has
+/// "device_buffer": NAME instead of "set" and "binding".
 llvm::json::Value toJSON(llvm::ArrayRef<BufferComparison> comparisons,
                          const Tolerance &tolerance);
 

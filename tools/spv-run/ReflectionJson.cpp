@@ -7,6 +7,7 @@
 #include "spvbridge/spirv/ScalarLayout.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -62,20 +63,63 @@ static json::Array describeFields(ArrayRef<ScalarField> fields) {
   return runs;
 }
 
+/// PhysicalStorageBuffer pointers; their pointee types go to \p pointees.
+static json::Array describePointers(ArrayRef<PointerField> pointers,
+                                    SetVector<uint32_t> &pointees) {
+  json::Array result;
+  for (const PointerField &pointer : pointers) {
+    pointees.insert(pointer.pointeeTypeId);
+    result.push_back(json::Object{{"offset", pointer.offset},
+                                  {"path", pointer.path},
+                                  {"pointee", pointer.pointeeTypeId},
+                                  {"array_stride", pointer.arrayStride}});
+  }
+  return result;
+}
+
+static json::Value describeLayout(const BlockScalarLayout &layout,
+                                  SetVector<uint32_t> &pointees) {
+  json::Value runtimeArray = nullptr;
+  if (layout.runtimeArrayStride)
+    runtimeArray = json::Object{
+        {"path", layout.runtimeArrayPath},
+        {"offset", layout.runtimeArrayOffset},
+        {"stride", layout.runtimeArrayStride},
+        {"fields", describeFields(layout.elementFields)},
+        {"pointers", describePointers(layout.elementPointers, pointees)}};
+  return json::Object{
+      {"fields", describeFields(layout.fields)},
+      {"runtime_array", std::move(runtimeArray)},
+      {"pointers", describePointers(layout.pointers, pointees)}};
+}
+
 static Expected<json::Value> describeLayout(const SpirvBinary &binary,
-                                            uint32_t variableId) {
+                                            uint32_t variableId,
+                                            SetVector<uint32_t> &pointees) {
   Expected<BlockScalarLayout> layout = getBlockScalarLayout(binary, variableId);
   if (!layout)
     return layout.takeError();
-  json::Value runtimeArray = nullptr;
-  if (layout->runtimeArrayStride)
-    runtimeArray =
-        json::Object{{"path", layout->runtimeArrayPath},
-                     {"offset", layout->runtimeArrayOffset},
-                     {"stride", layout->runtimeArrayStride},
-                     {"fields", describeFields(layout->elementFields)}};
-  return json::Object{{"fields", describeFields(layout->fields)},
-                      {"runtime_array", std::move(runtimeArray)}};
+  return describeLayout(*layout, pointees);
+}
+
+/// Every type a PhysicalStorageBuffer pointer points to, those their
+/// pointers point to included: {"id", "name", "size", "layout"}.
+static Expected<json::Array> describePointees(const SpirvBinary &binary,
+                                              SetVector<uint32_t> &pointees) {
+  json::Array result;
+  // describeLayout appends to pointees as it goes.
+  for (size_t i = 0; i < pointees.size(); ++i) {
+    Expected<BlockScalarLayout> layout =
+        getPointeeScalarLayout(binary, pointees[i]);
+    if (!layout)
+      return layout.takeError();
+    result.push_back(
+        json::Object{{"id", pointees[i]},
+                     {"name", layout->typeName},
+                     {"size", layout->staticSize},
+                     {"layout", describeLayout(*layout, pointees)}});
+  }
+  return result;
 }
 
 static json::Array describeMembers(ArrayRef<BlockMember> members) {
@@ -95,7 +139,8 @@ static bool isBuffer(ResourceKind kind) {
 }
 
 static Expected<json::Object> describeResource(const SpirvBinary &binary,
-                                               const ResourceInfo &resource) {
+                                               const ResourceInfo &resource,
+                                               SetVector<uint32_t> &pointees) {
   json::Object result{{"set", resource.set},
                       {"binding", resource.binding},
                       {"kind", getResourceKindName(resource.kind)},
@@ -110,7 +155,8 @@ static Expected<json::Object> describeResource(const SpirvBinary &binary,
                       {"non_readable", resource.nonReadable},
                       {"members", describeMembers(resource.members)}};
   if (isBuffer(resource.kind)) {
-    Expected<json::Value> layout = describeLayout(binary, resource.variableId);
+    Expected<json::Value> layout =
+        describeLayout(binary, resource.variableId, pointees);
     if (!layout)
       return layout.takeError();
     result["layout"] = std::move(*layout);
@@ -189,17 +235,18 @@ Error spvb::run::printReflection(raw_ostream &os, StringRef path,
       entry ? entry->workgroupSize : std::array<uint32_t, 3>{1, 1, 1};
 
   json::Array resources;
+  SetVector<uint32_t> pointees;
   for (const ResourceInfo &resource : reflection.resources) {
     Expected<json::Object> described =
-        describeResource(shader->prepared, resource);
+        describeResource(shader->prepared, resource, pointees);
     if (!described)
       return described.takeError();
     resources.push_back(std::move(*described));
   }
   json::Value pushConstants = nullptr;
   if (reflection.pushConstants) {
-    Expected<json::Value> layout =
-        describeLayout(shader->prepared, reflection.pushConstants->variableId);
+    Expected<json::Value> layout = describeLayout(
+        shader->prepared, reflection.pushConstants->variableId, pointees);
     if (!layout)
       return layout.takeError();
     pushConstants = json::Object{
@@ -207,6 +254,16 @@ Error spvb::run::printReflection(raw_ostream &os, StringRef path,
         {"members", describeMembers(reflection.pushConstants->members)},
         {"layout", std::move(*layout)}};
   }
+  // Also what the shader can make of an integer (OpConvertUToPtr).
+  Expected<std::vector<uint32_t>> allPointees =
+      getPhysicalPointeeTypes(shader->prepared);
+  if (!allPointees)
+    return allPointees.takeError();
+  pointees.insert(allPointees->begin(), allPointees->end());
+  Expected<json::Array> pointeeTypes =
+      describePointees(shader->prepared, pointees);
+  if (!pointeeTypes)
+    return pointeeTypes.takeError();
   Expected<std::vector<SpecConstantInfo>> specConstants =
       listSpecConstants(shader->original);
   if (!specConstants)
@@ -226,6 +283,7 @@ Error spvb::run::printReflection(raw_ostream &os, StringRef path,
        describeSpecIds(shader->original, shader->entryPoint)},
       {"resources", std::move(resources)},
       {"push_constants", std::move(pushConstants)},
+      {"pointee_types", std::move(*pointeeTypes)},
       {"spec_constants", std::move(specs)},
       {"uses_barriers", reflection.usesBarriers},
       {"uses_atomics", reflection.usesAtomics},

@@ -13,17 +13,29 @@
 //      "members": [{"name", "offset", "size", "type"}],
 //      "layout": LAYOUT (buffers only)}],
 //    "push_constants": null or {"size", "members", "layout": LAYOUT},
+//    "pointee_types": [{"id", "name", "size", "layout": LAYOUT}],
 //    "spec_constants": [{"id", "name", "type", "default"}],
 //    "uses_barriers", "uses_atomics", "uses_subgroups",
 //    "workgroup_storage_size", "capabilities", "extensions"}
 //
 // LAYOUT is the block's scalar layout (ScalarLayout.h) with runs of equal
 // scalars folded, so that a 4096-float array is one entry:
-//   {"fields": [RUN...], "runtime_array": null or
-//    {"path", "offset", "stride", "fields": [RUN...]}}
+//   {"fields": [RUN...], "pointers": [POINTER...], "runtime_array": null or
+//    {"path", "offset", "stride", "fields": [RUN...],
+//     "pointers": [POINTER...]}}
 //   RUN = {"offset", "type", "count", "stride", "path"}: count scalars of
 //   type at offset, offset + stride, ... of one array, vector or matrix
 //   (their paths differ only in indices); path names the first.
+//   POINTER = {"offset", "path", "pointee", "array_stride"}: an 8-byte
+//   PhysicalStorageBuffer address; pointee is the id of its pointee type in
+//   "pointee_types", array_stride the pointer type's ArrayStride (the step
+//   of OpPtrAccessChain; 0 if none).
+// "pointee_types" lists every type such a pointer points to (transitively:
+// a pointee's own pointers too; a type may point to itself), and those of
+// every other PhysicalStorageBuffer pointer type of the module (what the
+// shader may convert an integer to): its "size" is
+// the bytes up to its runtime array (a struct's static size), its "layout"
+// the scalars from the start of the pointee.
 // A spec constant's default is a JSON bool or number; a non-finite float is
 // the string "inf", "-inf" or "nan".
 //

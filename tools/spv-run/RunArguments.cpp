@@ -10,7 +10,9 @@
 #include "spvbridge/cpu_runtime/ImageFormats.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
@@ -257,11 +259,33 @@ llvm::Expected<std::vector<uint8_t>> loadDataIn(llvm::StringRef data,
   return out;
 }
 
-/// Splits ARG at every colon; SET and BINDING are the first two parts.
+/// BINDING or BINDING[ELEMENT].
+llvm::Error parseBindingAndElement(llvm::StringRef text,
+                                   llvm::StringRef context, uint32_t &binding,
+                                   std::optional<uint32_t> &element) {
+  size_t open = text.find('[');
+  if (open == llvm::StringRef::npos || !text.ends_with("]"))
+    return parseIndex(text, "binding", context, binding);
+  if (llvm::Error error =
+          parseIndex(text.take_front(open), "binding", context, binding))
+    return error;
+  llvm::StringRef inside = text.slice(open + 1, text.size() - 1);
+  uint64_t value;
+  if (parseUnsignedText(inside, UINT32_MAX, value) != NumberStatus::Ok)
+    return makeError(context + ": bad element '" + inside +
+                     "' (expected an unsigned 32-bit integer in "
+                     "BINDING[ELEMENT])");
+  element = static_cast<uint32_t>(value);
+  return llvm::Error::success();
+}
+
+/// Splits ARG at every colon; SET and BINDING[ELEMENT] are the first two
+/// parts.
 struct SplitArgument {
   llvm::SmallVector<llvm::StringRef, 4> parts;
   uint32_t set = 0;
   uint32_t binding = 0;
+  std::optional<uint32_t> element;
 };
 
 llvm::Error parseSetAndBinding(llvm::StringRef arg, size_t minParts,
@@ -274,7 +298,47 @@ llvm::Error parseSetAndBinding(llvm::StringRef arg, size_t minParts,
   if (llvm::Error error =
           parseIndex(result.parts[0], "set", context, result.set))
     return error;
-  return parseIndex(result.parts[1], "binding", context, result.binding);
+  return parseBindingAndElement(result.parts[1], context, result.binding,
+                                result.element);
+}
+
+/// Whether \p text starts like a NAME rather than a SET.
+bool startsLikeName(llvm::StringRef text) {
+  return !text.empty() && (llvm::isAlpha(text[0]) || text[0] == '_');
+}
+
+/// A buffer named by parts[at] (NAME) or parts[at], parts[at + 1]
+/// (SET:BINDING[ELEMENT]); \p used is how many parts that took.
+llvm::Error parseBufferName(llvm::ArrayRef<llvm::StringRef> parts, size_t at,
+                            llvm::StringRef context, llvm::StringRef usage,
+                            BufferName &result, size_t &used) {
+  if (at >= parts.size())
+    return makeError(context + ": expected " + usage);
+  if (startsLikeName(parts[at])) {
+    if (!isDeviceBufferName(parts[at]))
+      return makeError(context + ": bad name '" + parts[at] +
+                       "' (expected a letter or '_' followed by letters, "
+                       "digits, '_', '-' or '.', and not 'push')");
+    result.device = parts[at].str();
+    used = 1;
+    return llvm::Error::success();
+  }
+  if (at + 1 >= parts.size())
+    return makeError(context + ": expected " + usage);
+  if (llvm::Error error = parseIndex(parts[at], "set", context, result.set))
+    return error;
+  used = 2;
+  return parseBindingAndElement(parts[at + 1], context, result.binding,
+                                result.element);
+}
+
+/// An unsigned 64-bit OFFSET or BYTES of --address.
+llvm::Error parseByteCount(llvm::StringRef text, llvm::StringRef what,
+                           llvm::StringRef context, uint64_t &result) {
+  if (parseUnsignedText(text, UINT64_MAX, result) != NumberStatus::Ok)
+    return makeError(context + ": bad " + what + " '" + text +
+                     "' (expected an unsigned integer)");
+  return llvm::Error::success();
 }
 
 /// The text after the first \p count colons of \p arg.
@@ -318,6 +382,33 @@ llvm::StringRef spvb::run::kindName(DescriptorKind kind) {
   return kind == DescriptorKind::Uniform ? "uniform" : "storage";
 }
 
+std::string spvb::run::formatDescriptor(uint32_t set, uint32_t binding,
+                                        std::optional<uint32_t> element) {
+  std::string text = std::to_string(set) + ":" + std::to_string(binding);
+  if (element)
+    text += "[" + std::to_string(*element) + "]";
+  return text;
+}
+
+std::string BufferName::str() const {
+  return isDevice() ? device : formatDescriptor(set, binding, element);
+}
+
+bool BufferName::refersTo(const BufferName &other) const {
+  if (isDevice() || other.isDevice())
+    return device == other.device;
+  return set == other.set && binding == other.binding &&
+         getElement() == other.getElement();
+}
+
+bool spvb::run::isDeviceBufferName(llvm::StringRef name) {
+  if (!startsLikeName(name) || name == "push")
+    return false;
+  return llvm::all_of(name, [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '-' || c == '.';
+  });
+}
+
 llvm::Expected<BufferArgument>
 spvb::run::parseBufferArgument(llvm::StringRef arg) {
   std::string context = argumentContext("--buffer", arg);
@@ -328,6 +419,7 @@ spvb::run::parseBufferArgument(llvm::StringRef arg) {
   BufferArgument result;
   result.set = split.set;
   result.binding = split.binding;
+  result.element = split.element;
   llvm::StringRef kind = split.parts[2];
   if (kind == "storage")
     result.kind = DescriptorKind::Storage;
@@ -349,28 +441,108 @@ spvb::run::parseBufferArgument(llvm::StringRef arg) {
 llvm::Expected<OutputArgument>
 spvb::run::parseOutputArgument(llvm::StringRef arg) {
   std::string context = argumentContext("--out", arg);
-  SplitArgument split;
+  llvm::StringRef usage = "SET:BINDING[ELEMENT]:FILE or NAME:FILE";
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  arg.split(parts, ':');
+  OutputArgument result;
+  size_t used = 0;
   if (llvm::Error error =
-          parseSetAndBinding(arg, 3, "SET:BINDING:FILE", context, split))
+          parseBufferName(parts, 0, context, usage, result.buffer, used))
     return error;
-  llvm::StringRef path = afterColons(arg, 2);
-  if (path.empty())
+  if (parts.size() <= used)
+    return makeError(context + ": expected " + usage);
+  result.path = afterColons(arg, used).str();
+  if (result.path.empty())
     return makeError(context + ": empty FILE");
-  return OutputArgument{split.set, split.binding, path.str()};
+  return result;
 }
 
 llvm::Expected<PrintArgument>
 spvb::run::parsePrintArgument(llvm::StringRef arg) {
   std::string context = argumentContext("--print", arg);
-  SplitArgument split;
-  if (llvm::Error error = parseSetAndBinding(arg, 3, "SET:BINDING:TYPE",
-                                             context, split, /*exact=*/true))
+  llvm::StringRef usage = "SET:BINDING[ELEMENT]:TYPE or NAME:TYPE";
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  arg.split(parts, ':');
+  PrintArgument result;
+  size_t used = 0;
+  if (llvm::Error error =
+          parseBufferName(parts, 0, context, usage, result.buffer, used))
     return error;
-  llvm::StringRef type = split.parts[2];
+  if (parts.size() != used + 1)
+    return makeError(context + ": expected " + usage);
+  llvm::StringRef type = parts[used];
   if (!lookupType(type))
     return makeError(context + ": unknown type '" + type + "' (expected " +
                      TypeList + ")");
-  return PrintArgument{split.set, split.binding, type.str()};
+  result.type = type.str();
+  return result;
+}
+
+llvm::Expected<DeviceBufferArgument>
+spvb::run::parseDeviceBufferArgument(llvm::StringRef arg) {
+  std::string context = argumentContext("--device-buffer", arg);
+  auto [name, data] = arg.split(':');
+  if (name.size() == arg.size())
+    return makeError(context + ": expected NAME:DATA");
+  if (!isDeviceBufferName(name))
+    return makeError(context + ": bad name '" + name +
+                     "' (expected a letter or '_' followed by letters, "
+                     "digits, '_', '-' or '.', and not 'push')");
+  llvm::Expected<std::vector<uint8_t>> bytes = loadDataIn(data, context);
+  if (!bytes)
+    return bytes.takeError();
+  if (bytes->empty())
+    return makeError(context + ": the buffer is empty");
+  return DeviceBufferArgument{name.str(), std::move(*bytes)};
+}
+
+llvm::Expected<AddressArgument>
+spvb::run::parseAddressArgument(llvm::StringRef arg) {
+  std::string context = argumentContext("--address", arg);
+  llvm::StringRef usage =
+      "WHERE:OFFSET:BUFFER[+BYTES] (WHERE: push, SET:BINDING[ELEMENT] or "
+      "NAME; BUFFER: NAME or SET:BINDING[ELEMENT])";
+  llvm::SmallVector<llvm::StringRef, 6> parts;
+  arg.split(parts, ':');
+  AddressArgument result;
+  result.text = arg.str();
+  size_t at = 0;
+  if (!parts.empty() && parts[0] == "push") {
+    result.push = true;
+    at = 1;
+  } else {
+    size_t used = 0;
+    if (llvm::Error error =
+            parseBufferName(parts, 0, context, usage, result.where, used))
+      return error;
+    at = used;
+  }
+  if (at + 1 >= parts.size())
+    return makeError(context + ": expected " + usage);
+  if (llvm::Error error =
+          parseByteCount(parts[at], "offset", context, result.offset))
+    return error;
+  ++at;
+  // BUFFER[+BYTES]: the suffix is on its last part.
+  llvm::SmallVector<llvm::StringRef, 2> target(parts.begin() + at, parts.end());
+  if (target.size() > 2)
+    return makeError(context + ": expected " + usage);
+  auto [last, bytes] = target.back().split('+');
+  if (last.size() != target.back().size()) {
+    if (llvm::Error error =
+            parseByteCount(bytes, "+BYTES", context, result.addend))
+      return error;
+    target.back() = last;
+  }
+  if (target.size() == 1 && target[0] == "push")
+    return makeError(context + ": expected " + usage);
+  size_t used = 0;
+  if (llvm::Error error =
+          parseBufferName(target, 0, context, usage, result.target, used))
+    return error;
+  if (used != target.size())
+    return makeError(context + ": expected " + usage);
+  return result;
 }
 
 std::string spvb::run::formatBuffer(llvm::ArrayRef<uint8_t> bytes,
@@ -532,6 +704,7 @@ spvb::run::parseImageArgument(llvm::StringRef arg) {
   ImageArgument result;
   result.set = split.set;
   result.binding = split.binding;
+  result.element = split.element;
   result.formatName = split.parts[2].str();
   const runtime::ImageFormat *format = runtime::findImageFormat(split.parts[2]);
   if (!format)
@@ -591,6 +764,7 @@ spvb::run::parseSamplerArgument(llvm::StringRef arg) {
   SamplerArgument result;
   result.set = split.set;
   result.binding = split.binding;
+  result.element = split.element;
   llvm::SmallVector<llvm::StringRef, 8> settings;
   split.parts[2].split(settings, ',');
   for (llvm::StringRef setting : settings) {

@@ -3,8 +3,9 @@
 // The command-line values spv-run shares with vkref (../shared/tools/vkref),
 // so that one command line runs on both: DATA (--buffer, --push), --buffer,
 // --out, --groups and --repeat, with vkref's grammar. Plus spv-run's own
-// --print and --threads, the text of a printed buffer, writing output files
-// and the timing summary of --json.
+// --print and --threads, descriptor array elements (SET:BINDING[ELEMENT]),
+// --device-buffer and --address, the text of a printed buffer, writing
+// output files and the timing summary of --json.
 //
 // Every error is an llvm::Error whose message starts with "error: ", names
 // the flag and quotes the whole argument as given, e.g.
@@ -23,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,25 +75,56 @@ llvm::Expected<std::vector<uint8_t>> parsePushArgument(llvm::StringRef data);
 
 enum class DescriptorKind { Storage, Uniform };
 
+/// A buffer as --out, --print and --address name it: a descriptor,
+/// `SET:BINDING` or `SET:BINDING[ELEMENT]` (an element of a descriptor
+/// array), or a --device-buffer by its NAME.
+struct BufferName {
+  /// The device buffer's name; empty for a descriptor.
+  std::string device;
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  /// [ELEMENT], when given.
+  std::optional<uint32_t> element;
+
+  bool isDevice() const { return !device.empty(); }
+  uint32_t getElement() const { return element.value_or(0); }
+  /// "0:1", "0:1[2]" or the name.
+  std::string str() const;
+  /// Whether both name the same buffer (no [ELEMENT] is element 0).
+  bool refersTo(const BufferName &other) const;
+};
+
+/// "SET:BINDING" or "SET:BINDING[ELEMENT]".
+std::string formatDescriptor(uint32_t set, uint32_t binding,
+                             std::optional<uint32_t> element);
+
+/// A device buffer's NAME: a letter or '_', then letters, digits, '_', '-'
+/// or '.'; not "push".
+bool isDeviceBufferName(llvm::StringRef name);
+
 /// "storage" or "uniform".
 llvm::StringRef kindName(DescriptorKind kind);
 
-/// `--buffer SET:BINDING:storage|uniform:DATA`.
+/// `--buffer SET:BINDING[ELEMENT]:storage|uniform:DATA`.
 struct BufferArgument {
   uint32_t set = 0;
   uint32_t binding = 0;
+  /// [ELEMENT] of a descriptor array, when given.
+  std::optional<uint32_t> element;
   DescriptorKind kind = DescriptorKind::Storage;
   /// The loaded DATA (never empty).
   std::vector<uint8_t> bytes;
 };
 
-/// Parses `SET:BINDING:storage|uniform:DATA` and loads DATA (which may hold
-/// further colons). SET and BINDING are decimal or 0x hex. Errors (ARG is
-/// \p arg):
+/// Parses `SET:BINDING[ELEMENT]:storage|uniform:DATA` and loads DATA (which
+/// may hold further colons). SET, BINDING and ELEMENT are decimal or 0x hex.
+/// Errors (ARG is \p arg):
 ///   error: --buffer 'ARG': expected SET:BINDING:storage|uniform:DATA
 ///   error: --buffer 'ARG': bad set 'X' (expected an unsigned 32-bit integer)
 ///   error: --buffer 'ARG': bad binding 'X' (expected an unsigned 32-bit
 ///          integer)
+///   error: --buffer 'ARG': bad element 'X' (expected an unsigned 32-bit
+///          integer in BINDING[ELEMENT])
 ///   error: --buffer 'ARG': unknown descriptor kind 'K' (expected storage or
 ///          uniform)
 ///   error: --buffer 'ARG': <a loadData error after the quoted argument>
@@ -99,35 +132,76 @@ struct BufferArgument {
 /// Duplicate (set, binding) pairs are the caller's to reject.
 llvm::Expected<BufferArgument> parseBufferArgument(llvm::StringRef arg);
 
-/// `--out SET:BINDING:FILE`.
+/// `--out SET:BINDING[ELEMENT]:FILE` or `--out NAME:FILE`.
 struct OutputArgument {
-  uint32_t set = 0;
-  uint32_t binding = 0;
+  BufferName buffer;
   std::string path;
 };
 
-/// Parses `SET:BINDING:FILE` (FILE may hold colons). Errors:
-///   error: --out 'ARG': expected SET:BINDING:FILE
-///   error: --out 'ARG': bad set|binding 'X' (expected an unsigned 32-bit
-///          integer)
+/// Parses `SET:BINDING[ELEMENT]:FILE` or `NAME:FILE` (FILE may hold colons;
+/// a first part that starts with a letter or '_' is a NAME). Errors:
+///   error: --out 'ARG': expected SET:BINDING[ELEMENT]:FILE or NAME:FILE
+///   error: --out 'ARG': bad set|binding|element 'X' (expected an unsigned
+///          32-bit integer...)
 ///   error: --out 'ARG': empty FILE
 llvm::Expected<OutputArgument> parseOutputArgument(llvm::StringRef arg);
 
-/// `--print SET:BINDING:TYPE` (spv-run only).
+/// `--print SET:BINDING[ELEMENT]:TYPE` or `--print NAME:TYPE` (spv-run
+/// only).
 struct PrintArgument {
-  uint32_t set = 0;
-  uint32_t binding = 0;
+  BufferName buffer;
   /// A scalar type, see scalarTypeSize.
   std::string type;
 };
 
-/// Parses `SET:BINDING:TYPE`. Errors:
-///   error: --print 'ARG': expected SET:BINDING:TYPE
-///   error: --print 'ARG': bad set|binding 'X' (expected an unsigned 32-bit
-///          integer)
+/// Parses `SET:BINDING[ELEMENT]:TYPE` or `NAME:TYPE`. Errors:
+///   error: --print 'ARG': expected SET:BINDING[ELEMENT]:TYPE or NAME:TYPE
+///   error: --print 'ARG': bad set|binding|element 'X' (expected an unsigned
+///          32-bit integer...)
 ///   error: --print 'ARG': unknown type 'T' (expected u8, i8, u16, i16, u32,
 ///          i32, u64, i64, f16, f32 or f64)
 llvm::Expected<PrintArgument> parsePrintArgument(llvm::StringRef arg);
+
+/// `--device-buffer NAME:DATA`: a buffer bound to no descriptor, which the
+/// shader reaches through its address (--address).
+struct DeviceBufferArgument {
+  std::string name;
+  /// The loaded DATA (never empty).
+  std::vector<uint8_t> bytes;
+};
+
+/// Errors:
+///   error: --device-buffer 'ARG': expected NAME:DATA
+///   error: --device-buffer 'ARG': bad name 'X' (expected a letter or '_'
+///          followed by letters, digits, '_', '-' or '.', and not 'push')
+///   error: --device-buffer 'ARG': the buffer is empty
+///   and those of loadData.
+llvm::Expected<DeviceBufferArgument>
+parseDeviceBufferArgument(llvm::StringRef arg);
+
+/// `--address WHERE:OFFSET:BUFFER[+BYTES]`: before the run, the 8-byte
+/// address of BUFFER (plus BYTES) is written at byte OFFSET of WHERE, the
+/// push constants (`push`), a descriptor's buffer (SET:BINDING[ELEMENT]) or
+/// a device buffer (NAME). BUFFER is a NAME or SET:BINDING[ELEMENT].
+struct AddressArgument {
+  /// The argument as given, for errors.
+  std::string text;
+  /// WHERE is `push` (then `where` is unused).
+  bool push = false;
+  BufferName where;
+  uint64_t offset = 0;
+  BufferName target;
+  uint64_t addend = 0;
+};
+
+/// Errors:
+///   error: --address 'ARG': expected WHERE:OFFSET:BUFFER[+BYTES] (WHERE:
+///          push, SET:BINDING[ELEMENT] or NAME; BUFFER: NAME or
+///          SET:BINDING[ELEMENT])
+///   error: --address 'ARG': bad offset 'X' (expected an unsigned integer)
+///   error: --address 'ARG': bad +BYTES 'X' (expected an unsigned integer)
+///   error: --address 'ARG': bad set|binding|element 'X' (...)
+llvm::Expected<AddressArgument> parseAddressArgument(llvm::StringRef arg);
 
 /// The buffer as text for --print: its values of scalar type \p type,
 /// little-endian, separated by ", ". Integers are decimal; floats print so
@@ -173,6 +247,7 @@ llvm::Expected<uint32_t> parseUnsigned(llvm::StringRef value,
 struct ImageArgument {
   uint32_t set = 0;
   uint32_t binding = 0;
+  std::optional<uint32_t> element;
   uint32_t format = 0; ///< SPIR-V ImageFormat
   std::string formatName;
   unsigned texelBytes = 0;
@@ -205,6 +280,7 @@ llvm::Expected<ImageArgument> parseImageArgument(llvm::StringRef arg);
 struct SamplerArgument {
   uint32_t set = 0;
   uint32_t binding = 0;
+  std::optional<uint32_t> element;
   uint32_t filter = 0;
   uint32_t mipmapMode = 0;
   uint32_t addressMode = 2;

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <tuple>
 
 using namespace spvb;
 using namespace spvb::vulkan;
@@ -254,6 +255,7 @@ private:
   llvm::Error checkLimits(const Job &job);
   llvm::Error createDevice(const Job &job);
   llvm::Error createBuffers(const Job &job);
+  llvm::Error writeAddresses(const Job &job, Result &result);
   llvm::Error createImages(const Job &job);
   llvm::Error checkFormat(const ImageBinding &image, const FormatEntry &format);
   llvm::Error createDescriptors(const Job &job);
@@ -285,6 +287,13 @@ private:
   void destroyBuffer(Buffer &buffer);
   llvm::Error submitAndWait(VkCommandBuffer commands);
 
+  /// The job uses buffer device addresses: every buffer gets one.
+  bool deviceAddresses = false;
+  /// What each run starts from: Job::buffers', Job::deviceBuffers' and the
+  /// push constants' bytes with the addresses written in.
+  std::vector<std::vector<uint8_t>> initialBuffers;
+  std::vector<std::vector<uint8_t>> initialDeviceBuffers;
+  std::vector<uint8_t> pushConstants;
   uint32_t apiVersion = VK_API_VERSION_1_1;
   uint32_t deviceVersion = VK_API_VERSION_1_1;
   VkInstance instance = VK_NULL_HANDLE;
@@ -294,6 +303,7 @@ private:
   VkDevice device = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;
   std::vector<Buffer> buffers;
+  std::vector<Buffer> deviceBuffers;
   std::vector<Image> images;
   std::vector<VkDescriptorSetLayout> setLayouts;
   VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
@@ -324,6 +334,8 @@ Session::~Session() {
       if (layout)
         vkDestroyDescriptorSetLayout(device, layout, nullptr);
     for (Buffer &buffer : buffers)
+      destroyBuffer(buffer);
+    for (Buffer &buffer : deviceBuffers)
       destroyBuffer(buffer);
     for (Image &image : images) {
       if (image.sampler)
@@ -449,11 +461,31 @@ llvm::Error Session::checkLimits(const Job &job) {
                                     : limits.maxStorageBufferRange;
     if (buffer.initial.size() > limit)
       return makeError(llvm::formatv(
-          "error: --buffer {0}:{1}: {2} bytes exceed the Vulkan device's "
-          "limit of {3} for {4} buffers",
-          buffer.set, buffer.binding, buffer.initial.size(), limit,
+          "error: --buffer {0}:{1}{2}: {3} bytes exceed the Vulkan device's "
+          "limit of {4} for {5} buffers",
+          buffer.set, buffer.binding,
+          buffer.arraySize == 1
+              ? std::string()
+              : llvm::formatv("[{0}]", buffer.arrayElement).str(),
+          buffer.initial.size(), limit,
           buffer.uniform ? "uniform" : "storage"));
   }
+  // Descriptors per stage (the layout bindings' descriptorCount): more
+  // than the device has is invalid usage, which drivers may crash on.
+  uint64_t storage = 0, uniform = 0;
+  for (const BufferBinding &buffer : job.buffers)
+    if (buffer.arrayElement == 0)
+      (buffer.uniform ? uniform : storage) += buffer.arraySize;
+  for (auto [count, limit, kind, name] :
+       {std::make_tuple(storage, limits.maxPerStageDescriptorStorageBuffers,
+                        "storage", "maxPerStageDescriptorStorageBuffers"),
+        std::make_tuple(uniform, limits.maxPerStageDescriptorUniformBuffers,
+                        "uniform", "maxPerStageDescriptorUniformBuffers")})
+    if (count > limit)
+      return makeError(llvm::formatv(
+          "error: --buffer: {0} {1} buffer descriptors exceed the Vulkan "
+          "device's limit of {2} ({3})",
+          count, kind, limit, name));
   return llvm::Error::success();
 }
 
@@ -544,6 +576,14 @@ llvm::Error Session::createDevice(const Job &job) {
     features.features.robustBufferAccess = VK_FALSE;
   }
   features13.robustImageAccess = VK_FALSE;
+  deviceAddresses = !job.deviceBuffers.empty() || !job.addresses.empty();
+  if (deviceAddresses &&
+      (deviceVersion < VK_API_VERSION_1_2 || !features12.bufferDeviceAddress))
+    return makeError(
+        llvm::formatv("error: --{0}: the Vulkan device '{1}' has "
+                      "no bufferDeviceAddress (Vulkan 1.2)",
+                      job.addresses.empty() ? "device-buffer" : "address",
+                      properties.deviceName));
   if (extensionFeatures.pNext)
     appendToChain(&features, extensionFeatures.pNext);
 
@@ -596,6 +636,11 @@ llvm::Error Session::allocateMemory(const VkMemoryRequirements &requirements,
       makeStruct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
   allocation.allocationSize = requirements.size;
   allocation.memoryTypeIndex = type;
+  auto flags = makeStruct<VkMemoryAllocateFlagsInfo>(
+      VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO);
+  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+  if (deviceAddresses)
+    allocation.pNext = &flags;
   return check(vkAllocateMemory(device, &allocation, nullptr, &memory),
                "vkAllocateMemory");
 }
@@ -608,6 +653,8 @@ llvm::Error Session::createHostBuffer(VkDeviceSize size,
   // Descriptor ranges are multiples of 4 bytes, as in vkref.
   info.size = (size + 3) & ~VkDeviceSize(3);
   info.usage = usage;
+  if (deviceAddresses)
+    info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
   if (llvm::Error error =
           check(vkCreateBuffer(device, &info, nullptr, &buffer.buffer),
                 "vkCreateBuffer"))
@@ -640,6 +687,51 @@ llvm::Error Session::createBuffers(const Job &job) {
                             : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
             buffers.emplace_back()))
       return error;
+  for (const DeviceBuffer &buffer : job.deviceBuffers)
+    if (llvm::Error error = createHostBuffer(buffer.initial.size(),
+                                             VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                             deviceBuffers.emplace_back()))
+      return error;
+  return llvm::Error::success();
+}
+
+llvm::Error Session::writeAddresses(const Job &job, Result &result) {
+  for (const BufferBinding &buffer : job.buffers)
+    initialBuffers.emplace_back(buffer.initial.begin(), buffer.initial.end());
+  for (const DeviceBuffer &buffer : job.deviceBuffers)
+    initialDeviceBuffers.emplace_back(buffer.initial.begin(),
+                                      buffer.initial.end());
+  pushConstants.assign(job.pushConstants.begin(), job.pushConstants.end());
+  if (!deviceAddresses)
+    return llvm::Error::success();
+  auto getAddress = [&](const Buffer &buffer) {
+    auto info = makeStruct<VkBufferDeviceAddressInfo>(
+        VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO);
+    info.buffer = buffer.buffer;
+    return uint64_t(vkGetBufferDeviceAddress(device, &info));
+  };
+  for (const Buffer &buffer : buffers)
+    result.bufferAddresses.push_back(getAddress(buffer));
+  for (const Buffer &buffer : deviceBuffers)
+    result.bufferAddresses.push_back(getAddress(buffer));
+  for (const AddressPatch &patch : job.addresses) {
+    uint64_t address =
+        result.bufferAddresses[patch.target == AddressPatch::Place::Buffer
+                                   ? patch.targetIndex
+                                   : buffers.size() + patch.targetIndex] +
+        patch.addend;
+    std::vector<uint8_t> &bytes =
+        patch.where == AddressPatch::Place::PushConstants ? pushConstants
+        : patch.where == AddressPatch::Place::Buffer
+            ? initialBuffers[patch.whereIndex]
+            : initialDeviceBuffers[patch.whereIndex];
+    if (patch.offset + 8 > bytes.size())
+      return makeError(llvm::formatv("error: --address: offset {0} is past "
+                                     "the end of its buffer ({1} bytes)",
+                                     patch.offset, bytes.size()));
+    for (int i = 0; i < 8; ++i)
+      bytes[patch.offset + i] = static_cast<uint8_t>(address >> (8 * i));
+  }
   return llvm::Error::success();
 }
 
@@ -848,6 +940,8 @@ llvm::Error Session::createDescriptors(const Job &job) {
   struct Descriptor {
     uint32_t set;
     uint32_t binding;
+    uint32_t arrayElement;
+    uint32_t arraySize;
     VkDescriptorType type;
     VkDescriptorBufferInfo buffer{};
     VkDescriptorImageInfo image{};
@@ -856,16 +950,17 @@ llvm::Error Session::createDescriptors(const Job &job) {
   std::vector<Descriptor> descriptors;
   for (size_t i = 0; i < job.buffers.size(); ++i) {
     const BufferBinding &buffer = job.buffers[i];
-    Descriptor &descriptor = descriptors.emplace_back(
-        Descriptor{buffer.set, buffer.binding,
-                   buffer.uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                                  : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
+    Descriptor &descriptor = descriptors.emplace_back(Descriptor{
+        buffer.set, buffer.binding, buffer.arrayElement, buffer.arraySize,
+        buffer.uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                       : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
     descriptor.buffer = {buffers[i].buffer, 0, VK_WHOLE_SIZE};
   }
   for (size_t i = 0; i < job.images.size(); ++i) {
     const ImageBinding &image = job.images[i];
     Descriptor &descriptor = descriptors.emplace_back(
-        Descriptor{image.set, image.binding, getDescriptorType(image.kind)});
+        Descriptor{image.set, image.binding, image.arrayElement,
+                   image.arraySize, getDescriptorType(image.kind)});
     descriptor.image = {images[i].sampler, images[i].view,
                         VK_IMAGE_LAYOUT_GENERAL};
     descriptor.texelBuffer = images[i].bufferView;
@@ -888,15 +983,21 @@ llvm::Error Session::createDescriptors(const Job &job) {
     for (const Descriptor &descriptor : descriptors) {
       if (descriptor.set != set)
         continue;
-      bindings.push_back({descriptor.binding, descriptor.type, 1,
-                          VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+      // The elements of a descriptor array share one layout binding.
+      if (llvm::any_of(bindings, [&](const VkDescriptorSetLayoutBinding &b) {
+            return b.binding == descriptor.binding;
+          }))
+        continue;
+      bindings.push_back({descriptor.binding, descriptor.type,
+                          descriptor.arraySize, VK_SHADER_STAGE_COMPUTE_BIT,
+                          nullptr});
       auto size = llvm::find_if(sizes, [&](const VkDescriptorPoolSize &s) {
         return s.type == descriptor.type;
       });
       if (size == sizes.end())
-        sizes.push_back({descriptor.type, 1});
+        sizes.push_back({descriptor.type, descriptor.arraySize});
       else
-        ++size->descriptorCount;
+        size->descriptorCount += descriptor.arraySize;
     }
     auto info = makeStruct<VkDescriptorSetLayoutCreateInfo>(
         VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
@@ -950,6 +1051,7 @@ llvm::Error Session::createDescriptors(const Job &job) {
             VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET));
     write.dstSet = sets[descriptor.set];
     write.dstBinding = descriptor.binding;
+    write.dstArrayElement = descriptor.arrayElement;
     write.descriptorCount = 1;
     write.descriptorType = descriptor.type;
     write.pBufferInfo = &descriptor.buffer;
@@ -1048,10 +1150,10 @@ llvm::Error Session::dispatch(const Job &job, Result &result) {
     vkCmdBindDescriptorSets(
         commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout, 0,
         static_cast<uint32_t>(sets.size()), sets.data(), 0, nullptr);
-  if (!job.pushConstants.empty())
+  if (!pushConstants.empty())
     vkCmdPushConstants(commands, pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                       static_cast<uint32_t>(job.pushConstants.size()),
-                       job.pushConstants.data());
+                       static_cast<uint32_t>(pushConstants.size()),
+                       pushConstants.data());
   vkCmdDispatch(commands, job.groups[0], job.groups[1], job.groups[2]);
   // The host reads the buffers after the fence.
   recordMemoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -1160,9 +1262,12 @@ llvm::Error Session::dispatch(const Job &job, Result &result) {
   // Every run starts from the initial contents, restored outside the timing,
   // so the outputs show exactly one dispatch.
   for (uint32_t run = 0; run <= job.repeat; ++run) {
-    for (size_t i = 0; i < job.buffers.size(); ++i)
-      std::memcpy(buffers[i].mapped, job.buffers[i].initial.data(),
-                  job.buffers[i].initial.size());
+    for (size_t i = 0; i < initialBuffers.size(); ++i)
+      std::memcpy(buffers[i].mapped, initialBuffers[i].data(),
+                  initialBuffers[i].size());
+    for (size_t i = 0; i < initialDeviceBuffers.size(); ++i)
+      std::memcpy(deviceBuffers[i].mapped, initialDeviceBuffers[i].data(),
+                  initialDeviceBuffers[i].size());
     for (size_t i = 0; i < job.images.size(); ++i)
       if (!images[i].image)
         std::memcpy(images[i].buffer.mapped, job.images[i].initial.data(),
@@ -1194,6 +1299,11 @@ llvm::Error Session::dispatch(const Job &job, Result &result) {
     const auto *bytes = static_cast<const uint8_t *>(buffers[i].mapped);
     result.buffers.emplace_back(bytes, bytes + job.buffers[i].initial.size());
   }
+  for (size_t i = 0; i < job.deviceBuffers.size(); ++i) {
+    const auto *bytes = static_cast<const uint8_t *>(deviceBuffers[i].mapped);
+    result.deviceBuffers.emplace_back(
+        bytes, bytes + job.deviceBuffers[i].initial.size());
+  }
   if (download)
     if (llvm::Error error = submitAndWait(download))
       return error;
@@ -1223,6 +1333,8 @@ llvm::Expected<Result> Session::run(const Job &job) {
   vkGetPhysicalDeviceProperties2(physicalDevice, &properties2);
   result.subgroupSize = subgroup.subgroupSize;
   if (llvm::Error error = createBuffers(job))
+    return error;
+  if (llvm::Error error = writeAddresses(job, result))
     return error;
   if (llvm::Error error = createImages(job))
     return error;

@@ -10,7 +10,15 @@
 //     unless Job::robust asks for it (then VK_EXT_robustness2's
 //     robustBufferAccess2 too);
 //   - host-visible coherent buffers in any descriptor sets (gaps get empty
-//     layouts), push constants, VkSpecializationInfo for --spec;
+//     layouts), descriptor arrays (descriptorCount the array's size, each
+//     element written), push constants, VkSpecializationInfo for --spec;
+//   - buffers bound to no descriptor (--device-buffer) and buffer device
+//     addresses (--address): with either, the device needs
+//     bufferDeviceAddress (Vulkan 1.2), every buffer gets
+//     VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT and memory allocated with
+//     VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT, and each run starts from the
+//     initial contents with the vkGetBufferDeviceAddress addresses written
+//     in;
 //   - images as optimal-tiling VkImages in layout GENERAL with a view of
 //     every level and layer, a VkSampler for combined image samplers, texel
 //     buffers as host-visible buffers with a VkBufferView;
@@ -26,7 +34,11 @@
 //   error: --push: N bytes exceed the Vulkan device's limit of L
 //   error: --buffer S:B: N bytes exceed the Vulkan device's limit of L for
 //          storage|uniform buffers
+//   error: --buffer: N storage|uniform buffer descriptors exceed the Vulkan
+//          device's limit of L (maxPerStageDescriptorStorage|UniformBuffers)
 //   error: --robust: the Vulkan device 'NAME' has no FEATURE
+//   error: --address: the Vulkan device 'NAME' has no bufferDeviceAddress
+//          (Vulkan 1.2)
 //   error: --image S:B: the Vulkan device 'NAME' cannot use FORMAT (VkFormat)
 //          as a storage image|sampled image|... (vkGetPhysicalDevice-
 //          FormatProperties)
@@ -58,6 +70,10 @@ namespace spvb::vulkan {
 struct BufferBinding {
   uint32_t set = 0;
   uint32_t binding = 0;
+  /// Element of a descriptor array, and the array's size (the layout
+  /// binding's descriptorCount; the same for all elements of a binding).
+  uint32_t arrayElement = 0;
+  uint32_t arraySize = 1;
   bool uniform = false;
   /// The contents every run starts from (not empty).
   llvm::ArrayRef<uint8_t> initial;
@@ -76,6 +92,9 @@ struct ImageBinding {
   };
   uint32_t set = 0;
   uint32_t binding = 0;
+  /// As BufferBinding's.
+  uint32_t arrayElement = 0;
+  uint32_t arraySize = 1;
   Kind kind = Kind::StorageImage;
   /// SPIR-V ImageFormat (not Unknown) and its GLSL name for errors.
   uint32_t format = 0;
@@ -92,6 +111,28 @@ struct ImageBinding {
   llvm::ArrayRef<uint8_t> initial;
 };
 
+/// A buffer bound to no descriptor: the shader reaches it through its
+/// device address (--device-buffer).
+struct DeviceBuffer {
+  /// The contents every run starts from (not empty).
+  llvm::ArrayRef<uint8_t> initial;
+};
+
+/// Before every run, the device address of a buffer plus `addend` is
+/// written as 8 little-endian bytes at byte `offset` of the push constants
+/// or of a buffer (--address). The caller checks that they fit.
+struct AddressPatch {
+  enum class Place { PushConstants, Buffer, DeviceBuffer };
+  Place where = Place::PushConstants;
+  /// Index into Job::buffers or Job::deviceBuffers.
+  size_t whereIndex = 0;
+  uint64_t offset = 0;
+  /// Place::Buffer or Place::DeviceBuffer.
+  Place target = Place::DeviceBuffer;
+  size_t targetIndex = 0;
+  uint64_t addend = 0;
+};
+
 struct Job {
   /// The module as loaded, not specialized: the driver specializes it from
   /// specializations, as an application's pipeline would.
@@ -101,6 +142,8 @@ struct Job {
   std::array<uint32_t, 3> groups = {1, 1, 1};
   std::vector<BufferBinding> buffers;
   std::vector<ImageBinding> images;
+  std::vector<DeviceBuffer> deviceBuffers;
+  std::vector<AddressPatch> addresses;
   /// Push-constant bytes; empty when there are none.
   llvm::ArrayRef<uint8_t> pushConstants;
   /// Timed dispatches after the warm-up (at least 1).
@@ -127,6 +170,11 @@ struct Result {
   /// Each image of Job::images after the last run, packed as its initial
   /// texels are.
   std::vector<std::vector<uint8_t>> images;
+  /// Each buffer of Job::deviceBuffers after the last run.
+  std::vector<std::vector<uint8_t>> deviceBuffers;
+  /// The device address of each buffer of Job::buffers, then of each of
+  /// Job::deviceBuffers, when the job uses addresses (else empty).
+  std::vector<uint64_t> bufferAddresses;
 };
 
 /// Runs the job; see the file comment for the errors.

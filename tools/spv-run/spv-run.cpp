@@ -5,8 +5,10 @@
 // (anything spv-to-ll takes) instead of --spv:
 //
 //   spv-run SHADER --groups X Y Z [--entry NAME]
-//           [--buffer SET:BINDING:storage|uniform:DATA]... [--push DATA]
-//           [--spec ID:TYPE:VALUE]... [--out SET:BINDING:FILE]...
+//           [--buffer SET:BINDING[ELEMENT]:storage|uniform:DATA]...
+//           [--device-buffer NAME:DATA]... [--push DATA]
+//           [--address WHERE:OFFSET:BUFFER[+BYTES]]...
+//           [--spec ID:TYPE:VALUE]... [--out SET:BINDING[ELEMENT]:FILE]...
 //           [--repeat N] [--json] [--threads N] [--print SET:BINDING:TYPE]...
 //           [--backend=cpu|vulkan] [--compare [--ulp N] [--abs-tolerance X]]
 //           [--device N] [--robust]
@@ -18,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "../common/CompileFlags.h"
 #include "BufferCompare.h"
+#include "DeviceAddresses.h"
 #include "ReflectionJson.h"
 #include "RunArguments.h"
 #include "VulkanRun.h"
@@ -48,20 +51,38 @@ static cl::opt<std::string> shaderPath(cl::Positional, cl::Required,
 static cl::list<std::string> groupsArg("groups", cl::multi_val(3),
                                        cl::desc("Workgroup counts X Y Z"),
                                        cl::cat(category));
+static cl::list<std::string> bufferArgs(
+    "buffer",
+    cl::desc("SET:BINDING[ELEMENT]:storage|uniform:DATA ([ELEMENT] for each "
+             "element of a descriptor array)"),
+    cl::cat(category));
 static cl::list<std::string>
-    bufferArgs("buffer", cl::desc("SET:BINDING:storage|uniform:DATA"),
-               cl::cat(category));
-static cl::list<std::string>
-    imageArgs("image", cl::desc("SET:BINDING:FORMAT:EXTENT:DATA"),
+    imageArgs("image", cl::desc("SET:BINDING[ELEMENT]:FORMAT:EXTENT:DATA"),
               cl::cat(category));
 static cl::list<std::string>
-    samplerArgs("sampler", cl::desc("SET:BINDING:SETTINGS"), cl::cat(category));
+    samplerArgs("sampler", cl::desc("SET:BINDING[ELEMENT]:SETTINGS"),
+                cl::cat(category));
+static cl::list<std::string> deviceBufferArgs(
+    "device-buffer",
+    cl::desc("NAME:DATA: a buffer bound to no descriptor, which the shader "
+             "reaches through its address (--address)"),
+    cl::cat(category));
+static cl::list<std::string> addressArgs(
+    "address",
+    cl::desc("WHERE:OFFSET:BUFFER[+BYTES]: before the run, write the 8-byte "
+             "device address of BUFFER (a device buffer's NAME or "
+             "SET:BINDING[ELEMENT]) plus BYTES at byte OFFSET of WHERE (push, "
+             "SET:BINDING[ELEMENT] or NAME). --robust does not bound accesses "
+             "through addresses: make the buffers large enough"),
+    cl::cat(category));
 static cl::opt<std::string> pushArg("push", cl::desc("Push-constant DATA"),
                                     cl::cat(category));
-static cl::list<std::string> outArgs("out", cl::desc("SET:BINDING:FILE"),
-                                     cl::cat(category));
-static cl::list<std::string> printArgs("print", cl::desc("SET:BINDING:TYPE"),
-                                       cl::cat(category));
+static cl::list<std::string>
+    outArgs("out", cl::desc("SET:BINDING[ELEMENT]:FILE or NAME:FILE"),
+            cl::cat(category));
+static cl::list<std::string>
+    printArgs("print", cl::desc("SET:BINDING[ELEMENT]:TYPE or NAME:TYPE"),
+              cl::cat(category));
 static cl::opt<std::string>
     repeatArg("repeat", cl::desc("Timed dispatches after one untimed warm-up"),
               cl::init("10"), cl::cat(category));
@@ -111,15 +132,36 @@ static cl::opt<std::string> absToleranceArg(
 using spvb::tools::fail;
 
 namespace {
-/// A buffer as given, and the copy the shader works on.
+/// A buffer as given (--buffer, --image or --device-buffer), and the copy
+/// the shader works on.
 struct HostBuffer {
+  /// For descriptors: set, binding and element; for all: the bytes given.
   run::BufferArgument argument;
+  /// A --device-buffer's name; empty for descriptors.
+  std::string device;
+  /// What each CPU run starts from: the bytes given with the CPU's
+  /// addresses written in (--address).
+  std::vector<uint8_t> initial;
   std::vector<uint8_t> working;
   /// For --image: its shape, and the descriptor and sampler bound on the
   /// CPU (their data pointer is `working`).
   std::optional<run::ImageArgument> image;
   spvb_image descriptor{};
   std::optional<spvb_sampler> sampler;
+
+  bool isDevice() const { return !device.empty(); }
+  run::BufferName getName() const {
+    run::BufferName name;
+    name.device = device;
+    name.set = argument.set;
+    name.binding = argument.binding;
+    name.element = argument.element;
+    return name;
+  }
+  /// Whether this is the descriptor (set, binding) of the shader.
+  bool isDescriptor(uint32_t set, uint32_t binding) const {
+    return !isDevice() && argument.set == set && argument.binding == binding;
+  }
 };
 } // namespace
 
@@ -192,6 +234,8 @@ static Error checkReflectFlags(StringRef threadsArg) {
                             std::addressof(bufferArgs),
                             std::addressof(imageArgs),
                             std::addressof(samplerArgs),
+                            std::addressof(deviceBufferArgs),
+                            std::addressof(addressArgs),
                             &pushArg,
                             std::addressof(outArgs),
                             std::addressof(printArgs),
@@ -252,8 +296,22 @@ static Error checkImage(const ResourceInfo &resource, StringRef name,
   return Error::success();
 }
 
+/// The descriptors the shader's (set, binding) has: its array size, or for a
+/// runtime-sized array one past the highest element given (at least 1).
+static uint32_t getDescriptorCount(const ResourceInfo &resource,
+                                   ArrayRef<HostBuffer> buffers) {
+  if (resource.arraySize)
+    return resource.arraySize;
+  uint32_t count = 1;
+  for (const HostBuffer &buffer : buffers)
+    if (buffer.isDescriptor(resource.set, resource.binding))
+      count = std::max(count, buffer.argument.element.value_or(0) + 1);
+  return count;
+}
+
 /// Every resource the shader uses needs a --buffer or --image of the right
-/// kind, and push constants a --push.
+/// kind (each element of a descriptor array one), and push constants a
+/// --push.
 static Error checkResources(const ModuleReflection &reflection,
                             ArrayRef<HostBuffer> buffers, bool hasPush) {
   auto error = [](const Twine &message) {
@@ -263,48 +321,83 @@ static Error checkResources(const ModuleReflection &reflection,
     // An anonymous block ("buffer Y { ... };") is named by its type.
     const std::string &name =
         resource.name.empty() ? resource.blockTypeName : resource.name;
-    const HostBuffer *buffer = find_if(buffers, [&](const HostBuffer &b) {
-      return b.argument.set == resource.set &&
-             b.argument.binding == resource.binding;
-    });
-    if (resource.image) {
-      std::string kind =
-          join(split(getResourceKindName(resource.kind), '-'), " ");
-      if (buffer == buffers.end())
-        return error(formatv("{0}: the shader uses {1} '{2}' (set {3}, "
-                             "binding {4}) but no --image "
-                             "{3}:{4}:FORMAT:EXTENT:DATA provides it",
-                             shaderPath, kind, name, resource.set,
-                             resource.binding));
-      if (!buffer->image)
-        return error(formatv("--buffer {0}:{1}: the shader's '{2}' is a {3} "
-                             "(use --image)",
-                             resource.set, resource.binding, name, kind));
-      if (Error problem = checkImage(resource, name, *buffer->image))
-        return problem;
-      continue;
-    }
+    bool isImage = resource.image.has_value();
     bool storage = resource.kind == ResourceKind::StorageBuffer;
-    const char *kind = storage ? "storage" : "uniform";
-    if (buffer == buffers.end())
-      return error(formatv("{0}: the shader uses {1} buffer '{2}' (set {3}, "
-                           "binding {4}) but no --buffer {3}:{4}:{1}:DATA "
-                           "provides it",
-                           shaderPath, kind, name, resource.set,
-                           resource.binding));
-    if (buffer->image)
-      return error(formatv("--image {0}:{1}: the shader's '{2}' is a {3} "
-                           "buffer (use --buffer)",
-                           resource.set, resource.binding, name, kind));
-    if ((buffer->argument.kind == run::DescriptorKind::Storage) != storage)
-      return error(formatv("--buffer {0}:{1}: the shader's '{2}' is a {3} "
-                           "buffer",
-                           resource.set, resource.binding, name, kind));
-    if (resource.arraySize > 1)
-      return error(formatv("{0}: '{1}' (set {2}, binding {3}) is an array of "
-                           "{4} buffers; --buffer binds one",
-                           shaderPath, name, resource.set, resource.binding,
-                           resource.arraySize));
+    std::string kind =
+        isImage ? join(split(getResourceKindName(resource.kind), '-'), " ")
+                : std::string(storage ? "storage" : "uniform");
+    std::string what = isImage ? kind : kind + " buffer";
+    std::string descriptor = formatv("'{0}' (set {1}, binding {2})", name,
+                                     resource.set, resource.binding)
+                                 .str();
+    bool isArray = resource.arraySize != 1;
+    for (const HostBuffer &buffer : buffers) {
+      if (!buffer.isDescriptor(resource.set, resource.binding))
+        continue;
+      std::string flag = buffer.image ? "--image " : "--buffer ";
+      std::string given = flag + buffer.getName().str();
+      const std::optional<uint32_t> &element = buffer.argument.element;
+      if (!isArray && element)
+        return error(formatv("{0}: {1} is not a descriptor array; give it as "
+                             "{2}:{3}",
+                             given, descriptor, resource.set,
+                             resource.binding));
+      if (isArray && !element)
+        return error(formatv(
+            "{0}: {1} is {2}; give each element as {3}:{4}[ELEMENT]", given,
+            descriptor,
+            resource.arraySize
+                ? formatv("an array of {0} {1}s", resource.arraySize, what)
+                      .str()
+                : "a runtime-sized array of " + what + "s",
+            resource.set, resource.binding));
+      if (resource.arraySize > 1 && *element >= resource.arraySize)
+        return error(formatv("{0}: element {1} is out of range: {2} is an "
+                             "array of {3} {4}s",
+                             given, *element, descriptor, resource.arraySize,
+                             what));
+    }
+    for (uint32_t element = 0, count = getDescriptorCount(resource, buffers);
+         element < count; ++element) {
+      std::optional<uint32_t> elementName;
+      if (isArray)
+        elementName = element;
+      std::string at =
+          run::formatDescriptor(resource.set, resource.binding, elementName);
+      const HostBuffer *buffer = find_if(buffers, [&](const HostBuffer &b) {
+        return b.isDescriptor(resource.set, resource.binding) &&
+               b.argument.element.value_or(0) == element;
+      });
+      std::string usedBy =
+          formatv("{0}: the shader uses {1} '{2}' (set {3}, binding {4}{5})",
+                  shaderPath, what, name, resource.set, resource.binding,
+                  isArray ? formatv(", element {0}", element).str() : "")
+              .str();
+      if (isImage) {
+        if (buffer == buffers.end())
+          return error(formatv("{0} but no --image {1}:FORMAT:EXTENT:DATA "
+                               "provides it",
+                               usedBy, at));
+        if (!buffer->image)
+          return error(formatv("--buffer {0}: the shader's '{1}' is a {2} "
+                               "(use --image)",
+                               at, name, kind));
+        if (Error problem = checkImage(resource, name, *buffer->image))
+          return problem;
+        continue;
+      }
+      if (buffer == buffers.end())
+        return error(formatv("{0} but no --buffer {1}:{2}:DATA provides it",
+                             usedBy, at, kind));
+      if (buffer->image)
+        return error(formatv("--image {0}: the shader's '{1}' is a {2} "
+                             "buffer (use --buffer)",
+                             at, name, kind));
+      if ((buffer->argument.kind == run::DescriptorKind::Storage) != storage)
+        return error(formatv("--buffer {0}: the shader's '{1}' is a {2} "
+                             "buffer",
+                             at, name, kind));
+    }
   }
   if (reflection.pushConstants && !hasPush)
     return error(formatv("{0}: the shader uses {1} bytes of push constants "
@@ -314,33 +407,69 @@ static Error checkResources(const ModuleReflection &reflection,
 }
 
 /// Runs the job on Vulkan from the buffers' initial contents; the result's
-/// buffers are those of \p buffers in order, images' texels included.
+/// buffers are those of \p buffers in order, images' texels and device
+/// buffers included.
 static Expected<vulkan::Result>
 runOnVulkan(const run::VulkanShader &shader, ArrayRef<HostBuffer> buffers,
+            ArrayRef<run::ResolvedAddress> addresses,
             const std::optional<std::vector<uint8_t>> &push,
             const CompileOptions &options, std::array<uint32_t, 3> groups,
             uint32_t repeat, const BackendChoice &backends) {
+  using Place = vulkan::AddressPatch::Place;
   vulkan::Job job;
   job.spirv = &shader.original;
   job.entryPoint = shader.entryPoint;
   job.specializations = options.specializations;
   job.groups = groups;
+  // Where each of `buffers` goes in the job.
+  std::vector<std::pair<Place, size_t>> places;
   for (const HostBuffer &buffer : buffers) {
-    if (!buffer.image) {
-      job.buffers.push_back(
-          {buffer.argument.set, buffer.argument.binding,
-           buffer.argument.kind == run::DescriptorKind::Uniform,
-           buffer.argument.bytes});
+    if (buffer.isDevice()) {
+      places.push_back({Place::DeviceBuffer, job.deviceBuffers.size()});
+      job.deviceBuffers.push_back({buffer.argument.bytes});
       continue;
     }
-    // checkResources found the image's resource.
-    const ResourceInfo &resource = *shader.reflection.findResource(
+    // A buffer the shader does not use is bound as one descriptor.
+    const ResourceInfo *resource = shader.reflection.findResource(
         buffer.argument.set, buffer.argument.binding);
+    uint32_t element = buffer.argument.element.value_or(0);
+    uint32_t arraySize =
+        resource ? getDescriptorCount(*resource, buffers) : element + 1;
+    if (!buffer.image) {
+      places.push_back({Place::Buffer, job.buffers.size()});
+      vulkan::BufferBinding binding;
+      binding.set = buffer.argument.set;
+      binding.binding = buffer.argument.binding;
+      binding.arrayElement = element;
+      binding.arraySize = arraySize;
+      binding.uniform = buffer.argument.kind == run::DescriptorKind::Uniform;
+      binding.initial = buffer.argument.bytes;
+      job.buffers.push_back(binding);
+      continue;
+    }
+    if (!resource)
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("error: --image {0}: the shader has no image there",
+                  buffer.getName().str()));
     Expected<vulkan::ImageBinding> image =
-        run::makeVulkanImage(resource, *buffer.image, buffer.sampler);
+        run::makeVulkanImage(*resource, *buffer.image, buffer.sampler);
     if (!image)
       return image.takeError();
+    image->arrayElement = element;
+    image->arraySize = arraySize;
+    // Images are not addressable: their place is never used.
+    places.push_back({Place::PushConstants, job.images.size()});
     job.images.push_back(std::move(*image));
+  }
+  for (const run::ResolvedAddress &address : addresses) {
+    vulkan::AddressPatch patch;
+    if (address.where)
+      std::tie(patch.where, patch.whereIndex) = places[*address.where];
+    patch.offset = address.offset;
+    std::tie(patch.target, patch.targetIndex) = places[address.target];
+    patch.addend = address.addend;
+    job.addresses.push_back(patch);
   }
   if (push)
     job.pushConstants = *push;
@@ -350,14 +479,26 @@ runOnVulkan(const run::VulkanShader &shader, ArrayRef<HostBuffer> buffers,
   Expected<vulkan::Result> result = vulkan::runJob(job);
   if (!result)
     return result.takeError();
-  // Back in the order of `buffers`, images included, as the CPU has them.
+  // Back in the order of `buffers`, as the CPU has them; images have no
+  // address (0).
   std::vector<std::vector<uint8_t>> results;
-  size_t nextBuffer = 0, nextImage = 0;
-  for (const HostBuffer &buffer : buffers)
-    results.push_back(std::move(buffer.image ? result->images[nextImage++]
-                                             : result->buffers[nextBuffer++]));
+  std::vector<uint64_t> bufferAddresses;
+  size_t nextBuffer = 0, nextImage = 0, nextDevice = 0;
+  for (const HostBuffer &buffer : buffers) {
+    size_t index =
+        buffer.isDevice() ? job.buffers.size() + nextDevice : nextBuffer;
+    if (!result->bufferAddresses.empty())
+      bufferAddresses.push_back(buffer.image ? 0
+                                             : result->bufferAddresses[index]);
+    results.push_back(
+        std::move(buffer.isDevice() ? result->deviceBuffers[nextDevice++]
+                  : buffer.image    ? result->images[nextImage++]
+                                    : result->buffers[nextBuffer++]));
+  }
   result->buffers = std::move(results);
+  result->bufferAddresses = std::move(bufferAddresses);
   result->images.clear();
+  result->deviceBuffers.clear();
   return result;
 }
 
@@ -366,8 +507,7 @@ static Error writeOutputs(ArrayRef<run::OutputArgument> outputs,
                           ArrayRef<HostBuffer> buffers) {
   for (const run::OutputArgument &output : outputs)
     for (const HostBuffer &buffer : buffers)
-      if (buffer.argument.set == output.set &&
-          buffer.argument.binding == output.binding)
+      if (buffer.getName().refersTo(output.buffer))
         if (Error error = run::writeFile(output.path, buffer.working))
           return error;
   return Error::success();
@@ -379,13 +519,106 @@ static void printBuffers(ArrayRef<run::PrintArgument> prints,
                          ArrayRef<HostBuffer> buffers, StringRef label = "") {
   for (const run::PrintArgument &print : prints)
     for (const HostBuffer &buffer : buffers)
-      if (buffer.argument.set == print.set &&
-          buffer.argument.binding == print.binding)
+      if (buffer.getName().refersTo(print.buffer))
         (jsonOutput ? errs() : outs())
             << label
-            << formatv("buffer {0}:{1} ({2}): ", print.set, print.binding,
-                       print.type)
+            << formatv("buffer {0} ({1}): ", print.buffer.str(), print.type)
             << run::formatBuffer(buffer.working, print.type) << "\n";
+}
+
+/// Adds \p placement's scalars and pointers to \p layout, but for those
+/// at offsets it already has; its runtime array if \p layout has none.
+static void mergeLayout(BlockScalarLayout &layout,
+                        BlockScalarLayout placement) {
+  for (ScalarField &field : placement.fields)
+    if (none_of(layout.fields,
+                [&](const ScalarField &f) { return f.offset == field.offset; }))
+      layout.fields.push_back(std::move(field));
+  for (PointerField &pointer : placement.pointers)
+    if (none_of(layout.pointers, [&](const PointerField &p) {
+          return p.offset == pointer.offset;
+        }))
+      layout.pointers.push_back(std::move(pointer));
+  if (!layout.runtimeArrayStride && placement.runtimeArrayStride) {
+    layout.runtimeArrayPath = placement.runtimeArrayPath;
+    layout.runtimeArrayOffset = placement.runtimeArrayOffset;
+    layout.runtimeArrayStride = placement.runtimeArrayStride;
+    layout.elementFields = std::move(placement.elementFields);
+    layout.elementPointers = std::move(placement.elementPointers);
+  }
+  auto byOffset = [](const auto &a, const auto &b) {
+    return a.offset < b.offset;
+  };
+  llvm::stable_sort(layout.fields, byOffset);
+  llvm::stable_sort(layout.pointers, byOffset);
+}
+
+/// The layout --compare gives each device buffer of \p buffers: at each
+/// --address that points into it, the pointee type of the pointer there
+/// (all of them merged: a buffer of linked nodes is one node at each node's
+/// address); 32-bit words when no pointer type tells.
+static Expected<std::vector<BlockScalarLayout>>
+getDeviceBufferLayouts(const run::VulkanShader &shader,
+                       ArrayRef<HostBuffer> buffers,
+                       ArrayRef<run::ResolvedAddress> addresses) {
+  std::vector<std::optional<BlockScalarLayout>> layouts(buffers.size());
+  // Descriptors' and the push constants' layouts come from reflection; a
+  // device buffer's from the addresses into it found so far.
+  auto getWhereLayout = [&](const run::ResolvedAddress &address)
+      -> Expected<std::optional<BlockScalarLayout>> {
+    const ModuleReflection &reflection = shader.reflection;
+    uint32_t variable = 0;
+    if (!address.where) {
+      if (!reflection.pushConstants)
+        return std::nullopt;
+      variable = reflection.pushConstants->variableId;
+    } else if (buffers[*address.where].isDevice()) {
+      return layouts[*address.where];
+    } else {
+      const HostBuffer &where = buffers[*address.where];
+      const ResourceInfo *resource =
+          reflection.findResource(where.argument.set, where.argument.binding);
+      if (!resource || resource->image)
+        return std::nullopt;
+      variable = resource->variableId;
+    }
+    Expected<BlockScalarLayout> layout =
+        getBlockScalarLayout(shader.prepared, variable);
+    if (!layout)
+      return layout.takeError();
+    return std::optional<BlockScalarLayout>(std::move(*layout));
+  };
+  std::vector<bool> placed(addresses.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto [i, address] : enumerate(addresses)) {
+      if (placed[i] || !buffers[address.target].isDevice())
+        continue;
+      Expected<std::optional<BlockScalarLayout>> where =
+          getWhereLayout(address);
+      if (!where)
+        return where.takeError();
+      if (!*where)
+        continue;
+      Expected<std::optional<BlockScalarLayout>> placement =
+          run::getAddressedLayout(shader.prepared, **where, address.offset,
+                                  address.addend);
+      if (!placement)
+        return placement.takeError();
+      if (!*placement)
+        continue;
+      std::optional<BlockScalarLayout> &layout = layouts[address.target];
+      if (!layout)
+        layout.emplace();
+      mergeLayout(*layout, std::move(**placement));
+      placed[i] = true;
+      changed = true;
+    }
+  }
+  std::vector<BlockScalarLayout> result;
+  for (std::optional<BlockScalarLayout> &layout : layouts)
+    result.push_back(layout ? std::move(*layout) : run::getWordLayout());
+  return result;
 }
 
 /// --compare: both runs' results, then each storage buffer's comparison and
@@ -395,13 +628,40 @@ static int reportComparison(json::Object cpuResult,
                             const run::VulkanShader &shader,
                             const vulkan::Result &vulkanResult,
                             ArrayRef<HostBuffer> buffers,
+                            ArrayRef<run::ResolvedAddress> addresses,
                             ArrayRef<run::PrintArgument> prints,
                             std::array<uint32_t, 3> groups, uint32_t repeat,
                             const run::Tolerance &tolerance) {
+  std::vector<std::vector<uint8_t>> cpuBytes, vulkanBytes;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    cpuBytes.push_back(buffers[i].working);
+    vulkanBytes.push_back(vulkanResult.buffers[i]);
+  }
+  // Addresses (--address's, and those the shader stores) differ between
+  // the backends: 8 aligned bytes that hold the same place in the same
+  // buffer on both sides are not compared.
+  if (!vulkanResult.bufferAddresses.empty()) {
+    std::vector<run::AddressRange> cpuRanges, vulkanRanges;
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      if (buffers[i].image)
+        continue;
+      cpuRanges.push_back(
+          {reinterpret_cast<uintptr_t>(buffers[i].working.data()),
+           buffers[i].working.size()});
+      vulkanRanges.push_back(
+          {vulkanResult.bufferAddresses[i], buffers[i].working.size()});
+    }
+    for (size_t i = 0; i < buffers.size(); ++i)
+      if (!buffers[i].image)
+        run::maskSameAddresses(cpuBytes[i], vulkanBytes[i], cpuRanges,
+                               vulkanRanges);
+  }
   std::vector<run::BufferResults> results;
   for (size_t i = 0; i < buffers.size(); ++i)
-    results.push_back({buffers[i].argument.set, buffers[i].argument.binding,
-                       buffers[i].working, vulkanResult.buffers[i]});
+    if (!buffers[i].isDevice() && !buffers[i].image)
+      results.push_back({buffers[i].argument.set, buffers[i].argument.binding,
+                         buffers[i].argument.element, cpuBytes[i],
+                         vulkanBytes[i]});
   Expected<std::vector<run::BufferComparison>> comparisons =
       run::compareStorageBuffers(shader.prepared, shader.reflection, results,
                                  tolerance);
@@ -412,6 +672,7 @@ static int reportComparison(json::Object cpuResult,
     if (const std::optional<run::ImageArgument> &image = buffers[i].image)
       images.push_back({image->set,
                         image->binding,
+                        image->element,
                         image->format,
                         {image->extent[0], image->extent[1], image->extent[2]},
                         image->layers,
@@ -420,6 +681,17 @@ static int reportComparison(json::Object cpuResult,
                         vulkanResult.buffers[i]});
   llvm::append_range(*comparisons, run::compareStorageImages(
                                        shader.reflection, images, tolerance));
+  Expected<std::vector<BlockScalarLayout>> deviceLayouts =
+      getDeviceBufferLayouts(shader, buffers, addresses);
+  if (!deviceLayouts)
+    return fail(deviceLayouts.takeError());
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (!buffers[i].isDevice())
+      continue;
+    comparisons->push_back(run::compareBuffer(
+        0, 0, (*deviceLayouts)[i], cpuBytes[i], vulkanBytes[i], tolerance));
+    comparisons->back().device = buffers[i].device;
+  }
   bool agree = llvm::all_of(
       *comparisons, [](const run::BufferComparison &c) { return c.agrees(); });
   json::Object vulkanJson =
@@ -509,51 +781,76 @@ int main(int argc, char **argv) {
   if (!subgroupSize)
     return fail(subgroupSize.takeError());
   std::vector<HostBuffer> buffers;
+  auto findBuffer = [&](const run::BufferName &name) -> HostBuffer * {
+    for (HostBuffer &buffer : buffers)
+      if (buffer.getName().refersTo(name))
+        return &buffer;
+    return nullptr;
+  };
+  auto checkNew = [&](StringRef flag, StringRef arg,
+                      const run::BufferName &name) -> Error {
+    if (!findBuffer(name))
+      return Error::success();
+    if (name.isDevice())
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("error: {0} '{1}': device buffer '{2}' is given twice", flag,
+                  arg, name.device));
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("error: {0} '{1}': set {2} binding {3}{4} is given twice", flag,
+                arg, name.set, name.binding,
+                name.element ? formatv(" element {0}", *name.element).str()
+                             : ""));
+  };
   for (const std::string &arg : bufferArgs) {
     Expected<run::BufferArgument> parsed = run::parseBufferArgument(arg);
     if (!parsed)
       return fail(parsed.takeError());
-    for (const HostBuffer &other : buffers)
-      if (other.argument.set == parsed->set &&
-          other.argument.binding == parsed->binding)
-        return fail(formatv("--buffer '{0}': set {1} binding {2} is given "
-                            "twice",
-                            arg, parsed->set, parsed->binding));
     HostBuffer buffer;
     buffer.argument = std::move(*parsed);
+    if (Error error = checkNew("--buffer", arg, buffer.getName()))
+      return fail(std::move(error));
     buffers.push_back(std::move(buffer));
   }
   for (const std::string &arg : imageArgs) {
     Expected<run::ImageArgument> parsed = run::parseImageArgument(arg);
     if (!parsed)
       return fail(parsed.takeError());
-    for (const HostBuffer &other : buffers)
-      if (other.argument.set == parsed->set &&
-          other.argument.binding == parsed->binding)
-        return fail(formatv("--image '{0}': set {1} binding {2} is given "
-                            "twice",
-                            arg, parsed->set, parsed->binding));
     HostBuffer buffer;
     buffer.argument.set = parsed->set;
     buffer.argument.binding = parsed->binding;
+    buffer.argument.element = parsed->element;
     buffer.argument.bytes = parsed->bytes;
     buffer.image = std::move(*parsed);
+    if (Error error = checkNew("--image", arg, buffer.getName()))
+      return fail(std::move(error));
     buffers.push_back(std::move(buffer));
   }
-  auto findBuffer = [&](uint32_t set, uint32_t binding) -> HostBuffer * {
-    for (HostBuffer &buffer : buffers)
-      if (buffer.argument.set == set && buffer.argument.binding == binding)
-        return &buffer;
-    return nullptr;
-  };
+  for (const std::string &arg : deviceBufferArgs) {
+    Expected<run::DeviceBufferArgument> parsed =
+        run::parseDeviceBufferArgument(arg);
+    if (!parsed)
+      return fail(parsed.takeError());
+    HostBuffer buffer;
+    buffer.device = parsed->name;
+    buffer.argument.bytes = std::move(parsed->bytes);
+    if (Error error = checkNew("--device-buffer", arg, buffer.getName()))
+      return fail(std::move(error));
+    buffers.push_back(std::move(buffer));
+  }
   for (const std::string &arg : samplerArgs) {
     Expected<run::SamplerArgument> parsed = run::parseSamplerArgument(arg);
     if (!parsed)
       return fail(parsed.takeError());
-    HostBuffer *image = findBuffer(parsed->set, parsed->binding);
+    run::BufferName name;
+    name.set = parsed->set;
+    name.binding = parsed->binding;
+    name.element = parsed->element;
+    HostBuffer *image = findBuffer(name);
     if (!image || !image->image)
-      return fail(formatv("--sampler '{0}': no --image {1}:{2} to sample", arg,
-                          parsed->set, parsed->binding));
+      return fail(formatv("--sampler '{0}': no --image {1} to sample", arg,
+                          name.str()));
     spvb_sampler sampler{};
     sampler.mag_filter = sampler.min_filter = parsed->filter;
     sampler.mipmap_mode = parsed->mipmapMode;
@@ -566,14 +863,31 @@ int main(int argc, char **argv) {
     sampler.unnormalized_coordinates = parsed->unnormalized;
     image->sampler = sampler;
   }
+  // --out and --print name a buffer some other flag gives.
+  auto checkNamed = [&](StringRef flag, StringRef arg,
+                        const run::BufferName &name) -> Error {
+    if (findBuffer(name))
+      return Error::success();
+    std::string message =
+        name.isDevice()
+            ? formatv("no --device-buffer named '{0}'", name.device).str()
+            : formatv("no --buffer for set {0} binding {1}{2}", name.set,
+                      name.binding,
+                      name.element
+                          ? formatv(" element {0}", *name.element).str()
+                          : "")
+                  .str();
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("error: {0} '{1}': {2}", flag, arg, message));
+  };
   std::vector<run::OutputArgument> outputs;
   for (const std::string &arg : outArgs) {
     Expected<run::OutputArgument> parsed = run::parseOutputArgument(arg);
     if (!parsed)
       return fail(parsed.takeError());
-    if (!findBuffer(parsed->set, parsed->binding))
-      return fail(formatv("--out '{0}': no --buffer for set {1} binding {2}",
-                          arg, parsed->set, parsed->binding));
+    if (Error error = checkNamed("--out", arg, parsed->buffer))
+      return fail(std::move(error));
     outputs.push_back(std::move(*parsed));
   }
   std::vector<run::PrintArgument> prints;
@@ -581,9 +895,8 @@ int main(int argc, char **argv) {
     Expected<run::PrintArgument> parsed = run::parsePrintArgument(arg);
     if (!parsed)
       return fail(parsed.takeError());
-    if (!findBuffer(parsed->set, parsed->binding))
-      return fail(formatv("--print '{0}': no --buffer for set {1} binding {2}",
-                          arg, parsed->set, parsed->binding));
+    if (Error error = checkNamed("--print", arg, parsed->buffer))
+      return fail(std::move(error));
     prints.push_back(std::move(*parsed));
   }
   std::optional<std::vector<uint8_t>> push;
@@ -593,6 +906,22 @@ int main(int argc, char **argv) {
       return fail(data.takeError());
     push = std::move(*data);
   }
+  std::vector<run::AddressArgument> addressArguments;
+  for (const std::string &arg : addressArgs) {
+    Expected<run::AddressArgument> parsed = run::parseAddressArgument(arg);
+    if (!parsed)
+      return fail(parsed.takeError());
+    addressArguments.push_back(std::move(*parsed));
+  }
+  std::vector<run::AddressableBuffer> addressable;
+  for (const HostBuffer &buffer : buffers)
+    addressable.push_back({buffer.getName(), buffer.argument.bytes.size(),
+                           buffer.image.has_value()});
+  Expected<std::vector<run::ResolvedAddress>> addresses = run::resolveAddresses(
+      addressArguments, addressable,
+      push ? std::optional<uint64_t>(push->size()) : std::nullopt);
+  if (!addresses)
+    return fail(addresses.takeError());
 
   Expected<CompileOptions> options = spvb::tools::getCompileOptions();
   if (!options)
@@ -616,8 +945,9 @@ int main(int argc, char **argv) {
     if (Error error =
             checkResources(shader->reflection, buffers, push.has_value()))
       return fail(std::move(error));
-    Expected<vulkan::Result> result = runOnVulkan(
-        *shader, buffers, push, *options, groups, *repeat, *backends);
+    Expected<vulkan::Result> result =
+        runOnVulkan(*shader, buffers, *addresses, push, *options, groups,
+                    *repeat, *backends);
     if (!result)
       return fail(result.takeError());
     vulkanShader = std::move(*shader);
@@ -673,11 +1003,28 @@ int main(int argc, char **argv) {
   }
   runtime::Launcher launcher(threads, cpuSubgroupSize);
   Dispatch dispatch(*kernel);
+  // Every buffer's working copy first: the addresses are theirs.
   for (HostBuffer &buffer : buffers) {
     buffer.working = buffer.argument.bytes;
+    buffer.initial = buffer.argument.bytes;
+  }
+  std::optional<std::vector<uint8_t>> cpuPush = push;
+  for (const run::ResolvedAddress &address : *addresses) {
+    uint64_t value =
+        reinterpret_cast<uintptr_t>(buffers[address.target].working.data()) +
+        address.addend;
+    run::writeAddress(address.where ? buffers[*address.where].initial
+                                    : *cpuPush,
+                      address.offset, value);
+  }
+  for (HostBuffer &buffer : buffers) {
+    if (buffer.isDevice())
+      continue;
+    uint32_t element = buffer.argument.element.value_or(0);
     if (!buffer.image) {
       dispatch.bindBuffer(buffer.argument.set, buffer.argument.binding,
-                          buffer.working.data(), buffer.working.size());
+                          buffer.working.data(), buffer.working.size(),
+                          element);
       continue;
     }
     const ResourceInfo *resource = (*kernel)->reflection.findResource(
@@ -693,10 +1040,11 @@ int main(int argc, char **argv) {
     image.samples = 1;
     image.size = buffer.working.size();
     image.sampler = buffer.sampler ? &*buffer.sampler : nullptr;
-    dispatch.bindImage(buffer.argument.set, buffer.argument.binding, &image);
+    dispatch.bindImage(buffer.argument.set, buffer.argument.binding, &image,
+                       element);
   }
-  if (push)
-    dispatch.setPushConstants(*push);
+  if (cpuPush)
+    dispatch.setPushConstants(*cpuPush);
 
   // Every run starts from the initial contents, restored outside the timing.
   // debugPrintfEXT output is shown for the last run only.
@@ -704,7 +1052,7 @@ int main(int argc, char **argv) {
   for (uint32_t i = 0; i <= *repeat; ++i) {
     runtime::setPrintfSink(i == *repeat ? stdout : nullptr);
     for (HostBuffer &buffer : buffers)
-      std::memcpy(buffer.working.data(), buffer.argument.bytes.data(),
+      std::memcpy(buffer.working.data(), buffer.initial.data(),
                   buffer.working.size());
     auto start = std::chrono::steady_clock::now();
     if (Error error = dispatch.run(launcher, groups))
@@ -737,7 +1085,7 @@ int main(int argc, char **argv) {
        getWorkgroupEntryName((*kernel)->entry.info.workgroup_entry)}};
   if (backends->compare())
     return reportComparison(std::move(result), *vulkanShader, *vulkanResult,
-                            buffers, prints, groups, *repeat,
+                            buffers, *addresses, prints, groups, *repeat,
                             backends->tolerance);
   if (jsonOutput) {
     outs() << formatv("{0:2}", json::Value(std::move(result))) << "\n";

@@ -82,12 +82,17 @@ spirv.module Logical GLSL450 {
 
   // CHECK-LABEL: llvm.func internal @descriptor_array
   // CHECK-SAME: (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[I:[a-z0-9]+]]: i32, %[[J:[a-z0-9]+]]: i32)
+  // The variable's own address (unused here) is computed first.
+  // CHECK: llvm.mlir.constant(0 : i32) : i32
   // CHECK: %[[TABLE:.*]] = llvm.load %{{.*}} invariant {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
   // CHECK: %[[S:.*]] = llvm.mlir.constant(16 : i64) : i64
   // CHECK: %[[FIRST:.*]] = llvm.getelementptr %[[TABLE]][%[[S]]]
+  // An index past the end picks the last element (2).
+  // CHECK: %[[LAST:.*]] = llvm.mlir.constant(2 : i64) : i64
   // CHECK: %[[WI:.*]] = llvm.sext %[[I]] : i32 to i64
+  // CHECK: %[[CI:.*]] = llvm.intr.umin(%[[WI]], %[[LAST]]) : (i64, i64) -> i64
   // CHECK: %[[SIZE:.*]] = llvm.mlir.constant(16 : i64) : i64
-  // CHECK: %[[OFF:.*]] = llvm.mul %[[WI]], %[[SIZE]] : i64
+  // CHECK: %[[OFF:.*]] = llvm.mul %[[CI]], %[[SIZE]] : i64
   // CHECK: %[[ENTRY:.*]] = llvm.getelementptr %[[FIRST]][%[[OFF]]]
   // CHECK: %[[BASE:.*]] = llvm.load %[[ENTRY]] {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
   // CHECK: %[[WJ:.*]] = llvm.sext %[[J]] : i32 to i64
@@ -134,6 +139,38 @@ spirv.module Logical GLSL450 {
     %p = spirv.mlir.addressof @after : !spirv.ptr<!Buf, StorageBuffer>
     %c0 = spirv.Constant 0 : i32
     %0 = spirv.AccessChain %p[%c0] : !spirv.ptr<!Buf, StorageBuffer>, i32 -> !spirv.ptr<f32, StorageBuffer>
+    %1 = spirv.Load "StorageBuffer" %0 : f32
+    spirv.ReturnValue %1 : f32
+  }
+
+  // Its slot (bindings + 16) holds the array's own table (base) and its
+  // size, 16 bytes per element: element i is entry min(i, size / 16 - 1).
+  // CHECK-LABEL: llvm.func internal @unsized_element
+  // CHECK-SAME: (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[I:[a-z0-9]+]]: i32)
+  // The variable's own address (unused here) is computed first.
+  // CHECK: llvm.mlir.constant(0 : i32) : i32
+  // CHECK: %[[TABLE:.*]] = llvm.load %{{.*}} invariant {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
+  // CHECK: %[[S:.*]] = llvm.mlir.constant(16 : i64) : i64
+  // CHECK: %[[SLOT:.*]] = llvm.getelementptr %[[TABLE]][%[[S]]]
+  // CHECK: %[[OWN:.*]] = llvm.load %[[SLOT]] invariant {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
+  // CHECK: %[[EIGHT:.*]] = llvm.mlir.constant(8 : i64) : i64
+  // CHECK: %[[SIZEADDR:.*]] = llvm.getelementptr %[[SLOT]][%[[EIGHT]]]
+  // CHECK: %[[SIZE:.*]] = llvm.load %[[SIZEADDR]] invariant {alignment = 8 : i64} : !llvm.ptr -> i64
+  // CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i64) : i64
+  // CHECK: %[[COUNT:.*]] = llvm.udiv %[[SIZE]], %[[SIXTEEN]] : i64
+  // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
+  // CHECK: %[[LAST:.*]] = llvm.sub %[[COUNT]], %[[ONE]] : i64
+  // CHECK: %[[WI:.*]] = llvm.sext %[[I]] : i32 to i64
+  // CHECK: %[[CI:.*]] = llvm.intr.umin(%[[WI]], %[[LAST]]) : (i64, i64) -> i64
+  // CHECK: %[[ES:.*]] = llvm.mlir.constant(16 : i64) : i64
+  // CHECK: %[[OFF:.*]] = llvm.mul %[[CI]], %[[ES]] : i64
+  // CHECK: %[[ENTRY:.*]] = llvm.getelementptr %[[OWN]][%[[OFF]]]
+  // CHECK: %[[BASE:.*]] = llvm.load %[[ENTRY]] {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
+  // CHECK: llvm.load %[[BASE]] {alignment = 4 : i64} : !llvm.ptr -> f32
+  spirv.func @unsized_element(%i: i32) -> f32 "None" {
+    %p = spirv.mlir.addressof @unsized : !spirv.ptr<!spirv.rtarray<!Buf>, StorageBuffer>
+    %c0 = spirv.Constant 0 : i32
+    %0 = spirv.AccessChain %p[%i, %c0] : !spirv.ptr<!spirv.rtarray<!Buf>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
     %1 = spirv.Load "StorageBuffer" %0 : f32
     spirv.ReturnValue %1 : f32
   }

@@ -158,7 +158,7 @@ spirv.module Physical64 GLSL450 requires #spirv.vce<v1.5, [Shader, PhysicalStora
 // CHECK: llvm.load %{{.*}} invariant {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[T:.*]] = llvm.mlir.constant(32 : i64) : i64
 // CHECK: %[[TADDR:.*]] = llvm.getelementptr %[[D]][%[[T]]]
-// CHECK: %[[TABLE:.*]] = llvm.load %[[TADDR]] {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[TABLE:.*]] = llvm.load %[[TADDR]] invariant {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[SLOT:.*]] = llvm.mlir.constant(16 : i64) : i64
 // CHECK: %[[ENTRY:.*]] = llvm.getelementptr %[[TABLE]][%[[SLOT]]]
 // CHECK: %[[SZ:.*]] = llvm.mlir.constant(8 : i64) : i64
@@ -196,12 +196,14 @@ module {
 // CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[T:.*]] = llvm.mlir.constant(32 : i64) : i64
 // CHECK: %[[TADDR:.*]] = llvm.getelementptr %[[D]][%[[T]]]
-// CHECK: %[[TABLE:.*]] = llvm.load %[[TADDR]] {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[TABLE:.*]] = llvm.load %[[TADDR]] invariant {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[SLOT:.*]] = llvm.mlir.constant(16 : i64) : i64
 // CHECK: %[[FIRST:.*]] = llvm.getelementptr %[[TABLE]][%[[SLOT]]]
+// CHECK: %[[LAST:.*]] = llvm.mlir.constant(3 : i64) : i64
 // CHECK: %[[WIDE:.*]] = llvm.sext %[[I]] : i32 to i64
+// CHECK: %[[CI:.*]] = llvm.intr.umin(%[[WIDE]], %[[LAST]]) : (i64, i64) -> i64
 // CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i64) : i64
-// CHECK: %[[OFF:.*]] = llvm.mul %[[WIDE]], %[[SIXTEEN]] : i64
+// CHECK: %[[OFF:.*]] = llvm.mul %[[CI]], %[[SIXTEEN]] : i64
 // CHECK: %[[ENTRY:.*]] = llvm.getelementptr %[[FIRST]][%[[OFF]]]
 // CHECK: %[[SZ:.*]] = llvm.mlir.constant(8 : i64) : i64
 // CHECK: %[[SIZEADDR:.*]] = llvm.getelementptr %[[ENTRY]][%[[SZ]]]

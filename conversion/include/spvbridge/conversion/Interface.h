@@ -33,6 +33,10 @@ struct InterfaceVariable {
   mlir::spirv::StorageClass storageClass;
   /// Binding-table slot for buffers.
   uint32_t slot = 0;
+  /// Descriptors: 1 for one, N for an array of N (slots slot..slot+N-1), 0
+  /// for a runtime-sized array, whose one slot holds the array's own table
+  /// (kernel_abi.h).
+  uint32_t descriptorCount = 1;
   /// Byte offset in the Workgroup or Private block.
   uint64_t offset = 0;
   std::optional<mlir::spirv::BuiltIn> builtin;

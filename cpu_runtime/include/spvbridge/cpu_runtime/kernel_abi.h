@@ -38,9 +38,13 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 5
+#define SPVB_ABI_VERSION 6
 
-/* One descriptor: a buffer's base address and size in bytes. */
+/* One descriptor: a buffer's base address and size in bytes. A descriptor
+ * array of N elements takes N consecutive slots of the binding table; a
+ * runtime-sized one (OpTypeRuntimeArray) takes one slot whose base points
+ * at the array's own table of spvb_binding entries, element after element,
+ * and whose size is count * sizeof(spvb_binding). */
 typedef struct spvb_binding {
   uint8_t *base;
   uint64_t size;

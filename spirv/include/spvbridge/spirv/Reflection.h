@@ -11,9 +11,10 @@
 //   constants, whether or not an entry point uses them) sorted by
 //   (descriptor set, binding, variable id). Each distinct (set, binding) gets
 //   the next slot; a descriptor array of N elements takes N consecutive slots
-//   (element i at slot + i; a runtime-sized array takes one). Variables that
-//   alias one (set, binding) share its slot. ResourceInfo::slot is the first
-//   slot and ModuleReflection::bindingTableSize the number of slots.
+//   (element i at slot + i; a runtime-sized array takes one, which points at
+//   the array's own table: kernel_abi.h). Variables that alias one (set,
+//   binding) share its slot. ResourceInfo::slot is the first slot and
+//   ModuleReflection::bindingTableSize the number of slots.
 //
 // Natural layout (Workgroup and Private storage, which carry no Offset
 // decorations):

@@ -8,9 +8,11 @@
 //
 // Vectors are indexed like arrays (v[1]); matrices as in GLSL, column first
 // (m[column][row]), whatever their majorness. Members without an OpMemberName
-// are "memberN". Bytes no scalar covers (padding) belong to no field, and
-// pointers (PhysicalStorageBuffer addresses) are left out: their values are
-// addresses, different in every run.
+// are "memberN". Bytes no scalar covers (padding) belong to no field.
+// PhysicalStorageBuffer pointers are no scalar fields (their values are
+// addresses, different in every run) but are listed on their own with the
+// type they point to, whose layout getPointeeScalarLayout gives, so that a
+// tool can make a buffer for each and write its address there.
 //
 // Used to compare buffers element by element (spv-run --compare) and to name
 // the element at a byte offset.
@@ -50,6 +52,19 @@ struct ScalarField {
   std::string getTypeName() const;
 };
 
+/// A PhysicalStorageBuffer pointer (8 bytes) in a block.
+struct PointerField {
+  /// As ScalarField::offset.
+  uint64_t offset = 0;
+  /// As ScalarField::path.
+  std::string path;
+  /// The pointer type's pointee type (the OpTypePointer's last operand).
+  uint32_t pointeeTypeId = 0;
+  /// ArrayStride of the pointer type (the step of OpPtrAccessChain's
+  /// Element operand); 0 when it has none.
+  uint64_t arrayStride = 0;
+};
+
 /// One scalar of a bound buffer, as forEachScalar reports it.
 struct BufferScalar {
   /// Position among the buffer's scalars in offset order (static part
@@ -72,6 +87,15 @@ struct BlockScalarLayout {
   uint64_t runtimeArrayStride = 0;
   /// The scalars of one runtime array element, sorted by offset.
   std::vector<ScalarField> elementFields;
+  /// Bytes of the static part: the end of the last member that is not the
+  /// runtime array (no tail padding), as ResourceInfo::staticSize.
+  uint64_t staticSize = 0;
+  /// The PhysicalStorageBuffer pointers of the static part and of one
+  /// runtime array element, sorted by offset.
+  std::vector<PointerField> pointers;
+  std::vector<PointerField> elementPointers;
+  /// OpName of the block or pointee type; empty when it has none.
+  std::string typeName;
 
   /// Calls \p callback for every scalar that lies wholly inside a buffer of
   /// \p bufferSize bytes, in offset order.
@@ -88,6 +112,22 @@ struct BlockScalarLayout {
 ///   error: FILE: malformed SPIR-V (instruction at word W runs past the end)
 llvm::Expected<BlockScalarLayout>
 getBlockScalarLayout(const SpirvBinary &binary, uint32_t variableId);
+
+/// The layout of what a PhysicalStorageBuffer pointer to type \p typeId
+/// points at: a struct as a block (with its trailing runtime array), a
+/// runtime array as a runtime array at offset 0 (path ""), anything else as
+/// its scalars from offset 0 (path "" for a scalar, "[i]" for vectors and
+/// arrays). Errors:
+///   error: FILE: id N is not a type
+///   and those of getBlockScalarLayout.
+llvm::Expected<BlockScalarLayout>
+getPointeeScalarLayout(const SpirvBinary &binary, uint32_t typeId);
+
+/// The pointee types of every PhysicalStorageBuffer pointer type the module
+/// declares (what OpConvertUToPtr and OpBitcast can make of an integer too),
+/// each once, by id. Errors are getBlockScalarLayout's malformed-module one.
+llvm::Expected<std::vector<uint32_t>>
+getPhysicalPointeeTypes(const SpirvBinary &binary);
 
 } // namespace spvb
 
