@@ -41,28 +41,21 @@ llvm::Expected<std::unique_ptr<JitCompiler>> JitCompiler::create() {
   return std::unique_ptr<JitCompiler>(new JitCompiler(std::move(*jit)));
 }
 
-/// The cache key: everything that changes the generated code.
-/// Buffers, storage images and texel buffers; sampling needs samplers.
-static bool isSupportedResource(ResourceKind kind) {
-  switch (kind) {
-  case ResourceKind::StorageBuffer:
-  case ResourceKind::UniformBuffer:
-  case ResourceKind::PushConstant:
-  case ResourceKind::StorageImage:
-  case ResourceKind::StorageTexelBuffer:
-  case ResourceKind::UniformTexelBuffer:
-  case ResourceKind::CombinedImageSampler:
-    return true;
-  default:
-    return false;
-  }
-}
-
 static bool isImage(ResourceKind kind) {
   return kind == ResourceKind::StorageImage ||
+         kind == ResourceKind::SampledImage ||
          kind == ResourceKind::StorageTexelBuffer ||
          kind == ResourceKind::UniformTexelBuffer ||
          kind == ResourceKind::CombinedImageSampler;
+}
+
+/// Buffers and images. A separate sampled image needs no sampler for what
+/// it can do without one (fetches and queries); separate samplers are not
+/// supported yet.
+static bool isSupportedResource(ResourceKind kind) {
+  return kind == ResourceKind::StorageBuffer ||
+         kind == ResourceKind::UniformBuffer ||
+         kind == ResourceKind::PushConstant || isImage(kind);
 }
 
 static std::string getImageInstructionName(uint32_t opcode) {
@@ -106,6 +99,7 @@ static bool isSupportedImageInstruction(uint32_t opcode) {
   }
 }
 
+/// The cache key: everything that changes the generated code.
 static std::string getCacheKey(const SpirvBinary &binary,
                                const CompileOptions &options) {
   llvm::SHA256 hash;

@@ -7,18 +7,29 @@ interface, makes up inputs, runs `spv-run MODULE --compare --robust --json`
 (the CPU runtime against the system's Vulkan driver, every storage buffer
 compared) and sorts the module into one outcome:
 
-  agree              every storage buffer agrees (floats within 4 ULP)
+  agree              every storage buffer, storage image, storage texel
+                     buffer and device buffer the shader may write agrees
+                     (floats within 4 ULP)
   precision          the first differences are below 1e-4 relative and all
                      agree within PRECISION_ULP (256) ULP: rounding
                      after long chains of float operations, beyond what a
                      per-element bound can follow (see the README)
-  disagree           some scalar differs (the first differences are reported)
-  skip:REASON        not comparable yet: images, samplers or texel buffers
-                     (images), no writable storage buffer and no buffer
-                     device addresses (no-output), the Vulkan side
-                     refuses or crashes (lavapipe), or each backend alone
-                     crashes (both-crash: undefined behaviour such as an
-                     invalid buffer device address, or a bug on both
+  disagree           some scalar or texel differs (the first differences
+                     are reported)
+  skip:REASON        not comparable yet: separate samplers (sampler),
+                     input attachments or acceleration structures
+                     (unsupported-resource), one binding declared as
+                     resources no one descriptor fits, e.g. a sampled and
+                     a storage image or two texel formats (aliased-binding),
+                     arrays of image descriptors (descriptor-array),
+                     multisampled images (multisampled), an image of a
+                     component type no format fits (image-format), nothing
+                     writable to compare and no buffer device addresses
+                     (no-output), a kernel lavapipe cannot run meaningfully
+                     (kernel_profiles.py, e.g. subgroup-size), the Vulkan
+                     side refuses or crashes (lavapipe), or each backend
+                     alone crashes (both-crash: undefined behaviour such as
+                     an invalid buffer device address, or a bug on both
                      sides)
   error:KIND         ours: reflect (front end refuses the module), compile,
                      run (a dispatch error), crash (signal), timeout
@@ -34,9 +45,12 @@ Inputs, deterministic (the PRNG is seeded by the module path and binding):
     such dimension, 8x8 for two, 4x4x4 for three. The global extent E covers
     4096 invocations over the kernel's dimensions (4096, 64x64 or 16x16x16:
     dimensions whose workgroup size is above 1, or whose push constants
-    name a height/channel count), groups = ceil(E / size), capped. A module
-    whose writable storage buffers have no runtime array (fixed outputs, as
-    in SPIRV-Cross's tests) runs one workgroup: more would only race.
+    name a height/channel count, or that a written image's coordinates
+    need: 1 for 1D and texel buffers, 2 for 2D and cubes, 3 for 3D, one
+    more for arrays and cubes), groups = ceil(E / size), capped. A module
+    whose writable storage buffers have no runtime array and that writes no
+    image (fixed outputs, as in SPIRV-Cross's tests) runs one workgroup:
+    more would only race.
   - Buffers: typed by the scalar layout. Floats are multiples of 1/256 in
     [-2, 2] but not 0 (finite results; sums of few terms stay exact, so
     rounding differences mean something; no division by zero), integers
@@ -64,6 +78,19 @@ Inputs, deterministic (the PRNG is seeded by the module path and binding):
     address of another such buffer when the module has a pointer to a
     pointer). --robust does not cover accesses through addresses (undefined
     behaviour in Vulkan), so every address must be valid.
+  - Images and texel buffers (--image), from --reflect's OpTypeImage: the
+    declared format, or for Unknown rgba32f / rgba32i / rgba32ui by the
+    Sampled Type (r64i / r64ui for 64-bit). Extent: texel buffers as many
+    texels as a runtime array's elements; 1D E.x; 2D E.x x E.y (64x64 when
+    the dispatch is 1D), 4 layers when arrayed (E.z when the dispatch is
+    3D); 3D E (16x16x16 when it is not 3D); cubes square faces of
+    min(E.x, E.y) (16 for a 1D dispatch), 6 layers, 12 for cube arrays.
+    Sampled images (not storage) get their whole mip chain, for sampling
+    with a LOD. Texels in the buffers' ranges: floats multiples of 1/256 in
+    [-2, 2], integers in [0, 16), UNORM/SNORM any step, r11f_g11f_b10f
+    multiples of 1/32 in [0, 2] (exact). Combined image samplers get
+    --sampler nearest,mipmap=nearest,address=clamp-to-edge: nearest
+    filtering leaves no filtering precision to differ in.
   - Push constants, by the name of each integer member: sizes get the
     extents (w/width/ncols/ne?0 -> E.x, h/height/rows/ne?1 -> E.y,
     c/channels/ne?2 -> E.z, n/ne/nel/size/count/M/N/K -> all invocations,
@@ -214,13 +241,16 @@ def choose_extent(refl, size):
         dims = 3
     elif names & HEIGHT_NAMES:
         dims = max(dims, 2)
+    # A written image's coordinates are usually the invocation's.
+    dims = max([dims] + [image_coordinates(r["image"]) for r in
+                         refl["resources"] if "image" in r and is_output(r)])
     extent = {1: [4096, 1, 1], 2: [64, 64, 1], 3: [16, 16, 16]}[dims]
     groups = [max(1, min(MAX_GROUPS_PER_DIM, -(-extent[d] // size[d])))
               for d in range(3)]
     # Fixed-size outputs only (SPIRV-Cross's tests): more workgroups would
-    # only race on the same outputs.
-    if not any(r["kind"] == "storage-buffer" and not r["non_writable"] and
-               r["layout"]["runtime_array"] for r in refl["resources"]):
+    # only race on the same outputs. Images are made to cover the dispatch.
+    if not any(is_output(r) and ("image" in r or r["layout"]["runtime_array"])
+               for r in refl["resources"]):
         groups = [1, 1, 1]
     while math.prod(groups) * math.prod(size) > MAX_INVOCATIONS:
         d = groups.index(max(groups))
@@ -340,16 +370,53 @@ def uses_addresses(refl):
     return "PhysicalStorageBufferAddresses" in refl["capabilities"]
 
 
+IMAGE_KINDS = {"storage-image", "sampled-image", "combined-image-sampler",
+               "uniform-texel-buffer", "storage-texel-buffer"}
+WRITABLE_IMAGE_KINDS = {"storage-image", "storage-texel-buffer"}
+
+
+def is_output(resource):
+    """A resource --compare compares: a storage buffer, storage image or
+    storage texel buffer the shader may write."""
+    return (resource["kind"] == "storage-buffer" or
+            resource["kind"] in WRITABLE_IMAGE_KINDS) and \
+        not resource["non_writable"]
+
+
 def skip_reason(module, refl):
     kinds = {r["kind"] for r in refl["resources"]}
-    if kinds - BUFFER_KINDS:
-        return "images", "uses " + ", ".join(sorted(kinds - BUFFER_KINDS))
+    if "sampler" in kinds:
+        return "sampler", "separate samplers (OpTypeSampler): spv-run " \
+            "cannot bind them"
+    unsupported = kinds - BUFFER_KINDS - IMAGE_KINDS - {"sampler"}
+    if unsupported:
+        return "unsupported-resource", "uses " + ", ".join(sorted(unsupported))
+    declared = collections.defaultdict(set)
+    for r in refl["resources"]:
+        image = r.get("image")
+        declared[(r["set"], r["binding"])].add(
+            (r["kind"], image["format"] if image else None))
+    for (dset, binding), kinds in sorted(declared.items()):
+        if len(kinds) > 1 and any(format for _, format in kinds):
+            return "aliased-binding", "set %d binding %d is declared as %s: " \
+                "no one descriptor fits them all" % (dset, binding, " and ".join(
+                    "%s (%s)" % (kind, format) if format else kind
+                    for kind, format in sorted(kinds, key=str)))
+    if any(r["array_size"] != 1 and "image" in r for r in refl["resources"]):
+        return "descriptor-array", "an array of image descriptors"
     if module in PROFILES and "skip" in PROFILES[module]:
         return PROFILES[module]["skip"]
-    if not uses_addresses(refl) and not any(
-            r["kind"] == "storage-buffer" and not r["non_writable"]
-            for r in refl["resources"]):
-        return "no-output", "no writable storage buffer to compare"
+    if any(r.get("image", {}).get("multisampled") for r in refl["resources"]):
+        return "multisampled", "a multisampled image: --image gives one " \
+            "sample per texel"
+    for r in refl["resources"]:
+        if "image" in r and image_format(r["image"])[0] is None:
+            return "image-format", "no format for an image of %d-bit %s " \
+                "components" % (r["image"]["component_bits"],
+                                r["image"]["component"])
+    if not uses_addresses(refl) and \
+            not any(is_output(r) for r in refl["resources"]):
+        return "no-output", "no writable storage buffer or image to compare"
     return None
 
 
@@ -507,6 +574,135 @@ class Addresses:
         return name, size
 
 
+# --- images -----------------------------------------------------------------
+
+# The format of an image declared without one (Unknown), by its Sampled Type.
+UNKNOWN_FORMATS = {("float", 32): "rgba32f", ("int", 32): "rgba32i",
+                   ("uint", 32): "rgba32ui", ("int", 64): "r64i",
+                   ("uint", 64): "r64ui"}
+# (kind, components, bytes) of the formats chosen for Unknown, which
+# --reflect does not describe.
+CHOSEN_FORMATS = {"rgba32f": ("float", 4, 16), "rgba32i": ("sint", 4, 16),
+                  "rgba32ui": ("uint", 4, 16), "r64i": ("sint", 1, 8),
+                  "r64ui": ("uint", 1, 8)}
+PACKED_FORMATS = {"r11f_g11f_b10f": (11, 11, 10), "rgb10_a2": (10, 10, 10, 2),
+                  "rgb10_a2ui": (10, 10, 10, 2)}
+
+
+def image_format(image):
+    """The GLSL format name and its (kind, components, texel bytes)."""
+    if image["format"] != "unknown":
+        return image["format"], (image["format_kind"],
+                                 image["format_components"],
+                                 image["texel_bytes"])
+    name = UNKNOWN_FORMATS.get((image["component"], image["component_bits"]))
+    if name is None:
+        return None, None
+    return name, CHOSEN_FORMATS[name]
+
+
+def image_coordinates(image):
+    """How many coordinates address one of its texels (layers and cube
+    faces included), at most 3."""
+    n = {"1D": 1, "Buffer": 1, "3D": 3}.get(image["dim"], 2)
+    if image["arrayed"] or image["dim"] == "Cube":
+        n += 1
+    return min(n, 3)
+
+
+def image_shape(image, extent, elements):
+    """[W, H, D], layers and levels of the image made for a dispatch over
+    extent: the image covers the dispatch where their dimensions meet."""
+    ex, ey, ez = extent
+    dim = image["dim"]
+    layers, levels = 1, 1
+    if dim == "Buffer":
+        return [elements], 1, 1
+    if dim == "1D":
+        size = [ex]
+        if image["arrayed"]:
+            layers = ey if ey > 1 else 4
+    elif dim == "3D":
+        size = [ex, ey, ez] if ez > 1 else [16, 16, 16]
+    elif dim == "Cube":
+        side = min(ex, ey) if ey > 1 else 16
+        size = [side, side]
+        layers = 12 if image["arrayed"] else 6
+    else:
+        size = [ex, ey] if ey > 1 else [64, 64]
+        if image["arrayed"]:
+            layers = ez if ez > 1 else 4
+    # A sampled image gets its whole mip chain, for sampling with a LOD.
+    if image["sampled"] == 1:
+        levels = max(size).bit_length()
+    return size, layers, levels
+
+
+def pack_small_float(value, mantissa_bits):
+    """An unsigned 11- or 10-bit float (5-bit exponent, bias 15) of a value
+    it represents exactly."""
+    if value == 0:
+        return 0
+    mantissa, exponent = math.frexp(value)  # value = mantissa * 2**exponent
+    biased = exponent - 1 + 15
+    fraction = int((mantissa * 2 - 1) * (1 << mantissa_bits))
+    return (biased << mantissa_bits) | fraction
+
+
+def random_texel(rng, kind, components, texel_bytes, name):
+    """One texel's bytes, values in the generator's ranges: floats multiples
+    of 1/256 in [-2, 2], integers in [0, 16), UNORM and SNORM every step."""
+    if name in PACKED_FORMATS:
+        widths = PACKED_FORMATS[name]
+        word, shift = 0, 0
+        for width in widths:
+            if name == "r11f_g11f_b10f":
+                # k/32 with k <= 64 has at most 6 significant bits: exact.
+                bits = pack_small_float(rng.randint(0, 64) / 32.0, width - 5)
+            elif kind == "uint":
+                bits = rng.randint(0, min(15, (1 << width) - 1))
+            else:
+                bits = rng.randint(0, (1 << width) - 1)
+            word |= bits << shift
+            shift += width
+        return struct.pack("<I", word)
+    size = texel_bytes // components
+    data = b""
+    for _ in range(components):
+        if kind == "float":
+            data += float_bits(rng.randint(-512, 512) / 256.0, size)
+        elif kind == "unorm":
+            data += int_bytes(rng.randint(0, (1 << 8 * size) - 1), size, False)
+        elif kind == "snorm":
+            top = (1 << (8 * size - 1)) - 1
+            data += int_bytes(rng.randint(-top, top), size, True)
+        else:
+            data += int_bytes(rng.randint(0, 15), size, kind == "sint")
+    return data
+
+
+def make_image(resource, extent, elements, rng):
+    """The --image FORMAT, EXTENT and texel bytes for the resource."""
+    image = resource["image"]
+    name, (kind, components, texel_bytes) = image_format(image)
+    size, layers, levels = image_shape(image, extent, elements)
+    texels = 0
+    for level in range(levels):
+        texels += math.prod(max(1, s >> level) for s in size) * layers
+    data = b"".join(random_texel(rng, kind, components, texel_bytes, name)
+                    for _ in range(texels))
+    text = "x".join(str(s) for s in size)
+    if layers > 1:
+        text += ",layers=%d" % layers
+    if levels > 1:
+        text += ",levels=%d" % levels
+    return name, text, data
+
+
+# Nearest filtering and mipmapping: no filtering precision to differ in.
+SAMPLER_SETTINGS = "nearest,mipmap=nearest,address=clamp-to-edge"
+
+
 def make_job(module, refl, work):
     """The spv-run arguments for the module's inputs."""
     profile = PROFILES.get(module, {})
@@ -544,6 +740,20 @@ def make_job(module, refl, work):
         bindings.setdefault((r["set"], r["binding"]), []).append(r)
     for aliases in bindings.values():
         r = aliases[0]
+        seed = zlib.crc32(("%s:%d:%d" % (module, r["set"], r["binding"]))
+                          .encode())
+        if "image" in r:
+            name, shape, data = make_image(r, extent, elements,
+                                           random.Random(seed))
+            path = os.path.join(work, "i%d_%d.bin" % (r["set"], r["binding"]))
+            with open(path, "wb") as f:
+                f.write(data)
+            args += ["--image", "%d:%d:%s:%s:%s" % (r["set"], r["binding"],
+                                                    name, shape, path)]
+            if r["kind"] == "combined-image-sampler":
+                args += ["--sampler", "%d:%d:%s" % (r["set"], r["binding"],
+                                                    SAMPLER_SETTINGS)]
+            continue
         size = max(buffer_size(a, elements) for a in aliases)
         count = max(descriptor_count(a) for a in aliases)
         for e in range(count):

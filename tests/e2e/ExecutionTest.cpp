@@ -901,6 +901,95 @@ void main() {
   EXPECT_FLOAT_EQ(r[11], 2);
 }
 
+TEST_F(Execution, SeparateSampledImagesFetchAndQuery) {
+  // texture2D and utexture2DArray without samplers (as HLSL's Texture2D
+  // Load): fetches by level and layer, and the queries. The 4x4 r32f level
+  // 0 holds f(x, y) = x + 10y, its 2x2 level 1 holds 100 + x + 10y; the
+  // r32ui array has 2 layers of 2x1 texels, 1000 * layer + x.
+  auto kernel = compile(R"(
+#version 450
+#extension GL_EXT_samplerless_texture_functions : require
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform texture2D tex;
+layout(set = 0, binding = 1) uniform utexture2DArray layers;
+layout(set = 0, binding = 2) buffer Out { float r[10]; };
+void main() {
+  r[0] = texelFetch(tex, ivec2(3, 2), 0).r;
+  r[1] = texelFetch(tex, ivec2(1, 1), 1).r;
+  r[2] = texelFetch(tex, ivec2(1, 1), 0).a; // r32f: alpha reads 1
+  r[3] = float(textureSize(tex, 0).x);
+  r[4] = float(textureSize(tex, 1).y);
+  r[5] = float(textureQueryLevels(tex));
+  r[6] = float(texelFetch(layers, ivec3(1, 0, 1), 0).x);
+  r[7] = float(texelFetch(layers, ivec3(0, 0, 0), 0).x);
+  r[8] = float(textureSize(layers, 0).z);
+  r[9] = texelFetch(tex, ivec2(4, 0), 0).r; // outside: zero
+}
+)");
+  ASSERT_TRUE(kernel);
+  std::vector<float> texels;
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 4; ++x)
+      texels.push_back(float(x + 10 * y));
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 2; ++x)
+      texels.push_back(float(100 + x + 10 * y));
+  spvb_image image{};
+  image.data = reinterpret_cast<uint8_t *>(texels.data());
+  image.format = 3; // R32f
+  image.dim = 1;    // 2D
+  image.extent[0] = image.extent[1] = 4;
+  image.extent[2] = 1;
+  image.layers = image.samples = 1;
+  image.levels = 2;
+  image.size = texels.size() * 4;
+  uint32_t layerTexels[4] = {0, 1, 1000, 1001};
+  spvb_image array{};
+  array.data = reinterpret_cast<uint8_t *>(layerTexels);
+  array.format = 33; // R32ui
+  array.dim = 1;
+  array.extent[0] = 2;
+  array.extent[1] = array.extent[2] = 1;
+  array.layers = 2;
+  array.levels = array.samples = 1;
+  array.size = sizeof(layerTexels);
+  float r[10];
+  std::fill(std::begin(r), std::end(r), -1.0f);
+  Dispatch dispatch(kernel);
+  dispatch.bindImage(0, 0, &image);
+  dispatch.bindImage(0, 1, &array);
+  dispatch.bindBuffer(0, 2, r, sizeof(r));
+  runtime::Launcher launcher(1);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})), "<success>");
+  EXPECT_EQ(r[0], 23);  // 3 + 10 * 2
+  EXPECT_EQ(r[1], 111); // level 1: 100 + 1 + 10
+  EXPECT_EQ(r[2], 1);
+  EXPECT_EQ(r[3], 4);
+  EXPECT_EQ(r[4], 2);
+  EXPECT_EQ(r[5], 2);
+  EXPECT_EQ(r[6], 1001);
+  EXPECT_EQ(r[7], 0);
+  EXPECT_EQ(r[8], 2);
+  EXPECT_EQ(r[9], 0);
+}
+
+TEST_F(Execution, SeparateSamplerIsNamed) {
+  std::string path = dir.write("sampler.comp", R"(
+#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform texture2D tex;
+layout(set = 0, binding = 1) uniform sampler smp;
+layout(set = 0, binding = 2) buffer Out { vec4 r; };
+void main() { r = textureLod(sampler2D(tex, smp), vec2(0.5), 0.0); }
+)");
+  auto kernel = jit->compileFile(path, CompileOptions());
+  ASSERT_FALSE(static_cast<bool>(kernel));
+  EXPECT_EQ(errorText(kernel.takeError()),
+            "error: " + path +
+                ": resource 'smp' (set 0, binding 1) is a sampler, which the "
+                "runtime does not support yet");
+}
+
 TEST_F(Execution, UnsupportedImageInstructionIsNamed) {
   auto kernel = jit->compileFile(dir.write("dref.comp", R"(
 #version 450

@@ -4,6 +4,7 @@
 
 #include "VulkanRun.h"
 
+#include "spvbridge/cpu_runtime/ImageFormats.h"
 #include "spvbridge/spirv/ScalarLayout.h"
 
 #include "llvm/ADT/APFloat.h"
@@ -138,6 +139,69 @@ static bool isBuffer(ResourceKind kind) {
          kind == ResourceKind::PushConstant;
 }
 
+static StringRef getDimName(spv::Dim dim) {
+  switch (dim) {
+  case spv::Dim1D:
+    return "1D";
+  case spv::Dim2D:
+    return "2D";
+  case spv::Dim3D:
+    return "3D";
+  case spv::DimCube:
+    return "Cube";
+  case spv::DimRect:
+    return "Rect";
+  case spv::DimBuffer:
+    return "Buffer";
+  case spv::DimSubpassData:
+    return "SubpassData";
+  default:
+    return "other";
+  }
+}
+
+static StringRef getNumericKindName(runtime::NumericKind kind) {
+  switch (kind) {
+  case runtime::NumericKind::Float:
+    return "float";
+  case runtime::NumericKind::Unorm:
+    return "unorm";
+  case runtime::NumericKind::Snorm:
+    return "snorm";
+  case runtime::NumericKind::Sint:
+    return "sint";
+  case runtime::NumericKind::Uint:
+    return "uint";
+  }
+  return "float";
+}
+
+/// The OpTypeImage of an image, texel buffer or combined image sampler.
+static json::Object describeImage(const ImageInfo &image) {
+  json::Object result{{"dim", getDimName(image.dim)},
+                      {"arrayed", image.arrayed},
+                      {"multisampled", image.multisampled},
+                      {"sampled", image.sampled},
+                      {"depth", image.depth},
+                      {"component", image.componentKind == 'f'   ? "float"
+                                    : image.componentKind == 'i' ? "int"
+                                                                 : "uint"},
+                      {"component_bits", image.componentBits}};
+  if (const runtime::ImageFormat *format =
+          runtime::getImageFormat(image.format)) {
+    result["format"] = format->name;
+    result["format_kind"] = getNumericKindName(format->kind);
+    result["format_components"] = format->components;
+    result["texel_bytes"] = format->texelBytes;
+  } else {
+    result["format"] = "unknown";
+    result["format_kind"] = nullptr;
+    result["format_components"] = nullptr;
+    result["texel_bytes"] = nullptr;
+  }
+  return result;
+}
+
 static Expected<json::Object> describeResource(const SpirvBinary &binary,
                                                const ResourceInfo &resource,
                                                SetVector<uint32_t> &pointees) {
@@ -161,6 +225,8 @@ static Expected<json::Object> describeResource(const SpirvBinary &binary,
       return layout.takeError();
     result["layout"] = std::move(*layout);
   }
+  if (resource.image)
+    result["image"] = describeImage(*resource.image);
   return result;
 }
 

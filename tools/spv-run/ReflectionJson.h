@@ -11,7 +11,8 @@
 //      "block", "type", "array_size", "static_size", "runtime_array_stride",
 //      "runtime_array_offset", "non_writable", "non_readable",
 //      "members": [{"name", "offset", "size", "type"}],
-//      "layout": LAYOUT (buffers only)}],
+//      "layout": LAYOUT (buffers only), "image": IMAGE (images, texel
+//      buffers and combined image samplers only)}],
 //    "push_constants": null or {"size", "members", "layout": LAYOUT},
 //    "pointee_types": [{"id", "name", "size", "layout": LAYOUT}],
 //    "spec_constants": [{"id", "name", "type", "default"}],
@@ -36,6 +37,14 @@
 // shader may convert an integer to): its "size" is
 // the bytes up to its runtime array (a struct's static size), its "layout"
 // the scalars from the start of the pointee.
+// IMAGE is the resource's OpTypeImage:
+//   {"dim" ("1D", "2D", "3D", "Cube", "Rect", "Buffer", "SubpassData"),
+//    "arrayed", "multisampled", "depth" (Depth operand 1), "sampled" (1
+//    sampled, 2 storage), "component" ("float", "int" or "uint": the
+//    Sampled Type) and "component_bits", "format" (the GLSL name --image
+//    takes, or "unknown"), and for a known format "format_kind" ("float",
+//    "unorm", "snorm", "sint", "uint"), "format_components" and
+//    "texel_bytes" (null for "unknown")}.
 // A spec constant's default is a JSON bool or number; a non-finite float is
 // the string "inf", "-inf" or "nan".
 //
