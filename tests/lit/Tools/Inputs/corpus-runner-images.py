@@ -86,17 +86,17 @@ def resources(*images):
 
 
 sampler = resources({"kind": "sampler"})
-print("skip", cr.skip_reason(sampler)[0])
-print("skip", cr.skip_reason(resources(
+print("skip", cr.skip_reason("test", sampler)[0])
+print("skip", cr.skip_reason("test", resources(
     {"kind": "sampled-image", "image": image(sampled=1, multisampled=True)},
     {"kind": "storage-image", "image": image()}))[0])
 aliased = resources({"kind": "sampled-image", "image": image(sampled=1)},
                     {"kind": "storage-image",
                      "image": image(component="uint", format="r32ui")})
 aliased["resources"][1]["binding"] = 0
-print("skip %s: %s" % cr.skip_reason(aliased))
-print("skip", cr.skip_reason(resources({"kind": "storage-image",
+print("skip %s: %s" % cr.skip_reason("test", aliased))
+print("skip", cr.skip_reason("test", resources({"kind": "storage-image",
                                         "image": image()})))
 readonly = resources({"kind": "storage-image", "image": image()})
 readonly["resources"][0]["non_writable"] = True
-print("skip", cr.skip_reason(readonly)[0])
+print("skip", cr.skip_reason("test", readonly)[0])
