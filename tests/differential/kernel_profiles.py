@@ -135,6 +135,10 @@ def _continuous(rng, index):
     return rng.uniform(-2.0, 2.0)
 
 
+def _positive(rng, index):
+    return rng.randint(1, 512) / 256.0
+
+
 PROFILES = {
     "ggml-vulkan/mul_mm.comp.spv": _mul_mm(),
     "ggml-vulkan/mul_mat_vec_nc.comp.spv": _mul_mat_vec_nc(),
@@ -144,6 +148,12 @@ PROFILES = {
     "ggml-vulkan/conv3d_mm.comp.spv": _conv3d_mm(),
     "ggml-vulkan/solve_tri.comp.spv": _solve_tri(),
     "ggml-vulkan/quantize_q8_1.comp.spv": {"fill": {0: _continuous}},
+    # Each invocation writes num_prior boxes from its own offset: with the
+    # runner's flip = num_max_size = num_aspect_ratio = 1 that is 4 (min,
+    # max, aspect ratio, flipped), and sizes and ratios go through sqrt.
+    "ncnn/priorbox.comp.spv": {"specs": {10: 4},
+                               "fill": {1: _positive, 2: _positive,
+                                        3: _positive}},
     # Without FWHT_SHMEM the kernel maps gl_SubgroupInvocationID to a column
     # and gl_SubgroupID to a row of BLOCK_SIZE = 32: it needs 32-wide
     # subgroups, and lavapipe's are 8 wide (no subgroupSizeControl range).
