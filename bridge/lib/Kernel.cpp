@@ -49,13 +49,12 @@ static bool isImage(ResourceKind kind) {
          kind == ResourceKind::CombinedImageSampler;
 }
 
-/// Buffers and images. A separate sampled image needs no sampler for what
-/// it can do without one (fetches and queries); separate samplers are not
-/// supported yet.
+/// Buffers, images and separate samplers.
 static bool isSupportedResource(ResourceKind kind) {
   return kind == ResourceKind::StorageBuffer ||
          kind == ResourceKind::UniformBuffer ||
-         kind == ResourceKind::PushConstant || isImage(kind);
+         kind == ResourceKind::PushConstant || kind == ResourceKind::Sampler ||
+         isImage(kind);
 }
 
 static std::string getImageInstructionName(uint32_t opcode) {
@@ -252,6 +251,14 @@ void Dispatch::bindImage(uint32_t set, uint32_t binding,
   images.insert({set, binding, arrayElement});
 }
 
+void Dispatch::bindSampler(uint32_t set, uint32_t binding,
+                           const spvb_sampler *sampler, uint32_t arrayElement) {
+  buffers[{set, binding, arrayElement}] = {
+      reinterpret_cast<uint8_t *>(const_cast<spvb_sampler *>(sampler)),
+      sizeof(spvb_sampler)};
+  samplers.insert({set, binding, arrayElement});
+}
+
 void Dispatch::setPushConstants(llvm::ArrayRef<uint8_t> bytes) {
   pushConstants.assign(bytes.begin(), bytes.end());
   hasPushConstants = true;
@@ -285,12 +292,16 @@ llvm::Error Dispatch::validate() const {
       std::tuple<uint32_t, uint32_t, uint32_t> key{resource.set,
                                                    resource.binding, element};
       const char *problem = nullptr;
+      bool isSampler = resource.kind == ResourceKind::Sampler;
       if (!buffers.count(key))
         problem = "nothing is bound to it";
-      else if (isImage(resource.kind) && !images.count(key))
-        problem = "a buffer is bound to it";
-      else if (!isImage(resource.kind) && images.count(key))
+      else if (images.count(key) && !isImage(resource.kind))
         problem = "an image is bound to it";
+      else if (samplers.count(key) && !isSampler)
+        problem = "a sampler is bound to it";
+      else if (!images.count(key) && !samplers.count(key) &&
+               (isImage(resource.kind) || isSampler))
+        problem = "a buffer is bound to it";
       if (problem)
         return makeError(llvm::formatv(
             "error: {0}: the shader uses {1} '{2}' (set {3}, binding {4}{5}) "

@@ -429,6 +429,22 @@ bool isBufferBlock(Value pointer) {
   });
 }
 
+/// A separate sampler: the base of its binding-table entry is the runtime's
+/// spvb_sampler descriptor.
+class LoadSamplerPattern : public OpConversionPattern<LoadSamplerOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LoadSamplerOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type ptr = LLVM::LLVMPointerType::get(getContext());
+    rewriter.replaceOp(op, loadBindingField(rewriter, op.getLoc(),
+                                            adaptor.getPointer(), ptr,
+                                            offsetof(spvb_binding, base)));
+    return success();
+  }
+};
+
 class LoadPattern : public OpConversionPattern<spirv::LoadOp> {
 public:
   LoadPattern(const TypeConverter &converter, MLIRContext *context,
@@ -439,16 +455,22 @@ public:
   matchAndRewrite(spirv::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (isUniformConstant(op.getPtr().getType())) {
-      // A combined image-sampler descriptor serves as both halves.
+      // A combined image sampler pairs its image descriptor with the
+      // image's own sampler.
       Location loc = op.getLoc();
       Type ptr = LLVM::LLVMPointerType::get(getContext());
       Value descriptor = loadBindingField(rewriter, loc, adaptor.getPtr(), ptr,
                                           offsetof(spvb_binding, base));
       if (isa<spirv::SampledImageType>(op.getType())) {
         Type pairType = getTypeConverter()->convertType(op.getType());
+        Value sampler = LLVM::LoadOp::create(
+            rewriter, loc, ptr,
+            createByteOffset(rewriter, loc, descriptor,
+                             offsetof(spvb_image, sampler)),
+            8);
         Value pair = LLVM::PoisonOp::create(rewriter, loc, pairType);
         pair = insertValue(rewriter, loc, pair, descriptor, 0);
-        descriptor = insertValue(rewriter, loc, pair, descriptor, 1);
+        descriptor = insertValue(rewriter, loc, pair, sampler, 1);
       }
       rewriter.replaceOp(op, descriptor);
       return success();
@@ -822,8 +844,9 @@ void spvb::populateMemoryPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<PtrAccessChainPattern, CopyMemoryPattern, VariablePattern,
-               UndefPattern, ErasePattern<spirv::GlobalVariableOp>>(
-      converter, context, kOverrideBenefit);
+               UndefPattern, LoadSamplerPattern,
+               ErasePattern<spirv::GlobalVariableOp>>(converter, context,
+                                                      kOverrideBenefit);
   patterns.add<LoadPattern, StorePattern>(converter, context, layout);
   patterns.add<AccessChainPattern, AddressOfPattern, ArrayLengthPattern>(
       converter, context, layout);

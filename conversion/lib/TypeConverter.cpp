@@ -1,5 +1,6 @@
 //===- TypeConverter.cpp - SPIR-V value types to LLVM ---------------------===//
 #include "spvbridge/conversion/TypeConverter.h"
+#include "spvbridge/spirv/SpvbDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVTypes.h"
@@ -37,9 +38,12 @@ SpirvToLLVMTypeConverter::SpirvToLLVMTypeConverter(MLIRContext *context)
     }
     return LLVM::LLVMStructType::getLiteral(type.getContext(), members);
   });
-  // Images are pointers to the runtime's image descriptors; a sampled image
-  // is an (image, sampler) pair.
+  // Images and samplers are pointers to the runtime's descriptors; a sampled
+  // image is an (image, sampler) pair.
   addConversion([](spirv::ImageType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
+  addConversion([](SamplerType type) -> Type {
     return LLVM::LLVMPointerType::get(type.getContext());
   });
   addConversion([](spirv::SampledImageType type) -> Type {

@@ -243,7 +243,8 @@ extern "C" void spvb_rt_image(spvb_invocation *, uint32_t opcode,
   case spv::OpImageSampleExplicitLod:
   case spv::OpImageGather: {
     // Operands: image, sampler, coordinate[, component], image operands.
-    const auto *sampler = *static_cast<const spvb_image *const *>(operands[1]);
+    const auto *sampler =
+        *static_cast<const spvb_sampler *const *>(operands[1]);
     SampleRequest request;
     TypeDesc coordinateType(operandDescs[2]);
     request.coordinateCount = std::min<uint32_t>(coordinateType.count, 4);
@@ -288,9 +289,8 @@ extern "C" void spvb_rt_image(spvb_invocation *, uint32_t opcode,
     if (imageOperands & spv::ImageOperandsMinLodMask)
       if (int i = take(); i >= 0)
         request.minLod = loadFloat(operands[i], TypeDesc(operandDescs[i]), 0);
-    Texel value = format
-                      ? sampleImage(*image, *format, sampler->sampler, request)
-                      : Texel();
+    Texel value =
+        format ? sampleImage(*image, *format, sampler, request) : Texel();
     writeResult(result, resultDesc, value);
     return;
   }

@@ -2,7 +2,9 @@
 #include "spvbridge/spirv/SpvbDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
@@ -13,7 +15,14 @@ void spvb::SpvbDialect::initialize() {
 #define GET_OP_LIST
 #include "SpvbOps.cpp.inc"
       >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "SpvbTypes.cpp.inc"
+      >();
 }
+
+#define GET_TYPEDEF_CLASSES
+#include "SpvbTypes.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "SpvbOps.cpp.inc"

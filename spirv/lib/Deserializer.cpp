@@ -631,6 +631,9 @@ LogicalResult Deserializer::processType(const ParsedInstruction &inst) {
   case spv::OpTypeSampledImage:
     type = spirv::SampledImageType::get(getType(inst.arg(0)));
     break;
+  case spv::OpTypeSampler:
+    type = SamplerType::get(&context);
+    break;
   case spv::OpTypeFunction: {
     SmallVector<Type> params;
     for (unsigned i = 1; i < inst.getNumArgs(); ++i)
@@ -1382,6 +1385,11 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
   }
   case spv::OpLoad: {
     Value ptr = getValue(inst.arg(0));
+    // spirv.Load accepts only SPIR-V result types.
+    if (isa<SamplerType>(resultType)) {
+      mapResult(inst, LoadSamplerOp::create(builder, loc, resultType, ptr));
+      return success();
+    }
     mapResult(inst, spirv::LoadOp::create(builder, loc, ptr));
     return success();
   }

@@ -973,8 +973,74 @@ void main() {
   EXPECT_EQ(r[9], 0);
 }
 
-TEST_F(Execution, SeparateSamplerIsNamed) {
-  std::string path = dir.write("sampler.comp", R"(
+TEST_F(Execution, SeparateSamplersSampleWithTheirSettings) {
+  // One texture2D through three separate samplers and an array of two
+  // (GLSL sampler2D(tex, smp), HLSL SamplerState). The 2x2 r32f image holds
+  // 1 2 / 3 4 (x fastest). Nearest at (0.25, 0.25) is texel (0, 0), at
+  // (0.75, 0.75) texel (1, 1). Linear at (0.5, 0.5) weighs all four texels
+  // by 1/4: 2.5; at (0.5, 0.25) u = 0.5 * 2 - 0.5 = 0.5, v = 0: (1 + 2) / 2.
+  // At u = 1.25, clamp to edge takes column 1 (texel 2), repeat wraps to
+  // 0.25, column 0 (texel 1).
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform texture2D tex;
+layout(set = 0, binding = 1) uniform sampler nearestClamp;
+layout(set = 0, binding = 2) uniform sampler linearClamp;
+layout(set = 1, binding = 0) uniform sampler modes[2];
+layout(set = 0, binding = 3) buffer Out { float r[6]; int index; };
+void main() {
+  r[0] = textureLod(sampler2D(tex, nearestClamp), vec2(0.25, 0.25), 0.0).r;
+  r[1] = textureLod(sampler2D(tex, nearestClamp), vec2(0.75, 0.75), 0.0).r;
+  r[2] = textureLod(sampler2D(tex, linearClamp), vec2(0.5, 0.5), 0.0).r;
+  r[3] = textureLod(sampler2D(tex, linearClamp), vec2(0.5, 0.25), 0.0).r;
+  r[4] = textureLod(sampler2D(tex, modes[index]), vec2(1.25, 0.25), 0.0).r;
+  r[5] = textureLod(sampler2D(tex, modes[0]), vec2(1.25, 0.25), 0.0).r;
+}
+)");
+  ASSERT_TRUE(kernel);
+  float texels[4] = {1, 2, 3, 4};
+  spvb_image image{};
+  image.data = reinterpret_cast<uint8_t *>(texels);
+  image.format = 3; // R32f
+  image.dim = 1;    // 2D
+  image.extent[0] = image.extent[1] = 2;
+  image.extent[2] = 1;
+  image.layers = image.levels = image.samples = 1;
+  image.size = sizeof(texels);
+  // VkFilter nearest 0, linear 1; VkSamplerAddressMode repeat 0, clamp to
+  // edge 2.
+  spvb_sampler nearestClamp{};
+  for (uint32_t &mode : nearestClamp.address_mode)
+    mode = 2;
+  spvb_sampler linearClamp = nearestClamp;
+  linearClamp.mag_filter = linearClamp.min_filter = 1;
+  spvb_sampler nearestRepeat{};
+  struct {
+    float r[6];
+    int32_t index;
+  } out;
+  std::fill(std::begin(out.r), std::end(out.r), -1.0f);
+  out.index = 1;
+  Dispatch dispatch(kernel);
+  dispatch.bindImage(0, 0, &image);
+  dispatch.bindSampler(0, 1, &nearestClamp);
+  dispatch.bindSampler(0, 2, &linearClamp);
+  dispatch.bindSampler(1, 0, &nearestClamp, 0);
+  dispatch.bindSampler(1, 0, &nearestRepeat, 1);
+  dispatch.bindBuffer(0, 3, &out, sizeof(out));
+  runtime::Launcher launcher(1);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})), "<success>");
+  EXPECT_EQ(out.r[0], 1);
+  EXPECT_EQ(out.r[1], 4);
+  EXPECT_EQ(out.r[2], 2.5f);
+  EXPECT_EQ(out.r[3], 1.5f);
+  EXPECT_EQ(out.r[4], 1); // repeat
+  EXPECT_EQ(out.r[5], 2); // clamp to edge
+}
+
+TEST_F(Execution, SeparateSamplerBindingIsChecked) {
+  auto kernel = compile(R"(
 #version 450
 layout(local_size_x = 1) in;
 layout(set = 0, binding = 0) uniform texture2D tex;
@@ -982,12 +1048,32 @@ layout(set = 0, binding = 1) uniform sampler smp;
 layout(set = 0, binding = 2) buffer Out { vec4 r; };
 void main() { r = textureLod(sampler2D(tex, smp), vec2(0.5), 0.0); }
 )");
-  auto kernel = jit->compileFile(path, CompileOptions());
-  ASSERT_FALSE(static_cast<bool>(kernel));
-  EXPECT_EQ(errorText(kernel.takeError()),
-            "error: " + path +
-                ": resource 'smp' (set 0, binding 1) is a sampler, which the "
-                "runtime does not support yet");
+  ASSERT_TRUE(kernel);
+  float texel = 1;
+  spvb_image image{};
+  image.data = reinterpret_cast<uint8_t *>(&texel);
+  image.format = 3;
+  image.dim = 1;
+  image.extent[0] = image.extent[1] = image.extent[2] = 1;
+  image.layers = image.levels = image.samples = 1;
+  image.size = sizeof(texel);
+  float r[4];
+  Dispatch dispatch(kernel);
+  dispatch.bindImage(0, 0, &image);
+  dispatch.bindBuffer(0, 1, r, sizeof(r));
+  dispatch.bindBuffer(0, 2, r, sizeof(r));
+  runtime::Launcher launcher(1);
+  std::string text = errorText(dispatch.run(launcher, {1, 1, 1}));
+  EXPECT_NE(text.find("the shader uses sampler 'smp' (set 0, binding 1) but "
+                      "a buffer is bound to it"),
+            std::string::npos)
+      << text;
+  dispatch.bindSampler(0, 0, nullptr);
+  text = errorText(dispatch.run(launcher, {1, 1, 1}));
+  EXPECT_NE(text.find("the shader uses sampled image 'tex' (set 0, binding 0) "
+                      "but a sampler is bound to it"),
+            std::string::npos)
+      << text;
 }
 
 TEST_F(Execution, UnsupportedImageInstructionIsNamed) {

@@ -258,6 +258,7 @@ private:
   llvm::Error writeAddresses(const Job &job, Result &result);
   llvm::Error createImages(const Job &job);
   llvm::Error checkFormat(const ImageBinding &image, const FormatEntry &format);
+  llvm::Error createSampler(const spvb_sampler &settings, VkSampler &result);
   llvm::Error createDescriptors(const Job &job);
   llvm::Error createPipeline(const Job &job, Result &result);
   llvm::Error dispatch(const Job &job, Result &result);
@@ -305,6 +306,8 @@ private:
   std::vector<Buffer> buffers;
   std::vector<Buffer> deviceBuffers;
   std::vector<Image> images;
+  /// One per Job::samplers.
+  std::vector<VkSampler> samplers;
   std::vector<VkDescriptorSetLayout> setLayouts;
   VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
   VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
@@ -337,6 +340,9 @@ Session::~Session() {
       destroyBuffer(buffer);
     for (Buffer &buffer : deviceBuffers)
       destroyBuffer(buffer);
+    for (VkSampler sampler : samplers)
+      if (sampler)
+        vkDestroySampler(device, sampler, nullptr);
     for (Image &image : images) {
       if (image.sampler)
         vkDestroySampler(device, image.sampler, nullptr);
@@ -907,36 +913,48 @@ llvm::Error Session::createImages(const Job &job) {
     settings.max_lod = VK_LOD_CLAMP_NONE;
     if (binding.sampler)
       settings = *binding.sampler;
-    auto sampler =
-        makeStruct<VkSamplerCreateInfo>(VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO);
-    sampler.magFilter = static_cast<VkFilter>(settings.mag_filter);
-    sampler.minFilter = static_cast<VkFilter>(settings.min_filter);
-    sampler.mipmapMode = static_cast<VkSamplerMipmapMode>(settings.mipmap_mode);
-    sampler.addressModeU =
-        static_cast<VkSamplerAddressMode>(settings.address_mode[0]);
-    sampler.addressModeV =
-        static_cast<VkSamplerAddressMode>(settings.address_mode[1]);
-    sampler.addressModeW =
-        static_cast<VkSamplerAddressMode>(settings.address_mode[2]);
-    sampler.mipLodBias = settings.mip_lod_bias;
-    sampler.minLod = settings.min_lod;
-    sampler.maxLod = settings.max_lod;
-    sampler.borderColor = static_cast<VkBorderColor>(settings.border_color);
-    sampler.unnormalizedCoordinates = settings.unnormalized_coordinates;
-    // Vulkan requires both LOD clamps to be 0 with unnormalized coordinates,
-    // which sample level 0 anyway.
-    if (settings.unnormalized_coordinates)
-      sampler.minLod = sampler.maxLod = 0;
-    if (llvm::Error error =
-            check(vkCreateSampler(device, &sampler, nullptr, &image.sampler),
-                  "vkCreateSampler"))
+    if (llvm::Error error = createSampler(settings, image.sampler))
       return error;
   }
+  for (const SamplerBinding &binding : job.samplers)
+    if (llvm::Error error =
+            createSampler(binding.settings, samplers.emplace_back()))
+      return error;
+  return llvm::Error::success();
+}
+
+/// A VkSampler with the settings of an spvb_sampler.
+llvm::Error Session::createSampler(const spvb_sampler &settings,
+                                   VkSampler &result) {
+  auto sampler =
+      makeStruct<VkSamplerCreateInfo>(VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO);
+  sampler.magFilter = static_cast<VkFilter>(settings.mag_filter);
+  sampler.minFilter = static_cast<VkFilter>(settings.min_filter);
+  sampler.mipmapMode = static_cast<VkSamplerMipmapMode>(settings.mipmap_mode);
+  sampler.addressModeU =
+      static_cast<VkSamplerAddressMode>(settings.address_mode[0]);
+  sampler.addressModeV =
+      static_cast<VkSamplerAddressMode>(settings.address_mode[1]);
+  sampler.addressModeW =
+      static_cast<VkSamplerAddressMode>(settings.address_mode[2]);
+  sampler.mipLodBias = settings.mip_lod_bias;
+  sampler.minLod = settings.min_lod;
+  sampler.maxLod = settings.max_lod;
+  sampler.borderColor = static_cast<VkBorderColor>(settings.border_color);
+  sampler.unnormalizedCoordinates = settings.unnormalized_coordinates;
+  // Vulkan requires both LOD clamps to be 0 with unnormalized coordinates,
+  // which sample level 0 anyway.
+  if (settings.unnormalized_coordinates)
+    sampler.minLod = sampler.maxLod = 0;
+  if (llvm::Error error =
+          check(vkCreateSampler(device, &sampler, nullptr, &result),
+                "vkCreateSampler"))
+    return error;
   return llvm::Error::success();
 }
 
 llvm::Error Session::createDescriptors(const Job &job) {
-  // Every descriptor of the job, buffers first, then images.
+  // Every descriptor of the job: buffers, images, then samplers.
   struct Descriptor {
     uint32_t set;
     uint32_t binding;
@@ -964,6 +982,13 @@ llvm::Error Session::createDescriptors(const Job &job) {
     descriptor.image = {images[i].sampler, images[i].view,
                         VK_IMAGE_LAYOUT_GENERAL};
     descriptor.texelBuffer = images[i].bufferView;
+  }
+  for (size_t i = 0; i < job.samplers.size(); ++i) {
+    const SamplerBinding &sampler = job.samplers[i];
+    Descriptor &descriptor = descriptors.emplace_back(
+        Descriptor{sampler.set, sampler.binding, sampler.arrayElement,
+                   sampler.arraySize, VK_DESCRIPTOR_TYPE_SAMPLER});
+    descriptor.image = {samplers[i], VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED};
   }
 
   // One layout per set index up to the highest used; unused ones are empty.

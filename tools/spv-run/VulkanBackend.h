@@ -20,7 +20,8 @@
 //     initial contents with the vkGetBufferDeviceAddress addresses written
 //     in;
 //   - images as optimal-tiling VkImages in layout GENERAL with a view of
-//     every level and layer, a VkSampler for combined image samplers, texel
+//     every level and layer, a VkSampler for combined image samplers and
+//     for each separate sampler (VK_DESCRIPTOR_TYPE_SAMPLER), texel
 //     buffers as host-visible buffers with a VkBufferView;
 //   - one untimed warm-up, then Job::repeat timed submits, each after the
 //     buffers are restored by a host memcpy and the images by a copy from a
@@ -111,6 +112,17 @@ struct ImageBinding {
   llvm::ArrayRef<uint8_t> initial;
 };
 
+/// A separate sampler (OpTypeSampler) of the job: a
+/// VK_DESCRIPTOR_TYPE_SAMPLER descriptor.
+struct SamplerBinding {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  /// As BufferBinding's.
+  uint32_t arrayElement = 0;
+  uint32_t arraySize = 1;
+  spvb_sampler settings{};
+};
+
 /// A buffer bound to no descriptor: the shader reaches it through its
 /// device address (--device-buffer).
 struct DeviceBuffer {
@@ -142,6 +154,7 @@ struct Job {
   std::array<uint32_t, 3> groups = {1, 1, 1};
   std::vector<BufferBinding> buffers;
   std::vector<ImageBinding> images;
+  std::vector<SamplerBinding> samplers;
   std::vector<DeviceBuffer> deviceBuffers;
   std::vector<AddressPatch> addresses;
   /// Push-constant bytes; empty when there are none.

@@ -167,6 +167,16 @@ struct HostBuffer {
 
 /// Takes `--threads N` / `--threads=N` out of argv. LLVM's libraries already
 /// register a "threads" option, so it cannot be a cl::opt here.
+/// A --sampler for a binding no --image gives: a separate sampler
+/// (OpTypeSampler).
+struct HostSampler {
+  std::string arg;
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  std::optional<uint32_t> element;
+  spvb_sampler settings{};
+};
+
 static std::string takeThreadsArgument(std::vector<const char *> &args) {
   std::string value = "0";
   for (size_t i = 1; i < args.size();) {
@@ -312,12 +322,91 @@ static uint32_t getDescriptorCount(const ResourceInfo &resource,
 /// Every resource the shader uses needs a --buffer or --image of the right
 /// kind (each element of a descriptor array one), and push constants a
 /// --push.
-static Error checkResources(const ModuleReflection &reflection,
-                            ArrayRef<HostBuffer> buffers, bool hasPush) {
+/// Every separate sampler needs a --sampler for each element, and every
+/// --sampler without an --image a separate sampler.
+static Error checkSamplers(const ModuleReflection &reflection,
+                           ArrayRef<HostBuffer> buffers,
+                           ArrayRef<HostSampler> samplers) {
   auto error = [](const Twine &message) {
     return createStringError(inconvertibleErrorCode(), "error: " + message);
   };
+  for (const HostSampler &sampler : samplers) {
+    const ResourceInfo *resource =
+        reflection.findResource(sampler.set, sampler.binding);
+    if (!resource || resource->kind != ResourceKind::Sampler)
+      return error(formatv("--sampler '{0}': no --image {1} to sample",
+                           sampler.arg,
+                           run::formatDescriptor(sampler.set, sampler.binding,
+                                                 sampler.element)));
+    bool isArray = resource->arraySize != 1;
+    if (resource->arraySize > 1 && sampler.element &&
+        *sampler.element >= resource->arraySize)
+      return error(formatv("--sampler '{0}': element {1} is out of range: "
+                           "'{2}' (set {3}, binding {4}) is an array of {5} "
+                           "samplers",
+                           sampler.arg, *sampler.element, resource->name,
+                           resource->set, resource->binding,
+                           resource->arraySize));
+    if (isArray != sampler.element.has_value())
+      return error(formatv(
+          "--sampler '{0}': '{1}' (set {2}, binding {3}) is {4}", sampler.arg,
+          resource->name, resource->set, resource->binding,
+          isArray ? formatv("an array of {0} samplers; give each element as "
+                            "{1}:{2}[ELEMENT]",
+                            resource->arraySize
+                                ? std::to_string(resource->arraySize)
+                                : std::string("runtime-sized"),
+                            resource->set, resource->binding)
+                        .str()
+                  : std::string("not a descriptor array")));
+  }
   for (const ResourceInfo &resource : reflection.resources) {
+    if (resource.kind != ResourceKind::Sampler)
+      continue;
+    for (const HostBuffer &buffer : buffers)
+      if (buffer.isDescriptor(resource.set, resource.binding))
+        return error(formatv("{0} {1}: the shader's '{2}' is a sampler (use "
+                             "--sampler)",
+                             buffer.image ? "--image" : "--buffer",
+                             buffer.getName().str(), resource.name));
+    uint32_t count = resource.arraySize;
+    if (!count)
+      for (const HostSampler &sampler : samplers)
+        if (sampler.set == resource.set && sampler.binding == resource.binding)
+          count = std::max(count, sampler.element.value_or(0) + 1);
+    for (uint32_t element = 0; element < std::max(count, 1u); ++element) {
+      bool isArray = resource.arraySize != 1;
+      if (any_of(samplers, [&](const HostSampler &sampler) {
+            return sampler.set == resource.set &&
+                   sampler.binding == resource.binding &&
+                   sampler.element.value_or(0) == element;
+          }))
+        continue;
+      std::optional<uint32_t> elementName;
+      if (isArray)
+        elementName = element;
+      return error(formatv(
+          "{0}: the shader uses sampler '{1}' (set {2}, binding {3}{4}) but "
+          "no --sampler {5}:SETTINGS provides it",
+          shaderPath, resource.name, resource.set, resource.binding,
+          isArray ? formatv(", element {0}", element).str() : "",
+          run::formatDescriptor(resource.set, resource.binding, elementName)));
+    }
+  }
+  return Error::success();
+}
+
+static Error checkResources(const ModuleReflection &reflection,
+                            ArrayRef<HostBuffer> buffers,
+                            ArrayRef<HostSampler> samplers, bool hasPush) {
+  auto error = [](const Twine &message) {
+    return createStringError(inconvertibleErrorCode(), "error: " + message);
+  };
+  if (Error problem = checkSamplers(reflection, buffers, samplers))
+    return problem;
+  for (const ResourceInfo &resource : reflection.resources) {
+    if (resource.kind == ResourceKind::Sampler)
+      continue;
     // An anonymous block ("buffer Y { ... };") is named by its type.
     const std::string &name =
         resource.name.empty() ? resource.blockTypeName : resource.name;
@@ -411,6 +500,7 @@ static Error checkResources(const ModuleReflection &reflection,
 /// buffers included.
 static Expected<vulkan::Result>
 runOnVulkan(const run::VulkanShader &shader, ArrayRef<HostBuffer> buffers,
+            ArrayRef<HostSampler> samplers,
             ArrayRef<run::ResolvedAddress> addresses,
             const std::optional<std::vector<uint8_t>> &push,
             const CompileOptions &options, std::array<uint32_t, 3> groups,
@@ -461,6 +551,23 @@ runOnVulkan(const run::VulkanShader &shader, ArrayRef<HostBuffer> buffers,
     // Images are not addressable: their place is never used.
     places.push_back({Place::PushConstants, job.images.size()});
     job.images.push_back(std::move(*image));
+  }
+  for (const HostSampler &sampler : samplers) {
+    vulkan::SamplerBinding binding;
+    binding.set = sampler.set;
+    binding.binding = sampler.binding;
+    binding.arrayElement = sampler.element.value_or(0);
+    binding.arraySize = binding.arrayElement + 1;
+    if (const ResourceInfo *resource =
+            shader.reflection.findResource(sampler.set, sampler.binding))
+      binding.arraySize = resource->arraySize;
+    if (!binding.arraySize)
+      for (const HostSampler &other : samplers)
+        if (other.set == sampler.set && other.binding == sampler.binding)
+          binding.arraySize =
+              std::max(binding.arraySize, other.element.value_or(0) + 1);
+    binding.settings = sampler.settings;
+    job.samplers.push_back(binding);
   }
   for (const run::ResolvedAddress &address : addresses) {
     vulkan::AddressPatch patch;
@@ -781,6 +888,7 @@ int main(int argc, char **argv) {
   if (!subgroupSize)
     return fail(subgroupSize.takeError());
   std::vector<HostBuffer> buffers;
+  std::vector<HostSampler> samplers;
   auto findBuffer = [&](const run::BufferName &name) -> HostBuffer * {
     for (HostBuffer &buffer : buffers)
       if (buffer.getName().refersTo(name))
@@ -848,7 +956,7 @@ int main(int argc, char **argv) {
     name.binding = parsed->binding;
     name.element = parsed->element;
     HostBuffer *image = findBuffer(name);
-    if (!image || !image->image)
+    if (image && !image->image)
       return fail(formatv("--sampler '{0}': no --image {1} to sample", arg,
                           name.str()));
     spvb_sampler sampler{};
@@ -861,7 +969,19 @@ int main(int argc, char **argv) {
     sampler.max_lod = parsed->maxLod;
     sampler.border_color = parsed->borderColor;
     sampler.unnormalized_coordinates = parsed->unnormalized;
-    image->sampler = sampler;
+    if (image) {
+      image->sampler = sampler;
+      continue;
+    }
+    // No --image there: a separate sampler, checked against the shader's.
+    if (any_of(samplers, [&](const HostSampler &other) {
+          return other.set == parsed->set && other.binding == parsed->binding &&
+                 other.element == parsed->element;
+        }))
+      return fail(
+          formatv("--sampler '{0}': {1} is given twice", arg, name.str()));
+    samplers.push_back(
+        {arg, parsed->set, parsed->binding, parsed->element, sampler});
   }
   // --out and --print name a buffer some other flag gives.
   auto checkNamed = [&](StringRef flag, StringRef arg,
@@ -942,12 +1062,12 @@ int main(int argc, char **argv) {
         run::loadVulkanShader(shaderPath, *options);
     if (!shader)
       return fail(shader.takeError());
-    if (Error error =
-            checkResources(shader->reflection, buffers, push.has_value()))
+    if (Error error = checkResources(shader->reflection, buffers, samplers,
+                                     push.has_value()))
       return fail(std::move(error));
     Expected<vulkan::Result> result =
-        runOnVulkan(*shader, buffers, *addresses, push, *options, groups,
-                    *repeat, *backends);
+        runOnVulkan(*shader, buffers, samplers, *addresses, push, *options,
+                    groups, *repeat, *backends);
     if (!result)
       return fail(result.takeError());
     vulkanShader = std::move(*shader);
@@ -982,8 +1102,8 @@ int main(int argc, char **argv) {
                          std::chrono::steady_clock::now() - compileStart)
                          .count();
 
-  if (Error error =
-          checkResources((*kernel)->reflection, buffers, push.has_value()))
+  if (Error error = checkResources((*kernel)->reflection, buffers, samplers,
+                                   push.has_value()))
     return fail(std::move(error));
 
   // Subgroup results depend on the subgroup size, so --compare runs the CPU
@@ -1043,6 +1163,9 @@ int main(int argc, char **argv) {
     dispatch.bindImage(buffer.argument.set, buffer.argument.binding, &image,
                        element);
   }
+  for (const HostSampler &sampler : samplers)
+    dispatch.bindSampler(sampler.set, sampler.binding, &sampler.settings,
+                         sampler.element.value_or(0));
   if (cpuPush)
     dispatch.setPushConstants(*cpuPush);
 

@@ -299,8 +299,9 @@ module {
 
 // Images live in the binding table itself: the variable's address is its
 // entry (bindings + 16 * slot) and loading it reads the entry's base, the
-// runtime's image descriptor. A combined image sampler uses that descriptor
-// for both halves. (0,0) is slot 0, (0,1) slot 1.
+// runtime's image descriptor. A combined image sampler pairs that
+// descriptor with its `sampler` field (offsetof(spvb_image, sampler) = 40).
+// (0,0) is slot 0, (0,1) slot 1.
 !Img = !spirv.image<f32, Dim2D, NoDepth, NonArrayed, SingleSampled, NoSampler, Rgba32f>
 !Tex = !spirv.image<f32, Dim2D, NoDepth, NonArrayed, SingleSampled, NeedSampler, Unknown>
 // CHECK-LABEL: llvm.func internal @load_descriptors
@@ -310,9 +311,12 @@ module {
 // CHECK: %[[E1:.*]] = llvm.getelementptr %[[T2]][%[[S1]]]
 // CHECK: %[[IMG:.*]] = llvm.load %[[T]] {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[DESC:.*]] = llvm.load %[[E1]] {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[FORTY:.*]] = llvm.mlir.constant(40 : i64) : i64
+// CHECK: %[[FIELD:.*]] = llvm.getelementptr %[[DESC]][%[[FORTY]]]
+// CHECK: %[[SMP:.*]] = llvm.load %[[FIELD]] {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[P:.*]] = llvm.mlir.poison : !llvm.struct<(ptr, ptr)>
 // CHECK: %[[P0:.*]] = llvm.insertvalue %[[DESC]], %[[P]][0]
-// CHECK: %[[P1:.*]] = llvm.insertvalue %[[DESC]], %[[P0]][1]
+// CHECK: %[[P1:.*]] = llvm.insertvalue %[[SMP]], %[[P0]][1]
 // CHECK: llvm.store %[[IMG]], %{{.*}} : !llvm.ptr, !llvm.ptr
 module {
   spirv.GlobalVariable @image bind(0, 0) : !spirv.ptr<!Img, UniformConstant>

@@ -71,6 +71,10 @@ public:
   /// texels must outlive run().
   void bindImage(uint32_t set, uint32_t binding, const spvb_image *image,
                  uint32_t arrayElement = 0);
+  /// Binds a separate sampler's descriptor (OpTypeSampler, kernel_abi.h);
+  /// it must outlive run().
+  void bindSampler(uint32_t set, uint32_t binding, const spvb_sampler *sampler,
+                   uint32_t arrayElement = 0);
   void setPushConstants(llvm::ArrayRef<uint8_t> bytes);
 
   /// Checks that every resource and the push constants the shader uses are
@@ -82,6 +86,7 @@ private:
   std::shared_ptr<const Kernel> kernel;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, spvb_binding> buffers;
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> images;
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> samplers;
   std::vector<uint8_t> pushConstants;
   bool hasPushConstants = false;
 };

@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 6
+#define SPVB_ABI_VERSION 7
 
 /* One descriptor: a buffer's base address and size in bytes. A descriptor
  * array of N elements takes N consecutive slots of the binding table; a
@@ -182,7 +182,9 @@ typedef struct spvb_image {
   uint64_t size;      /* bytes at data */
 } spvb_image;
 
-/* A sampler, with Vulkan's enumeration values. */
+/* A sampler, with Vulkan's enumeration values. The binding-table entry of
+ * a separate sampler (OpTypeSampler) has base = (uint8_t *)&sampler and
+ * size = sizeof(spvb_sampler). */
 typedef struct spvb_sampler {
   uint32_t mag_filter;      /* VkFilter: 0 nearest, 1 linear */
   uint32_t min_filter;      /* VkFilter */
@@ -196,9 +198,11 @@ typedef struct spvb_sampler {
 } spvb_sampler;
 
 /* An image instruction: operands[i] points at the instruction's i-th id
- * operand, typed by operand_descs[i] (images and sampled images are
- * pointers to spvb_image descriptors, a sampled image as two operands, image
- * then sampler; OpImageTexelPointer's image is a pointer to its
+ * operand, typed by operand_descs[i] (images are pointers to spvb_image
+ * descriptors; a sampled image is two operands, a pointer to its spvb_image
+ * then a pointer to its spvb_sampler: the image's own `sampler` for a
+ * combined image sampler, a separate sampler's descriptor for
+ * OpSampledImage, or NULL; OpImageTexelPointer's image is a pointer to its
  * spvb_binding), in SPIR-V order without the image-operands mask, which is
  * `image_operands`. The result, typed by result_desc, goes to `result`. */
 void spvb_rt_image(spvb_invocation *invocation, uint32_t opcode,

@@ -10,6 +10,9 @@
 
 #include "SpvbDialect.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "SpvbTypes.h.inc"
+
 #define GET_OP_CLASSES
 #include "SpvbOps.h.inc"
 

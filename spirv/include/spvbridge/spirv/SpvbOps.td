@@ -20,6 +20,23 @@ def Spvb_Dialect : Dialect {
   let summary = "SPIR-V instructions the upstream spirv dialect does not model";
   let cppNamespace = "::spvb";
   let dependentDialects = ["::mlir::spirv::SPIRVDialect"];
+  let useDefaultTypePrinterParser = 1;
+}
+
+class Spvb_Type<string name, string typeMnemonic>
+    : TypeDef<Spvb_Dialect, name> {
+  let mnemonic = typeMnemonic;
+}
+
+def Spvb_SamplerType : Spvb_Type<"Sampler", "sampler"> {
+  let summary = "OpTypeSampler: a separate sampler";
+  let description = [{
+    The spirv dialect has no sampler type. A `!spirv.ptr` to it is the
+    UniformConstant variable of a sampler binding (or an element of an array
+    of them); `spvb.load_sampler` reads it, and OpSampledImage (`spvb.image`)
+    pairs it with an image. Lowered to a pointer to the runtime's
+    spvb_sampler descriptor.
+  }];
 }
 
 class Spvb_Op<string mnemonic, list<Trait> traits = []>
@@ -89,6 +106,17 @@ def Spvb_CompositeSelectOp : Spvb_Op<"composite_select", [Pure,
   let arguments = (ins I1:$condition, AnyType:$true_value, AnyType:$false_value);
   let results = (outs AnyType:$result);
   let assemblyFormat = "$condition `,` $true_value `,` $false_value attr-dict `:` type($result)";
+}
+
+def Spvb_LoadSamplerOp : Spvb_Op<"load_sampler"> {
+  let summary = "OpLoad of a separate sampler";
+  let description = [{
+    spirv.Load accepts only SPIR-V result types; this loads a
+    `!spvb.sampler` through a UniformConstant `!spirv.ptr` to it.
+  }];
+  let arguments = (ins AnyType:$pointer);
+  let results = (outs Spvb_SamplerType:$result);
+  let assemblyFormat = "$pointer attr-dict `:` type($pointer)";
 }
 
 def Spvb_ImageOp : Spvb_Op<"image"> {

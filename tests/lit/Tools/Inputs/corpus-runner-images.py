@@ -85,8 +85,17 @@ def resources(*images):
             "capabilities": []}
 
 
-sampler = resources({"kind": "sampler"})
-print("skip", cr.skip_reason("test", sampler)[0])
+sampler = resources({"kind": "sampler"},
+                    {"kind": "storage-image", "image": image()})
+print("skip", cr.skip_reason("test", sampler))
+runtime = resources({"kind": "sampled-image", "image": image(sampled=1)},
+                    {"kind": "storage-image", "image": image()})
+runtime["resources"][0]["array_size"] = 0
+print("skip", cr.skip_reason("test", runtime)[0])
+fixed = resources({"kind": "sampled-image", "image": image(sampled=1)},
+                  {"kind": "storage-image", "image": image()})
+fixed["resources"][0]["array_size"] = 4
+print("skip", cr.skip_reason("test", fixed))
 print("skip", cr.skip_reason("test", resources(
     {"kind": "sampled-image", "image": image(sampled=1, multisampled=True)},
     {"kind": "storage-image", "image": image()}))[0])
