@@ -21,7 +21,9 @@
 #include "../common/CompileFlags.h"
 #include "BufferCompare.h"
 #include "DeviceAddresses.h"
+#include "HostResources.h"
 #include "ReflectionJson.h"
+#include "ResourceChecks.h"
 #include "RunArguments.h"
 #include "VulkanRun.h"
 
@@ -131,52 +133,8 @@ static cl::opt<std::string> absToleranceArg(
 
 using spvb::tools::fail;
 
-namespace {
-/// A buffer as given (--buffer, --image or --device-buffer), and the copy
-/// the shader works on.
-struct HostBuffer {
-  /// For descriptors: set, binding and element; for all: the bytes given.
-  run::BufferArgument argument;
-  /// A --device-buffer's name; empty for descriptors.
-  std::string device;
-  /// What each CPU run starts from: the bytes given with the CPU's
-  /// addresses written in (--address).
-  std::vector<uint8_t> initial;
-  std::vector<uint8_t> working;
-  /// For --image: its shape, and the descriptor and sampler bound on the
-  /// CPU (their data pointer is `working`).
-  std::optional<run::ImageArgument> image;
-  spvb_image descriptor{};
-  std::optional<spvb_sampler> sampler;
-
-  bool isDevice() const { return !device.empty(); }
-  run::BufferName getName() const {
-    run::BufferName name;
-    name.device = device;
-    name.set = argument.set;
-    name.binding = argument.binding;
-    name.element = argument.element;
-    return name;
-  }
-  /// Whether this is the descriptor (set, binding) of the shader.
-  bool isDescriptor(uint32_t set, uint32_t binding) const {
-    return !isDevice() && argument.set == set && argument.binding == binding;
-  }
-};
-} // namespace
-
 /// Takes `--threads N` / `--threads=N` out of argv. LLVM's libraries already
 /// register a "threads" option, so it cannot be a cl::opt here.
-/// A --sampler for a binding no --image gives: a separate sampler
-/// (OpTypeSampler).
-struct HostSampler {
-  std::string arg;
-  uint32_t set = 0;
-  uint32_t binding = 0;
-  std::optional<uint32_t> element;
-  spvb_sampler settings{};
-};
-
 static std::string takeThreadsArgument(std::vector<const char *> &args) {
   std::string value = "0";
   for (size_t i = 1; i < args.size();) {
@@ -267,231 +225,6 @@ static Error checkReflectFlags(StringRef threadsArg) {
     return createStringError(inconvertibleErrorCode(),
                              "error: --reflect prints the shader's interface "
                              "and runs nothing; it takes no --threads");
-  return Error::success();
-}
-
-/// Whether an --image fits the shader's OpTypeImage.
-static Error checkImage(const ResourceInfo &resource, StringRef name,
-                        const run::ImageArgument &image) {
-  auto error = [&](const Twine &message) {
-    return createStringError(
-        inconvertibleErrorCode(),
-        formatv("error: --image {0}:{1}: ", resource.set, resource.binding)
-                .str() +
-            message);
-  };
-  const ImageInfo &info = *resource.image;
-  if (info.format != spv::ImageFormatUnknown && info.format != image.format) {
-    const runtime::ImageFormat *declared = runtime::getImageFormat(info.format);
-    return error(formatv("the shader declares '{0}' as {1}, not {2}", name,
-                         declared ? declared->name : "another format",
-                         image.formatName));
-  }
-  unsigned dims = runtime::getImageDimensions(info.dim);
-  if (image.dimensions != dims)
-    return error(formatv("'{0}' has {1} dimension{2}; EXTENT needs {3}", name,
-                         dims, dims == 1 ? "" : "s",
-                         dims == 1   ? "W"
-                         : dims == 2 ? "WxH"
-                                     : "WxHxD"));
-  if (info.dim == spv::DimCube && image.layers % 6 != 0)
-    return error(
-        formatv("'{0}' is a cube: layers must be a multiple of 6", name));
-  if (!info.arrayed && info.dim != spv::DimCube && image.layers != 1)
-    return error(formatv("'{0}' is not arrayed: it takes one layer", name));
-  if (info.dim == spv::DimCube && !info.arrayed && image.layers != 6)
-    return error(formatv("'{0}' is a cube: it takes 6 layers", name));
-  if (info.dim == spv::DimBuffer && image.levels != 1)
-    return error(formatv("'{0}' is a texel buffer: it has one level", name));
-  return Error::success();
-}
-
-/// The descriptors the shader's (set, binding) has: its array size, or for a
-/// runtime-sized array one past the highest element given (at least 1).
-static uint32_t getDescriptorCount(const ResourceInfo &resource,
-                                   ArrayRef<HostBuffer> buffers) {
-  if (resource.arraySize)
-    return resource.arraySize;
-  uint32_t count = 1;
-  for (const HostBuffer &buffer : buffers)
-    if (buffer.isDescriptor(resource.set, resource.binding))
-      count = std::max(count, buffer.argument.element.value_or(0) + 1);
-  return count;
-}
-
-/// Every resource the shader uses needs a --buffer or --image of the right
-/// kind (each element of a descriptor array one), and push constants a
-/// --push.
-/// Every separate sampler needs a --sampler for each element, and every
-/// --sampler without an --image a separate sampler.
-static Error checkSamplers(const ModuleReflection &reflection,
-                           ArrayRef<HostBuffer> buffers,
-                           ArrayRef<HostSampler> samplers) {
-  auto error = [](const Twine &message) {
-    return createStringError(inconvertibleErrorCode(), "error: " + message);
-  };
-  for (const HostSampler &sampler : samplers) {
-    const ResourceInfo *resource =
-        reflection.findResource(sampler.set, sampler.binding);
-    if (!resource || resource->kind != ResourceKind::Sampler)
-      return error(formatv("--sampler '{0}': no --image {1} to sample",
-                           sampler.arg,
-                           run::formatDescriptor(sampler.set, sampler.binding,
-                                                 sampler.element)));
-    bool isArray = resource->arraySize != 1;
-    if (resource->arraySize > 1 && sampler.element &&
-        *sampler.element >= resource->arraySize)
-      return error(formatv("--sampler '{0}': element {1} is out of range: "
-                           "'{2}' (set {3}, binding {4}) is an array of {5} "
-                           "samplers",
-                           sampler.arg, *sampler.element, resource->name,
-                           resource->set, resource->binding,
-                           resource->arraySize));
-    if (isArray != sampler.element.has_value())
-      return error(formatv(
-          "--sampler '{0}': '{1}' (set {2}, binding {3}) is {4}", sampler.arg,
-          resource->name, resource->set, resource->binding,
-          isArray ? formatv("an array of {0} samplers; give each element as "
-                            "{1}:{2}[ELEMENT]",
-                            resource->arraySize
-                                ? std::to_string(resource->arraySize)
-                                : std::string("runtime-sized"),
-                            resource->set, resource->binding)
-                        .str()
-                  : std::string("not a descriptor array")));
-  }
-  for (const ResourceInfo &resource : reflection.resources) {
-    if (resource.kind != ResourceKind::Sampler)
-      continue;
-    for (const HostBuffer &buffer : buffers)
-      if (buffer.isDescriptor(resource.set, resource.binding))
-        return error(formatv("{0} {1}: the shader's '{2}' is a sampler (use "
-                             "--sampler)",
-                             buffer.image ? "--image" : "--buffer",
-                             buffer.getName().str(), resource.name));
-    uint32_t count = resource.arraySize;
-    if (!count)
-      for (const HostSampler &sampler : samplers)
-        if (sampler.set == resource.set && sampler.binding == resource.binding)
-          count = std::max(count, sampler.element.value_or(0) + 1);
-    for (uint32_t element = 0; element < std::max(count, 1u); ++element) {
-      bool isArray = resource.arraySize != 1;
-      if (any_of(samplers, [&](const HostSampler &sampler) {
-            return sampler.set == resource.set &&
-                   sampler.binding == resource.binding &&
-                   sampler.element.value_or(0) == element;
-          }))
-        continue;
-      std::optional<uint32_t> elementName;
-      if (isArray)
-        elementName = element;
-      return error(formatv(
-          "{0}: the shader uses sampler '{1}' (set {2}, binding {3}{4}) but "
-          "no --sampler {5}:SETTINGS provides it",
-          shaderPath, resource.name, resource.set, resource.binding,
-          isArray ? formatv(", element {0}", element).str() : "",
-          run::formatDescriptor(resource.set, resource.binding, elementName)));
-    }
-  }
-  return Error::success();
-}
-
-static Error checkResources(const ModuleReflection &reflection,
-                            ArrayRef<HostBuffer> buffers,
-                            ArrayRef<HostSampler> samplers, bool hasPush) {
-  auto error = [](const Twine &message) {
-    return createStringError(inconvertibleErrorCode(), "error: " + message);
-  };
-  if (Error problem = checkSamplers(reflection, buffers, samplers))
-    return problem;
-  for (const ResourceInfo &resource : reflection.resources) {
-    if (resource.kind == ResourceKind::Sampler)
-      continue;
-    // An anonymous block ("buffer Y { ... };") is named by its type.
-    const std::string &name =
-        resource.name.empty() ? resource.blockTypeName : resource.name;
-    bool isImage = resource.image.has_value();
-    bool storage = resource.kind == ResourceKind::StorageBuffer;
-    std::string kind =
-        isImage ? join(split(getResourceKindName(resource.kind), '-'), " ")
-                : std::string(storage ? "storage" : "uniform");
-    std::string what = isImage ? kind : kind + " buffer";
-    std::string descriptor = formatv("'{0}' (set {1}, binding {2})", name,
-                                     resource.set, resource.binding)
-                                 .str();
-    bool isArray = resource.arraySize != 1;
-    for (const HostBuffer &buffer : buffers) {
-      if (!buffer.isDescriptor(resource.set, resource.binding))
-        continue;
-      std::string flag = buffer.image ? "--image " : "--buffer ";
-      std::string given = flag + buffer.getName().str();
-      const std::optional<uint32_t> &element = buffer.argument.element;
-      if (!isArray && element)
-        return error(formatv("{0}: {1} is not a descriptor array; give it as "
-                             "{2}:{3}",
-                             given, descriptor, resource.set,
-                             resource.binding));
-      if (isArray && !element)
-        return error(formatv(
-            "{0}: {1} is {2}; give each element as {3}:{4}[ELEMENT]", given,
-            descriptor,
-            resource.arraySize
-                ? formatv("an array of {0} {1}s", resource.arraySize, what)
-                      .str()
-                : "a runtime-sized array of " + what + "s",
-            resource.set, resource.binding));
-      if (resource.arraySize > 1 && *element >= resource.arraySize)
-        return error(formatv("{0}: element {1} is out of range: {2} is an "
-                             "array of {3} {4}s",
-                             given, *element, descriptor, resource.arraySize,
-                             what));
-    }
-    for (uint32_t element = 0, count = getDescriptorCount(resource, buffers);
-         element < count; ++element) {
-      std::optional<uint32_t> elementName;
-      if (isArray)
-        elementName = element;
-      std::string at =
-          run::formatDescriptor(resource.set, resource.binding, elementName);
-      const HostBuffer *buffer = find_if(buffers, [&](const HostBuffer &b) {
-        return b.isDescriptor(resource.set, resource.binding) &&
-               b.argument.element.value_or(0) == element;
-      });
-      std::string usedBy =
-          formatv("{0}: the shader uses {1} '{2}' (set {3}, binding {4}{5})",
-                  shaderPath, what, name, resource.set, resource.binding,
-                  isArray ? formatv(", element {0}", element).str() : "")
-              .str();
-      if (isImage) {
-        if (buffer == buffers.end())
-          return error(formatv("{0} but no --image {1}:FORMAT:EXTENT:DATA "
-                               "provides it",
-                               usedBy, at));
-        if (!buffer->image)
-          return error(formatv("--buffer {0}: the shader's '{1}' is a {2} "
-                               "(use --image)",
-                               at, name, kind));
-        if (Error problem = checkImage(resource, name, *buffer->image))
-          return problem;
-        continue;
-      }
-      if (buffer == buffers.end())
-        return error(formatv("{0} but no --buffer {1}:{2}:DATA provides it",
-                             usedBy, at, kind));
-      if (buffer->image)
-        return error(formatv("--image {0}: the shader's '{1}' is a {2} "
-                             "buffer (use --buffer)",
-                             at, name, kind));
-      if ((buffer->argument.kind == run::DescriptorKind::Storage) != storage)
-        return error(formatv("--buffer {0}: the shader's '{1}' is a {2} "
-                             "buffer",
-                             at, name, kind));
-    }
-  }
-  if (reflection.pushConstants && !hasPush)
-    return error(formatv("{0}: the shader uses {1} bytes of push constants "
-                         "but no --push provides them",
-                         shaderPath, reflection.pushConstantSize));
   return Error::success();
 }
 
@@ -1063,7 +796,7 @@ int main(int argc, char **argv) {
     if (!shader)
       return fail(shader.takeError());
     if (Error error = checkResources(shader->reflection, buffers, samplers,
-                                     push.has_value()))
+                                     push.has_value(), shaderPath))
       return fail(std::move(error));
     Expected<vulkan::Result> result =
         runOnVulkan(*shader, buffers, samplers, *addresses, push, *options,
@@ -1103,7 +836,7 @@ int main(int argc, char **argv) {
                          .count();
 
   if (Error error = checkResources((*kernel)->reflection, buffers, samplers,
-                                   push.has_value()))
+                                   push.has_value(), shaderPath))
     return fail(std::move(error));
 
   // Subgroup results depend on the subgroup size, so --compare runs the CPU
