@@ -68,8 +68,11 @@ public:
       return success();
     }
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
-    rewriter.applySignatureConversion(&func.getBody().front(), signature,
-                                      getTypeConverter());
+    // The entry block takes the ABI signature; the other blocks' arguments
+    // (phis, pointers among them) take the converted types.
+    if (failed(rewriter.convertRegionTypes(&func.getBody(), *getTypeConverter(),
+                                           &signature)))
+      return rewriter.notifyMatchFailure(op, "block argument types");
     rewriter.eraseOp(op);
     return success();
   }

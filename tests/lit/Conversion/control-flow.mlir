@@ -178,3 +178,31 @@ spirv.module Logical GLSL450 {
     spirv.Return
   }
 }
+
+// -----
+
+// A pointer carried around a loop (an OpPhi of variable pointers) is a block
+// argument outside the entry block: it becomes !llvm.ptr too, and the back
+// edge passes the stepped pointer.
+// CHECK-LABEL: llvm.func internal @pointer_phi
+// CHECK-SAME: (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[P:[a-z0-9]+]]: !llvm.ptr, %[[N:[a-z0-9]+]]: i32)
+// CHECK: llvm.br ^[[LOOP:bb[0-9]+]](%[[P]] : !llvm.ptr)
+// CHECK: ^[[LOOP]](%[[Q:[a-z0-9]+]]: !llvm.ptr):
+// CHECK: llvm.load %[[Q]] {{.*}} : !llvm.ptr -> i32
+// CHECK: %[[NEXT:[0-9]+]] = llvm.getelementptr %[[Q]]
+// CHECK: llvm.br ^[[LOOP]](%[[NEXT]] : !llvm.ptr)
+spirv.module Logical GLSL450 {
+  spirv.func @pointer_phi(%p: !spirv.ptr<i32, StorageBuffer>, %n: i32) -> i32 "None" {
+    %one = spirv.Constant 1 : i32
+    spirv.Branch ^loop(%p : !spirv.ptr<i32, StorageBuffer>)
+  ^loop(%q: !spirv.ptr<i32, StorageBuffer>):
+    %v = spirv.Load "StorageBuffer" %q : i32
+    %done = spirv.IEqual %v, %n : i32
+    spirv.BranchConditional %done, ^exit, ^step
+  ^step:
+    %next = spirv.PtrAccessChain %q[%one] {spvb.ptr_stride = 4 : i32} : !spirv.ptr<i32, StorageBuffer>, i32 -> !spirv.ptr<i32, StorageBuffer>
+    spirv.Branch ^loop(%next : !spirv.ptr<i32, StorageBuffer>)
+  ^exit:
+    spirv.ReturnValue %v : i32
+  }
+}
