@@ -179,7 +179,7 @@ typedef struct spvb_image {
   uint32_t levels;    /* mip levels, at least 1 */
   uint32_t samples;   /* 1 */
   const struct spvb_sampler *sampler; /* combined image samplers; or NULL */
-  uint64_t size;      /* bytes at data */
+  uint64_t size;                      /* bytes at data */
 } spvb_image;
 
 /* A sampler, with Vulkan's enumeration values. The binding-table entry of
