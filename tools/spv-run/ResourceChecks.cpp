@@ -64,6 +64,35 @@ uint32_t spvb::getDescriptorCount(const ResourceInfo &resource,
   return count;
 }
 
+/// Whether an element is given exactly when the resource is a descriptor
+/// array, and within its size. \p given names the flag ("--buffer 0:1[2]"),
+/// \p descriptor the shader's variable, \p what one descriptor ("storage
+/// buffer", "sampler").
+static Error checkElement(StringRef given, const ResourceInfo &resource,
+                          StringRef descriptor, StringRef what,
+                          std::optional<uint32_t> element) {
+  auto error = [&](const Twine &message) {
+    return createStringError(inconvertibleErrorCode(),
+                             "error: " + given + ": " + message);
+  };
+  bool isArray = resource.arraySize != 1;
+  if (!isArray && element)
+    return error(formatv("{0} is not a descriptor array; give it as {1}:{2}",
+                         descriptor, resource.set, resource.binding));
+  if (isArray && !element)
+    return error(formatv(
+        "{0} is {1}; give each element as {2}:{3}[ELEMENT]", descriptor,
+        resource.arraySize
+            ? formatv("an array of {0} {1}s", resource.arraySize, what).str()
+            : "a runtime-sized array of " + what.str() + "s",
+        resource.set, resource.binding));
+  if (resource.arraySize > 1 && element && *element >= resource.arraySize)
+    return error(formatv("element {0} is out of range: {1} is an array of "
+                         "{2} {3}s",
+                         *element, descriptor, resource.arraySize, what));
+  return Error::success();
+}
+
 /// Every separate sampler needs a --sampler for each element, and every
 /// --sampler without an --image a separate sampler.
 static Error checkSamplers(const ModuleReflection &reflection,
@@ -81,27 +110,13 @@ static Error checkSamplers(const ModuleReflection &reflection,
                            sampler.arg,
                            run::formatDescriptor(sampler.set, sampler.binding,
                                                  sampler.element)));
-    bool isArray = resource->arraySize != 1;
-    if (resource->arraySize > 1 && sampler.element &&
-        *sampler.element >= resource->arraySize)
-      return error(formatv("--sampler '{0}': element {1} is out of range: "
-                           "'{2}' (set {3}, binding {4}) is an array of {5} "
-                           "samplers",
-                           sampler.arg, *sampler.element, resource->name,
-                           resource->set, resource->binding,
-                           resource->arraySize));
-    if (isArray != sampler.element.has_value())
-      return error(formatv(
-          "--sampler '{0}': '{1}' (set {2}, binding {3}) is {4}", sampler.arg,
-          resource->name, resource->set, resource->binding,
-          isArray ? formatv("an array of {0} samplers; give each element as "
-                            "{1}:{2}[ELEMENT]",
-                            resource->arraySize
-                                ? std::to_string(resource->arraySize)
-                                : std::string("runtime-sized"),
-                            resource->set, resource->binding)
-                        .str()
-                  : std::string("not a descriptor array")));
+    if (Error problem = checkElement(
+            formatv("--sampler '{0}'", sampler.arg).str(), *resource,
+            formatv("'{0}' (set {1}, binding {2})", resource->name,
+                    resource->set, resource->binding)
+                .str(),
+            "sampler", sampler.element))
+      return problem;
   }
   for (const ResourceInfo &resource : reflection.resources) {
     if (resource.kind != ResourceKind::Sampler)
@@ -169,26 +184,9 @@ Error spvb::checkResources(const ModuleReflection &reflection,
         continue;
       std::string flag = buffer.image ? "--image " : "--buffer ";
       std::string given = flag + buffer.getName().str();
-      const std::optional<uint32_t> &element = buffer.argument.element;
-      if (!isArray && element)
-        return error(formatv("{0}: {1} is not a descriptor array; give it as "
-                             "{2}:{3}",
-                             given, descriptor, resource.set,
-                             resource.binding));
-      if (isArray && !element)
-        return error(formatv(
-            "{0}: {1} is {2}; give each element as {3}:{4}[ELEMENT]", given,
-            descriptor,
-            resource.arraySize
-                ? formatv("an array of {0} {1}s", resource.arraySize, what)
-                      .str()
-                : "a runtime-sized array of " + what + "s",
-            resource.set, resource.binding));
-      if (resource.arraySize > 1 && *element >= resource.arraySize)
-        return error(formatv("{0}: element {1} is out of range: {2} is an "
-                             "array of {3} {4}s",
-                             given, *element, descriptor, resource.arraySize,
-                             what));
+      if (Error problem = checkElement(given, resource, descriptor, what,
+                                       buffer.argument.element))
+        return problem;
     }
     for (uint32_t element = 0, count = getDescriptorCount(resource, buffers);
          element < count; ++element) {
