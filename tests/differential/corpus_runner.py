@@ -344,12 +344,9 @@ def make_buffer(resource, size, elements, rng, params, fill=None):
     fill_runs(data, 0, layout["fields"], value_of)
     if array:
         for e in range(elements):
-            element_value = value_of
-            if fill:
-                def element_value(run, e=e):
-                    return fill(rng, e)
             fill_runs(data, array["offset"] + e * array["stride"],
-                      array["fields"], element_value)
+                      array["fields"],
+                      (lambda run, e=e: fill(rng, e)) if fill else value_of)
     return bytes(data)
 
 
