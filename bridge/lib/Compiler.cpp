@@ -76,6 +76,7 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
   lowering.entryPoint = options.entryPoint;
   lowering.robustBufferAccess = options.robust;
   lowering.boundsReports = options.checkBounds;
+  lowering.raceReports = options.checkRaces;
   // The binding table is reflection's: the runtime fills it in that order.
   std::vector<std::pair<uint32_t, const ResourceInfo *>> slots;
   for (const ResourceInfo &resource : reflection.resources)

@@ -106,12 +106,14 @@ static std::string getCacheKey(const SpirvBinary &binary,
       reinterpret_cast<const uint8_t *>(binary.words.data()),
       binary.words.size() * 4));
   std::string key = llvm::toHex(hash.final());
-  key += "|" + options.entryPoint + "|O" +
-         std::to_string(static_cast<int>(options.optLevel)) + "|" +
-         (options.validate ? "v" : "nv") +
-         (options.barriers == BarrierMode::Loops ? "|loops" : "|fibers") +
-         (options.robust ? "|robust" : "") +
-         (options.checkBounds ? "|check-bounds" : "");
+  key +=
+      "|" + options.entryPoint + "|O" +
+      std::to_string(static_cast<int>(options.optLevel)) + "|" +
+      (options.validate ? "v" : "nv") +
+      (options.getBarrierMode() == BarrierMode::Loops ? "|loops" : "|fibers") +
+      (options.robust ? "|robust" : "") +
+      (options.checkBounds ? "|check-bounds" : "") +
+      (options.checkRaces ? "|check-races" : "");
   for (const SpecConstantValue &spec : options.specializations) {
     key += "|" + std::to_string(spec.id) + ":" + spec.type;
     for (uint32_t word : spec.words)
@@ -174,7 +176,8 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   auto machine = createHostTargetMachine(options.optLevel);
   if (!machine)
     return machine.takeError();
-  optimizeModule(**module, **machine, options.optLevel, options.barriers);
+  optimizeModule(**module, **machine, options.optLevel,
+                 options.getBarrierMode());
 
   // One JITDylib per kernel: every kernel exports the same ABI names.
   auto dylib = jit->createJITDylib("kernel" + std::to_string(dylibCount++));
@@ -182,21 +185,17 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
     return dylib.takeError();
   MangleAndInterner mangle(jit->getExecutionSession(), jit->getDataLayout());
   SymbolMap runtimeSymbols;
-  runtimeSymbols[mangle("spvb_rt_control_barrier")] = {
-      ExecutorAddr::fromPtr(&spvb_rt_control_barrier),
-      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
-  runtimeSymbols[mangle("spvb_rt_printf")] = {
-      ExecutorAddr::fromPtr(&spvb_rt_printf),
-      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
-  runtimeSymbols[mangle("spvb_rt_subgroup")] = {
-      ExecutorAddr::fromPtr(&spvb_rt_subgroup),
-      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
-  runtimeSymbols[mangle("spvb_rt_image")] = {
-      ExecutorAddr::fromPtr(&spvb_rt_image),
-      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
-  runtimeSymbols[mangle("spvb_rt_fault")] = {
-      ExecutorAddr::fromPtr(&spvb_rt_fault),
-      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  auto defineRuntime = [&](llvm::StringRef name, auto *function) {
+    runtimeSymbols[mangle(name)] = {ExecutorAddr::fromPtr(function),
+                                    llvm::JITSymbolFlags::Exported |
+                                        llvm::JITSymbolFlags::Callable};
+  };
+  defineRuntime("spvb_rt_control_barrier", &spvb_rt_control_barrier);
+  defineRuntime("spvb_rt_printf", &spvb_rt_printf);
+  defineRuntime("spvb_rt_subgroup", &spvb_rt_subgroup);
+  defineRuntime("spvb_rt_image", &spvb_rt_image);
+  defineRuntime("spvb_rt_fault", &spvb_rt_fault);
+  defineRuntime("spvb_rt_record_access", &spvb_rt_record_access);
   if (llvm::Error error = dylib->define(absoluteSymbols(runtimeSymbols)))
     return error;
   // libm and compiler-rt helpers (sinf, __truncsfhf2, ...) from the process.

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PatternUtils.h"
+#include "RaceChecks.h"
 #include "RobustAccess.h"
 #include "spvbridge/conversion/Patterns.h"
 #include "spvbridge/spirv/SpvbDialect.h"
@@ -61,8 +62,10 @@ public:
 protected:
   GuardedAccess guard(ConversionPatternRewriter &rewriter, Op op, Value pointer,
                       Type valueType) const {
-    return guardBufferAccess(rewriter, op, op.getPointer(), pointer,
-                             valueType.getIntOrFloatBitWidth() / 8,
+    uint64_t bytes = valueType.getIntOrFloatBitWidth() / 8;
+    recordAccessForRaceCheck(rewriter, op, op.getPointer(), pointer, bytes,
+                             AccessKind::Write, /*atomic=*/true, layout);
+    return guardBufferAccess(rewriter, op, op.getPointer(), pointer, bytes,
                              AccessKind::Write, layout);
   }
   /// Replaces `op` by `result`, or zero where the access was out of bounds.
@@ -167,6 +170,9 @@ public:
                   ConversionPatternRewriter &rewriter) const override {
     Type type = getTypeConverter()->convertType(op.getType());
     unsigned size = type.getIntOrFloatBitWidth() / 8;
+    recordAccessForRaceCheck(rewriter, op, op.getPointer(),
+                             adaptor.getPointer(), size, AccessKind::Read,
+                             /*atomic=*/true, layout);
     // Out of bounds it reads the zero constant: no select needed.
     GuardedAccess access =
         guardBufferAccess(rewriter, op, op.getPointer(), adaptor.getPointer(),

@@ -11,6 +11,41 @@
 using namespace mlir;
 using namespace spvb;
 
+std::optional<VariableRoot> spvb::findVariableRoot(Value pointer) {
+  spirv::AccessChainOp outermost;
+  while (auto chain = pointer.getDefiningOp<spirv::AccessChainOp>()) {
+    outermost = chain;
+    pointer = chain.getBasePtr();
+  }
+  auto variable = pointer.getDefiningOp<spirv::AddressOfOp>();
+  if (!variable)
+    return std::nullopt;
+  VariableRoot root{variable, Value()};
+  auto type = cast<spirv::PointerType>(variable.getType());
+  bool descriptors =
+      type.getStorageClass() == spirv::StorageClass::StorageBuffer ||
+      type.getStorageClass() == spirv::StorageClass::Uniform ||
+      type.getStorageClass() == spirv::StorageClass::UniformConstant;
+  if (descriptors &&
+      isa<spirv::ArrayType, spirv::RuntimeArrayType>(type.getPointeeType())) {
+    if (!outermost || outermost.getIndices().empty())
+      return std::nullopt;
+    root.descriptorIndex = outermost.getIndices().front();
+  }
+  return root;
+}
+
+std::string spvb::describeBuffer(llvm::StringRef name,
+                                 const InterfaceVariable &var,
+                                 const InterfaceLayout &layout) {
+  std::string text = "buffer '" + name.str() + "'";
+  if (var.slot < layout.bindings.size())
+    text += " (set " + std::to_string(layout.bindings[var.slot].set) +
+            ", binding " + std::to_string(layout.bindings[var.slot].binding) +
+            ")";
+  return text;
+}
+
 Value spvb::getDescriptorEntry(OpBuilder &b, Location loc, Value dispatch,
                                const InterfaceVariable &var, Value index) {
   Type ptr = LLVM::LLVMPointerType::get(b.getContext());

@@ -12,9 +12,27 @@
 
 #include "spvbridge/conversion/Interface.h"
 
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/Builders.h"
 
+#include <optional>
+
 namespace spvb {
+
+/// The global variable a pointer is derived from through access chains and,
+/// for a descriptor array, the (original) index of the element.
+struct VariableRoot {
+  mlir::spirv::AddressOfOp variable;
+  mlir::Value descriptorIndex;
+};
+
+/// The root of \p pointer, if it can be traced through access chains; none
+/// for the whole of a descriptor array.
+std::optional<VariableRoot> findVariableRoot(mlir::Value pointer);
+
+/// "buffer 'Y' (set 0, binding 1)", for diagnostics.
+std::string describeBuffer(llvm::StringRef name, const InterfaceVariable &var,
+                           const InterfaceLayout &layout);
 
 /// The address of the spvb_binding of element \p index (an integer value of
 /// any width, signed; null for element 0) of descriptor variable \p var,

@@ -91,6 +91,7 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   layout->robustBufferAccess =
       options.robustBufferAccess || options.boundsReports;
   layout->boundsReports = options.boundsReports;
+  layout->raceReports = options.raceReports;
   // Barriers and subgroup operations count only in what the entry point
   // reaches.
   bool barriers = false, subgroupOps = false;

@@ -9,6 +9,7 @@
 #include "DescriptorEntry.h"
 #include "PatternUtils.h"
 #include "PointerLayout.h"
+#include "RaceChecks.h"
 #include "RobustAccess.h"
 #include "spvbridge/conversion/Layout.h"
 #include "spvbridge/conversion/Patterns.h"
@@ -483,9 +484,11 @@ public:
         pointer.getStorageClass() == spirv::StorageClass::PushConstant ||
         (pointer.getStorageClass() == spirv::StorageClass::Uniform &&
          !isBufferBlock(op.getPtr()));
+    uint64_t bytes = getByteSize(op.getType(), pointerLayout.matrix);
+    recordAccessForRaceCheck(rewriter, op, op.getPtr(), adaptor.getPtr(), bytes,
+                             AccessKind::Read, /*atomic=*/false, layout);
     GuardedAccess access =
-        guardBufferAccess(rewriter, op, op.getPtr(), adaptor.getPtr(),
-                          getByteSize(op.getType(), pointerLayout.matrix),
+        guardBufferAccess(rewriter, op, op.getPtr(), adaptor.getPtr(), bytes,
                           AccessKind::Read, layout);
     Value value = loadValue(rewriter, op.getLoc(), *getTypeConverter(),
                             access.address, op.getType(), pointerLayout.matrix,
@@ -511,9 +514,12 @@ public:
                   ConversionPatternRewriter &rewriter) const override {
     PointerLayout pointerLayout = readPointerLayout(op);
     Type type = op.getValue().getType();
-    GuardedAccess access = guardBufferAccess(
-        rewriter, op, op.getPtr(), adaptor.getPtr(),
-        getByteSize(type, pointerLayout.matrix), AccessKind::Write, layout);
+    uint64_t bytes = getByteSize(type, pointerLayout.matrix);
+    recordAccessForRaceCheck(rewriter, op, op.getPtr(), adaptor.getPtr(), bytes,
+                             AccessKind::Write, /*atomic=*/false, layout);
+    GuardedAccess access =
+        guardBufferAccess(rewriter, op, op.getPtr(), adaptor.getPtr(), bytes,
+                          AccessKind::Write, layout);
     storeValue(rewriter, op.getLoc(), adaptor.getValue(), access.address, type,
                pointerLayout.matrix, pointerLayout.vectorStride);
     rewriter.eraseOp(op);
@@ -668,10 +674,14 @@ public:
     Value invocation = func.getArgument(1);
     Location loc = op.getLoc();
     Type ptrType = LLVM::LLVMPointerType::get(getContext());
+    // The dispatch block is invariant. The invocation block is not: the
+    // workgroup entry fills its own copy with memcpy, and GVN forwards an
+    // invariant load past such writes to the uninitialized alloca.
     auto loadPointer = [&](Value base, int64_t offset) -> Value {
       return LLVM::LoadOp::create(rewriter, loc, ptrType,
                                   createByteOffset(rewriter, loc, base, offset),
-                                  8, false, false, /*isInvariant=*/true);
+                                  8, false, false,
+                                  /*isInvariant=*/base != invocation);
     };
     Value address;
     switch (var.storageClass) {

@@ -101,6 +101,30 @@ void spvb::declareRuntimeFunction(OpBuilder &b, Operation *from,
   LLVM::LLVMFuncOp::create(b, from->getLoc(), name, type);
 }
 
+Value spvb::createStringConstant(OpBuilder &b, Operation *from,
+                                 llvm::StringRef prefix, llvm::StringRef text) {
+  auto module = from->getParentOfType<ModuleOp>();
+  Location loc = from->getLoc();
+  std::string name;
+  for (unsigned i = 0;; ++i) {
+    name = (prefix + "." + llvm::Twine(i)).str();
+    if (!module.lookupSymbol(name))
+      break;
+  }
+  std::string bytes = text.str();
+  bytes.push_back('\0');
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(
+        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size()),
+        /*isConstant=*/true, LLVM::Linkage::Private, name,
+        b.getStringAttr(bytes));
+  }
+  return LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
+}
+
 Value spvb::castIntegerToWidthOf(OpBuilder &b, Location loc, Value value,
                                  Type like, bool isSigned) {
   unsigned from = getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth();

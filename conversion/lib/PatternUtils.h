@@ -45,6 +45,10 @@ mlir::Value extractValue(mlir::OpBuilder &b, mlir::Location loc,
 void declareRuntimeFunction(mlir::OpBuilder &b, mlir::Operation *from,
                             llvm::StringRef name,
                             mlir::LLVM::LLVMFunctionType type);
+/// The address of a new private NUL-terminated constant holding `text`,
+/// named `prefix.N`, in the module of `from`.
+mlir::Value createStringConstant(mlir::OpBuilder &b, mlir::Operation *from,
+                                 llvm::StringRef prefix, llvm::StringRef text);
 
 /// Resizes an integer (or integer vector) to the width of `like`.
 mlir::Value castIntegerToWidthOf(mlir::OpBuilder &b, mlir::Location loc,

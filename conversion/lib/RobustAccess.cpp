@@ -15,32 +15,16 @@
 using namespace mlir;
 using namespace spvb;
 
-/// The buffer behind a pointer: its variable and, for a descriptor array,
-/// the (original) index of the element.
-struct BufferRoot {
-  spirv::AddressOfOp variable;
-  Value descriptorIndex;
-};
-
-static std::optional<BufferRoot> findBufferRoot(Value pointer) {
-  spirv::AccessChainOp outermost;
-  while (auto chain = pointer.getDefiningOp<spirv::AccessChainOp>()) {
-    outermost = chain;
-    pointer = chain.getBasePtr();
-  }
-  auto variable = pointer.getDefiningOp<spirv::AddressOfOp>();
-  if (!variable)
+/// The buffer behind a pointer.
+static std::optional<VariableRoot> findBufferRoot(Value pointer) {
+  std::optional<VariableRoot> root = findVariableRoot(pointer);
+  if (!root)
     return std::nullopt;
-  auto type = cast<spirv::PointerType>(variable.getType());
-  if (type.getStorageClass() != spirv::StorageClass::StorageBuffer &&
-      type.getStorageClass() != spirv::StorageClass::Uniform)
+  auto storage =
+      cast<spirv::PointerType>(root->variable.getType()).getStorageClass();
+  if (storage != spirv::StorageClass::StorageBuffer &&
+      storage != spirv::StorageClass::Uniform)
     return std::nullopt;
-  BufferRoot root{variable, Value()};
-  if (isa<spirv::ArrayType, spirv::RuntimeArrayType>(type.getPointeeType())) {
-    if (!outermost || outermost.getIndices().empty())
-      return std::nullopt; // the whole descriptor array
-    root.descriptorIndex = outermost.getIndices().front();
-  }
   return root;
 }
 
@@ -77,12 +61,8 @@ static std::string describeAccess(Operation *op, spirv::AddressOfOp variable,
   std::string text = (where.empty() ? "" : where + ": ") + "out-of-bounds " +
                      (kind == AccessKind::Read ? "read of " : "write of ") +
                      std::to_string(bytes) + " bytes " +
-                     (kind == AccessKind::Read ? "from" : "to") + " buffer '" +
-                     variable.getVariable().str() + "'";
-  if (interface.slot < layout.bindings.size())
-    text += " (set " + std::to_string(layout.bindings[interface.slot].set) +
-            ", binding " +
-            std::to_string(layout.bindings[interface.slot].binding) + ")";
+                     (kind == AccessKind::Read ? "from " : "to ") +
+                     describeBuffer(variable.getVariable(), interface, layout);
   return text;
 }
 
@@ -96,25 +76,6 @@ static void emitBoundsReport(ConversionPatternRewriter &rewriter, Operation *op,
   Type ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
   Type i32 = rewriter.getI32Type();
   Type i64 = rewriter.getI64Type();
-  // The message: a private NUL-terminated constant per access.
-  auto module = op->getParentOfType<ModuleOp>();
-  std::string name;
-  for (unsigned i = 0;; ++i) {
-    name = "spvb.bounds.message." + std::to_string(i);
-    if (!module.lookupSymbol(name))
-      break;
-  }
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(module.getBody());
-    std::string text = message;
-    text.push_back('\0');
-    LLVM::GlobalOp::create(
-        rewriter, loc,
-        LLVM::LLVMArrayType::get(rewriter.getI8Type(), text.size()),
-        /*isConstant=*/true, LLVM::Linkage::Private, name,
-        rewriter.getStringAttr(text));
-  }
   declareRuntimeFunction(rewriter, op, "spvb_rt_fault",
                          LLVM::LLVMFunctionType::get(
                              LLVM::LLVMVoidType::get(rewriter.getContext()),
@@ -123,7 +84,8 @@ static void emitBoundsReport(ConversionPatternRewriter &rewriter, Operation *op,
   Block *continuation =
       rewriter.splitBlock(current, rewriter.getInsertionPoint());
   Block *report = rewriter.createBlock(continuation);
-  Value text = LLVM::AddressOfOp::create(rewriter, loc, ptr, name);
+  Value text =
+      createStringConstant(rewriter, op, "spvb.bounds.message", message);
   LLVM::CallOp::create(rewriter, loc, TypeRange{}, "spvb_rt_fault",
                        ValueRange{func.getArgument(0), func.getArgument(1),
                                   createIntConstant(rewriter, loc, i32,
@@ -142,7 +104,7 @@ GuardedAccess spvb::guardBufferAccess(ConversionPatternRewriter &rewriter,
                                       const InterfaceLayout &layout) {
   if (!layout.robustBufferAccess)
     return {address, Value()};
-  std::optional<BufferRoot> root = findBufferRoot(original);
+  std::optional<VariableRoot> root = findBufferRoot(original);
   if (!root)
     return {address, Value()};
   auto variable = layout.variables.find(root->variable.getVariable());

@@ -218,26 +218,8 @@ public:
     Location loc = op.getLoc();
     Type ptr = LLVM::LLVMPointerType::get(getContext());
     Type i32 = rewriter.getI32Type();
-    // The format string: a private constant, NUL-terminated.
-    auto module = op->getParentOfType<ModuleOp>();
-    std::string text = op.getFormat().str();
-    text.push_back('\0');
-    std::string name;
-    for (unsigned i = 0;; ++i) {
-      name = "spvb.printf.format." + std::to_string(i);
-      if (!module.lookupSymbol(name))
-        break;
-    }
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(module.getBody());
-      LLVM::GlobalOp::create(
-          rewriter, loc,
-          LLVM::LLVMArrayType::get(rewriter.getI8Type(), text.size()),
-          /*isConstant=*/true, LLVM::Linkage::Private, name,
-          rewriter.getStringAttr(text));
-    }
-    Value format = LLVM::AddressOfOp::create(rewriter, loc, ptr, name);
+    Value format = createStringConstant(rewriter, op, "spvb.printf.format",
+                                        op.getFormat());
     ValueRange args = adaptor.getArgs();
     size_t count = std::max<size_t>(args.size(), 1);
     Value descs = createEntrySlot(rewriter, loc, op,

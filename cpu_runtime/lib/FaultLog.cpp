@@ -1,6 +1,8 @@
 //===- FaultLog.cpp - The first fault of a dispatch -----------------------===//
 #include "FaultLog.h"
 
+#include "DispatchState.h"
+
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -58,6 +60,7 @@ extern "C" void spvb_rt_fault(const spvb_dispatch *dispatch,
                               const spvb_invocation *invocation, uint32_t kind,
                               uint64_t detail0, uint64_t detail1,
                               const char *message) {
-  static_cast<FaultLog *>(dispatch->runtime)
-      ->report(describeFault(*invocation, kind, detail0, detail1, message));
+  static_cast<DispatchState *>(dispatch->runtime)
+      ->faults.report(
+          describeFault(*invocation, kind, detail0, detail1, message));
 }

@@ -1,7 +1,7 @@
 //===- Launcher.cpp - Run a compiled kernel's workgroups ------------------===//
 #include "spvbridge/cpu_runtime/Launcher.h"
 
-#include "FaultLog.h"
+#include "DispatchState.h"
 #include "WorkgroupFibers.h"
 
 #include "llvm/Support/Alignment.h"
@@ -87,8 +87,8 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
   dispatch.bindings = resources.bindings.data();
   dispatch.push_constants = resources.pushConstants.data();
   dispatch.push_constant_size = resources.pushConstants.size();
-  FaultLog faults;
-  dispatch.runtime = &faults;
+  DispatchState state;
+  dispatch.runtime = &state;
 
   WorkQueue queue;
   queue.groups = groups;
@@ -137,13 +137,14 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
           std::memset(worker.shared.data(), 0, info.shared_memory_size);
         if (kernel.workgroup) {
           kernel.workgroup(&dispatch, &invocation);
-          continue;
+        } else {
+          std::string error =
+              worker.fibers.run(kernel.invocation, dispatch, invocation,
+                                worker.privateStorage, privateSize);
+          if (!error.empty())
+            state.faults.report(std::move(error));
         }
-        std::string error =
-            worker.fibers.run(kernel.invocation, dispatch, invocation,
-                              worker.privateStorage, privateSize);
-        if (!error.empty())
-          faults.report(std::move(error));
+        state.races.finishWorkgroup(linear);
       }
     }
   };
@@ -156,5 +157,5 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
       tasks.async(work);
     tasks.wait();
   }
-  return faults.takeError();
+  return state.faults.takeError();
 }

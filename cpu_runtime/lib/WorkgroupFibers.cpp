@@ -18,7 +18,13 @@ void WorkgroupFibers::suspend(spvb_invocation *invocation, State state) {
 }
 
 void WorkgroupFibers::waitAtBarrier(spvb_invocation *invocation) {
+  ++static_cast<Invocation *>(invocation->runtime)->barriers;
   suspend(invocation, State::AtBarrier);
+}
+
+uint32_t WorkgroupFibers::getBarrierCount(const spvb_invocation *invocation) {
+  auto *fiber = static_cast<const Invocation *>(invocation->runtime);
+  return fiber ? fiber->barriers : 0;
 }
 
 void WorkgroupFibers::waitAtSubgroupOperation(spvb_invocation *invocation,
@@ -78,6 +84,7 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
     block.private_memory = privateStorage.data() + index * privateSize;
     block.runtime = &inv;
     inv.state = State::Ready;
+    inv.barriers = 0;
     inv.fiber = ctx::fiber(std::allocator_arg, stacks,
                            [&inv, entry, &dispatch](ctx::fiber &&scheduler) {
                              inv.scheduler = &scheduler;

@@ -38,6 +38,9 @@ public:
   /// The invocation side of a barrier: back to the scheduler until every
   /// invocation has arrived.
   static void waitAtBarrier(spvb_invocation *invocation);
+  /// How many barriers `invocation` has passed: 0 outside fibers (kernels
+  /// without barriers).
+  static uint32_t getBarrierCount(const spvb_invocation *invocation);
   /// The invocation side of a subgroup operation: back to the scheduler
   /// until the operation has written `call.result`.
   static void waitAtSubgroupOperation(spvb_invocation *invocation,
@@ -49,6 +52,7 @@ private:
     spvb_invocation block;
     State state = State::Ready;
     SubgroupCall call;
+    uint32_t barriers = 0;
     boost::context::fiber fiber;
     boost::context::fiber *scheduler = nullptr;
   };

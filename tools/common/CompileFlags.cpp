@@ -50,6 +50,14 @@ static cl::opt<bool> checkBounds(
              "behaves as with --robust)"),
     cl::cat(spvb::tools::getToolCategory()));
 
+static cl::opt<bool> checkRaces(
+    "check-races",
+    cl::desc("Report the first data race on buffer or Workgroup memory (two "
+             "accesses of different invocations, one a write, not both "
+             "atomic, no barrier between them) naming both source lines and "
+             "invocations; slow, for debugging"),
+    cl::cat(spvb::tools::getToolCategory()));
+
 Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   if (optLevel.size() != 1 || optLevel[0] < '0' || optLevel[0] > '3')
     return createStringError(inconvertibleErrorCode(),
@@ -74,6 +82,7 @@ Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   options.validate = !noValidate;
   options.robust = robust;
   options.checkBounds = checkBounds;
+  options.checkRaces = checkRaces;
   for (const std::string &spec : specs) {
     Expected<SpecConstantValue> value = parseSpecArgument(spec);
     if (!value)

@@ -94,7 +94,8 @@ int main(int argc, char **argv) {
   auto machine = createHostTargetMachine(options->optLevel);
   if (!machine)
     return fail(machine.takeError());
-  optimizeModule(**module, **machine, options->optLevel, options->barriers);
+  optimizeModule(**module, **machine, options->optLevel,
+                 options->getBarrierMode());
 
   if (emitKind == "llvm") {
     (*module)->print(output->os(), nullptr);

@@ -54,6 +54,16 @@ struct CompileOptions {
   /// naming its source line, buffer and invocation (--check-bounds); the
   /// access itself behaves as with `robust`.
   bool checkBounds = false;
+  /// Report the first data race of a dispatch as an error naming both
+  /// accesses' source lines and invocations (--check-races). Kernels with
+  /// barriers then run on fibers (getBarrierMode).
+  bool checkRaces = false;
+
+  /// The barrier mode to compile with: race checks tell barrier intervals
+  /// apart by counting each invocation's barriers, which only fibers do.
+  BarrierMode getBarrierMode() const {
+    return checkRaces ? BarrierMode::Fibers : barriers;
+  }
 };
 
 class Compiler {

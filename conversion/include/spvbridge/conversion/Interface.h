@@ -66,6 +66,8 @@ struct InterfaceLayout {
   bool robustBufferAccess = false;
   /// Out-of-bounds buffer accesses also call spvb_rt_fault.
   bool boundsReports = false;
+  /// Shared-memory accesses call spvb_rt_record_access (RaceChecks.h).
+  bool raceReports = false;
 };
 
 /// Decides the interface. `bindings` is the binding table reflection chose;

@@ -20,6 +20,9 @@ struct LoweringOptions {
   bool robustBufferAccess = false;
   /// ... and each is reported (SPVB_FAULT_OUT_OF_BOUNDS).
   bool boundsReports = false;
+  /// Accesses to memory invocations share are recorded, and data races
+  /// reported (spvb_rt_record_access).
+  bool raceReports = false;
 };
 
 struct LoweredModule {

@@ -138,6 +138,26 @@ void spvb_rt_fault(const spvb_dispatch *dispatch,
                    const spvb_invocation *invocation, uint32_t kind,
                    uint64_t detail0, uint64_t detail1, const char *message);
 
+/* What spvb_rt_record_access is told about an access. */
+enum spvb_access_flags {
+  SPVB_ACCESS_WRITE = 1,    /* a store, or an atomic that may write */
+  SPVB_ACCESS_ATOMIC = 2,   /* an atomic instruction */
+  SPVB_ACCESS_WORKGROUP = 4 /* into the workgroup's shared_memory */
+};
+
+/* With race checks (--check-races), called before each access to a storage
+ * buffer, physical storage buffer or Workgroup memory. `base` is the start
+ * of the buffer or Workgroup variable accessed (null when not known), for
+ * byte offsets in reports; `site` is "FILE:LINE:COL" (may be empty) and
+ * `object` names what is accessed, e.g. "buffer 'Y' (set 0, binding 1)".
+ * The runtime fails the dispatch at the first two conflicting accesses of
+ * different invocations that no barrier orders (a data race). */
+void spvb_rt_record_access(const spvb_dispatch *dispatch,
+                           const spvb_invocation *invocation,
+                           const void *address, uint64_t size, uint32_t flags,
+                           const void *base, const char *site,
+                           const char *object);
+
 /* debugPrintfEXT (NonSemantic.DebugPrintf): `format` with the
  * VK_KHR_shader_non_semantic_info conversions (%d %i %u %x %X %o %c %f %F %e
  * %E %g %G %a %A, `l` for 64-bit, `%v2f`-style vectors); args[i] points at
