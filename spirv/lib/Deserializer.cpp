@@ -892,7 +892,8 @@ void Deserializer::emitEntryPoints() {
                                 interface);
   }
   // A constant decorated BuiltIn WorkgroupSize overrides LocalSize (glslang
-  // emits one for local_size_*_id).
+  // emits one for local_size_*_id), and is the only size of a module that
+  // has no LocalSize at all.
   std::optional<SmallVector<int32_t>> builtinSize;
   for (auto &[id, info] : constants) {
     uint32_t builtin = 0;
@@ -904,10 +905,14 @@ void Deserializer::emitEntryPoints() {
     for (uint32_t component : info.components)
       builtinSize->push_back(getConstantInt(component).value_or(1));
   }
+  llvm::DenseSet<uint32_t> sized;
   for (const ParsedInstruction *inst : executionModes) {
     spirv::FuncOp func = functions.lookup(inst->arg(0));
     if (!func)
       continue;
+    if (inst->arg(1) == spv::ExecutionModeLocalSize ||
+        inst->arg(1) == spv::ExecutionModeLocalSizeId)
+      sized.insert(inst->arg(0));
     SmallVector<int32_t> params;
     for (unsigned i = 2; i < inst->getNumArgs(); ++i) {
       uint32_t word = inst->arg(i);
@@ -924,6 +929,16 @@ void Deserializer::emitEntryPoints() {
     if (auto symbolized = spirv::symbolizeExecutionMode(mode))
       spirv::ExecutionModeOp::create(builder, func.getLoc(), func, *symbolized,
                                      params);
+  }
+  if (!builtinSize)
+    return;
+  for (const EntryPoint &entry : entryPoints) {
+    spirv::FuncOp func = functions.lookup(entry.functionId);
+    if (func && entry.model == spirv::ExecutionModel::GLCompute &&
+        sized.insert(entry.functionId).second)
+      spirv::ExecutionModeOp::create(builder, func.getLoc(), func,
+                                     spirv::ExecutionMode::LocalSize,
+                                     *builtinSize);
   }
 }
 
