@@ -46,6 +46,13 @@ Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
   }
   if (auto vector = dyn_cast<VectorType>(type)) {
     Type element = vector.getElementType();
+    if (element.isInteger(1)) {
+      // A bool takes a byte (Layout.cpp), while LLVM packs <N x i1> in bits.
+      auto bytes = VectorType::get(vector.getShape(), b.getI8Type());
+      Value loaded = LLVM::LoadOp::create(b, loc, bytes, address, 1);
+      return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, loaded,
+                                  createIntConstant(b, loc, bytes, 0));
+    }
     if (!vectorStride)
       return LLVM::LoadOp::create(b, loc, llvmType, address,
                                   getAlignment(element), false, false,
@@ -119,6 +126,12 @@ void storeValue(OpBuilder &b, Location loc, Value value, Value address,
   }
   if (auto vector = dyn_cast<VectorType>(type)) {
     Type element = vector.getElementType();
+    if (element.isInteger(1)) {
+      auto bytes = VectorType::get(vector.getShape(), b.getI8Type());
+      LLVM::StoreOp::create(b, loc, LLVM::ZExtOp::create(b, loc, bytes, value),
+                            address, 1);
+      return;
+    }
     if (!vectorStride) {
       LLVM::StoreOp::create(b, loc, value, address, getAlignment(element));
       return;
