@@ -16,6 +16,11 @@ compared) and sorts the module into one outcome:
                      per-element bound can follow (see the README)
   disagree           some scalar or texel differs (the first differences
                      are reported)
+  race               some value differs, and the CPU alone with
+                     --check-races finds a data race (two unordered
+                     accesses of different invocations, one a write, not
+                     both atomic), which leaves the result undefined: the
+                     race is reported before the differences
   skip:REASON        not comparable yet: input attachments or
                      acceleration structures (unsupported-resource),
                      one binding declared as
@@ -875,6 +880,21 @@ def describe_differences(report):
     return "; ".join(parts), worst
 
 
+def find_race(args, cmd, detail, shown):
+    """A disagreement is `race` when the CPU alone, with --check-races,
+    finds a data race: the specification then leaves the result undefined.
+    Else it stays `disagree`."""
+    check = [a for a in cmd if a != "--json"]
+    check[check.index("--compare")] = "--check-races"
+    rc, _, err = run_spv(check, args.timeout)
+    message = first_error(err) if rc not in (None, 0) else ""
+    if message.startswith("error: data race"):
+        shown = [a if a != "--compare" else "--check-races" for a in shown]
+        return "race", "%s; %s" % (message[len("error: "):], detail), \
+            [a for a in shown if a != "--json"]
+    return "disagree", detail, shown
+
+
 def run_module(args, module, env):
     path = os.path.join(args.corpus, module)
     reflect = [args.spv_run, path, "--reflect", "--target-env", env]
@@ -924,13 +944,13 @@ def run_job(args, module, env, path, refl, work):
         # Only float rounding can be precision: an integer or a large
         # difference that a rerun happens not to show is a race.
         if worst is None or worst > PRECISION_RELATIVE:
-            return "disagree", detail, shown
+            return find_race(args, cmd, detail, shown)
         loose = cmd + ["--ulp", str(PRECISION_ULP)]
         rc, out, _ = run_spv(loose, args.timeout)
         report = parse_json(out) if rc in (0, 1) else None
         if report and "compare" in report and report["compare"]["agree"]:
             return "precision", detail, shown + ["--ulp", str(PRECISION_ULP)]
-        return "disagree", detail, shown
+        return find_race(args, cmd, detail, shown)
     message = first_error(err)
     if VULKAN_ERROR.match(message):
         return "skip:lavapipe", message, shown
@@ -1032,7 +1052,7 @@ def main():
             "%s %d" % kv for kv in sorted(counts[corpus].items()))))
     for module in sorted(results):
         outcome, detail, cmd = results[module]
-        if outcome.startswith(("disagree", "precision", "error")):
+        if outcome.startswith(("disagree", "race", "precision", "error")):
             print("%s: %s: %s" % (outcome, module, detail))
 
     if args.update and args.expectations:
