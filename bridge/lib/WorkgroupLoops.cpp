@@ -228,9 +228,9 @@ bool WorkgroupLoopsBuilder::crossesBarrier(const Instruction &value) const {
 }
 
 /// Whether `value` can be recomputed where it is used instead of kept in
-/// scratch memory: side-effect-free instructions over constants, the
-/// arguments and memory no invocation writes (invariant loads, the
-/// invocation block), within a few steps.
+/// scratch memory: side-effect-free instructions and intrinsics over
+/// constants, the arguments and memory no invocation writes (invariant
+/// loads, the invocation block), within a few steps.
 bool WorkgroupLoopsBuilder::isRematerializable(Value *value, unsigned depth) {
   auto *inst = dyn_cast<Instruction>(value);
   if (!inst)
@@ -246,6 +246,10 @@ bool WorkgroupLoopsBuilder::isRematerializable(Value *value, unsigned depth) {
           load->isSimple() &&
           (load->hasMetadata(LLVMContext::MD_invariant_load) ||
            getUnderlyingObject(load->getPointerOperand()) == body->getArg(1));
+    else if (auto *intrinsic = dyn_cast<IntrinsicInst>(inst))
+      // umin clamps of ids and the like.
+      result = intrinsic->doesNotAccessMemory() && intrinsic->willReturn() &&
+               !intrinsic->isConvergent();
     else
       result =
           isa<BinaryOperator, CastInst, GetElementPtrInst, CmpInst, SelectInst>(
