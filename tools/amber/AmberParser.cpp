@@ -9,7 +9,7 @@
 
 #include "AmberParser.h"
 
-#include "AmberTokenizer.h"
+#include "ScriptReader.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -34,10 +34,6 @@ namespace {
 constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 30;
 /// `T[N]` sizes above this are refused for the same reason.
 constexpr uint32_t kMaxArraySize = 1u << 20;
-
-std::string quoted(const Token &token) {
-  return token.isEnd() ? token.describe() : "'" + token.describe() + "'";
-}
 
 std::optional<ShaderStage> parseStage(StringRef name) {
   return llvm::StringSwitch<std::optional<ShaderStage>>(name)
@@ -146,10 +142,10 @@ bool isRepeatable(StringRef name) {
          name == "CLEAR_STENCIL";
 }
 
-class AmberParser {
+class AmberParser : ScriptReader {
 public:
   AmberParser(StringRef text, StringRef fileName)
-      : tokens(text), fileName(fileName) {
+      : ScriptReader(text, fileName) {
     script.format = ScriptFormat::AmberScript;
     script.fileName = fileName.str();
   }
@@ -160,23 +156,7 @@ private:
   Error parseTopLevel(const Token &token);
   using CommandList = std::vector<std::unique_ptr<Command>>;
 
-  Error error(unsigned line, const Twine &message) {
-    return scriptError(fileName, line, message);
-  }
-
-  // Words and numbers.
-  Expected<Token> word(const Twine &what, const Twine &context);
-  Error keyword(StringRef expected, const Twine &context);
-  Error endOfStatement(const Twine &context);
-  Expected<uint64_t> integer(const Twine &what, const Twine &context,
-                             uint64_t max = std::numeric_limits<uint32_t>::max());
-  Expected<uint32_t> uint32(const Twine &what, const Twine &context) {
-    Expected<uint64_t> value = integer(what, context);
-    if (!value)
-      return value.takeError();
-    return static_cast<uint32_t>(*value);
-  }
-  Expected<double> number(const Twine &what, const Twine &context);
+  // Words and numbers beyond ScriptReader's.
   Expected<bool> onOff(const Twine &context);
   Error endBlockLine(const RawBlock &block, const Twine &context);
   Expected<std::string> readFile(const Token &path, bool binary,
@@ -241,66 +221,12 @@ private:
   Error parseRepeat(const Token &keyword, CommandList &commands);
   Error parseDebug(const Token &keyword, CommandList &commands);
 
-  Tokenizer tokens;
-  std::string fileName;
   Script script;
 };
 
 //===----------------------------------------------------------------------===//
 // Words and numbers
 //===----------------------------------------------------------------------===//
-
-Expected<Token> AmberParser::word(const Twine &what, const Twine &context) {
-  Token token = tokens.next();
-  if (!token.isWord())
-    return error(token.line, "missing " + what + " in " + context);
-  return token;
-}
-
-Error AmberParser::keyword(StringRef expected, const Twine &context) {
-  Token token = tokens.next();
-  if (!token.is(expected))
-    return error(token.line, "expected " + expected + " in " + context +
-                                 ", got " + quoted(token));
-  return Error::success();
-}
-
-Error AmberParser::endOfStatement(const Twine &context) {
-  Token token = tokens.next();
-  if (!token.isEnd())
-    return error(token.line,
-                 "unexpected " + quoted(token) + " after " + context);
-  return Error::success();
-}
-
-Expected<uint64_t> AmberParser::integer(const Twine &what, const Twine &context,
-                                        uint64_t max) {
-  Token token = tokens.next();
-  if (token.isEnd())
-    return error(token.line, "missing " + what + " in " + context);
-  std::optional<Value> literal = parseNumberLiteral(token.text);
-  if (!literal)
-    return error(token.line,
-                 "malformed number '" + token.text + "' in " + context);
-  if (literal->isFloat())
-    return error(token.line,
-                 "'" + token.text + "' is not an integer in " + context);
-  if (literal->getKind() == Value::Kind::Int || literal->asUint64() > max)
-    return error(token.line,
-                 "'" + token.text + "' is out of range in " + context);
-  return literal->asUint64();
-}
-
-Expected<double> AmberParser::number(const Twine &what, const Twine &context) {
-  Token token = tokens.next();
-  if (token.isEnd())
-    return error(token.line, "missing " + what + " in " + context);
-  std::optional<Value> literal = parseNumberLiteral(token.text);
-  if (!literal)
-    return error(token.line,
-                 "malformed number '" + token.text + "' in " + context);
-  return literal->asDouble();
-}
 
 Expected<bool> AmberParser::onOff(const Twine &context) {
   Token token = tokens.next();
@@ -309,7 +235,7 @@ Expected<bool> AmberParser::onOff(const Twine &context) {
   if (token.is("off") || token.is("false"))
     return false;
   return error(token.line,
-               "expected on or off in " + context + ", got " + quoted(token));
+               "expected on or off in " + context + ", got " + quote(token));
 }
 
 Error AmberParser::endBlockLine(const RawBlock &block, const Twine &context) {
@@ -496,7 +422,7 @@ Error AmberParser::parseShader(const Token &keyword) {
       shader.source = file->contents;
       fromFile = true;
     } else {
-      return error(token.line, "unexpected " + quoted(token) + " in " +
+      return error(token.line, "unexpected " + quote(token) + " in " +
                                    context);
     }
   }
@@ -530,7 +456,7 @@ Error AmberParser::parseVirtualFile(const Token &keyword) {
   std::string context = "VIRTUAL_FILE '" + name->text.str() + "'";
   Token end = tokens.next();
   if (end.kind == Token::Kind::Word || end.kind == Token::Kind::String)
-    return error(end.line, "unexpected " + quoted(end) + " after " + context);
+    return error(end.line, "unexpected " + quote(end) + " after " + context);
   RawBlock block = tokens.takeBlock();
   if (end.kind == Token::Kind::EndOfFile || !block.endLine)
     return error(keyword.line, "missing END for " + context +
@@ -563,7 +489,7 @@ Error AmberParser::parseStruct(const Token &keyword) {
   }
   if (!token.isEnd())
     return error(token.line,
-                 "unexpected " + quoted(token) + " after " + context);
+                 "unexpected " + quote(token) + " after " + context);
 
   for (token = tokens.next();; token = tokens.next()) {
     if (token.kind == Token::Kind::EndOfLine)
@@ -610,7 +536,7 @@ Error AmberParser::parseStruct(const Token &keyword) {
                                         member.name + "' in " + context);
         member.matrixStride = static_cast<uint32_t>(*value);
       } else {
-        return error(option.line, "unexpected " + quoted(option) +
+        return error(option.line, "unexpected " + quote(option) +
                                       " for member '" + member.name +
                                       "' in " + context);
       }
@@ -691,7 +617,7 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
   Token kind = tokens.next();
   if (!kind.is("DATA_TYPE") && !kind.is("FORMAT"))
     return error(kind.line, "expected DATA_TYPE or FORMAT in " + context +
-                                ", got " + quoted(kind));
+                                ", got " + quote(kind));
   buffer.declaredWithFormat = kind.is("FORMAT");
   Expected<Token> typeToken = word("type", context);
   if (!typeToken)
@@ -816,7 +742,7 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
       }
     } else {
       return error(token.line,
-                   "unexpected " + quoted(token) + " in " + context);
+                   "unexpected " + quote(token) + " in " + context);
     }
   }
 
@@ -942,7 +868,7 @@ Error AmberParser::enumOption(const Token &key, StringRef context,
       value.isWord() ? parseValue(value.text) : std::nullopt;
   if (!parsed)
     return error(value.line, "unknown " + key.text + " value " +
-                                 quoted(value) + " in " + context);
+                                 quote(value) + " in " + context);
   field = *parsed;
   return Error::success();
 }
@@ -984,7 +910,7 @@ Error AmberParser::parseSamplerOption(Sampler &sampler, const Token &token,
     sampler.compareEnable = *enable;
     return Error::success();
   }
-  return error(token.line, "unexpected " + quoted(token) + " in " + context);
+  return error(token.line, "unexpected " + quote(token) + " in " + context);
 }
 
 Error AmberParser::parseStringCommand(std::vector<std::string> &into,
@@ -1148,7 +1074,7 @@ Error AmberParser::parsePipelineCommand(Pipeline &pipeline, const Token &token,
       name == "PATCH_CONTROL_POINTS" || name == "LINE_WIDTH")
     return parseGraphicsSetting(pipeline, token, /*isBlock=*/false);
   return error(token.line,
-               "unknown command " + quoted(token) + " in " + context);
+               "unknown command " + quote(token) + " in " + context);
 }
 
 Error AmberParser::parseAttach(Pipeline &pipeline, const Token &keyword) {
@@ -1190,7 +1116,7 @@ Error AmberParser::parseAttach(Pipeline &pipeline, const Token &keyword) {
         return err;
     } else {
       return error(token.line,
-                   "unexpected " + quoted(token) + " in " + context);
+                   "unexpected " + quote(token) + " in " + context);
     }
   }
   if (shader->stage == ShaderStage::Multi && !typed)
@@ -1306,7 +1232,7 @@ Error AmberParser::parseSubgroup(Pipeline &pipeline, const Token &keyword) {
       }
     } else {
       return error(token.line,
-                   "unexpected " + quoted(token) + " in SUBGROUP");
+                   "unexpected " + quote(token) + " in SUBGROUP");
     }
     if (Error err = endOfStatement("SUBGROUP " + token.text.str()))
       return err;
@@ -1331,7 +1257,7 @@ Error AmberParser::parseKernelArg(KernelArgBinding &arg, StringRef context) {
     arg.argNumber = *number;
   } else {
     return error(how->line, "expected ARG_NAME or ARG_NUMBER in " + context +
-                                ", got " + quoted(*how));
+                                ", got " + quote(*how));
   }
   return Error::success();
 }
@@ -1345,7 +1271,7 @@ Error AmberParser::parseBind(Pipeline &pipeline, const Token &keyword) {
   if (!isSampler && !what->is("BUFFER") && !what->is("BUFFER_ARRAY"))
     return error(what->line, "expected BUFFER, BUFFER_ARRAY, SAMPLER or "
                              "SAMPLER_ARRAY in BIND, got " +
-                                 quoted(*what));
+                                 quote(*what));
   std::string context = ("BIND " + what->text).str();
 
   // The names: one, or an array's up to AS / DESCRIPTOR_SET.
@@ -1390,7 +1316,7 @@ Error AmberParser::parseBind(Pipeline &pipeline, const Token &keyword) {
   } else {
     if (!token.is("AS") && !token.is("KERNEL"))
       return error(token.line, "expected AS or KERNEL in " + context +
-                                   ", got " + quoted(token));
+                                   ", got " + quote(token));
     std::optional<DescriptorKind> kind;
     if (token.is("AS")) {
       Expected<Token> kindToken = word("buffer type", context);
@@ -1458,14 +1384,14 @@ Error AmberParser::parseBind(Pipeline &pipeline, const Token &keyword) {
     }
     if (!kind)
       return error(token.line, context + " needs AS <type> before " +
-                                   quoted(token));
+                                   quote(token));
     binding.kind = *kind;
     binding.buffers = names;
     if (*kind == DescriptorKind::CombinedImageSampler) {
       if (!token.is("SAMPLER"))
         return error(token.line, "expected SAMPLER in " + context +
                                      " AS combined_image_sampler, got " +
-                                     quoted(token));
+                                     quote(token));
       Expected<const Sampler *> found = sampler(context);
       if (!found)
         return found.takeError();
@@ -1475,7 +1401,7 @@ Error AmberParser::parseBind(Pipeline &pipeline, const Token &keyword) {
   }
   if (!token.is("DESCRIPTOR_SET"))
     return error(token.line, "expected DESCRIPTOR_SET in " + context +
-                                 ", got " + quoted(token));
+                                 ", got " + quote(token));
   Expected<uint32_t> set = uint32("DESCRIPTOR_SET value", context);
   if (!set)
     return set.takeError();
@@ -1534,7 +1460,7 @@ Error AmberParser::parseBindTail(DescriptorBinding &binding,
       binding.baseMipLevel = *level;
     } else {
       return error(token.line,
-                   "unexpected " + quoted(token) + " in " + context);
+                   "unexpected " + quote(token) + " in " + context);
     }
   }
   if (isDynamic(binding.kind) && !hasOffset)
@@ -1620,7 +1546,7 @@ Error AmberParser::parseVertexData(Pipeline &pipeline) {
         binding.stride = *value;
     } else {
       return error(token.line,
-                   "unexpected " + quoted(token) + " in " + context);
+                   "unexpected " + quote(token) + " in " + context);
     }
   }
   pipeline.vertexData.push_back(std::move(binding));
@@ -1762,14 +1688,14 @@ Error AmberParser::parseRun(const Token &keyword, CommandList &commands) {
                                                       : nullptr;
       if (!field)
         return error(option.line,
-                     "unexpected " + quoted(option) + " in " + context);
+                     "unexpected " + quote(option) + " in " + context);
       Expected<uint32_t> value = uint32(option.text.str() + " value", context);
       if (!value)
         return value.takeError();
       *field = *value;
     }
   } else {
-    return error(token.line, "unexpected " + quoted(token) + " in RUN");
+    return error(token.line, "unexpected " + quote(token) + " in RUN");
   }
   if (target.isCompute())
     return error(token.line, context + " needs a graphics pipeline; '" +
@@ -1835,7 +1761,7 @@ Error AmberParser::parseExpect(const Token &keyword, CommandList &commands) {
   if (!token.is("IDX"))
     return error(token.line, "expected IDX, EQ_BUFFER, RMSE_BUFFER or "
                              "EQ_HISTOGRAM_EMD_BUFFER in EXPECT, got " +
-                                 quoted(token));
+                                 quote(token));
   Expected<uint64_t> x = integer("IDX value", "EXPECT",
                                  std::numeric_limits<uint64_t>::max() - 1);
   if (!x)
@@ -1868,7 +1794,7 @@ Error AmberParser::parseExpect(const Token &keyword, CommandList &commands) {
   if (!comparator)
     return error(token.line, "expected EQ, NE, LT, LE, GT or GE in EXPECT, "
                              "got " +
-                                 quoted(token));
+                                 quote(token));
   if (!expect->tolerances.empty()) {
     if (*comparator != Comparator::Equal)
       return error(token.line, "TOLERANCE works only with EQ in EXPECT");
@@ -1915,7 +1841,7 @@ Error AmberParser::parseExpectRect(const Token &keyword, const Buffer &target,
   if (!token.is("EQ_RGB") && !token.is("EQ_RGBA"))
     return error(token.line, "expected EQ_RGB or EQ_RGBA after IDX x y in "
                              "EXPECT, got " +
-                                 quoted(token));
+                                 quote(token));
   expect->hasAlpha = token.is("EQ_RGBA");
   std::string context = "EXPECT " + token.text.str();
   for (unsigned i = 0; i < (expect->hasAlpha ? 4u : 3u); ++i) {
@@ -1936,7 +1862,7 @@ Error AmberParser::parseExpectRect(const Token &keyword, const Buffer &target,
   }
   if (!token.isEnd())
     return error(token.line,
-                 "unexpected " + quoted(token) + " after " + context);
+                 "unexpected " + quote(token) + " after " + context);
   commands.push_back(std::move(expect));
   return Error::success();
 }
@@ -2017,7 +1943,7 @@ Error AmberParser::parseRepeat(const Token &keyword, CommandList &commands) {
     if (token.is("END"))
       break;
     if (!isRepeatable(token.text))
-      return error(token.line, quoted(token) + " is not allowed in REPEAT");
+      return error(token.line, quote(token) + " is not allowed in REPEAT");
     if (Error err = parseCommand(token, repeat->commands))
       return err;
   }
@@ -2096,7 +2022,7 @@ Error AmberParser::parseTopLevel(const Token &token) {
     return parseSetEngineData();
   if (isRepeatable(name) || name == "REPEAT" || name == "DEBUG")
     return parseCommand(token, script.commands);
-  return error(token.line, "unknown command " + quoted(token));
+  return error(token.line, "unknown command " + quote(token));
 }
 
 Expected<Script> AmberParser::parse() {
