@@ -115,8 +115,8 @@ uint64_t plainSize(const Type &type, Layout layout,
     const StructType &structType = *type.structType;
     if (structType.stride)
       return *structType.stride;
-    uint64_t end = placeMembers(structType, layout,
-                                [](const StructMember &, uint64_t) {});
+    uint64_t end =
+        placeMembers(structType, layout, [](const StructMember &, uint64_t) {});
     return roundUp(end, plainAlignment(type, layout));
   }
   case Type::Kind::Format: {
@@ -153,9 +153,9 @@ void appendPlainSlots(const Type &type, Layout layout, uint64_t base,
         type.columns > 1 ? columnStride(type, layout, overrides) : 0;
     for (uint32_t column = 0; column < type.columns; ++column)
       for (uint32_t row = 0; row < type.rows; ++row)
-        slots.push_back({base + column * stride +
-                             uint64_t(row) * type.scalar.sizeInBytes(),
-                         type.scalar});
+        slots.push_back(
+            {base + column * stride + uint64_t(row) * type.scalar.sizeInBytes(),
+             type.scalar});
     return;
   }
   case Type::Kind::Struct:
@@ -265,8 +265,8 @@ void spvb::amber::writeScalar(llvm::MutableArrayRef<uint8_t> out,
   if (scalar.isFloat() && scalar.bits == 16) {
     llvm::APFloat half(value.asDouble());
     bool losesInfo = false;
-    half.convert(llvm::APFloat::IEEEhalf(),
-                 llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    half.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
+                 &losesInfo);
     bits = half.bitcastToAPInt().getZExtValue();
   } else if (scalar.isFloat() && scalar.bits == 32) {
     float single = static_cast<float>(value.asDouble());

@@ -196,8 +196,7 @@ private:
                              StringRef context);
   Error parseAttach(Pipeline &pipeline, const Token &keyword);
   Error parseSpecialization(ShaderAttachment &attachment);
-  Expected<ShaderAttachment *> attached(Pipeline &pipeline,
-                                        StringRef context);
+  Expected<ShaderAttachment *> attached(Pipeline &pipeline, StringRef context);
   Error parseWordBlock(std::vector<std::string> &into, const Twine &context,
                        unsigned openLine);
   Error parseSubgroup(Pipeline &pipeline, const Token &keyword);
@@ -277,8 +276,7 @@ Expected<const Buffer *> AmberParser::buffer(const Twine &context) {
     return name.takeError();
   if (const Buffer *found = script.findBuffer(name->text))
     return found;
-  return error(name->line,
-               "unknown buffer '" + name->text + "' in " + context);
+  return error(name->line, "unknown buffer '" + name->text + "' in " + context);
 }
 
 Expected<const Pipeline *> AmberParser::pipeline(const Twine &context) {
@@ -301,8 +299,7 @@ Expected<const Sampler *> AmberParser::sampler(const Twine &context) {
                "unknown sampler '" + name->text + "' in " + context);
 }
 
-Error AmberParser::checkNewName(const Token &name, StringRef kind,
-                                bool taken) {
+Error AmberParser::checkNewName(const Token &name, StringRef kind, bool taken) {
   if (taken)
     return error(name.line, "duplicate " + kind + " name '" + name.text + "'");
   return Error::success();
@@ -315,11 +312,10 @@ Expected<Type> AmberParser::typeName(const Token &name, const Twine &context) {
     size_t open = base.rfind('[');
     StringRef size = base.slice(open + 1, base.size() - 1);
     if (open == StringRef::npos ||
-        (!size.empty() && (size.getAsInteger(10, type.arraySize) ||
-                           type.arraySize == 0 ||
-                           type.arraySize > kMaxArraySize)))
-      return error(name.line,
-                   "unknown type '" + name.text + "' in " + context);
+        (!size.empty() &&
+         (size.getAsInteger(10, type.arraySize) || type.arraySize == 0 ||
+          type.arraySize > kMaxArraySize)))
+      return error(name.line, "unknown type '" + name.text + "' in " + context);
     type.isArray = true;
     base = base.take_front(open);
   }
@@ -416,26 +412,25 @@ Error AmberParser::parseShader(const Token &keyword) {
         return path.takeError();
       const VirtualFile *file = script.findVirtualFile(path->text);
       if (!file)
-        return error(path->line, "unknown virtual file '" + path->text +
-                                     "' in " + context);
+        return error(path->line,
+                     "unknown virtual file '" + path->text + "' in " + context);
       shader.virtualFile = file->name;
       shader.source = file->contents;
       fromFile = true;
     } else {
-      return error(token.line, "unexpected " + quote(token) + " in " +
-                                   context);
+      return error(token.line, "unexpected " + quote(token) + " in " + context);
     }
   }
   if (!fromFile) {
     if (token.kind == Token::Kind::EndOfFile)
       return error(keyword.line, "missing END for " + context +
-                                     " (opened at line " +
-                                     Twine(keyword.line) + ")");
+                                     " (opened at line " + Twine(keyword.line) +
+                                     ")");
     RawBlock block = tokens.takeBlock();
     if (!block.endLine)
       return error(keyword.line, "missing END for " + context +
-                                     " (opened at line " +
-                                     Twine(keyword.line) + ")");
+                                     " (opened at line " + Twine(keyword.line) +
+                                     ")");
     if (block.text.trim().empty())
       return error(keyword.line, context + " has no source");
     if (Error err = endBlockLine(block, context))
@@ -473,8 +468,7 @@ Error AmberParser::parseStruct(const Token &keyword) {
   Expected<Token> name = word("struct name", "STRUCT");
   if (!name)
     return name.takeError();
-  if (Error err =
-          checkNewName(*name, "struct", script.findStruct(name->text)))
+  if (Error err = checkNewName(*name, "struct", script.findStruct(name->text)))
     return err;
   auto structType = std::make_shared<StructType>();
   structType->name = name->text.str();
@@ -496,8 +490,8 @@ Error AmberParser::parseStruct(const Token &keyword) {
       continue;
     if (token.kind == Token::Kind::EndOfFile)
       return error(keyword.line, "missing END for " + context +
-                                     " (opened at line " +
-                                     Twine(keyword.line) + ")");
+                                     " (opened at line " + Twine(keyword.line) +
+                                     ")");
     if (token.is("END"))
       break;
     if (token.text == structType->name)
@@ -512,14 +506,13 @@ Error AmberParser::parseStruct(const Token &keyword) {
       return memberName.takeError();
     for (const StructMember &other : structType->members)
       if (other.name == memberName->text)
-        return error(memberName->line, "duplicate member '" +
-                                           memberName->text + "' in " +
-                                           context);
+        return error(memberName->line, "duplicate member '" + memberName->text +
+                                           "' in " + context);
     member.name = memberName->text.str();
     for (Token option = tokens.next(); !option.isEnd();
          option = tokens.next()) {
-      std::string what = option.text.str() + " of member '" + member.name +
-                         "' in " + context;
+      std::string what =
+          option.text.str() + " of member '" + member.name + "' in " + context;
       Expected<uint64_t> value = integer("value", what);
       if (!value)
         return value.takeError();
@@ -537,8 +530,8 @@ Error AmberParser::parseStruct(const Token &keyword) {
         member.matrixStride = static_cast<uint32_t>(*value);
       } else {
         return error(option.line, "unexpected " + quote(option) +
-                                      " for member '" + member.name +
-                                      "' in " + context);
+                                      " for member '" + member.name + "' in " +
+                                      context);
       }
     }
     structType->members.push_back(std::move(member));
@@ -564,9 +557,9 @@ Error AmberParser::parseBufferData(Buffer &buffer, StringRef context,
                                  " (opened at line " + Twine(openLine) + ")");
     if (token.is("END"))
       break;
-    Expected<Value> value = parseValueFor(
-        token, slots[buffer.values.size() % slots.size()].scalar, "DATA",
-        fileName);
+    Expected<Value> value =
+        parseValueFor(token, slots[buffer.values.size() % slots.size()].scalar,
+                      "DATA", fileName);
     if (!value)
       return value.takeError();
     buffer.values.push_back(*value);
@@ -585,13 +578,13 @@ Error AmberParser::parseTextFile(Buffer &buffer, const Token &path,
     return error(path.line, "type '" + buffer.type.name +
                                 "' has no numbers in " + context);
   Tokenizer fileTokens(*contents);
-  for (Token token = fileTokens.next();
-       token.kind != Token::Kind::EndOfFile; token = fileTokens.next()) {
+  for (Token token = fileTokens.next(); token.kind != Token::Kind::EndOfFile;
+       token = fileTokens.next()) {
     if (token.kind == Token::Kind::EndOfLine)
       continue;
-    Expected<Value> value = parseValueFor(
-        token, slots[buffer.values.size() % slots.size()].scalar,
-        ("FILE TEXT of " + context).str(), buffer.resolvedPath);
+    Expected<Value> value =
+        parseValueFor(token, slots[buffer.values.size() % slots.size()].scalar,
+                      ("FILE TEXT of " + context).str(), buffer.resolvedPath);
     if (!value)
       return value.takeError();
     buffer.values.push_back(*value);
@@ -625,8 +618,8 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
   if (buffer.declaredWithFormat) {
     std::optional<Type> format = parseFormatName(typeToken->text);
     if (!format)
-      return error(typeToken->line, "unknown format '" + typeToken->text +
-                                        "' in " + context);
+      return error(typeToken->line,
+                   "unknown format '" + typeToken->text + "' in " + context);
     buffer.type = std::move(*format);
   } else {
     Expected<Type> type = typeName(*typeToken, "DATA_TYPE");
@@ -650,8 +643,8 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
   for (Token token = tokens.next(); !token.isEnd(); token = tokens.next()) {
     if (token.is("STD140") || token.is("STD430")) {
       if (buffer.declaredWithFormat)
-        return error(token.line, token.text + " needs a DATA_TYPE in " +
-                                     context);
+        return error(token.line,
+                     token.text + " needs a DATA_TYPE in " + context);
       buffer.layout = token.is("STD140") ? Layout::Std140 : Layout::Std430;
     } else if (token.is("SIZE")) {
       Expected<uint64_t> value = integer("SIZE value", context);
@@ -663,17 +656,15 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
       if (!value)
         return value.takeError();
       if (*value == 0)
-        return error(token.line, token.text + " must be positive in " +
-                                     context);
+        return error(token.line,
+                     token.text + " must be positive in " + context);
       uint32_t &extent = token.is("WIDTH")    ? buffer.width
                          : token.is("HEIGHT") ? buffer.height
                                               : buffer.depth;
       extent = static_cast<uint32_t>(*value);
-    } else if (token.is("DIM_1D") || token.is("DIM_2D") ||
-               token.is("DIM_3D")) {
+    } else if (token.is("DIM_1D") || token.is("DIM_2D") || token.is("DIM_3D")) {
       if (!isImage)
-        return error(token.line, token.text + " is for IMAGE, not " +
-                                     context);
+        return error(token.line, token.text + " is for IMAGE, not " + context);
       buffer.dimension = token.is("DIM_1D")   ? ImageDimension::Dim1D
                          : token.is("DIM_2D") ? ImageDimension::Dim2D
                                               : ImageDimension::Dim3D;
@@ -741,8 +732,7 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
                                        context + ": no such file");
       }
     } else {
-      return error(token.line,
-                   "unexpected " + quote(token) + " in " + context);
+      return error(token.line, "unexpected " + quote(token) + " in " + context);
     }
   }
 
@@ -762,11 +752,11 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
   }
   if (seriesStart) {
     if (!buffer.type.isScalar() || buffer.type.isArray)
-      return error(initializer->line,
-                   "SERIES_FROM needs a scalar type, not '" +
-                       buffer.type.name + "', in " + context);
-    Expected<Value> start =
-        parseValueFor(*seriesStart, buffer.type.scalar, "SERIES_FROM", fileName);
+      return error(initializer->line, "SERIES_FROM needs a scalar type, not '" +
+                                          buffer.type.name + "', in " +
+                                          context);
+    Expected<Value> start = parseValueFor(*seriesStart, buffer.type.scalar,
+                                          "SERIES_FROM", fileName);
     if (!start)
       return start.takeError();
     Expected<Value> increment =
@@ -824,11 +814,12 @@ Error AmberParser::finishBuffer(Buffer &buffer, const Token &keyword,
   } else {
     if ((buffer.init == InitKind::Fill || buffer.init == InitKind::Series) &&
         !size)
-      return error(keyword.line, context + " needs SIZE (or WIDTH and HEIGHT) "
-                                           "for its " +
-                                     (buffer.init == InitKind::Fill
-                                          ? "FILL"
-                                          : "SERIES_FROM"));
+      return error(
+          keyword.line,
+          context +
+              " needs SIZE (or WIDTH and HEIGHT) "
+              "for its " +
+              (buffer.init == InitKind::Fill ? "FILL" : "SERIES_FROM"));
     buffer.elementCount = size.value_or(0);
   }
   if (buffer.byteSize() > kMaxBufferBytes)
@@ -867,8 +858,8 @@ Error AmberParser::enumOption(const Token &key, StringRef context,
   std::optional<T> parsed =
       value.isWord() ? parseValue(value.text) : std::nullopt;
   if (!parsed)
-    return error(value.line, "unknown " + key.text + " value " +
-                                 quote(value) + " in " + context);
+    return error(value.line, "unknown " + key.text + " value " + quote(value) +
+                                 " in " + context);
   field = *parsed;
   return Error::success();
 }
@@ -1012,8 +1003,9 @@ Error AmberParser::parsePipelineBody(Pipeline &pipeline, StringRef command,
       return shader.stage == ShaderStage::Compute;
     });
     if (compute != 1)
-      return error(openLine, context + " is compute and needs one compute "
-                                         "shader, not " +
+      return error(openLine, context +
+                                 " is compute and needs one compute "
+                                 "shader, not " +
                                  Twine(compute));
   }
   script.pipelines.push_back(std::move(pipeline));
@@ -1083,8 +1075,7 @@ Error AmberParser::parseAttach(Pipeline &pipeline, const Token &keyword) {
     return name.takeError();
   const Shader *shader = script.findShader(name->text);
   if (!shader)
-    return error(name->line,
-                 "unknown shader '" + name->text + "' in ATTACH");
+    return error(name->line, "unknown shader '" + name->text + "' in ATTACH");
   ShaderAttachment attachment;
   attachment.shader = shader->name;
   attachment.stage = shader->stage;
@@ -1098,12 +1089,11 @@ Error AmberParser::parseAttach(Pipeline &pipeline, const Token &keyword) {
         return stage.takeError();
       std::optional<ShaderStage> stageValue = parseStage(stage->text);
       if (!stageValue || *stageValue == ShaderStage::Multi)
-        return error(stage->line, "unknown shader type '" + stage->text +
-                                      "' in " + context);
+        return error(stage->line,
+                     "unknown shader type '" + stage->text + "' in " + context);
       if (shader->stage != ShaderStage::Multi)
         return error(token.line, "TYPE is for multi shaders, not " +
-                                     stageName(shader->stage) + " " +
-                                     context);
+                                     stageName(shader->stage) + " " + context);
       attachment.stage = *stageValue;
       typed = true;
     } else if (token.is("ENTRY_POINT")) {
@@ -1115,8 +1105,7 @@ Error AmberParser::parseAttach(Pipeline &pipeline, const Token &keyword) {
       if (Error err = parseSpecialization(attachment))
         return err;
     } else {
-      return error(token.line,
-                   "unexpected " + quote(token) + " in " + context);
+      return error(token.line, "unexpected " + quote(token) + " in " + context);
     }
   }
   if (shader->stage == ShaderStage::Multi && !typed)
@@ -1124,8 +1113,8 @@ Error AmberParser::parseAttach(Pipeline &pipeline, const Token &keyword) {
   bool computeStage = attachment.stage == ShaderStage::Compute;
   if (computeStage != pipeline.isCompute())
     return error(keyword.line,
-                 "cannot attach " + stageName(attachment.stage) +
-                     " shader '" + shader->name + "' to " +
+                 "cannot attach " + stageName(attachment.stage) + " shader '" +
+                     shader->name + "' to " +
                      (pipeline.isCompute() ? "compute" : "graphics") +
                      " pipeline '" + pipeline.name + "'");
   // Attaching a shader again (in a DERIVE_PIPELINE, say) replaces it.
@@ -1220,8 +1209,8 @@ Error AmberParser::parseSubgroup(Pipeline &pipeline, const Token &keyword) {
         control.requiredSizeMin = size.is("MIN");
         control.requiredSizeMax = size.is("MAX");
       } else {
-        Expected<uint64_t> value = integer("size", "SUBGROUP REQUIRED_SIZE",
-                                           128);
+        Expected<uint64_t> value =
+            integer("size", "SUBGROUP REQUIRED_SIZE", 128);
         if (!value)
           return value.takeError();
         if (*value == 0 || (*value & (*value - 1)))
@@ -1231,8 +1220,7 @@ Error AmberParser::parseSubgroup(Pipeline &pipeline, const Token &keyword) {
         control.requiredSize = static_cast<uint32_t>(*value);
       }
     } else {
-      return error(token.line,
-                   "unexpected " + quote(token) + " in SUBGROUP");
+      return error(token.line, "unexpected " + quote(token) + " in SUBGROUP");
     }
     if (Error err = endOfStatement("SUBGROUP " + token.text.str()))
       return err;
@@ -1279,24 +1267,23 @@ Error AmberParser::parseBind(Pipeline &pipeline, const Token &keyword) {
   for (;;) {
     Token name = tokens.peek();
     if (!name.isWord() ||
-        (!names.empty() &&
-         (!isArray || name.is("AS") || name.is("DESCRIPTOR_SET") ||
-          name.is("KERNEL"))))
+        (!names.empty() && (!isArray || name.is("AS") ||
+                            name.is("DESCRIPTOR_SET") || name.is("KERNEL"))))
       break;
     tokens.next();
     bool known = isSampler ? script.findSampler(name.text) != nullptr
                            : script.findBuffer(name.text) != nullptr;
     if (!known)
-      return error(name.line, (isSampler ? "unknown sampler '"
-                                         : "unknown buffer '") +
-                                  name.text + "' in BIND");
+      return error(name.line,
+                   (isSampler ? "unknown sampler '" : "unknown buffer '") +
+                       name.text + "' in BIND");
     names.push_back(name.text.str());
   }
   if (names.empty())
-    return error(tokens.currentLine(),
-                 (isSampler ? "missing sampler name in " : "missing buffer "
-                                                           "name in ") +
-                     context);
+    return error(tokens.currentLine(), (isSampler ? "missing sampler name in "
+                                                  : "missing buffer "
+                                                    "name in ") +
+                                           context);
 
   DescriptorBinding binding;
   binding.line = keyword.line;
@@ -1364,8 +1351,8 @@ Error AmberParser::parseBind(Pipeline &pipeline, const Token &keyword) {
       }
       kind = parseDescriptorKind(kindName);
       if (!kind)
-        return error(kindToken->line, "unknown buffer type '" + kindName +
-                                          "' in " + context);
+        return error(kindToken->line,
+                     "unknown buffer type '" + kindName + "' in " + context);
       token = tokens.next();
     }
     if (token.is("KERNEL") && !isArray) {
@@ -1376,15 +1363,14 @@ Error AmberParser::parseBind(Pipeline &pipeline, const Token &keyword) {
       if (Error err = parseKernelArg(arg, context))
         return err;
       llvm::erase_if(pipeline.kernelArgs, [&](const KernelArgBinding &other) {
-        return other.argName == arg.argName &&
-               other.argNumber == arg.argNumber;
+        return other.argName == arg.argName && other.argNumber == arg.argNumber;
       });
       pipeline.kernelArgs.push_back(std::move(arg));
       return endOfStatement(context);
     }
     if (!kind)
-      return error(token.line, context + " needs AS <type> before " +
-                                   quote(token));
+      return error(token.line,
+                   context + " needs AS <type> before " + quote(token));
     binding.kind = *kind;
     binding.buffers = names;
     if (*kind == DescriptorKind::CombinedImageSampler) {
@@ -1430,10 +1416,9 @@ Error AmberParser::parseBindTail(DescriptorBinding &binding,
   // One value per array element.
   auto perElement = [&](const Token &option, auto &values) -> Error {
     for (size_t i = 0; i < count; ++i) {
-      Expected<uint64_t> value =
-          integer(option.text.str() + " value",
-                  option.text.str() + " of " + context,
-                  std::numeric_limits<uint64_t>::max() - 1);
+      Expected<uint64_t> value = integer(
+          option.text.str() + " value", option.text.str() + " of " + context,
+          std::numeric_limits<uint64_t>::max() - 1);
       if (!value)
         return value.takeError();
       values[i] = static_cast<std::decay_t<decltype(values[i])>>(*value);
@@ -1459,8 +1444,7 @@ Error AmberParser::parseBindTail(DescriptorBinding &binding,
         return level.takeError();
       binding.baseMipLevel = *level;
     } else {
-      return error(token.line,
-                   "unexpected " + quote(token) + " in " + context);
+      return error(token.line, "unexpected " + quote(token) + " in " + context);
     }
   }
   if (isDynamic(binding.kind) && !hasOffset)
@@ -1490,9 +1474,8 @@ Error AmberParser::parseSetKernel(Pipeline &pipeline, const Token &keyword) {
     return typeToken.takeError();
   std::optional<Type> type = parseNumberTypeName(typeToken->text);
   if (!type || !type->isScalar())
-    return error(typeToken->line,
-                 "SET KERNEL takes a scalar type, not '" + typeToken->text +
-                     "'");
+    return error(typeToken->line, "SET KERNEL takes a scalar type, not '" +
+                                      typeToken->text + "'");
   Expected<Value> value =
       parseValueFor(tokens.next(), type->scalar, context, fileName);
   if (!value)
@@ -1533,8 +1516,8 @@ Error AmberParser::parseVertexData(Pipeline &pipeline) {
       if (!format)
         return format.takeError();
       if (!parseFormatName(format->text))
-        return error(format->line, "unknown format '" + format->text +
-                                       "' in " + context);
+        return error(format->line,
+                     "unknown format '" + format->text + "' in " + context);
       binding.format = format->text.str();
     } else if (token.is("OFFSET") || token.is("STRIDE")) {
       Expected<uint32_t> value = uint32(token.text.str() + " value", context);
@@ -1545,8 +1528,7 @@ Error AmberParser::parseVertexData(Pipeline &pipeline) {
       else
         binding.stride = *value;
     } else {
-      return error(token.line,
-                   "unexpected " + quote(token) + " in " + context);
+      return error(token.line, "unexpected " + quote(token) + " in " + context);
     }
   }
   pipeline.vertexData.push_back(std::move(binding));
@@ -1570,8 +1552,8 @@ Error AmberParser::parseGraphicsSetting(Pipeline &pipeline,
       continue;
     if (token.kind == Token::Kind::EndOfFile)
       return error(keyword.line, "missing END for " + keyword.text +
-                                     " (opened at line " +
-                                     Twine(keyword.line) + ")");
+                                     " (opened at line " + Twine(keyword.line) +
+                                     ")");
     recordLine(token);
     if (token.is("END"))
       return Error::success();
@@ -1721,8 +1703,8 @@ Expected<std::vector<Tolerance>> AmberParser::tolerances(StringRef context) {
     result.push_back(tolerance);
   }
   if (result.empty())
-    return error(tokens.currentLine(), "missing TOLERANCE values in " +
-                                           context);
+    return error(tokens.currentLine(),
+                 "missing TOLERANCE values in " + context);
   return result;
 }
 
@@ -1762,8 +1744,8 @@ Error AmberParser::parseExpect(const Token &keyword, CommandList &commands) {
     return error(token.line, "expected IDX, EQ_BUFFER, RMSE_BUFFER or "
                              "EQ_HISTOGRAM_EMD_BUFFER in EXPECT, got " +
                                  quote(token));
-  Expected<uint64_t> x = integer("IDX value", "EXPECT",
-                                 std::numeric_limits<uint64_t>::max() - 1);
+  Expected<uint64_t> x =
+      integer("IDX value", "EXPECT", std::numeric_limits<uint64_t>::max() - 1);
   if (!x)
     return x.takeError();
   token = tokens.peek();
@@ -1803,12 +1785,12 @@ Error AmberParser::parseExpect(const Token &keyword, CommandList &commands) {
   expect->comparator = *comparator;
   std::vector<ScalarSlot> slots = scalarSlots(target.type, target.layout);
   if (slots.empty())
-    return error(keyword.line, "type '" + target.type.name +
-                                   "' has no numbers in EXPECT");
+    return error(keyword.line,
+                 "type '" + target.type.name + "' has no numbers in EXPECT");
   for (token = tokens.next(); !token.isEnd(); token = tokens.next()) {
-    Expected<Value> value = parseValueFor(
-        token, slots[expect->values.size() % slots.size()].scalar, "EXPECT",
-        fileName);
+    Expected<Value> value =
+        parseValueFor(token, slots[expect->values.size() % slots.size()].scalar,
+                      "EXPECT", fileName);
     if (!value)
       return value.takeError();
     expect->values.push_back(*value);

@@ -101,7 +101,8 @@ uint64_t elementsExtent(const Buffer &buffer, uint64_t count) {
 }
 
 /// Calls \p emit with each of a SERIES_FROM buffer's elementCount values.
-template <typename Emit> void forEachSeriesValue(const Buffer &buffer, Emit emit) {
+template <typename Emit>
+void forEachSeriesValue(const Buffer &buffer, Emit emit) {
   ScalarType scalar = buffer.type.scalar;
   if (scalar.isFloat()) {
     // Amber adds the increment to a running double; multiplying would round
@@ -125,8 +126,9 @@ uint64_t Buffer::byteSize() const {
   uint64_t size = std::max(minSizeInBytes, elementsExtent(*this, elementCount));
   if (init == InitKind::Values) {
     uint64_t perElement = std::max<uint64_t>(valuesPerElement(type), 1);
-    size = std::max(size, elementsExtent(*this, (values.size() + perElement - 1) /
-                                                    perElement));
+    size =
+        std::max(size, elementsExtent(*this, (values.size() + perElement - 1) /
+                                                 perElement));
   }
   if (init == InitKind::Bytes)
     size = std::max<uint64_t>(size, bytes.size());
@@ -137,8 +139,14 @@ std::vector<Value> Buffer::expandValues() const {
   switch (init) {
   case InitKind::Values:
     return values;
-  case InitKind::Fill:
-    return std::vector<Value>(elementCount * valuesPerElement(type), fill);
+  case InitKind::Fill: {
+    std::vector<ScalarSlot> slots = scalarSlots(type, layout);
+    std::vector<Value> filled;
+    filled.reserve(elementCount * slots.size());
+    for (uint64_t i = 0; i < elementCount * slots.size(); ++i)
+      filled.push_back(convertValue(fill, slots[i % slots.size()].scalar));
+    return filled;
+  }
   case InitKind::Series: {
     std::vector<Value> series;
     series.reserve(elementCount);
@@ -179,7 +187,7 @@ std::vector<uint8_t> Buffer::initialBytes() const {
       for (auto [index, slot] : llvm::enumerate(slots))
         writeScalar(llvm::MutableArrayRef<uint8_t>(pattern).slice(
                         index * 8, slot.scalar.sizeInBytes()),
-                    slot.scalar, fill);
+                    slot.scalar, convertValue(fill, slot.scalar));
       for (uint64_t element = 0; element < elementCount; ++element)
         for (auto [index, slot] : llvm::enumerate(slots)) {
           uint64_t offset = element * elementBytes + slot.offset;

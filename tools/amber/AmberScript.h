@@ -141,8 +141,9 @@ struct Buffer {
   /// InitKind::Values: the numbers in order, each of its slot's type (see
   /// scalarSlots).
   std::vector<Value> values;
-  /// InitKind::Fill: the value for every number; InitKind::Series: the
-  /// first value and the increment.
+  /// InitKind::Fill: the value for every number, as written (a struct may
+  /// mix types: convertValue it to each slot's); InitKind::Series: the
+  /// first value and the increment, of the (scalar) element type.
   Value fill;
   Value seriesStart;
   Value seriesIncrement;

@@ -27,7 +27,9 @@ std::string Token::describe() const {
 
 namespace {
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+bool isBlank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 bool isSingleCharWord(char c) {
   return c == '(' || c == ')' || c == ',' || c == '%';

@@ -98,8 +98,7 @@ bool Value::operator==(const Value &other) const {
   if (kind == Kind::Float) {
     // Bitwise, so that a NaN equals itself and -0 differs from +0: this
     // compares what was written, not arithmetic.
-    return std::memcmp(&floatValue, &other.floatValue, sizeof floatValue) ==
-           0;
+    return std::memcmp(&floatValue, &other.floatValue, sizeof floatValue) == 0;
   }
   return intBits == other.intBits;
 }
@@ -250,10 +249,15 @@ std::optional<Type> spvb::amber::parseFormatName(StringRef name) {
   }
   if (part != parts.size() || type.components.empty())
     return std::nullopt;
+  // A packed format's components fill its word; the others are whole
+  // bytes each (R5G6B5 exists only as R5G6B5_UNORM_PACK16).
   uint32_t totalBits = 0;
-  for (const FormatComponent &component : type.components)
+  for (const FormatComponent &component : type.components) {
     totalBits += component.scalar.bits;
-  if (type.packedBits ? totalBits != type.packedBits : totalBits % 8 != 0)
+    if (!type.packedBits && component.scalar.bits % 8 != 0)
+      return std::nullopt;
+  }
+  if (type.packedBits && totalBits != type.packedBits)
     return std::nullopt;
   return type;
 }

@@ -25,8 +25,8 @@ llvm::Expected<Script> spvb::amber::parseScript(llvm::StringRef path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> contents =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!contents)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "error: " + path + ": cannot read: " +
-                                       contents.getError().message());
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "error: " + path + ": cannot read: " + contents.getError().message());
   return parseScriptText((*contents)->getBuffer(), path);
 }

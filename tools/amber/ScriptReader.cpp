@@ -60,8 +60,7 @@ Expected<uint32_t> ScriptReader::uint32(const Twine &what,
   return static_cast<uint32_t>(*value);
 }
 
-Expected<double> ScriptReader::number(const Twine &what,
-                                      const Twine &context) {
+Expected<double> ScriptReader::number(const Twine &what, const Twine &context) {
   Token token = tokens.next();
   if (token.isEnd())
     return error(token.line, "missing " + what + " in " + context);

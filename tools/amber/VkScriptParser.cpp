@@ -17,6 +17,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <algorithm>
+
 using namespace spvb::amber;
 using llvm::Error;
 using llvm::Expected;
@@ -111,27 +113,48 @@ bool isInstanceExtension(StringRef name) {
 /// The [test] words that set graphics pipeline state.
 bool isPipelineStateCommand(StringRef name) {
   static const llvm::StringSet<> commands = {
-      "primitiveRestartEnable", "depthClampEnable",
-      "rasterizerDiscardEnable", "depthBiasEnable",
-      "logicOpEnable",          "blendEnable",
-      "depthTestEnable",        "depthWriteEnable",
-      "depthBoundsTestEnable",  "stencilTestEnable",
-      "topology",               "polygonMode",
-      "logicOp",                "frontFace",
-      "cullMode",               "depthBiasConstantFactor",
-      "depthBiasClamp",         "depthBiasSlopeFactor",
-      "lineWidth",              "minDepthBounds",
-      "maxDepthBounds",         "srcColorBlendFactor",
-      "dstColorBlendFactor",    "srcAlphaBlendFactor",
-      "dstAlphaBlendFactor",    "colorBlendOp",
-      "alphaBlendOp",           "depthCompareOp",
-      "front.compareOp",        "back.compareOp",
-      "front.failOp",           "front.passOp",
-      "front.depthFailOp",      "back.failOp",
-      "back.passOp",            "back.depthFailOp",
-      "front.compareMask",      "front.writeMask",
-      "back.compareMask",       "back.writeMask",
-      "front.reference",        "back.reference",
+      "primitiveRestartEnable",
+      "depthClampEnable",
+      "rasterizerDiscardEnable",
+      "depthBiasEnable",
+      "logicOpEnable",
+      "blendEnable",
+      "depthTestEnable",
+      "depthWriteEnable",
+      "depthBoundsTestEnable",
+      "stencilTestEnable",
+      "topology",
+      "polygonMode",
+      "logicOp",
+      "frontFace",
+      "cullMode",
+      "depthBiasConstantFactor",
+      "depthBiasClamp",
+      "depthBiasSlopeFactor",
+      "lineWidth",
+      "minDepthBounds",
+      "maxDepthBounds",
+      "srcColorBlendFactor",
+      "dstColorBlendFactor",
+      "srcAlphaBlendFactor",
+      "dstAlphaBlendFactor",
+      "colorBlendOp",
+      "alphaBlendOp",
+      "depthCompareOp",
+      "front.compareOp",
+      "back.compareOp",
+      "front.failOp",
+      "front.passOp",
+      "front.depthFailOp",
+      "back.failOp",
+      "back.passOp",
+      "back.depthFailOp",
+      "front.compareMask",
+      "front.writeMask",
+      "back.compareMask",
+      "back.writeMask",
+      "front.reference",
+      "back.reference",
       "colorWriteMask",
   };
   return commands.contains(name);
@@ -229,8 +252,7 @@ bool classify(Section &section) {
           .Case("fragment", ShaderStage::Fragment)
           .Case("geometry", ShaderStage::Geometry)
           .Case("tessellation control", ShaderStage::TessellationControl)
-          .Case("tessellation evaluation",
-                ShaderStage::TessellationEvaluation)
+          .Case("tessellation evaluation", ShaderStage::TessellationEvaluation)
           .Default(std::nullopt);
   if (!stage || (section.passthrough && *stage != ShaderStage::Vertex))
     return false;
@@ -243,23 +265,24 @@ Expected<std::vector<Section>> splitSections(StringRef text,
                                              StringRef fileName) {
   std::vector<Section> sections;
   unsigned line = 0;
-  const char *sectionStart = nullptr;
-  auto closeSection = [&](const char *end) {
+  size_t sectionStart = 0;
+  auto closeSection = [&](size_t end) {
     if (!sections.empty())
-      sections.back().text = StringRef(sectionStart, end - sectionStart);
+      sections.back().text = text.slice(sectionStart, end);
   };
-  for (StringRef rest = text; !rest.empty();) {
+  for (size_t position = 0; position < text.size();) {
     ++line;
-    auto [lineText, after] = rest.split('\n');
-    const char *lineStart = rest.data();
-    rest = after;
+    size_t lineEnd = std::min(text.find('\n', position), text.size());
+    StringRef lineText = text.slice(position, lineEnd);
+    size_t lineStart = position;
+    position = std::min(lineEnd + 1, text.size());
     if (lineText.starts_with("[")) {
       closeSection(lineStart);
       size_t close = lineText.rfind(']');
       if (close == StringRef::npos)
         return scriptError(fileName, line,
-                           "missing ] in section header '" +
-                               lineText.rtrim() + "'");
+                           "missing ] in section header '" + lineText.rtrim() +
+                               "'");
       Section section;
       section.name = lineText.slice(1, close);
       section.headerLine = line;
@@ -267,16 +290,16 @@ Expected<std::vector<Section>> splitSections(StringRef text,
         return scriptError(fileName, line,
                            "unknown section '[" + section.name + "]'");
       sections.push_back(section);
-      sectionStart = rest.data();
+      sectionStart = position;
       continue;
     }
     StringRef trimmed = lineText.trim();
     if (sections.empty() && !trimmed.empty() && !trimmed.starts_with("#"))
       return scriptError(fileName, line,
-                         "expected a section such as [test], got '" +
-                             trimmed + "'");
+                         "expected a section such as [test], got '" + trimmed +
+                             "'");
   }
-  closeSection(text.data() + text.size());
+  closeSection(text.size());
   return sections;
 }
 
@@ -357,7 +380,8 @@ Error VkScriptParser::processShader(const Section &section) {
   if ((shader.stage == ShaderStage::Compute) != pipeline().isCompute())
     return error(section.headerLine,
                  "a VkScript file cannot mix compute and graphics shaders: "
-                 "[" + section.name + "]");
+                 "[" +
+                     section.name + "]");
   ShaderAttachment attachment;
   attachment.shader = shader.name;
   attachment.stage = shader.stage;
@@ -418,12 +442,10 @@ Error VkScriptParser::processRequire(const Section &section) {
           color->elementCount = uint64_t(values[0]) * values[1];
         }
       }
-    } else if (physicalDeviceFeatures().contains(name) ||
-               name.contains('.')) {
+    } else if (physicalDeviceFeatures().contains(name) || name.contains('.')) {
       script.deviceFeatures.push_back(name.str());
-    } else if (llvm::all_of(name, [](char c) {
-                 return llvm::isAlnum(c) || c == '_';
-               })) {
+    } else if (llvm::all_of(
+                   name, [](char c) { return llvm::isAlnum(c) || c == '_'; })) {
       (isInstanceExtension(name) ? script.instanceExtensions
                                  : script.deviceExtensions)
           .push_back(name.str());
@@ -451,8 +473,8 @@ Error VkScriptParser::processIndices(const Section &section) {
        token = tokens.next()) {
     if (token.kind == Token::Kind::EndOfLine)
       continue;
-    Expected<Value> index = parseValueFor(token, ScalarType::uint(16),
-                                          "[indices]", fileName);
+    Expected<Value> index =
+        parseValueFor(token, ScalarType::uint(16), "[indices]", fileName);
     if (!index)
       return index.takeError();
     indices.values.push_back(convertValue(*index, ScalarType::uint(32)));
@@ -679,8 +701,8 @@ TestSectionReader::values(const Type &type, Layout layout, StringRef context) {
   // Whole columns (or vectors), as Amber asks.
   if (result.empty() || result.size() % type.rows)
     return error(token.line, "expected a multiple of " + Twine(type.rows) +
-                                 " values for " + type.name + " in " +
-                                 context + ", got " + Twine(result.size()));
+                                 " values for " + type.name + " in " + context +
+                                 ", got " + Twine(result.size()));
   return result;
 }
 
@@ -816,9 +838,8 @@ Error TestSectionReader::probeSsbo(const Token &first) {
   const DescriptorBinding *binding =
       parser.pipeline().findBinding(point->set, point->binding);
   if (!binding)
-    return error(first.line, "no buffer at binding " + Twine(point->set) +
-                                 ":" + Twine(point->binding) + " in " +
-                                 context);
+    return error(first.line, "no buffer at binding " + Twine(point->set) + ":" +
+                                 Twine(point->binding) + " in " + context);
   Buffer *buffer = parser.findBuffer(binding->buffers.front());
   auto expect = std::make_unique<ExpectCommand>();
   expect->line = first.line;
@@ -878,8 +899,8 @@ Error TestSectionReader::probe(const Token &first, bool relative) {
       return shape.takeError();
   }
   if (!shape->is("rgb") && !shape->is("rgba"))
-    return error(shape->line, "expected rgb or rgba in " + context +
-                                  ", got '" + shape->text + "'");
+    return error(shape->line, "expected rgb or rgba in " + context + ", got '" +
+                                  shape->text + "'");
   expect->hasAlpha = shape->is("rgba");
   expect->color[3] = 1.0;
   // (x, y[, w, h]) then (r, g, b[, a]); brackets and commas optional.
@@ -911,8 +932,8 @@ Error TestSectionReader::probe(const Token &first, bool relative) {
     expect->width = static_cast<float>(area[2]);
     expect->height = static_cast<float>(area[3]);
   }
-  if (Error err = list(llvm::MutableArrayRef<double>(
-                           expect->color.data(), expect->hasAlpha ? 4 : 3),
+  if (Error err = list(llvm::MutableArrayRef<double>(expect->color.data(),
+                                                     expect->hasAlpha ? 4 : 3),
                        "colour value"))
     return err;
   expect->buffer = parser.framebuffer().name;
@@ -927,8 +948,7 @@ Error TestSectionReader::tolerance(const Token &first) {
       continue;
     std::optional<Value> literal = parseNumberLiteral(token.text);
     if (!literal || values.size() == 4)
-      return error(token.line,
-                   "unexpected " + quote(token) + " in tolerance");
+      return error(token.line, "unexpected " + quote(token) + " in tolerance");
     Tolerance tolerance{literal->asDouble(), false};
     if (tokens.peek().is("%")) {
       tokens.next();
@@ -937,8 +957,8 @@ Error TestSectionReader::tolerance(const Token &first) {
     values.push_back(tolerance);
   }
   if (values.size() != 1 && values.size() != 4)
-    return error(first.line, "tolerance takes 1 or 4 values, not " +
-                                 Twine(values.size()));
+    return error(first.line,
+                 "tolerance takes 1 or 4 values, not " + Twine(values.size()));
   parser.tolerances = std::move(values);
   return Error::success();
 }
@@ -997,13 +1017,14 @@ Error TestSectionReader::draw(const Token &first) {
     draw->drawKind = DrawCommand::DrawKind::Array;
     bool instanced = false;
     Token token = tokens.next();
-    for (; token.is("indexed") || token.is("instanced"); token = tokens.next()) {
+    for (; token.is("indexed") || token.is("instanced");
+         token = tokens.next()) {
       draw->indexed |= token.is("indexed");
       instanced |= token.is("instanced");
     }
     if (!token.isWord() || !isTopology(token.text))
-      return error(token.line, "unknown topology " + quote(token) + " in " +
-                                   context);
+      return error(token.line,
+                   "unknown topology " + quote(token) + " in " + context);
     draw->topology = token.text.str();
     Expected<uint32_t> firstVertex = uint32("first vertex", context);
     if (!firstVertex)
@@ -1105,10 +1126,11 @@ Expected<Script> VkScriptParser::parse() {
   pipeline.name = kPipelineName.str();
   pipeline.framebufferWidth = kDefaultFramebufferSize;
   pipeline.framebufferHeight = kDefaultFramebufferSize;
-  pipeline.kind = llvm::any_of(*sections, [](const Section &section) {
-                    return section.kind == SectionKind::Shader &&
-                           section.stage != ShaderStage::Compute;
-                  })
+  pipeline.kind = llvm::any_of(*sections,
+                               [](const Section &section) {
+                                 return section.kind == SectionKind::Shader &&
+                                        section.stage != ShaderStage::Compute;
+                               })
                       ? PipelineKind::Graphics
                       : PipelineKind::Compute;
   script.pipelines.push_back(std::move(pipeline));
