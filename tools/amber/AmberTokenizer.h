@@ -1,5 +1,4 @@
-//===- AmberTokenizer.h - Words, numbers and lines of Amber scripts -*- C++
-//-*-===//
+//===- AmberTokenizer.h - Words and numbers of Amber scripts ---*- C++ -*-===//
 //
 // Both script formats are lines of whitespace-separated words:
 //   - `#` at the start of a word comments out the rest of the line;
