@@ -687,14 +687,23 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
     } else if (token.is("FILL")) {
       if (Error err = setInitializer(token, InitKind::Fill))
         return err;
-      fillToken = tokens.next();
+      Expected<Token> value = word("FILL value", context);
+      if (!value)
+        return value.takeError();
+      fillToken = *value;
     } else if (token.is("SERIES_FROM")) {
       if (Error err = setInitializer(token, InitKind::Series))
         return err;
-      seriesStart = tokens.next();
+      Expected<Token> start = word("SERIES_FROM value", context);
+      if (!start)
+        return start.takeError();
       if (Error err = this->keyword("INC_BY", context))
         return err;
-      seriesIncrement = tokens.next();
+      Expected<Token> increment = word("INC_BY value", context);
+      if (!increment)
+        return increment.takeError();
+      seriesStart = *start;
+      seriesIncrement = *increment;
     } else if (token.is("DATA")) {
       if (Error err = setInitializer(token, InitKind::Values))
         return err;

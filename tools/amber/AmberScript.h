@@ -131,7 +131,8 @@ struct Buffer {
   /// format; such a buffer without SIZE/DATA is sized by its use).
   bool declaredWithFormat = false;
   /// Elements: SIZE, DATA's value count / valuesPerElement (rounded up),
-  /// WIDTH x HEIGHT x DEPTH, or 0 when unknown.
+  /// WIDTH x HEIGHT x DEPTH (mip level 0), a FILE BINARY's bytes / stride,
+  /// or 0 when unknown (a FORMAT buffer its pipeline sizes).
   uint64_t elementCount = 0;
   /// At least this many bytes (VkScript: `ssbo B size` and the largest
   /// write; 0 otherwise). byteSize() is what to allocate.
@@ -509,7 +510,8 @@ struct ExpectRectCommand : Command {
   /// The colour in [0, 1]: AmberScript's 0..255 integers divided by 255,
   /// VkScript's floats as written.
   std::array<double, 4> color = {0, 0, 0, 0};
-  /// AmberScript: TOLERANCE after EQ_RGB(A), in 0..255 units or percent.
+  /// AmberScript: TOLERANCE after EQ_RGB(A), as written (0..255 units or
+  /// percent); VkScript: the last `tolerance` line's.
   std::vector<Tolerance> tolerances;
   static bool classof(const Command *command) {
     return command->getKind() == Kind::ExpectRect;
