@@ -127,6 +127,8 @@ TEST(AmberParser, ComputeScript) {
   EXPECT_EQ(shader.line, 8u);
   EXPECT_EQ(shader.source,
             "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n");
+  EXPECT_EQ(shaderFormatName(shader.format), "GLSL");
+  EXPECT_EQ(stageName(shader.stage), "compute");
 
   const Buffer *in = script.findBuffer("in");
   ASSERT_TRUE(in);
@@ -164,12 +166,15 @@ TEST(AmberParser, ComputeScript) {
   ASSERT_TRUE(ubo);
   EXPECT_EQ(ubo->layout, Layout::Std140);
   EXPECT_EQ(ubo->byteSize(), 16u);
+  EXPECT_EQ(layoutName(ubo->layout), "std140");
 
   ASSERT_EQ(script.pipelines.size(), 1u);
   const Pipeline &pipe = script.pipelines[0];
   EXPECT_TRUE(pipe.isCompute());
   EXPECT_EQ(pipe.pushConstantBuffer, "push");
   ASSERT_EQ(pipe.shaders.size(), 1u);
+  EXPECT_EQ(pipe.findAttachment("main"), &pipe.shaders[0]);
+  EXPECT_FALSE(pipe.findAttachment("other"));
   const ShaderAttachment &attachment = pipe.shaders[0];
   EXPECT_EQ(attachment.entryPoint, "main");
   ASSERT_EQ(attachment.specializations.size(), 2u);
@@ -185,6 +190,7 @@ TEST(AmberParser, ComputeScript) {
   const DescriptorBinding *uniform = pipe.findBinding(1, 0);
   ASSERT_TRUE(uniform);
   EXPECT_EQ(uniform->kind, DescriptorKind::UniformBuffer);
+  EXPECT_EQ(descriptorKindName(uniform->kind), "uniform");
   EXPECT_EQ(uniform->buffers, std::vector<std::string>{"ubo"});
   EXPECT_EQ(uniform->descriptorRanges,
             std::vector<uint64_t>{DescriptorBinding::kWholeSize});

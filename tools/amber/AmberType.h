@@ -156,8 +156,6 @@ struct Type {
     return kind == Kind::Number && rows > 1 && columns == 1;
   }
   bool isMatrix() const { return kind == Kind::Number && columns > 1; }
-  bool isStruct() const { return kind == Kind::Struct; }
-  bool isFormat() const { return kind == Kind::Format; }
 
   /// A scalar, vector or matrix of \p scalar.
   static Type number(ScalarType scalar, uint32_t rows = 1,
