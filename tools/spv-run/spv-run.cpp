@@ -25,6 +25,7 @@
 #include "ReflectionJson.h"
 #include "ResourceChecks.h"
 #include "RunArguments.h"
+#include "ScriptRun.h"
 #include "VulkanRun.h"
 
 #include "spvbridge/bridge/Kernel.h"
@@ -48,8 +49,10 @@ using namespace spvb;
 
 static cl::OptionCategory &category = spvb::tools::getToolCategory();
 
-static cl::opt<std::string> shaderPath(cl::Positional, cl::Required,
-                                       cl::desc("<shader>"), cl::cat(category));
+static cl::opt<std::string>
+    shaderPath(cl::Positional, cl::Required,
+               cl::desc("<shader or Amber script (.amber, .vkscript)>"),
+               cl::cat(category));
 static cl::list<std::string> groupsArg("groups", cl::multi_val(3),
                                        cl::desc("Workgroup counts X Y Z"),
                                        cl::cat(category));
@@ -196,25 +199,30 @@ static Expected<BackendChoice> parseBackendChoice() {
 }
 
 /// --reflect runs nothing, so a flag that configures a run is a mistake.
-static Error checkReflectFlags(StringRef threadsArg) {
+/// The flags that give a shader run its resources, dispatch and backend.
+static std::vector<cl::Option *> getJobFlags() {
   // cl::list overloads operator& to give its storage.
-  cl::Option *runFlags[] = {std::addressof(groupsArg),
-                            std::addressof(bufferArgs),
-                            std::addressof(imageArgs),
-                            std::addressof(samplerArgs),
-                            std::addressof(deviceBufferArgs),
-                            std::addressof(addressArgs),
-                            &pushArg,
-                            std::addressof(outArgs),
-                            std::addressof(printArgs),
-                            &repeatArg,
-                            &subgroupSizeArg,
-                            &cold,
-                            &device,
-                            &backendArg,
-                            &compareArg,
-                            &ulpArg,
-                            &absToleranceArg};
+  return {std::addressof(groupsArg),
+          std::addressof(bufferArgs),
+          std::addressof(imageArgs),
+          std::addressof(samplerArgs),
+          std::addressof(deviceBufferArgs),
+          std::addressof(addressArgs),
+          &pushArg,
+          std::addressof(outArgs),
+          std::addressof(printArgs),
+          &repeatArg,
+          &cold,
+          &device,
+          &backendArg,
+          &compareArg,
+          &ulpArg,
+          &absToleranceArg};
+}
+
+static Error checkReflectFlags(StringRef threadsArg) {
+  std::vector<cl::Option *> runFlags = getJobFlags();
+  runFlags.push_back(&subgroupSizeArg);
   for (cl::Option *option : runFlags)
     if (option->getNumOccurrences())
       return createStringError(inconvertibleErrorCode(),
@@ -578,6 +586,40 @@ static StringRef getWorkgroupEntryName(uint32_t kind) {
   }
 }
 
+/// `spv-run SCRIPT`: the script gives resources and dispatches, so the
+/// flags that give them for a shader are mistakes.
+static int runScript(StringRef threadsArg) {
+  std::vector<cl::Option *> jobFlags = getJobFlags();
+  jobFlags.push_back(&reflectArg);
+  for (cl::Option *option : jobFlags)
+    if (option->getNumOccurrences())
+      return fail("--" + option->ArgStr +
+                  " is not used with a script (it gives its own resources "
+                  "and runs on the CPU)");
+  amber::ExecutorOptions options;
+  if (threadsArg != "0") {
+    Expected<uint32_t> parsed = run::parsePositive(threadsArg, "--threads");
+    if (!parsed)
+      return fail(parsed.takeError());
+    options.threads = *parsed;
+  }
+  Expected<uint32_t> subgroupSize = run::parseSubgroupSize(subgroupSizeArg);
+  if (!subgroupSize)
+    return fail(subgroupSize.takeError());
+  options.subgroupSize = *subgroupSize;
+  Expected<CompileOptions> compile = spvb::tools::getCompileOptions();
+  if (!compile)
+    return fail(compile.takeError());
+  if (!compile->specializations.empty() || !compile->entryPoint.empty())
+    return fail("--spec and --entry are not used with a script (its "
+                "pipelines give them)");
+  // Amber's default is Vulkan 1.0; --target-env overrides it.
+  if (cl::getRegisteredOptions().lookup("target-env")->getNumOccurrences())
+    options.targetEnv = compile->source.targetEnv;
+  options.compile = std::move(*compile);
+  return runScriptFile(shaderPath, options, jsonOutput);
+}
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   std::vector<const char *> args(argv, argv + argc);
@@ -588,6 +630,8 @@ int main(int argc, char **argv) {
       "spv-run: run a compute shader on the CPU\n\n"
       "  --threads N  host threads (default: all hardware threads)\n");
 
+  if (isScriptPath(shaderPath))
+    return runScript(threadsArg);
   if (reflectArg) {
     if (Error error = checkReflectFlags(threadsArg))
       return fail(std::move(error));

@@ -1,0 +1,268 @@
+//===- ExpectChecks.cpp - EXPECT and buffer comparisons -------------------===//
+#include "ExpectChecks.h"
+
+#include "AmberLayout.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+#include <cmath>
+
+using namespace spvb::amber;
+
+/// Amber's float equality: within 1e-6 percent of the expected value.
+static constexpr double kFloatEqualPercent = 0.000001;
+/// How many differing values a failure lists.
+static constexpr unsigned kShownDifferences = 4;
+
+static bool isEqualWithTolerance(double actual, double expected,
+                                 const Tolerance &tolerance) {
+  double difference = std::fabs(actual - expected);
+  double allowed = tolerance.percent
+                       ? tolerance.value / 100.0 * std::fabs(expected)
+                       : tolerance.value;
+  return difference <= allowed;
+}
+
+static const char *getComparatorName(Comparator comparator) {
+  switch (comparator) {
+  case Comparator::Equal:
+    return "EQ";
+  case Comparator::NotEqual:
+    return "NE";
+  case Comparator::Less:
+    return "LT";
+  case Comparator::LessOrEqual:
+    return "LE";
+  case Comparator::Greater:
+    return "GT";
+  case Comparator::GreaterOrEqual:
+    return "GE";
+  case Comparator::FuzzyEqual:
+    return "EQ with TOLERANCE";
+  }
+  return "?";
+}
+
+static std::string formatDouble(double value) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%.9g", value);
+  return text;
+}
+
+static std::string formatValue(const Value &value) {
+  switch (value.getKind()) {
+  case Value::Kind::Float:
+    return formatDouble(value.asDouble());
+  case Value::Kind::Int:
+    return std::to_string(value.asInt64());
+  case Value::Kind::UInt:
+    return std::to_string(value.asUint64());
+  }
+  return "?";
+}
+
+/// -1, 0 or 1 as \p actual is below, equal to or above \p expected (both
+/// of the same scalar type).
+static int compareValues(const Value &actual, const Value &expected) {
+  if (actual.isFloat() || expected.isFloat()) {
+    double a = actual.asDouble(), e = expected.asDouble();
+    return a < e ? -1 : a > e ? 1 : 0;
+  }
+  if (actual.getKind() == Value::Kind::Int) {
+    int64_t a = actual.asInt64(), e = expected.asInt64();
+    return a < e ? -1 : a > e ? 1 : 0;
+  }
+  uint64_t a = actual.asUint64(), e = expected.asUint64();
+  return a < e ? -1 : a > e ? 1 : 0;
+}
+
+static bool holds(const ExpectCommand &expect, const Value &actual,
+                  const Value &expected, unsigned component) {
+  bool isFloat = actual.isFloat();
+  auto equal = [&] {
+    if (!isFloat)
+      return actual.asUint64() == expected.asUint64();
+    return isEqualWithTolerance(actual.asDouble(), expected.asDouble(),
+                                {kFloatEqualPercent, true});
+  };
+  switch (expect.comparator) {
+  case Comparator::Equal:
+    return equal();
+  case Comparator::NotEqual:
+    return !equal();
+  case Comparator::Less:
+    return compareValues(actual, expected) < 0;
+  case Comparator::LessOrEqual:
+    return compareValues(actual, expected) <= 0;
+  case Comparator::Greater:
+    return compareValues(actual, expected) > 0;
+  case Comparator::GreaterOrEqual:
+    return compareValues(actual, expected) >= 0;
+  case Comparator::FuzzyEqual: {
+    // One tolerance for every component, or one per vector component.
+    Tolerance tolerance{kFloatEqualPercent, true};
+    if (!expect.tolerances.empty())
+      tolerance = expect.tolerances[component % expect.tolerances.size()];
+    return isEqualWithTolerance(actual.asDouble(), expected.asDouble(),
+                                tolerance);
+  }
+  }
+  return false;
+}
+
+std::optional<std::string>
+spvb::amber::checkExpect(const ExpectCommand &expect,
+                         llvm::ArrayRef<uint8_t> bytes) {
+  std::vector<ScalarSlot> slots = scalarSlots(expect.type, expect.layout);
+  if (slots.empty())
+    return "EXPECT " + expect.buffer + ": its type has no values to compare";
+  uint64_t stride = elementStride(expect.type, expect.layout);
+  unsigned differing = 0;
+  std::string shown;
+  for (size_t i = 0; i < expect.values.size(); ++i) {
+    const ScalarSlot &slot = slots[i % slots.size()];
+    uint64_t offset = expect.offset + i / slots.size() * stride + slot.offset;
+    uint32_t size = slot.scalar.sizeInBytes();
+    if (offset + size > bytes.size())
+      return llvm::formatv("EXPECT {0} IDX {1}: value {2} is at byte {3}, "
+                           "past the end of the buffer ({4} bytes)",
+                           expect.buffer, expect.offset, i, offset,
+                           bytes.size())
+          .str();
+    Value actual = readScalar(bytes.slice(offset, size), slot.scalar);
+    // The expected value as the buffer stores it (floats rounded).
+    std::array<uint8_t, 8> stored{};
+    writeScalar(stored, slot.scalar, expect.values[i]);
+    Value expected = readScalar(stored, slot.scalar);
+    if (holds(expect, actual, expected, i % slots.size()))
+      continue;
+    if (differing++ < kShownDifferences)
+      shown += llvm::formatv(
+                   "{0}value {1} (byte {2}) is {3}, expected {4} {5}",
+                   shown.empty() ? "" : "; ", i, offset, formatValue(actual),
+                   getComparatorName(expect.comparator), formatValue(expected))
+                   .str();
+  }
+  if (!differing)
+    return std::nullopt;
+  return llvm::formatv("EXPECT {0} IDX {1} {2}: {3} of {4} values fail: {5}",
+                       expect.buffer, expect.offset,
+                       getComparatorName(expect.comparator), differing,
+                       expect.values.size(), shown)
+      .str();
+}
+
+/// Every number of every element of a buffer, as doubles.
+static std::vector<double> decodeAll(const Buffer &info,
+                                     llvm::ArrayRef<uint8_t> bytes) {
+  std::vector<ScalarSlot> slots = scalarSlots(info.type, info.layout);
+  uint64_t stride = info.stride();
+  std::vector<double> values;
+  if (slots.empty() || stride == 0)
+    return values;
+  for (uint64_t base = 0; base + stride <= bytes.size(); base += stride)
+    for (const ScalarSlot &slot : slots)
+      values.push_back(
+          readScalar(bytes.slice(base + slot.offset, slot.scalar.sizeInBytes()),
+                     slot.scalar)
+              .asDouble());
+  return values;
+}
+
+static std::optional<std::string> compareEqual(llvm::ArrayRef<uint8_t> first,
+                                               llvm::ArrayRef<uint8_t> second) {
+  if (first.size() != second.size())
+    return llvm::formatv("the buffers have different sizes ({0} and {1} "
+                         "bytes)",
+                         first.size(), second.size())
+        .str();
+  unsigned differing = 0;
+  size_t firstIndex = 0;
+  for (size_t i = 0; i < first.size(); ++i)
+    if (first[i] != second[i] && differing++ == 0)
+      firstIndex = i;
+  if (!differing)
+    return std::nullopt;
+  return llvm::formatv("{0} of {1} bytes differ, the first at byte {2}: {3} "
+                       "!= {4}",
+                       differing, first.size(), firstIndex, first[firstIndex],
+                       second[firstIndex])
+      .str();
+}
+
+/// Amber's EMD: per channel of an 8-bit four-channel format, the sum of the
+/// absolute cumulative differences of the normalized 256-bin histograms,
+/// divided by 256; the largest channel's.
+static std::optional<double> histogramDistance(const Buffer &info,
+                                               llvm::ArrayRef<uint8_t> first,
+                                               llvm::ArrayRef<uint8_t> second) {
+  const Type &type = info.type;
+  if (type.kind != Type::Kind::Format || type.components.size() != 4 ||
+      type.packedBits != 0)
+    return std::nullopt;
+  for (const FormatComponent &component : type.components)
+    if (component.scalar.bits != 8)
+      return std::nullopt;
+  size_t texels = first.size() / 4;
+  if (texels == 0)
+    return 0.0;
+  double largest = 0;
+  for (unsigned channel = 0; channel < 4; ++channel) {
+    std::array<double, 256> a{}, b{};
+    for (size_t t = 0; t < texels; ++t) {
+      a[first[t * 4 + channel]] += 1.0 / texels;
+      b[second[t * 4 + channel]] += 1.0 / texels;
+    }
+    double accumulated = 0, total = 0;
+    for (unsigned bin = 0; bin < 256; ++bin) {
+      accumulated += a[bin] - b[bin];
+      total += std::fabs(accumulated);
+    }
+    largest = std::max(largest, total / 256);
+  }
+  return largest;
+}
+
+std::optional<std::string> spvb::amber::checkBufferComparison(
+    const CompareBuffersCommand &compare, const Buffer &firstInfo,
+    llvm::ArrayRef<uint8_t> first, const Buffer &secondInfo,
+    llvm::ArrayRef<uint8_t> second) {
+  std::string what =
+      "EXPECT " + compare.buffer + " " +
+      (compare.method == CompareBuffersCommand::Method::Equal ? "EQ_BUFFER"
+       : compare.method == CompareBuffersCommand::Method::Rmse
+           ? "RMSE_BUFFER"
+           : "EQ_HISTOGRAM_EMD_BUFFER") +
+      " " + compare.other + ": ";
+  if (compare.method == CompareBuffersCommand::Method::Equal) {
+    if (std::optional<std::string> problem = compareEqual(first, second))
+      return what + *problem;
+    return std::nullopt;
+  }
+  if (first.size() != second.size() ||
+      firstInfo.type.name != secondInfo.type.name)
+    return what + "the buffers differ in type or size";
+  if (compare.method == CompareBuffersCommand::Method::Rmse) {
+    std::vector<double> a = decodeAll(firstInfo, first);
+    std::vector<double> b = decodeAll(secondInfo, second);
+    double sum = 0;
+    for (size_t i = 0; i < a.size(); ++i)
+      sum += (a[i] - b[i]) * (a[i] - b[i]);
+    double rmse = a.empty() ? 0 : std::sqrt(sum / a.size());
+    if (rmse <= compare.tolerance)
+      return std::nullopt;
+    return what + "root mean square error " + formatDouble(rmse) +
+           " is above the tolerance " + formatDouble(compare.tolerance);
+  }
+  std::optional<double> emd = histogramDistance(firstInfo, first, second);
+  if (!emd)
+    return what + "histograms need an 8-bit format with four channels, not " +
+           firstInfo.type.name;
+  if (*emd <= compare.tolerance)
+    return std::nullopt;
+  return what + "histogram earth mover's distance " + formatDouble(*emd) +
+         " is above the tolerance " + formatDouble(compare.tolerance);
+}

@@ -1,0 +1,37 @@
+//===- ExpectChecks.h - EXPECT and buffer comparisons -----------*- C++ -*-===//
+//
+// Amber's checks of buffer contents after a run, as its verifier does them:
+// EXPECT ... IDX with EQ, NE, LT, LE, GT, GE and TOLERANCE (values read by
+// the buffer's type and layout; floats equal within 1e-6 percent, the
+// expected value first rounded to the stored type), and EQ_BUFFER,
+// RMSE_BUFFER and EQ_HISTOGRAM_EMD_BUFFER between two buffers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_TOOLS_AMBER_EXPECTCHECKS_H
+#define SPVBRIDGE_TOOLS_AMBER_EXPECTCHECKS_H
+
+#include "AmberScript.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <optional>
+#include <string>
+
+namespace spvb::amber {
+
+/// Why \p expect fails on \p bytes (the buffer's contents): the first
+/// differing values with their index and byte offset, and how many differ;
+/// none when it holds.
+std::optional<std::string> checkExpect(const ExpectCommand &expect,
+                                       llvm::ArrayRef<uint8_t> bytes);
+
+/// Why \p compare fails between \p first (of buffer \p firstInfo) and
+/// \p second (of \p secondInfo); none when it holds.
+std::optional<std::string>
+checkBufferComparison(const CompareBuffersCommand &compare,
+                      const Buffer &firstInfo, llvm::ArrayRef<uint8_t> first,
+                      const Buffer &secondInfo, llvm::ArrayRef<uint8_t> second);
+
+} // namespace spvb::amber
+
+#endif // SPVBRIDGE_TOOLS_AMBER_EXPECTCHECKS_H

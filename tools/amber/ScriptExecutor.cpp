@@ -1,0 +1,475 @@
+//===- ScriptExecutor.cpp - Run an Amber script on the CPU ----------------===//
+#include "ScriptExecutor.h"
+
+#include "AmberLayout.h"
+#include "ExpectChecks.h"
+#include "ScriptRequirements.h"
+
+#include "spvbridge/cpu_runtime/ImageFormats.h"
+#include "spvbridge/spirv/Optimization.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+#include <cstring>
+#include <deque>
+#include <map>
+
+using namespace spvb;
+using namespace spvb::amber;
+
+namespace {
+
+/// The SPIR-V image format of a Vulkan format (R8G8B8A8_UNORM: rgba8), if
+/// storage and sampled images of it exist in SPIR-V.
+const runtime::ImageFormat *findImageFormatFor(const Type &type) {
+  // IMAGE ... DATA_TYPE vec4<int32>: the format with those components
+  // (R32G32B32A32_SINT).
+  if (type.kind == Type::Kind::Number && type.columns == 1 && type.rows <= 4 &&
+      !type.isArray) {
+    Type format;
+    format.kind = Type::Kind::Format;
+    format.name = type.name;
+    for (uint32_t i = 0; i < type.rows; ++i)
+      format.components.push_back({"RGBA"[i], type.scalar});
+    return findImageFormatFor(format);
+  }
+  if (type.kind != Type::Kind::Format || type.components.empty())
+    return nullptr;
+  if (type.packedBits) {
+    if (type.name == "A2B10G10R10_UNORM_PACK32")
+      return runtime::findImageFormat("rgb10_a2");
+    if (type.name == "A2B10G10R10_UINT_PACK32")
+      return runtime::findImageFormat("rgb10a2ui");
+    if (type.name == "B10G11R11_UFLOAT_PACK32")
+      return runtime::findImageFormat("r11f_g11f_b10f");
+    return nullptr;
+  }
+  std::string name;
+  const ScalarType &scalar = type.components.front().scalar;
+  for (size_t i = 0; i < type.components.size(); ++i) {
+    const FormatComponent &component = type.components[i];
+    if (i >= 4 || component.channel != "RGBA"[i] || component.scalar != scalar)
+      return nullptr;
+    name.push_back(llvm::toLower(component.channel));
+  }
+  name += std::to_string(scalar.bits);
+  switch (scalar.mode) {
+  case NumericMode::SFloat:
+    name += "f";
+    break;
+  case NumericMode::UInt:
+    name += "ui";
+    break;
+  case NumericMode::SInt:
+    name += "i";
+    break;
+  case NumericMode::UNorm:
+    break;
+  case NumericMode::SNorm:
+    name += "_snorm";
+    break;
+  default:
+    return nullptr;
+  }
+  return runtime::findImageFormat(name);
+}
+
+/// The bytes of every mip level of an image, level after level.
+uint64_t getImageByteSize(const Buffer &buffer, unsigned texelBytes) {
+  uint64_t total = 0;
+  for (uint32_t level = 0; level < std::max(1u, buffer.mipLevels); ++level)
+    total += uint64_t(std::max(1u, buffer.width >> level)) *
+             std::max(1u, buffer.height >> level) *
+             std::max(1u, buffer.depth >> level) * texelBytes;
+  return total;
+}
+
+spvb_sampler makeSampler(const Sampler &sampler) {
+  spvb_sampler settings{};
+  settings.mag_filter = sampler.magFilter == Filter::Linear;
+  settings.min_filter = sampler.minFilter == Filter::Linear;
+  settings.mipmap_mode = sampler.mipmapMode == Filter::Linear;
+  // The enumerations follow VkSamplerAddressMode and VkBorderColor.
+  settings.address_mode[0] = static_cast<uint32_t>(sampler.addressU);
+  settings.address_mode[1] = static_cast<uint32_t>(sampler.addressV);
+  settings.address_mode[2] = static_cast<uint32_t>(sampler.addressW);
+  settings.min_lod = sampler.minLod;
+  settings.max_lod = sampler.maxLod;
+  settings.border_color = static_cast<uint32_t>(sampler.borderColor);
+  settings.unnormalized_coordinates = !sampler.normalizedCoords;
+  return settings;
+}
+
+/// An inline GLSL shader reports (and records in its debug info) the
+/// script's line numbers: a #line after #version.
+std::string mapLinesToScript(const Shader &shader) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(shader.source).split(lines, '\n');
+  std::string text;
+  bool mapped = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    text += lines[i].str() + "\n";
+    if (!mapped && lines[i].ltrim().starts_with("#version")) {
+      // Source line i + 1 is script line shader.line + i + 1.
+      text += "#line " + std::to_string(shader.line + i + 2) + "\n";
+      mapped = true;
+    }
+  }
+  return text;
+}
+
+class Executor {
+public:
+  Executor(const Script &script, JitCompiler &jit,
+           const ExecutorOptions &options)
+      : script(script), jit(jit), options(options) {}
+
+  ScriptResult run();
+
+private:
+  /// False once a command failed in a way later ones cannot recover from.
+  bool runCommands(const std::vector<std::unique_ptr<Command>> &commands);
+  bool runCommand(const Command &command);
+  bool runDispatch(const RunCommand &run);
+  bool bindDescriptor(Dispatch &dispatch, const Kernel &kernel,
+                      const amber::DescriptorBinding &binding, unsigned line);
+  llvm::Expected<SpirvBinary> buildShader(const Shader &shader,
+                                          const ShaderAttachment &attachment);
+  llvm::Expected<std::shared_ptr<const Kernel>>
+  getKernel(const Pipeline &pipeline);
+  runtime::Launcher &getLauncher(uint32_t subgroupSize);
+
+  const Script &script;
+  JitCompiler &jit;
+  ExecutorOptions options;
+  ScriptResult result;
+  /// Every buffer's current bytes, by name.
+  std::map<std::string, std::vector<uint8_t>> memory;
+  /// VkScript `compute entrypoint NAME`, by pipeline.
+  std::map<std::string, std::string> entryPoints;
+  std::map<std::string, std::shared_ptr<const Kernel>> kernels;
+  std::map<uint32_t, std::unique_ptr<runtime::Launcher>> launchers;
+  /// Descriptors of the dispatch being bound (stable addresses).
+  std::deque<spvb_image> images;
+  std::deque<spvb_sampler> samplers;
+};
+
+} // namespace
+
+ScriptResult Executor::run() {
+  if (std::optional<std::string> reason = findUnmetRequirement(script))
+    return ScriptResult::skip(*reason);
+  for (const Buffer &buffer : script.buffers) {
+    std::vector<uint8_t> bytes = buffer.initialBytes();
+    // Images hold every mip level.
+    if (buffer.dimension != ImageDimension::None)
+      if (const runtime::ImageFormat *format = findImageFormatFor(buffer.type))
+        bytes.resize(std::max<uint64_t>(
+            bytes.size(), getImageByteSize(buffer, format->texelBytes)));
+    memory[buffer.name] = std::move(bytes);
+  }
+  runCommands(script.commands);
+  return std::move(result);
+}
+
+bool Executor::runCommands(
+    const std::vector<std::unique_ptr<Command>> &commands) {
+  for (const std::unique_ptr<Command> &command : commands)
+    if (!runCommand(*command))
+      return false;
+  return true;
+}
+
+bool Executor::runCommand(const Command &command) {
+  if (auto *run = llvm::dyn_cast<RunCommand>(&command))
+    return runDispatch(*run);
+  if (auto *expect = llvm::dyn_cast<ExpectCommand>(&command)) {
+    if (std::optional<std::string> failure =
+            checkExpect(*expect, memory[expect->buffer]))
+      result.fail(command.line, *failure);
+    return true;
+  }
+  if (auto *compare = llvm::dyn_cast<CompareBuffersCommand>(&command)) {
+    if (std::optional<std::string> failure = checkBufferComparison(
+            *compare, *script.findBuffer(compare->buffer),
+            memory[compare->buffer], *script.findBuffer(compare->other),
+            memory[compare->other]))
+      result.fail(command.line, *failure);
+    return true;
+  }
+  if (auto *copy = llvm::dyn_cast<CopyCommand>(&command)) {
+    memory[copy->to] = memory[copy->from];
+    return true;
+  }
+  if (auto *write = llvm::dyn_cast<BufferWriteCommand>(&command)) {
+    std::vector<uint8_t> bytes =
+        packValues(write->type, write->layout, write->values);
+    std::vector<uint8_t> &target = memory[write->buffer];
+    if (target.size() < write->offset + bytes.size())
+      target.resize(write->offset + bytes.size());
+    std::memcpy(target.data() + write->offset, bytes.data(), bytes.size());
+    return true;
+  }
+  if (auto *entry = llvm::dyn_cast<EntryPointCommand>(&command)) {
+    entryPoints[entry->pipeline] = entry->entryPoint;
+    return true;
+  }
+  if (auto *repeat = llvm::dyn_cast<RepeatCommand>(&command)) {
+    for (uint32_t i = 0; i < repeat->count; ++i)
+      if (!runCommands(repeat->commands))
+        return false;
+    return true;
+  }
+  // findUnmetRequirement skipped scripts with the other kinds.
+  result.fail(command.line, "unexpected command");
+  return false;
+}
+
+llvm::Expected<SpirvBinary>
+Executor::buildShader(const Shader &shader,
+                      const ShaderAttachment &attachment) {
+  SourceOptions source;
+  source.targetEnv =
+      shader.targetEnv.empty() ? options.targetEnv : shader.targetEnv;
+  source.entry = attachment.entryPoint;
+  bool inScript = shader.resolvedPath.empty();
+  std::string name = inScript ? script.fileName : shader.resolvedPath;
+  llvm::Expected<SpirvBinary> binary = [&]() -> llvm::Expected<SpirvBinary> {
+    switch (shader.format) {
+    case ShaderFormat::Glsl:
+      return compileGlsl(inScript ? mapLinesToScript(shader) : shader.source,
+                         name, spvb::ShaderStage::Compute, source);
+    case ShaderFormat::Hlsl:
+      return compileHlsl(shader.source, name, spvb::ShaderStage::Compute,
+                         source);
+    case ShaderFormat::SpirvAsm:
+      return assembleSpirv(shader.source, name, source);
+    case ShaderFormat::SpirvHex: {
+      std::vector<char> bytes;
+      llvm::SmallVector<llvm::StringRef> tokens;
+      llvm::SplitString(shader.source, tokens);
+      for (llvm::StringRef token : tokens) {
+        unsigned byte = 0;
+        token.consume_front_insensitive("0x");
+        if (token.getAsInteger(16, byte) || byte > 0xff)
+          return llvm::createStringError(
+              llvm::inconvertibleErrorCode(),
+              "error: %s:%u: shader '%s': '%s' is not a hex byte",
+              script.fileName.c_str(), shader.line, shader.name.c_str(),
+              token.str().c_str());
+        bytes.push_back(static_cast<char>(byte));
+      }
+      return parseSpirvBinary(bytes, name);
+    }
+    case ShaderFormat::SpirvBin:
+      return parseSpirvBinary(
+          llvm::ArrayRef<char>(shader.source.data(), shader.source.size()),
+          name);
+    case ShaderFormat::OpenClC:
+      break;
+    }
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "error: unsupported shader format");
+  }();
+  if (!binary || attachment.optimizations.empty())
+    return binary;
+  return runSpirvOptPasses(*binary, attachment.optimizations, source.targetEnv);
+}
+
+llvm::Expected<std::shared_ptr<const Kernel>>
+Executor::getKernel(const Pipeline &pipeline) {
+  const ShaderAttachment *attachment = nullptr;
+  for (const ShaderAttachment &candidate : pipeline.shaders)
+    if (candidate.stage == amber::ShaderStage::Compute)
+      attachment = &candidate;
+  if (!attachment)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "pipeline '%s' has no compute shader attached", pipeline.name.c_str());
+  std::string entry = attachment->entryPoint;
+  auto overridden = entryPoints.find(pipeline.name);
+  if (overridden != entryPoints.end())
+    entry = overridden->second;
+  std::string key = pipeline.name + "\n" + entry;
+  auto cached = kernels.find(key);
+  if (cached != kernels.end())
+    return cached->second;
+
+  const Shader *shader = script.findShader(attachment->shader);
+  llvm::Expected<SpirvBinary> binary = buildShader(*shader, *attachment);
+  if (!binary)
+    return binary.takeError();
+  CompileOptions compile = options.compile;
+  compile.source.targetEnv =
+      shader->targetEnv.empty() ? options.targetEnv : shader->targetEnv;
+  compile.source.entry = attachment->entryPoint;
+  compile.entryPoint = entry;
+  compile.specializations.clear();
+  for (const Specialization &spec : attachment->specializations) {
+    SpecConstantValue value;
+    value.id = spec.id;
+    if (spec.scalar.isFloat()) {
+      float f = static_cast<float>(spec.value.asDouble());
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      value.type = "f32";
+      value.words = {bits};
+    } else {
+      value.type = spec.scalar.isSigned() ? "i32" : "u32";
+      value.words = {static_cast<uint32_t>(spec.value.asUint64())};
+    }
+    compile.specializations.push_back(std::move(value));
+  }
+  llvm::Expected<std::shared_ptr<const Kernel>> kernel =
+      jit.compile(*binary, compile);
+  if (kernel)
+    kernels[key] = *kernel;
+  return kernel;
+}
+
+runtime::Launcher &Executor::getLauncher(uint32_t subgroupSize) {
+  std::unique_ptr<runtime::Launcher> &launcher = launchers[subgroupSize];
+  if (!launcher)
+    launcher =
+        std::make_unique<runtime::Launcher>(options.threads, subgroupSize);
+  return *launcher;
+}
+
+bool Executor::bindDescriptor(Dispatch &dispatch, const Kernel &kernel,
+                              const amber::DescriptorBinding &binding,
+                              unsigned line) {
+  auto where = [&] {
+    return llvm::formatv("BIND at line {0} (set {1}, binding {2})",
+                         binding.line, binding.set, binding.binding)
+        .str();
+  };
+  if (binding.kind == DescriptorKind::Sampler) {
+    for (size_t e = 0; e < binding.samplers.size(); ++e) {
+      samplers.push_back(makeSampler(*script.findSampler(binding.samplers[e])));
+      dispatch.bindSampler(binding.set, binding.binding, &samplers.back(), e);
+    }
+    return true;
+  }
+  const ResourceInfo *resource =
+      kernel.reflection.findResource(binding.set, binding.binding);
+  for (size_t e = 0; e < binding.buffers.size(); ++e) {
+    const Buffer &buffer = *script.findBuffer(binding.buffers[e]);
+    std::vector<uint8_t> &bytes = memory[buffer.name];
+    switch (binding.kind) {
+    case DescriptorKind::StorageBuffer:
+    case DescriptorKind::UniformBuffer:
+    case DescriptorKind::StorageBufferDynamic:
+    case DescriptorKind::UniformBufferDynamic: {
+      uint64_t offset = e < binding.descriptorOffsets.size()
+                            ? binding.descriptorOffsets[e]
+                            : 0;
+      if (e < binding.dynamicOffsets.size())
+        offset += binding.dynamicOffsets[e];
+      uint64_t range = e < binding.descriptorRanges.size()
+                           ? binding.descriptorRanges[e]
+                           : amber::DescriptorBinding::kWholeSize;
+      if (offset > bytes.size() ||
+          (range != amber::DescriptorBinding::kWholeSize &&
+           range > bytes.size() - offset)) {
+        result.fail(line, llvm::formatv("{0}: offset {1} and range {2} do not "
+                                        "fit buffer '{3}' ({4} bytes)",
+                                        where(), offset, range, buffer.name,
+                                        bytes.size())
+                              .str());
+        return false;
+      }
+      if (range == amber::DescriptorBinding::kWholeSize)
+        range = bytes.size() - offset;
+      dispatch.bindBuffer(binding.set, binding.binding, bytes.data() + offset,
+                          range, e);
+      break;
+    }
+    default: {
+      const runtime::ImageFormat *format = findImageFormatFor(buffer.type);
+      if (!format) {
+        result.fail(line, where() + ": buffer '" + buffer.name +
+                              "' has format " + buffer.type.name +
+                              ", which is no SPIR-V image format");
+        return false;
+      }
+      bool texelBuffer = binding.kind == DescriptorKind::UniformTexelBuffer ||
+                         binding.kind == DescriptorKind::StorageTexelBuffer;
+      spvb_image image{};
+      image.data = bytes.data();
+      image.format = format->format;
+      image.size = bytes.size();
+      image.layers = 1;
+      image.samples = 1;
+      image.levels = texelBuffer ? 1 : std::max(1u, buffer.mipLevels);
+      if (texelBuffer) {
+        image.dim = spv::DimBuffer;
+        image.extent[0] =
+            static_cast<uint32_t>(bytes.size() / format->texelBytes);
+        image.extent[1] = image.extent[2] = 1;
+      } else {
+        image.dim = resource && resource->image ? resource->image->dim
+                    : buffer.dimension == ImageDimension::Dim3D ? spv::Dim3D
+                    : buffer.dimension == ImageDimension::Dim1D ? spv::Dim1D
+                                                                : spv::Dim2D;
+        image.extent[0] = std::max(1u, buffer.width);
+        image.extent[1] = std::max(1u, buffer.height);
+        image.extent[2] = std::max(1u, buffer.depth);
+      }
+      if (binding.kind == DescriptorKind::CombinedImageSampler &&
+          !binding.samplers.empty()) {
+        samplers.push_back(
+            makeSampler(*script.findSampler(binding.samplers.front())));
+        image.sampler = &samplers.back();
+      }
+      images.push_back(image);
+      dispatch.bindImage(binding.set, binding.binding, &images.back(), e);
+      break;
+    }
+    }
+  }
+  return true;
+}
+
+bool Executor::runDispatch(const RunCommand &run) {
+  const Pipeline &pipeline = *script.findPipeline(run.pipeline);
+  llvm::Expected<std::shared_ptr<const Kernel>> kernel = getKernel(pipeline);
+  if (!kernel) {
+    std::string message = llvm::toString(kernel.takeError());
+    llvm::StringRef text(message);
+    text.consume_front("error: ");
+    result.fail(run.line, "pipeline '" + pipeline.name + "': " + text.str());
+    return false;
+  }
+  Dispatch dispatch(*kernel);
+  images.clear();
+  samplers.clear();
+  for (const amber::DescriptorBinding &binding : pipeline.bindings)
+    if (!bindDescriptor(dispatch, **kernel, binding, run.line))
+      return false;
+  if (!pipeline.pushConstantBuffer.empty())
+    dispatch.setPushConstants(memory[pipeline.pushConstantBuffer]);
+  uint32_t subgroupSize = options.subgroupSize;
+  for (const ShaderAttachment &attachment : pipeline.shaders)
+    if (attachment.subgroup && attachment.subgroup->requiredSize)
+      subgroupSize = attachment.subgroup->requiredSize;
+  llvm::Error error = dispatch.validate();
+  if (!error)
+    error = dispatch.run(getLauncher(subgroupSize), run.groups);
+  if (error) {
+    std::string message = llvm::toString(std::move(error));
+    llvm::StringRef text(message);
+    text.consume_front("error: ");
+    result.fail(run.line, "RUN " + pipeline.name + ": " + text.str());
+    return false;
+  }
+  return true;
+}
+
+ScriptResult spvb::amber::executeScript(const Script &script, JitCompiler &jit,
+                                        const ExecutorOptions &options) {
+  return Executor(script, jit, options).run();
+}

@@ -1,0 +1,41 @@
+//===- ScriptExecutor.h - Run an Amber script on the CPU --------*- C++ -*-===//
+//
+// Runs a parsed script's compute pipelines with spvbridge's JIT and launch
+// runtime, command by command as Amber does: buffers start from their
+// initial contents, RUN dispatches a pipeline with its bindings, COPY and
+// VkScript's buffer writes change buffers between runs, EXPECT checks them.
+// A script that needs what spvbridge lacks is skipped
+// (ScriptRequirements.h); a compile or dispatch error, or an unmet EXPECT,
+// fails it with the script line.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_TOOLS_AMBER_SCRIPTEXECUTOR_H
+#define SPVBRIDGE_TOOLS_AMBER_SCRIPTEXECUTOR_H
+
+#include "AmberScript.h"
+#include "ScriptResult.h"
+
+#include "spvbridge/bridge/Kernel.h"
+
+namespace spvb::amber {
+
+struct ExecutorOptions {
+  /// Worker threads per dispatch (0: all hardware threads).
+  unsigned threads = 0;
+  /// For pipelines without a SUBGROUP REQUIRED_SIZE.
+  uint32_t subgroupSize = 32;
+  /// What every kernel is compiled with (optimization level, --robust,
+  /// --check-bounds, ...); the script decides entry point, specialization
+  /// and target environment.
+  CompileOptions compile;
+  /// The target environment of shaders without TARGET_ENV (Amber's
+  /// default is Vulkan 1.0).
+  std::string targetEnv = "vulkan1.0";
+};
+
+ScriptResult executeScript(const Script &script, JitCompiler &jit,
+                           const ExecutorOptions &options);
+
+} // namespace spvb::amber
+
+#endif // SPVBRIDGE_TOOLS_AMBER_SCRIPTEXECUTOR_H

@@ -1,0 +1,193 @@
+//===- ScriptRequirements.cpp - What a script needs that we lack ----------===//
+#include "ScriptRequirements.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Casting.h"
+
+using namespace spvb::amber;
+
+/// VkPhysicalDeviceFeatures members and the feature structs' members (as
+/// Amber names them) that the CPU runtime provides for compute shaders.
+static const llvm::StringSet<> &getSupportedFeatures() {
+  static const llvm::StringSet<> features = {
+      "robustBufferAccess",
+      "shaderFloat64",
+      "shaderInt64",
+      "shaderInt16",
+      "shaderStorageImageExtendedFormats",
+      "shaderStorageImageReadWithoutFormat",
+      "shaderStorageImageWriteWithoutFormat",
+      "shaderUniformBufferArrayDynamicIndexing",
+      "shaderSampledImageArrayDynamicIndexing",
+      "shaderStorageBufferArrayDynamicIndexing",
+      "shaderStorageImageArrayDynamicIndexing",
+      "shaderImageGatherExtended",
+      "imageCubeArray",
+      "VariablePointerFeatures.variablePointers",
+      "VariablePointerFeatures.variablePointersStorageBuffer",
+      "VariablePointersFeatures.variablePointers",
+      "VariablePointersFeatures.variablePointersStorageBuffer",
+      "Float16Int8Features.shaderFloat16",
+      "Float16Int8Features.shaderInt8",
+      "Storage8BitFeatures.storageBuffer8BitAccess",
+      "Storage8BitFeatures.uniformAndStorageBuffer8BitAccess",
+      "Storage8BitFeatures.storagePushConstant8",
+      "Storage16BitFeatures.storageBuffer16BitAccess",
+      "Storage16BitFeatures.uniformAndStorageBuffer16BitAccess",
+      "Storage16BitFeatures.storagePushConstant16",
+      "Storage16BitFeatures.storageInputOutput16",
+      "SubgroupSizeControl.subgroupSizeControl",
+      "SubgroupSizeControl.computeFullSubgroups",
+      "SubgroupSupportedOperations.basic",
+      "SubgroupSupportedOperations.vote",
+      "SubgroupSupportedOperations.arithmetic",
+      "SubgroupSupportedOperations.ballot",
+      "SubgroupSupportedOperations.shuffle",
+      "SubgroupSupportedOperations.shuffleRelative",
+      "SubgroupSupportedOperations.clustered",
+      "SubgroupSupportedOperations.quad",
+      "SubgroupSupportedStages.compute",
+      "ShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes",
+      "VulkanMemoryModelFeatures.vulkanMemoryModel",
+      "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
+      "ZeroInitializeWorkgroupMemoryFeatures."
+      "shaderZeroInitializeWorkgroupMemory",
+      "ShaderIntegerDotProductFeatures.shaderIntegerDotProduct",
+      "BufferDeviceAddressFeatures.bufferDeviceAddress",
+      "ScalarBlockLayoutFeatures.scalarBlockLayout",
+      "UniformBufferStandardLayoutFeatures.uniformBufferStandardLayout",
+      "ShaderAtomicInt64Features.shaderBufferInt64Atomics",
+      "ShaderAtomicInt64Features.shaderSharedInt64Atomics",
+  };
+  return features;
+}
+
+/// Device extensions whose compute side the CPU runtime implements.
+static const llvm::StringSet<> &getSupportedDeviceExtensions() {
+  static const llvm::StringSet<> extensions = {
+      "VK_KHR_storage_buffer_storage_class",
+      "VK_KHR_variable_pointers",
+      "VK_KHR_16bit_storage",
+      "VK_KHR_8bit_storage",
+      "VK_KHR_shader_float16_int8",
+      "VK_KHR_vulkan_memory_model",
+      "VK_KHR_zero_initialize_workgroup_memory",
+      "VK_KHR_workgroup_memory_explicit_layout",
+      "VK_KHR_shader_subgroup_extended_types",
+      "VK_EXT_subgroup_size_control",
+      "VK_KHR_buffer_device_address",
+      "VK_EXT_scalar_block_layout",
+      "VK_KHR_uniform_buffer_standard_layout",
+      "VK_KHR_shader_float_controls",
+      "VK_KHR_spirv_1_4",
+      "VK_KHR_shader_integer_dot_product",
+      "VK_KHR_shader_non_semantic_info",
+      "VK_KHR_shader_atomic_int64",
+      "VK_EXT_shader_atomic_float",
+      "VK_EXT_shader_atomic_float2",
+      "VK_EXT_descriptor_indexing",
+      "VK_KHR_shader_terminate_invocation",
+      "VK_KHR_maintenance1",
+      "VK_KHR_relaxed_block_layout",
+      "VK_KHR_get_memory_requirements2",
+      "VK_KHR_dedicated_allocation",
+  };
+  return extensions;
+}
+
+static const llvm::StringSet<> &getSupportedInstanceExtensions() {
+  static const llvm::StringSet<> extensions = {
+      "VK_KHR_get_physical_device_properties2",
+  };
+  return extensions;
+}
+
+static const char *getShaderFormatReason(ShaderFormat format) {
+  if (format == ShaderFormat::OpenClC)
+    return "an OpenCL C shader (needs clspv, which spvbridge does not have)";
+  return nullptr;
+}
+
+/// The first command that only graphics or debugging can run.
+static const Command *
+findUnsupportedCommand(const std::vector<std::unique_ptr<Command>> &commands) {
+  for (const std::unique_ptr<Command> &command : commands) {
+    switch (command->getKind()) {
+    case Command::Kind::Draw:
+    case Command::Kind::ExpectRect:
+    case Command::Kind::Clear:
+    case Command::Kind::GraphicsState:
+    case Command::Kind::Debug:
+      return command.get();
+    case Command::Kind::Repeat:
+      if (const Command *inner = findUnsupportedCommand(
+              llvm::cast<RepeatCommand>(*command).commands))
+        return inner;
+      break;
+    default:
+      break;
+    }
+  }
+  return nullptr;
+}
+
+static std::string describeCommand(const Command &command) {
+  switch (command.getKind()) {
+  case Command::Kind::Draw:
+    return "a draw (graphics)";
+  case Command::Kind::ExpectRect:
+    return "a framebuffer colour probe (graphics)";
+  case Command::Kind::Clear:
+    return "a clear (graphics)";
+  case Command::Kind::GraphicsState:
+    return "graphics pipeline state";
+  default:
+    return "DEBUG (shader debugging)";
+  }
+}
+
+std::optional<std::string>
+spvb::amber::findUnmetRequirement(const Script &script) {
+  for (const std::string &feature : script.deviceFeatures)
+    if (!getSupportedFeatures().contains(feature))
+      return "requires device feature " + feature +
+             ", which spvbridge does not support";
+  for (const std::string &extension : script.deviceExtensions)
+    if (!getSupportedDeviceExtensions().contains(extension))
+      return "requires device extension " + extension +
+             ", which spvbridge does not support";
+  for (const std::string &extension : script.instanceExtensions)
+    if (!getSupportedInstanceExtensions().contains(extension))
+      return "requires instance extension " + extension +
+             ", which spvbridge does not support";
+  for (const std::string &property : script.deviceProperties)
+    return "requires device property " + property +
+           ", which spvbridge does not report";
+  for (const Pipeline &pipeline : script.pipelines)
+    if (!pipeline.isCompute())
+      return "line " + std::to_string(pipeline.line) + ": graphics pipeline '" +
+             pipeline.name + "' (spvbridge runs compute only)";
+  for (const Shader &shader : script.shaders) {
+    if (const char *reason = getShaderFormatReason(shader.format))
+      return "line " + std::to_string(shader.line) + ": shader '" +
+             shader.name + "' is " + reason;
+    if (shader.stage != ShaderStage::Compute &&
+        shader.stage != ShaderStage::Multi)
+      return "line " + std::to_string(shader.line) + ": " +
+             stageName(shader.stage).str() + " shader '" + shader.name +
+             "' (spvbridge runs compute only)";
+  }
+  for (const Buffer &buffer : script.buffers) {
+    if (buffer.samples > 1)
+      return "line " + std::to_string(buffer.line) + ": multisampled image '" +
+             buffer.name + "' (" + std::to_string(buffer.samples) +
+             " samples; spvbridge images have one)";
+    if (buffer.init == InitKind::Png)
+      return "line " + std::to_string(buffer.line) + ": PNG file for '" +
+             buffer.name + "' (not decoded yet)";
+  }
+  if (const Command *command = findUnsupportedCommand(script.commands))
+    return "line " + std::to_string(command->line) + ": " +
+           describeCommand(*command);
+  return std::nullopt;
+}
