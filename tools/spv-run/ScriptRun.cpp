@@ -58,11 +58,12 @@ static void printText(StringRef path, const ScriptResult &result) {
     return;
   case ScriptResult::Status::Fail:
     outs() << "FAIL " << path << "\n";
+    // A failure of the whole script (it does not parse) names its place.
     for (const ScriptFailure &failure : result.failures) {
-      outs() << "  " << path;
+      outs() << "  ";
       if (failure.line)
-        outs() << ":" << failure.line;
-      outs() << ": " << failure.message << "\n";
+        outs() << path << ":" << failure.line << ": ";
+      outs() << failure.message << "\n";
     }
     return;
   }

@@ -1,0 +1,182 @@
+//===- AmberExpectTest.cpp - EXPECT and buffer comparisons ----------------===//
+//
+// Amber's checks on bytes written by hand: floats compare after rounding
+// the expected value to the stored type, tolerances are absolute or a
+// percentage of the expected value, comparisons follow the signedness of
+// the type, vec3 elements skip their padding, and the RMSE and histogram
+// distances below are worked out in the comments.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AmberLayout.h"
+#include "ExpectChecks.h"
+
+#include "gtest/gtest.h"
+
+#include <cstring>
+
+using namespace spvb::amber;
+
+namespace {
+
+Type typeNamed(llvm::StringRef name) {
+  std::optional<Type> type = parseNumberTypeName(name);
+  if (!type)
+    type = parseFormatName(name);
+  EXPECT_TRUE(type) << name.str();
+  return type ? *type : Type();
+}
+
+template <typename T> std::vector<uint8_t> bytesOf(std::vector<T> values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(T));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+ExpectCommand makeExpect(llvm::StringRef type, Comparator comparator,
+                         std::vector<Value> values, uint64_t offset = 0) {
+  ExpectCommand expect;
+  expect.buffer = "buf";
+  expect.type = typeNamed(type);
+  expect.comparator = comparator;
+  expect.values = std::move(values);
+  expect.offset = offset;
+  return expect;
+}
+
+TEST(AmberExpect, FloatEqualityRoundsTheExpectedValueToTheStoredType) {
+  std::vector<uint8_t> bytes = bytesOf<float>({3.7f, -0.5f});
+  EXPECT_FALSE(
+      checkExpect(makeExpect("float", Comparator::Equal,
+                             {Value::fromDouble(3.7), Value::fromDouble(-0.5)}),
+                  bytes));
+  std::optional<std::string> failure = checkExpect(
+      makeExpect("float", Comparator::Equal,
+                 {Value::fromDouble(3.71), Value::fromDouble(-0.5)}),
+      bytes);
+  ASSERT_TRUE(failure);
+  EXPECT_EQ(*failure, "EXPECT buf IDX 0 EQ: 1 of 2 values fail: value 0 "
+                      "(byte 0) is 3.70000005, expected EQ 3.71000004");
+  EXPECT_FALSE(checkExpect(
+      makeExpect("float", Comparator::NotEqual, {Value::fromDouble(3.71)}),
+      bytes));
+}
+
+TEST(AmberExpect, TolerancesAreAbsoluteOrPercent) {
+  std::vector<uint8_t> bytes = bytesOf<float>({1.005f, 101.0f});
+  ExpectCommand absolute =
+      makeExpect("float", Comparator::FuzzyEqual, {Value::fromDouble(1.0)});
+  absolute.tolerances = {{0.01, false}};
+  EXPECT_FALSE(checkExpect(absolute, bytes));
+  absolute.tolerances = {{0.001, false}};
+  EXPECT_TRUE(checkExpect(absolute, bytes));
+  // 1% of 100 is 1: 101 is inside, 102 would not be.
+  ExpectCommand percent = makeExpect("float", Comparator::FuzzyEqual,
+                                     {Value::fromDouble(100.0)}, 4);
+  percent.tolerances = {{1, true}};
+  EXPECT_FALSE(checkExpect(percent, bytes));
+  percent.tolerances = {{0.5, true}};
+  EXPECT_TRUE(checkExpect(percent, bytes));
+}
+
+TEST(AmberExpect, OrderingFollowsTheSignednessOfTheType) {
+  std::vector<uint8_t> signedBytes = bytesOf<int32_t>({-5});
+  EXPECT_FALSE(checkExpect(
+      makeExpect("int32", Comparator::Less, {Value::fromInt(0)}), signedBytes));
+  // The same bits as uint32 are 4294967291, above 1.
+  EXPECT_FALSE(checkExpect(
+      makeExpect("uint32", Comparator::Greater, {Value::fromUint(1)}),
+      signedBytes));
+  EXPECT_TRUE(checkExpect(
+      makeExpect("int32", Comparator::GreaterOrEqual, {Value::fromInt(0)}),
+      signedBytes));
+}
+
+TEST(AmberExpect, Vec3ElementsSkipTheirPadding) {
+  // std430 vec3<float>: 16 bytes per element, the fourth float padding
+  // (here 99, never compared).
+  std::vector<uint8_t> bytes = bytesOf<float>({1, 2, 3, 99, 4, 5, 6, 99});
+  ExpectCommand expect = makeExpect(
+      "vec3<float>", Comparator::Equal,
+      {Value::fromDouble(1), Value::fromDouble(2), Value::fromDouble(3),
+       Value::fromDouble(4), Value::fromDouble(5), Value::fromDouble(6)});
+  EXPECT_FALSE(checkExpect(expect, bytes));
+  expect.values[4] = Value::fromDouble(7);
+  std::optional<std::string> failure = checkExpect(expect, bytes);
+  ASSERT_TRUE(failure);
+  EXPECT_NE(failure->find("value 4 (byte 20) is 5, expected EQ 7"),
+            std::string::npos)
+      << *failure;
+}
+
+TEST(AmberExpect, ReadingPastTheEndIsAFailure) {
+  std::vector<uint8_t> bytes = bytesOf<uint32_t>({1, 2});
+  std::optional<std::string> failure =
+      checkExpect(makeExpect("uint32", Comparator::Equal,
+                             {Value::fromUint(2), Value::fromUint(3)}, 4),
+                  bytes);
+  ASSERT_TRUE(failure);
+  EXPECT_EQ(*failure, "EXPECT buf IDX 4: value 1 is at byte 8, past the end "
+                      "of the buffer (8 bytes)");
+}
+
+Buffer bufferOf(llvm::StringRef type) {
+  Buffer buffer;
+  buffer.type = typeNamed(type);
+  return buffer;
+}
+
+TEST(AmberExpect, EqualBuffersCompareBytes) {
+  CompareBuffersCommand compare;
+  compare.buffer = "a";
+  compare.other = "b";
+  Buffer info = bufferOf("uint8");
+  std::vector<uint8_t> a = {1, 2, 3, 4}, b = {1, 2, 9, 8};
+  EXPECT_FALSE(checkBufferComparison(compare, info, a, info, a));
+  std::optional<std::string> failure =
+      checkBufferComparison(compare, info, a, info, b);
+  ASSERT_TRUE(failure);
+  EXPECT_EQ(*failure, "EXPECT a EQ_BUFFER b: 2 of 4 bytes differ, the first "
+                      "at byte 2: 3 != 9");
+}
+
+TEST(AmberExpect, RootMeanSquareError) {
+  // Differences 3, 4, 0, 0: sqrt((9 + 16) / 4) = 2.5.
+  CompareBuffersCommand compare;
+  compare.buffer = "a";
+  compare.other = "b";
+  compare.method = CompareBuffersCommand::Method::Rmse;
+  Buffer info = bufferOf("uint8");
+  std::vector<uint8_t> a = {0, 0, 0, 0}, b = {3, 4, 0, 0};
+  compare.tolerance = 2.5;
+  EXPECT_FALSE(checkBufferComparison(compare, info, a, info, b));
+  compare.tolerance = 2.4;
+  std::optional<std::string> failure =
+      checkBufferComparison(compare, info, a, info, b);
+  ASSERT_TRUE(failure);
+  EXPECT_EQ(*failure, "EXPECT a RMSE_BUFFER b: root mean square error 2.5 "
+                      "is above the tolerance 2.4");
+}
+
+TEST(AmberExpect, HistogramEarthMoversDistance) {
+  // Two texels; red is {0, 0} in one and {0, 1} in the other: histograms
+  // {1} and {0.5, 0.5}, cumulative differences 0.5 then 0, so the distance
+  // is 0.5 / 256 = 0.001953125; the other channels agree.
+  CompareBuffersCommand compare;
+  compare.buffer = "a";
+  compare.other = "b";
+  compare.method = CompareBuffersCommand::Method::HistogramEmd;
+  Buffer info = bufferOf("R8G8B8A8_UNORM");
+  std::vector<uint8_t> a = {0, 7, 7, 255, 0, 9, 9, 255};
+  std::vector<uint8_t> b = {0, 7, 7, 255, 1, 9, 9, 255};
+  compare.tolerance = 0.002;
+  EXPECT_FALSE(checkBufferComparison(compare, info, a, info, b));
+  compare.tolerance = 0.0019;
+  std::optional<std::string> failure =
+      checkBufferComparison(compare, info, a, info, b);
+  ASSERT_TRUE(failure);
+  EXPECT_NE(failure->find("distance 0.001953125 is above"), std::string::npos)
+      << *failure;
+}
+
+} // namespace
