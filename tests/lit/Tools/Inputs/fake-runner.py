@@ -9,6 +9,7 @@ first '-' or '.':
   noresult          exit 3 without a result
   contradict        print a "pass" result but exit 1
   badjson           print a line that starts with '{' but is no JSON
+  nostatus          print a JSON object without "status"
   args              fail with the extra arguments as the reason
 The script's lines give the details:
   reason: TEXT              the result's reason
@@ -65,6 +66,9 @@ def main():
         return 3
     if kind == "badjson":
         print("{not json")
+        return 1
+    if kind == "nostatus":
+        print(json.dumps({"script": script, "reason": "no status"}))
         return 1
     status = kind
     if kind == "contradict":
