@@ -1,0 +1,266 @@
+//===- spv-amber.cpp - Run many Amber scripts in parallel -----------------===//
+//
+// spv-amber [options] PATH... [-- RUNNER-ARGS...]
+//
+// Runs every script the PATHs name (a script file, or a directory searched
+// recursively for *.amber and *.vkscript) in its own runner process
+// (`RUNNER SCRIPT --json RUNNER-ARGS...`, RUNNER spv-run beside spv-amber by
+// default), --jobs at a time, and reports passes, failures and skips.
+//
+// Exit status: 0 when nothing failed and something passed, 1 when a script
+// failed, 77 when every script was skipped, 2 for a usage error. With
+// --expectations: 0 when every outcome is the expected one, else 1.
+//
+//===----------------------------------------------------------------------===//
+#include "Console.h"
+#include "Expectations.h"
+#include "JUnitReport.h"
+#include "Scripts.h"
+#include "TestScheduler.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Threading.h"
+
+#include <chrono>
+
+using namespace llvm;
+using namespace spvb::driver;
+
+static cl::OptionCategory category("spv-amber options");
+
+static cl::list<std::string>
+    pathArgs(cl::Positional,
+             cl::desc("<script or directory>... [-- runner-args...]"),
+             cl::cat(category));
+static cl::opt<std::string>
+    jobsArg("jobs",
+            cl::desc("Scripts run at once (default: the hardware threads)"),
+            cl::value_desc("N"), cl::cat(category));
+static cl::opt<std::string>
+    timeoutArg("timeout",
+               cl::desc("Seconds a script may run before it is killed and "
+                        "fails (default 60; 0: no limit)"),
+               cl::value_desc("SECONDS"), cl::init("60"), cl::cat(category));
+static cl::opt<std::string>
+    junitPath("junit", cl::desc("Write a JUnit XML report to FILE"),
+              cl::value_desc("FILE"), cl::cat(category));
+static cl::opt<std::string>
+    runnerArg("runner",
+              cl::desc("The program that runs one script (default: spv-run "
+                       "in spv-amber's directory)"),
+              cl::value_desc("PATH"), cl::cat(category));
+static cl::opt<std::string> expectationsPath(
+    "expectations",
+    cl::desc("Compare each script's outcome with the one FILE expects "
+             "(lines SCRIPT<TAB>pass|fail|skip)"),
+    cl::value_desc("FILE"), cl::cat(category));
+static cl::opt<bool>
+    update("update",
+           cl::desc("Rewrite the --expectations file from this run's outcomes"),
+           cl::cat(category));
+static cl::opt<bool> quiet("quiet",
+                           cl::desc("No per-script lines, only the summary"),
+                           cl::cat(category));
+static cl::opt<bool> verbose("v",
+                             cl::desc("Print every script's result, and the "
+                                      "runner's stderr for failures"),
+                             cl::cat(category));
+
+static constexpr const char *overview =
+    R"(spv-amber: run Amber scripts in parallel, each in a child process
+
+Each script (a PATH, or a file named *.amber or *.vkscript below a directory
+PATH) runs as `RUNNER SCRIPT --json RUNNER-ARGS...`.
+
+Exit status: 0 when nothing failed and something passed, 1 when a script
+failed, 77 when every script was skipped, 2 for a usage error. With
+--expectations: 0 when every outcome is the expected one, else 1.
+
+An expectations file has lines SCRIPT<TAB>pass|fail|skip, SCRIPT relative to
+the deepest directory that holds every PATH; '#' starts a comment line.
+)";
+
+static constexpr int usageErrorStatus = 2;
+
+/// Prints "error: MESSAGE" (or the error's text, which starts with "error: ")
+/// and returns the usage error status.
+static int usageError(const Twine &message) {
+  errs() << "error: " << message << "\n";
+  return usageErrorStatus;
+}
+static int usageError(Error error) {
+  errs() << toString(std::move(error)) << "\n";
+  return usageErrorStatus;
+}
+
+/// \p value as a number from \p min up, or an error naming \p flag.
+static Expected<unsigned> parseNumber(StringRef value, StringRef flag,
+                                      unsigned min, StringRef expected) {
+  unsigned number = 0;
+  if (value.getAsInteger(10, number) || number < min)
+    return createStringError(inconvertibleErrorCode(),
+                             "error: " + flag + " '" + value + "': expected " +
+                                 expected);
+  return number;
+}
+
+/// The runner --runner names (a bare name is looked up in PATH), or spv-run
+/// beside this executable.
+static Expected<std::string> findRunner(const char *argv0) {
+  auto makeError = [](const Twine &message) {
+    return createStringError(inconvertibleErrorCode(), "error: " + message);
+  };
+  if (runnerArg.empty()) {
+    SmallString<256> runner(sys::path::parent_path(sys::fs::getMainExecutable(
+        argv0, reinterpret_cast<void *>(&findRunner))));
+    sys::path::append(runner, "spv-run");
+    if (!sys::fs::can_execute(runner))
+      return makeError("no runner: '" + runner +
+                       "' is not an executable file (build spv-run, or give "
+                       "--runner PATH)");
+    return std::string(runner);
+  }
+  if (!StringRef(runnerArg).contains(sys::path::get_separator())) {
+    ErrorOr<std::string> found = sys::findProgramByName(runnerArg);
+    if (!found)
+      return makeError("--runner '" + runnerArg + "': not found in PATH");
+    return *found;
+  }
+  if (!sys::fs::can_execute(runnerArg) || sys::fs::is_directory(runnerArg))
+    return makeError("--runner '" + runnerArg + "': not an executable file");
+  return runnerArg;
+}
+
+/// Fails early, before a long run, when the report cannot be written.
+static Error checkOutputDirectory(StringRef flag, StringRef path) {
+  StringRef directory = sys::path::parent_path(path);
+  if (directory.empty() || sys::fs::is_directory(directory))
+    return Error::success();
+  return createStringError(inconvertibleErrorCode(),
+                           "error: " + flag + " '" + path +
+                               "': no directory '" + directory + "'");
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  // Everything after "--" goes to the runner, so it is not parsed here.
+  std::vector<const char *> args(argv, argv + argc);
+  std::vector<std::string> runnerArgs;
+  auto separator =
+      std::find_if(args.begin() + 1, args.end(),
+                   [](const char *arg) { return StringRef(arg) == "--"; });
+  if (separator != args.end()) {
+    runnerArgs.assign(separator + 1, args.end());
+    args.erase(separator, args.end());
+  }
+  cl::HideUnrelatedOptions(category);
+  if (!cl::ParseCommandLineOptions(args.size(), args.data(), overview, &errs()))
+    return usageErrorStatus;
+
+  if (pathArgs.empty())
+    return usageError("no PATH given (a script, or a directory of scripts)");
+  if (quiet && verbose)
+    return usageError("--quiet and -v cannot be combined");
+  if (update && expectationsPath.empty())
+    return usageError("--update needs --expectations FILE");
+
+  RunOptions options;
+  options.runnerArgs = std::move(runnerArgs);
+  if (jobsArg.empty()) {
+    options.jobs = hardware_concurrency().compute_thread_count();
+  } else {
+    Expected<unsigned> jobs =
+        parseNumber(jobsArg, "--jobs", 1, "a positive integer");
+    if (!jobs)
+      return usageError(jobs.takeError());
+    options.jobs = *jobs;
+  }
+  Expected<unsigned> timeout = parseNumber(
+      timeoutArg, "--timeout", 0, "a whole number of seconds (0: no limit)");
+  if (!timeout)
+    return usageError(timeout.takeError());
+  options.timeoutSeconds = *timeout;
+  Expected<std::string> runner = findRunner(argv[0]);
+  if (!runner)
+    return usageError(runner.takeError());
+  options.runner = std::move(*runner);
+  if (!junitPath.empty())
+    if (Error error = checkOutputDirectory("--junit", junitPath))
+      return usageError(std::move(error));
+
+  // None when --update creates the file.
+  std::optional<Expectations> expected;
+  if (!expectationsPath.empty() &&
+      !(update && !sys::fs::exists(expectationsPath))) {
+    Expected<Expectations> read = readExpectations(expectationsPath);
+    if (!read)
+      return usageError(read.takeError());
+    expected = std::move(*read);
+  }
+  if (update)
+    if (Error error = checkOutputDirectory("--expectations", expectationsPath))
+      return usageError(std::move(error));
+
+  Expected<ScriptSet> found = findScripts(pathArgs);
+  if (!found)
+    return usageError(found.takeError());
+  const std::vector<Script> &scripts = found->scripts;
+
+  Verbosity verbosity = quiet     ? Verbosity::Quiet
+                        : verbose ? Verbosity::Verbose
+                                  : Verbosity::Normal;
+  Console console(outs(), scripts, verbosity,
+                  sys::Process::StandardOutIsDisplayed(),
+                  sys::Process::StandardOutColumns());
+  auto start = std::chrono::steady_clock::now();
+  std::vector<TestResult> results = runScripts(
+      scripts, options, [&](size_t index) { console.started(index); },
+      [&](size_t index, const TestResult &result) {
+        console.finished(index, result);
+      });
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  console.printSummary(results, seconds);
+
+  if (!junitPath.empty()) {
+    Error error = writeToOutput(junitPath, [&](raw_ostream &os) {
+      printJUnitReport(os, *found, results, seconds);
+      return Error::success();
+    });
+    if (error)
+      return usageError("--junit '" + junitPath +
+                        "': " + toString(std::move(error)));
+  }
+
+  if (!expectationsPath.empty()) {
+    size_t changes =
+        expected ? printChanges(outs(), *expected, scripts, results) : 0;
+    if (update) {
+      if (Error error = writeExpectations(expectationsPath,
+                                          expected ? expected->header : "",
+                                          scripts, results))
+        return usageError(std::move(error));
+      outs() << "updated " << expectationsPath << ": " << scripts.size()
+             << " scripts\n";
+      return 0;
+    }
+    if (changes) {
+      outs() << changes << " outcomes differ from " << expectationsPath
+             << " (--update accepts them)\n";
+      return 1;
+    }
+    outs() << "every outcome is the one " << expectationsPath << " expects\n";
+    return 0;
+  }
+
+  Tally tally = countOutcomes(results);
+  if (tally.failed)
+    return 1;
+  return tally.passed ? 0 : 77;
+}
