@@ -104,7 +104,8 @@ static const llvm::StringSet<> &getSupportedInstanceExtensions() {
 
 static const char *getShaderFormatReason(ShaderFormat format) {
   if (format == ShaderFormat::OpenClC)
-    return "an OpenCL C shader (needs clspv, which spvbridge does not have)";
+    return "an OpenCL C shader (needs clspv, which spvbridge does not "
+           "have)";
   return nullptr;
 }
 
@@ -163,31 +164,27 @@ spvb::amber::findUnmetRequirement(const Script &script) {
   for (const std::string &property : script.deviceProperties)
     return "requires device property " + property +
            ", which spvbridge does not report";
+  // Reasons are the same text for every script with the same cause, so a
+  // summary can group them.
   for (const Pipeline &pipeline : script.pipelines)
     if (!pipeline.isCompute())
-      return "line " + std::to_string(pipeline.line) + ": graphics pipeline '" +
-             pipeline.name + "' (spvbridge runs compute only)";
+      return std::string("a graphics pipeline (spvbridge runs compute only)");
   for (const Shader &shader : script.shaders) {
     if (const char *reason = getShaderFormatReason(shader.format))
-      return "line " + std::to_string(shader.line) + ": shader '" +
-             shader.name + "' is " + reason;
+      return std::string(reason);
     if (shader.stage != ShaderStage::Compute &&
         shader.stage != ShaderStage::Multi)
-      return "line " + std::to_string(shader.line) + ": " +
-             stageName(shader.stage).str() + " shader '" + shader.name +
-             "' (spvbridge runs compute only)";
+      return "a " + stageName(shader.stage).str() +
+             " shader (spvbridge runs compute only)";
   }
   for (const Buffer &buffer : script.buffers) {
     if (buffer.samples > 1)
-      return "line " + std::to_string(buffer.line) + ": multisampled image '" +
-             buffer.name + "' (" + std::to_string(buffer.samples) +
-             " samples; spvbridge images have one)";
+      return std::string("a multisampled image (spvbridge images have one "
+                         "sample)");
     if (buffer.init == InitKind::Png)
-      return "line " + std::to_string(buffer.line) + ": PNG file for '" +
-             buffer.name + "' (not decoded yet)";
+      return std::string("a PNG file (not decoded yet)");
   }
   if (const Command *command = findUnsupportedCommand(script.commands))
-    return "line " + std::to_string(command->line) + ": " +
-           describeCommand(*command);
+    return describeCommand(*command);
   return std::nullopt;
 }

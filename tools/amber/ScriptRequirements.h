@@ -16,8 +16,7 @@
 
 namespace spvb::amber {
 
-/// Why the script cannot run here (naming the first unmet requirement and
-/// its line where it has one), or none.
+/// Why the script cannot run here (the first unmet requirement), or none.
 std::optional<std::string> findUnmetRequirement(const Script &script);
 
 } // namespace spvb::amber
