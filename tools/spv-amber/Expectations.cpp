@@ -9,8 +9,9 @@ using namespace spvb::driver;
 namespace {
 
 constexpr StringLiteral defaultHeader =
-    "# spv-amber expectations: SCRIPT<TAB>pass|fail|skip, SCRIPT relative to\n"
-    "# the deepest directory holding every PATH spv-amber runs. Rewrite with\n"
+    "# spv-amber expectations: SCRIPT<TAB>pass, or SCRIPT<TAB>fail|skip<TAB>\n"
+    "# REASON; SCRIPT relative to the deepest directory holding every PATH\n"
+    "# spv-amber runs. Rewrite with\n"
     "# spv-amber --expectations FILE --update PATH...\n";
 
 Error makeError(const Twine &message) {
@@ -38,15 +39,22 @@ Expected<Expectations> spvb::driver::readExpectations(StringRef path) {
       continue;
     }
     inHeader = false;
-    auto [key, outcomeName] = line.split('\t');
-    if (key.empty() || outcomeName.empty() || outcomeName.contains('\t'))
-      return makeError(where + ": expected SCRIPT<TAB>OUTCOME, got '" + line +
-                       "'");
+    auto [key, rest] = line.split('\t');
+    auto [outcomeName, reason] = rest.split('\t');
+    if (key.empty() || outcomeName.empty())
+      return makeError(where +
+                       ": expected SCRIPT<TAB>OUTCOME[<TAB>REASON], "
+                       "got '" +
+                       line + "'");
     std::optional<Outcome> outcome = parseOutcome(outcomeName.trim());
     if (!outcome)
       return makeError(where + ": unknown outcome '" + outcomeName +
                        "' (expected pass, fail or skip)");
-    if (!expectations.outcomes.emplace(key.str(), *outcome).second)
+    if (*outcome == Outcome::Pass && !reason.empty())
+      return makeError(where + ": a pass has no reason");
+    if (!expectations.outcomes
+             .emplace(key.str(), ExpectedOutcome{*outcome, reason.str()})
+             .second)
       return makeError(where + ": '" + key + "' is listed twice");
   }
   return expectations;
@@ -59,7 +67,8 @@ size_t spvb::driver::printChanges(raw_ostream &os, const Expectations &expected,
   std::map<std::string, const TestResult *> actual;
   for (size_t i = 0; i < scripts.size(); ++i)
     actual[scripts[i].key] = &results[i];
-  std::map<std::string, std::pair<std::optional<Outcome>, const TestResult *>>
+  std::map<std::string,
+           std::pair<std::optional<ExpectedOutcome>, const TestResult *>>
       keys;
   for (const auto &[key, outcome] : expected.outcomes)
     keys[key].first = outcome;
@@ -69,18 +78,23 @@ size_t spvb::driver::printChanges(raw_ostream &os, const Expectations &expected,
   size_t changes = 0;
   for (const auto &[key, sides] : keys) {
     const auto &[outcome, result] = sides;
-    if (outcome && result && *outcome == result->outcome)
+    if (outcome && result && outcome->outcome == result->outcome &&
+        (outcome->reason.empty() || outcome->reason == result->reason))
       continue;
     ++changes;
     os << "changed: " << key << ": ";
     if (!result) {
-      os << "expected " << getOutcomeName(*outcome) << ", not found\n";
+      os << "expected " << getOutcomeName(outcome->outcome) << ", not found\n";
       continue;
     }
-    if (outcome)
-      os << "expected " << getOutcomeName(*outcome) << ", got ";
-    else
+    if (outcome) {
+      os << "expected " << getOutcomeName(outcome->outcome);
+      if (!outcome->reason.empty())
+        os << " (" << outcome->reason << ")";
+      os << ", got ";
+    } else {
       os << "not listed, got ";
+    }
     os << getOutcomeName(result->outcome);
     if (result->outcome != Outcome::Pass)
       os << " (" << result->reason << ")";
@@ -92,13 +106,19 @@ size_t spvb::driver::printChanges(raw_ostream &os, const Expectations &expected,
 Error spvb::driver::writeExpectations(StringRef path, StringRef header,
                                       ArrayRef<Script> scripts,
                                       ArrayRef<TestResult> results) {
-  std::map<StringRef, Outcome> outcomes;
+  std::map<StringRef, const TestResult *> outcomes;
   for (size_t i = 0; i < scripts.size(); ++i)
-    outcomes[scripts[i].key] = results[i].outcome;
+    outcomes[scripts[i].key] = &results[i];
   Error error = writeToOutput(path, [&](raw_ostream &os) {
     os << (header.empty() ? StringRef(defaultHeader) : header);
-    for (const auto &[key, outcome] : outcomes)
-      os << key << "\t" << getOutcomeName(outcome) << "\n";
+    for (const auto &[key, result] : outcomes) {
+      os << key << "\t" << getOutcomeName(result->outcome);
+      // A reason is one line; it is pinned with the outcome.
+      if (result->outcome != Outcome::Pass && !result->reason.empty() &&
+          !StringRef(result->reason).contains_insensitive('\n'))
+        os << "\t" << result->reason;
+      os << "\n";
+    }
     return Error::success();
   });
   if (error)

@@ -1,8 +1,11 @@
 //===- Expectations.h - Pinned outcomes of a corpus -------------*- C++ -*-===//
 //
 // An expectations file pins each script's outcome, so that CI notices when a
-// script that passed fails (or starts passing). One line per script:
-//   SCRIPT<TAB>pass|fail|skip
+// script that passed fails (or starts passing), or is skipped for another
+// reason. One line per script:
+//   SCRIPT<TAB>pass
+//   SCRIPT<TAB>fail|skip[<TAB>REASON]
+// With a REASON, the result's reason must be that text too.
 // SCRIPT is the script's key: its path relative to the deepest directory
 // that holds every PATH spv-amber is given (for one directory argument, the
 // path below it). '#' starts a comment line; blank lines are ignored.
@@ -21,10 +24,16 @@
 
 namespace spvb::driver {
 
+struct ExpectedOutcome {
+  Outcome outcome = Outcome::Pass;
+  /// Empty: any reason.
+  std::string reason;
+};
+
 struct Expectations {
   /// The comment lines before the first entry, which an update keeps.
   std::string header;
-  std::map<std::string, Outcome> outcomes;
+  std::map<std::string, ExpectedOutcome> outcomes;
 };
 
 /// Reads the expectations file \p path; an error starts with "error: " and
