@@ -8,6 +8,8 @@
 
 #include "VulkanBackend.h"
 
+#include "VulkanFeatures.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -564,6 +566,12 @@ llvm::Error Session::createDevice(const Job &job) {
       addExtension(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME, &robustness2);
   vkGetPhysicalDeviceFeatures2(physicalDevice, &extensionFeatures);
 
+  if (std::optional<std::string> missing =
+          findMissingFeature(job.spirv->words, {features.features, features11,
+                                                features12, features13}))
+    return makeError(llvm::formatv("error: vulkan: the shader's {0}, which "
+                                   "the Vulkan device '{1}' does not report",
+                                   *missing, properties.deviceName));
   if (job.robust) {
     if (!features.features.robustBufferAccess)
       return makeError(llvm::formatv("error: --robust: the Vulkan device "
