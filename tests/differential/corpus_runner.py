@@ -395,8 +395,10 @@ def skip_reason(module, refl):
     declared = collections.defaultdict(set)
     for r in refl["resources"]:
         image = r.get("image")
+        # An image's format and shape must fit every declaration.
         declared[(r["set"], r["binding"])].add(
-            (r["kind"], image["format"] if image else None))
+            (r["kind"], "%s %s" % (image["format"], image["dim"])
+             if image else None))
     for (dset, binding), kinds in sorted(declared.items()):
         if len(kinds) > 1 and any(format for _, format in kinds):
             return "aliased-binding", "set %d binding %d is declared as %s: " \

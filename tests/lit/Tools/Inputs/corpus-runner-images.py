@@ -104,6 +104,11 @@ aliased = resources({"kind": "sampled-image", "image": image(sampled=1)},
                      "image": image(component="uint", format="r32ui")})
 aliased["resources"][1]["binding"] = 0
 print("skip %s: %s" % cr.skip_reason("test", aliased))
+shapes = resources({"kind": "sampled-image", "image": image(sampled=1)},
+                   {"kind": "sampled-image", "image": image(dim="3D",
+                                                            sampled=1)})
+shapes["resources"][1]["binding"] = 0
+print("skip %s: %s" % cr.skip_reason("test", shapes))
 print("skip", cr.skip_reason("test", resources({"kind": "storage-image",
                                         "image": image()})))
 readonly = resources({"kind": "storage-image", "image": image()})
