@@ -179,4 +179,43 @@ TEST(AmberExpect, HistogramEarthMoversDistance) {
       << *failure;
 }
 
+TEST(AmberExpect, ColourProbesScaleNormalizedTexels) {
+  // A 2x1 R8G8B8A8_UNORM image: (255, 0, 128, 255) and (0, 255, 64, 255);
+  // 128 / 255 = 0.50196 and 64 / 255 = 0.25098.
+  Buffer image = bufferOf("R8G8B8A8_UNORM");
+  image.name = "img";
+  image.width = 2;
+  image.height = 1;
+  std::vector<uint8_t> bytes = {255, 0, 128, 255, 0, 255, 64, 255};
+  ExpectRectCommand probe;
+  probe.buffer = "img";
+  probe.width = 1;
+  probe.height = 1;
+  probe.hasAlpha = true;
+  probe.color = {1.0, 0.0, 128 / 255.0, 1.0};
+  EXPECT_FALSE(checkExpectRect(probe, image, bytes));
+  // 127 / 255 is 0.0039 away: beyond the default 0.002, within 0.005.
+  probe.color[2] = 127 / 255.0;
+  EXPECT_TRUE(checkExpectRect(probe, image, bytes));
+  probe.tolerances = {{0.005, false}};
+  EXPECT_FALSE(checkExpectRect(probe, image, bytes));
+  // The whole image against the first colour: the second pixel differs.
+  probe.tolerances.clear();
+  probe.color[2] = 128 / 255.0;
+  probe.wholeImage = true;
+  std::optional<std::string> failure = checkExpectRect(probe, image, bytes);
+  ASSERT_TRUE(failure);
+  EXPECT_EQ(*failure, "EXPECT img EQ_RGBA: 1 of 2 pixels differ from 1 0 "
+                      "0.501960784 1, the first at (1, 0): 0 1 0.250980392 "
+                      "1");
+  // A rectangle past the image is an error, not a pass.
+  probe.wholeImage = false;
+  probe.x = 1;
+  probe.width = 2;
+  failure = checkExpectRect(probe, image, bytes);
+  ASSERT_TRUE(failure);
+  EXPECT_EQ(*failure, "EXPECT img EQ_RGBA: the rectangle (1, 0) 2x1 is not "
+                      "inside the 2x1 image");
+}
+
 } // namespace

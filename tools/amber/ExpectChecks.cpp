@@ -155,6 +155,108 @@ spvb::amber::checkExpect(const ExpectCommand &expect,
       .str();
 }
 
+/// Amber's default tolerance of a colour probe, in [0, 1] units.
+static constexpr double kDefaultTexelTolerance = 0.002;
+
+/// A texel component as a probe compares it: normalized formats in [0, 1]
+/// (sRGB colour channels linearized), others as stored.
+static double scaleComponent(const FormatComponent &component, double raw) {
+  const ScalarType &scalar = component.scalar;
+  switch (scalar.mode) {
+  case NumericMode::UNorm:
+    return raw / double((uint64_t(1) << scalar.bits) - 1);
+  case NumericMode::SNorm:
+    return raw / double((uint64_t(1) << (scalar.bits - 1)) - 1);
+  case NumericMode::SRGB: {
+    double value = raw / double((uint64_t(1) << scalar.bits) - 1);
+    if (component.channel == 'A')
+      return value;
+    return value <= 0.04045 ? value / 12.92
+                            : std::pow((value + 0.055) / 1.055, 2.4);
+  }
+  default:
+    return raw;
+  }
+}
+
+std::optional<std::string>
+spvb::amber::checkExpectRect(const ExpectRectCommand &expect,
+                             const Buffer &image,
+                             llvm::ArrayRef<uint8_t> bytes) {
+  const Type &type = image.type;
+  std::string what = "EXPECT " + expect.buffer + " " +
+                     (expect.hasAlpha ? "EQ_RGBA" : "EQ_RGB") + ": ";
+  if (type.kind != Type::Kind::Format || type.packedBits || image.width == 0)
+    return what + "'" + expect.buffer +
+           "' is no image of an unpacked format with a width";
+  uint32_t width = image.width, height = std::max(1u, image.height);
+  uint64_t texelBytes = 0;
+  for (const FormatComponent &component : type.components)
+    texelBytes += component.scalar.sizeInBytes();
+  uint32_t x = 0, y = 0, w = width, h = height;
+  if (!expect.wholeImage) {
+    auto scale = [&](float value, uint32_t extent) {
+      return static_cast<uint32_t>(expect.relative ? value * extent : value);
+    };
+    x = scale(expect.x, width);
+    y = scale(expect.y, height);
+    w = scale(expect.width, width);
+    h = scale(expect.height, height);
+  }
+  if (uint64_t(x) + w > width || uint64_t(y) + h > height ||
+      uint64_t(width) * height * texelBytes > bytes.size())
+    return what + llvm::formatv("the rectangle ({0}, {1}) {2}x{3} is not "
+                                "inside the {4}x{5} image",
+                                x, y, w, h, width, height)
+                      .str();
+  auto tolerance = [&](unsigned channel) {
+    if (expect.tolerances.empty())
+      return Tolerance{kDefaultTexelTolerance, false};
+    return expect.tolerances[expect.tolerances.size() == 4 ? channel : 0];
+  };
+  unsigned differing = 0;
+  std::string first;
+  for (uint32_t row = y; row < y + h; ++row)
+    for (uint32_t column = x; column < x + w; ++column) {
+      uint64_t offset = (uint64_t(row) * width + column) * texelBytes;
+      std::array<double, 4> actual = {0, 0, 0, 0};
+      bool equal = true;
+      for (const FormatComponent &component : type.components) {
+        size_t size = component.scalar.sizeInBytes();
+        double value = scaleComponent(
+            component,
+            readScalar(bytes.slice(offset, size), component.scalar).asDouble());
+        offset += size;
+        size_t channel = llvm::StringRef("RGBA").find(component.channel);
+        if (channel == llvm::StringRef::npos ||
+            (channel == 3 && !expect.hasAlpha))
+          continue;
+        actual[channel] = value;
+        // Amber's verifier takes the colour as the reference value.
+        equal &= isEqualWithTolerance(expect.color[channel], value,
+                                      tolerance(channel));
+      }
+      if (equal || differing++)
+        continue;
+      first = llvm::formatv("the first at ({0}, {1}): {2} {3} {4}", column, row,
+                            formatDouble(actual[0]), formatDouble(actual[1]),
+                            formatDouble(actual[2]))
+                  .str();
+      if (expect.hasAlpha)
+        first += " " + formatDouble(actual[3]);
+    }
+  if (!differing)
+    return std::nullopt;
+  std::string expected = formatDouble(expect.color[0]) + " " +
+                         formatDouble(expect.color[1]) + " " +
+                         formatDouble(expect.color[2]);
+  if (expect.hasAlpha)
+    expected += " " + formatDouble(expect.color[3]);
+  return what + llvm::formatv("{0} of {1} pixels differ from {2}, {3}",
+                              differing, uint64_t(w) * h, expected, first)
+                    .str();
+}
+
 /// Every number of every element of a buffer, as doubles.
 static std::vector<double> decodeAll(const Buffer &info,
                                      llvm::ArrayRef<uint8_t> bytes) {

@@ -4,7 +4,8 @@
 // EXPECT ... IDX with EQ, NE, LT, LE, GT, GE and TOLERANCE (values read by
 // the buffer's type and layout; floats equal within 1e-6 percent, the
 // expected value first rounded to the stored type), and EQ_BUFFER,
-// RMSE_BUFFER and EQ_HISTOGRAM_EMD_BUFFER between two buffers.
+// RMSE_BUFFER and EQ_HISTOGRAM_EMD_BUFFER between two buffers, and EQ_RGB(A)
+// over a rectangle of an image a compute shader wrote.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_TOOLS_AMBER_EXPECTCHECKS_H
@@ -24,6 +25,14 @@ namespace spvb::amber {
 /// none when it holds.
 std::optional<std::string> checkExpect(const ExpectCommand &expect,
                                        llvm::ArrayRef<uint8_t> bytes);
+
+/// Why \p expect (EQ_RGB/EQ_RGBA over a rectangle) fails on the image
+/// \p bytes of \p image (level 0, x fastest), as Amber's verifier decides:
+/// UNORM/SNORM/sRGB components scaled to [0, 1] (sRGB linearized), each
+/// within its tolerance (absolute 0.002 by default) of the colour.
+std::optional<std::string> checkExpectRect(const ExpectRectCommand &expect,
+                                           const Buffer &image,
+                                           llvm::ArrayRef<uint8_t> bytes);
 
 /// Why \p compare fails between \p first (of buffer \p firstInfo) and
 /// \p second (of \p secondInfo); none when it holds.

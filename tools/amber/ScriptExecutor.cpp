@@ -193,6 +193,12 @@ bool Executor::runCommand(const Command &command) {
       result.fail(command.line, *failure);
     return true;
   }
+  if (auto *probe = llvm::dyn_cast<ExpectRectCommand>(&command)) {
+    if (std::optional<std::string> failure = checkExpectRect(
+            *probe, *script.findBuffer(probe->buffer), memory[probe->buffer]))
+      result.fail(command.line, *failure);
+    return true;
+  }
   if (auto *compare = llvm::dyn_cast<CompareBuffersCommand>(&command)) {
     if (std::optional<std::string> failure = checkBufferComparison(
             *compare, *script.findBuffer(compare->buffer),

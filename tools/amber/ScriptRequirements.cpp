@@ -115,7 +115,6 @@ findUnsupportedCommand(const std::vector<std::unique_ptr<Command>> &commands) {
   for (const std::unique_ptr<Command> &command : commands) {
     switch (command->getKind()) {
     case Command::Kind::Draw:
-    case Command::Kind::ExpectRect:
     case Command::Kind::Clear:
     case Command::Kind::GraphicsState:
     case Command::Kind::Debug:
@@ -136,8 +135,6 @@ static std::string describeCommand(const Command &command) {
   switch (command.getKind()) {
   case Command::Kind::Draw:
     return "a draw (graphics)";
-  case Command::Kind::ExpectRect:
-    return "a framebuffer colour probe (graphics)";
   case Command::Kind::Clear:
     return "a clear (graphics)";
   case Command::Kind::GraphicsState:
