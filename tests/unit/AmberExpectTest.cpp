@@ -126,10 +126,20 @@ Buffer bufferOf(llvm::StringRef type) {
   return buffer;
 }
 
-TEST(AmberExpect, EqualBuffersCompareBytes) {
+/// EXPECT a <method> b [TOLERANCE tolerance].
+CompareBuffersCommand makeComparison(CompareBuffersCommand::Method method,
+                                     double tolerance = 0) {
   CompareBuffersCommand compare;
   compare.buffer = "a";
   compare.other = "b";
+  compare.method = method;
+  compare.tolerance = tolerance;
+  return compare;
+}
+
+TEST(AmberExpect, EqualBuffersCompareBytes) {
+  CompareBuffersCommand compare =
+      makeComparison(CompareBuffersCommand::Method::Equal);
   Buffer info = bufferOf("uint8");
   std::vector<uint8_t> a = {1, 2, 3, 4}, b = {1, 2, 9, 8};
   EXPECT_FALSE(checkBufferComparison(compare, info, a, info, a));
@@ -142,13 +152,10 @@ TEST(AmberExpect, EqualBuffersCompareBytes) {
 
 TEST(AmberExpect, RootMeanSquareError) {
   // Differences 3, 4, 0, 0: sqrt((9 + 16) / 4) = 2.5.
-  CompareBuffersCommand compare;
-  compare.buffer = "a";
-  compare.other = "b";
-  compare.method = CompareBuffersCommand::Method::Rmse;
+  CompareBuffersCommand compare =
+      makeComparison(CompareBuffersCommand::Method::Rmse, 2.5);
   Buffer info = bufferOf("uint8");
   std::vector<uint8_t> a = {0, 0, 0, 0}, b = {3, 4, 0, 0};
-  compare.tolerance = 2.5;
   EXPECT_FALSE(checkBufferComparison(compare, info, a, info, b));
   compare.tolerance = 2.4;
   std::optional<std::string> failure =
@@ -162,14 +169,11 @@ TEST(AmberExpect, HistogramEarthMoversDistance) {
   // Two texels; red is {0, 0} in one and {0, 1} in the other: histograms
   // {1} and {0.5, 0.5}, cumulative differences 0.5 then 0, so the distance
   // is 0.5 / 256 = 0.001953125; the other channels agree.
-  CompareBuffersCommand compare;
-  compare.buffer = "a";
-  compare.other = "b";
-  compare.method = CompareBuffersCommand::Method::HistogramEmd;
+  CompareBuffersCommand compare =
+      makeComparison(CompareBuffersCommand::Method::HistogramEmd, 0.002);
   Buffer info = bufferOf("R8G8B8A8_UNORM");
   std::vector<uint8_t> a = {0, 7, 7, 255, 0, 9, 9, 255};
   std::vector<uint8_t> b = {0, 7, 7, 255, 1, 9, 9, 255};
-  compare.tolerance = 0.002;
   EXPECT_FALSE(checkBufferComparison(compare, info, a, info, b));
   compare.tolerance = 0.0019;
   std::optional<std::string> failure =

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AmberParser.h"
+#include "AmberTestUtil.h"
 #include "ScriptParser.h"
 #include "TestUtil.h"
 
@@ -16,39 +17,20 @@
 #include <cstring>
 
 using namespace spvb::amber;
+using spvb::test::commandAt;
+using spvb::test::doubles;
 using spvb::test::errorText;
+using spvb::test::parseScriptOk;
 using spvb::test::TempDir;
 
 namespace {
 
 Script parseOk(llvm::StringRef text, llvm::StringRef name = "t.amber") {
-  llvm::Expected<Script> script = parseScriptText(text, name);
-  if (!script) {
-    ADD_FAILURE() << llvm::toString(script.takeError());
-    return Script();
-  }
-  return std::move(*script);
+  return parseScriptOk(text, name);
 }
 
 std::string parseError(llvm::StringRef text) {
   return errorText(parseScriptText(text, "t.amber"));
-}
-
-template <typename T> const T *commandAt(const Script &script, size_t index) {
-  if (index >= script.commands.size()) {
-    ADD_FAILURE() << "no command " << index;
-    return nullptr;
-  }
-  const T *command = llvm::dyn_cast<T>(script.commands[index].get());
-  EXPECT_TRUE(command) << "command " << index << " has another kind";
-  return command;
-}
-
-std::vector<double> doubles(const std::vector<Value> &values) {
-  std::vector<double> result;
-  for (const Value &value : values)
-    result.push_back(value.asDouble());
-  return result;
 }
 
 float floatAt(const std::vector<uint8_t> &bytes, size_t offset) {

@@ -7,44 +7,26 @@
 //===----------------------------------------------------------------------===//
 
 #include "VkScriptParser.h"
+#include "AmberTestUtil.h"
 #include "ScriptParser.h"
 #include "TestUtil.h"
 
 #include "llvm/Support/Casting.h"
 
 using namespace spvb::amber;
+using spvb::test::commandAt;
+using spvb::test::doubles;
 using spvb::test::errorText;
+using spvb::test::parseScriptOk;
 
 namespace {
 
 Script parseOk(llvm::StringRef text) {
-  llvm::Expected<Script> script = parseScriptText(text, "t.vkscript");
-  if (!script) {
-    ADD_FAILURE() << llvm::toString(script.takeError());
-    return Script();
-  }
-  return std::move(*script);
+  return parseScriptOk(text, "t.vkscript");
 }
 
 std::string parseError(llvm::StringRef text) {
   return errorText(parseScriptText(text, "t.vkscript"));
-}
-
-template <typename T> const T *commandAt(const Script &script, size_t index) {
-  if (index >= script.commands.size()) {
-    ADD_FAILURE() << "no command " << index;
-    return nullptr;
-  }
-  const T *command = llvm::dyn_cast<T>(script.commands[index].get());
-  EXPECT_TRUE(command) << "command " << index << " has another kind";
-  return command;
-}
-
-std::vector<double> doubles(const std::vector<Value> &values) {
-  std::vector<double> result;
-  for (const Value &value : values)
-    result.push_back(value.asDouble());
-  return result;
 }
 
 const char *kComputeScript = R"(# VkScript: no #!amber line.
