@@ -105,14 +105,21 @@ Value spvb::createStringConstant(OpBuilder &b, Operation *from,
                                  llvm::StringRef prefix, llvm::StringRef text) {
   auto module = from->getParentOfType<ModuleOp>();
   Location loc = from->getLoc();
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  std::string bytes = text.str();
+  bytes.push_back('\0');
+  // Equal texts share one constant (race checks name the same buffer at
+  // every access).
   std::string name;
   for (unsigned i = 0;; ++i) {
     name = (prefix + "." + llvm::Twine(i)).str();
-    if (!module.lookupSymbol(name))
+    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!existing)
       break;
+    auto value = dyn_cast_or_null<StringAttr>(existing.getValueOrNull());
+    if (value && value.getValue() == bytes)
+      return LLVM::AddressOfOp::create(b, loc, ptr, name);
   }
-  std::string bytes = text.str();
-  bytes.push_back('\0');
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
@@ -121,8 +128,7 @@ Value spvb::createStringConstant(OpBuilder &b, Operation *from,
         /*isConstant=*/true, LLVM::Linkage::Private, name,
         b.getStringAttr(bytes));
   }
-  return LLVM::AddressOfOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
+  return LLVM::AddressOfOp::create(b, loc, ptr, name);
 }
 
 Value spvb::castIntegerToWidthOf(OpBuilder &b, Location loc, Value value,

@@ -158,8 +158,8 @@ spvb::amber::findUnmetRequirement(const Script &script) {
     if (!getSupportedInstanceExtensions().contains(extension))
       return "requires instance extension " + extension +
              ", which spvbridge does not support";
-  for (const std::string &property : script.deviceProperties)
-    return "requires device property " + property +
+  if (!script.deviceProperties.empty())
+    return "requires device property " + script.deviceProperties.front() +
            ", which spvbridge does not report";
   // Reasons are the same text for every script with the same cause, so a
   // summary can group them.
