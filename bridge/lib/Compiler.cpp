@@ -77,6 +77,7 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
   lowering.robustBufferAccess = options.robust;
   lowering.boundsReports = options.checkBounds;
   lowering.raceReports = options.checkRaces;
+  lowering.undefinedChecks = options.undefinedChecks;
   // The binding table is reflection's: the runtime fills it in that order.
   std::vector<std::pair<uint32_t, const ResourceInfo *>> slots;
   for (const ResourceInfo &resource : reflection.resources)

@@ -113,7 +113,11 @@ static std::string getCacheKey(const SpirvBinary &binary,
       (options.getBarrierMode() == BarrierMode::Loops ? "|loops" : "|fibers") +
       (options.robust ? "|robust" : "") +
       (options.checkBounds ? "|check-bounds" : "") +
-      (options.checkRaces ? "|check-races" : "");
+      (options.checkRaces ? "|check-races" : "") +
+      (options.undefinedChecks == UndefinedChecks::Report ? "|check-undefined"
+       : options.undefinedChecks == UndefinedChecks::Perturb
+           ? "|perturb-undefined"
+           : "");
   for (const SpecConstantValue &spec : options.specializations) {
     key += "|" + std::to_string(spec.id) + ":" + spec.type;
     for (uint32_t word : spec.words)
@@ -196,6 +200,7 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   defineRuntime("spvb_rt_image", &spvb_rt_image);
   defineRuntime("spvb_rt_fault", &spvb_rt_fault);
   defineRuntime("spvb_rt_record_access", &spvb_rt_record_access);
+  defineRuntime("spvb_rt_undefined", &spvb_rt_undefined);
   if (llvm::Error error = dylib->define(absoluteSymbols(runtimeSymbols)))
     return error;
   // libm and compiler-rt helpers (sinf, __truncsfhf2, ...) from the process.

@@ -2,6 +2,7 @@
 #include "spvbridge/conversion/Lowering.h"
 
 #include "EntryWrappers.h"
+#include "UndefinedChecks.h"
 #include "spvbridge/conversion/Patterns.h"
 #include "spvbridge/conversion/TypeConverter.h"
 #include "spvbridge/spirv/LocationFormat.h"
@@ -102,6 +103,7 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
     entry.usesSubgroupOps = subgroupOps;
   }
   annotatePointerLayouts(top);
+  insertUndefinedChecks(top, options.undefinedChecks);
 
   std::string firstError;
   ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {

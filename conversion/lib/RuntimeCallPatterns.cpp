@@ -1,9 +1,10 @@
-//===- RuntimeCallPatterns.cpp - Subgroup and image instructions ----------===//
+//===- RuntimeCallPatterns.cpp - Ops the runtime carries out --------------===//
 //
 // Subgroup and image instructions need the runtime: a subgroup operation is a
 // rendezvous of the subgroup's invocations, an image access goes through the
-// runtime's image descriptor. Values cross by address (kernel_abi.h), so one
-// entry point serves every type; booleans travel as one byte each.
+// runtime's image descriptor; printf and undefined-result reports are
+// formatted there. Values cross by address (kernel_abi.h), so one entry point
+// serves every type; booleans travel as one byte each.
 //
 //===----------------------------------------------------------------------===//
 #include "PatternUtils.h"
@@ -208,6 +209,27 @@ public:
   }
 };
 
+/// The (descs, args) arrays of a printf-style call: each value spilled to
+/// a slot of its own, typed by its SPVB_TYPE_DESC.
+std::pair<Value, Value> packPrintfArguments(OpBuilder &b, Location loc,
+                                            Operation *user, ValueRange args) {
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Type i32 = b.getI32Type();
+  size_t count = std::max<size_t>(args.size(), 1);
+  Value descs =
+      createEntrySlot(b, loc, user, LLVM::LLVMArrayType::get(i32, count));
+  Value values =
+      createEntrySlot(b, loc, user, LLVM::LLVMArrayType::get(ptr, count));
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    Value desc = createIntConstant(b, loc, i32, getTypeDesc(arg.getType()));
+    LLVM::StoreOp::create(b, loc, desc, createByteOffset(b, loc, descs, i * 4),
+                          4);
+    LLVM::StoreOp::create(b, loc, spill(b, loc, user, arg),
+                          createByteOffset(b, loc, values, i * 8), 8);
+  }
+  return {descs, values};
+}
+
 /// debugPrintfEXT: spvb_rt_printf(invocation, format, count, descs, args).
 class DebugPrintfPattern : public OpConversionPattern<DebugPrintfOp> {
 public:
@@ -221,19 +243,7 @@ public:
     Value format = createStringConstant(rewriter, op, "spvb.printf.format",
                                         op.getFormat());
     ValueRange args = adaptor.getArgs();
-    size_t count = std::max<size_t>(args.size(), 1);
-    Value descs = createEntrySlot(rewriter, loc, op,
-                                  LLVM::LLVMArrayType::get(i32, count));
-    Value values = createEntrySlot(rewriter, loc, op,
-                                   LLVM::LLVMArrayType::get(ptr, count));
-    for (auto [i, arg] : llvm::enumerate(args)) {
-      Value desc =
-          createIntConstant(rewriter, loc, i32, getTypeDesc(arg.getType()));
-      LLVM::StoreOp::create(rewriter, loc, desc,
-                            createByteOffset(rewriter, loc, descs, i * 4), 4);
-      LLVM::StoreOp::create(rewriter, loc, spill(rewriter, loc, op, arg),
-                            createByteOffset(rewriter, loc, values, i * 8), 8);
-    }
+    auto [descs, values] = packPrintfArguments(rewriter, loc, op, args);
     StringRef callee = "spvb_rt_printf";
     declareRuntimeFunction(
         rewriter, op, callee,
@@ -248,10 +258,52 @@ public:
   }
 };
 
+/// if (undefined) spvb_rt_undefined(dispatch, invocation, message, count,
+/// descs, args): the report is off the common path.
+class CheckDefinedPattern : public OpConversionPattern<CheckDefinedOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CheckDefinedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+    if (!func || func.getNumArguments() < 2)
+      return rewriter.notifyMatchFailure(op, "not in a converted function");
+    Location loc = op.getLoc();
+    Type ptr = LLVM::LLVMPointerType::get(getContext());
+    Type i32 = rewriter.getI32Type();
+    Block *current = rewriter.getInsertionBlock();
+    Block *continuation =
+        rewriter.splitBlock(current, rewriter.getInsertionPoint());
+    Block *report = rewriter.createBlock(continuation);
+    ValueRange args = adaptor.getArgs();
+    auto [descs, values] = packPrintfArguments(rewriter, loc, op, args);
+    StringRef callee = "spvb_rt_undefined";
+    declareRuntimeFunction(
+        rewriter, op, callee,
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
+                                    {ptr, ptr, ptr, i32, ptr, ptr}));
+    LLVM::CallOp::create(
+        rewriter, loc, TypeRange{}, callee,
+        ValueRange{func.getArgument(0), func.getArgument(1),
+                   createStringConstant(rewriter, op, "spvb.undefined.message",
+                                        op.getMessage()),
+                   createIntConstant(rewriter, loc, i32, args.size()), descs,
+                   values});
+    LLVM::BrOp::create(rewriter, loc, ValueRange{}, continuation);
+    rewriter.setInsertionPointToEnd(current);
+    LLVM::CondBrOp::create(rewriter, loc, adaptor.getUndefined(), report,
+                           continuation);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void spvb::populateRuntimeCallPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns) {
-  patterns.add<SubgroupPattern, ImagePattern, DebugPrintfPattern>(
-      converter, patterns.getContext(), kOverrideBenefit);
+  patterns.add<SubgroupPattern, ImagePattern, DebugPrintfPattern,
+               CheckDefinedPattern>(converter, patterns.getContext(),
+                                    kOverrideBenefit);
 }

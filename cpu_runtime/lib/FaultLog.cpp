@@ -2,6 +2,7 @@
 #include "FaultLog.h"
 
 #include "DispatchState.h"
+#include "Printf.h"
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
@@ -63,4 +64,21 @@ extern "C" void spvb_rt_fault(const spvb_dispatch *dispatch,
   static_cast<DispatchState *>(dispatch->runtime)
       ->faults.report(
           describeFault(*invocation, kind, detail0, detail1, message));
+}
+
+extern "C" void spvb_rt_undefined(const spvb_dispatch *dispatch,
+                                  const spvb_invocation *invocation,
+                                  const char *message, uint32_t argCount,
+                                  const uint32_t *argDescs,
+                                  const void *const *args) {
+  std::string text = "error: " + spvb::runtime::formatShaderPrintf(
+                                     message, argCount, argDescs, args);
+  text +=
+      llvm::formatv(", workgroup ({0}, {1}, {2}), local invocation ({3}, "
+                    "{4}, {5})",
+                    invocation->workgroup_id[0], invocation->workgroup_id[1],
+                    invocation->workgroup_id[2], invocation->local_id[0],
+                    invocation->local_id[1], invocation->local_id[2]);
+  static_cast<DispatchState *>(dispatch->runtime)
+      ->faults.report(std::move(text));
 }

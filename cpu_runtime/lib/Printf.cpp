@@ -6,6 +6,8 @@
 // interleave.
 //
 //===----------------------------------------------------------------------===//
+#include "Printf.h"
+
 #include "spvbridge/cpu_runtime/Launcher.h"
 
 #include <algorithm>
@@ -73,9 +75,10 @@ void spvb::runtime::setPrintfSink(FILE *file) {
   sink = file;
 }
 
-extern "C" void spvb_rt_printf(spvb_invocation *, const char *format,
-                               uint32_t argCount, const uint32_t *argDescs,
-                               const void *const *args) {
+std::string spvb::runtime::formatShaderPrintf(const char *format,
+                                              uint32_t argCount,
+                                              const uint32_t *argDescs,
+                                              const void *const *args) {
   std::string out;
   uint32_t next = 0;
   for (const char *p = format; *p; ++p) {
@@ -118,6 +121,14 @@ extern "C" void spvb_rt_printf(spvb_invocation *, const char *format,
     }
     p = q;
   }
+  return out;
+}
+
+extern "C" void spvb_rt_printf(spvb_invocation *, const char *format,
+                               uint32_t argCount, const uint32_t *argDescs,
+                               const void *const *args) {
+  std::string out =
+      spvb::runtime::formatShaderPrintf(format, argCount, argDescs, args);
   if (out.empty() || out.back() != '\n')
     out += '\n';
   std::lock_guard<std::mutex> lock(sinkMutex);

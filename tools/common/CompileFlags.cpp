@@ -58,6 +58,20 @@ static cl::opt<bool> checkRaces(
              "invocations; slow, for debugging"),
     cl::cat(spvb::tools::getToolCategory()));
 
+static cl::opt<bool> checkUndefined(
+    "check-undefined",
+    cl::desc("Report the first operation whose result the specifications "
+             "leave undefined for its operands (OpSMod of a negative value, "
+             "OpConvertFToU of -1.5, Pow(0, -1), a shift by the bit width, "
+             "...) naming the shader line, operands and invocation"),
+    cl::cat(spvb::tools::getToolCategory()));
+static cl::opt<bool> perturbUndefined(
+    "perturb-undefined",
+    cl::desc("Flip every bit of each result the specifications leave "
+             "undefined, and make OpUndef all ones instead of zero: outputs "
+             "that change depend on undefined values"),
+    cl::cat(spvb::tools::getToolCategory()));
+
 Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   if (optLevel.size() != 1 || optLevel[0] < '0' || optLevel[0] > '3')
     return createStringError(inconvertibleErrorCode(),
@@ -69,6 +83,12 @@ Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
                              "error: --barriers=" + barrierMode +
                                  ": unknown barrier mode (expected loops or "
                                  "fibers)");
+  if (checkUndefined && perturbUndefined)
+    return createStringError(inconvertibleErrorCode(),
+                             "error: --check-undefined and "
+                             "--perturb-undefined exclude each other: one "
+                             "reports undefined results, the other changes "
+                             "them");
   CompileOptions options;
   options.barriers =
       barrierMode == "loops" ? BarrierMode::Loops : BarrierMode::Fibers;
@@ -83,6 +103,10 @@ Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   options.robust = robust;
   options.checkBounds = checkBounds;
   options.checkRaces = checkRaces;
+  if (checkUndefined)
+    options.undefinedChecks = UndefinedChecks::Report;
+  else if (perturbUndefined)
+    options.undefinedChecks = UndefinedChecks::Perturb;
   for (const std::string &spec : specs) {
     Expected<SpecConstantValue> value = parseSpecArgument(spec);
     if (!value)

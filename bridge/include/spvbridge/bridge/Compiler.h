@@ -58,6 +58,9 @@ struct CompileOptions {
   /// accesses' source lines and invocations (--check-races). Kernels with
   /// barriers then run on fibers (getBarrierMode).
   bool checkRaces = false;
+  /// Results the specifications leave undefined for their operands: report
+  /// the first (--check-undefined) or flip their bits (--perturb-undefined).
+  UndefinedChecks undefinedChecks = UndefinedChecks::None;
 
   /// The barrier mode to compile with: race checks tell barrier intervals
   /// apart by counting each invocation's barriers, which only fibers do.

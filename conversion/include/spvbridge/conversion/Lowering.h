@@ -11,6 +11,18 @@
 
 namespace spvb {
 
+/// What becomes of results the specifications leave undefined for their
+/// operands (see UndefinedChecks.h).
+enum class UndefinedChecks {
+  /// Whatever the lowering computes (OpUndef is zero).
+  None,
+  /// The first one fails the dispatch (--check-undefined).
+  Report,
+  /// Each becomes its bitwise complement, OpUndef all ones
+  /// (--perturb-undefined).
+  Perturb,
+};
+
 struct LoweringOptions {
   /// The binding table from reflection; empty: sorted by (set, binding).
   std::vector<DescriptorBinding> bindings;
@@ -23,6 +35,7 @@ struct LoweringOptions {
   /// Accesses to memory invocations share are recorded, and data races
   /// reported (spvb_rt_record_access).
   bool raceReports = false;
+  UndefinedChecks undefinedChecks = UndefinedChecks::None;
 };
 
 struct LoweredModule {

@@ -138,6 +138,16 @@ void spvb_rt_fault(const spvb_dispatch *dispatch,
                    const spvb_invocation *invocation, uint32_t kind,
                    uint64_t detail0, uint64_t detail1, const char *message);
 
+/* With --check-undefined, called where an operation's result is undefined
+ * for its operands (e.g. OpConvertFToU of -1.5). `message` names the site,
+ * the operation and the rule, with DebugPrintf conversions for the operands
+ * (as spvb_rt_printf's arguments). The runtime fails the dispatch with the
+ * first one. */
+void spvb_rt_undefined(const spvb_dispatch *dispatch,
+                       const spvb_invocation *invocation, const char *message,
+                       uint32_t arg_count, const uint32_t *arg_descs,
+                       const void *const *args);
+
 /* What spvb_rt_record_access is told about an access. */
 enum spvb_access_flags {
   SPVB_ACCESS_WRITE = 1,    /* a store, or an atomic that may write */

@@ -226,4 +226,17 @@ def Spvb_DebugPrintfOp : Spvb_Op<"debug_printf"> {
   let assemblyFormat = "$format (`(` $args^ `:` type($args) `)`)? attr-dict";
 }
 
+def Spvb_CheckDefinedOp : Spvb_Op<"check_defined"> {
+  let summary = "Fails the dispatch where an operation's result is undefined";
+  let description = [{
+    Inserted by --check-undefined beside an operation whose result SPIR-V,
+    GLSL.std.450 or Vulkan's SPIR-V environment leave undefined for some
+    operands: when `undefined` is true, the dispatch fails with `message`,
+    formatted with `args` as DebugPrintf formats its arguments.
+  }];
+  let arguments = (ins I1:$undefined, StrAttr:$message,
+                   Variadic<AnyType>:$args);
+  let assemblyFormat = "$undefined `,` $message (`(` $args^ `:` type($args) `)`)? attr-dict";
+}
+
 #endif // SPVBRIDGE_SPIRV_SPVBOPS_TD
