@@ -3,11 +3,11 @@
 // The rules, each from the specification that makes the result undefined:
 // SPIR-V for integer division by zero or of the minimum value by -1,
 // conversions to an integer too narrow for the value, shifts by the bit
-// width or more, bit fields past the width and dynamic vector indices past
-// the size; Vulkan's SPIR-V environment for OpSRem and OpSMod of negative
-// operands; GLSL.std.450 for the domains of Pow, Sqrt, InverseSqrt, Log,
-// Log2, Asin, Acos, Acosh, Atanh, Atan2, the clamps, SmoothStep, FMin and
-// FMax.
+// width or more, bit fields past the width, dynamic vector indices and
+// access-chain indices past the size; Vulkan's SPIR-V environment for OpSRem
+// and OpSMod of negative operands; GLSL.std.450 for the domains of Pow, Sqrt,
+// InverseSqrt, Log, Log2, Asin, Acos, Acosh, Atanh, Atan2, the clamps,
+// SmoothStep, FMin and FMax.
 //
 //===----------------------------------------------------------------------===//
 #include "UndefinedChecks.h"
@@ -16,6 +16,7 @@
 #include "spvbridge/spirv/SpvbDialect.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
@@ -386,6 +387,64 @@ void addGlslRules(Operation *op, unsigned inst, ConditionBuilder &c,
   }
 }
 
+/// An index of an access chain past its array, vector or matrix: the rule,
+/// and the operand a perturbed run changes (to 0) instead of the result.
+struct IndexRule {
+  Rule rule;
+  unsigned operand;
+};
+
+/// Dynamic indices of OpAccessChain and OpPtrAccessChain into composites of
+/// known size (a runtime array's has none; constants spirv-val checks).
+SmallVector<IndexRule> buildIndexRules(Operation *op, ConditionBuilder &c) {
+  SmallVector<IndexRule> rules;
+  Value base = op->getOperand(0);
+  Type type = cast<spirv::PointerType>(base.getType()).getPointeeType();
+  // OpPtrAccessChain's Element steps over whole pointees, unbounded.
+  unsigned first = isa<spirv::PtrAccessChainOp>(op) ? 2 : 1;
+  for (unsigned i = first, e = op->getNumOperands(); i < e; ++i) {
+    Value index = op->getOperand(i);
+    APInt constant;
+    bool isConstant = matchPattern(index, m_ConstantInt(&constant));
+    int64_t size = 0;
+    const char *what = "";
+    if (auto structType = dyn_cast<spirv::StructType>(type)) {
+      if (!isConstant)
+        return rules;
+      type = structType.getElementType(constant.getZExtValue());
+      continue;
+    }
+    if (auto array = dyn_cast<spirv::ArrayType>(type)) {
+      size = array.getNumElements();
+      type = array.getElementType();
+      what = "-element array";
+    } else if (auto array = dyn_cast<spirv::RuntimeArrayType>(type)) {
+      type = array.getElementType();
+      continue;
+    } else if (auto matrix = dyn_cast<spirv::MatrixType>(type)) {
+      size = matrix.getNumColumns();
+      type = matrix.getColumnType();
+      what = "-column matrix";
+    } else if (auto vector = dyn_cast<VectorType>(type)) {
+      size = vector.getNumElements();
+      type = vector.getElementType();
+      what = "-component vector";
+    } else {
+      return rules;
+    }
+    if (isConstant || size == 0)
+      continue;
+    rules.push_back(
+        {{c.compare<spirv::UGreaterThanEqualOp>(
+              index, c.intConstant(index.getType(), size)),
+          getOpcodeName(op) + " index %d into a " + std::to_string(size) +
+              what + " is undefined (out of bounds)",
+          {index}},
+         i});
+  }
+  return rules;
+}
+
 /// The rules for `op`, their conditions built before it.
 SmallVector<Rule> buildRules(Operation *op, OpBuilder &b) {
   SmallVector<Rule> rules;
@@ -500,6 +559,22 @@ void spvb::insertUndefinedChecks(ModuleOp module, UndefinedChecks mode) {
       continue;
     }
     b.setInsertionPoint(op);
+    if (isa<spirv::AccessChainOp, spirv::PtrAccessChainOp>(op)) {
+      ConditionBuilder c(b, op->getLoc());
+      for (const IndexRule &index : buildIndexRules(op, c)) {
+        if (mode == UndefinedChecks::Report) {
+          reportRules(op, index.rule, b);
+          continue;
+        }
+        // Another element than the lowering's clamp (to the last) picks.
+        Value original = op->getOperand(index.operand);
+        op->setOperand(index.operand,
+                       spirv::SelectOp::create(
+                           b, op->getLoc(), index.rule.undefined,
+                           c.intConstant(original.getType(), 0), original));
+      }
+      continue;
+    }
     SmallVector<Rule> rules = buildRules(op, b);
     if (rules.empty())
       continue;

@@ -17,9 +17,11 @@ namespace spvb {
 
 /// Report: spvb.check_defined fails the dispatch at the first such result,
 /// naming the operation, its operands and the rule. Perturb: where the
-/// condition holds the result becomes its bitwise complement, and OpUndef of
-/// a scalar or vector is all ones instead of zero, so a run whose output
-/// changes shows that the output depends on undefined values.
+/// condition holds the result becomes its bitwise complement, an
+/// access-chain index out of bounds becomes 0 (the lowering clamps it to
+/// the last element), and OpUndef of a scalar or vector is all ones instead
+/// of zero, so a run whose output changes shows that the output depends on
+/// undefined values.
 void insertUndefinedChecks(mlir::ModuleOp module, UndefinedChecks mode);
 
 } // namespace spvb

@@ -211,19 +211,22 @@ def ncnn_parameter_specs(refl, taken):
     return specs
 
 
-def choose_local_size(refl):
-    """The workgroup size, and the --spec values that set it."""
+def choose_local_size(refl, unit=False):
+    """The workgroup size, and the --spec values that set it (1 in each
+    dimension a spec constant sets, with `unit`)."""
     size = list(refl["local_size"])
     ids = refl["local_size_spec_ids"]
     spec_dims = [d for d in range(3) if ids[d] is not None]
     fallback = {1: [64], 2: [8, 8], 3: [4, 4, 4]}.get(len(spec_dims), [])
+    if unit:
+        fallback = [1] * len(spec_dims)
     specs = []
     for n, d in enumerate(spec_dims):
         constants = [c for c in refl["spec_constants"] if c["id"] == ids[d]]
         named = [c["default"] for c in constants
                  if c["name"] and isinstance(c["default"], int)
                  and not isinstance(c["default"], bool) and c["default"] > 1]
-        value = named[0] if named else fallback[n]
+        value = named[0] if named and not unit else fallback[n]
         size[d] = value
         specs.append("%d:%s:%d" % (ids[d], constants[0]["type"] if constants
                                    else "u32", value))
@@ -311,12 +314,18 @@ def scalar_bytes(type_name, value):
     return int_bytes(int(value), size, type_name.startswith("i"))
 
 
-def random_value(rng, type_name):
+def random_value(rng, type_name, values="signed"):
+    """A value of the generator's ranges; `values` is a Variant's: the
+    draws are the same in each, so "positive" is |signed| and "ones" has
+    every integer 1."""
     if type_name.startswith("f"):
-        return rng.choice((-1, 1)) * rng.randint(1, 512) / 256.0
+        sign = rng.choice((-1, 1))
+        magnitude = rng.randint(1, 512) / 256.0
+        return sign * magnitude if values == "signed" else magnitude
     if type_name == "bool":
         return rng.randint(0, 1)
-    return rng.randint(1, 15)
+    value = rng.randint(1, 15)
+    return 1 if values == "ones" else value
 
 
 def fill_runs(data, base, runs, value_of):
@@ -335,7 +344,8 @@ def buffer_size(resource, elements):
     return max(size, 4)
 
 
-def make_buffer(resource, size, elements, rng, params, fill=None):
+def make_buffer(resource, size, elements, rng, params, fill=None,
+                values="signed"):
     layout = resource["layout"]
     array = layout["runtime_array"]
     data = bytearray(size)
@@ -345,7 +355,7 @@ def make_buffer(resource, size, elements, rng, params, fill=None):
         if resource["kind"] == "uniform-buffer" and \
                 not run["type"].startswith("f") and run["type"] != "bool":
             return int_push_value(leaf_name(run["path"]), *params)
-        return random_value(rng, run["type"])
+        return random_value(rng, run["type"], values)
     fill_runs(data, 0, layout["fields"], value_of)
     if array:
         for e in range(elements):
@@ -448,8 +458,9 @@ class Addresses:
     """--device-buffer and --address arguments that give every pointer of a
     module a valid buffer (see the docstring)."""
 
-    def __init__(self, module, refl, work, elements):
+    def __init__(self, module, refl, work, elements, values="signed"):
         self.module = module
+        self.values = values
         self.types = {t["id"]: t for t in refl.get("pointee_types", [])}
         self.work = work
         self.elements = elements
@@ -553,7 +564,7 @@ class Addresses:
         rng = self.rng("pointee%d" % self.count)
 
         def value_of(run):
-            return random_value(rng, run["type"])
+            return random_value(rng, run["type"], self.values)
         for s in range(slices):
             for k in range(steps):
                 fill_runs(data, s * size + k * stride, layout["fields"],
@@ -650,7 +661,7 @@ def pack_small_float(value, mantissa_bits):
     return (biased << mantissa_bits) | fraction
 
 
-def random_texel(rng, kind, components, texel_bytes, name):
+def random_texel(rng, kind, components, texel_bytes, name, values="signed"):
     """One texel's bytes, values in the generator's ranges: floats multiples
     of 1/256 in [-2, 2], integers in [0, 16), UNORM and SNORM every step."""
     if name in PACKED_FORMATS:
@@ -671,7 +682,9 @@ def random_texel(rng, kind, components, texel_bytes, name):
     data = b""
     for _ in range(components):
         if kind == "float":
-            data += float_bits(rng.randint(-512, 512) / 256.0, size)
+            value = rng.randint(-512, 512) / 256.0
+            data += float_bits(value if values == "signed" else abs(value),
+                               size)
         elif kind == "unorm":
             data += int_bytes(rng.randint(0, (1 << 8 * size) - 1), size, False)
         elif kind == "snorm":
@@ -682,7 +695,7 @@ def random_texel(rng, kind, components, texel_bytes, name):
     return data
 
 
-def make_image(resource, extent, elements, rng):
+def make_image(resource, extent, elements, rng, values="signed"):
     """The --image FORMAT, EXTENT and texel bytes for the resource."""
     image = resource["image"]
     name, (kind, components, texel_bytes) = image_format(image)
@@ -690,8 +703,8 @@ def make_image(resource, extent, elements, rng):
     texels = 0
     for level in range(levels):
         texels += math.prod(max(1, s >> level) for s in size) * layers
-    data = b"".join(random_texel(rng, kind, components, texel_bytes, name)
-                    for _ in range(texels))
+    data = b"".join(random_texel(rng, kind, components, texel_bytes, name,
+                                 values) for _ in range(texels))
     text = "x".join(str(s) for s in size)
     if layers > 1:
         text += ",layers=%d" % layers
@@ -704,10 +717,28 @@ def make_image(resource, extent, elements, rng):
 SAMPLER_SETTINGS = "nearest,mipmap=nearest,address=clamp-to-edge"
 
 
-def make_job(module, refl, work):
+# A job as generated, or changed for a rerun of a module whose first
+# launch is proven undefined (see run_job): one workgroup, local sizes from
+# spec constants 1, and the values of buffers, device buffers and float
+# texels made positive or (integers) 1.
+Variant = collections.namedtuple("Variant", "name description one_group "
+                                 "unit_size values")
+FIRST_LAUNCH = Variant("first", "", False, False, "signed")
+RACE_RERUNS = [
+    Variant("one-workgroup", "one workgroup", True, False, "signed"),
+    Variant("one-invocation", "one workgroup of one invocation (its "
+            "local-size spec constants 1)", True, True, "signed")]
+UNDEFINED_RERUNS = [
+    Variant("positive", "the generated values made positive", False, False,
+            "positive"),
+    Variant("ones", "positive floats and every integer 1", False, False,
+            "ones")]
+
+
+def make_job(module, refl, work, variant=FIRST_LAUNCH):
     """The spv-run arguments for the module's inputs."""
     profile = PROFILES.get(module, {})
-    size, specs = choose_local_size(refl)
+    size, specs = choose_local_size(refl, variant.unit_size)
     if "specs" in profile:
         ids = refl["local_size_spec_ids"]
         for d in range(3):
@@ -720,6 +751,8 @@ def make_job(module, refl, work):
                   for i, v in sorted(profile["specs"].items())]
     extent, groups = choose_extent(refl, size)
     groups = list(profile.get("groups", groups))
+    if variant.one_group:
+        groups = [1, 1, 1]
     if any(r["array_size"] == 0 for r in refl["resources"]):
         while math.prod(groups) > RUNTIME_DESCRIPTORS:
             d = groups.index(max(groups))
@@ -733,7 +766,7 @@ def make_job(module, refl, work):
         specs = specs + ncnn_parameter_specs(refl, specs)
     for spec in specs:
         args += ["--spec", spec]
-    addresses = Addresses(module, refl, work, elements)
+    addresses = Addresses(module, refl, work, elements, variant.values)
     # Variables may alias one binding (ggml views a buffer as several
     # types): the first one's layout fills it, the largest size wins.
     bindings = collections.OrderedDict()
@@ -760,7 +793,8 @@ def make_job(module, refl, work):
                     file += "_%d" % e
                     rng = random.Random(zlib.crc32(
                         ("%s:%s" % (module, where)).encode()))
-                name, shape, data = make_image(r, extent, elements, rng)
+                name, shape, data = make_image(r, extent, elements, rng,
+                                               variant.values)
                 path = os.path.join(work, file + ".bin")
                 with open(path, "wb") as f:
                     f.write(data)
@@ -781,7 +815,8 @@ def make_job(module, refl, work):
             data = make_buffer(r, size, elements,
                                random.Random(zlib.crc32(key.encode())),
                                (extent, total, dims),
-                               profile.get("fill", {}).get(r["binding"]))
+                               profile.get("fill", {}).get(r["binding"]),
+                               variant.values)
             path = os.path.join(work, file + ".bin")
             with open(path, "wb") as f:
                 f.write(data)
@@ -878,19 +913,106 @@ def describe_differences(report):
     return "; ".join(parts), worst
 
 
-def find_race(args, cmd, detail, shown):
-    """A disagreement is `race` when the CPU alone, with --check-races,
-    finds a data race: the specification then leaves the result undefined.
-    Else it stays `disagree`."""
-    check = [a for a in cmd if a != "--json"]
-    check[check.index("--compare")] = "--check-races"
+def cpu_command(cmd):
+    """The --compare job on the CPU alone."""
+    cpu = [a for a in cmd if a != "--json"]
+    cpu[cpu.index("--compare")] = "--backend=cpu"
+    return cpu
+
+
+def output_names(cmd):
+    """Each buffer, image and device buffer of the job, as --out names it:
+    SET:BINDING[ELEMENT] or the device buffer's name."""
+    names = []
+    for flag, value in zip(cmd, cmd[1:]):
+        if flag in ("--buffer", "--image"):
+            names.append(":".join(value.split(":")[:2]))
+        elif flag == "--device-buffer":
+            names.append(value.split(":")[0])
+    return names
+
+
+def differing_outputs(report):
+    """The outputs --compare found different, named as output_names."""
+    names = []
+    for buf in report["compare"]["buffers"]:
+        if buf["differing"]:
+            name = buf.get("device_buffer") or "%d:%d" % (buf["set"],
+                                                          buf["binding"])
+            if "array_element" in buf:
+                name += "[%d]" % buf["array_element"]
+            names.append(name)
+    return names
+
+
+def cpu_outputs(args, cmd, work, label, extra=()):
+    """The bytes of every output after a CPU run, or None if it fails."""
+    folder = os.path.join(work, "outputs-" + label)
+    os.makedirs(folder, exist_ok=True)
+    names = output_names(cmd)
+    files = [os.path.join(folder, "o%d.bin" % i) for i in range(len(names))]
+    outs = []
+    for name, file in zip(names, files):
+        outs += ["--out", "%s:%s" % (name, file)]
+    rc, _, _ = run_spv(cpu_command(cmd) + list(extra) + outs, args.timeout)
+    if rc != 0:
+        return None
+    result = {}
+    for name, file in zip(names, files):
+        with open(file, "rb") as f:
+            result[name] = f.read()
+    return result
+
+
+def perturbed_outputs(args, cmd, work):
+    """The outputs the CPU's own result changes in with
+    --perturb-undefined (flipped undefined results, OpUndef all ones), or
+    None when that cannot be told (a run fails, or two plain runs differ)."""
+    plain = cpu_outputs(args, cmd, work, "plain")
+    again = cpu_outputs(args, cmd, work, "again")
+    perturbed = cpu_outputs(args, cmd, work, "perturbed",
+                            ["--perturb-undefined"])
+    if plain is None or perturbed is None or plain != again:
+        return None
+    return [name for name in plain if plain[name] != perturbed[name]]
+
+
+def find_race(args, cmd):
+    """The CPU alone with --check-races: the first data race it reports,
+    or None."""
+    check = cpu_command(cmd) + ["--check-races"]
     rc, _, err = run_spv(check, args.timeout)
     message = first_error(err) if rc not in (None, 0) else ""
     if message.startswith("error: data race"):
-        shown = [a if a != "--compare" else "--check-races" for a in shown]
-        return "race", "%s; %s" % (message[len("error: "):], detail), \
-            [a for a in shown if a != "--json"]
-    return "disagree", detail, shown
+        return message[len("error: "):]
+    return None
+
+
+def find_undefined(args, cmd, work, differing):
+    """Whether every output that differs from Vulkan's depends on
+    undefined results: those outputs change when the CPU flips them. The
+    first result --check-undefined reports explains it, or OpUndef does."""
+    changed = perturbed_outputs(args, cmd, work)
+    if not changed or not differing or not set(differing) <= set(changed):
+        return None
+    rc, _, err = run_spv(cpu_command(cmd) + ["--check-undefined"],
+                         args.timeout)
+    message = first_error(err) if rc == 1 else ""
+    what = message[len("error: "):] if message.startswith("error: ") else \
+        "no result is reported, so OpUndef values"
+    return "%s; with --perturb-undefined the CPU's %s change%s" % (
+        what, ", ".join(changed), "" if len(changed) > 1 else "s")
+
+
+def proven_defined(args, cmd, work):
+    """Whether the CPU finds neither a race nor an undefined result, and
+    its outputs do not change with --perturb-undefined."""
+    rc, _, _ = run_spv(cpu_command(cmd) + ["--check-races"], args.timeout)
+    if rc != 0:
+        return False
+    rc, _, _ = run_spv(cpu_command(cmd) + ["--check-undefined"],
+                       args.timeout)
+    return rc == 0 and perturbed_outputs(args, cmd, work) == []
 
 
 def run_module(args, module, env):
@@ -912,49 +1034,116 @@ def run_module(args, module, env):
         return run_job(args, module, env, path, refl, work)
 
 
-def run_job(args, module, env, path, refl, work):
-    """Compares the module on inputs made in work; returns the outcome."""
-    job = make_job(module, refl, work)
-    cmd = [args.spv_run, path, "--compare", "--robust", "--json",
-           "--target-env", env, "--repeat", "1", "--threads", "1"] + job
-    shown = [os.path.relpath(path) if a == path else a for a in cmd]
+def compare_command(args, path, env, job):
+    return [args.spv_run, path, "--compare", "--robust", "--json",
+            "--target-env", env, "--repeat", "1", "--threads", "1"] + job
+
+
+def shown_command(cmd, path):
+    return [os.path.relpath(path) if a == path else a for a in cmd]
+
+
+def compare(args, cmd, shown):
+    """Runs a --compare job: (outcome, detail, shown, report), the outcome
+    agree, precision or differ, or a skip or error outcome."""
     start = time.monotonic()
     rc, out, err = run_spv(cmd, args.timeout)
     if rc is None:
         if alone_fails(cmd, args.timeout):
             return "skip:lavapipe", "lavapipe hangs (timeout %ds)" \
-                % args.timeout, shown
-        return "error:timeout", "no result in %ds" % args.timeout, shown
+                % args.timeout, shown, None
+        return "error:timeout", "no result in %ds" % args.timeout, shown, \
+            None
     if rc < 0:
         if alone_fails(cmd, args.timeout):
             if alone_fails(cmd, args.timeout, "cpu"):
                 return "skip:both-crash", "each backend alone crashes " \
-                    "(signal %d)" % -rc, shown
+                    "(signal %d)" % -rc, shown, None
             return "skip:lavapipe", "lavapipe crashes (signal %d)" % -rc, \
-                shown
+                shown, None
         return "error:crash", "signal %d: %s" % (-rc, first_error(err)), \
-            shown
+            shown, None
     report = parse_json(out) if rc in (0, 1) else None
     if report and "compare" in report:
         if report["compare"]["agree"]:
-            return "agree", "%.1f s" % (time.monotonic() - start), shown
+            return "agree", "%.1f s" % (time.monotonic() - start), shown, \
+                report
         detail, worst = describe_differences(report)
         # Only float rounding can be precision: an integer or a large
-        # difference that a rerun happens not to show is a race.
-        if worst is None or worst > PRECISION_RELATIVE:
-            return find_race(args, cmd, detail, shown)
-        loose = cmd + ["--ulp", str(PRECISION_ULP)]
-        rc, out, _ = run_spv(loose, args.timeout)
-        report = parse_json(out) if rc in (0, 1) else None
-        if report and "compare" in report and report["compare"]["agree"]:
-            return "precision", detail, shown + ["--ulp", str(PRECISION_ULP)]
-        return find_race(args, cmd, detail, shown)
+        # difference is not.
+        if worst is not None and worst <= PRECISION_RELATIVE:
+            loose = cmd + ["--ulp", str(PRECISION_ULP)]
+            rc, out, _ = run_spv(loose, args.timeout)
+            loose_report = parse_json(out) if rc in (0, 1) else None
+            if loose_report and "compare" in loose_report and \
+                    loose_report["compare"]["agree"]:
+                return "precision", detail, \
+                    shown + ["--ulp", str(PRECISION_ULP)], report
+        return "differ", detail, shown, report
     message = first_error(err)
     if VULKAN_ERROR.match(message):
-        return "skip:lavapipe", message, shown
+        return "skip:lavapipe", message, shown, None
     if "dispatch" in message or "workgroup (" in message:
-        return "error:run", message, shown
-    return "error:compile", message, shown
+        return "error:run", message, shown, None
+    return "error:compile", message, shown, None
+
+
+def rerun_defined(args, module, env, path, refl, work, kind, why):
+    """A module whose first launch is proven undefined (`kind`: race or
+    undefined, `why`) reruns with the first variant of its job that the CPU
+    proves defined; that comparison is the outcome (agree-rerun, precision
+    or disagree), or None when no variant is defined."""
+    variants = RACE_RERUNS if kind == "race" else UNDEFINED_RERUNS
+    for variant in variants:
+        if variant.unit_size and \
+                all(i is None for i in refl["local_size_spec_ids"]):
+            continue
+        folder = os.path.join(work, "rerun-" + variant.name)
+        os.makedirs(folder, exist_ok=True)
+        cmd = compare_command(args, path, env,
+                              make_job(module, refl, folder, variant))
+        if not proven_defined(args, cmd, folder):
+            continue
+        outcome, detail, shown, _ = compare(args, cmd,
+                                            shown_command(cmd, path))
+        note = "first launch %s: %s; rerun with %s (no race, no undefined " \
+            "result)" % (kind, why, variant.description)
+        if outcome == "agree":
+            return "agree-rerun", note + ": agrees", shown
+        if outcome == "precision":
+            return "precision", "%s: %s" % (note, detail), shown
+        if outcome == "differ":
+            return "disagree", "%s: differs: %s" % (note, detail), shown
+        return None
+    return None
+
+
+def run_job(args, module, env, path, refl, work):
+    """Compares the module on inputs made in work; returns the outcome. A
+    difference is a race when the CPU finds one, else undefined when every
+    differing output depends on undefined results; either reruns with a
+    job proven defined (rerun_defined)."""
+    cmd = compare_command(args, path, env, make_job(module, refl, work))
+    outcome, detail, shown, report = compare(args, cmd,
+                                             shown_command(cmd, path))
+    if outcome != "differ":
+        return outcome, detail, shown
+    race = find_race(args, cmd)
+    if race:
+        kind, why = "race", race
+        shown = [a if a != "--compare" else "--check-races" for a in shown
+                 if a != "--json"]
+    else:
+        why = find_undefined(args, cmd, work, differing_outputs(report))
+        if not why:
+            return "disagree", detail, shown
+        kind = "undefined"
+        shown = [a if a != "--compare" else "--check-undefined"
+                 for a in shown if a != "--json"]
+    rerun = rerun_defined(args, module, env, path, refl, work, kind, why)
+    if rerun:
+        return rerun
+    return kind, "%s; %s" % (why, detail), shown
 
 
 # --- main -------------------------------------------------------------------
@@ -1050,7 +1239,8 @@ def main():
             "%s %d" % kv for kv in sorted(counts[corpus].items()))))
     for module in sorted(results):
         outcome, detail, cmd = results[module]
-        if outcome.startswith(("disagree", "race", "precision", "error")):
+        if outcome.startswith(("disagree", "race", "undefined", "precision",
+                               "agree-rerun", "error")):
             print("%s: %s: %s" % (outcome, module, detail))
 
     if args.update and args.expectations:

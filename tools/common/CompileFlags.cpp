@@ -68,8 +68,9 @@ static cl::opt<bool> checkUndefined(
 static cl::opt<bool> perturbUndefined(
     "perturb-undefined",
     cl::desc("Flip every bit of each result the specifications leave "
-             "undefined, and make OpUndef all ones instead of zero: outputs "
-             "that change depend on undefined values"),
+             "undefined, take element 0 for an out-of-bounds index and make "
+             "OpUndef all ones instead of zero: outputs that change depend "
+             "on undefined values"),
     cl::cat(spvb::tools::getToolCategory()));
 
 Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {

@@ -27,5 +27,8 @@ void main() {
 #elif defined(INDEX)
   vec4 v = vec4(f[0], f[1], f[2], f[3]);
   r[id] = floatBitsToUint((v + 1.0)[u]);
+#elif defined(ARRAY)
+  float a[3] = float[3](f[0], f[1], f[2]);
+  r[id] = floatBitsToUint(a[u]);
 #endif
 }
