@@ -93,6 +93,8 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
       options.robustBufferAccess || options.boundsReports;
   layout->boundsReports = options.boundsReports;
   layout->raceReports = options.raceReports;
+  layout->perturbUndefined =
+      options.undefinedChecks == UndefinedChecks::Perturb;
   // Barriers and subgroup operations count only in what the entry point
   // reaches.
   bool barriers = false, subgroupOps = false;

@@ -565,9 +565,15 @@ public:
 };
 
 /// Function variables: byte buffers on the stack, laid out naturally.
+/// A Function variable is a stack slot. Without an initializer it starts as
+/// zero, as OpUndef is: reading it first is undefined, but must not be for
+/// the host's compiler.
 class VariablePattern : public OpConversionPattern<spirv::VariableOp> {
 public:
-  using OpConversionPattern::OpConversionPattern;
+  VariablePattern(const TypeConverter &converter, MLIRContext *context,
+                  const InterfaceLayout &layout)
+      : OpConversionPattern(converter, context, kOverrideBenefit),
+        layout(layout) {}
   LogicalResult
   matchAndRewrite(spirv::VariableOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -581,9 +587,19 @@ public:
         std::max<uint64_t>(getAlignment(pointee), 16));
     if (Value init = adaptor.getInitializer())
       storeValue(rewriter, loc, init, alloca, pointee, {});
+    else
+      LLVM::MemsetOp::create(
+          rewriter, loc, alloca,
+          createIntConstant(rewriter, loc, rewriter.getI8Type(),
+                            layout.perturbUndefined ? 0xff : 0),
+          createIntConstant(rewriter, loc, rewriter.getI64Type(), size),
+          /*isVolatile=*/false);
     rewriter.replaceOp(op, alloca);
     return success();
   }
+
+private:
+  const InterfaceLayout &layout;
 };
 
 /// Builtins derived from the subgroup size and id, computed into a stack slot
@@ -866,11 +882,11 @@ void spvb::populateMemoryPatterns(const TypeConverter &converter,
                                   const InterfaceLayout &layout,
                                   RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<PtrAccessChainPattern, CopyMemoryPattern, VariablePattern,
-               UndefPattern, LoadSamplerPattern,
+  patterns.add<PtrAccessChainPattern, CopyMemoryPattern, UndefPattern,
+               LoadSamplerPattern,
                ErasePattern<spirv::GlobalVariableOp>>(converter, context,
                                                       kOverrideBenefit);
   patterns.add<LoadPattern, StorePattern>(converter, context, layout);
-  patterns.add<AccessChainPattern, AddressOfPattern, ArrayLengthPattern>(
-      converter, context, layout);
+  patterns.add<AccessChainPattern, AddressOfPattern, ArrayLengthPattern,
+               VariablePattern>(converter, context, layout);
 }

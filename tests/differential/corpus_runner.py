@@ -999,7 +999,7 @@ def find_undefined(args, cmd, work, differing):
                          args.timeout)
     message = first_error(err) if rc == 1 else ""
     what = message[len("error: "):] if message.startswith("error: ") else \
-        "no result is reported, so OpUndef values"
+        "no operation is reported: OpUndef or an uninitialized variable"
     return "%s; with --perturb-undefined the CPU's %s change%s" % (
         what, ", ".join(changed), "" if len(changed) > 1 else "s")
 

@@ -68,6 +68,9 @@ struct InterfaceLayout {
   bool boundsReports = false;
   /// Shared-memory accesses call spvb_rt_record_access (RaceChecks.h).
   bool raceReports = false;
+  /// Function variables without an initializer start as all ones instead
+  /// of zero (--perturb-undefined).
+  bool perturbUndefined = false;
 };
 
 /// Decides the interface. `bindings` is the binding table reflection chose;
