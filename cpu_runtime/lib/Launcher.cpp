@@ -129,7 +129,8 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
       if (begin >= queue.total)
         return;
       uint64_t end = std::min(begin + queue.chunk, queue.total);
-      for (uint64_t linear = begin; linear < end; ++linear) {
+      for (uint64_t next = begin; next < end; ++next) {
+        uint64_t linear = reverseOrder ? queue.total - 1 - next : next;
         invocation.workgroup_id[0] = linear % groups[0];
         invocation.workgroup_id[1] = (linear / groups[0]) % groups[1];
         invocation.workgroup_id[2] = linear / (uint64_t(groups[0]) * groups[1]);

@@ -21,6 +21,26 @@ compared) and sorts the module into one outcome:
                      accesses of different invocations, one a write, not
                      both atomic), which leaves the result undefined: the
                      race is reported before the differences
+  undefined          some value differs, no race, and every differing
+                     output depends on results the specifications leave
+                     undefined: the CPU's own output changes there with
+                     --perturb-undefined (two plain runs agree); the first
+                     operation --check-undefined reports is given, or none
+                     (OpUndef, an uninitialized variable)
+  schedule           some value differs, no race, nothing undefined, and
+                     every differing output depends on the order in which
+                     workgroups run: the CPU's own output changes there
+                     with --workgroup-order=reverse (e.g. slots taken from
+                     an atomic counter; every order is valid)
+  agree-rerun        race, undefined or schedule at first, and a rerun with the
+                     first variant of the job the CPU proves defined (no
+                     race, nothing --check-undefined reports, no output
+                     that --perturb-undefined changes) agrees. The
+                     variants: for a race or a schedule one workgroup, then local-size
+                     spec constants 1 too; for undefined results the
+                     generated values made positive (the same draws), then
+                     every integer 1 too. A defined rerun that differs is
+                     `disagree` (or `precision`), naming the first launch
   skip:REASON        not comparable yet: input attachments or
                      acceleration structures (unsupported-resource),
                      one binding declared as
@@ -1004,15 +1024,39 @@ def find_undefined(args, cmd, work, differing):
         what, ", ".join(changed), "" if len(changed) > 1 else "s")
 
 
+def reordered_outputs(args, cmd, work):
+    """The outputs the CPU's own result changes in when its one thread
+    starts the workgroups last to first, or None when a run fails."""
+    plain = cpu_outputs(args, cmd, work, "forward")
+    reverse = cpu_outputs(args, cmd, work, "reverse",
+                          ["--workgroup-order=reverse"])
+    if plain is None or reverse is None:
+        return None
+    return [name for name in plain if plain[name] != reverse[name]]
+
+
+def find_schedule(args, cmd, work, differing):
+    """Whether every output that differs from Vulkan's depends on the order
+    workgroups run in (no race, nothing undefined: e.g. slots taken from an
+    atomic counter)."""
+    changed = reordered_outputs(args, cmd, work)
+    if not changed or not differing or not set(differing) <= set(changed):
+        return None
+    return "with --workgroup-order=reverse the CPU's %s change%s" % (
+        ", ".join(changed), "" if len(changed) > 1 else "s")
+
+
 def proven_defined(args, cmd, work):
     """Whether the CPU finds neither a race nor an undefined result, and
-    its outputs do not change with --perturb-undefined."""
+    its outputs change neither with --perturb-undefined nor with the
+    workgroups in reverse order."""
     rc, _, _ = run_spv(cpu_command(cmd) + ["--check-races"], args.timeout)
     if rc != 0:
         return False
     rc, _, _ = run_spv(cpu_command(cmd) + ["--check-undefined"],
                        args.timeout)
-    return rc == 0 and perturbed_outputs(args, cmd, work) == []
+    return rc == 0 and perturbed_outputs(args, cmd, work) == [] and \
+        reordered_outputs(args, cmd, work) == []
 
 
 def run_module(args, module, env):
@@ -1089,11 +1133,11 @@ def compare(args, cmd, shown):
 
 
 def rerun_defined(args, module, env, path, refl, work, kind, why):
-    """A module whose first launch is proven undefined (`kind`: race or
-    undefined, `why`) reruns with the first variant of its job that the CPU
+    """A module whose first launch is proven undefined or dependent on
+    scheduling (`kind`: race, undefined or schedule, `why`) reruns with the first variant of its job that the CPU
     proves defined; that comparison is the outcome (agree-rerun, precision
     or disagree), or None when no variant is defined."""
-    variants = RACE_RERUNS if kind == "race" else UNDEFINED_RERUNS
+    variants = UNDEFINED_RERUNS if kind == "undefined" else RACE_RERUNS
     for variant in variants:
         if variant.unit_size and \
                 all(i is None for i in refl["local_size_spec_ids"]):
@@ -1106,8 +1150,9 @@ def rerun_defined(args, module, env, path, refl, work, kind, why):
             continue
         outcome, detail, shown, _ = compare(args, cmd,
                                             shown_command(cmd, path))
-        note = "first launch %s: %s; rerun with %s (no race, no undefined " \
-            "result)" % (kind, why, variant.description)
+        note = "first launch %s: %s; rerun with %s (no race, nothing " \
+            "undefined, independent of the workgroup order)" % (
+                kind, why, variant.description)
         if outcome == "agree":
             return "agree-rerun", note + ": agrees", shown
         if outcome == "precision":
@@ -1121,25 +1166,28 @@ def rerun_defined(args, module, env, path, refl, work, kind, why):
 def run_job(args, module, env, path, refl, work):
     """Compares the module on inputs made in work; returns the outcome. A
     difference is a race when the CPU finds one, else undefined when every
-    differing output depends on undefined results; either reruns with a
-    job proven defined (rerun_defined)."""
+    differing output depends on undefined results, else schedule when each
+    depends on the order workgroups run in; each reruns with a job proven
+    defined (rerun_defined)."""
     cmd = compare_command(args, path, env, make_job(module, refl, work))
     outcome, detail, shown, report = compare(args, cmd,
                                              shown_command(cmd, path))
     if outcome != "differ":
         return outcome, detail, shown
-    race = find_race(args, cmd)
-    if race:
-        kind, why = "race", race
-        shown = [a if a != "--compare" else "--check-races" for a in shown
-                 if a != "--json"]
+    differing = differing_outputs(report)
+    for kind, find, flag in (
+            ("race", lambda: find_race(args, cmd), "--check-races"),
+            ("undefined", lambda: find_undefined(args, cmd, work, differing),
+             "--check-undefined"),
+            ("schedule", lambda: find_schedule(args, cmd, work, differing),
+             "--workgroup-order=reverse")):
+        why = find()
+        if why:
+            shown = [a if a != "--compare" else flag for a in shown
+                     if a != "--json"]
+            break
     else:
-        why = find_undefined(args, cmd, work, differing_outputs(report))
-        if not why:
-            return "disagree", detail, shown
-        kind = "undefined"
-        shown = [a if a != "--compare" else "--check-undefined"
-                 for a in shown if a != "--json"]
+        return "disagree", detail, shown
     rerun = rerun_defined(args, module, env, path, refl, work, kind, why)
     if rerun:
         return rerun
@@ -1239,8 +1287,8 @@ def main():
             "%s %d" % kv for kv in sorted(counts[corpus].items()))))
     for module in sorted(results):
         outcome, detail, cmd = results[module]
-        if outcome.startswith(("disagree", "race", "undefined", "precision",
-                               "agree-rerun", "error")):
+        if outcome.startswith(("disagree", "race", "undefined", "schedule",
+                               "precision", "agree-rerun", "error")):
             print("%s: %s: %s" % (outcome, module, detail))
 
     if args.update and args.expectations:

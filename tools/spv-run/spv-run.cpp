@@ -96,6 +96,12 @@ static cl::opt<std::string> subgroupSizeArg(
     cl::desc("Invocations per subgroup: a power of two from 1 to 64 "
              "(default 32; with --compare the Vulkan device's)"),
     cl::init("32"), cl::cat(category));
+static cl::opt<std::string> workgroupOrderArg(
+    "workgroup-order",
+    cl::desc("The order the CPU starts workgroups in: forward (default) or "
+             "reverse; with --threads 1 an output that changes depends on "
+             "scheduling"),
+    cl::init("forward"), cl::cat(category));
 static cl::opt<bool>
     reflectArg("reflect",
                cl::desc("Print the entry point's interface (resources, "
@@ -212,6 +218,7 @@ static std::vector<cl::Option *> getJobFlags() {
           std::addressof(outArgs),
           std::addressof(printArgs),
           &repeatArg,
+          &workgroupOrderArg,
           &cold,
           &device,
           &backendArg,
@@ -644,6 +651,9 @@ int main(int argc, char **argv) {
   }
   if (groupsArg.empty())
     return fail("--groups X Y Z is required");
+  if (workgroupOrderArg != "forward" && workgroupOrderArg != "reverse")
+    return fail("--workgroup-order '" + workgroupOrderArg +
+                "': unknown order (expected forward or reverse)");
   std::array<uint32_t, 3> groups;
   for (int d = 0; d < 3; ++d) {
     Expected<uint32_t> count = run::parsePositive(groupsArg[d], "--groups");
@@ -899,6 +909,7 @@ int main(int argc, char **argv) {
     cpuSubgroupSize = *deviceSize;
   }
   runtime::Launcher launcher(threads, cpuSubgroupSize);
+  launcher.setReverseOrder(workgroupOrderArg == "reverse");
   Dispatch dispatch(*kernel);
   // Every buffer's working copy first: the addresses are theirs.
   for (HostBuffer &buffer : buffers) {

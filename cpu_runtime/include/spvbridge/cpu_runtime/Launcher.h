@@ -47,6 +47,9 @@ public:
 
   unsigned getThreadCount() const { return threadCount; }
   uint32_t getSubgroupSize() const { return subgroupSize; }
+  /// Hands out workgroups from the last (linear id) to the first: with one
+  /// thread, a result that changes depends on the order workgroups run in.
+  void setReverseOrder(bool reverse) { reverseOrder = reverse; }
 
   /// Runs groups[0] x groups[1] x groups[2] workgroups to completion. A
   /// barrier that not every invocation of a workgroup reaches is an error
@@ -58,6 +61,7 @@ public:
 private:
   unsigned threadCount;
   uint32_t subgroupSize;
+  bool reverseOrder = false;
   std::unique_ptr<llvm::StdThreadPool> pool;
 };
 
