@@ -1296,8 +1296,11 @@ def main():
                            {m: results[m] for m in results
                             if m in expected or not args.all})
         return 0
+    # A first launch whose race or schedule happens to give lavapipe's
+    # result agrees at once: that meets an expected agree-rerun too.
     changed = [m for m in sorted(results)
-               if m in expected and results[m][0] != expected[m]]
+               if m in expected and results[m][0] != expected[m] and
+               (expected[m], results[m][0]) != ("agree-rerun", "agree")]
     for module in changed:
         outcome, detail, cmd = results[module]
         print("changed: %s: expected %s, got %s (%s)\n  %s"
