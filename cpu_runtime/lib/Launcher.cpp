@@ -93,6 +93,7 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
   WorkQueue queue;
   queue.groups = groups;
   queue.total = uint64_t(groups[0]) * groups[1] * groups[2];
+  finishedWorkgroups.store(0, std::memory_order_relaxed);
   if (queue.total == 0)
     return llvm::Error::success();
   // Enough chunks per thread to balance, few enough to keep overhead low.
@@ -146,6 +147,7 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
             state.faults.report(std::move(error));
         }
         state.races.finishWorkgroup(linear);
+        finishedWorkgroups.fetch_add(1, std::memory_order_relaxed);
       }
     }
   };

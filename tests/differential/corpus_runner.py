@@ -58,7 +58,9 @@ compared) and sorts the module into one outcome:
                      an invalid buffer device address, or a bug on both
                      sides)
   error:KIND         ours: reflect (front end refuses the module), compile,
-                     run (a dispatch error), crash (signal), timeout
+                     run (a dispatch error), crash (signal), timeout (the
+                     CPU's dispatch outlasts spv-run --timeout, a third of
+                     the runner's, or the whole job the runner's)
 
 The target environment is the one COMPILE.tsv used for the module (the last
 `--target-env` of its attempt; GLSL without one: vulkan1.2; prebuilt .spv:
@@ -1079,8 +1081,11 @@ def run_module(args, module, env):
 
 
 def compare_command(args, path, env, job):
+    # The CPU's own watchdog ends a dispatch that never finishes well before
+    # the runner's timeout, with an error naming it.
     return [args.spv_run, path, "--compare", "--robust", "--json",
-            "--target-env", env, "--repeat", "1", "--threads", "1"] + job
+            "--target-env", env, "--repeat", "1", "--threads", "1",
+            "--timeout", str(max(1, args.timeout // 3))] + job
 
 
 def shown_command(cmd, path):
@@ -1125,6 +1130,8 @@ def compare(args, cmd, shown):
                     shown + ["--ulp", str(PRECISION_ULP)], report
         return "differ", detail, shown, report
     message = first_error(err)
+    if "did not finish in" in message:
+        return "error:timeout", message[len("error: "):], shown, None
     if VULKAN_ERROR.match(message):
         return "skip:lavapipe", message, shown, None
     if "dispatch" in message or "workgroup (" in message:

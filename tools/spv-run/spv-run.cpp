@@ -27,6 +27,7 @@
 #include "RunArguments.h"
 #include "ScriptRun.h"
 #include "VulkanRun.h"
+#include "Watchdog.h"
 
 #include "spvbridge/bridge/Kernel.h"
 #include "spvbridge/cpu_runtime/ImageFormats.h"
@@ -102,6 +103,12 @@ static cl::opt<std::string> workgroupOrderArg(
              "reverse; with --threads 1 an output that changes depends on "
              "scheduling"),
     cl::init("forward"), cl::cat(category));
+static cl::opt<std::string> timeoutArg(
+    "timeout",
+    cl::desc("Seconds a CPU dispatch may run before spv-run stops with an "
+             "error (default 60; 0 waits forever): generated code cannot be "
+             "interrupted, so a shader that loops forever would hang"),
+    cl::init("60"), cl::cat(category));
 static cl::opt<bool>
     reflectArg("reflect",
                cl::desc("Print the entry point's interface (resources, "
@@ -219,6 +226,7 @@ static std::vector<cl::Option *> getJobFlags() {
           std::addressof(printArgs),
           &repeatArg,
           &workgroupOrderArg,
+          &timeoutArg,
           &cold,
           &device,
           &backendArg,
@@ -651,6 +659,11 @@ int main(int argc, char **argv) {
   }
   if (groupsArg.empty())
     return fail("--groups X Y Z is required");
+  double timeoutSeconds = 0;
+  if (StringRef(timeoutArg).getAsDouble(timeoutSeconds) ||
+      !(timeoutSeconds >= 0))
+    return fail("--timeout '" + timeoutArg +
+                "': expected seconds (a number, 0 waits forever)");
   if (workgroupOrderArg != "forward" && workgroupOrderArg != "reverse")
     return fail("--workgroup-order '" + workgroupOrderArg +
                 "': unknown order (expected forward or reverse)");
@@ -960,13 +973,25 @@ int main(int argc, char **argv) {
   // Every run starts from the initial contents, restored outside the timing.
   // debugPrintfEXT output is shown for the last run only.
   std::vector<double> timings;
+  uint64_t workgroups = uint64_t(groups[0]) * groups[1] * groups[2];
+  run::Watchdog watchdog(
+      std::chrono::duration<double>(timeoutSeconds), [&]() -> std::string {
+        return formatv("error: the dispatch did not finish in {0} s "
+                       "(--timeout; 0 waits forever): {1} of {2} workgroups "
+                       "finished; the shader may loop forever",
+                       timeoutArg, launcher.getFinishedWorkgroups(),
+                       workgroups);
+      });
   for (uint32_t i = 0; i <= *repeat; ++i) {
     runtime::setPrintfSink(i == *repeat ? stdout : nullptr);
     for (HostBuffer &buffer : buffers)
       std::memcpy(buffer.working.data(), buffer.initial.data(),
                   buffer.working.size());
     auto start = std::chrono::steady_clock::now();
-    if (Error error = dispatch.run(launcher, groups))
+    watchdog.arm();
+    Error error = dispatch.run(launcher, groups);
+    watchdog.disarm();
+    if (error)
       return fail(std::move(error));
     double ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - start)

@@ -16,6 +16,7 @@
 #include "llvm/Support/ThreadPool.h"
 
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <vector>
@@ -50,6 +51,11 @@ public:
   /// Hands out workgroups from the last (linear id) to the first: with one
   /// thread, a result that changes depends on the order workgroups run in.
   void setReverseOrder(bool reverse) { reverseOrder = reverse; }
+  /// How many workgroups of the current (or last) launch have finished;
+  /// safe to read from another thread while it runs.
+  uint64_t getFinishedWorkgroups() const {
+    return finishedWorkgroups.load(std::memory_order_relaxed);
+  }
 
   /// Runs groups[0] x groups[1] x groups[2] workgroups to completion. A
   /// barrier that not every invocation of a workgroup reaches is an error
@@ -62,6 +68,7 @@ private:
   unsigned threadCount;
   uint32_t subgroupSize;
   bool reverseOrder = false;
+  std::atomic<uint64_t> finishedWorkgroups{0};
   std::unique_ptr<llvm::StdThreadPool> pool;
 };
 

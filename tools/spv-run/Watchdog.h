@@ -1,0 +1,48 @@
+//===- Watchdog.h - Ends a run whose dispatch never finishes ----*- C++ -*-===//
+//
+// Generated code cannot be interrupted: a shader that loops forever would
+// hang spv-run. While armed, the watchdog's thread waits for the deadline;
+// if it passes, it prints the error `describe` gives and ends the process
+// with exit code 1, as a GPU driver's timeout ends a hung submission.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_TOOLS_SPV_RUN_WATCHDOG_H
+#define SPVBRIDGE_TOOLS_SPV_RUN_WATCHDOG_H
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace spvb::run {
+
+class Watchdog {
+public:
+  /// A zero `timeout` never fires.
+  Watchdog(std::chrono::duration<double> timeout,
+           std::function<std::string()> describe);
+  ~Watchdog();
+
+  /// Starts the countdown (for one dispatch).
+  void arm();
+  /// Stops it.
+  void disarm();
+
+private:
+  void watch();
+
+  std::chrono::duration<double> timeout;
+  std::function<std::string()> describe;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  bool stopping = false;
+  std::thread thread;
+};
+
+} // namespace spvb::run
+
+#endif // SPVBRIDGE_TOOLS_SPV_RUN_WATCHDOG_H
