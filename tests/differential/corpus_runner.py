@@ -986,17 +986,26 @@ def cpu_outputs(args, cmd, work, label, extra=()):
     return result
 
 
-def perturbed_outputs(args, cmd, work):
-    """The outputs the CPU's own result changes in with
-    --perturb-undefined (flipped undefined results, OpUndef all ones), or
-    None when that cannot be told (a run fails, or two plain runs differ)."""
+def changed_outputs(args, cmd, work, flag):
+    """The outputs the CPU's own result changes in when it reruns with
+    `flag`, or None when that cannot be told (a run fails, or two plain
+    runs differ)."""
     plain = cpu_outputs(args, cmd, work, "plain")
     again = cpu_outputs(args, cmd, work, "again")
-    perturbed = cpu_outputs(args, cmd, work, "perturbed",
-                            ["--perturb-undefined"])
-    if plain is None or perturbed is None or plain != again:
+    changed = cpu_outputs(args, cmd, work, "changed", [flag])
+    if plain is None or changed is None or plain != again:
         return None
-    return [name for name in plain if plain[name] != perturbed[name]]
+    return [name for name in plain if plain[name] != changed[name]]
+
+
+def find_dependence(args, cmd, work, differing, flag):
+    """Whether every output that differs from Vulkan's changes on the CPU
+    with `flag`: says which change, or None."""
+    changed = changed_outputs(args, cmd, work, flag)
+    if not changed or not differing or not set(differing) <= set(changed):
+        return None
+    return "with %s the CPU's %s change%s" % (
+        flag, ", ".join(changed), "" if len(changed) > 1 else "s")
 
 
 def find_race(args, cmd):
@@ -1012,40 +1021,27 @@ def find_race(args, cmd):
 
 def find_undefined(args, cmd, work, differing):
     """Whether every output that differs from Vulkan's depends on
-    undefined results: those outputs change when the CPU flips them. The
-    first result --check-undefined reports explains it, or OpUndef does."""
-    changed = perturbed_outputs(args, cmd, work)
-    if not changed or not differing or not set(differing) <= set(changed):
+    undefined results: those outputs change when the CPU flips them
+    (--perturb-undefined). The first result --check-undefined reports
+    explains it, or OpUndef or an uninitialized variable does."""
+    changed = find_dependence(args, cmd, work, differing,
+                              "--perturb-undefined")
+    if not changed:
         return None
     rc, _, err = run_spv(cpu_command(cmd) + ["--check-undefined"],
                          args.timeout)
     message = first_error(err) if rc == 1 else ""
     what = message[len("error: "):] if message.startswith("error: ") else \
         "no operation is reported: OpUndef or an uninitialized variable"
-    return "%s; with --perturb-undefined the CPU's %s change%s" % (
-        what, ", ".join(changed), "" if len(changed) > 1 else "s")
-
-
-def reordered_outputs(args, cmd, work):
-    """The outputs the CPU's own result changes in when its one thread
-    starts the workgroups last to first, or None when a run fails."""
-    plain = cpu_outputs(args, cmd, work, "forward")
-    reverse = cpu_outputs(args, cmd, work, "reverse",
-                          ["--workgroup-order=reverse"])
-    if plain is None or reverse is None:
-        return None
-    return [name for name in plain if plain[name] != reverse[name]]
+    return "%s; %s" % (what, changed)
 
 
 def find_schedule(args, cmd, work, differing):
     """Whether every output that differs from Vulkan's depends on the order
     workgroups run in (no race, nothing undefined: e.g. slots taken from an
     atomic counter)."""
-    changed = reordered_outputs(args, cmd, work)
-    if not changed or not differing or not set(differing) <= set(changed):
-        return None
-    return "with --workgroup-order=reverse the CPU's %s change%s" % (
-        ", ".join(changed), "" if len(changed) > 1 else "s")
+    return find_dependence(args, cmd, work, differing,
+                           "--workgroup-order=reverse")
 
 
 def proven_defined(args, cmd, work):
@@ -1057,8 +1053,9 @@ def proven_defined(args, cmd, work):
         return False
     rc, _, _ = run_spv(cpu_command(cmd) + ["--check-undefined"],
                        args.timeout)
-    return rc == 0 and perturbed_outputs(args, cmd, work) == [] and \
-        reordered_outputs(args, cmd, work) == []
+    return rc == 0 and all(
+        changed_outputs(args, cmd, work, flag) == []
+        for flag in ("--perturb-undefined", "--workgroup-order=reverse"))
 
 
 def run_module(args, module, env):
