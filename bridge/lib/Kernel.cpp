@@ -2,6 +2,7 @@
 #include "spvbridge/bridge/Kernel.h"
 
 #include "spvbridge/bridge/Codegen.h"
+#include "spvbridge/spirv/Deserializer.h"
 #include "spvbridge/spirv/LocationFormat.h"
 #include "spvbridge/spirv/SpvbDialect.h"
 
@@ -169,6 +170,10 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   });
   if (!unsupported.empty())
     return makeError(unsupported);
+  bool zeroInitializedWorkgroup = false;
+  (*spirvModule)->walk([&](mlir::spirv::GlobalVariableOp variable) {
+    zeroInitializedWorkgroup |= variable->hasAttr(kZeroInitializedAttr);
+  });
   llvm::Expected<LoweredModule> lowered =
       compiler.lower(std::move(*spirvModule), *reflection, binary.name);
   if (!lowered)
@@ -226,6 +231,10 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
     return info.takeError();
   kernel->entry.invocation = invocation->toPtr<spvb_entry_fn>();
   kernel->entry.info = *info->toPtr<const spvb_kernel_info *>();
+  // Memory a null initializer must keep zero is not perturbed.
+  if (options.undefinedChecks == UndefinedChecks::Perturb &&
+      !zeroInitializedWorkgroup)
+    kernel->entry.workgroupFill = 0xff;
   if (kernel->entry.info.workgroup_entry != SPVB_WORKGROUP_ENTRY_NONE) {
     auto workgroup = jit->lookup(*dylib, getWorkgroupEntrySymbol(name));
     if (!workgroup)

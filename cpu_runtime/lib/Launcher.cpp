@@ -136,7 +136,8 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
         invocation.workgroup_id[1] = (linear / groups[0]) % groups[1];
         invocation.workgroup_id[2] = linear / (uint64_t(groups[0]) * groups[1]);
         if (info.shared_memory_size)
-          std::memset(worker.shared.data(), 0, info.shared_memory_size);
+          std::memset(worker.shared.data(), kernel.workgroupFill,
+                      info.shared_memory_size);
         if (kernel.workgroup) {
           kernel.workgroup(&dispatch, &invocation);
         } else {

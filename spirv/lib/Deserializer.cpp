@@ -741,8 +741,11 @@ Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
     bool isNull =
         init != constants.end() && init->second.kind == ConstantInfo::Null;
     if (pointerType.getStorageClass() == spirv::StorageClass::Workgroup &&
-        isNull)
+        isNull) {
+      // --perturb-undefined must then leave Workgroup memory zero.
+      global->setAttr(kZeroInitializedAttr, builder.getUnitAttr());
       return success();
+    }
     if (pointerType.getStorageClass() != spirv::StorageClass::Private)
       return fail(inst, "initializer on a " +
                             spirv::stringifyStorageClass(

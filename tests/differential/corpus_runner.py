@@ -26,7 +26,8 @@ compared) and sorts the module into one outcome:
                      undefined: the CPU's own output changes there with
                      --perturb-undefined (two plain runs agree); the first
                      operation --check-undefined reports is given, or none
-                     (OpUndef, an uninitialized variable)
+                     (OpUndef, an uninitialized variable or Workgroup
+                     memory)
   schedule           some value differs, no race, nothing undefined, and
                      every differing output depends on the order in which
                      workgroups run: the CPU's own output changes there
@@ -1023,7 +1024,8 @@ def find_undefined(args, cmd, work, differing):
     """Whether every output that differs from Vulkan's depends on
     undefined results: those outputs change when the CPU flips them
     (--perturb-undefined). The first result --check-undefined reports
-    explains it, or OpUndef or an uninitialized variable does."""
+    explains it, or OpUndef, an uninitialized variable or Workgroup memory
+    does."""
     changed = find_dependence(args, cmd, work, differing,
                               "--perturb-undefined")
     if not changed:
@@ -1032,7 +1034,8 @@ def find_undefined(args, cmd, work, differing):
                          args.timeout)
     message = first_error(err) if rc == 1 else ""
     what = message[len("error: "):] if message.startswith("error: ") else \
-        "no operation is reported: OpUndef or an uninitialized variable"
+        "no operation is reported: OpUndef, an uninitialized variable or " \
+        "Workgroup memory"
     return "%s; %s" % (what, changed)
 
 

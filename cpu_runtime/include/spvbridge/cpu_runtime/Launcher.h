@@ -4,7 +4,7 @@
 // and runs every invocation. A kernel without barriers runs each workgroup as
 // one call of its per-workgroup entry; a kernel with barriers runs each
 // invocation on its own fiber, switching at barriers. Workgroup memory is
-// zero-filled per workgroup.
+// filled per workgroup, with zeros unless the kernel asks otherwise.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_CPU_RUNTIME_LAUNCHER_H
@@ -28,6 +28,9 @@ struct KernelEntry {
   spvb_entry_fn invocation = nullptr;
   spvb_entry_fn workgroup = nullptr;
   spvb_kernel_info info{};
+  /// The byte each workgroup's Workgroup memory starts as: 0, or 0xff to
+  /// perturb memory nothing initializes (--perturb-undefined).
+  uint8_t workgroupFill = 0;
 };
 
 /// What one dispatch binds: the binding table in the kernel's slot order and

@@ -29,6 +29,12 @@
 
 namespace spvb {
 
+/// Marks a Workgroup spirv.GlobalVariable whose OpVariable had a null
+/// initializer (ZeroInitializeWorkgroupMemory): the initializer is dropped,
+/// since the runtime zero-fills Workgroup memory.
+inline constexpr llvm::StringLiteral kZeroInitializedAttr =
+    "spvb.zero_initialized";
+
 /// Registers the dialects the deserializer emits.
 void registerDeserializerDialects(mlir::MLIRContext &context);
 
