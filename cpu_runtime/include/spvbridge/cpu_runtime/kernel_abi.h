@@ -71,8 +71,9 @@ typedef struct spvb_invocation {
   uint32_t local_id[3];
   uint32_t global_id[3];
   uint32_t local_index;
-  /* This workgroup's Workgroup storage, zero-filled, shared_memory_size
-   * bytes. */
+  /* This workgroup's Workgroup storage, shared_memory_size bytes,
+   * zero-filled (all ones with --perturb-undefined, unless a Workgroup
+   * variable has a null initializer). */
   uint8_t *shared_memory;
   /* This invocation's Private storage, private_memory_size bytes. */
   uint8_t *private_memory;
