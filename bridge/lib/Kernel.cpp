@@ -170,10 +170,12 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   });
   if (!unsupported.empty())
     return makeError(unsupported);
-  bool zeroInitializedWorkgroup = false;
-  (*spirvModule)->walk([&](mlir::spirv::GlobalVariableOp variable) {
-    zeroInitializedWorkgroup |= variable->hasAttr(kZeroInitializedAttr);
-  });
+  // Memory a null initializer must keep zero is not perturbed.
+  bool perturbWorkgroup = options.undefinedChecks == UndefinedChecks::Perturb;
+  if (perturbWorkgroup)
+    (*spirvModule)->walk([&](mlir::spirv::GlobalVariableOp variable) {
+      perturbWorkgroup &= !variable->hasAttr(kZeroInitializedAttr);
+    });
   llvm::Expected<LoweredModule> lowered =
       compiler.lower(std::move(*spirvModule), *reflection, binary.name);
   if (!lowered)
@@ -231,9 +233,7 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
     return info.takeError();
   kernel->entry.invocation = invocation->toPtr<spvb_entry_fn>();
   kernel->entry.info = *info->toPtr<const spvb_kernel_info *>();
-  // Memory a null initializer must keep zero is not perturbed.
-  if (options.undefinedChecks == UndefinedChecks::Perturb &&
-      !zeroInitializedWorkgroup)
+  if (perturbWorkgroup)
     kernel->entry.workgroupFill = 0xff;
   if (kernel->entry.info.workgroup_entry != SPVB_WORKGROUP_ENTRY_NONE) {
     auto workgroup = jit->lookup(*dylib, getWorkgroupEntrySymbol(name));

@@ -148,3 +148,20 @@ Value spvb::castIntegerToWidthOf(OpBuilder &b, Location loc, Value value,
     return LLVM::SExtOp::create(b, loc, target, value);
   return LLVM::ZExtOp::create(b, loc, target, value);
 }
+
+void spvb::emitConditionally(ConversionPatternRewriter &rewriter, Location loc,
+                             Value condition, bool when,
+                             llvm::function_ref<void()> body) {
+  Block *current = rewriter.getInsertionBlock();
+  Block *continuation =
+      rewriter.splitBlock(current, rewriter.getInsertionPoint());
+  Block *taken = rewriter.createBlock(continuation);
+  body();
+  LLVM::BrOp::create(rewriter, loc, ValueRange{}, continuation);
+  rewriter.setInsertionPointToEnd(current);
+  if (when)
+    LLVM::CondBrOp::create(rewriter, loc, condition, taken, continuation);
+  else
+    LLVM::CondBrOp::create(rewriter, loc, condition, continuation, taken);
+  rewriter.setInsertionPointToStart(continuation);
+}

@@ -50,6 +50,13 @@ void declareRuntimeFunction(mlir::OpBuilder &b, mlir::Operation *from,
 mlir::Value createStringConstant(mlir::OpBuilder &b, mlir::Operation *from,
                                  llvm::StringRef prefix, llvm::StringRef text);
 
+/// Emits what `body` builds in a block of its own that runs only when the
+/// i1 `condition` equals `when` (reports off the common path); the
+/// insertion point then continues after it.
+void emitConditionally(mlir::ConversionPatternRewriter &rewriter,
+                       mlir::Location loc, mlir::Value condition, bool when,
+                       llvm::function_ref<void()> body);
+
 /// Resizes an integer (or integer vector) to the width of `like`.
 mlir::Value castIntegerToWidthOf(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value value, mlir::Type like,

@@ -80,21 +80,15 @@ static void emitBoundsReport(ConversionPatternRewriter &rewriter, Operation *op,
                          LLVM::LLVMFunctionType::get(
                              LLVM::LLVMVoidType::get(rewriter.getContext()),
                              {ptr, ptr, i32, i64, i64, ptr}));
-  Block *current = rewriter.getInsertionBlock();
-  Block *continuation =
-      rewriter.splitBlock(current, rewriter.getInsertionPoint());
-  Block *report = rewriter.createBlock(continuation);
-  Value text =
-      createStringConstant(rewriter, op, "spvb.bounds.message", message);
-  LLVM::CallOp::create(rewriter, loc, TypeRange{}, "spvb_rt_fault",
-                       ValueRange{func.getArgument(0), func.getArgument(1),
-                                  createIntConstant(rewriter, loc, i32,
-                                                    SPVB_FAULT_OUT_OF_BOUNDS),
-                                  offset, size, text});
-  LLVM::BrOp::create(rewriter, loc, ValueRange{}, continuation);
-  rewriter.setInsertionPointToEnd(current);
-  LLVM::CondBrOp::create(rewriter, loc, inBounds, continuation, report);
-  rewriter.setInsertionPointToStart(continuation);
+  emitConditionally(rewriter, loc, inBounds, /*when=*/false, [&] {
+    Value text =
+        createStringConstant(rewriter, op, "spvb.bounds.message", message);
+    LLVM::CallOp::create(rewriter, loc, TypeRange{}, "spvb_rt_fault",
+                         ValueRange{func.getArgument(0), func.getArgument(1),
+                                    createIntConstant(rewriter, loc, i32,
+                                                      SPVB_FAULT_OUT_OF_BOUNDS),
+                                    offset, size, text});
+  });
 }
 
 GuardedAccess spvb::guardBufferAccess(ConversionPatternRewriter &rewriter,

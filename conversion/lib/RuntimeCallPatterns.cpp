@@ -272,28 +272,24 @@ public:
     Location loc = op.getLoc();
     Type ptr = LLVM::LLVMPointerType::get(getContext());
     Type i32 = rewriter.getI32Type();
-    Block *current = rewriter.getInsertionBlock();
-    Block *continuation =
-        rewriter.splitBlock(current, rewriter.getInsertionPoint());
-    Block *report = rewriter.createBlock(continuation);
     ValueRange args = adaptor.getArgs();
-    auto [descs, values] = packPrintfArguments(rewriter, loc, op, args);
-    StringRef callee = "spvb_rt_undefined";
-    declareRuntimeFunction(
-        rewriter, op, callee,
-        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
-                                    {ptr, ptr, ptr, i32, ptr, ptr}));
-    LLVM::CallOp::create(
-        rewriter, loc, TypeRange{}, callee,
-        ValueRange{func.getArgument(0), func.getArgument(1),
-                   createStringConstant(rewriter, op, "spvb.undefined.message",
-                                        op.getMessage()),
-                   createIntConstant(rewriter, loc, i32, args.size()), descs,
-                   values});
-    LLVM::BrOp::create(rewriter, loc, ValueRange{}, continuation);
-    rewriter.setInsertionPointToEnd(current);
-    LLVM::CondBrOp::create(rewriter, loc, adaptor.getUndefined(), report,
-                           continuation);
+    emitConditionally(
+        rewriter, loc, adaptor.getUndefined(), /*when=*/true, [&] {
+          auto [descs, values] = packPrintfArguments(rewriter, loc, op, args);
+          StringRef callee = "spvb_rt_undefined";
+          declareRuntimeFunction(
+              rewriter, op, callee,
+              LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
+                                          {ptr, ptr, ptr, i32, ptr, ptr}));
+          LLVM::CallOp::create(
+              rewriter, loc, TypeRange{}, callee,
+              ValueRange{func.getArgument(0), func.getArgument(1),
+                         createStringConstant(rewriter, op,
+                                              "spvb.undefined.message",
+                                              op.getMessage()),
+                         createIntConstant(rewriter, loc, i32, args.size()),
+                         descs, values});
+        });
     rewriter.eraseOp(op);
     return success();
   }
