@@ -282,105 +282,93 @@ void addGlslRules(Operation *op, unsigned inst, ConditionBuilder &c,
   Value x = operands[0];
   Type type = x.getType();
   auto zero = [&] { return c.floatConstant(type, 0.0); };
-  auto one = [&](const char *name, Value undefined, const char *rule) {
-    rules.push_back({undefined,
-                     std::string(name) + "(" + conversionFor(type, 'g') +
-                         ") is undefined (" + rule + ")",
-                     {x}});
-  };
-  auto two = [&](const char *name, Value undefined, const char *rule,
-                 char conversion) {
-    rules.push_back({undefined,
-                     std::string(name) + "(" + conversionFor(type, conversion) +
-                         ", " + conversionFor(type, conversion) +
-                         ") is undefined (" + rule + ")",
-                     {operands[0], operands[1]}});
-  };
-  auto three = [&](const char *name, Value undefined, const char *rule,
-                   char conversion) {
+  // "Name(%g, %g) is undefined (rule)" with every operand.
+  auto add = [&](const char *name, Value undefined, const char *rule,
+                 char conversion = 'g') {
     std::string spec = conversionFor(type, conversion);
-    rules.push_back({undefined,
-                     std::string(name) + "(" + spec + ", " + spec + ", " +
-                         spec + ") is undefined (" + rule + ")",
-                     {operands[0], operands[1], operands[2]}});
+    std::string list = spec;
+    for (size_t i = 1; i < operands.size(); ++i)
+      list += ", " + spec;
+    rules.push_back(
+        {undefined,
+         std::string(name) + "(" + list + ") is undefined (" + rule + ")",
+         SmallVector<Value>(operands)});
   };
   bool isFloat = isa<FloatType>(getElementTypeOrSelf(type));
   switch (inst) {
   case GLSLstd450Pow:
     if (operands.size() == 2 && isFloat)
-      two("Pow",
+      add("Pow",
           c.either(c.compare<spirv::FOrdLessThanOp>(x, zero()),
                    c.both(c.compare<spirv::FOrdEqualOp>(x, zero()),
                           c.compare<spirv::FOrdLessThanEqualOp>(operands[1],
                                                                 zero()))),
-          "x < 0, or x = 0 and y <= 0", 'g');
+          "x < 0, or x = 0 and y <= 0");
     return;
   case GLSLstd450Sqrt:
-    one("Sqrt", c.compare<spirv::FOrdLessThanOp>(x, zero()), "x < 0");
+    add("Sqrt", c.compare<spirv::FOrdLessThanOp>(x, zero()), "x < 0");
     return;
   case GLSLstd450InverseSqrt:
-    one("InverseSqrt", c.compare<spirv::FOrdLessThanEqualOp>(x, zero()),
+    add("InverseSqrt", c.compare<spirv::FOrdLessThanEqualOp>(x, zero()),
         "x <= 0");
     return;
   case GLSLstd450Log:
-    one("Log", c.compare<spirv::FOrdLessThanEqualOp>(x, zero()), "x <= 0");
+    add("Log", c.compare<spirv::FOrdLessThanEqualOp>(x, zero()), "x <= 0");
     return;
   case GLSLstd450Log2:
-    one("Log2", c.compare<spirv::FOrdLessThanEqualOp>(x, zero()), "x <= 0");
+    add("Log2", c.compare<spirv::FOrdLessThanEqualOp>(x, zero()), "x <= 0");
     return;
   case GLSLstd450Asin:
-    one("Asin", c.magnitudeAbove(x, 1.0, false), "|x| > 1");
+    add("Asin", c.magnitudeAbove(x, 1.0, false), "|x| > 1");
     return;
   case GLSLstd450Acos:
-    one("Acos", c.magnitudeAbove(x, 1.0, false), "|x| > 1");
+    add("Acos", c.magnitudeAbove(x, 1.0, false), "|x| > 1");
     return;
   case GLSLstd450Acosh:
-    one("Acosh",
+    add("Acosh",
         c.compare<spirv::FOrdLessThanOp>(x, c.floatConstant(type, 1.0)),
         "x < 1");
     return;
   case GLSLstd450Atanh:
-    one("Atanh", c.magnitudeAbove(x, 1.0, true), "|x| >= 1");
+    add("Atanh", c.magnitudeAbove(x, 1.0, true), "|x| >= 1");
     return;
   case GLSLstd450Atan2:
     if (operands.size() == 2)
-      two("Atan2",
+      add("Atan2",
           c.both(c.compare<spirv::FOrdEqualOp>(operands[0], zero()),
                  c.compare<spirv::FOrdEqualOp>(operands[1], zero())),
-          "x = y = 0", 'g');
+          "x = y = 0");
     return;
   case GLSLstd450FClamp:
     if (operands.size() == 3)
-      three("FClamp",
-            c.compare<spirv::FOrdGreaterThanOp>(operands[1], operands[2]),
-            "minVal > maxVal", 'g');
+      add("FClamp",
+          c.compare<spirv::FOrdGreaterThanOp>(operands[1], operands[2]),
+          "minVal > maxVal");
     return;
   case GLSLstd450UClamp:
     if (operands.size() == 3)
-      three("UClamp",
-            c.compare<spirv::UGreaterThanOp>(operands[1], operands[2]),
-            "minVal > maxVal", 'u');
+      add("UClamp", c.compare<spirv::UGreaterThanOp>(operands[1], operands[2]),
+          "minVal > maxVal", 'u');
     return;
   case GLSLstd450SClamp:
     if (operands.size() == 3)
-      three("SClamp",
-            c.compare<spirv::SGreaterThanOp>(operands[1], operands[2]),
-            "minVal > maxVal", 'd');
+      add("SClamp", c.compare<spirv::SGreaterThanOp>(operands[1], operands[2]),
+          "minVal > maxVal", 'd');
     return;
   case GLSLstd450SmoothStep:
     if (operands.size() == 3)
-      three("SmoothStep",
-            c.compare<spirv::FOrdGreaterThanEqualOp>(operands[0], operands[1]),
-            "edge0 >= edge1", 'g');
+      add("SmoothStep",
+          c.compare<spirv::FOrdGreaterThanEqualOp>(operands[0], operands[1]),
+          "edge0 >= edge1");
     return;
   case GLSLstd450FMin:
   case GLSLstd450FMax:
     if (operands.size() == 2)
-      two(inst == GLSLstd450FMin ? "FMin" : "FMax",
+      add(inst == GLSLstd450FMin ? "FMin" : "FMax",
           c.either(
               c.compare<spirv::FUnordNotEqualOp>(operands[0], operands[0]),
               c.compare<spirv::FUnordNotEqualOp>(operands[1], operands[1])),
-          "an operand is NaN", 'g');
+          "an operand is NaN");
     return;
   default:
     return;
