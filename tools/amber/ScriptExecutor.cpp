@@ -4,6 +4,7 @@
 #include "AmberLayout.h"
 #include "ExpectChecks.h"
 #include "ScriptRequirements.h"
+#include "ShaderEnvironment.h"
 
 #include "spvbridge/cpu_runtime/ImageFormats.h"
 #include "spvbridge/spirv/Optimization.h"
@@ -137,7 +138,7 @@ private:
   bool runDispatch(const RunCommand &run);
   bool bindDescriptor(Dispatch &dispatch, const Kernel &kernel,
                       const amber::DescriptorBinding &binding, unsigned line);
-  llvm::Expected<SpirvBinary> buildShader(const Shader &shader,
+  llvm::Expected<BuiltModule> buildShader(const Shader &shader,
                                           const ShaderAttachment &attachment);
   llvm::Expected<std::shared_ptr<const Kernel>>
   getKernel(const Pipeline &pipeline);
@@ -235,25 +236,56 @@ bool Executor::runCommand(const Command &command) {
   return false;
 }
 
-llvm::Expected<SpirvBinary>
+llvm::Expected<BuiltModule>
 Executor::buildShader(const Shader &shader,
                       const ShaderAttachment &attachment) {
+  ShaderEnvironments environments =
+      getShaderEnvironments(script, shader, options.targetEnv);
   SourceOptions source;
-  source.targetEnv =
-      shader.targetEnv.empty() ? options.targetEnv : shader.targetEnv;
+  source.targetEnv = environments.fixed.empty()
+                         ? environments.allowed.back().name.str()
+                         : environments.fixed;
   source.entry = attachment.entryPoint;
   bool inScript = shader.resolvedPath.empty();
   std::string name = inScript ? script.fileName : shader.resolvedPath;
-  llvm::Expected<SpirvBinary> binary = [&]() -> llvm::Expected<SpirvBinary> {
+  // A binary is built for the oldest allowed environment that consumes its
+  // header's version (past 1.6: the newest, whose validator then says why).
+  auto fromBinary =
+      [&](llvm::Expected<SpirvBinary> binary) -> llvm::Expected<BuiltModule> {
+    if (!binary)
+      return binary.takeError();
+    if (!environments.fixed.empty())
+      return BuiltModule{std::move(*binary), environments.fixed};
+    const VulkanEnvironment *environment = &environments.allowed.back();
+    for (const VulkanEnvironment &candidate : environments.allowed)
+      if (binary->words.size() > 1 &&
+          binary->words[1] <= candidate.spirvVersion) {
+        environment = &candidate;
+        break;
+      }
+    return BuiltModule{std::move(*binary), environment->name.str()};
+  };
+  auto withSourceEnv =
+      [&](llvm::Expected<SpirvBinary> binary) -> llvm::Expected<BuiltModule> {
+    if (!binary)
+      return binary.takeError();
+    return BuiltModule{std::move(*binary), source.targetEnv};
+  };
+  llvm::Expected<BuiltModule> built = [&]() -> llvm::Expected<BuiltModule> {
     switch (shader.format) {
     case ShaderFormat::Glsl:
-      return compileGlsl(inScript ? mapLinesToScript(shader) : shader.source,
-                         name, spvb::ShaderStage::Compute, source);
+      return withSourceEnv(
+          compileGlsl(inScript ? mapLinesToScript(shader) : shader.source, name,
+                      spvb::ShaderStage::Compute, source));
     case ShaderFormat::Hlsl:
-      return compileHlsl(shader.source, name, spvb::ShaderStage::Compute,
-                         source);
+      return withSourceEnv(
+          compileHlsl(shader.source, name, spvb::ShaderStage::Compute, source));
     case ShaderFormat::SpirvAsm:
-      return assembleSpirv(shader.source, name, source);
+      if (environments.fixed.empty())
+        return assembleForOldestEnvironment(shader.source, name, source,
+                                            environments.allowed,
+                                            options.compile.validate);
+      return withSourceEnv(assembleSpirv(shader.source, name, source));
     case ShaderFormat::SpirvHex: {
       std::vector<char> bytes;
       llvm::SmallVector<llvm::StringRef> tokens;
@@ -269,21 +301,26 @@ Executor::buildShader(const Shader &shader,
               token.str().c_str());
         bytes.push_back(static_cast<char>(byte));
       }
-      return parseSpirvBinary(bytes, name);
+      return fromBinary(parseSpirvBinary(bytes, name));
     }
     case ShaderFormat::SpirvBin:
-      return parseSpirvBinary(
+      return fromBinary(parseSpirvBinary(
           llvm::ArrayRef<char>(shader.source.data(), shader.source.size()),
-          name);
+          name));
     case ShaderFormat::OpenClC:
       break;
     }
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "error: unsupported shader format");
   }();
-  if (!binary || attachment.optimizations.empty())
-    return binary;
-  return runSpirvOptPasses(*binary, attachment.optimizations, source.targetEnv);
+  if (!built || attachment.optimizations.empty())
+    return built;
+  llvm::Expected<SpirvBinary> optimized = runSpirvOptPasses(
+      built->binary, attachment.optimizations, built->targetEnv);
+  if (!optimized)
+    return optimized.takeError();
+  built->binary = std::move(*optimized);
+  return built;
 }
 
 llvm::Expected<std::shared_ptr<const Kernel>>
@@ -306,12 +343,11 @@ Executor::getKernel(const Pipeline &pipeline) {
     return cached->second;
 
   const Shader *shader = script.findShader(attachment->shader);
-  llvm::Expected<SpirvBinary> binary = buildShader(*shader, *attachment);
-  if (!binary)
-    return binary.takeError();
+  llvm::Expected<BuiltModule> built = buildShader(*shader, *attachment);
+  if (!built)
+    return built.takeError();
   CompileOptions compile = options.compile;
-  compile.source.targetEnv =
-      shader->targetEnv.empty() ? options.targetEnv : shader->targetEnv;
+  compile.source.targetEnv = built->targetEnv;
   compile.source.entry = attachment->entryPoint;
   compile.entryPoint = entry;
   compile.specializations.clear();
@@ -331,7 +367,7 @@ Executor::getKernel(const Pipeline &pipeline) {
     compile.specializations.push_back(std::move(value));
   }
   llvm::Expected<std::shared_ptr<const Kernel>> kernel =
-      jit.compile(*binary, compile);
+      jit.compile(built->binary, compile);
   if (kernel)
     kernels[key] = *kernel;
   return kernel;

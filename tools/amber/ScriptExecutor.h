@@ -28,9 +28,9 @@ struct ExecutorOptions {
   /// --check-bounds, ...); the script decides entry point, specialization
   /// and target environment.
   CompileOptions compile;
-  /// The target environment of shaders without TARGET_ENV (Amber's
-  /// default is Vulkan 1.0).
-  std::string targetEnv = "vulkan1.0";
+  /// --target-env: the environment of shaders without TARGET_ENV; empty:
+  /// chosen per shader (ShaderEnvironment.h).
+  std::string targetEnv;
 };
 
 ScriptResult executeScript(const Script &script, JitCompiler &jit,

@@ -628,7 +628,7 @@ static int runScript(StringRef threadsArg) {
   if (!compile->specializations.empty() || !compile->entryPoint.empty())
     return fail("--spec and --entry are not used with a script (its "
                 "pipelines give them)");
-  // Amber's default is Vulkan 1.0; --target-env overrides it.
+  // Without --target-env each shader gets the version it needs.
   if (cl::getRegisteredOptions().lookup("target-env")->getNumOccurrences())
     options.targetEnv = compile->source.targetEnv;
   options.compile = std::move(*compile);
