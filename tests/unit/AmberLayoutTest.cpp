@@ -344,6 +344,28 @@ TEST(AmberLayout, PackFloat16) {
       (std::vector<uint8_t>{0x00, 0x3C, 0x00, 0xC0, 0xFF, 0x7B, 0x66, 0x2E}));
 }
 
+TEST(AmberLayout, PackFloat16AsAmberDoes) {
+  // Buffer data is cut toward zero, as Amber's FloatToHexFloat16 does:
+  // 1.9999 has mantissa 0.9999 * 1024 = 1023.9, kept as 1023 (exponent
+  // 15: 0x3C00 | 0x3FF = 0x3FFF; to nearest it would be 2.0, 0x4000); 3e-5 is
+  // below 2^-14 and flushes to zero (to nearest: the denormal 3e-5 * 2^24 =
+  // 503.3, 0x01F7); 70000 is past the largest half and stays 65504 (0x7BFF; to
+  // nearest: infinity).
+  EXPECT_EQ(
+      packValues(typeNamed("float16"), Layout::Std430,
+                 floats({1.9999, -1.9999, 3e-5, 70000.0})),
+      (std::vector<uint8_t>{0xFF, 0x3F, 0xFF, 0xBF, 0x00, 0x00, 0xFF, 0x7B}));
+  auto nearest = [](double value) {
+    uint8_t out[2] = {};
+    writeScalar(out, ScalarType::sfloat(16), Value::fromDouble(value),
+                HalfRounding::NearestEven);
+    return out[0] | out[1] << 8;
+  };
+  EXPECT_EQ(nearest(1.9999), 0x4000);
+  EXPECT_EQ(nearest(3e-5), 0x01F7);
+  EXPECT_EQ(nearest(70000.0), 0x7C00);
+}
+
 TEST(AmberLayout, PackStructAndPartialElement) {
   // { int32 i; float f; } std430: 8 bytes per element; three values fill
   // one element and half of the next.

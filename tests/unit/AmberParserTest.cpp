@@ -14,6 +14,7 @@
 
 #include "llvm/Support/Casting.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace spvb::amber;
@@ -266,6 +267,35 @@ BUFFER grid DATA_TYPE vec4<float> WIDTH 2 HEIGHT 3 FILL 1.5
   EXPECT_EQ(grid->dimension, ImageDimension::Dim2D);
   EXPECT_EQ(grid->elementCount, 6u);
   EXPECT_EQ(grid->expandValues().size(), 24u);
+}
+
+TEST(AmberParser, NumbersAsAmberReadsThem) {
+  // Amber casts integers to the type (256 into uint8 is 0, -1 is 255),
+  // reads "nan" in any case as a float, and lets FILL and SERIES_FROM put
+  // a float into an integer buffer (converted toward zero).
+  Script script = parseOk(R"(#!amber
+BUFFER bytes DATA_TYPE uint8 DATA 255 256 -1 END
+BUFFER nans DATA_TYPE float DATA nan NaN 1 END
+BUFFER zeros DATA_TYPE int32 SIZE 2 FILL 0.0
+BUFFER cut DATA_TYPE int32 SIZE 2 FILL -2.75
+BUFFER steps DATA_TYPE uint32 SIZE 3 SERIES_FROM 1.0 INC_BY 2.5
+)");
+  EXPECT_EQ(script.findBuffer("bytes")->initialBytes(),
+            (std::vector<uint8_t>{0xFF, 0x00, 0xFF}));
+  std::vector<uint8_t> nans = script.findBuffer("nans")->initialBytes();
+  ASSERT_EQ(nans.size(), 12u);
+  EXPECT_TRUE(std::isnan(floatAt(nans, 0)));
+  EXPECT_TRUE(std::isnan(floatAt(nans, 4)));
+  EXPECT_EQ(floatAt(nans, 8), 1.0f);
+  EXPECT_EQ(script.findBuffer("zeros")->initialBytes(),
+            std::vector<uint8_t>(8, 0));
+  EXPECT_EQ(
+      script.findBuffer("cut")->initialBytes(),
+      (std::vector<uint8_t>{0xFE, 0xFF, 0xFF, 0xFF, 0xFE, 0xFF, 0xFF, 0xFF}));
+  // Start 1, increment 2 (2.5 toward zero): 1, 3, 5.
+  EXPECT_EQ(script.findBuffer("steps")->expandValues(),
+            (std::vector<Value>{Value::fromUint(1), Value::fromUint(3),
+                                Value::fromUint(5)}));
 }
 
 TEST(AmberParser, BufferLayouts) {
@@ -653,8 +683,6 @@ TEST(AmberParserError, MalformedNumber) {
             "error: t.amber:7: malformed number 'x12' in DATA");
   EXPECT_EQ(parseError("#!amber\nBUFFER b DATA_TYPE int32 DATA 1.5 END\n"),
             "error: t.amber:2: '1.5' is not an integer (int32) in DATA");
-  EXPECT_EQ(parseError("#!amber\nBUFFER b DATA_TYPE uint8 DATA 255 256 END\n"),
-            "error: t.amber:2: '256' is out of range for uint8 in DATA");
   EXPECT_EQ(parseError("#!amber\nBUFFER b DATA_TYPE float SIZE 2 FILL one\n"),
             "error: t.amber:2: malformed number 'one' in FILL");
   EXPECT_EQ(parseError("#!amber\nBUFFER b DATA_TYPE float SIZE 2x FILL 1\n"),

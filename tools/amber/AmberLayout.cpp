@@ -260,13 +260,23 @@ std::vector<uint8_t> spvb::amber::packValues(const Type &type, Layout layout,
 }
 
 void spvb::amber::writeScalar(llvm::MutableArrayRef<uint8_t> out,
-                              ScalarType scalar, const Value &value) {
+                              ScalarType scalar, const Value &value,
+                              HalfRounding rounding) {
   uint64_t bits = value.asUint64();
   if (scalar.isFloat() && scalar.bits == 16) {
-    llvm::APFloat half(value.asDouble());
+    bool towardZero = rounding == HalfRounding::AmberTowardZero;
+    // Amber goes through float first: a double rounds to nearest there.
+    llvm::APFloat half(towardZero
+                           ? llvm::APFloat(static_cast<float>(value.asDouble()))
+                           : llvm::APFloat(value.asDouble()));
     bool losesInfo = false;
-    half.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
+    half.convert(llvm::APFloat::IEEEhalf(),
+                 towardZero ? llvm::APFloat::rmTowardZero
+                            : llvm::APFloat::rmNearestTiesToEven,
                  &losesInfo);
+    if (towardZero && half.isDenormal())
+      half =
+          llvm::APFloat::getZero(llvm::APFloat::IEEEhalf(), half.isNegative());
     bits = half.bitcastToAPInt().getZExtValue();
   } else if (scalar.isFloat() && scalar.bits == 32) {
     float single = static_cast<float>(value.asDouble());

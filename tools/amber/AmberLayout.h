@@ -77,12 +77,23 @@ std::vector<ScalarSlot> scalarSlots(const Type &type, Layout layout);
 std::vector<uint8_t> packValues(const Type &type, Layout layout,
                                 llvm::ArrayRef<Value> values);
 
+/// How a value becomes a float16.
+enum class HalfRounding {
+  /// As Amber fills buffers (FloatToHexFloat16): the value as a float, its
+  /// mantissa cut to 10 bits (toward zero), magnitudes below 2^-14 flushed
+  /// to zero. The CTS's expected results were computed from such inputs.
+  AmberTowardZero,
+  /// IEEE round to nearest even.
+  NearestEven,
+};
+
 /// Writes \p value as \p scalar into the first scalar.sizeInBytes() bytes
-/// of \p out (little endian): floats rounded to nearest even (float16 too),
-/// integers truncated to their low bits, a float written to an integer
-/// converted toward zero.
+/// of \p out (little endian): 32- and 64-bit floats rounded to nearest even,
+/// float16 as \p half says, integers truncated to their low bits, a float
+/// written to an integer converted toward zero.
 void writeScalar(llvm::MutableArrayRef<uint8_t> out, ScalarType scalar,
-                 const Value &value);
+                 const Value &value,
+                 HalfRounding half = HalfRounding::AmberTowardZero);
 
 /// The value in the first scalar.sizeInBytes() bytes of \p bytes: a double
 /// for a float, a sign-extended int64 for a signed mode, else a uint64.

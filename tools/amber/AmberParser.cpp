@@ -747,33 +747,38 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
 
   // FILL and SERIES_FROM values are converted once the layout is known.
   std::vector<ScalarSlot> slots = scalarSlots(buffer.type, buffer.layout);
+  // FILL and SERIES_FROM take any number for any type, as Amber's do (a
+  // float into an integer converted toward zero).
+  auto anyNumber = [&](const Token &token, StringRef what) -> Expected<Value> {
+    std::optional<Value> value = parseNumberLiteral(token.text);
+    if (!value)
+      return error(token.line,
+                   "malformed number '" + token.text + "' in " + what);
+    return *value;
+  };
   if (fillToken) {
-    for (const ScalarSlot &slot : slots)
-      if (Expected<Value> value =
-              parseValueFor(*fillToken, slot.scalar, "FILL", fileName);
-          !value)
-        return value.takeError();
+    Expected<Value> fill = anyNumber(*fillToken, "FILL");
+    if (!fill)
+      return fill.takeError();
     if (slots.empty())
       return error(fillToken->line, "type '" + buffer.type.name +
                                         "' has no numbers in " + context);
     // Converted for every slot when used: a struct may mix types.
-    buffer.fill = *parseNumberLiteral(fillToken->text);
+    buffer.fill = *fill;
   }
   if (seriesStart) {
     if (!buffer.type.isScalar() || buffer.type.isArray)
       return error(initializer->line, "SERIES_FROM needs a scalar type, not '" +
                                           buffer.type.name + "', in " +
                                           context);
-    Expected<Value> start = parseValueFor(*seriesStart, buffer.type.scalar,
-                                          "SERIES_FROM", fileName);
+    Expected<Value> start = anyNumber(*seriesStart, "SERIES_FROM");
     if (!start)
       return start.takeError();
-    Expected<Value> increment =
-        parseValueFor(*seriesIncrement, buffer.type.scalar, "INC_BY", fileName);
+    Expected<Value> increment = anyNumber(*seriesIncrement, "INC_BY");
     if (!increment)
       return increment.takeError();
-    buffer.seriesStart = *start;
-    buffer.seriesIncrement = *increment;
+    buffer.seriesStart = convertValue(*start, buffer.type.scalar);
+    buffer.seriesIncrement = convertValue(*increment, buffer.type.scalar);
   }
   return finishBuffer(buffer, keyword, size, context);
 }

@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <limits>
 
 using namespace spvb::amber;
 using llvm::StringRef;
@@ -195,6 +196,10 @@ std::optional<Value> spvb::amber::parseIntegerLiteral(StringRef text) {
 std::optional<Value> spvb::amber::parseNumberLiteral(StringRef text) {
   if (std::optional<Value> integer = parseIntegerLiteral(text))
     return integer;
+  // Amber's tokenizer reads "nan" in any case as a number; not "inf", not a
+  // signed NaN.
+  if (text.equals_insensitive("nan"))
+    return Value::fromDouble(std::numeric_limits<double>::quiet_NaN());
   // [+-] digits [. digits] | [+-] . digits, then [eE [+-] digits]: what
   // strtod takes minus hexadecimal floats, infinities and NaNs.
   StringRef rest = text;
@@ -243,15 +248,6 @@ llvm::Expected<Value> spvb::amber::parseValueFor(const Token &token,
     return scriptError(fileName, token.line,
                        "'" + token.text + "' is not an integer (" +
                            scalarTypeName(scalar) + ") in " + context);
-  if (scalar.bits > 0 && scalar.bits < 64) {
-    bool fits = literal->getKind() == Value::Kind::Int
-                    ? literal->asInt64() >= -(int64_t(1) << (scalar.bits - 1))
-                    : literal->asUint64() <= (uint64_t(1) << scalar.bits) - 1;
-    if (!fits)
-      return scriptError(fileName, token.line,
-                         "'" + token.text + "' is out of range for " +
-                             scalarTypeName(scalar) + " in " + context);
-  }
   return convertValue(*literal, scalar);
 }
 

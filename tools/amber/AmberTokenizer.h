@@ -87,17 +87,16 @@ private:
 /// bits.
 std::optional<Value> parseIntegerLiteral(llvm::StringRef text);
 
-/// An integer or float literal (floats as Value::Kind::Float).
+/// An integer or float literal (floats as Value::Kind::Float); "nan" in any
+/// case is a float, as Amber's tokenizer reads it.
 std::optional<Value> parseNumberLiteral(llvm::StringRef text);
 
 /// The number \p token writes, as a value of \p scalar (convertValue), or
 /// the error, in \p fileName at the token's line:
 ///   malformed number 'x12' in CONTEXT
 ///   '1.5' is not an integer (int32) in CONTEXT
-///   '300' is out of range for uint8 in CONTEXT
-/// Integers may be written for floats. An integer type takes values from
-/// its signed minimum to its unsigned maximum (`FILL -1` into uint32 is
-/// 0xFFFFFFFF, as in Amber).
+/// Integers may be written for floats. An integer keeps its low bits, as
+/// Amber casts it (`-1` into uint32 is 0xFFFFFFFF, `256` into uint8 is 0).
 llvm::Expected<Value> parseValueFor(const Token &token, ScalarType scalar,
                                     llvm::StringRef context,
                                     llvm::StringRef fileName);

@@ -133,9 +133,11 @@ spvb::amber::checkExpect(const ExpectCommand &expect,
                            bytes.size())
           .str();
     Value actual = readScalar(bytes.slice(offset, size), slot.scalar);
-    // The expected value as the buffer stores it (floats rounded).
+    // The expected value as the buffer stores it (floats rounded to
+    // nearest, as Amber's verifier converts them).
     std::array<uint8_t, 8> stored{};
-    writeScalar(stored, slot.scalar, expect.values[i]);
+    writeScalar(stored, slot.scalar, expect.values[i],
+                HalfRounding::NearestEven);
     Value expected = readScalar(stored, slot.scalar);
     if (holds(expect, actual, expected, i % slots.size()))
       continue;
