@@ -104,6 +104,7 @@ private:
   std::string uniqueSymbol(llvm::StringRef base, uint32_t id);
   bool hasDecoration(uint32_t id, uint32_t decoration,
                      uint32_t *literal = nullptr);
+  bool hasExplicitWorkgroupLayout();
   Operation *createGeneric(llvm::StringRef name, Location loc,
                            TypeRange results, ValueRange operands,
                            ArrayRef<NamedAttribute> attrs = {});
@@ -243,6 +244,23 @@ bool Deserializer::hasDecoration(uint32_t id, uint32_t decoration,
     if (literal && !info.literals.empty())
       *literal = info.literals[0];
     return true;
+  }
+  return false;
+}
+
+/// Whether the module lays out Workgroup memory itself: its Workgroup
+/// variables are Blocks (SPV_KHR_workgroup_memory_explicit_layout: either
+/// all or none are).
+bool Deserializer::hasExplicitWorkgroupLayout() {
+  for (const ParsedInstruction &inst : parsed.instructions) {
+    if (inst.opcode != spv::OpVariable ||
+        inst.arg(0) != spv::StorageClassWorkgroup)
+      continue;
+    auto pointer = llvm::find_if(parsed.instructions, [&](const auto &i) {
+      return i.resultId == inst.typeId;
+    });
+    return pointer != parsed.instructions.end() &&
+           hasDecoration(pointer->arg(1), spv::DecorationBlock);
   }
   return false;
 }
@@ -1276,12 +1294,18 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
     Operation *op =
         createGeneric("spirv.PtrAccessChain", loc, resultType, operands);
     // The Element operand steps by the pointer type's ArrayStride, or by
-    // the pointee's size when the pointer has none.
+    // the pointee's size when the pointer has none. Workgroup memory the
+    // module does not lay out is ours to lay out: an ArrayStride there is
+    // ignored (the CTS's ptr_access_chain/workgroup_bad_stride).
     uint32_t stride = 0;
     auto baseType = llvm::find_if(parsed.instructions, [&](const auto &i) {
       return i.resultId == inst.arg(0);
     });
-    if (baseType != parsed.instructions.end() &&
+    bool implicitLayout =
+        cast<spirv::PointerType>(resultType).getStorageClass() ==
+            spirv::StorageClass::Workgroup &&
+        !hasExplicitWorkgroupLayout();
+    if (baseType != parsed.instructions.end() && !implicitLayout &&
         hasDecoration(baseType->typeId, spv::DecorationArrayStride, &stride))
       op->setAttr("spvb.ptr_stride", builder.getI32IntegerAttr(stride));
     mapResult(inst, op->getResult(0));
