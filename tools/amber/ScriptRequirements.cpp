@@ -91,6 +91,9 @@ static const llvm::StringSet<> &getSupportedDeviceExtensions() {
       "VK_KHR_relaxed_block_layout",
       "VK_KHR_get_memory_requirements2",
       "VK_KHR_dedicated_allocation",
+      // Shader objects change how the host binds shaders, not what a
+      // compute shader computes.
+      "VK_EXT_shader_object",
   };
   return extensions;
 }
