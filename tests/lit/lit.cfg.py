@@ -12,6 +12,10 @@ config.test_exec_root = os.path.join(config.spvb_obj_root, "tests", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.spvb_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%corpus", config.spvb_corpus_dir))
+# Tests of ../shared/corpus say `REQUIRES: corpus`: a clone without it shows
+# them as unsupported rather than failed.
+if os.path.isdir(config.spvb_corpus_dir):
+    config.available_features.add("corpus")
 # The kernel ABI version, from the header that defines it, so that kernel-info
 # checks read `[[ABI]]` (FileCheck -DABI=%spvb_abi) and survive a bump.
 with open(os.path.join(config.test_source_root, "..", "..", "cpu_runtime",
