@@ -1,6 +1,8 @@
 //===- CompileFlags.cpp - Compiler flags shared by the tools --------------===//
 #include "CompileFlags.h"
 
+#include "spvbridge/spirv/Validator.h"
+
 using namespace llvm;
 
 cl::OptionCategory &spvb::tools::getToolCategory() {
@@ -74,6 +76,8 @@ static cl::opt<bool> perturbUndefined(
     cl::cat(spvb::tools::getToolCategory()));
 
 Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
+  if (Expected<spv_target_env> env = parseTargetEnv(targetEnv); !env)
+    return env.takeError();
   if (optLevel.size() != 1 || optLevel[0] < '0' || optLevel[0] > '3')
     return createStringError(inconvertibleErrorCode(),
                              "error: -O" + optLevel +

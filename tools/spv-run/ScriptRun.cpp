@@ -3,6 +3,7 @@
 
 #include "ScriptParser.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -63,7 +64,11 @@ static void printText(StringRef path, const ScriptResult &result) {
       outs() << "  ";
       if (failure.line)
         outs() << path << ":" << failure.line << ": ";
-      outs() << failure.message << "\n";
+      // Continuation lines (a validator's instruction, a note) stay under
+      // their failure.
+      SmallVector<StringRef> lines;
+      StringRef(failure.message).split(lines, '\n');
+      outs() << join(lines, "\n    ") << "\n";
     }
     return;
   }
