@@ -116,16 +116,27 @@ void printTestCase(raw_ostream &os, StringRef root, const Script &script,
 
 } // namespace
 
+void spvb::driver::printJUnitStart(raw_ostream &os,
+                                   const JUnitSuiteCounts &counts) {
+  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
+  os << "<testsuite name=\"spv-amber\" tests=\"" << counts.tests
+     << "\" failures=\"" << counts.failures << "\" skipped=\"" << counts.skipped
+     << "\" errors=\"" << counts.errors << "\""
+     << format(" time=\"%.3f\"", counts.seconds) << ">\n";
+}
+
+void spvb::driver::printJUnitEnd(raw_ostream &os) {
+  os << "</testsuite>\n</testsuites>\n";
+}
+
 void spvb::driver::printJUnitReport(raw_ostream &os, const ScriptSet &set,
                                     ArrayRef<TestResult> results,
                                     double seconds) {
   Tally tally = countOutcomes(results);
-  os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
-  os << "<testsuite name=\"spv-amber\" tests=\"" << tally.getTotal()
-     << "\" failures=\"" << tally.failed << "\" skipped=\"" << tally.skipped
-     << "\" errors=\"0\"" << format(" time=\"%.3f\"", seconds) << ">\n";
+  printJUnitStart(os, {tally.getTotal(), tally.failed, tally.skipped,
+                       /*errors=*/0, seconds});
   StringRef root = sys::path::filename(set.commonDirectory);
   for (size_t i = 0; i < results.size(); ++i)
     printTestCase(os, root, set.scripts[i], results[i]);
-  os << "</testsuite>\n</testsuites>\n";
+  printJUnitEnd(os);
 }

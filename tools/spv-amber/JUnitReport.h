@@ -16,6 +16,21 @@
 
 namespace spvb::driver {
 
+/// The attributes of the <testsuite>.
+struct JUnitSuiteCounts {
+  size_t tests = 0;
+  size_t failures = 0;
+  size_t skipped = 0;
+  size_t errors = 0;
+  double seconds = 0;
+};
+
+/// Prints the report's start, up to and with the <testsuite> line, and its
+/// end: the report of a run and a merge of reports (JUnitMerge.h) share
+/// them.
+void printJUnitStart(llvm::raw_ostream &os, const JUnitSuiteCounts &counts);
+void printJUnitEnd(llvm::raw_ostream &os);
+
 /// Prints the report of \p results (those of \p set's scripts, in its order)
 /// of a run that took \p seconds.
 void printJUnitReport(llvm::raw_ostream &os, const ScriptSet &set,

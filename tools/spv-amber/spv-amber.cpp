@@ -1,11 +1,15 @@
 //===- spv-amber.cpp - Run many Amber scripts in parallel -----------------===//
 //
 // spv-amber [options] PATH... [-- RUNNER-ARGS...]
+// spv-amber --merge-junit OUT IN...
 //
 // Runs every script the PATHs name (a script file, or a directory searched
 // recursively for *.amber and *.vkscript) in its own runner process
 // (`RUNNER SCRIPT --json RUNNER-ARGS...`, RUNNER spv-run beside spv-amber by
-// default), --jobs at a time, and reports passes, failures and skips.
+// default), --jobs at a time, and reports passes, failures and skips. A
+// shard (--shard-index and --shard-count, or GoogleTest's environment
+// variables) runs every Nth script only; --merge-junit joins the shards'
+// reports.
 //
 // Exit status: 0 when nothing failed and something passed, 1 when a script
 // failed, 77 when every script was skipped, 2 for a usage error. With
@@ -14,8 +18,10 @@
 //===----------------------------------------------------------------------===//
 #include "Console.h"
 #include "Expectations.h"
+#include "JUnitMerge.h"
 #include "JUnitReport.h"
 #include "Scripts.h"
+#include "Shards.h"
 #include "TestScheduler.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -27,6 +33,8 @@
 #include "llvm/Support/Threading.h"
 
 #include <chrono>
+#include <initializer_list>
+#include <optional>
 
 using namespace llvm;
 using namespace spvb::driver;
@@ -63,6 +71,25 @@ static cl::opt<bool>
     update("update",
            cl::desc("Rewrite the --expectations file from this run's outcomes"),
            cl::cat(category));
+static cl::opt<std::string>
+    shardIndexArg("shard-index",
+                  cl::desc("Run shard I (from 0) of --shard-count: the "
+                           "scripts at positions p with p % N == I"),
+                  cl::value_desc("I"), cl::cat(category));
+static cl::opt<std::string>
+    shardCountArg("shard-count",
+                  cl::desc("Split the scripts into N shards (default: "
+                           "GTEST_TOTAL_SHARDS and GTEST_SHARD_INDEX)"),
+                  cl::value_desc("N"), cl::cat(category));
+static cl::opt<bool> list("list",
+                          cl::desc("Print the scripts (of the shard) that "
+                                   "would run, and run none"),
+                          cl::cat(category));
+static cl::opt<std::string> mergeJUnitPath(
+    "merge-junit",
+    cl::desc("Join the --junit reports IN... (the positional arguments) into "
+             "one, OUT, and run nothing"),
+    cl::value_desc("OUT"), cl::cat(category));
 static cl::opt<bool> quiet("quiet",
                            cl::desc("No per-script lines, only the summary"),
                            cl::cat(category));
@@ -74,6 +101,9 @@ static cl::opt<bool> verbose("v",
 static constexpr const char *overview =
     R"(spv-amber: run Amber scripts in parallel, each in a child process
 
+  spv-amber [options] PATH... [-- RUNNER-ARGS...]
+  spv-amber --merge-junit OUT IN...
+
 Each script (a PATH, or a file named *.amber or *.vkscript below a directory
 PATH) runs as `RUNNER SCRIPT --json RUNNER-ARGS...`.
 
@@ -83,6 +113,14 @@ failed, 77 when every script was skipped, 2 for a usage error. With
 
 An expectations file has lines SCRIPT<TAB>pass|fail|skip, SCRIPT relative to
 the deepest directory that holds every PATH; '#' starts a comment line.
+
+Shard I of N (--shard-index I --shard-count N, or else the environment
+variables GTEST_SHARD_INDEX and GTEST_TOTAL_SHARDS) runs the scripts at
+positions p with p % N == I of the sorted list; its summary, --junit report
+and --expectations comparison cover its scripts only. When
+GTEST_SHARD_STATUS_FILE is set, spv-amber creates that file. --list prints
+the scripts a run (or shard) would run. --merge-junit OUT IN... joins the
+shards' --junit reports into one.
 )";
 
 static constexpr int usageErrorStatus = 2;
@@ -107,6 +145,22 @@ static Expected<unsigned> parseNumber(StringRef value, StringRef flag,
                              "error: " + flag + " '" + value + "': expected " +
                                  expected);
   return number;
+}
+
+/// The value of the environment variable \p name; none when it is unset or
+/// empty.
+static std::optional<std::string> getVariable(StringRef name) {
+  std::optional<std::string> value = sys::Process::GetEnv(name);
+  if (value && value->empty())
+    return std::nullopt;
+  return value;
+}
+
+/// The value of \p option, if it was given.
+static std::optional<StringRef> getFlag(const cl::opt<std::string> &option) {
+  if (!option.getNumOccurrences())
+    return std::nullopt;
+  return StringRef(option);
 }
 
 /// The runner --runner names (a bare name is looked up in PATH), or spv-run
@@ -146,6 +200,40 @@ static Error checkOutputDirectory(StringRef flag, StringRef path) {
                                "': no directory '" + directory + "'");
 }
 
+/// --merge-junit OUT IN...: joins reports, runs nothing.
+static int mergeReports(bool hasRunnerArgs) {
+  // A flag of a run has no meaning here: it is a mistake to point out.
+  for (const cl::Option *option : std::initializer_list<const cl::Option *>{
+           &jobsArg, &timeoutArg, &junitPath, &runnerArg, &expectationsPath,
+           &update, &shardIndexArg, &shardCountArg, &list, &quiet, &verbose})
+    if (option->getNumOccurrences())
+      return usageError("--merge-junit cannot be combined with " +
+                        Twine(option->ArgStr.size() > 1 ? "--" : "-") +
+                        option->ArgStr + " (it runs nothing)");
+  if (hasRunnerArgs)
+    return usageError("--merge-junit takes no '-- RUNNER-ARGS' (it runs "
+                      "nothing)");
+  if (mergeJUnitPath.empty())
+    return usageError("--merge-junit '': expected the output file OUT");
+  if (pathArgs.empty())
+    return usageError("--merge-junit '" + mergeJUnitPath +
+                      "': no IN given (the --junit reports to join)");
+  if (Error error = checkOutputDirectory("--merge-junit", mergeJUnitPath))
+    return usageError(std::move(error));
+  Expected<JUnitSuiteCounts> merged =
+      mergeJUnitReports(mergeJUnitPath, pathArgs);
+  if (!merged)
+    return usageError(merged.takeError());
+  outs() << "merged " << pathArgs.size()
+         << (pathArgs.size() == 1 ? " report" : " reports") << " into "
+         << mergeJUnitPath << ": "
+         << merged->tests - merged->failures - merged->skipped - merged->errors
+         << " passed, " << merged->failures << " failed, " << merged->skipped
+         << " skipped (" << merged->tests
+         << (merged->tests == 1 ? " test" : " tests") << ")\n";
+  return 0;
+}
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   // Everything after "--" goes to the runner, so it is not parsed here.
@@ -154,13 +242,16 @@ int main(int argc, char **argv) {
   auto separator =
       std::find_if(args.begin() + 1, args.end(),
                    [](const char *arg) { return StringRef(arg) == "--"; });
-  if (separator != args.end()) {
+  bool hasSeparator = separator != args.end();
+  if (hasSeparator) {
     runnerArgs.assign(separator + 1, args.end());
     args.erase(separator, args.end());
   }
   cl::HideUnrelatedOptions(category);
   if (!cl::ParseCommandLineOptions(args.size(), args.data(), overview, &errs()))
     return usageErrorStatus;
+  if (mergeJUnitPath.getNumOccurrences())
+    return mergeReports(hasSeparator);
 
   if (pathArgs.empty())
     return usageError("no PATH given (a script, or a directory of scripts)");
@@ -168,6 +259,34 @@ int main(int argc, char **argv) {
     return usageError("--quiet and -v cannot be combined");
   if (update && expectationsPath.empty())
     return usageError("--update needs --expectations FILE");
+
+  Expected<std::optional<Shard>> shard = getShard(
+      getFlag(shardIndexArg), getFlag(shardCountArg),
+      getVariable("GTEST_SHARD_INDEX"), getVariable("GTEST_TOTAL_SHARDS"));
+  if (!shard)
+    return usageError(shard.takeError());
+  if (*shard && update)
+    return usageError("--update cannot be combined with a shard (" +
+                      (*shard)->source +
+                      "): it would drop the other shards' scripts from '" +
+                      expectationsPath + "'");
+  if (std::optional<std::string> statusFile =
+          getVariable("GTEST_SHARD_STATUS_FILE"))
+    if (Error error = touchShardStatusFile(*statusFile))
+      return usageError(std::move(error));
+  auto selectScripts = [&](const ScriptSet &all) {
+    return *shard ? selectShard(all, **shard) : all;
+  };
+
+  if (list) {
+    Expected<ScriptSet> found = findScripts(pathArgs);
+    if (!found)
+      return usageError(found.takeError());
+    ScriptSet selected = selectScripts(*found);
+    for (const Script &script : selected.scripts)
+      outs() << script.path << "\n";
+    return 0;
+  }
 
   RunOptions options;
   options.runnerArgs = std::move(runnerArgs);
@@ -209,7 +328,15 @@ int main(int argc, char **argv) {
   Expected<ScriptSet> found = findScripts(pathArgs);
   if (!found)
     return usageError(found.takeError());
-  const std::vector<Script> &scripts = found->scripts;
+  ScriptSet selected = selectScripts(*found);
+  const std::vector<Script> &scripts = selected.scripts;
+  if (*shard) {
+    outs() << "shard " << (*shard)->index + 1 << " of " << (*shard)->count
+           << " (index " << (*shard)->index << "): " << scripts.size() << " of "
+           << found->scripts.size() << " scripts\n";
+    if (expected)
+      expected = selectShardExpectations(*expected, *found, selected, **shard);
+  }
 
   Verbosity verbosity = quiet     ? Verbosity::Quiet
                         : verbose ? Verbosity::Verbose
@@ -230,7 +357,7 @@ int main(int argc, char **argv) {
 
   if (!junitPath.empty()) {
     Error error = writeToOutput(junitPath, [&](raw_ostream &os) {
-      printJUnitReport(os, *found, results, seconds);
+      printJUnitReport(os, selected, results, seconds);
       return Error::success();
     });
     if (error)
@@ -251,8 +378,10 @@ int main(int argc, char **argv) {
       return 0;
     }
     if (changes) {
+      // --update refuses a shard: it would drop the other shards' lines.
       outs() << changes << " outcomes differ from " << expectationsPath
-             << " (--update accepts them)\n";
+             << (*shard ? " (--update without a shard accepts them)\n"
+                        : " (--update accepts them)\n");
       return 1;
     }
     outs() << "every outcome is the one " << expectationsPath << " expects\n";
@@ -262,5 +391,6 @@ int main(int argc, char **argv) {
   Tally tally = countOutcomes(results);
   if (tally.failed)
     return 1;
-  return tally.passed ? 0 : 77;
+  // A shard with no script (more shards than scripts) fails no CI job.
+  return tally.passed || scripts.empty() ? 0 : 77;
 }
