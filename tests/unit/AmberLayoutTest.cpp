@@ -275,10 +275,14 @@ TEST(AmberLayout, StructOffsetsAndStrides) {
 TEST(AmberLayout, FormatsArePackedTexels) {
   std::optional<Type> rgb = parseFormatName("R32G32B32_SFLOAT");
   ASSERT_TRUE(rgb);
-  // No vec3 padding for a texel, whatever the layout.
-  EXPECT_EQ(elementStride(*rgb, Layout::Std430), 12u);
-  EXPECT_EQ(elementStride(*rgb, Layout::Std140), 12u);
+  // Components back to back, but three of them padded to four as Amber's
+  // Format::NeedsPadding pads a vec3, whatever the layout.
+  EXPECT_EQ(elementStride(*rgb, Layout::Std430), 16u);
+  EXPECT_EQ(elementStride(*rgb, Layout::Std140), 16u);
   EXPECT_EQ(offsetsOf(*rgb, Layout::Std430), (std::vector<uint64_t>{0, 4, 8}));
+  std::optional<Type> rgb8 = parseFormatName("R8G8B8_UNORM");
+  ASSERT_TRUE(rgb8);
+  EXPECT_EQ(elementStride(*rgb8, Layout::Std430), 4u);
   std::optional<Type> depth = parseFormatName("D24_UNORM_S8_UINT");
   ASSERT_TRUE(depth);
   EXPECT_EQ(elementStride(*depth, Layout::Std430), 4u);

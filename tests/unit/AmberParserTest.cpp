@@ -298,6 +298,81 @@ BUFFER steps DATA_TYPE uint32 SIZE 3 SERIES_FROM 1.0 INC_BY 2.5
                                 Value::fromUint(5)}));
 }
 
+TEST(AmberParser, ScriptsAsAmberReadsThem) {
+  // What Amber's parser accepts and ours used to refuse: IMAGE options in
+  // any order and without DIM_*, MIP_LEVELS 0, a second compute shader
+  // replacing the first, TYPE on a plain shader, an inline shader named as
+  // the virtual file embedded-shaders/NAME, SUBGROUP on one line, a command
+  // on the REPEAT line, and integers past 64 bits (strtoull's maximum).
+  Script script = parseOk(R"(#!amber
+SHADER compute first GLSL
+void main() {}
+END
+SHADER compute second GLSL VIRTUAL_FILE embedded-shaders/first
+IMAGE img DIM_2D WIDTH 2 FORMAT R8G8B8A8_UNORM HEIGHT 3 MIP_LEVELS 0
+IMAGE flat FORMAT R32_SFLOAT WIDTH 4 HEIGHT 2
+BUFFER big DATA_TYPE uint64 DATA 18446744073709551616 END
+BUFFER pc DATA_TYPE uint32 DATA 1 END
+SAMPLER smp
+PIPELINE compute p
+  ATTACH first
+  ATTACH second TYPE compute ENTRY_POINT main
+  SUBGROUP second REQUIRED_SIZE 16 END
+  BIND BUFFER pc AS push_constant
+  BIND SAMPLER smp DESCRIPTOR_SET 0 BINDING 1
+END
+DERIVE_PIPELINE q FROM p
+END
+REPEAT 2 RUN p 1 1 1
+END
+)");
+  EXPECT_EQ(script.findShader("second")->source, "void main() {}\n");
+  const Buffer *img = script.findBuffer("img");
+  EXPECT_EQ(img->dimension, ImageDimension::Dim2D);
+  EXPECT_EQ(img->elementCount, 6u);
+  EXPECT_EQ(img->mipLevels, 1u);
+  EXPECT_EQ(script.findBuffer("flat")->dimension, ImageDimension::Dim2D);
+  EXPECT_EQ(script.findBuffer("big")->initialBytes(),
+            std::vector<uint8_t>(8, 0xFF));
+  const Pipeline *p = script.findPipeline("p");
+  ASSERT_EQ(p->shaders.size(), 1u);
+  EXPECT_EQ(p->shaders[0].shader, "second");
+  ASSERT_TRUE(p->shaders[0].subgroup);
+  EXPECT_EQ(p->shaders[0].subgroup->requiredSize, 16u);
+  EXPECT_EQ(p->pushConstantBuffer, "pc");
+  // Amber's Pipeline::Clone leaves the push constants and samplers behind.
+  const Pipeline *q = script.findPipeline("q");
+  EXPECT_TRUE(q->pushConstantBuffer.empty());
+  EXPECT_EQ(q->bindings.size(), 0u);
+  const auto *repeat = commandAt<RepeatCommand>(script, 0);
+  ASSERT_TRUE(repeat);
+  EXPECT_EQ(repeat->commands.size(), 1u);
+}
+
+TEST(AmberParser, FileContentsDecideTheSize) {
+  // FILE TEXT and FILE BINARY override SIZE, as in Amber: 6 numbers are 6
+  // uint32s, 12 bytes are 3 (the CTS's frexp scripts say SIZE 1296 and
+  // give 4 values per element).
+  TempDir dir;
+  dir.write("six.txt", "1 2 3\n4 5 6\n");
+  dir.write("twelve.bin", std::string(12, '\x01'));
+  std::string path = dir.write("t.amber", R"(#!amber
+BUFFER text DATA_TYPE uint32 SIZE 2 FILE TEXT six.txt
+BUFFER binary DATA_TYPE uint32 SIZE 8 FILE BINARY twelve.bin
+BUFFER rgb DATA_TYPE R32G32B32_SFLOAT DATA 1 2 3 4 5 6 END
+)");
+  llvm::Expected<Script> parsed = parseScript(path);
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_EQ(parsed->findBuffer("text")->elementCount, 6u);
+  EXPECT_EQ(parsed->findBuffer("binary")->elementCount, 3u);
+  // A three-component format is padded to four, as Amber pads it: the
+  // second texel starts at byte 16.
+  std::vector<uint8_t> rgb = parsed->findBuffer("rgb")->initialBytes();
+  ASSERT_EQ(rgb.size(), 32u);
+  EXPECT_EQ(floatAt(rgb, 12), 0.0f);
+  EXPECT_EQ(floatAt(rgb, 16), 4.0f);
+}
+
 TEST(AmberParser, BufferLayouts) {
   Script script = parseOk(R"(#!amber
 BUFFER padded DATA_TYPE float[] STD140 DATA 1 2 END
@@ -414,8 +489,9 @@ END
   EXPECT_EQ(s->addressU, AddressMode::ClampToBorder);
   EXPECT_EQ(s->addressV, AddressMode::Repeat);
   EXPECT_EQ(s->borderColor, BorderColor::IntOpaqueWhite);
-  EXPECT_EQ(s->minLod, 1.0f);
-  EXPECT_EQ(s->maxLod, 4.5f);
+  // UNNORMALIZED_COORDS after them resets the LODs, as in Amber.
+  EXPECT_EQ(s->minLod, 0.0f);
+  EXPECT_EQ(s->maxLod, 0.0f);
   EXPECT_FALSE(s->normalizedCoords);
   EXPECT_TRUE(s->compareEnable);
   EXPECT_EQ(s->compareOp, CompareOp::LessOrEqual);

@@ -125,6 +125,10 @@ uint64_t plainSize(const Type &type, Layout layout,
     uint64_t bits = 0;
     for (const FormatComponent &component : type.components)
       bits += component.scalar.bits;
+    // Amber pads a three-component format like a vec3 (Format::NeedsPadding):
+    // R32G32B32_SFLOAT takes 16 bytes, R8G8B8_UNORM 4.
+    if (type.components.size() == 3)
+      bits += type.components.back().scalar.bits;
     return (bits + 7) / 8;
   }
   }

@@ -17,7 +17,8 @@
 //     places them; its alignment is its largest member's (std140: rounded
 //     up to 16) and its size is rounded up to that (or is its STRIDE);
 //   - a format type (R8G8B8A8_UNORM) is a texel: components back to back,
-//     no padding, whatever the layout.
+//     no padding, whatever the layout; but a three-component one is padded
+//     with a fourth, as Amber pads it (R32G32B32_SFLOAT: 16 bytes).
 // The elements of a buffer are elementStride() apart: a vec3<float> buffer
 // has 16 bytes per element, a float buffer 4 even in std140 (only `float[]`
 // is padded), a struct buffer the struct's size.

@@ -436,6 +436,10 @@ Error AmberParser::parseShader(const Token &keyword) {
     if (Error err = endBlockLine(block, context))
       return err;
     shader.source = block.text.str();
+    // Amber files an inline shader as a virtual file, which a later SHADER
+    // may name.
+    script.virtualFiles.push_back(
+        {"embedded-shaders/" + shader.name, shader.source, shader.line});
   }
   script.shaders.push_back(std::move(shader));
   return Error::success();
@@ -607,25 +611,35 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
   buffer.line = keyword.line;
   std::string context = (command + " '" + buffer.name + "'").str();
 
-  Token kind = tokens.next();
-  if (!kind.is("DATA_TYPE") && !kind.is("FORMAT"))
-    return error(kind.line, "expected DATA_TYPE or FORMAT in " + context +
-                                ", got " + quote(kind));
-  buffer.declaredWithFormat = kind.is("FORMAT");
-  Expected<Token> typeToken = word("type", context);
-  if (!typeToken)
-    return typeToken.takeError();
-  if (buffer.declaredWithFormat) {
-    std::optional<Type> format = parseFormatName(typeToken->text);
-    if (!format)
-      return error(typeToken->line,
-                   "unknown format '" + typeToken->text + "' in " + context);
-    buffer.type = std::move(*format);
-  } else {
+  auto parseType = [&](const Token &kind) -> Error {
+    buffer.declaredWithFormat = kind.is("FORMAT");
+    Expected<Token> typeToken = word("type", context);
+    if (!typeToken)
+      return typeToken.takeError();
+    if (buffer.declaredWithFormat) {
+      std::optional<Type> format = parseFormatName(typeToken->text);
+      if (!format)
+        return error(typeToken->line,
+                     "unknown format '" + typeToken->text + "' in " + context);
+      buffer.type = std::move(*format);
+      return Error::success();
+    }
     Expected<Type> type = typeName(*typeToken, "DATA_TYPE");
     if (!type)
       return type.takeError();
     buffer.type = std::move(*type);
+    return Error::success();
+  };
+  // A BUFFER's type comes first; an IMAGE's options come in any order.
+  std::optional<Token> typeKeyword;
+  if (!isImage) {
+    Token kind = tokens.next();
+    if (!kind.is("DATA_TYPE") && !kind.is("FORMAT"))
+      return error(kind.line, "expected DATA_TYPE or FORMAT in " + context +
+                                  ", got " + quote(kind));
+    if (Error err = parseType(kind))
+      return err;
+    typeKeyword = kind;
   }
 
   std::optional<uint64_t> size;
@@ -641,7 +655,14 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
   };
   std::optional<Token> fillToken, seriesStart, seriesIncrement;
   for (Token token = tokens.next(); !token.isEnd(); token = tokens.next()) {
-    if (token.is("STD140") || token.is("STD430")) {
+    if (isImage && (token.is("DATA_TYPE") || token.is("FORMAT"))) {
+      if (typeKeyword)
+        return error(token.line, context + " has two types: " +
+                                     typeKeyword->text + " and " + token.text);
+      if (Error err = parseType(token))
+        return err;
+      typeKeyword = token;
+    } else if (token.is("STD140") || token.is("STD430")) {
       if (buffer.declaredWithFormat)
         return error(token.line,
                      token.text + " needs a DATA_TYPE in " + context);
@@ -672,9 +693,8 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
       Expected<uint64_t> value = integer("MIP_LEVELS value", context);
       if (!value)
         return value.takeError();
-      if (*value == 0)
-        return error(token.line, "MIP_LEVELS must be positive in " + context);
-      buffer.mipLevels = static_cast<uint32_t>(*value);
+      // Amber takes 0 too; an image has at least its base level.
+      buffer.mipLevels = std::max<uint32_t>(static_cast<uint32_t>(*value), 1);
     } else if (token.is("SAMPLES")) {
       Expected<uint64_t> value = integer("SAMPLES value", context);
       if (!value)
@@ -747,6 +767,8 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
 
   // FILL and SERIES_FROM values are converted once the layout is known.
   std::vector<ScalarSlot> slots = scalarSlots(buffer.type, buffer.layout);
+  if (!typeKeyword)
+    return error(keyword.line, "missing DATA_TYPE or FORMAT in " + context);
   // FILL and SERIES_FROM take any number for any type, as Amber's do (a
   // float into an integer converted toward zero).
   auto anyNumber = [&](const Token &token, StringRef what) -> Expected<Value> {
@@ -788,9 +810,11 @@ Error AmberParser::finishBuffer(Buffer &buffer, const Token &keyword,
                                 StringRef context) {
   bool isImage = keyword.is("IMAGE");
   if (isImage) {
+    // Amber does not ask for a DIM_*: the extents say it.
     if (buffer.dimension == ImageDimension::None)
-      return error(keyword.line,
-                   "missing DIM_1D, DIM_2D or DIM_3D in " + context);
+      buffer.dimension = buffer.depth    ? ImageDimension::Dim3D
+                         : buffer.height ? ImageDimension::Dim2D
+                                         : ImageDimension::Dim1D;
     if (!buffer.width)
       return error(keyword.line, "missing WIDTH in " + context);
     if (buffer.dimension != ImageDimension::Dim1D && !buffer.height)
@@ -813,18 +837,20 @@ Error AmberParser::finishBuffer(Buffer &buffer, const Token &keyword,
     return error(keyword.line, context + " has elements of " + Twine(stride) +
                                    " bytes; the limit is " +
                                    Twine(kMaxBufferBytes));
+  // A FILE's contents decide the element count, whatever SIZE says, as
+  // Amber's SetValueCount (TEXT) and SetElementCount (BINARY) do.
+  bool fromFile = !buffer.filePath.empty();
   if (buffer.init == InitKind::Values) {
     uint64_t perElement = std::max<uint32_t>(valuesPerElement(buffer.type), 1);
     uint64_t dataElements =
         (buffer.values.size() + perElement - 1) / perElement;
-    if (size && dataElements > *size)
+    if (size && !fromFile && dataElements > *size)
       return error(keyword.line, context + " has " + Twine(dataElements) +
                                      " elements of data for " + Twine(*size) +
                                      " elements");
-    buffer.elementCount = size ? *size : dataElements;
+    buffer.elementCount = size && !fromFile ? *size : dataElements;
   } else if (buffer.init == InitKind::Bytes) {
-    buffer.elementCount =
-        size ? *size : (stride ? buffer.bytes.size() / stride : 0);
+    buffer.elementCount = stride ? buffer.bytes.size() / stride : 0;
   } else {
     if ((buffer.init == InitKind::Fill || buffer.init == InitKind::Series) &&
         !size)
@@ -906,6 +932,9 @@ Error AmberParser::parseSamplerOption(Sampler &sampler, const Token &token,
   }
   if (token.is("NORMALIZED_COORDS") || token.is("UNNORMALIZED_COORDS")) {
     sampler.normalizedCoords = token.is("NORMALIZED_COORDS");
+    // As Amber's: unnormalized coordinates allow no LOD but 0.
+    if (!sampler.normalizedCoords)
+      sampler.minLod = sampler.maxLod = 0;
     return Error::success();
   }
   if (token.is("COMPARE")) {
@@ -987,7 +1016,13 @@ Error AmberParser::parseDerivePipeline(const Token &keyword) {
   Expected<const Pipeline *> parent = pipeline("DERIVE_PIPELINE");
   if (!parent)
     return parent.takeError();
+  // Amber's Pipeline::Clone copies neither the push constants nor the
+  // samplers.
   Pipeline derived = **parent;
+  derived.pushConstantBuffer.clear();
+  llvm::erase_if(derived.bindings, [](const DescriptorBinding &binding) {
+    return binding.kind == DescriptorKind::Sampler;
+  });
   derived.name = name->text.str();
   derived.derivedFrom = (*parent)->name;
   derived.line = keyword.line;
@@ -1105,9 +1140,7 @@ Error AmberParser::parseAttach(Pipeline &pipeline, const Token &keyword) {
       if (!stageValue || *stageValue == ShaderStage::Multi)
         return error(stage->line,
                      "unknown shader type '" + stage->text + "' in " + context);
-      if (shader->stage != ShaderStage::Multi)
-        return error(token.line, "TYPE is for multi shaders, not " +
-                                     stageName(shader->stage) + " " + context);
+      // Amber takes TYPE for any shader: it names the stage attached.
       attachment.stage = *stageValue;
       typed = true;
     } else if (token.is("ENTRY_POINT")) {
@@ -1131,10 +1164,10 @@ Error AmberParser::parseAttach(Pipeline &pipeline, const Token &keyword) {
                      shader->name + "' to " +
                      (pipeline.isCompute() ? "compute" : "graphics") +
                      " pipeline '" + pipeline.name + "'");
-  // Attaching a shader again (in a DERIVE_PIPELINE, say) replaces it.
+  // A shader of a stage the pipeline has replaces that stage's shader (in a
+  // DERIVE_PIPELINE, say), as Amber's Pipeline::AddShader does.
   for (ShaderAttachment &existing : pipeline.shaders)
-    if (existing.shader == attachment.shader &&
-        existing.stage == attachment.stage) {
+    if (existing.stage == attachment.stage) {
       existing = std::move(attachment);
       return Error::success();
     }
@@ -1199,8 +1232,7 @@ Error AmberParser::parseSubgroup(Pipeline &pipeline, const Token &keyword) {
   Expected<ShaderAttachment *> attachment = attached(pipeline, "SUBGROUP");
   if (!attachment)
     return attachment.takeError();
-  if (Error err = endOfStatement("SUBGROUP"))
-    return err;
+  // Amber reads words up to END, on as many lines as the script likes.
   SubgroupControl control;
   for (Token token = tokens.next();; token = tokens.next()) {
     if (token.kind == Token::Kind::EndOfLine)
@@ -1236,8 +1268,6 @@ Error AmberParser::parseSubgroup(Pipeline &pipeline, const Token &keyword) {
     } else {
       return error(token.line, "unexpected " + quote(token) + " in SUBGROUP");
     }
-    if (Error err = endOfStatement("SUBGROUP " + token.text.str()))
-      return err;
   }
   (*attachment)->subgroup = control;
   return endOfStatement("END of SUBGROUP");
@@ -1925,8 +1955,7 @@ Error AmberParser::parseRepeat(const Token &keyword, CommandList &commands) {
     return count.takeError();
   if (*count == 0)
     return error(keyword.line, "REPEAT count must be positive");
-  if (Error err = endOfStatement("REPEAT"))
-    return err;
+  // The first command may follow on the same line, as Amber allows.
   auto repeat = std::make_unique<RepeatCommand>();
   repeat->line = keyword.line;
   repeat->count = static_cast<uint32_t>(*count);

@@ -184,8 +184,10 @@ std::optional<Value> spvb::amber::parseIntegerLiteral(StringRef text) {
         return radix == 16 ? llvm::isHexDigit(c) : llvm::isDigit(c);
       }))
     return std::nullopt;
+  // Only digits are left, so failing means too many: strtoull, which Amber
+  // reads numbers with, gives its maximum.
   if (text.getAsInteger(radix, magnitude))
-    return std::nullopt;
+    magnitude = std::numeric_limits<uint64_t>::max();
   if (!negative)
     return Value::fromUint(magnitude);
   if (magnitude > uint64_t(1) << 63)

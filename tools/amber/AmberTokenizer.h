@@ -83,8 +83,8 @@ private:
 };
 
 /// An integer literal: negative ones as Value::Kind::Int, the others as
-/// Value::Kind::UInt; nullopt if \p text is no integer or does not fit 64
-/// bits.
+/// Value::Kind::UInt (past 64 bits: the largest, as strtoull gives);
+/// nullopt if \p text is no integer or a negative one below INT64_MIN.
 std::optional<Value> parseIntegerLiteral(llvm::StringRef text);
 
 /// An integer or float literal (floats as Value::Kind::Float); "nan" in any
