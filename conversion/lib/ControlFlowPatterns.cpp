@@ -1,6 +1,6 @@
-//===- ControlFlowPatterns.cpp - Switch, kill and unreachable -------------===//
+//===- ControlFlowPatterns.cpp - Branches, switch, kill, unreachable ------===//
 //
-// Branch, BranchConditional and the returns use upstream's patterns.
+// Branch and the returns use upstream's patterns.
 //
 //===----------------------------------------------------------------------===//
 #include "spvbridge/conversion/Patterns.h"
@@ -40,6 +40,32 @@ public:
   }
 };
 
+/// OpBranchConditional with the converted block arguments: MLIR 22's
+/// pattern passes the unconverted ones, which breaks on pointer arguments
+/// (a variable pointer chosen in a loop, the CTS's spirv1p4 OpPtrEqual
+/// tests).
+class BranchConditionalPattern
+    : public OpConversionPattern<spirv::BranchConditionalOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(spirv::BranchConditionalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    DenseI32ArrayAttr weights;
+    if (std::optional<ArrayAttr> attr = op.getBranchWeights()) {
+      SmallVector<int32_t> values;
+      for (Attribute weight : *attr)
+        values.push_back(cast<IntegerAttr>(weight).getInt());
+      weights = rewriter.getDenseI32ArrayAttr(values);
+    }
+    rewriter.replaceOpWithNewOp<LLVM::CondBrOp>(
+        op, adaptor.getCondition(), adaptor.getTrueTargetOperands(),
+        adaptor.getFalseTargetOperands(), weights, op.getTrueBlock(),
+        op.getFalseBlock());
+    return success();
+  }
+};
+
 /// OpKill, OpTerminateInvocation and a reached OpUnreachable end the
 /// function with a zero result: never host undefined behaviour (LLVM's
 /// `unreachable` would let the optimizer assume the path is dead).
@@ -66,7 +92,8 @@ public:
 
 void spvb::populateControlFlowPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns) {
-  patterns.add<SwitchPattern, EndInvocationPattern<spirv::KillOp>,
+  patterns.add<BranchConditionalPattern, SwitchPattern,
+               EndInvocationPattern<spirv::KillOp>,
                EndInvocationPattern<spirv::UnreachableOp>>(
       converter, patterns.getContext(), kOverrideBenefit);
 }

@@ -206,3 +206,21 @@ spirv.module Logical GLSL450 {
     spirv.ReturnValue %v : i32
   }
 }
+
+// -----
+
+// OpBranchConditional passes converted block arguments: a pointer chosen on
+// one edge and its branch weights survive.
+// CHECK-LABEL: llvm.func internal @pointer_cond_br
+// CHECK-SAME: (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[P:[a-z0-9]+]]: !llvm.ptr, %[[Q:[a-z0-9]+]]: !llvm.ptr, %[[C:[a-z0-9]+]]: i1)
+// CHECK: llvm.cond_br %[[C]] weights([3, 1]), ^[[JOIN:bb[0-9]+]](%[[P]] : !llvm.ptr), ^[[JOIN]](%[[Q]] : !llvm.ptr)
+// CHECK: ^[[JOIN]](%[[R:[a-z0-9]+]]: !llvm.ptr):
+// CHECK: llvm.load %[[R]] {{.*}} : !llvm.ptr -> i32
+spirv.module Logical GLSL450 {
+  spirv.func @pointer_cond_br(%p: !spirv.ptr<i32, StorageBuffer>, %q: !spirv.ptr<i32, StorageBuffer>, %c: i1) -> i32 "None" {
+    spirv.BranchConditional %c [3, 1], ^join(%p : !spirv.ptr<i32, StorageBuffer>), ^join(%q : !spirv.ptr<i32, StorageBuffer>)
+  ^join(%r: !spirv.ptr<i32, StorageBuffer>):
+    %v = spirv.Load "StorageBuffer" %r : i32
+    spirv.ReturnValue %v : i32
+  }
+}
