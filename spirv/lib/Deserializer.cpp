@@ -105,6 +105,11 @@ private:
   bool hasDecoration(uint32_t id, uint32_t decoration,
                      uint32_t *literal = nullptr);
   bool hasExplicitWorkgroupLayout();
+  Value addressOf(spirv::GlobalVariableOp global);
+  LogicalResult splitBuiltinBlock(const ParsedInstruction &inst,
+                                  spirv::PointerType pointerType,
+                                  llvm::StringRef symbol);
+  LogicalResult useBuiltinBlock(const ParsedInstruction &inst, Type resultType);
   Operation *createGeneric(llvm::StringRef name, Location loc,
                            TypeRange results, ValueRange operands,
                            ArrayRef<NamedAttribute> attrs = {});
@@ -154,6 +159,9 @@ private:
   llvm::DenseMap<uint32_t, spirv::StructType> pendingStructs;
   llvm::DenseMap<uint32_t, ConstantInfo> constants;
   llvm::DenseMap<uint32_t, spirv::GlobalVariableOp> globals;
+  /// Input blocks whose members are builtins (clspv's {LocalInvocationId,
+  /// WorkgroupId}): a builtin variable per member instead.
+  llvm::DenseMap<uint32_t, SmallVector<spirv::GlobalVariableOp>> builtinBlocks;
   llvm::DenseMap<uint32_t, uint32_t> privateInitializers;
   llvm::DenseMap<uint32_t, std::string> extInstSets;
   llvm::DenseMap<uint32_t, spirv::FuncOp> functions;
@@ -265,6 +273,75 @@ bool Deserializer::hasExplicitWorkgroupLayout() {
   return false;
 }
 
+/// An Input block of builtins becomes a builtin variable per member; the
+/// block itself is only reached through OpAccessChain and OpLoad.
+LogicalResult Deserializer::splitBuiltinBlock(const ParsedInstruction &inst,
+                                              spirv::PointerType pointerType,
+                                              llvm::StringRef symbol) {
+  auto block = dyn_cast<spirv::StructType>(pointerType.getPointeeType());
+  const auto &members =
+      memberDecorations.find(pointeeTypeIds.lookup(inst.typeId))->second;
+  if (!block)
+    return fail(inst, "an Input variable with member decorations must be a "
+                      "struct of builtins");
+  SmallVector<spirv::GlobalVariableOp> variables;
+  for (unsigned i = 0; i < block.getNumElements(); ++i) {
+    std::optional<spirv::BuiltIn> builtin;
+    auto member = members.find(i);
+    if (member != members.end())
+      for (const DecorationInfo &info : member->second)
+        if (info.decoration == spv::DecorationBuiltIn && !info.literals.empty())
+          builtin = spirv::symbolizeBuiltIn(info.literals[0]);
+    if (!builtin)
+      return fail(inst, "member " + llvm::Twine(i) +
+                            " of an Input block is not a builtin (user-"
+                            "defined inputs are not available to compute "
+                            "shaders)");
+    auto type = spirv::PointerType::get(block.getElementType(i),
+                                        pointerType.getStorageClass());
+    variables.push_back(spirv::GlobalVariableOp::create(
+        builder, currentLocation(inst), type,
+        uniqueSymbol((symbol + "_" + spirv::stringifyBuiltIn(*builtin)).str(),
+                     inst.resultId),
+        /*initializer=*/nullptr, /*location=*/nullptr, /*binding=*/nullptr,
+        /*set=*/nullptr,
+        builder.getStringAttr(spirv::stringifyBuiltIn(*builtin)),
+        /*linkage=*/nullptr));
+  }
+  builtinBlocks[inst.resultId] = std::move(variables);
+  return success();
+}
+
+LogicalResult Deserializer::useBuiltinBlock(const ParsedInstruction &inst,
+                                            Type resultType) {
+  const SmallVector<spirv::GlobalVariableOp> &variables =
+      builtinBlocks.find(inst.arg(0))->second;
+  Location loc = currentLocation(inst);
+  if (inst.opcode == spv::OpLoad) {
+    SmallVector<Value> parts;
+    for (spirv::GlobalVariableOp variable : variables)
+      parts.push_back(spirv::LoadOp::create(builder, loc, addressOf(variable)));
+    mapResult(inst, spirv::CompositeConstructOp::create(builder, loc,
+                                                        resultType, parts));
+    return success();
+  }
+  std::optional<uint64_t> member =
+      inst.getNumArgs() > 1 ? getConstantInt(inst.arg(1)) : std::nullopt;
+  if (!member || *member >= variables.size())
+    return fail(inst, "an Input block of builtins is indexed by a constant "
+                      "member number");
+  Value address = addressOf(variables[*member]);
+  if (inst.getNumArgs() > 2) {
+    SmallVector<Value> operands{address};
+    for (unsigned i = 2; i < inst.getNumArgs(); ++i)
+      operands.push_back(getValue(inst.arg(i)));
+    address = createGeneric("spirv.AccessChain", loc, resultType, operands)
+                  ->getResult(0);
+  }
+  mapResult(inst, address);
+  return success();
+}
+
 Type Deserializer::getType(uint32_t id) { return types.lookup(id); }
 
 std::optional<uint64_t> Deserializer::getConstantInt(uint32_t id) {
@@ -298,14 +375,17 @@ Value Deserializer::getValue(uint32_t id) {
     return materializeConstant(id);
   auto global = globals.find(id);
   if (global != globals.end()) {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToEnd(prologue.get());
-    Value address = spirv::AddressOfOp::create(builder, global->second.getLoc(),
-                                               global->second);
+    Value address = addressOf(global->second);
     values[id] = address;
     return address;
   }
   return nullptr;
+}
+
+Value Deserializer::addressOf(spirv::GlobalVariableOp global) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(prologue.get());
+  return spirv::AddressOfOp::create(builder, global.getLoc(), global);
 }
 
 Value Deserializer::materializeNull(Type type) {
@@ -745,6 +825,9 @@ Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
     if (!value)
       return fail(inst, llvm::Twine("unknown BuiltIn ") + llvm::Twine(literal));
     builtin = builder.getStringAttr(spirv::stringifyBuiltIn(*value));
+  } else if (pointerType.getStorageClass() == spirv::StorageClass::Input &&
+             memberDecorations.count(pointeeTypeIds.lookup(inst.typeId))) {
+    return splitBuiltinBlock(inst, pointerType, symbol);
   }
   auto global = spirv::GlobalVariableOp::create(
       builder, loc, pointerType, symbol, /*initializer=*/nullptr,
@@ -906,9 +989,12 @@ void Deserializer::emitEntryPoints() {
     if (!func)
       continue;
     SmallVector<Attribute> interface;
-    for (uint32_t id : entry.interface)
+    for (uint32_t id : entry.interface) {
       if (auto global = globals.lookup(id))
         interface.push_back(SymbolRefAttr::get(global.getSymNameAttr()));
+      for (spirv::GlobalVariableOp member : builtinBlocks.lookup(id))
+        interface.push_back(SymbolRefAttr::get(member.getSymNameAttr()));
+    }
     spirv::EntryPointOp::create(builder, func.getLoc(), entry.model, func,
                                 interface);
   }
@@ -1276,6 +1362,14 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
     return success();
   };
 
+  if (inst.getNumArgs() && inst.operands[0].type == SPV_OPERAND_TYPE_ID &&
+      builtinBlocks.count(inst.arg(0))) {
+    if (inst.opcode == spv::OpAccessChain ||
+        inst.opcode == spv::OpInBoundsAccessChain || inst.opcode == spv::OpLoad)
+      return useBuiltinBlock(inst, resultType);
+    return fail(inst, "an Input block of builtins is only read through "
+                      "OpAccessChain or OpLoad");
+  }
   if (isDirectlyMapped(inst.opcode)) {
     if (failed(idArgs(0)))
       return failure();
