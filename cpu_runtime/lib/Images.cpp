@@ -4,8 +4,8 @@
 // and sample queries, OpImageTexelPointer (whose pointer the generated code
 // uses for atomics), and sampling with explicit LOD or gradients and
 // gathering, following Vulkan's "Texel Filtering" rules (Sampling.cpp).
-// Reads outside the image give zero and writes outside it are dropped, as
-// with robustImageAccess.
+// Reads outside the image, or of a sample past its sample count, give zero
+// and such writes are dropped, as with robustImageAccess.
 //
 //===----------------------------------------------------------------------===//
 #include "Sampling.h"
@@ -85,6 +85,9 @@ void storeComponent(void *base, const TypeDesc &type, unsigned component,
 struct ImageOperands {
   uint32_t lod = 0;
   int64_t offset[3] = {0, 0, 0};
+  /// The Sample operand of a multisampled image; signed, so that a negative
+  /// index is outside the image rather than a huge one.
+  int64_t sample = 0;
 };
 
 ImageOperands readImageOperands(uint32_t mask, unsigned first, uint32_t count,
@@ -117,14 +120,22 @@ ImageOperands readImageOperands(uint32_t mask, unsigned first, uint32_t count,
     for (unsigned c = 0; c < std::min<uint32_t>(type.count, 3); ++c)
       result.offset[c] = loadInt(operands[i], type, c);
   }
+  if (mask & spv::ImageOperandsConstOffsetsMask)
+    take();
+  if (mask & spv::ImageOperandsSampleMask) {
+    unsigned i = take();
+    if (i < count)
+      result.sample = loadInt(operands[i], TypeDesc(descs[i]), 0);
+  }
   return result;
 }
 
-/// Where the texel at integer coordinates is, or null outside the image.
-/// The coordinate components are x[, y[, z]] then the layer when arrayed
-/// (a cube is a 2D array of faces).
+/// Where the texel (or its sample) at integer coordinates is, or null
+/// outside the image. The coordinate components are x[, y[, z]] then the
+/// layer when arrayed (a cube is a 2D array of faces).
 uint8_t *findTexel(const spvb_image &image, const ImageFormat &format,
-                   const int64_t *coordinate, unsigned count, uint32_t level) {
+                   const int64_t *coordinate, unsigned count, uint32_t level,
+                   int64_t sample) {
   unsigned dims = getImageDimensions(image.dim);
   int64_t position[4] = {0, 0, 0, 0}; // x, y, z, layer
   for (unsigned c = 0; c < std::min(count, dims); ++c)
@@ -132,7 +143,7 @@ uint8_t *findTexel(const spvb_image &image, const ImageFormat &format,
   if (count > dims)
     position[3] = coordinate[dims];
   return locateTexel(image, format, position[0], position[1], position[2],
-                     position[3], level);
+                     position[3], level, sample);
 }
 
 void writeResult(void *result, uint32_t resultDesc, const Texel &texel) {
@@ -175,9 +186,13 @@ extern "C" void spvb_rt_image(spvb_invocation *, uint32_t opcode,
     int64_t coordinate[4] = {};
     for (unsigned c = 0; c < std::min<uint32_t>(coordinateType.count, 4); ++c)
       coordinate[c] = loadInt(operands[1], coordinateType, c);
-    uint8_t *texel =
-        format ? findTexel(*image, *format, coordinate, coordinateType.count, 0)
-               : nullptr;
+    // Operands: image, coordinate, sample (0 unless multisampled).
+    int64_t sample = operandCount > 2
+                         ? loadInt(operands[2], TypeDesc(operandDescs[2]), 0)
+                         : 0;
+    uint8_t *texel = format ? findTexel(*image, *format, coordinate,
+                                        coordinateType.count, 0, sample)
+                            : nullptr;
     void *pointer = texel ? static_cast<void *>(texel) : outsideTexel;
     std::memcpy(result, &pointer, sizeof(pointer));
     return;
@@ -213,9 +228,9 @@ extern "C" void spvb_rt_image(spvb_invocation *, uint32_t opcode,
     for (unsigned c = 0; c < count; ++c)
       coordinate[c] = loadInt(operands[1], coordinateType, c) +
                       (c < 3 ? extra.offset[c] : 0);
-    uint8_t *texel =
-        format ? findTexel(*image, *format, coordinate, count, extra.lod)
-               : nullptr;
+    uint8_t *texel = format ? findTexel(*image, *format, coordinate, count,
+                                        extra.lod, extra.sample)
+                            : nullptr;
     if (opcode == spv::OpImageWrite) {
       if (!texel)
         return;

@@ -73,8 +73,9 @@ struct Footprint {
       if (!wrap(position[d], int64_t(levelExtent(image, d, level)),
                 sampler.address_mode[d]))
         return borderTexel(sampler.border_color);
+    // Sampling instructions never take multisampled images.
     const uint8_t *texel = locateTexel(image, format, position[0], position[1],
-                                       position[2], layer, level);
+                                       position[2], layer, level, 0);
     return texel ? decodeTexel(format, texel) : Texel();
   }
 };
@@ -119,13 +120,17 @@ Texel mix(const Texel &a, const Texel &b, double weight) {
 uint8_t *spvb::runtime::locateTexel(const spvb_image &image,
                                     const ImageFormat &format, int64_t x,
                                     int64_t y, int64_t z, int64_t layer,
-                                    uint32_t level) {
+                                    uint32_t level, int64_t sample) {
   if (level >= image.levels || layer < 0 || uint64_t(layer) >= image.layers)
+    return nullptr;
+  // A zero-initialized descriptor that sets no count has one sample.
+  uint64_t samples = std::max<uint32_t>(1, image.samples);
+  if (sample < 0 || uint64_t(sample) >= samples)
     return nullptr;
   uint64_t offset = 0;
   for (uint32_t l = 0; l < level; ++l)
     offset += levelExtent(image, 0, l) * levelExtent(image, 1, l) *
-              levelExtent(image, 2, l) * image.layers;
+              levelExtent(image, 2, l) * image.layers * samples;
   uint64_t extent[3] = {levelExtent(image, 0, level),
                         levelExtent(image, 1, level),
                         levelExtent(image, 2, level)};
@@ -133,11 +138,14 @@ uint8_t *spvb::runtime::locateTexel(const spvb_image &image,
   for (int d = 0; d < 3; ++d)
     if (position[d] < 0 || uint64_t(position[d]) >= extent[d])
       return nullptr;
+  // Samples are innermost: a texel's samples are adjacent (kernel_abi.h).
   uint64_t index =
       offset +
-      ((uint64_t(layer) * extent[2] + uint64_t(z)) * extent[1] + uint64_t(y)) *
-          extent[0] +
-      uint64_t(x);
+      (((uint64_t(layer) * extent[2] + uint64_t(z)) * extent[1] + uint64_t(y)) *
+           extent[0] +
+       uint64_t(x)) *
+          samples +
+      uint64_t(sample);
   uint64_t byteOffset = index * format.texelBytes;
   if (byteOffset + format.texelBytes > image.size)
     return nullptr;

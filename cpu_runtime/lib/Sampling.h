@@ -15,10 +15,11 @@
 
 namespace spvb::runtime {
 
-/// Where texel (x, y, z) of `layer` at `level` is, or null outside.
+/// Where `sample` of texel (x, y, z) of `layer` at `level` is, or null
+/// outside the image or past its samples.
 uint8_t *locateTexel(const spvb_image &image, const ImageFormat &format,
                      int64_t x, int64_t y, int64_t z, int64_t layer,
-                     uint32_t level);
+                     uint32_t level, int64_t sample);
 
 struct SampleRequest {
   /// Normalized (or, with unnormalized_coordinates, texel) coordinates, then

@@ -441,8 +441,8 @@ def skip_reason(module, refl):
     if module in PROFILES and "skip" in PROFILES[module]:
         return PROFILES[module]["skip"]
     if any(r.get("image", {}).get("multisampled") for r in refl["resources"]):
-        return "multisampled", "a multisampled image: --image gives one " \
-            "sample per texel"
+        return "multisampled", "a multisampled image: the Vulkan backend " \
+            "cannot fill or read back its samples"
     for r in refl["resources"]:
         if "image" in r and image_format(r["image"])[0] is None:
             return "image-format", "no format for an image of %d-bit %s " \

@@ -79,14 +79,29 @@ const runtime::ImageFormat *findImageFormatFor(const Type &type) {
   return runtime::findImageFormat(name);
 }
 
-/// The bytes of every mip level of an image, level after level.
+/// The bytes of every mip level of an image, level after level, with every
+/// sample of a multisampled one (kernel_abi.h's layout).
 uint64_t getImageByteSize(const Buffer &buffer, unsigned texelBytes) {
   uint64_t total = 0;
   for (uint32_t level = 0; level < std::max(1u, buffer.mipLevels); ++level)
     total += uint64_t(std::max(1u, buffer.width >> level)) *
              std::max(1u, buffer.height >> level) *
              std::max(1u, buffer.depth >> level) * texelBytes;
-  return total;
+  return total * std::max(1u, buffer.samples);
+}
+
+/// Amber copies no multisampled image back to the host (Vulkan copies none
+/// to a buffer), so an EXPECT on one would check stale bytes: refused.
+std::optional<std::string> refuseMultisampled(const Buffer *buffer) {
+  if (!buffer || buffer->samples <= 1)
+    return std::nullopt;
+  return llvm::formatv("EXPECT on multisampled image '{0}' ({1} samples): "
+                       "Amber reads no multisampled image back (Vulkan "
+                       "copies none to a buffer), so there is nothing to "
+                       "check; copy its samples into a single-sample image "
+                       "in the shader",
+                       buffer->name, buffer->samples)
+      .str();
 }
 
 spvb_sampler makeSampler(const Sampler &sampler) {
@@ -189,22 +204,33 @@ bool Executor::runCommand(const Command &command) {
   if (auto *run = llvm::dyn_cast<RunCommand>(&command))
     return runDispatch(*run);
   if (auto *expect = llvm::dyn_cast<ExpectCommand>(&command)) {
-    if (std::optional<std::string> failure =
-            checkExpect(*expect, memory[expect->buffer]))
+    std::optional<std::string> failure =
+        refuseMultisampled(script.findBuffer(expect->buffer));
+    if (!failure)
+      failure = checkExpect(*expect, memory[expect->buffer]);
+    if (failure)
       result.fail(command.line, *failure);
     return true;
   }
   if (auto *probe = llvm::dyn_cast<ExpectRectCommand>(&command)) {
-    if (std::optional<std::string> failure = checkExpectRect(
-            *probe, *script.findBuffer(probe->buffer), memory[probe->buffer]))
+    const Buffer &image = *script.findBuffer(probe->buffer);
+    std::optional<std::string> failure = refuseMultisampled(&image);
+    if (!failure)
+      failure = checkExpectRect(*probe, image, memory[probe->buffer]);
+    if (failure)
       result.fail(command.line, *failure);
     return true;
   }
   if (auto *compare = llvm::dyn_cast<CompareBuffersCommand>(&command)) {
-    if (std::optional<std::string> failure = checkBufferComparison(
-            *compare, *script.findBuffer(compare->buffer),
-            memory[compare->buffer], *script.findBuffer(compare->other),
-            memory[compare->other]))
+    const Buffer &buffer = *script.findBuffer(compare->buffer);
+    const Buffer &other = *script.findBuffer(compare->other);
+    std::optional<std::string> failure = refuseMultisampled(&buffer);
+    if (!failure)
+      failure = refuseMultisampled(&other);
+    if (!failure)
+      failure = checkBufferComparison(*compare, buffer, memory[compare->buffer],
+                                      other, memory[compare->other]);
+    if (failure)
       result.fail(command.line, *failure);
     return true;
   }
@@ -440,12 +466,30 @@ bool Executor::bindDescriptor(Dispatch &dispatch, const Kernel &kernel,
       }
       bool texelBuffer = binding.kind == DescriptorKind::UniformTexelBuffer ||
                          binding.kind == DescriptorKind::StorageTexelBuffer;
+      uint32_t samples = texelBuffer ? 1 : std::max(1u, buffer.samples);
+      // Vulkan binds an image of more than one sample exactly to an MS=1
+      // OpTypeImage.
+      if (resource && resource->image &&
+          resource->image->multisampled != (samples > 1)) {
+        result.fail(
+            line,
+            resource->image->multisampled
+                ? llvm::formatv("{0}: the shader's '{1}' is multisampled but "
+                                "image '{2}' has one sample (no SAMPLES)",
+                                where(), resource->name, buffer.name)
+                      .str()
+                : llvm::formatv("{0}: image '{1}' has {2} samples but the "
+                                "shader's '{3}' is not multisampled",
+                                where(), buffer.name, samples, resource->name)
+                      .str());
+        return false;
+      }
       spvb_image image{};
       image.data = bytes.data();
       image.format = format->format;
       image.size = bytes.size();
       image.layers = 1;
-      image.samples = 1;
+      image.samples = samples;
       image.levels = texelBuffer ? 1 : std::max(1u, buffer.mipLevels);
       if (texelBuffer) {
         image.dim = spv::DimBuffer;

@@ -15,6 +15,7 @@ static const llvm::StringSet<> &getSupportedFeatures() {
       "shaderInt64",
       "shaderInt16",
       "shaderStorageImageExtendedFormats",
+      "shaderStorageImageMultisample",
       "shaderStorageImageReadWithoutFormat",
       "shaderStorageImageWriteWithoutFormat",
       "shaderUniformBufferArrayDynamicIndexing",
@@ -178,9 +179,6 @@ spvb::amber::findUnmetRequirement(const Script &script) {
              " shader (spvbridge runs compute only)";
   }
   for (const Buffer &buffer : script.buffers) {
-    if (buffer.samples > 1)
-      return std::string("a multisampled image (spvbridge images have one "
-                         "sample)");
     if (buffer.init == InitKind::Png)
       return std::string("a PNG file (not decoded yet)");
   }

@@ -34,6 +34,16 @@ static Error checkImage(const ResourceInfo &resource, StringRef name,
                          declared ? declared->name : "another format",
                          image.formatName));
   }
+  // Vulkan requires an MS=1 image's view to have more than one sample and
+  // an MS=0 image's exactly one.
+  if (info.multisampled && image.samples == 1)
+    return error(formatv("'{0}' is multisampled: EXTENT needs ,samples=N "
+                         "with N > 1",
+                         name));
+  if (!info.multisampled && image.samples > 1)
+    return error(formatv("'{0}' is not multisampled: it takes one sample, "
+                         "not {1}",
+                         name, image.samples));
   unsigned dims = runtime::getImageDimensions(info.dim);
   if (image.dimensions != dims)
     return error(formatv("'{0}' has {1} dimension{2}; EXTENT needs {3}", name,

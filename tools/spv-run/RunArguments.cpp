@@ -691,7 +691,7 @@ uint64_t spvb::run::getImageByteSize(const ImageArgument &image) {
       count *= std::max<uint64_t>(1, image.extent[d] >> level);
     texels += count;
   }
-  return texels * image.texelBytes;
+  return texels * image.samples * image.texelBytes;
 }
 
 llvm::Expected<ImageArgument>
@@ -718,7 +718,8 @@ spvb::run::parseImageArgument(llvm::StringRef arg) {
   auto badExtent = [&] {
     return makeError(context + ": bad extent '" + extentText +
                      "' (expected W, WxH or WxHxD with positive sizes, "
-                     "optionally followed by ,layers=N and ,levels=N)");
+                     "optionally followed by ,layers=N, ,levels=N and "
+                     ",samples=N)");
   };
   llvm::SmallVector<llvm::StringRef, 3> fields;
   extentText.split(fields, ',');
@@ -739,9 +740,19 @@ spvb::run::parseImageArgument(llvm::StringRef arg) {
       result.layers = number;
     else if (key == "levels")
       result.levels = number;
+    else if (key == "samples")
+      result.samples = number;
     else
       return badExtent();
   }
+  // Vulkan's sample counts (VkSampleCountFlagBits).
+  if (result.samples > 64 || (result.samples & (result.samples - 1)) != 0)
+    return makeError(context + ": bad sample count " +
+                     llvm::Twine(result.samples) +
+                     " (expected 1, 2, 4, 8, 16, 32 or 64)");
+  if (result.samples > 1 && result.levels > 1)
+    return makeError(context + ": a multisampled image has one level, not " +
+                     llvm::Twine(result.levels));
   llvm::Expected<std::vector<uint8_t>> bytes =
       loadDataIn(afterColons(arg, 4), context);
   if (!bytes)

@@ -242,8 +242,9 @@ llvm::Expected<uint32_t> parseUnsigned(llvm::StringRef value,
 
 /// `--image SET:BINDING:FORMAT:EXTENT:DATA`: an image or texel buffer.
 /// FORMAT is a GLSL image format (rgba8, r32f, rgba32ui, ...); EXTENT is W,
-/// WxH or WxHxD, optionally followed by `,layers=N` and `,levels=N`; DATA
-/// holds every texel, tightly packed as kernel_abi.h's spvb_image says.
+/// WxH or WxHxD, optionally followed by `,layers=N`, `,levels=N` and
+/// `,samples=N`; DATA holds every texel (every sample of each), tightly
+/// packed as kernel_abi.h's spvb_image says.
 struct ImageArgument {
   uint32_t set = 0;
   uint32_t binding = 0;
@@ -255,10 +256,12 @@ struct ImageArgument {
   uint32_t extent[3] = {1, 1, 1};
   uint32_t layers = 1;
   uint32_t levels = 1;
+  /// More than 1 for a multisampled image (`,samples=N`).
+  uint32_t samples = 1;
   std::vector<uint8_t> bytes;
 };
 
-/// Bytes of all texels of every layer and level.
+/// Bytes of all texels (every sample) of every layer and level.
 uint64_t getImageByteSize(const ImageArgument &image);
 
 /// Errors:
@@ -266,7 +269,11 @@ uint64_t getImageByteSize(const ImageArgument &image);
 ///   error: --image 'ARG': unknown image format 'F' (expected a GLSL image
 ///          format such as rgba8, r32f or rgba32ui)
 ///   error: --image 'ARG': bad extent 'E' (expected W, WxH or WxHxD with
-///          positive sizes, optionally followed by ,layers=N and ,levels=N)
+///          positive sizes, optionally followed by ,layers=N, ,levels=N and
+///          ,samples=N)
+///   error: --image 'ARG': bad sample count N (expected 1, 2, 4, 8, 16, 32
+///          or 64)
+///   error: --image 'ARG': a multisampled image has one level, not N
 ///   error: --image 'ARG': DATA has N bytes but the image needs M
 ///   and those of loadData.
 llvm::Expected<ImageArgument> parseImageArgument(llvm::StringRef arg);

@@ -57,6 +57,17 @@ spvb::run::makeVulkanImage(const ResourceInfo &resource,
                 image.set, image.binding, getResourceKindName(resource.kind),
                 resource.name));
   }
+  // Vulkan copies no buffer to or from an image of more than one sample,
+  // and copies are how the backend fills images and reads them back.
+  if (image.samples > 1)
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("error: --image {0}: the Vulkan backend does not run "
+                "multisampled images ('{1}' has {2} samples): it fills and "
+                "reads back images by copies, and Vulkan copies no buffer to "
+                "or from a multisampled image",
+                formatDescriptor(image.set, image.binding, image.element),
+                resource.name, image.samples));
   binding.set = image.set;
   binding.binding = image.binding;
   binding.format = image.format;

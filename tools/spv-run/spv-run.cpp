@@ -958,7 +958,7 @@ int main(int argc, char **argv) {
       image.extent[d] = buffer.image->extent[d];
     image.layers = buffer.image->layers;
     image.levels = buffer.image->levels;
-    image.samples = 1;
+    image.samples = buffer.image->samples;
     image.size = buffer.working.size();
     image.sampler = buffer.sampler ? &*buffer.sampler : nullptr;
     dispatch.bindImage(buffer.argument.set, buffer.argument.binding, &image,

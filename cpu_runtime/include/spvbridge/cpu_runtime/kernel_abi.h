@@ -200,7 +200,12 @@ void spvb_rt_subgroup(spvb_invocation *invocation, uint32_t opcode,
  * image resource has base = (uint8_t *)&descriptor and size =
  * sizeof(spvb_image). Texels are tightly packed at `data`, x fastest, then
  * y, z and the array layer; mip levels follow each other, each with its own
- * extent (max(1, extent >> level)) and all layers. */
+ * extent (max(1, extent >> level)) and all layers. A multisampled image
+ * (samples > 1; one level) keeps each texel's samples together, sample
+ * fastest: sample s of texel (x, y, layer) is texel number
+ * ((layer * extent[1] + y) * extent[0] + x) * samples + s. A sample index
+ * outside [0, samples) is outside the image (reads give zero, writes are
+ * dropped). */
 typedef struct spvb_image {
   uint8_t *data;
   uint32_t format;    /* SPIR-V ImageFormat of the texels (not Unknown) */
@@ -208,7 +213,8 @@ typedef struct spvb_image {
   uint32_t extent[3]; /* level 0; 1 in unused dimensions */
   uint32_t layers;    /* array layers (a cube has 6 per cube); 1 if none */
   uint32_t levels;    /* mip levels, at least 1 */
-  uint32_t samples;   /* 1 */
+  uint32_t samples;   /* samples per texel: 1, or the count of a
+                         multisampled image (0 is taken for 1) */
   const struct spvb_sampler *sampler; /* combined image samplers; or NULL */
   uint64_t size;                      /* bytes at data */
 } spvb_image;
