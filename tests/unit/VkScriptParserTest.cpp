@@ -96,8 +96,9 @@ TEST(VkScriptParser, ComputeScript) {
   EXPECT_EQ(vec3s->type.name, "vec3");
   EXPECT_EQ(vec3s->layout, Layout::Std430);
   EXPECT_EQ(vec3s->init, InitKind::None);
-  // `ssbo 0:1 64` is bytes; the write reaches byte 32.
-  EXPECT_EQ(vec3s->byteSize(), 64u);
+  // `ssbo 0:1 64` counts elements of the type the write gives the buffer,
+  // as Amber does: 64 vec3s of 16 bytes.
+  EXPECT_EQ(vec3s->byteSize(), 1024u);
   EXPECT_EQ(script.findBuffer("vk_ssbo_0_2")->byteSize(), 8u);
   const Buffer *ubo = script.findBuffer("vk_ubo_1_0");
   EXPECT_EQ(ubo->layout, Layout::Std140);
@@ -349,6 +350,14 @@ TEST(VkScriptParserError, TestCommands) {
   EXPECT_EQ(parseError("[test]\nuniform ubo 0 float 0 1\nssbo 0 4\n"),
             "error: t.vkscript:3: ssbo uses binding 0:0, which is a uniform "
             "buffer");
+  EXPECT_EQ(parseError("[compute shader]\nvoid main() {}\n[test]\n"
+                       "ssbo 0 subdata int 0 1\nprobe ssbo float 0 0 == 1\n"),
+            "error: t.vkscript:5: probe ssbo reads float from 'vk_ssbo_0_0', "
+            "which holds int");
+  EXPECT_EQ(parseError("[test]\nssbo 0 1073741824\nssbo 0 subdata vec4 0 1 2 3 "
+                       "4\n"),
+            "error: t.vkscript:2: buffer 'vk_ssbo_0_0' needs 17179869184 bytes; "
+            "the limit is 1073741824");
   EXPECT_EQ(parseError("[test]\ntolerance 1 2\n"),
             "error: t.vkscript:2: tolerance takes 1 or 4 values, not 2");
   EXPECT_EQ(parseError("[vertex shader passthrough]\n[test]\ncompute 1 1 1\n"),

@@ -131,11 +131,11 @@ struct Buffer {
   /// format; such a buffer without SIZE/DATA is sized by its use).
   bool declaredWithFormat = false;
   /// Elements: SIZE, DATA's value count / valuesPerElement (rounded up),
-  /// WIDTH x HEIGHT x DEPTH (mip level 0), a FILE BINARY's bytes / stride,
-  /// or 0 when unknown (a FORMAT buffer its pipeline sizes).
+  /// WIDTH x HEIGHT x DEPTH (mip level 0), a FILE's contents, VkScript's
+  /// `ssbo B size`, or 0 when unknown (a FORMAT buffer its pipeline sizes).
   uint64_t elementCount = 0;
-  /// At least this many bytes (VkScript: `ssbo B size` and the largest
-  /// write; 0 otherwise). byteSize() is what to allocate.
+  /// At least this many bytes (VkScript: the largest write; 0 otherwise).
+  /// byteSize() is what to allocate.
   uint64_t minSizeInBytes = 0;
 
   InitKind init = InitKind::None;

@@ -794,10 +794,13 @@ Error TestSectionReader::ssbo(const Token &first) {
     tokens.next();
     return write(**buffer, first, "ssbo subdata");
   }
+  // Elements of the buffer's type, whichever typed command gives it (before
+  // or after), as Amber's SetElementCount: `ssbo 0:1 4` then `probe ssbo
+  // ivec2 0:1 ...` is 32 bytes.
   Expected<uint64_t> size = integer("size", "ssbo", kMaxBufferBytes);
   if (!size)
     return size.takeError();
-  (*buffer)->minSizeInBytes = std::max((*buffer)->minSizeInBytes, *size);
+  (*buffer)->elementCount = *size;
   return endOfStatement("ssbo");
 }
 
@@ -841,6 +844,16 @@ Error TestSectionReader::probeSsbo(const Token &first) {
     return error(first.line, "no buffer at binding " + Twine(point->set) + ":" +
                                  Twine(point->binding) + " in " + context);
   Buffer *buffer = parser.findBuffer(binding->buffers.front());
+  // As in Amber, the probe types a buffer nothing typed yet, and must agree
+  // with a typed one.
+  if (!parser.typedBuffers.contains(buffer->name)) {
+    buffer->type = *type;
+    parser.typedBuffers.insert(buffer->name);
+  } else if (buffer->type.name != type->name) {
+    return error(first.line, context + " reads " + type->name + " from '" +
+                                 buffer->name + "', which holds " +
+                                 buffer->type.name);
+  }
   auto expect = std::make_unique<ExpectCommand>();
   expect->line = first.line;
   expect->buffer = buffer->name;
@@ -1139,6 +1152,13 @@ Expected<Script> VkScriptParser::parse() {
   for (const Section &section : *sections)
     if (Error err = processSection(section))
       return err;
+  // `ssbo N size` counts elements of the type the buffer ended with.
+  for (const Buffer &buffer : script.buffers)
+    if (buffer.byteSize() > kMaxBufferBytes)
+      return error(buffer.line, "buffer '" + buffer.name + "' needs " +
+                                    Twine(buffer.byteSize()) +
+                                    " bytes; the limit is " +
+                                    Twine(kMaxBufferBytes));
   return std::move(script);
 }
 
