@@ -279,12 +279,45 @@ TEST(VkScriptParser, TypeNames) {
   check("dvec2", ScalarType::sfloat(64), 2, 1);
   check("i8vec3", ScalarType::sint(8), 3, 1);
   check("u64vec4", ScalarType::uint(64), 4, 1);
-  check("mat", ScalarType::sfloat(32), 4, 4);
   check("mat2x3", ScalarType::sfloat(32), 3, 2);
   check("dmat3", ScalarType::sfloat(64), 3, 3);
-  for (const char *bad :
-       {"vec5", "bvec2", "imat2", "mat2x", "matrix", "float32", "i32vec2"})
+  // Amber reads these by their letters: the first picks int, uint, double
+  // or float, the next digits the width; "mat" alone is 1x1.
+  check("f16vec2", ScalarType::sfloat(16), 2, 1);
+  check("bvec2", ScalarType::sfloat(32), 2, 1);
+  check("i32vec2", ScalarType::sint(32), 2, 1);
+  check("imat2", ScalarType::sfloat(32), 2, 2);
+  check("mat", ScalarType::sfloat(32), 1, 1);
+  for (const char *bad : {"vec5", "vec22", "mat5", "matrix", "float32"})
     EXPECT_FALSE(parseVkScriptTypeName(bad)) << bad;
+}
+
+TEST(VkScriptParser, TestSectionsAsAmberReadsThem) {
+  // Push constants of two types (Amber makes each `uniform` write a buffer
+  // of its own), `relative probe ssbo` as a plain probe, and a second [test]
+  // section replacing the first one's commands.
+  Script script = parseOk(R"([compute shader]
+void main() {}
+[test]
+compute 9 9 9
+[test]
+uniform float 0 1.0
+uniform int 4 2
+ssbo 0 subdata int 0 7
+compute 1 1 1
+relative probe ssbo int 0 0 == 7
+)");
+  ASSERT_EQ(script.commands.size(), 5u);
+  const auto *asFloat = commandAt<BufferWriteCommand>(script, 0);
+  const auto *asInt = commandAt<BufferWriteCommand>(script, 1);
+  ASSERT_TRUE(asFloat && asInt);
+  EXPECT_EQ(asFloat->type.name, "float");
+  EXPECT_EQ(asInt->type.name, "int");
+  EXPECT_EQ(script.findBuffer("vk_push_constants")->byteSize(), 8u);
+  const auto *run = commandAt<RunCommand>(script, 3);
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->groups, (std::array<uint32_t, 3>{1, 1, 1}));
+  EXPECT_TRUE(commandAt<ExpectCommand>(script, 4));
 }
 
 TEST(VkScriptParser, EveryPrefixParsesOrFailsCleanly) {
@@ -354,10 +387,11 @@ TEST(VkScriptParserError, TestCommands) {
                        "ssbo 0 subdata int 0 1\nprobe ssbo float 0 0 == 1\n"),
             "error: t.vkscript:5: probe ssbo reads float from 'vk_ssbo_0_0', "
             "which holds int");
-  EXPECT_EQ(parseError("[test]\nssbo 0 1073741824\nssbo 0 subdata vec4 0 1 2 3 "
-                       "4\n"),
-            "error: t.vkscript:2: buffer 'vk_ssbo_0_0' needs 17179869184 bytes; "
-            "the limit is 1073741824");
+  EXPECT_EQ(
+      parseError("[test]\nssbo 0 1073741824\nssbo 0 subdata vec4 0 1 2 3 "
+                 "4\n"),
+      "error: t.vkscript:2: buffer 'vk_ssbo_0_0' needs 17179869184 bytes; "
+      "the limit is 1073741824");
   EXPECT_EQ(parseError("[test]\ntolerance 1 2\n"),
             "error: t.vkscript:2: tolerance takes 1 or 4 values, not 2");
   EXPECT_EQ(parseError("[vertex shader passthrough]\n[test]\ncompute 1 1 1\n"),

@@ -591,6 +591,10 @@ private:
 };
 
 Error TestSectionReader::read() {
+  // Each [test] section replaces the commands and tolerance of the one
+  // before, as Amber's ProcessTestBlock sets the script's commands anew.
+  script.commands.clear();
+  parser.tolerances.clear();
   for (Token token = tokens.next(); token.kind != Token::Kind::EndOfFile;
        token = tokens.next()) {
     if (token.kind == Token::Kind::EndOfLine)
@@ -747,8 +751,11 @@ Error TestSectionReader::write(Buffer &buffer, const Token &first,
   Expected<Type> type = typeName(context);
   if (!type)
     return type.takeError();
-  // The first write decides the buffer's type; later ones must agree.
-  if (parser.typedBuffers.contains(buffer.name) &&
+  // The first write decides the buffer's type; later ones must agree. Not
+  // so for push constants: Amber makes each `uniform` write a buffer of its
+  // own type.
+  bool pushConstants = buffer.name == kPushConstantsName;
+  if (!pushConstants && parser.typedBuffers.contains(buffer.name) &&
       buffer.type.name != type->name)
     return error(first.line, context + " writes " + type->name + " to '" +
                                  buffer.name + "', which holds " +
@@ -768,8 +775,10 @@ Error TestSectionReader::write(Buffer &buffer, const Token &first,
   if (end > kMaxBufferBytes)
     return error(first.line, context + " writes up to byte " + Twine(end) +
                                  "; the limit is " + Twine(kMaxBufferBytes));
-  buffer.type = *type;
-  parser.typedBuffers.insert(buffer.name);
+  if (!pushConstants) {
+    buffer.type = *type;
+    parser.typedBuffers.insert(buffer.name);
+  }
   buffer.minSizeInBytes = std::max(buffer.minSizeInBytes, end);
   auto command = std::make_unique<BufferWriteCommand>();
   command->line = first.line;
@@ -891,8 +900,7 @@ Expected<double> TestSectionReader::listNumber(StringRef what,
 Error TestSectionReader::probe(const Token &first, bool relative) {
   if (tokens.peek().is("ssbo")) {
     tokens.next();
-    if (relative)
-      return error(first.line, "relative probe ssbo is not a command");
+    // Amber ignores `relative` for an ssbo probe.
     return probeSsbo(first);
   }
   std::string context = relative ? "relative probe" : "probe";
@@ -1179,49 +1187,40 @@ std::optional<Type> spvb::amber::parseVkScriptTypeName(StringRef name) {
           .Case("double", ScalarType::sfloat(64))
           .Default(std::nullopt);
   Type type;
+  // Amber's DatumTypeParser: a name holding "vec" or "mat" is read by
+  // letters, so f16vec2 is two float16s and bvec2 two floats. Sizes past
+  // 2..4, which Amber reads into unusable types, are refused.
+  auto dimension = [&](size_t at, uint32_t absent) -> uint32_t {
+    if (at >= name.size())
+      return absent;
+    char c = name[at];
+    return c >= '2' && c <= '4' ? c - '0' : 0;
+  };
   if (scalar) {
     type = Type::number(*scalar);
   } else if (size_t vec = name.find("vec"); vec != StringRef::npos) {
-    StringRef prefix = name.take_front(vec);
-    scalar = llvm::StringSwitch<std::optional<ScalarType>>(prefix)
-                 .Case("", ScalarType::sfloat(32))
-                 .Case("d", ScalarType::sfloat(64))
-                 .Case("i", ScalarType::sint(32))
-                 .Case("u", ScalarType::uint(32))
-                 .Case("i8", ScalarType::sint(8))
-                 .Case("u8", ScalarType::uint(8))
-                 .Case("i16", ScalarType::sint(16))
-                 .Case("u16", ScalarType::uint(16))
-                 .Case("i64", ScalarType::sint(64))
-                 .Case("u64", ScalarType::uint(64))
-                 .Default(std::nullopt);
-    StringRef size = name.drop_front(vec + 3);
-    uint32_t rows = size.empty() ? 4 : 0;
-    if (size.size() == 1 && size[0] >= '2' && size[0] <= '4')
-      rows = size[0] - '0';
-    if (!scalar || !rows)
+    uint32_t bits = name[0] == 'd' ? 64 : 32;
+    if (name.size() > 1 && name[1] == '8')
+      bits = 8;
+    else if (name.substr(1, 2) == "16")
+      bits = 16;
+    else if (name.substr(1, 2) == "64")
+      bits = 64;
+    ScalarType element = name[0] == 'i'   ? ScalarType::sint(bits)
+                         : name[0] == 'u' ? ScalarType::uint(bits)
+                                          : ScalarType::sfloat(bits);
+    uint32_t rows = dimension(vec + 3, 4);
+    if (!rows || name.size() > vec + 4)
       return std::nullopt;
-    type = Type::number(*scalar, rows);
+    type = Type::number(element, rows);
   } else if (size_t mat = name.find("mat"); mat != StringRef::npos) {
-    StringRef prefix = name.take_front(mat);
-    if (prefix != "" && prefix != "d")
+    // "mat" alone is a 1x1 matrix in Amber, a float.
+    uint32_t columns = dimension(mat + 3, 1);
+    uint32_t rows = name.size() > mat + 5 ? dimension(mat + 5, 0) : columns;
+    if (!columns || !rows || name.size() > mat + 6)
       return std::nullopt;
-    StringRef size = name.drop_front(mat + 3);
-    auto dimension = [](char c) -> uint32_t {
-      return c >= '2' && c <= '4' ? c - '0' : 0;
-    };
-    uint32_t columns = 0, rows = 0;
-    if (size.empty())
-      columns = rows = 4;
-    else if (size.size() == 1)
-      columns = rows = dimension(size[0]);
-    else if (size.size() == 3 && size[1] == 'x')
-      columns = dimension(size[0]), rows = dimension(size[2]);
-    if (!columns || !rows)
-      return std::nullopt;
-    type = Type::number(prefix == "d" ? ScalarType::sfloat(64)
-                                      : ScalarType::sfloat(32),
-                        rows, columns);
+    type = Type::number(ScalarType::sfloat(name[0] == 'd' ? 64 : 32), rows,
+                        columns);
   } else {
     return std::nullopt;
   }
