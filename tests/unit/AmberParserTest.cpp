@@ -316,7 +316,8 @@ BUFFER pc DATA_TYPE uint32 DATA 1 END
 SAMPLER smp
 PIPELINE compute p
   ATTACH first
-  ATTACH second TYPE compute ENTRY_POINT main
+  ATTACH second TYPE compute ENTRY_POINT main \
+    SPECIALIZE 3 AS uint32 4.5 SPECIALIZE 4 AS vec4<float> 2
   SUBGROUP second REQUIRED_SIZE 16 END
   BIND BUFFER pc AS push_constant
   BIND SAMPLER smp DESCRIPTOR_SET 0 BINDING 1
@@ -337,6 +338,11 @@ END
   const Pipeline *p = script.findPipeline("p");
   ASSERT_EQ(p->shaders.size(), 1u);
   EXPECT_EQ(p->shaders[0].shader, "second");
+  // SPECIALIZE takes any number for any type of 32-bit scalars.
+  ASSERT_EQ(p->shaders[0].specializations.size(), 2u);
+  EXPECT_EQ(p->shaders[0].specializations[0].value, Value::fromUint(4));
+  EXPECT_EQ(p->shaders[0].specializations[1].scalar, ScalarType::sfloat(32));
+  EXPECT_EQ(p->shaders[0].specializations[1].value, Value::fromDouble(2));
   ASSERT_TRUE(p->shaders[0].subgroup);
   EXPECT_EQ(p->shaders[0].subgroup->requiredSize, 16u);
   EXPECT_EQ(p->pushConstantBuffer, "pc");

@@ -1185,16 +1185,22 @@ Error AmberParser::parseSpecialization(ShaderAttachment &attachment) {
   Expected<Token> typeToken = word("type", context);
   if (!typeToken)
     return typeToken.takeError();
+  // Amber asks only for a number type of 32-bit scalars (vec4<float> is a
+  // float) and takes any number for it (a float converted toward zero).
   std::optional<Type> type = parseNumberTypeName(typeToken->text);
-  if (!type || !type->isScalar() || type->scalar.bits != 32)
+  if (!type || type->isArray || type->scalar.bits != 32)
     return error(typeToken->line, "SPECIALIZE takes int32, uint32 or float, "
                                   "not '" +
                                       typeToken->text + "'");
-  Expected<Value> value =
-      parseValueFor(tokens.next(), type->scalar, context, fileName);
+  Token valueToken = tokens.next();
+  if (valueToken.isEnd())
+    return error(valueToken.line, "missing value in " + context);
+  std::optional<Value> value = parseNumberLiteral(valueToken.text);
   if (!value)
-    return value.takeError();
-  attachment.specializations.push_back({*id, type->scalar, *value});
+    return error(valueToken.line,
+                 "malformed number '" + valueToken.text + "' in " + context);
+  attachment.specializations.push_back(
+      {*id, type->scalar, convertValue(*value, type->scalar)});
   return Error::success();
 }
 
