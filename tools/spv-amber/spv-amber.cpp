@@ -24,6 +24,8 @@
 #include "Shards.h"
 #include "TestScheduler.h"
 
+#include "spvbridge/spirv/Validator.h"
+
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -90,6 +92,11 @@ static cl::opt<std::string> mergeJUnitPath(
     cl::desc("Join the --junit reports IN... (the positional arguments) into "
              "one, OUT, and run nothing"),
     cl::value_desc("OUT"), cl::cat(category));
+static cl::opt<std::string> targetEnvArg(
+    "target-env",
+    cl::desc("SPIR-V environment of every shader without TARGET_ENV, passed "
+             "to the runner (default: the version each shader needs)"),
+    cl::value_desc("ENV"), cl::cat(category));
 static cl::opt<bool> quiet("quiet",
                            cl::desc("No per-script lines, only the summary"),
                            cl::cat(category));
@@ -289,6 +296,14 @@ int main(int argc, char **argv) {
   }
 
   RunOptions options;
+  if (!targetEnvArg.empty()) {
+    if (!llvm::any_of(spvb::kTargetEnvs, [](const spvb::TargetEnvName &env) {
+          return env.name == targetEnvArg;
+        }))
+      return usageError("--target-env: " +
+                        spvb::describeUnknownTargetEnv(targetEnvArg));
+    runnerArgs.insert(runnerArgs.begin(), "--target-env=" + targetEnvArg);
+  }
   options.runnerArgs = std::move(runnerArgs);
   if (jobsArg.empty()) {
     options.jobs = hardware_concurrency().compute_thread_count();
