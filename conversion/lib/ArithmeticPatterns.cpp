@@ -1,7 +1,7 @@
 //===- ArithmeticPatterns.cpp - Host-safe integer and float arithmetic ----===//
 //
 // What SPIR-V leaves undefined yields a defined value here, never a trap or
-// LLVM poison (documented in README, "Semantics"):
+// LLVM poison (documented in docs/semantics.md):
 //   x / 0 and x % 0 (all integer forms)    -> all bits set (-1)
 //   INT_MIN / -1 -> INT_MIN, INT_MIN % -1  -> 0
 //   shifts by >= bit width                 -> amount taken modulo the width

@@ -13,7 +13,7 @@ compared) and sorts the module into one outcome:
   precision          the first differences are below 1e-4 relative and all
                      agree within PRECISION_ULP (256) ULP: rounding
                      after long chains of float operations, beyond what a
-                     per-element bound can follow (see the README)
+                     per-element bound can follow (see docs/vulkan-backend.md)
   disagree           some scalar or texel differs (the first differences
                      are reported)
   race               some value differs, and the CPU alone with

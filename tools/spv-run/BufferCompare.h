@@ -37,8 +37,8 @@
 
 namespace spvb::run {
 
-/// The float tolerance; see the README ("spv-run --compare") for why these
-/// defaults.
+/// The float tolerance; see docs/vulkan-backend.md#float-tolerance for why
+/// these defaults.
 struct Tolerance {
   uint64_t ulp = 4;
   double absolute = 0x1p-21;

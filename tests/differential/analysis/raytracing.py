@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Evidence for the README's analysis of sascha's computeraytracing shader.
+"""Evidence for docs/differential.md's analysis of sascha's computeraytracing shader.
 
 Evaluates raytracing.comp (GLSL and HLSL behave alike) in float64 for one
 pixel of the 64x64 image, from the inputs `corpus_runner.py --keep DIR`
