@@ -276,8 +276,17 @@ std::pair<Value, Value> buildFrexp(OpBuilder &b, Location loc, Value x,
 
 /// x * 2^exp with the exponent brought to i32 (clamped when wider): LLVM's
 /// backends expect i32 exponents. llvm.intr.ldexp admits no vector
-/// exponents, hence the generic intrinsic call.
+/// exponents, hence the generic intrinsic call. Half goes through float:
+/// exact there for every half x and i32 exp, so the one rounding back is
+/// the correctly rounded result; and LLVM 22's x86 backend with AVX-512
+/// miscompiles llvm.ldexp on half vectors (lane 0 unchanged, lane 1 NaN).
 Value buildLdexp(OpBuilder &b, Location loc, Value x, Value exponent) {
+  if (getElementTypeOrSelf(x.getType()).isF16()) {
+    Type f32 = shapeLike(x.getType(), b.getF32Type());
+    Value wide = LLVM::FPExtOp::create(b, loc, f32, x);
+    return LLVM::FPTruncOp::create(b, loc, x.getType(),
+                                   buildLdexp(b, loc, wide, exponent));
+  }
   Type i32 = shapeLike(x.getType(), b.getI32Type());
   if (getComponentWidth(exponent.getType()) > 32) {
     Type type = exponent.getType();
