@@ -767,6 +767,19 @@ TEST(AmberParserError, MalformedNumber) {
             "error: t.amber:2: '1.5' is not an integer (int32) in DATA");
   EXPECT_EQ(parseError("#!amber\nBUFFER b DATA_TYPE float SIZE 2 FILL one\n"),
             "error: t.amber:2: malformed number 'one' in FILL");
+  EXPECT_EQ(parseError("#!amber\nBUFFER b DATA_TYPE float SIZE 2 FILL\n"),
+            "error: t.amber:2: missing value in FILL");
+  EXPECT_EQ(
+      parseError("#!amber\nSHADER compute s GLSL\nvoid main() {}\nEND\n"
+                 "PIPELINE compute p\n  ATTACH s SPECIALIZE 1 AS uint32 x\n"
+                 "END\n"),
+      "error: t.amber:6: malformed number 'x' in SPECIALIZE");
+  EXPECT_EQ(parseError("#!amber\nIMAGE img DIM_2D WIDTH 2 HEIGHT 2\n"),
+            "error: t.amber:2: missing DATA_TYPE or FORMAT in IMAGE 'img'");
+  EXPECT_EQ(parseError("#!amber\nIMAGE img FORMAT R32_SFLOAT WIDTH 2 "
+                       "DATA_TYPE float\n"),
+            "error: t.amber:2: IMAGE 'img' has two types: FORMAT and "
+            "DATA_TYPE");
   EXPECT_EQ(parseError("#!amber\nBUFFER b DATA_TYPE float SIZE 2x FILL 1\n"),
             "error: t.amber:2: malformed number '2x' in BUFFER 'b'");
 }

@@ -653,7 +653,7 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
     buffer.init = init;
     return Error::success();
   };
-  std::optional<Token> fillToken, seriesStart, seriesIncrement;
+  unsigned fillLine = 0;
   for (Token token = tokens.next(); !token.isEnd(); token = tokens.next()) {
     if (isImage && (token.is("DATA_TYPE") || token.is("FORMAT"))) {
       if (typeKeyword)
@@ -707,23 +707,25 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
     } else if (token.is("FILL")) {
       if (Error err = setInitializer(token, InitKind::Fill))
         return err;
-      Expected<Token> value = word("FILL value", context);
+      // Any number for any type, as Amber's FILL (converted per value).
+      Expected<Value> value = literal("value", "FILL");
       if (!value)
         return value.takeError();
-      fillToken = *value;
+      buffer.fill = *value;
+      fillLine = token.line;
     } else if (token.is("SERIES_FROM")) {
       if (Error err = setInitializer(token, InitKind::Series))
         return err;
-      Expected<Token> start = word("SERIES_FROM value", context);
+      Expected<Value> start = literal("value", "SERIES_FROM");
       if (!start)
         return start.takeError();
       if (Error err = this->keyword("INC_BY", context))
         return err;
-      Expected<Token> increment = word("INC_BY value", context);
+      Expected<Value> increment = literal("value", "INC_BY");
       if (!increment)
         return increment.takeError();
-      seriesStart = *start;
-      seriesIncrement = *increment;
+      buffer.seriesStart = *start;
+      buffer.seriesIncrement = *increment;
     } else if (token.is("DATA")) {
       if (Error err = setInitializer(token, InitKind::Values))
         return err;
@@ -765,42 +767,21 @@ Error AmberParser::parseBuffer(const Token &keyword, bool isImage) {
     }
   }
 
-  // FILL and SERIES_FROM values are converted once the layout is known.
-  std::vector<ScalarSlot> slots = scalarSlots(buffer.type, buffer.layout);
   if (!typeKeyword)
     return error(keyword.line, "missing DATA_TYPE or FORMAT in " + context);
-  // FILL and SERIES_FROM take any number for any type, as Amber's do (a
-  // float into an integer converted toward zero).
-  auto anyNumber = [&](const Token &token, StringRef what) -> Expected<Value> {
-    std::optional<Value> value = parseNumberLiteral(token.text);
-    if (!value)
-      return error(token.line,
-                   "malformed number '" + token.text + "' in " + what);
-    return *value;
-  };
-  if (fillToken) {
-    Expected<Value> fill = anyNumber(*fillToken, "FILL");
-    if (!fill)
-      return fill.takeError();
-    if (slots.empty())
-      return error(fillToken->line, "type '" + buffer.type.name +
-                                        "' has no numbers in " + context);
-    // Converted for every slot when used: a struct may mix types.
-    buffer.fill = *fill;
-  }
-  if (seriesStart) {
+  // FILL's number is converted for every value when used: a struct may mix
+  // types.
+  if (fillLine && scalarSlots(buffer.type, buffer.layout).empty())
+    return error(fillLine, "type '" + buffer.type.name +
+                               "' has no numbers in " + context);
+  if (buffer.init == InitKind::Series) {
     if (!buffer.type.isScalar() || buffer.type.isArray)
       return error(initializer->line, "SERIES_FROM needs a scalar type, not '" +
                                           buffer.type.name + "', in " +
                                           context);
-    Expected<Value> start = anyNumber(*seriesStart, "SERIES_FROM");
-    if (!start)
-      return start.takeError();
-    Expected<Value> increment = anyNumber(*seriesIncrement, "INC_BY");
-    if (!increment)
-      return increment.takeError();
-    buffer.seriesStart = convertValue(*start, buffer.type.scalar);
-    buffer.seriesIncrement = convertValue(*increment, buffer.type.scalar);
+    buffer.seriesStart = convertValue(buffer.seriesStart, buffer.type.scalar);
+    buffer.seriesIncrement =
+        convertValue(buffer.seriesIncrement, buffer.type.scalar);
   }
   return finishBuffer(buffer, keyword, size, context);
 }
@@ -1192,13 +1173,9 @@ Error AmberParser::parseSpecialization(ShaderAttachment &attachment) {
     return error(typeToken->line, "SPECIALIZE takes int32, uint32 or float, "
                                   "not '" +
                                       typeToken->text + "'");
-  Token valueToken = tokens.next();
-  if (valueToken.isEnd())
-    return error(valueToken.line, "missing value in " + context);
-  std::optional<Value> value = parseNumberLiteral(valueToken.text);
+  Expected<Value> value = literal("value", context);
   if (!value)
-    return error(valueToken.line,
-                 "malformed number '" + valueToken.text + "' in " + context);
+    return value.takeError();
   attachment.specializations.push_back(
       {*id, type->scalar, convertValue(*value, type->scalar)});
   return Error::success();

@@ -61,12 +61,19 @@ Expected<uint32_t> ScriptReader::uint32(const Twine &what,
 }
 
 Expected<double> ScriptReader::number(const Twine &what, const Twine &context) {
+  Expected<Value> value = literal(what, context);
+  if (!value)
+    return value.takeError();
+  return value->asDouble();
+}
+
+Expected<Value> ScriptReader::literal(const Twine &what, const Twine &context) {
   Token token = tokens.next();
   if (token.isEnd())
     return error(token.line, "missing " + what + " in " + context);
-  std::optional<Value> literal = parseNumberLiteral(token.text);
-  if (!literal)
+  std::optional<Value> value = parseNumberLiteral(token.text);
+  if (!value)
     return error(token.line,
                  "malformed number '" + token.text + "' in " + context);
-  return literal->asDouble();
+  return *value;
 }

@@ -57,6 +57,9 @@ protected:
   /// Any number, as a double.
   llvm::Expected<double> number(const llvm::Twine &what,
                                 const llvm::Twine &context);
+  /// Any number, as written (an integer or a float).
+  llvm::Expected<Value> literal(const llvm::Twine &what,
+                                const llvm::Twine &context);
 
   Tokenizer tokens;
   std::string fileName;
