@@ -10,6 +10,7 @@
 #include "AmberParser.h"
 #include "AmberTestUtil.h"
 #include "ScriptParser.h"
+#include "ScriptRequirements.h"
 #include "TestUtil.h"
 
 #include "llvm/Support/Casting.h"
@@ -353,6 +354,29 @@ END
   const auto *repeat = commandAt<RepeatCommand>(script, 0);
   ASSERT_TRUE(repeat);
   EXPECT_EQ(repeat->commands.size(), 1u);
+}
+
+TEST(AmberParser, RayTracingIsSkippedUnread) {
+  // Amber's ray-tracing commands are not read: the script is skipped from
+  // the first of them on.
+  Script script = parseOk(R"(#!amber
+SHADER ray_generation raygen GLSL
+void main() {}
+END
+ACCELERATION_STRUCTURE BOTTOM_LEVEL blas
+  GEOMETRY TRIANGLES
+    0 0 0  1 0 0  0 1 0
+  END
+END
+PIPELINE raytracing rt
+  SHADER_GROUP g raygen
+END
+RUN rt RAYGEN sbt 1 1 1
+)");
+  EXPECT_EQ(script.rayTracingLine, 5u);
+  EXPECT_EQ(script.shaders.size(), 1u);
+  EXPECT_EQ(findUnmetRequirement(script),
+            "a ray-tracing pipeline (spvbridge runs compute only)");
 }
 
 TEST(AmberParser, FileContentsDecideTheSize) {

@@ -2038,6 +2038,11 @@ Expected<Script> AmberParser::parse() {
        token = tokens.next()) {
     if (token.kind == Token::Kind::EndOfLine)
       continue;
+    if (token.is("ACCELERATION_STRUCTURE") ||
+        (token.is("PIPELINE") && tokens.peek().is("raytracing"))) {
+      script.rayTracingLine = token.line;
+      break;
+    }
     if (Error err = parseTopLevel(token))
       return err;
   }

@@ -633,6 +633,10 @@ struct Script {
   std::vector<std::string> deviceProperties;
   /// SET ENGINE_DATA fence_timeout_ms (VkScript: fence_timeout).
   std::optional<uint32_t> fenceTimeoutMs;
+  /// The line of the first ray-tracing command (ACCELERATION_STRUCTURE,
+  /// PIPELINE raytracing), or 0. Such a script is skipped, so what follows
+  /// is not parsed.
+  unsigned rayTracingLine = 0;
 
   std::vector<Shader> shaders;
   std::vector<VirtualFile> virtualFiles;

@@ -167,6 +167,8 @@ spvb::amber::findUnmetRequirement(const Script &script) {
            ", which spvbridge does not report";
   // Reasons are the same text for every script with the same cause, so a
   // summary can group them.
+  if (script.rayTracingLine)
+    return std::string("a ray-tracing pipeline (spvbridge runs compute only)");
   for (const Pipeline &pipeline : script.pipelines)
     if (!pipeline.isCompute())
       return std::string("a graphics pipeline (spvbridge runs compute only)");

@@ -2,8 +2,8 @@
 //
 // A script is skipped, never passed, when it asks for something spvbridge
 // does not provide: a device feature, device or instance extension or
-// property it does not support, a graphics pipeline, an OpenCL C shader,
-// shader debugging, a PNG file.
+// property it does not support, a graphics or ray-tracing pipeline, an
+// OpenCL C shader, shader debugging, a PNG file.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_TOOLS_AMBER_SCRIPTREQUIREMENTS_H
