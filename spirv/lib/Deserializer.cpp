@@ -104,7 +104,6 @@ private:
   std::string uniqueSymbol(llvm::StringRef base, uint32_t id);
   bool hasDecoration(uint32_t id, uint32_t decoration,
                      uint32_t *literal = nullptr);
-  bool hasExplicitWorkgroupLayout();
   Value addressOf(spirv::GlobalVariableOp global);
   LogicalResult splitBuiltinBlock(const ParsedInstruction &inst,
                                   spirv::PointerType pointerType,
@@ -159,6 +158,10 @@ private:
   llvm::DenseMap<uint32_t, spirv::StructType> pendingStructs;
   llvm::DenseMap<uint32_t, ConstantInfo> constants;
   llvm::DenseMap<uint32_t, spirv::GlobalVariableOp> globals;
+  /// Whether the module lays out Workgroup memory itself: its Workgroup
+  /// variables are Blocks (SPV_KHR_workgroup_memory_explicit_layout: all
+  /// or none are).
+  bool explicitWorkgroupLayout = false;
   /// Input blocks whose members are builtins (clspv's {LocalInvocationId,
   /// WorkgroupId}): a builtin variable per member instead.
   llvm::DenseMap<uint32_t, SmallVector<spirv::GlobalVariableOp>> builtinBlocks;
@@ -252,23 +255,6 @@ bool Deserializer::hasDecoration(uint32_t id, uint32_t decoration,
     if (literal && !info.literals.empty())
       *literal = info.literals[0];
     return true;
-  }
-  return false;
-}
-
-/// Whether the module lays out Workgroup memory itself: its Workgroup
-/// variables are Blocks (SPV_KHR_workgroup_memory_explicit_layout: either
-/// all or none are).
-bool Deserializer::hasExplicitWorkgroupLayout() {
-  for (const ParsedInstruction &inst : parsed.instructions) {
-    if (inst.opcode != spv::OpVariable ||
-        inst.arg(0) != spv::StorageClassWorkgroup)
-      continue;
-    auto pointer = llvm::find_if(parsed.instructions, [&](const auto &i) {
-      return i.resultId == inst.typeId;
-    });
-    return pointer != parsed.instructions.end() &&
-           hasDecoration(pointer->arg(1), spv::DecorationBlock);
   }
   return false;
 }
@@ -829,6 +815,9 @@ Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
              memberDecorations.count(pointeeTypeIds.lookup(inst.typeId))) {
     return splitBuiltinBlock(inst, pointerType, symbol);
   }
+  if (pointerType.getStorageClass() == spirv::StorageClass::Workgroup &&
+      hasDecoration(pointeeTypeIds.lookup(inst.typeId), spv::DecorationBlock))
+    explicitWorkgroupLayout = true;
   auto global = spirv::GlobalVariableOp::create(
       builder, loc, pointerType, symbol, /*initializer=*/nullptr,
       /*location=*/nullptr, binding, set, builtin, /*linkage=*/nullptr);
@@ -1398,7 +1387,7 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
     bool implicitLayout =
         cast<spirv::PointerType>(resultType).getStorageClass() ==
             spirv::StorageClass::Workgroup &&
-        !hasExplicitWorkgroupLayout();
+        !explicitWorkgroupLayout;
     if (baseType != parsed.instructions.end() && !implicitLayout &&
         hasDecoration(baseType->typeId, spv::DecorationArrayStride, &stride))
       op->setAttr("spvb.ptr_stride", builder.getI32IntegerAttr(stride));

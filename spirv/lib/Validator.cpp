@@ -7,9 +7,8 @@
 using namespace spvb;
 
 llvm::Expected<spv_target_env> spvb::parseTargetEnv(llvm::StringRef name) {
-  for (const TargetEnvName &known : kTargetEnvs)
-    if (known.name == name)
-      return known.env;
+  if (std::optional<spv_target_env> env = findTargetEnv(name))
+    return *env;
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  "error: " + describeUnknownTargetEnv(name));
 }

@@ -274,22 +274,13 @@ Executor::buildShader(const Shader &shader,
   source.entry = attachment.entryPoint;
   bool inScript = shader.resolvedPath.empty();
   std::string name = inScript ? script.fileName : shader.resolvedPath;
-  // A binary is built for the oldest allowed environment that consumes its
-  // header's version (past 1.6: the newest, whose validator then says why).
   auto fromBinary =
       [&](llvm::Expected<SpirvBinary> binary) -> llvm::Expected<BuiltModule> {
     if (!binary)
       return binary.takeError();
-    if (!environments.fixed.empty())
-      return BuiltModule{std::move(*binary), environments.fixed};
-    const VulkanEnvironment *environment = &environments.allowed.back();
-    for (const VulkanEnvironment &candidate : environments.allowed)
-      if (binary->words.size() > 1 &&
-          binary->words[1] <= candidate.spirvVersion) {
-        environment = &candidate;
-        break;
-      }
-    return BuiltModule{std::move(*binary), environment->name.str()};
+    // parseSpirvBinary refuses a module shorter than its 5-word header.
+    std::string targetEnv = environments.forBinary(binary->words[1]);
+    return BuiltModule{std::move(*binary), std::move(targetEnv)};
   };
   auto withSourceEnv =
       [&](llvm::Expected<SpirvBinary> binary) -> llvm::Expected<BuiltModule> {

@@ -24,3 +24,12 @@ ShaderEnvironments spvb::amber::getShaderEnvironments(const Script &script,
     result.allowed = result.allowed.drop_front();
   return result;
 }
+
+std::string ShaderEnvironments::forBinary(uint32_t version) const {
+  if (!fixed.empty())
+    return fixed;
+  for (const VulkanEnvironment &candidate : allowed)
+    if (version <= candidate.spirvVersion)
+      return candidate.name.str();
+  return allowed.back().name.str();
+}

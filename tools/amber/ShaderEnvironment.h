@@ -23,6 +23,11 @@ struct ShaderEnvironments {
   std::string fixed;
   /// Otherwise: the Vulkan environments the script allows, oldest first.
   llvm::ArrayRef<VulkanEnvironment> allowed;
+
+  /// For a binary of SPIR-V \p version (its header word): the fixed one,
+  /// else the oldest allowed that consumes it (past 1.6: the newest, whose
+  /// validator then says why).
+  std::string forBinary(uint32_t version) const;
 };
 
 /// \p forced is --target-env's value, empty when not given.

@@ -573,6 +573,8 @@ private:
   Expected<Buffer *> bufferAt(BindingPoint point, DescriptorKind kind,
                               unsigned line, StringRef context);
   Error write(Buffer &buffer, const Token &first, StringRef context);
+  Error typeBuffer(Buffer &buffer, const Type &type, unsigned line,
+                   StringRef context, bool reads);
   Error ssbo(const Token &first);
   Error uniform(const Token &first);
   Error probe(const Token &first, bool relative);
@@ -751,15 +753,12 @@ Error TestSectionReader::write(Buffer &buffer, const Token &first,
   Expected<Type> type = typeName(context);
   if (!type)
     return type.takeError();
-  // The first write decides the buffer's type; later ones must agree. Not
-  // so for push constants: Amber makes each `uniform` write a buffer of its
-  // own type.
-  bool pushConstants = buffer.name == kPushConstantsName;
-  if (!pushConstants && parser.typedBuffers.contains(buffer.name) &&
-      buffer.type.name != type->name)
-    return error(first.line, context + " writes " + type->name + " to '" +
-                                 buffer.name + "', which holds " +
-                                 buffer.type.name);
+  // Not for push constants: Amber makes each `uniform` write a buffer of
+  // its own type.
+  if (buffer.name != kPushConstantsName)
+    if (Error err = typeBuffer(buffer, *type, first.line, context,
+                               /*reads=*/false))
+      return err;
   Expected<uint64_t> offset = integer("offset", context, kMaxBufferBytes);
   if (!offset)
     return offset.takeError();
@@ -775,10 +774,6 @@ Error TestSectionReader::write(Buffer &buffer, const Token &first,
   if (end > kMaxBufferBytes)
     return error(first.line, context + " writes up to byte " + Twine(end) +
                                  "; the limit is " + Twine(kMaxBufferBytes));
-  if (!pushConstants) {
-    buffer.type = *type;
-    parser.typedBuffers.insert(buffer.name);
-  }
   buffer.minSizeInBytes = std::max(buffer.minSizeInBytes, end);
   auto command = std::make_unique<BufferWriteCommand>();
   command->line = first.line;
@@ -789,6 +784,23 @@ Error TestSectionReader::write(Buffer &buffer, const Token &first,
   command->values = std::move(*data);
   script.commands.push_back(std::move(command));
   return Error::success();
+}
+
+/// The first write or probe of a buffer gives it its type, as Amber's
+/// SetFormat replaces a buffer's default format; later ones must agree.
+Error TestSectionReader::typeBuffer(Buffer &buffer, const Type &type,
+                                    unsigned line, StringRef context,
+                                    bool reads) {
+  if (!parser.typedBuffers.contains(buffer.name)) {
+    buffer.type = type;
+    parser.typedBuffers.insert(buffer.name);
+    return Error::success();
+  }
+  if (buffer.type.name == type.name)
+    return Error::success();
+  return error(line, context + (reads ? " reads " : " writes ") + type.name +
+                         (reads ? " from '" : " to '") + buffer.name +
+                         "', which holds " + buffer.type.name);
 }
 
 Error TestSectionReader::ssbo(const Token &first) {
@@ -853,16 +865,9 @@ Error TestSectionReader::probeSsbo(const Token &first) {
     return error(first.line, "no buffer at binding " + Twine(point->set) + ":" +
                                  Twine(point->binding) + " in " + context);
   Buffer *buffer = parser.findBuffer(binding->buffers.front());
-  // As in Amber, the probe types a buffer nothing typed yet, and must agree
-  // with a typed one.
-  if (!parser.typedBuffers.contains(buffer->name)) {
-    buffer->type = *type;
-    parser.typedBuffers.insert(buffer->name);
-  } else if (buffer->type.name != type->name) {
-    return error(first.line, context + " reads " + type->name + " from '" +
-                                 buffer->name + "', which holds " +
-                                 buffer->type.name);
-  }
+  if (Error err =
+          typeBuffer(*buffer, *type, first.line, context, /*reads=*/true))
+    return err;
   auto expect = std::make_unique<ExpectCommand>();
   expect->line = first.line;
   expect->buffer = buffer->name;

@@ -297,9 +297,7 @@ int main(int argc, char **argv) {
 
   RunOptions options;
   if (!targetEnvArg.empty()) {
-    if (!llvm::any_of(spvb::kTargetEnvs, [](const spvb::TargetEnvName &env) {
-          return env.name == targetEnvArg;
-        }))
+    if (!spvb::findTargetEnv(targetEnvArg))
       return usageError("--target-env: " +
                         spvb::describeUnknownTargetEnv(targetEnvArg));
     runnerArgs.insert(runnerArgs.begin(), "--target-env=" + targetEnvArg);

@@ -19,6 +19,7 @@
 #include "spirv-tools/libspirv.h"
 
 #include <iterator>
+#include <optional>
 #include <string>
 
 namespace spvb {
@@ -45,6 +46,14 @@ inline constexpr TargetEnvName kTargetEnvs[] = {
     {"spv1.5", SPV_ENV_UNIVERSAL_1_5},
     {"spv1.6", SPV_ENV_UNIVERSAL_1_6},
 };
+
+/// The environment of kTargetEnvs named \p name, if any.
+inline std::optional<spv_target_env> findTargetEnv(llvm::StringRef name) {
+  for (const TargetEnvName &known : kTargetEnvs)
+    if (known.name == name)
+      return known.env;
+  return std::nullopt;
+}
 
 /// "unknown target environment 'X' (expected vulkan1.0, ..., spv1.6)".
 inline std::string describeUnknownTargetEnv(llvm::StringRef name) {
