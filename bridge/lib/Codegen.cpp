@@ -113,6 +113,12 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
     passes = builder.buildPerModuleDefaultPipeline(toPassBuilderLevel(level));
   }
   passes.run(module, mam);
+  // Large frames touch each page on the way down, so a stack overflow
+  // faults on the guard page (which the launcher reports) instead of
+  // jumping past it into other memory.
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      function.addFnAttr("probe-stack", "inline-asm");
 }
 
 llvm::Error spvb::emitMachineCode(llvm::Module &module,

@@ -341,6 +341,18 @@ llvm::Error Dispatch::run(runtime::Launcher &launcher,
                           std::array<uint32_t, 3> groups) {
   if (llvm::Error error = validate())
     return error;
+  std::vector<BoundBufferSize> sizes;
+  for (const auto &[key, binding] : buffers)
+    if (!images.count(key) && !samplers.count(key))
+      sizes.push_back(
+          {std::get<0>(key), std::get<1>(key), std::get<2>(key), binding.size});
+  if (llvm::Error error = checkDeviceLimits(
+          *kernel, groups,
+          [&](uint32_t set, uint32_t binding) {
+            return getBoundElementCount(buffers, set, binding);
+          },
+          sizes, limits))
+    return error;
   runtime::DispatchResources resources;
   const ModuleReflection &reflection = kernel->reflection;
   resources.bindings.resize(reflection.bindingTableSize);
@@ -369,5 +381,83 @@ llvm::Error Dispatch::run(runtime::Launcher &launcher,
   resources.pushConstants = pushConstants;
   if (resources.pushConstants.size() < reflection.pushConstantSize)
     resources.pushConstants.resize(reflection.pushConstantSize, 0);
-  return launcher.launch(kernel->entry, resources, groups);
+  return llvm::handleErrors(launcher.launch(kernel->entry, resources, groups),
+                            [&](const runtime::KernelFault &fault) {
+                              return makeError(describeFault(fault));
+                            });
+}
+
+void Dispatch::nameMemory(std::string name, const void *data, uint64_t size) {
+  namedMemory.push_back(
+      {std::move(name), reinterpret_cast<uintptr_t>(data), size});
+}
+
+/// How far `address` is from [start, start + size): 0 inside.
+static uint64_t getDistance(uintptr_t address, uintptr_t start, uint64_t size) {
+  if (address < start)
+    return start - address;
+  return address - start < size ? 0 : address - start - size + 1;
+}
+
+/// Beyond the guard regions (GuardedBuffer.h) a fault is nobody's.
+static constexpr uint64_t kNearby = uint64_t(16) << 30;
+
+std::string Dispatch::describeFault(const runtime::KernelFault &fault) const {
+  std::string message = llvm::toString(
+      llvm::make_error<runtime::KernelFault>(runtime::KernelFault(fault)));
+  llvm::StringRef text(message);
+  text.consume_front("error: ");
+  if (fault.kind != runtime::KernelFault::Kind::Access || !fault.region.empty())
+    return ("error: " + kernel->sourceName + ": " + text).str();
+
+  // The buffer the access fell nearest to.
+  std::string nearest, detail;
+  uintptr_t start = 0;
+  uint64_t size = 0, best = UINT64_MAX;
+  auto consider = [&](std::string name, std::string where, uintptr_t begin,
+                      uint64_t bytes) {
+    uint64_t distance = getDistance(fault.address, begin, bytes);
+    if (distance < best) {
+      best = distance;
+      nearest = std::move(name);
+      detail = std::move(where);
+      start = begin;
+      size = bytes;
+    }
+  };
+  for (const ResourceInfo &resource : kernel->reflection.resources)
+    for (auto it = buffers.lower_bound({resource.set, resource.binding, 0});
+         it != buffers.end() && std::get<0>(it->first) == resource.set &&
+         std::get<1>(it->first) == resource.binding;
+         ++it) {
+      if (samplers.count(it->first))
+        continue;
+      std::string name = llvm::formatv(
+          "{0} '{1}'", images.count(it->first) ? "image" : "buffer",
+          resource.name.empty() ? resource.blockTypeName : resource.name);
+      std::string where = llvm::formatv(
+          "set {0}, binding {1}{2}", resource.set, resource.binding,
+          resource.arraySize != 1
+              ? llvm::formatv(", element {0}", std::get<2>(it->first)).str()
+              : std::string());
+      if (images.count(it->first)) {
+        const auto *image =
+            reinterpret_cast<const spvb_image *>(it->second.base);
+        consider(name, where, reinterpret_cast<uintptr_t>(image->data),
+                 image->size);
+      } else {
+        consider(name, where, reinterpret_cast<uintptr_t>(it->second.base),
+                 it->second.size);
+      }
+    }
+  for (const NamedMemory &memory : namedMemory)
+    consider("buffer '" + memory.name + "'", "", memory.start, memory.size);
+  if (best > kNearby)
+    return ("error: " + kernel->sourceName + ": " + text).str();
+  return llvm::formatv(
+      "error: {0}: the shader accessed memory outside its "
+      "buffers: {1}, in workgroup ({2}, {3}, {4}); rerun with "
+      "--check-bounds to find the instruction",
+      kernel->sourceName, fault.describeOffset(nearest, detail, start, size),
+      fault.workgroup[0], fault.workgroup[1], fault.workgroup[2]);
 }

@@ -63,7 +63,7 @@ bool WorkgroupFibers::runSubgroupOperations(uint32_t subgroupSize,
 std::string WorkgroupFibers::run(spvb_entry_fn entry,
                                  const spvb_dispatch &dispatch,
                                  const spvb_invocation &group,
-                                 std::vector<uint8_t> &privateStorage,
+                                 uint8_t *privateStorage,
                                  uint64_t privateSize) {
   const uint32_t *size = dispatch.workgroup_size;
   uint32_t count = size[0] * size[1] * size[2];
@@ -81,11 +81,11 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
     block.local_index = index;
     block.subgroup_id = index / subgroupSize;
     block.subgroup_local_id = index % subgroupSize;
-    block.private_memory = privateStorage.data() + index * privateSize;
+    block.private_memory = privateStorage + index * privateSize;
     block.runtime = &inv;
     inv.state = State::Ready;
     inv.barriers = 0;
-    inv.fiber = ctx::fiber(std::allocator_arg, stacks,
+    inv.fiber = ctx::fiber(std::allocator_arg, stacks.getAllocator(),
                            [&inv, entry, &dispatch](ctx::fiber &&scheduler) {
                              inv.scheduler = &scheduler;
                              entry(&dispatch, &inv.block);
@@ -125,6 +125,16 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
           done, count);
   }
   return error;
+}
+
+void WorkgroupFibers::abandon() {
+  // Moved into storage that is never destroyed; the stacks are taken back.
+  alignas(
+      ctx::fiber) static thread_local unsigned char grave[sizeof(ctx::fiber)];
+  for (Invocation &inv : invocations)
+    new (grave) ctx::fiber(std::move(inv.fiber));
+  invocations.clear();
+  stacks.reclaimAll();
 }
 
 extern "C" void spvb_rt_subgroup(spvb_invocation *invocation, uint32_t opcode,

@@ -12,12 +12,12 @@
 #ifndef SPVBRIDGE_CPU_RUNTIME_LIB_WORKGROUPFIBERS_H
 #define SPVBRIDGE_CPU_RUNTIME_LIB_WORKGROUPFIBERS_H
 
+#include "FiberStacks.h"
 #include "SubgroupOperations.h"
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
 #include <boost/context/fiber.hpp>
-#include <boost/context/pooled_fixedsize_stack.hpp>
 
 #include <string>
 #include <vector>
@@ -32,8 +32,11 @@ public:
   /// holds `privateSize` bytes per invocation. Returns an error message, or
   /// "" on success.
   std::string run(spvb_entry_fn entry, const spvb_dispatch &dispatch,
-                  const spvb_invocation &group,
-                  std::vector<uint8_t> &privateStorage, uint64_t privateSize);
+                  const spvb_invocation &group, uint8_t *privateStorage,
+                  uint64_t privateSize);
+  /// Gives up the fibers of a run a fault left unfinished: destroying them
+  /// would unwind frames of the faulting kernel.
+  void abandon();
 
   /// The invocation side of a barrier: back to the scheduler until every
   /// invocation has arrived.
@@ -62,7 +65,7 @@ private:
 
   std::vector<Invocation> invocations;
   std::vector<SubgroupMember> members;
-  boost::context::pooled_fixedsize_stack stacks;
+  FiberStacks stacks;
 };
 
 } // namespace spvb::runtime

@@ -6,6 +6,7 @@
 #include "ScriptRequirements.h"
 #include "ShaderEnvironment.h"
 
+#include "spvbridge/cpu_runtime/GuardedBuffer.h"
 #include "spvbridge/cpu_runtime/ImageFormats.h"
 #include "spvbridge/spirv/Optimization.h"
 
@@ -163,8 +164,8 @@ private:
   JitCompiler &jit;
   ExecutorOptions options;
   ScriptResult result;
-  /// Every buffer's current bytes, by name.
-  std::map<std::string, std::vector<uint8_t>> memory;
+  /// Every buffer's current bytes, by name, between guard regions.
+  std::map<std::string, runtime::GuardedBuffer> memory;
   /// VkScript `compute entrypoint NAME`, by pipeline.
   std::map<std::string, std::string> entryPoints;
   std::map<std::string, std::shared_ptr<const Kernel>> kernels;
@@ -186,7 +187,7 @@ ScriptResult Executor::run() {
       if (const runtime::ImageFormat *format = findImageFormatFor(buffer.type))
         bytes.resize(std::max<uint64_t>(
             bytes.size(), getImageByteSize(buffer, format->texelBytes)));
-    memory[buffer.name] = std::move(bytes);
+    memory[buffer.name].assign(bytes);
   }
   runCommands(script.commands);
   return std::move(result);
@@ -241,7 +242,7 @@ bool Executor::runCommand(const Command &command) {
   if (auto *write = llvm::dyn_cast<BufferWriteCommand>(&command)) {
     std::vector<uint8_t> bytes =
         packValues(write->type, write->layout, write->values);
-    std::vector<uint8_t> &target = memory[write->buffer];
+    runtime::GuardedBuffer &target = memory[write->buffer];
     if (target.size() < write->offset + bytes.size())
       target.resize(write->offset + bytes.size());
     std::memcpy(target.data() + write->offset, bytes.data(), bytes.size());
@@ -417,7 +418,7 @@ bool Executor::bindDescriptor(Dispatch &dispatch, const Kernel &kernel,
       kernel.reflection.findResource(binding.set, binding.binding);
   for (size_t e = 0; e < binding.buffers.size(); ++e) {
     const Buffer &buffer = *script.findBuffer(binding.buffers[e]);
-    std::vector<uint8_t> &bytes = memory[buffer.name];
+    runtime::GuardedBuffer &bytes = memory[buffer.name];
     switch (binding.kind) {
     case DescriptorKind::StorageBuffer:
     case DescriptorKind::UniformBuffer:
@@ -522,6 +523,7 @@ bool Executor::runDispatch(const RunCommand &run) {
     return false;
   }
   Dispatch dispatch(*kernel);
+  dispatch.setLimits(options.limits);
   images.clear();
   samplers.clear();
   for (const amber::DescriptorBinding &binding : pipeline.bindings)

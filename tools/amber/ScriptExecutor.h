@@ -31,6 +31,8 @@ struct ExecutorOptions {
   /// --target-env: the environment of shaders without TARGET_ENV; empty:
   /// chosen per shader (ShaderEnvironment.h).
   std::string targetEnv;
+  /// What every dispatch must meet (--limits).
+  DeviceLimits limits = DeviceLimits::lavapipe();
 };
 
 ScriptResult executeScript(const Script &script, JitCompiler &jit,

@@ -10,6 +10,7 @@
 
 #include "RunArguments.h"
 
+#include "spvbridge/cpu_runtime/GuardedBuffer.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
 #include <optional>
@@ -28,7 +29,8 @@ struct HostBuffer {
   /// What each CPU run starts from: the bytes given with the CPU's
   /// addresses written in (--address).
   std::vector<uint8_t> initial;
-  std::vector<uint8_t> working;
+  /// Between guard regions: an access past its end faults and is reported.
+  runtime::GuardedBuffer working;
   /// For --image: its shape, and the descriptor and sampler bound on the
   /// CPU (their data pointer is `working`).
   std::optional<run::ImageArgument> image;

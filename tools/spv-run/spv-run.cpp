@@ -105,10 +105,18 @@ static cl::opt<std::string> workgroupOrderArg(
     cl::init("forward"), cl::cat(category));
 static cl::opt<std::string> timeoutArg(
     "timeout",
-    cl::desc("Seconds a CPU dispatch may run before spv-run stops with an "
-             "error (default 60; 0 waits forever): generated code cannot be "
-             "interrupted, so a shader that loops forever would hang"),
+    cl::desc("Seconds a CPU dispatch, or a whole script, may run before "
+             "spv-run stops with an error (default 60; 0 waits forever): "
+             "generated code cannot be interrupted, so a shader that loops "
+             "forever would hang"),
     cl::init("60"), cl::cat(category));
+static cl::opt<std::string> limitsArg(
+    "limits",
+    cl::desc("The device limits a CPU dispatch must meet, as a Vulkan device "
+             "would check them: lavapipe (default: the Vulkan backend's "
+             "device), min (the minimums Vulkan requires of every device) or "
+             "none"),
+    cl::init("lavapipe"), cl::cat(category));
 static cl::opt<bool>
     reflectArg("reflect",
                cl::desc("Print the entry point's interface (resources, "
@@ -226,7 +234,6 @@ static std::vector<cl::Option *> getJobFlags() {
           std::addressof(printArgs),
           &repeatArg,
           &workgroupOrderArg,
-          &timeoutArg,
           &cold,
           &device,
           &backendArg,
@@ -238,6 +245,8 @@ static std::vector<cl::Option *> getJobFlags() {
 static Error checkReflectFlags(StringRef threadsArg) {
   std::vector<cl::Option *> runFlags = getJobFlags();
   runFlags.push_back(&subgroupSizeArg);
+  runFlags.push_back(&timeoutArg);
+  runFlags.push_back(&limitsArg);
   for (cl::Option *option : runFlags)
     if (option->getNumOccurrences())
       return createStringError(inconvertibleErrorCode(),
@@ -497,7 +506,7 @@ static int reportComparison(json::Object cpuResult,
                             const run::Tolerance &tolerance) {
   std::vector<std::vector<uint8_t>> cpuBytes, vulkanBytes;
   for (size_t i = 0; i < buffers.size(); ++i) {
-    cpuBytes.push_back(buffers[i].working);
+    cpuBytes.push_back(buffers[i].working.toVector());
     vulkanBytes.push_back(vulkanResult.buffers[i]);
   }
   // Addresses (--address's, and those the shader stores) differ between
@@ -581,7 +590,7 @@ static int reportComparison(json::Object cpuResult,
   printBuffers(prints, buffers, "cpu ");
   std::vector<HostBuffer> vulkanBuffers(buffers.begin(), buffers.end());
   for (size_t i = 0; i < vulkanBuffers.size(); ++i)
-    vulkanBuffers[i].working = vulkanResult.buffers[i];
+    vulkanBuffers[i].working.assign(vulkanResult.buffers[i]);
   printBuffers(prints, vulkanBuffers, "vulkan ");
   // The verdict comes last, also after --print's lines.
   if (!jsonOutput)
@@ -599,6 +608,25 @@ static StringRef getWorkgroupEntryName(uint32_t kind) {
   default:
     return "fibers";
   }
+}
+
+static Expected<double> parseTimeout() {
+  double seconds = 0;
+  if (StringRef(timeoutArg).getAsDouble(seconds) || !(seconds >= 0))
+    return createStringError(
+        inconvertibleErrorCode(),
+        "error: --timeout '" + timeoutArg +
+            "': expected seconds (a number, 0 waits forever)");
+  return seconds;
+}
+
+static Expected<DeviceLimits> parseLimits() {
+  if (std::optional<DeviceLimits> limits = DeviceLimits::find(limitsArg))
+    return *limits;
+  return createStringError(inconvertibleErrorCode(),
+                           "error: --limits '" + limitsArg +
+                               "': unknown device limits (expected " +
+                               DeviceLimits::getProfileNames() + ")");
 }
 
 /// `spv-run SCRIPT`: the script gives resources and dispatches, so the
@@ -622,6 +650,13 @@ static int runScript(StringRef threadsArg) {
   if (!subgroupSize)
     return fail(subgroupSize.takeError());
   options.subgroupSize = *subgroupSize;
+  Expected<DeviceLimits> limits = parseLimits();
+  if (!limits)
+    return fail(limits.takeError());
+  options.limits = std::move(*limits);
+  Expected<double> timeoutSeconds = parseTimeout();
+  if (!timeoutSeconds)
+    return fail(timeoutSeconds.takeError());
   Expected<CompileOptions> compile = spvb::tools::getCompileOptions();
   if (!compile)
     return fail(compile.takeError());
@@ -632,6 +667,16 @@ static int runScript(StringRef threadsArg) {
   if (cl::getRegisteredOptions().lookup("target-env")->getNumOccurrences())
     options.targetEnv = compile->source.targetEnv;
   options.compile = std::move(*compile);
+  // Generated code cannot be interrupted: the watchdog ends the process.
+  run::Watchdog watchdog(std::chrono::duration<double>(*timeoutSeconds),
+                         [&]() -> std::string {
+                           return formatv("error: {0}: the script did not "
+                                          "finish in {1} s (--timeout; 0 "
+                                          "waits forever); a shader may loop "
+                                          "forever",
+                                          shaderPath, timeoutArg);
+                         });
+  watchdog.arm();
   return runScriptFile(shaderPath, options, jsonOutput);
 }
 
@@ -659,11 +704,12 @@ int main(int argc, char **argv) {
   }
   if (groupsArg.empty())
     return fail("--groups X Y Z is required");
-  double timeoutSeconds = 0;
-  if (StringRef(timeoutArg).getAsDouble(timeoutSeconds) ||
-      !(timeoutSeconds >= 0))
-    return fail("--timeout '" + timeoutArg +
-                "': expected seconds (a number, 0 waits forever)");
+  Expected<double> timeoutSeconds = parseTimeout();
+  if (!timeoutSeconds)
+    return fail(timeoutSeconds.takeError());
+  Expected<DeviceLimits> limits = parseLimits();
+  if (!limits)
+    return fail(limits.takeError());
   if (workgroupOrderArg != "forward" && workgroupOrderArg != "reverse")
     return fail("--workgroup-order '" + workgroupOrderArg +
                 "': unknown order (expected forward or reverse)");
@@ -875,7 +921,7 @@ int main(int argc, char **argv) {
   }
   if (!backends->cpu) {
     for (size_t i = 0; i < buffers.size(); ++i)
-      buffers[i].working = vulkanResult->buffers[i];
+      buffers[i].working.assign(vulkanResult->buffers[i]);
     if (Error error = writeOutputs(outputs, buffers))
       return fail(std::move(error));
     if (jsonOutput)
@@ -924,9 +970,10 @@ int main(int argc, char **argv) {
   runtime::Launcher launcher(threads, cpuSubgroupSize);
   launcher.setReverseOrder(workgroupOrderArg == "reverse");
   Dispatch dispatch(*kernel);
+  dispatch.setLimits(*limits);
   // Every buffer's working copy first: the addresses are theirs.
   for (HostBuffer &buffer : buffers) {
-    buffer.working = buffer.argument.bytes;
+    buffer.working.assign(buffer.argument.bytes);
     buffer.initial = buffer.argument.bytes;
   }
   std::optional<std::vector<uint8_t>> cpuPush = push;
@@ -939,8 +986,11 @@ int main(int argc, char **argv) {
                       address.offset, value);
   }
   for (HostBuffer &buffer : buffers) {
-    if (buffer.isDevice())
+    if (buffer.isDevice()) {
+      dispatch.nameMemory(buffer.device, buffer.working.data(),
+                          buffer.working.size());
       continue;
+    }
     uint32_t element = buffer.argument.element.value_or(0);
     if (!buffer.image) {
       dispatch.bindBuffer(buffer.argument.set, buffer.argument.binding,
@@ -975,7 +1025,7 @@ int main(int argc, char **argv) {
   std::vector<double> timings;
   uint64_t workgroups = uint64_t(groups[0]) * groups[1] * groups[2];
   run::Watchdog watchdog(
-      std::chrono::duration<double>(timeoutSeconds), [&]() -> std::string {
+      std::chrono::duration<double>(*timeoutSeconds), [&]() -> std::string {
         return formatv("error: the dispatch did not finish in {0} s "
                        "(--timeout; 0 waits forever): {1} of {2} workgroups "
                        "finished; the shader may loop forever",

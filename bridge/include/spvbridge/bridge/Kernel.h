@@ -12,6 +12,7 @@
 #define SPVBRIDGE_BRIDGE_KERNEL_H
 
 #include "spvbridge/bridge/Compiler.h"
+#include "spvbridge/bridge/DeviceLimits.h"
 #include "spvbridge/cpu_runtime/Launcher.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -76,19 +77,36 @@ public:
   void bindSampler(uint32_t set, uint32_t binding, const spvb_sampler *sampler,
                    uint32_t arrayElement = 0);
   void setPushConstants(llvm::ArrayRef<uint8_t> bytes);
+  /// The device limits run() checks first (default: lavapipe's).
+  void setLimits(DeviceLimits newLimits) { limits = std::move(newLimits); }
+  /// Names memory the shader reaches through device addresses rather than
+  /// a descriptor, for the message of a fault in it.
+  void nameMemory(std::string name, const void *data, uint64_t size);
 
   /// Checks that every resource and the push constants the shader uses are
   /// provided; errors name the resource.
   llvm::Error validate() const;
+  /// Runs the dispatch, once it is valid and within the device limits. A
+  /// hardware fault in the kernel (runtime::KernelFault)
+  /// becomes an error naming the buffer the access fell nearest to.
   llvm::Error run(runtime::Launcher &launcher, std::array<uint32_t, 3> groups);
 
 private:
+  std::string describeFault(const runtime::KernelFault &fault) const;
+
   std::shared_ptr<const Kernel> kernel;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, spvb_binding> buffers;
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> images;
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> samplers;
   std::vector<uint8_t> pushConstants;
   bool hasPushConstants = false;
+  struct NamedMemory {
+    std::string name;
+    uintptr_t start;
+    uint64_t size;
+  };
+  std::vector<NamedMemory> namedMemory;
+  DeviceLimits limits = DeviceLimits::lavapipe();
 };
 
 } // namespace spvb

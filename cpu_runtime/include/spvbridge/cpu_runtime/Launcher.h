@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace spvb::runtime {
@@ -38,6 +39,48 @@ struct KernelEntry {
 struct DispatchResources {
   std::vector<spvb_binding> bindings;
   std::vector<uint8_t> pushConstants;
+};
+
+/// A hardware fault in a kernel (an access outside mapped memory, a stack
+/// overflow, a trap), caught on the worker thread: the dispatch stops and
+/// the process goes on. Dispatch (bridge/Kernel.h) names the buffer.
+class KernelFault : public llvm::ErrorInfo<KernelFault> {
+public:
+  static char ID;
+  enum class Kind {
+    /// An access to unmapped or protected memory, at `address`.
+    Access,
+    /// An address the host cannot use at all (non-canonical, or a
+    /// misaligned vector access): the hardware gives no address.
+    BadAddress,
+    StackOverflow,
+    /// An integer division the host traps on.
+    Arithmetic,
+    /// A trap instruction (generated for unreachable code).
+    IllegalInstruction,
+  };
+  enum class Access { Unknown, Read, Write };
+
+  Kind kind = Kind::Access;
+  Access access = Access::Unknown;
+  uintptr_t address = 0;
+  std::array<uint32_t, 3> workgroup{};
+  /// For an access in the runtime's own memory of the workgroup: "Workgroup
+  /// memory" or "Private memory", with its start and size.
+  std::string region;
+  uintptr_t regionStart = 0;
+  uint64_t regionSize = 0;
+
+  /// "a write", "a read" or "an access".
+  llvm::StringRef getAccessPhrase() const;
+  /// Where the access fell relative to [start, start + size): "a write at
+  /// byte 40 of <what> (<detail>; 32 bytes), 9 bytes past its end".
+  std::string describeOffset(llvm::StringRef what, llvm::StringRef detail,
+                             uintptr_t start, uint64_t size) const;
+  void log(llvm::raw_ostream &os) const override;
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
 };
 
 /// Where debugPrintfEXT output goes (stdout by default); nullptr drops it.

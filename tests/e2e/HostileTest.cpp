@@ -1,0 +1,237 @@
+//===- HostileTest.cpp - Faulting kernels through the C++ API -------------===//
+//
+// A kernel that writes past its buffer, or overflows its stack, makes
+// Dispatch::run return an error naming the buffer; the process goes on, and
+// the next dispatch on the same launcher runs correctly. Device limits are
+// checked before a run.
+//
+//===----------------------------------------------------------------------===//
+#include "../unit/TestUtil.h"
+
+#include "spvbridge/bridge/Kernel.h"
+#include "spvbridge/cpu_runtime/GuardedBuffer.h"
+
+#include <cstring>
+#include <unistd.h>
+
+using namespace spvb;
+using namespace spvb::test;
+using runtime::GuardedBuffer;
+
+namespace {
+
+class Hostile : public ::testing::TestWithParam<BarrierMode> {
+protected:
+  static void SetUpTestSuite() {
+    jit = cantFail(JitCompiler::create()).release();
+  }
+  static void TearDownTestSuite() {
+    delete jit;
+    jit = nullptr;
+  }
+
+  std::shared_ptr<const Kernel> compile(llvm::StringRef source) {
+    std::string path =
+        dir.write("shader" + std::to_string(count++) + ".comp", source);
+    CompileOptions options;
+    options.barriers = GetParam();
+    auto kernel = jit->compileFile(path, options);
+    EXPECT_TRUE(static_cast<bool>(kernel)) << errorText(kernel.takeError());
+    return kernel ? *kernel : nullptr;
+  }
+
+  static JitCompiler *jit;
+  TempDir dir;
+  int count = 0;
+};
+
+JitCompiler *Hostile::jit = nullptr;
+
+/// y[i + offset] = i + 1 for 64 invocations per workgroup, with a barrier
+/// so that both region loops and fibers are exercised.
+constexpr llvm::StringLiteral kShifted = R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Y { uint y[]; };
+layout(push_constant) uniform P { uint offset; };
+shared uint tile[64];
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  tile[gl_LocalInvocationIndex] = i + 1u;
+  barrier();
+  y[i + offset] = tile[gl_LocalInvocationIndex];
+}
+)";
+
+std::vector<uint8_t> pushWord(uint32_t value) {
+  std::vector<uint8_t> bytes(4);
+  std::memcpy(bytes.data(), &value, 4);
+  return bytes;
+}
+
+TEST_P(Hostile, FaultIsAnErrorAndTheProcessGoesOn) {
+  auto kernel = compile(kShifted);
+  ASSERT_TRUE(kernel);
+  runtime::Launcher launcher(2);
+  constexpr uint32_t kGroups = 16, kElements = kGroups * 64;
+  GuardedBuffer y(kElements * 4);
+
+  // Offset 1: the last invocation writes the word just past the end.
+  Dispatch bad(kernel);
+  bad.bindBuffer(0, 0, y.data(), y.size());
+  bad.setPushConstants(pushWord(1));
+  std::string message = errorText(bad.run(launcher, {kGroups, 1, 1}));
+  EXPECT_NE(message.find("the shader accessed memory outside its buffers: a "
+                         "write at byte 4096 of buffer 'Y' (set 0, binding 0; "
+                         "4096 bytes), 1 byte past its end, in workgroup (15, "
+                         "0, 0)"),
+            std::string::npos)
+      << message;
+
+  // The same launcher, threads and fibers run the next dispatch in full.
+  for (int round = 0; round < 3; ++round) {
+    std::memset(y.data(), 0, y.size());
+    Dispatch good(kernel);
+    good.bindBuffer(0, 0, y.data(), y.size());
+    good.setPushConstants(pushWord(0));
+    ASSERT_FALSE(good.run(launcher, {kGroups, 1, 1}));
+    for (uint32_t i = 0; i < kElements; ++i) {
+      uint32_t value;
+      std::memcpy(&value, y.data() + i * 4, 4);
+      ASSERT_EQ(value, i + 1) << "element " << i;
+    }
+  }
+}
+
+TEST_P(Hostile, FaultStopsTheOtherWorkers) {
+  auto kernel = compile(kShifted);
+  ASSERT_TRUE(kernel);
+  runtime::Launcher launcher(2);
+  // Every workgroup writes 1 MiB past the end: the first fault stops the
+  // dispatch, so far fewer than the 4096 workgroups finish.
+  GuardedBuffer y(64 * 4);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, y.data(), y.size());
+  dispatch.setPushConstants(pushWord(1 << 18));
+  llvm::Error error = dispatch.run(launcher, {4096, 1, 1});
+  EXPECT_NE(errorText(std::move(error)).find("past its end"),
+            std::string::npos);
+  EXPECT_LT(launcher.getFinishedWorkgroups(), 4096u);
+}
+
+/// 16 MB of Function variables per invocation: region loops keep them in
+/// the workgroup's scratch memory, fibers on a 256 KiB stack that overflows.
+TEST_P(Hostile, HugePrivateArrays) {
+  auto kernel = compile(R"(#version 450
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) buffer B { float d[]; };
+void main() {
+  float big[4000000];
+  for (int i = 0; i < 4000000; ++i)
+    big[i] = float(i) * d[0];
+  float picked = big[int(d[1])];
+  barrier();
+  d[gl_LocalInvocationIndex] = picked;
+}
+)");
+  ASSERT_TRUE(kernel);
+  runtime::Launcher launcher(1);
+  GuardedBuffer d(std::vector<uint8_t>(16));
+  float initial[4] = {2, 3, 0, 0};
+  std::memcpy(d.data(), initial, 16);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, d.data(), d.size());
+  llvm::Error error = dispatch.run(launcher, {1, 1, 1});
+  if (GetParam() == BarrierMode::Fibers) {
+    std::string message = errorText(std::move(error));
+    EXPECT_NE(message.find("overflowed its stack"), std::string::npos)
+        << message;
+    return;
+  }
+  ASSERT_FALSE(error);
+  // big[3] = 3 * d[0] = 6 in every invocation.
+  float result[4];
+  std::memcpy(result, d.data(), 16);
+  for (float value : result)
+    EXPECT_EQ(value, 6.0f);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, Hostile,
+                         ::testing::Values(BarrierMode::Loops,
+                                           BarrierMode::Fibers));
+
+TEST(GuardedBuffers, EndAgainstTheGuardPage) {
+  uint64_t page = sysconf(_SC_PAGESIZE);
+  for (uint64_t size : {0, 4, 32, 48, 4096, 10000, 65536}) {
+    GuardedBuffer buffer(size);
+    auto end = reinterpret_cast<uintptr_t>(buffer.data() + size);
+    EXPECT_EQ(end % page, 0u) << size;
+    EXPECT_TRUE(buffer.covers(end));
+    EXPECT_TRUE(buffer.covers(end + (uint64_t(1) << 33)));
+    EXPECT_TRUE(buffer.covers(reinterpret_cast<uintptr_t>(buffer.data()) - 1));
+    for (uint64_t i = 0; i < size; ++i)
+      ASSERT_EQ(buffer[i], 0) << size;
+  }
+  // Sizes that are not multiples of 16 keep the start aligned to their
+  // largest power-of-two divisor, at least 4: the end is up to 3 bytes off.
+  EXPECT_EQ(GuardedBuffer::getAlignment(36), 4u);
+  EXPECT_EQ(GuardedBuffer::getAlignment(40), 8u);
+  EXPECT_EQ(GuardedBuffer::getAlignment(48), 16u);
+  EXPECT_EQ(GuardedBuffer::getAlignment(6), 4u);
+  GuardedBuffer odd(6);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(odd.data()) % 4, 0u);
+  EXPECT_EQ((reinterpret_cast<uintptr_t>(odd.data()) + 8) % page, 0u);
+}
+
+TEST(GuardedBuffers, CopyResizeAssign) {
+  GuardedBuffer a(std::vector<uint8_t>{1, 2, 3, 4});
+  GuardedBuffer b = a;
+  b[0] = 9;
+  EXPECT_EQ(a[0], 1);
+  b.resize(8);
+  EXPECT_EQ(b.toVector(), (std::vector<uint8_t>{9, 2, 3, 4, 0, 0, 0, 0}));
+  b.resize(2);
+  EXPECT_EQ(b.toVector(), (std::vector<uint8_t>{9, 2}));
+  b.assign(std::vector<uint8_t>{5, 6, 7});
+  EXPECT_EQ(b.toVector(), (std::vector<uint8_t>{5, 6, 7}));
+  GuardedBuffer moved = std::move(b);
+  EXPECT_EQ(moved.size(), 3u);
+  EXPECT_EQ(b.size(), 0u);
+}
+
+TEST(DeviceLimitsCheck, RefusesWhatAVulkanDeviceWould) {
+  std::unique_ptr<JitCompiler> jit = cantFail(JitCompiler::create());
+  TempDir dir;
+  // 256 invocations and 20000 bytes of shared memory: within lavapipe's
+  // limits, beyond Vulkan's minimums (128 invocations, 16384 bytes).
+  std::string path = dir.write("wide.comp", R"(#version 450
+layout(local_size_x = 256) in;
+layout(set = 0, binding = 0) buffer B { uint d[]; };
+shared uint tile[5000];
+void main() {
+  tile[gl_LocalInvocationIndex] = gl_LocalInvocationIndex;
+  barrier();
+  d[gl_LocalInvocationIndex] = tile[255u - gl_LocalInvocationIndex];
+}
+)");
+  auto kernel = cantFail(jit->compileFile(path, CompileOptions()));
+  runtime::Launcher launcher(1);
+  GuardedBuffer d(256 * 4);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, d.data(), d.size());
+  ASSERT_FALSE(dispatch.run(launcher, {1, 1, 1}));
+  uint32_t first;
+  std::memcpy(&first, d.data(), 4);
+  EXPECT_EQ(first, 255u);
+
+  dispatch.setLimits(DeviceLimits::minimum());
+  std::string message = errorText(dispatch.run(launcher, {1, 1, 1}));
+  EXPECT_NE(message.find("the shader's Workgroup memory in bytes (20000) "
+                         "exceeds maxComputeSharedMemorySize = 16384 of the "
+                         "'min' device limits"),
+            std::string::npos)
+      << message;
+  dispatch.setLimits(DeviceLimits::none());
+  EXPECT_FALSE(dispatch.run(launcher, {1, 1, 1}));
+}
+
+} // namespace
