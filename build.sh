@@ -3,17 +3,27 @@
 # then runs the demo or every test.
 #   ./build.sh [demo|test|build]   (default: build)
 #   BUILD_TYPE=Debug ./build.sh test
+#   BUILD_TYPE=Sanitize ./build.sh test   # ASan + UBSan (clang-22), with the fuzzers
+# `test` also builds the libFuzzer targets in the Sanitize build
+# (build-sanitize) and runs each for a short time (FUZZ=0 skips them).
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
 ACTION=${1:-build}
 BUILD_TYPE=${BUILD_TYPE:-Release}
-BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+SANITIZE_DIR=${SANITIZE_DIR:-$ROOT/build-sanitize}
+if [ "$BUILD_TYPE" = Sanitize ]; then
+  BUILD_DIR=${BUILD_DIR:-$SANITIZE_DIR}
+else
+  BUILD_DIR=${BUILD_DIR:-$ROOT/build}
+fi
 JOBS=${JOBS:-$(nproc)}
+FUZZ=${FUZZ:-1}
 
 PACKAGES=(cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools
   llvm-22-tools glslang-dev glslang-tools spirv-tools spirv-headers
-  libvulkan-dev mesa-vulkan-drivers libboost-context-dev libgtest-dev)
+  libvulkan-dev mesa-vulkan-drivers libboost-context-dev libgtest-dev
+  clang-22 libclang-rt-22-dev)
 
 install_missing() {
   local missing=()
@@ -29,8 +39,19 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+# The Sanitize build: clang-22, AddressSanitizer, UndefinedBehaviorSanitizer
+# and the libFuzzer targets.
+configure_sanitize() {
+  if [ ! -f "$SANITIZE_DIR/build.ninja" ]; then
+    cmake -S "$ROOT" -B "$SANITIZE_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
+      -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 -DSPVB_FUZZ=ON
+  fi
+}
+
 configure_and_build() {
-  if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  if [ "$BUILD_TYPE" = Sanitize ]; then
+    SANITIZE_DIR=$BUILD_DIR configure_sanitize
+  elif [ ! -f "$BUILD_DIR/build.ninja" ]; then
     cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE"
   fi
   cmake --build "$BUILD_DIR" -j "$JOBS"
@@ -49,7 +70,16 @@ demo)
 test)
   install_missing
   configure_and_build
+  fuzz_here=0
+  if [ "$BUILD_TYPE" != Sanitize ] && [ "$FUZZ" != 0 ]; then
+    configure_sanitize
+    cmake --build "$SANITIZE_DIR" -j "$JOBS" --target fuzzers
+    fuzz_here=1
+  fi
   ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
+  if [ "$fuzz_here" = 1 ]; then
+    ctest --test-dir "$SANITIZE_DIR" --output-on-failure -j "$JOBS" -L fuzz
+  fi
   ;;
 *)
   echo "build.sh: error: unknown action '$ACTION' (expected demo, test or build)" >&2

@@ -153,9 +153,12 @@ bool WorkgroupLoopsBuilder::cloneAndInline() {
   }
   for (Instruction &inst : make_early_inc_range(instructions(*body))) {
     // Lifetime markers must name allocas, which become scratch arrays.
-    if (auto *intrinsic = dyn_cast<IntrinsicInst>(&inst))
-      if (intrinsic->isLifetimeStartOrEnd())
+    if (auto *intrinsic = dyn_cast<IntrinsicInst>(&inst)) {
+      if (intrinsic->isLifetimeStartOrEnd()) {
         intrinsic->eraseFromParent();
+        continue;
+      }
+    }
     // A subgroup operation needs its partners at the same point, which
     // loops over the whole workgroup cannot provide.
     if (auto *call = dyn_cast<CallBase>(&inst))

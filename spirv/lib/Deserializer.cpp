@@ -1421,6 +1421,14 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
       else
         packed = true; // the only format is PackedVectorFormat4x8Bit
     }
+    // spirv-val lets pointers through here (SPIRV-Tools 2022.4).
+    for (auto [index, operand] : llvm::enumerate(operands))
+      if (!getElementTypeOrSelf(operand.getType()).isInteger())
+        return fail(inst, llvm::formatv("operand {0} is not an integer "
+                                        "scalar or vector, as the "
+                                        "specification requires",
+                                        index + 1)
+                              .str());
     Value accumulator = operands.size() > 2 ? operands[2] : Value();
     mapResult(inst, IntegerDotOp::create(
                         builder, loc, resultType, operands[0], operands[1],

@@ -16,6 +16,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -684,14 +685,18 @@ llvm::Expected<uint32_t> spvb::run::parseSubgroupSize(llvm::StringRef value) {
 }
 
 uint64_t spvb::run::getImageByteSize(const ImageArgument &image) {
+  // Saturates: an absurd extent needs more bytes than any DATA has.
   uint64_t texels = 0;
-  for (uint32_t level = 0; level < image.levels; ++level) {
+  for (uint32_t level = 0; level < image.levels && level < 32; ++level) {
     uint64_t count = image.layers;
     for (int d = 0; d < 3; ++d)
-      count *= std::max<uint64_t>(1, image.extent[d] >> level);
-    texels += count;
+      count = llvm::SaturatingMultiply(
+          count, std::max<uint64_t>(1, image.extent[d] >> level));
+    texels = llvm::SaturatingAdd(texels, count);
   }
-  return texels * image.samples * image.texelBytes;
+  return llvm::SaturatingMultiply(
+      llvm::SaturatingMultiply(texels, uint64_t(image.samples)),
+      uint64_t(image.texelBytes));
 }
 
 llvm::Expected<ImageArgument>
@@ -753,6 +758,14 @@ spvb::run::parseImageArgument(llvm::StringRef arg) {
   if (result.samples > 1 && result.levels > 1)
     return makeError(context + ": a multisampled image has one level, not " +
                      llvm::Twine(result.levels));
+  // A full mip chain ends at 1x1x1 (VkImageCreateInfo::mipLevels).
+  uint32_t largest =
+      std::max({result.extent[0], result.extent[1], result.extent[2]});
+  uint32_t fullChain = llvm::Log2_32(largest) + 1;
+  if (result.levels > fullChain)
+    return makeError(context + ": " + llvm::Twine(result.levels) +
+                     " levels, but a full mip chain of this extent has " +
+                     llvm::Twine(fullChain));
   llvm::Expected<std::vector<uint8_t>> bytes =
       loadDataIn(afterColons(arg, 4), context);
   if (!bytes)
