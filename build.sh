@@ -19,6 +19,10 @@ else
 fi
 JOBS=${JOBS:-$(nproc)}
 FUZZ=${FUZZ:-1}
+# LLVM and MLIR are not instrumented: the allocator poisoning their headers
+# inline into our code would never be undone, so it is switched off.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 PACKAGES=(cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools
   llvm-22-tools glslang-dev glslang-tools spirv-tools spirv-headers

@@ -103,14 +103,14 @@ static void buildWorkgroupEntry(OpBuilder &b, Location loc,
                            offsetof(spvb_invocation, global_id) + 4 * d),
               4);
         }
+        // One statement per op: argument evaluation order would make the
+        // op order depend on the host compiler.
+        Value width = c32(size[0]);
+        Value height = c32(size[1]);
+        Value row = arith::AddIOp::create(
+            b, loc, arith::MulIOp::create(b, loc, z, height), y);
         Value index = arith::AddIOp::create(
-            b, loc,
-            arith::MulIOp::create(
-                b, loc,
-                arith::AddIOp::create(
-                    b, loc, arith::MulIOp::create(b, loc, z, c32(size[1])), y),
-                c32(size[0])),
-            x);
+            b, loc, arith::MulIOp::create(b, loc, row, width), x);
         LLVM::StoreOp::create(
             b, loc, index,
             fieldAddress(b, loc, invocation,
