@@ -19,9 +19,13 @@ else
 fi
 JOBS=${JOBS:-$(nproc)}
 FUZZ=${FUZZ:-1}
-# LLVM and MLIR are not instrumented: the allocator poisoning their headers
-# inline into our code would never be undone, so it is switched off.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0}
+# Sanitize builds: LLVM and MLIR are not instrumented, so the allocator
+# poisoning their headers inline into our code would never be undone
+# (allow_user_poisoning=0); and lavapipe, in-process for --compare, reads
+# heap memory nothing initialized for some corpus modules (vkref's output
+# changes with MALLOC_PERTURB_), so ASan's malloc fill would change its
+# results (max_malloc_fill_size=0).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0:max_malloc_fill_size=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 PACKAGES=(cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools
