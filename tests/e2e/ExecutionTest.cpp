@@ -5,9 +5,7 @@
 // derived by hand), never with our own earlier output.
 //
 //===----------------------------------------------------------------------===//
-#include "../unit/TestUtil.h"
-
-#include "spvbridge/bridge/Kernel.h"
+#include "KernelFixture.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,38 +17,21 @@ using namespace spvb::test;
 
 namespace {
 
-class Execution : public ::testing::Test {
+class Execution : public KernelFixture {
 protected:
-  static void SetUpTestSuite() {
-    jit = cantFail(JitCompiler::create()).release();
-  }
-  static void TearDownTestSuite() {
-    delete jit;
-    jit = nullptr;
-  }
-
   std::shared_ptr<const Kernel> compile(llvm::StringRef source,
                                         std::vector<std::string> specs = {}) {
-    std::string path =
-        dir.write("shader" + std::to_string(count++) + ".comp", source);
     CompileOptions options;
     options.barriers = barriers;
     options.optLevel = optLevel;
     for (const std::string &spec : specs)
       options.specializations.push_back(cantFail(parseSpecArgument(spec)));
-    auto kernel = jit->compileFile(path, options);
-    EXPECT_TRUE(static_cast<bool>(kernel)) << errorText(kernel.takeError());
-    return kernel ? *kernel : nullptr;
+    return compileGlsl(source, options);
   }
 
-  static JitCompiler *jit;
-  TempDir dir;
-  int count = 0;
   BarrierMode barriers = BarrierMode::Loops;
   OptLevel optLevel = OptLevel::O2;
 };
-
-JitCompiler *Execution::jit = nullptr;
 
 /// Kernels with barriers, run both ways: region loops (optimized and not,
 /// which leaves function calls and allocas for the pass) and fibers.

@@ -6,9 +6,8 @@
 // checked before a run.
 //
 //===----------------------------------------------------------------------===//
-#include "../unit/TestUtil.h"
+#include "KernelFixture.h"
 
-#include "spvbridge/bridge/Kernel.h"
 #include "spvbridge/cpu_runtime/GuardedBuffer.h"
 
 #include <cstring>
@@ -20,32 +19,15 @@ using runtime::GuardedBuffer;
 
 namespace {
 
-class Hostile : public ::testing::TestWithParam<BarrierMode> {
+class Hostile : public KernelFixture,
+                public ::testing::WithParamInterface<BarrierMode> {
 protected:
-  static void SetUpTestSuite() {
-    jit = cantFail(JitCompiler::create()).release();
-  }
-  static void TearDownTestSuite() {
-    delete jit;
-    jit = nullptr;
-  }
-
   std::shared_ptr<const Kernel> compile(llvm::StringRef source) {
-    std::string path =
-        dir.write("shader" + std::to_string(count++) + ".comp", source);
     CompileOptions options;
     options.barriers = GetParam();
-    auto kernel = jit->compileFile(path, options);
-    EXPECT_TRUE(static_cast<bool>(kernel)) << errorText(kernel.takeError());
-    return kernel ? *kernel : nullptr;
+    return compileGlsl(source, options);
   }
-
-  static JitCompiler *jit;
-  TempDir dir;
-  int count = 0;
 };
-
-JitCompiler *Hostile::jit = nullptr;
 
 /// y[i + offset] = i + 1 for 64 invocations per workgroup, with a barrier
 /// so that both region loops and fibers are exercised.
