@@ -403,12 +403,9 @@ static uint64_t getDistance(uintptr_t address, uintptr_t start, uint64_t size) {
 static constexpr uint64_t kNearby = uint64_t(16) << 30;
 
 std::string Dispatch::describeFault(const runtime::KernelFault &fault) const {
-  std::string message = llvm::toString(
-      llvm::make_error<runtime::KernelFault>(runtime::KernelFault(fault)));
-  llvm::StringRef text(message);
-  text.consume_front("error: ");
+  std::string prefix = "error: " + kernel->sourceName + ": ";
   if (fault.kind != runtime::KernelFault::Kind::Access || !fault.region.empty())
-    return ("error: " + kernel->sourceName + ": " + text).str();
+    return prefix + fault.getMessage();
 
   // The buffer the access fell nearest to.
   std::string nearest, detail;
@@ -453,11 +450,7 @@ std::string Dispatch::describeFault(const runtime::KernelFault &fault) const {
   for (const NamedMemory &memory : namedMemory)
     consider("buffer '" + memory.name + "'", "", memory.start, memory.size);
   if (best > kNearby)
-    return ("error: " + kernel->sourceName + ": " + text).str();
-  return llvm::formatv(
-      "error: {0}: the shader accessed memory outside its "
-      "buffers: {1}, in workgroup ({2}, {3}, {4}); rerun with "
-      "--check-bounds to find the instruction",
-      kernel->sourceName, fault.describeOffset(nearest, detail, start, size),
-      fault.workgroup[0], fault.workgroup[1], fault.workgroup[2]);
+    return prefix + fault.getMessage();
+  return prefix + fault.describeAccess(
+                      fault.describeOffset(nearest, detail, start, size));
 }

@@ -105,7 +105,7 @@ static void handleSignal(int signal, siginfo_t *info, void *context) {
   siglongjmp(trap.jump, 1);
 }
 
-static void installHandlers() {
+void FaultTrap::installHandlers() {
   static std::mutex mutex;
   std::lock_guard<std::mutex> lock(mutex);
   for (int signal : kTrappedSignals) {
@@ -125,10 +125,7 @@ static void installHandlers() {
   }
 }
 
-FaultTrap::FaultTrap() {
-  installHandlers();
-  alternateStack.ensure();
-}
+FaultTrap::FaultTrap() { alternateStack.ensure(); }
 
 std::optional<TrappedSignal> FaultTrap::run(llvm::function_ref<void()> body) {
   ThreadTrap &trap = threadTrap;

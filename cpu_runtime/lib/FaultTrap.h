@@ -34,7 +34,9 @@ struct TrappedSignal {
 class FaultTrap {
 public:
   /// Installs the process's handlers (again, should something have replaced
-  /// them) and this thread's alternate signal stack.
+  /// them); once per launch, before any FaultTrap runs.
+  static void installHandlers();
+  /// Gives this thread an alternate signal stack if it has none.
   FaultTrap();
 
   /// Runs `body` on this thread. After a fault, whatever `body` had on its

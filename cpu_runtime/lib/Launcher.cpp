@@ -8,7 +8,6 @@
 #include "spvbridge/cpu_runtime/GuardedBuffer.h"
 
 #include "llvm/Support/Alignment.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Threading.h"
 
@@ -150,40 +149,43 @@ std::string KernelFault::describeOffset(llvm::StringRef what,
   return text;
 }
 
-void KernelFault::log(llvm::raw_ostream &os) const {
+std::string KernelFault::describeAccess(llvm::StringRef place) const {
+  return llvm::formatv("the shader accessed memory outside its buffers: {0}, "
+                       "in workgroup ({1}, {2}, {3}); rerun with "
+                       "--check-bounds to find the instruction",
+                       place, workgroup[0], workgroup[1], workgroup[2]);
+}
+
+std::string KernelFault::getMessage() const {
   std::string where = llvm::formatv("in workgroup ({0}, {1}, {2})",
                                     workgroup[0], workgroup[1], workgroup[2]);
-  constexpr llvm::StringLiteral kHint =
-      "; rerun with --check-bounds to find the instruction";
   switch (kind) {
   case Kind::Access:
-    os << "error: the shader accessed memory outside its buffers: ";
-    if (region.empty())
-      os << getAccessPhrase() << " at address " << llvm::format_hex(address, 0)
-         << ", which no buffer covers, ";
-    else
-      os << describeOffset(region, "", regionStart, regionSize) << ", ";
-    os << where << kHint;
-    return;
+    if (!region.empty())
+      return describeAccess(
+          describeOffset(region, "", regionStart, regionSize));
+    return describeAccess((getAccessPhrase() + " at address " +
+                           llvm::formatv("{0:x}", address).str() +
+                           ", which no buffer covers")
+                              .str());
   case Kind::BadAddress:
-    os << "error: the shader accessed memory at an address the host cannot "
-          "use (far outside any buffer, or a misaligned vector access) "
-       << where << kHint;
-    return;
+    return "the shader accessed memory at an address the host cannot use "
+           "(far outside any buffer, or a misaligned vector access) " +
+           where + "; rerun with --check-bounds to find the instruction";
   case Kind::StackOverflow:
-    os << "error: the shader overflowed its stack " << where
-       << ": its Function variables (a large private array?) or calls need "
-          "more than the host stack it runs on";
-    return;
+    return "the shader overflowed its stack " + where +
+           ": its Function variables (a large private array?) or calls need "
+           "more than the host stack it runs on";
   case Kind::Arithmetic:
-    os << "error: the shader executed an integer division the host traps on "
-       << where;
-    return;
+    return "the shader executed an integer division the host traps on " + where;
   case Kind::IllegalInstruction:
-    os << "error: the shader reached a trap (code it declares unreachable) "
-       << where;
-    return;
+    return "the shader reached a trap (code it declares unreachable) " + where;
   }
+  return "the shader faulted " + where;
+}
+
+void KernelFault::log(llvm::raw_ostream &os) const {
+  os << "error: " << getMessage();
 }
 
 llvm::Error Launcher::launch(const KernelEntry &kernel,
@@ -242,6 +244,7 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
   uint32_t invocations =
       info.workgroup_size[0] * info.workgroup_size[1] * info.workgroup_size[2];
 
+  FaultTrap::installHandlers();
   auto work = [&]() {
     Worker worker;
     worker.shared = GuardedBuffer(info.shared_memory_size);

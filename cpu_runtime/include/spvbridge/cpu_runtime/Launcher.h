@@ -77,6 +77,11 @@ public:
   /// byte 40 of <what> (<detail>; 32 bytes), 9 bytes past its end".
   std::string describeOffset(llvm::StringRef what, llvm::StringRef detail,
                              uintptr_t start, uint64_t size) const;
+  /// "the shader accessed memory outside its buffers: <place>, in workgroup
+  /// (x, y, z); rerun with --check-bounds to find the instruction".
+  std::string describeAccess(llvm::StringRef place) const;
+  /// The message without "error: ", for callers that name the shader.
+  std::string getMessage() const;
   void log(llvm::raw_ostream &os) const override;
   std::error_code convertToErrorCode() const override {
     return llvm::inconvertibleErrorCode();
