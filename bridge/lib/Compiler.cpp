@@ -43,24 +43,40 @@ llvm::Expected<ModuleReflection> Compiler::reflect(const SpirvBinary &binary) {
   llvm::Expected<ModuleReflection> reflection = reflectModule(binary);
   if (!reflection)
     return reflection.takeError();
+  spv::ExecutionModel model = options.executionModel;
+  const char *modelName = model == spv::ExecutionModelVertex     ? "vertex"
+                          : model == spv::ExecutionModelFragment ? "fragment"
+                                                                 : "compute";
+  if (model != spv::ExecutionModelGLCompute &&
+      model != spv::ExecutionModelVertex &&
+      model != spv::ExecutionModelFragment)
+    return makeError(llvm::formatv(
+        "error: {0}: only compute, vertex and fragment shaders can be compiled",
+        binary.name));
   if (options.entryPoint.empty()) {
     const EntryPointInfo *only = nullptr;
-    unsigned computeEntries = 0;
+    unsigned entries = 0;
     for (const EntryPointInfo &entry : reflection->entryPoints)
-      if (entry.executionModel == spv::ExecutionModelGLCompute) {
+      if (entry.executionModel == model) {
         only = &entry;
-        ++computeEntries;
+        ++entries;
       }
-    options.entryPoint = computeEntries == 1 ? only->name : "main";
+    options.entryPoint = entries == 1 ? only->name : "main";
   }
-  llvm::Expected<const EntryPointInfo *> entry =
-      reflection->getEntryPoint(options.entryPoint);
-  if (!entry)
-    return entry.takeError();
-  if ((*entry)->executionModel != spv::ExecutionModelGLCompute)
+  const EntryPointInfo *match = nullptr;
+  for (const EntryPointInfo &entry : reflection->entryPoints)
+    if (entry.name == options.entryPoint && entry.executionModel == model)
+      match = &entry;
+  if (!match) {
+    llvm::Expected<const EntryPointInfo *> entry =
+        reflection->getEntryPoint(options.entryPoint);
+    if (!entry)
+      return entry.takeError();
     return makeError(llvm::formatv(
-        "error: {0}: entry point '{1}' is not a compute shader (GLCompute)",
-        binary.name, options.entryPoint));
+        "error: {0}: entry point '{1}' is not a {2} shader{3}", binary.name,
+        options.entryPoint, modelName,
+        model == spv::ExecutionModelGLCompute ? " (GLCompute)" : ""));
+  }
   return reflection;
 }
 
@@ -74,6 +90,8 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
                 const ModuleReflection &reflection, llvm::StringRef fileName) {
   LoweringOptions lowering;
   lowering.entryPoint = options.entryPoint;
+  lowering.executionModel =
+      static_cast<mlir::spirv::ExecutionModel>(options.executionModel);
   lowering.robustBufferAccess = options.robust;
   lowering.boundsReports = options.checkBounds;
   lowering.raceReports = options.checkRaces;

@@ -108,7 +108,8 @@ static std::string getCacheKey(const SpirvBinary &binary,
       binary.words.size() * 4));
   std::string key = llvm::toHex(hash.final());
   key +=
-      "|" + options.entryPoint + "|O" +
+      "|" + options.entryPoint + "|" +
+      std::to_string(static_cast<int>(options.executionModel)) + "|O" +
       std::to_string(static_cast<int>(options.optLevel)) + "|" +
       (options.validate ? "v" : "nv") +
       (options.getBarrierMode() == BarrierMode::Loops ? "|loops" : "|fibers") +
@@ -235,6 +236,14 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   kernel->entry.info = *info->toPtr<const spvb_kernel_info *>();
   if (perturbWorkgroup)
     kernel->entry.workgroupFill = 0xff;
+  if (kernel->entry.info.execution_model != spv::ExecutionModelGLCompute) {
+    auto table = jit->lookup(*dylib, getStageVariablesSymbol(name));
+    if (!table)
+      return table.takeError();
+    const auto *variables = table->toPtr<const spvb_stage_variable *>();
+    kernel->stageVariables.assign(
+        variables, variables + kernel->entry.info.stage_variable_count);
+  }
   if (kernel->entry.info.workgroup_entry != SPVB_WORKGROUP_ENTRY_NONE) {
     auto workgroup = jit->lookup(*dylib, getWorkgroupEntrySymbol(name));
     if (!workgroup)
@@ -339,6 +348,21 @@ llvm::Error Dispatch::validate() const {
 
 llvm::Error Dispatch::run(runtime::Launcher &launcher,
                           std::array<uint32_t, 3> groups) {
+  llvm::Expected<runtime::DispatchResources> resources = prepare(groups);
+  if (!resources)
+    return resources.takeError();
+  return explainFault(launcher.launch(kernel->entry, *resources, groups));
+}
+
+llvm::Error Dispatch::explainFault(llvm::Error error) const {
+  return llvm::handleErrors(std::move(error),
+                            [&](const runtime::KernelFault &fault) {
+                              return makeError(describeFault(fault));
+                            });
+}
+
+llvm::Expected<runtime::DispatchResources>
+Dispatch::prepare(std::array<uint32_t, 3> groups) {
   if (llvm::Error error = validate())
     return error;
   std::vector<BoundBufferSize> sizes;
@@ -358,7 +382,7 @@ llvm::Error Dispatch::run(runtime::Launcher &launcher,
   resources.bindings.resize(reflection.bindingTableSize);
   // A runtime-sized descriptor array's slot points at its own table of the
   // bound elements (kernel_abi.h).
-  std::map<uint32_t, std::vector<spvb_binding>> elementTables;
+  elementTables.clear();
   for (const ResourceInfo &resource : reflection.resources) {
     if (resource.arraySize == 0) {
       std::vector<spvb_binding> &table = elementTables[resource.slot];
@@ -381,10 +405,7 @@ llvm::Error Dispatch::run(runtime::Launcher &launcher,
   resources.pushConstants = pushConstants;
   if (resources.pushConstants.size() < reflection.pushConstantSize)
     resources.pushConstants.resize(reflection.pushConstantSize, 0);
-  return llvm::handleErrors(launcher.launch(kernel->entry, resources, groups),
-                            [&](const runtime::KernelFault &fault) {
-                              return makeError(describeFault(fault));
-                            });
+  return resources;
 }
 
 void Dispatch::nameMemory(std::string name, const void *data, uint64_t size) {

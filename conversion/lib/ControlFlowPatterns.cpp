@@ -1,4 +1,4 @@
-//===- ControlFlowPatterns.cpp - Branches, switch, kill, unreachable ------===//
+//===- ControlFlowPatterns.cpp - Branches, switch, unreachable ------------===//
 //
 // Branch and the returns use upstream's patterns.
 //
@@ -66,8 +66,7 @@ public:
   }
 };
 
-/// OpKill, OpTerminateInvocation and a reached OpUnreachable end the
-/// function with a zero result: never host undefined behaviour (LLVM's
+/// A reached OpUnreachable ends the function with a zero result: never host undefined behaviour (LLVM's
 /// `unreachable` would let the optimizer assume the path is dead).
 template <typename Op>
 class EndInvocationPattern : public OpConversionPattern<Op> {
@@ -93,7 +92,6 @@ public:
 void spvb::populateControlFlowPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns) {
   patterns.add<BranchConditionalPattern, SwitchPattern,
-               EndInvocationPattern<spirv::KillOp>,
                EndInvocationPattern<spirv::UnreachableOp>>(
       converter, patterns.getContext(), kOverrideBenefit);
 }

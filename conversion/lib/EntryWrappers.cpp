@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <cstddef>
@@ -158,7 +159,11 @@ static void buildKernelInfo(OpBuilder &b, Location loc,
                        hasLoopEntry(entry)
                            ? uint32_t(SPVB_WORKGROUP_ENTRY_LOOP)
                            : uint32_t(SPVB_WORKGROUP_ENTRY_NONE),
-                       /*workgroup_scratch_size=*/0};
+                       /*workgroup_scratch_size=*/0,
+                       static_cast<uint32_t>(entry.model),
+                       static_cast<uint32_t>(layout.stageInputSize),
+                       static_cast<uint32_t>(layout.stageOutputSize),
+                       static_cast<uint32_t>(layout.stageVariables.size())};
   static_assert(sizeof(fields) == sizeof(spvb_kernel_info),
                 "kernel info fields follow kernel_abi.h");
   auto type = LLVM::LLVMArrayType::get(i32, std::size(fields));
@@ -166,6 +171,27 @@ static void buildKernelInfo(OpBuilder &b, Location loc,
   LLVM::GlobalOp::create(
       b, loc, type, /*isConstant=*/true, LLVM::Linkage::External,
       getKernelInfoSymbol(entry.name), b.getI32TensorAttr(values));
+  if (entry.model == spirv::ExecutionModel::GLCompute)
+    return;
+  // spvb_NAME_stage_variables: the table, field after field.
+  static_assert(sizeof(spvb_stage_variable) == 8 * sizeof(uint32_t),
+                "stage variables are eight 32-bit fields");
+  SmallVector<int32_t> table;
+  for (const spvb_stage_variable &var : layout.stageVariables)
+    table.append(
+        {static_cast<int32_t>(var.location),
+         static_cast<int32_t>(var.component), static_cast<int32_t>(var.builtin),
+         static_cast<int32_t>(var.offset), static_cast<int32_t>(var.kind),
+         static_cast<int32_t>(var.bytes), static_cast<int32_t>(var.count),
+         static_cast<int32_t>(var.flags)});
+  // An empty table still gets one (unused) row: zero-length globals are not
+  // portable.
+  if (table.empty())
+    table.assign(8, 0);
+  LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(i32, table.size()),
+                         /*isConstant=*/true, LLVM::Linkage::External,
+                         getStageVariablesSymbol(entry.name),
+                         b.getI32TensorAttr(table));
 }
 
 LogicalResult spvb::buildEntryWrappers(ModuleOp module,

@@ -2,6 +2,7 @@
 #include "spvbridge/conversion/Interface.h"
 
 #include "spvbridge/conversion/Layout.h"
+#include "spvbridge/spirv/Deserializer.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -21,6 +22,10 @@ std::string spvb::getKernelInfoSymbol(llvm::StringRef entryName) {
   return ("spvb_" + entryName + "_info").str();
 }
 
+std::string spvb::getStageVariablesSymbol(llvm::StringRef entryName) {
+  return ("spvb_" + entryName + "_stage_variables").str();
+}
+
 static bool isBlock(mlir::Type type) {
   auto structType = mlir::dyn_cast<mlir::spirv::StructType>(type);
   if (!structType)
@@ -36,11 +41,68 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
-llvm::Expected<InterfaceLayout>
-spvb::computeInterfaceLayout(ModuleOp module,
-                             llvm::ArrayRef<DescriptorBinding> bindings,
-                             llvm::StringRef entryPoint) {
+bool spvb::isInvocationBuiltin(spirv::BuiltIn builtin) {
+  switch (builtin) {
+  case spirv::BuiltIn::GlobalInvocationId:
+  case spirv::BuiltIn::LocalInvocationId:
+  case spirv::BuiltIn::LocalInvocationIndex:
+  case spirv::BuiltIn::WorkgroupId:
+  case spirv::BuiltIn::NumWorkgroups:
+  case spirv::BuiltIn::WorkgroupSize:
+  case spirv::BuiltIn::SubgroupSize:
+  case spirv::BuiltIn::SubgroupLocalInvocationId:
+  case spirv::BuiltIn::SubgroupId:
+  case spirv::BuiltIn::NumSubgroups:
+  case spirv::BuiltIn::SubgroupEqMask:
+  case spirv::BuiltIn::SubgroupGeMask:
+  case spirv::BuiltIn::SubgroupGtMask:
+  case spirv::BuiltIn::SubgroupLeMask:
+  case spirv::BuiltIn::SubgroupLtMask:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static llvm::StringRef getEntryName(spirv::EntryPointOp entry) {
+  if (auto name = entry->getAttrOfType<StringAttr>(kEntryNameAttr))
+    return name.getValue();
+  return entry.getFn();
+}
+
+static bool isGraphicsModel(spirv::ExecutionModel model) {
+  return model == spirv::ExecutionModel::Vertex ||
+         model == spirv::ExecutionModel::Fragment;
+}
+
+llvm::Expected<InterfaceLayout> spvb::computeInterfaceLayout(
+    ModuleOp module, llvm::ArrayRef<DescriptorBinding> bindings,
+    llvm::StringRef entryPoint, spirv::ExecutionModel model) {
   InterfaceLayout layout;
+  spirv::EntryPointOp graphicsEntry;
+  for (auto entry : module.getOps<spirv::EntryPointOp>()) {
+    if (entryPoint.empty()
+            ? entry.getExecutionModel() != spirv::ExecutionModel::GLCompute
+            : (entry.getExecutionModel() != model ||
+               getEntryName(entry) != entryPoint))
+      continue;
+    if (!entryPoint.empty() && !layout.entryPoints.empty())
+      continue;
+    EntryPointLayout info;
+    info.function = entry.getFn().str();
+    // The deserializer names entry functions after their entry point.
+    info.name = info.function;
+    info.model = entry.getExecutionModel();
+    if (info.model == spirv::ExecutionModel::Fragment)
+      info.workgroupSize[0] = 4;
+    if (isGraphicsModel(info.model))
+      graphicsEntry = entry;
+    layout.entryPoints.push_back(info);
+  }
+  if (!entryPoint.empty() && layout.entryPoints.empty())
+    return makeError("error: no " + spirv::stringifyExecutionModel(model) +
+                     " entry point named '" + entryPoint + "'");
+
   // The binding table.
   if (!bindings.empty()) {
     layout.bindings.assign(bindings.begin(), bindings.end());
@@ -119,36 +181,22 @@ spvb::computeInterfaceLayout(ModuleOp module,
       break;
     case spirv::StorageClass::Input: {
       auto builtinName = global.getBuiltInAttr();
-      // User inputs belong to other stages' entry points of the module; a
-      // compute function using one fails to lower with its location.
-      if (!builtinName)
+      std::optional<spirv::BuiltIn> builtin;
+      if (builtinName)
+        builtin = spirv::symbolizeBuiltIn(builtinName.getValue());
+      // Graphics stages keep their inputs in the stage record
+      // (layoutStageInterface); user inputs of other stages' entry points
+      // fail to lower with their location if a compute function uses one.
+      if (!builtin || (graphicsEntry && !isInvocationBuiltin(*builtin)))
         continue;
-      var.builtin = spirv::symbolizeBuiltIn(builtinName.getValue());
-      switch (*var.builtin) {
-      case spirv::BuiltIn::GlobalInvocationId:
-      case spirv::BuiltIn::LocalInvocationId:
-      case spirv::BuiltIn::LocalInvocationIndex:
-      case spirv::BuiltIn::WorkgroupId:
-      case spirv::BuiltIn::NumWorkgroups:
-      case spirv::BuiltIn::WorkgroupSize:
-      case spirv::BuiltIn::SubgroupSize:
-      case spirv::BuiltIn::SubgroupLocalInvocationId:
-      case spirv::BuiltIn::SubgroupId:
-      case spirv::BuiltIn::NumSubgroups:
-      case spirv::BuiltIn::SubgroupEqMask:
-      case spirv::BuiltIn::SubgroupGeMask:
-      case spirv::BuiltIn::SubgroupGtMask:
-      case spirv::BuiltIn::SubgroupLeMask:
-      case spirv::BuiltIn::SubgroupLtMask:
-        break;
-      default:
+      if (!isInvocationBuiltin(*builtin))
         return makeError("error: builtin '" + builtinName.getValue() +
                          "' of variable '" + name + "' is not supported yet");
-      }
+      var.builtin = builtin;
       break;
     }
     case spirv::StorageClass::Output:
-      continue; // Other stages' outputs.
+      continue; // Graphics stages' outputs (layoutStageInterface).
     default:
       return makeError("error: variable '" + name + "' has storage class " +
                        spirv::stringifyStorageClass(var.storageClass) +
@@ -159,17 +207,8 @@ spvb::computeInterfaceLayout(ModuleOp module,
 
   for (auto func : module.getOps<spirv::FuncOp>())
     layout.functionSymbols[func.getSymName()] = func.getSymName().str();
-  for (auto entry : module.getOps<spirv::EntryPointOp>()) {
-    if (entry.getExecutionModel() != spirv::ExecutionModel::GLCompute ||
-        (!entryPoint.empty() && entry.getFn() != entryPoint))
-      continue;
-    EntryPointLayout info;
-    info.function = entry.getFn().str();
-    // The deserializer names entry functions after their entry point.
-    info.name = info.function;
+  for (const EntryPointLayout &info : layout.entryPoints)
     layout.functionSymbols[info.function] = getInvocationEntrySymbol(info.name);
-    layout.entryPoints.push_back(info);
-  }
   for (auto mode : module.getOps<spirv::ExecutionModeOp>()) {
     if (mode.getExecutionMode() != spirv::ExecutionMode::LocalSize)
       continue;
@@ -181,9 +220,9 @@ spvb::computeInterfaceLayout(ModuleOp module,
         entry.workgroupSize[i] = cast<IntegerAttr>(values[i]).getInt();
     }
   }
-  if (!entryPoint.empty() && layout.entryPoints.empty())
-    return makeError("error: no GLCompute entry point named '" + entryPoint +
-                     "'");
+  if (graphicsEntry)
+    if (llvm::Error error = layoutStageInterface(module, graphicsEntry, layout))
+      return error;
   // The deserializer already folded a WorkgroupSize builtin into LocalSize;
   // usesBarriers is set by the lowering once unreached functions are gone.
   return layout;

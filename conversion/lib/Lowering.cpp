@@ -2,6 +2,7 @@
 #include "spvbridge/conversion/Lowering.h"
 
 #include "EntryWrappers.h"
+#include "Termination.h"
 #include "UndefinedChecks.h"
 #include "spvbridge/conversion/Patterns.h"
 #include "spvbridge/conversion/TypeConverter.h"
@@ -85,7 +86,8 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   for (auto func : top.getOps<spirv::FuncOp>())
     (void)eraseUnreachableBlocks(rewriter, func->getRegions());
   llvm::Expected<InterfaceLayout> layout =
-      computeInterfaceLayout(top, options.bindings, options.entryPoint);
+      computeInterfaceLayout(top, options.bindings, options.entryPoint,
+                             options.executionModel);
   if (!layout)
     return layout.takeError();
   eraseUnusedFunctions(top, *layout);
@@ -104,6 +106,7 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
     entry.usesBarriers = barriers;
     entry.usesSubgroupOps = subgroupOps;
   }
+  findTerminatingFunctions(top, *layout);
   annotatePointerLayouts(top);
   insertUndefinedChecks(top, options.undefinedChecks);
 
@@ -133,6 +136,7 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   populateControlFlowPatterns(converter, patterns);
   populateGLSLPatterns(converter, patterns);
   populateMatrixPatterns(converter, patterns);
+  populateTerminationPatterns(converter, *layout, patterns);
 
   ConversionTarget target(*context);
   target.addLegalDialect<LLVM::LLVMDialect>();
@@ -140,6 +144,7 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   target.addIllegalDialect<spirv::SPIRVDialect, SpvbDialect>();
   if (failed(applyFullConversion(top, target, std::move(patterns))))
     return fail("lowering to the llvm dialect failed");
+  returnAfterTermination(top, *layout);
   if (failed(buildEntryWrappers(top, *layout)))
     return fail("building the entry wrappers failed");
   // Translation to LLVM IR assumes valid IR; a failure here is our bug.

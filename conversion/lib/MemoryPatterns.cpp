@@ -713,6 +713,13 @@ public:
                                   /*isInvariant=*/base != invocation);
     };
     Value address;
+    if (var.inStageRecord) {
+      bool output = var.storageClass == spirv::StorageClass::Output;
+      rewriter.replaceOp(op, getStageRecordAddress(rewriter, loc, dispatch,
+                                                   invocation, output, layout,
+                                                   var.offset));
+      return success();
+    }
     switch (var.storageClass) {
     case spirv::StorageClass::StorageBuffer:
     case spirv::StorageClass::Uniform:

@@ -1,6 +1,9 @@
 //===- PatternUtils.cpp - Small builders shared by the patterns -----------===//
 #include "PatternUtils.h"
 
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -164,4 +167,31 @@ void spvb::emitConditionally(ConversionPatternRewriter &rewriter, Location loc,
   else
     LLVM::CondBrOp::create(rewriter, loc, condition, continuation, taken);
   rewriter.setInsertionPointToStart(continuation);
+}
+
+Value spvb::getStageRecordAddress(OpBuilder &b, Location loc, Value dispatch,
+                                  Value invocation, bool output,
+                                  const InterfaceLayout &layout,
+                                  uint64_t offset) {
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Type i64 = b.getI64Type();
+  // The dispatch block is invariant; the invocation block is not (the
+  // workgroup entry rewrites its copy for each invocation).
+  Value base = LLVM::LoadOp::create(
+      b, loc, ptr,
+      createByteOffset(b, loc, dispatch,
+                       output ? offsetof(spvb_dispatch, stage_outputs)
+                              : offsetof(spvb_dispatch, stage_inputs)),
+      8, false, false, /*isInvariant=*/true);
+  Value index = LLVM::LoadOp::create(
+      b, loc, b.getI32Type(),
+      createByteOffset(b, loc, invocation,
+                       offsetof(spvb_invocation, global_id)),
+      4);
+  uint64_t size = output ? layout.stageOutputSize : layout.stageInputSize;
+  Value record = LLVM::MulOp::create(
+      b, loc, LLVM::ZExtOp::create(b, loc, i64, index),
+      LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(size)));
+  return createByteOffset(b, loc, createByteOffset(b, loc, base, record),
+                          offset);
 }

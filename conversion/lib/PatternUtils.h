@@ -2,6 +2,8 @@
 #ifndef SPVBRIDGE_CONVERSION_LIB_PATTERNUTILS_H
 #define SPVBRIDGE_CONVERSION_LIB_PATTERNUTILS_H
 
+#include "spvbridge/conversion/Interface.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -31,6 +33,12 @@ mlir::Value createByteOffset(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value base, mlir::Value offset);
 mlir::Value createByteOffset(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value base, int64_t offset);
+/// The address `offset` bytes into this invocation's stage input or output
+/// record (kernel_abi.h): stage_inputs/outputs + global_id[0] * record size.
+mlir::Value getStageRecordAddress(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::Value dispatch, mlir::Value invocation,
+                                  bool output, const InterfaceLayout &layout,
+                                  uint64_t offset);
 /// Calls an LLVM intrinsic by name.
 mlir::Value createIntrinsic(mlir::OpBuilder &b, mlir::Location loc,
                             llvm::StringRef name, mlir::Type result,

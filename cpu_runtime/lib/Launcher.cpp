@@ -204,6 +204,8 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
         llvm::formatv("error: the kernel's workgroup entry (kind {0}) is "
                       "missing or unknown",
                       info.workgroup_entry));
+  uint32_t subgroupSize =
+      resources.subgroupSize ? resources.subgroupSize : this->subgroupSize;
   if (subgroupSize == 0 || subgroupSize > 64 ||
       (subgroupSize & (subgroupSize - 1)) != 0)
     return llvm::createStringError(
@@ -227,6 +229,8 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
   dispatch.bindings = resources.bindings.data();
   dispatch.push_constants = resources.pushConstants.data();
   dispatch.push_constant_size = resources.pushConstants.size();
+  dispatch.stage_inputs = resources.stageInputs;
+  dispatch.stage_outputs = resources.stageOutputs;
   DispatchState state;
   dispatch.runtime = &state;
   FirstFault faults;

@@ -245,6 +245,72 @@ bool componentsEqual(const void *a, const void *b, const TypeDesc &type) {
   return true;
 }
 
+template <typename T> T loadFloat(const void *base, unsigned component) {
+  T value;
+  std::memcpy(&value,
+              static_cast<const uint8_t *>(base) + component * sizeof(T),
+              sizeof(T));
+  return value;
+}
+
+template <typename T> void storeFloat(void *base, unsigned component, T value) {
+  std::memcpy(static_cast<uint8_t *>(base) + component * sizeof(T), &value,
+              sizeof(T));
+}
+
+/// A derivative in a 2x2 quad (lanes x + 2y): the difference between
+/// horizontal or vertical neighbours. Fine derivatives use the invocation's
+/// own row or column; coarse ones, and plain OpDPdx/OpDPdy as llvmpipe
+/// computes them, the quad's first. A neighbour that has terminated counts
+/// as equal to the invocation.
+template <typename T>
+void runDerivativeOf(uint32_t opcode, const SubgroupMember &member,
+                     const std::array<const SubgroupCall *, 64> &byId,
+                     uint32_t subgroupSize, unsigned count) {
+  uint32_t self = member.localId, quad = self & ~3u;
+  bool fine = opcode == spv::OpDPdxFine || opcode == spv::OpDPdyFine ||
+              opcode == spv::OpFwidthFine;
+  auto at = [&](uint32_t lane, unsigned component) {
+    const SubgroupCall *call =
+        quad + lane < subgroupSize ? byId[quad + lane] : nullptr;
+    return loadFloat<T>(call ? call->operand0 : member.call->operand0,
+                        component);
+  };
+  uint32_t row = fine ? (self >> 1) & 1 : 0, column = fine ? self & 1 : 0;
+  for (unsigned c = 0; c < count; ++c) {
+    T dx = at(2 * row + 1, c) - at(2 * row, c);
+    T dy = at(2 + column, c) - at(column, c);
+    T result;
+    switch (opcode) {
+    case spv::OpDPdx:
+    case spv::OpDPdxFine:
+    case spv::OpDPdxCoarse:
+      result = dx;
+      break;
+    case spv::OpDPdy:
+    case spv::OpDPdyFine:
+    case spv::OpDPdyCoarse:
+      result = dy;
+      break;
+    default:
+      result = T(std::fabs(double(dx)) + std::fabs(double(dy)));
+      break;
+    }
+    storeFloat<T>(member.call->result, c, result);
+  }
+}
+
+void runDerivative(uint32_t opcode, const SubgroupMember &member,
+                   const std::array<const SubgroupCall *, 64> &byId,
+                   uint32_t subgroupSize, const TypeDesc &type) {
+  if (type.bytes == 2)
+    runDerivativeOf<_Float16>(opcode, member, byId, subgroupSize, type.count);
+  else if (type.bytes == 8)
+    runDerivativeOf<double>(opcode, member, byId, subgroupSize, type.count);
+  else
+    runDerivativeOf<float>(opcode, member, byId, subgroupSize, type.count);
+}
+
 } // namespace
 
 std::string
@@ -405,6 +471,18 @@ spvb::runtime::runSubgroupOperation(llvm::ArrayRef<SubgroupMember> members,
     }
     return "";
   }
+  case spv::OpDPdx:
+  case spv::OpDPdy:
+  case spv::OpFwidth:
+  case spv::OpDPdxFine:
+  case spv::OpDPdyFine:
+  case spv::OpFwidthFine:
+  case spv::OpDPdxCoarse:
+  case spv::OpDPdyCoarse:
+  case spv::OpFwidthCoarse:
+    for (const SubgroupMember &member : members)
+      runDerivative(opcode, member, byId, subgroupSize, operandType);
+    return "";
   default:
     for (const SubgroupMember &member : members)
       std::memset(member.call->result, 0, resultType.size());

@@ -109,6 +109,7 @@ private:
                                   spirv::PointerType pointerType,
                                   llvm::StringRef symbol);
   LogicalResult useBuiltinBlock(const ParsedInstruction &inst, Type resultType);
+  static uint32_t getLocationCount(Type type);
   Operation *createGeneric(llvm::StringRef name, Location loc,
                            TypeRange results, ValueRange operands,
                            ArrayRef<NamedAttribute> attrs = {});
@@ -259,8 +260,10 @@ bool Deserializer::hasDecoration(uint32_t id, uint32_t decoration,
   return false;
 }
 
-/// An Input block of builtins becomes a builtin variable per member; the
-/// block itself is only reached through OpAccessChain and OpLoad.
+/// An interface block (an Input or Output struct with member decorations:
+/// gl_PerVertex, clspv's {LocalInvocationId, WorkgroupId}, a user block)
+/// becomes a variable per member, with the member's decorations; the block
+/// itself is only reached through OpAccessChain and OpLoad.
 LogicalResult Deserializer::splitBuiltinBlock(const ParsedInstruction &inst,
                                               spirv::PointerType pointerType,
                                               llvm::StringRef symbol) {
@@ -268,34 +271,96 @@ LogicalResult Deserializer::splitBuiltinBlock(const ParsedInstruction &inst,
   const auto &members =
       memberDecorations.find(pointeeTypeIds.lookup(inst.typeId))->second;
   if (!block)
-    return fail(inst, "an Input variable with member decorations must be a "
-                      "struct of builtins");
+    return fail(inst, "an interface variable with member decorations must be "
+                      "a struct");
+  // Members without a Location follow the previous member's locations.
+  uint32_t nextLocation = 0;
+  bool hasLocation =
+      hasDecoration(inst.resultId, spv::DecorationLocation, &nextLocation);
   SmallVector<spirv::GlobalVariableOp> variables;
   for (unsigned i = 0; i < block.getNumElements(); ++i) {
     std::optional<spirv::BuiltIn> builtin;
+    std::optional<uint32_t> location, component;
+    SmallVector<StringRef> flags;
     auto member = members.find(i);
     if (member != members.end())
-      for (const DecorationInfo &info : member->second)
-        if (info.decoration == spv::DecorationBuiltIn && !info.literals.empty())
-          builtin = spirv::symbolizeBuiltIn(info.literals[0]);
-    if (!builtin)
+      for (const DecorationInfo &info : member->second) {
+        uint32_t literal = info.literals.empty() ? 0 : info.literals[0];
+        switch (info.decoration) {
+        case spv::DecorationBuiltIn:
+          builtin = spirv::symbolizeBuiltIn(literal);
+          break;
+        case spv::DecorationLocation:
+          location = literal;
+          break;
+        case spv::DecorationComponent:
+          component = literal;
+          break;
+        case spv::DecorationFlat:
+          flags.push_back(kFlatAttr);
+          break;
+        case spv::DecorationNoPerspective:
+          flags.push_back(kNoPerspectiveAttr);
+          break;
+        case spv::DecorationCentroid:
+          flags.push_back(kCentroidAttr);
+          break;
+        case spv::DecorationSample:
+          flags.push_back(kSampleAttr);
+          break;
+        default:
+          break;
+        }
+      }
+    Type memberType = block.getElementType(i);
+    if (!builtin && !location && !hasLocation)
       return fail(inst, "member " + llvm::Twine(i) +
-                            " of an Input block is not a builtin (user-"
-                            "defined inputs are not available to compute "
-                            "shaders)");
-    auto type = spirv::PointerType::get(block.getElementType(i),
-                                        pointerType.getStorageClass());
-    variables.push_back(spirv::GlobalVariableOp::create(
-        builder, currentLocation(inst), type,
-        uniqueSymbol((symbol + "_" + spirv::stringifyBuiltIn(*builtin)).str(),
-                     inst.resultId),
-        /*initializer=*/nullptr, /*location=*/nullptr, /*binding=*/nullptr,
-        /*set=*/nullptr,
-        builder.getStringAttr(spirv::stringifyBuiltIn(*builtin)),
-        /*linkage=*/nullptr));
+                            " of an interface block has neither a BuiltIn "
+                            "nor a Location decoration");
+    if (!builtin && !location)
+      location = nextLocation;
+    if (location)
+      nextLocation = *location + getLocationCount(memberType);
+    auto type =
+        spirv::PointerType::get(memberType, pointerType.getStorageClass());
+    std::string name =
+        builtin ? (symbol + "_" + spirv::stringifyBuiltIn(*builtin)).str()
+                : (symbol + "_" + llvm::Twine(i)).str();
+    auto variable = spirv::GlobalVariableOp::create(
+        builder, currentLocation(inst), type, uniqueSymbol(name, inst.resultId),
+        /*initializer=*/nullptr,
+        location ? builder.getI32IntegerAttr(*location) : IntegerAttr(),
+        /*binding=*/nullptr, /*set=*/nullptr,
+        builtin ? builder.getStringAttr(spirv::stringifyBuiltIn(*builtin))
+                : StringAttr(),
+        /*linkage=*/nullptr);
+    if (component)
+      variable->setAttr(kComponentAttr, builder.getI32IntegerAttr(*component));
+    for (StringRef flag : flags)
+      variable->setAttr(flag, builder.getUnitAttr());
+    variables.push_back(variable);
   }
   builtinBlocks[inst.resultId] = std::move(variables);
   return success();
+}
+
+/// How many Locations a value of `type` consumes (Vulkan's "Location
+/// Assignment"): 64-bit vectors of 3 or 4 components take two.
+uint32_t Deserializer::getLocationCount(Type type) {
+  if (auto array = dyn_cast<spirv::ArrayType>(type))
+    return array.getNumElements() * getLocationCount(array.getElementType());
+  if (auto matrix = dyn_cast<spirv::MatrixType>(type))
+    return matrix.getNumColumns() * getLocationCount(matrix.getColumnType());
+  if (auto structType = dyn_cast<spirv::StructType>(type)) {
+    uint32_t count = 0;
+    for (Type member : structType.getElementTypes())
+      count += getLocationCount(member);
+    return count;
+  }
+  auto vector = dyn_cast<VectorType>(type);
+  unsigned bits =
+      (vector ? vector.getElementType() : type).getIntOrFloatBitWidth();
+  return bits == 64 && vector && vector.getNumElements() > 2 ? 2 : 1;
 }
 
 LogicalResult Deserializer::useBuiltinBlock(const ParsedInstruction &inst,
@@ -314,8 +379,8 @@ LogicalResult Deserializer::useBuiltinBlock(const ParsedInstruction &inst,
   std::optional<uint64_t> member =
       inst.getNumArgs() > 1 ? getConstantInt(inst.arg(1)) : std::nullopt;
   if (!member || *member >= variables.size())
-    return fail(inst, "an Input block of builtins is indexed by a constant "
-                      "member number");
+    return fail(inst, "an interface block is indexed by a constant member "
+                      "number");
   Value address = addressOf(variables[*member]);
   if (inst.getNumArgs() > 2) {
     SmallVector<Value> operands{address};
@@ -512,9 +577,12 @@ LogicalResult Deserializer::collectDebugAndDecorations() {
       strings[inst.resultId] = inst.argString(0).str();
       break;
     case spv::OpEntryPoint:
-      // Compute entry functions are named after their entry point (the ABI
-      // symbols follow it): reserve the name before any global takes it.
-      if (inst.arg(0) == spv::ExecutionModelGLCompute &&
+      // Entry functions are named after their entry point (the ABI symbols
+      // follow it): reserve the name before any global takes it.
+      if ((inst.arg(0) == spv::ExecutionModelGLCompute ||
+           inst.arg(0) == spv::ExecutionModelVertex ||
+           inst.arg(0) == spv::ExecutionModelFragment) &&
+          !reservedFunctionNames.count(inst.arg(1)) &&
           usedSymbols.insert(inst.argString(2)).second)
         reservedFunctionNames[inst.arg(1)] = inst.argString(2).str();
       break;
@@ -811,17 +879,31 @@ Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
     if (!value)
       return fail(inst, llvm::Twine("unknown BuiltIn ") + llvm::Twine(literal));
     builtin = builder.getStringAttr(spirv::stringifyBuiltIn(*value));
-  } else if (pointerType.getStorageClass() == spirv::StorageClass::Input &&
+  } else if ((pointerType.getStorageClass() == spirv::StorageClass::Input ||
+              pointerType.getStorageClass() == spirv::StorageClass::Output) &&
              memberDecorations.count(pointeeTypeIds.lookup(inst.typeId))) {
     return splitBuiltinBlock(inst, pointerType, symbol);
   }
+  IntegerAttr location;
+  if (hasDecoration(inst.resultId, spv::DecorationLocation, &literal))
+    location = builder.getI32IntegerAttr(literal);
   if (pointerType.getStorageClass() == spirv::StorageClass::Workgroup &&
       hasDecoration(pointeeTypeIds.lookup(inst.typeId), spv::DecorationBlock))
     explicitWorkgroupLayout = true;
   auto global = spirv::GlobalVariableOp::create(
-      builder, loc, pointerType, symbol, /*initializer=*/nullptr,
-      /*location=*/nullptr, binding, set, builtin, /*linkage=*/nullptr);
+      builder, loc, pointerType, symbol, /*initializer=*/nullptr, location,
+      binding, set, builtin, /*linkage=*/nullptr);
   globals[inst.resultId] = global;
+  if (hasDecoration(inst.resultId, spv::DecorationComponent, &literal))
+    global->setAttr(kComponentAttr, builder.getI32IntegerAttr(literal));
+  std::pair<spv::Decoration, StringRef> interpolation[] = {
+      {spv::DecorationFlat, kFlatAttr},
+      {spv::DecorationNoPerspective, kNoPerspectiveAttr},
+      {spv::DecorationCentroid, kCentroidAttr},
+      {spv::DecorationSample, kSampleAttr}};
+  for (auto [decoration, attr] : interpolation)
+    if (hasDecoration(inst.resultId, decoration))
+      global->setAttr(attr, builder.getUnitAttr());
   if (inst.getNumArgs() > 1) {
     // Private initializers are stored at the start of each entry point: the
     // dialect's initializer must name a symbol, not hold a constant.
@@ -984,8 +1066,9 @@ void Deserializer::emitEntryPoints() {
       for (spirv::GlobalVariableOp member : builtinBlocks.lookup(id))
         interface.push_back(SymbolRefAttr::get(member.getSymNameAttr()));
     }
-    spirv::EntryPointOp::create(builder, func.getLoc(), entry.model, func,
-                                interface);
+    auto op = spirv::EntryPointOp::create(builder, func.getLoc(), entry.model,
+                                          func, interface);
+    op->setAttr(kEntryNameAttr, builder.getStringAttr(entry.name));
   }
   // A constant decorated BuiltIn WorkgroupSize overrides LocalSize (glslang
   // emits one for local_size_*_id), and is the only size of a module that
@@ -1356,7 +1439,7 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
     if (inst.opcode == spv::OpAccessChain ||
         inst.opcode == spv::OpInBoundsAccessChain || inst.opcode == spv::OpLoad)
       return useBuiltinBlock(inst, resultType);
-    return fail(inst, "an Input block of builtins is only read through "
+    return fail(inst, "an interface block is only used through "
                       "OpAccessChain or OpLoad");
   }
   if (isDirectlyMapped(inst.opcode)) {
@@ -1685,7 +1768,9 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
     return processAtomic(inst);
   if (isImageInstruction(inst.opcode))
     return processImage(inst);
-  if (isSubgroupInstruction(inst.opcode))
+  // Derivatives are quad operations: the runtime runs fragments in quads.
+  if (isSubgroupInstruction(inst.opcode) ||
+      (inst.opcode >= spv::OpDPdx && inst.opcode <= spv::OpFwidthCoarse))
     return processSubgroup(inst);
   if (inst.opcode == spv::OpAtomicFAddEXT ||
       inst.opcode == spv::OpAtomicFMinEXT ||

@@ -1646,6 +1646,8 @@ Error AmberParser::parseRun(const Token &keyword, CommandList &commands) {
   if (token.is("DRAW_RECT") || token.is("DRAW_GRID")) {
     draw->drawKind = token.is("DRAW_RECT") ? DrawCommand::DrawKind::Rect
                                            : DrawCommand::DrawKind::Grid;
+    // AmberScript places rectangles and grids in framebuffer pixels.
+    draw->ortho = true;
     auto pair = [&](StringRef key, float &first, float &second) -> Error {
       if (Error err = this->keyword(key, context))
         return err;

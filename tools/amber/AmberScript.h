@@ -456,6 +456,11 @@ struct DrawCommand : Command {
   bool timed = false;
   /// Rect and Grid: POS and SIZE; Grid: CELLS.
   float x = 0, y = 0, width = 0, height = 0;
+  /// Rect and Grid: POS and SIZE are in framebuffer pixels (AmberScript,
+  /// VkScript's `draw rect ortho`), else in normalized device coordinates.
+  bool ortho = false;
+  /// VkScript's `draw rect patch`: the rectangle as a patch list.
+  bool patch = false;
   uint32_t columns = 0, rows = 0;
   /// Array: the topology as written (TRIANGLE_LIST, triangle_fan, ...).
   std::string topology;

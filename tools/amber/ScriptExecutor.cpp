@@ -2,10 +2,13 @@
 #include "ScriptExecutor.h"
 
 #include "AmberLayout.h"
+#include "DrawGeometry.h"
 #include "ExpectChecks.h"
+#include "GraphicsSettings.h"
 #include "ScriptRequirements.h"
 #include "ShaderEnvironment.h"
 
+#include "spvbridge/bridge/Draw.h"
 #include "spvbridge/cpu_runtime/GuardedBuffer.h"
 #include "spvbridge/cpu_runtime/ImageFormats.h"
 #include "spvbridge/spirv/Optimization.h"
@@ -139,6 +142,41 @@ std::string mapLinesToScript(const Shader &shader) {
   return text;
 }
 
+spvb::ShaderStage getSourceStage(amber::ShaderStage stage) {
+  switch (stage) {
+  case amber::ShaderStage::Vertex:
+    return spvb::ShaderStage::Vertex;
+  case amber::ShaderStage::Fragment:
+    return spvb::ShaderStage::Fragment;
+  default:
+    return spvb::ShaderStage::Compute;
+  }
+}
+
+spv::ExecutionModel getExecutionModel(amber::ShaderStage stage) {
+  switch (stage) {
+  case amber::ShaderStage::Vertex:
+    return spv::ExecutionModelVertex;
+  case amber::ShaderStage::Fragment:
+    return spv::ExecutionModelFragment;
+  default:
+    return spv::ExecutionModelGLCompute;
+  }
+}
+
+/// Amber's PASSTHROUGH vertex shader: Location 0 is gl_Position.
+constexpr const char *kPassthroughVertexShader = R"(#version 430
+layout(location = 0) in vec4 position;
+void main() { gl_Position = position; }
+)";
+
+/// What CLEAR writes (CLEAR_COLOR, CLEAR_DEPTH, CLEAR_STENCIL set it).
+struct ClearValues {
+  std::array<double, 4> color = {0, 0, 0, 0};
+  double depth = 1;
+  uint32_t stencil = 0;
+};
+
 class Executor {
 public:
   Executor(const Script &script, JitCompiler &jit,
@@ -152,8 +190,21 @@ private:
   bool runCommands(const std::vector<std::unique_ptr<Command>> &commands);
   bool runCommand(const Command &command);
   bool runDispatch(const RunCommand &run);
-  bool bindDescriptor(Dispatch &dispatch, const Kernel &kernel,
+  bool runDraw(const DrawCommand &draw);
+  bool runClear(const ClearCommand &clear);
+  template <typename Binder>
+  bool bindDescriptor(Binder &binder, const Kernel &kernel,
                       const amber::DescriptorBinding &binding, unsigned line);
+  /// Sizes and allocates the attachments of the graphics pipelines.
+  void sizeAttachments();
+  /// The buffer as probes see it: an attachment with its pipeline's size.
+  const Buffer &getImage(llvm::StringRef name) const;
+  llvm::Expected<runtime::RenderTarget>
+  getRenderTarget(const Pipeline &pipeline);
+  llvm::Expected<std::shared_ptr<const Kernel>>
+  getStageKernel(const Pipeline &pipeline, amber::ShaderStage stage);
+  llvm::Expected<runtime::GraphicsState *>
+  getGraphicsState(const Pipeline &pipeline);
   llvm::Expected<BuiltModule> buildShader(const Shader &shader,
                                           const ShaderAttachment &attachment);
   llvm::Expected<std::shared_ptr<const Kernel>>
@@ -173,6 +224,10 @@ private:
   /// Descriptors of the dispatch being bound (stable addresses).
   std::deque<spvb_image> images;
   std::deque<spvb_sampler> samplers;
+  /// Colour and depth attachments, sized by their pipelines.
+  std::map<std::string, Buffer> attachments;
+  std::map<std::string, runtime::GraphicsState> graphicsStates;
+  std::map<std::string, ClearValues> clearValues;
 };
 
 } // namespace
@@ -189,6 +244,7 @@ ScriptResult Executor::run() {
             bytes.size(), getImageByteSize(buffer, format->texelBytes)));
     memory[buffer.name].assign(bytes);
   }
+  sizeAttachments();
   runCommands(script.commands);
   return std::move(result);
 }
@@ -214,7 +270,7 @@ bool Executor::runCommand(const Command &command) {
     return true;
   }
   if (auto *probe = llvm::dyn_cast<ExpectRectCommand>(&command)) {
-    const Buffer &image = *script.findBuffer(probe->buffer);
+    const Buffer &image = getImage(probe->buffer);
     std::optional<std::string> failure = refuseMultisampled(&image);
     if (!failure)
       failure = checkExpectRect(*probe, image, memory[probe->buffer]);
@@ -223,8 +279,8 @@ bool Executor::runCommand(const Command &command) {
     return true;
   }
   if (auto *compare = llvm::dyn_cast<CompareBuffersCommand>(&command)) {
-    const Buffer &buffer = *script.findBuffer(compare->buffer);
-    const Buffer &other = *script.findBuffer(compare->other);
+    const Buffer &buffer = getImage(compare->buffer);
+    const Buffer &other = getImage(compare->other);
     std::optional<std::string> failure = refuseMultisampled(&buffer);
     if (!failure)
       failure = refuseMultisampled(&other);
@@ -249,7 +305,27 @@ bool Executor::runCommand(const Command &command) {
     return true;
   }
   if (auto *entry = llvm::dyn_cast<EntryPointCommand>(&command)) {
-    entryPoints[entry->pipeline] = entry->entryPoint;
+    entryPoints[entry->pipeline + "\n" + stageName(entry->stage).str()] =
+        entry->entryPoint;
+    return true;
+  }
+  if (auto *draw = llvm::dyn_cast<DrawCommand>(&command))
+    return runDraw(*draw);
+  if (auto *clear = llvm::dyn_cast<ClearCommand>(&command))
+    return runClear(*clear);
+  if (auto *state = llvm::dyn_cast<GraphicsStateCommand>(&command)) {
+    const Pipeline &pipeline = *script.findPipeline(state->pipeline);
+    llvm::Expected<runtime::GraphicsState *> current =
+        getGraphicsState(pipeline);
+    llvm::Error error = current ? applyVkScriptState(script, *state, **current)
+                                : current.takeError();
+    if (error) {
+      std::string message = llvm::toString(std::move(error));
+      llvm::StringRef text(message);
+      text.consume_front("error: ");
+      result.fail(command.line, text.str());
+      return false;
+    }
     return true;
   }
   if (auto *repeat = llvm::dyn_cast<RepeatCommand>(&command)) {
@@ -294,10 +370,10 @@ Executor::buildShader(const Shader &shader,
     case ShaderFormat::Glsl:
       return withSourceEnv(
           compileGlsl(inScript ? mapLinesToScript(shader) : shader.source, name,
-                      spvb::ShaderStage::Compute, source));
+                      getSourceStage(attachment.stage), source));
     case ShaderFormat::Hlsl:
-      return withSourceEnv(
-          compileHlsl(shader.source, name, spvb::ShaderStage::Compute, source));
+      return withSourceEnv(compileHlsl(
+          shader.source, name, getSourceStage(attachment.stage), source));
     case ShaderFormat::SpirvAsm:
       if (environments.fixed.empty())
         return assembleForOldestEnvironment(shader.source, name, source,
@@ -343,28 +419,48 @@ Executor::buildShader(const Shader &shader,
 
 llvm::Expected<std::shared_ptr<const Kernel>>
 Executor::getKernel(const Pipeline &pipeline) {
+  return getStageKernel(pipeline, amber::ShaderStage::Compute);
+}
+
+llvm::Expected<std::shared_ptr<const Kernel>>
+Executor::getStageKernel(const Pipeline &pipeline, amber::ShaderStage stage) {
   const ShaderAttachment *attachment = nullptr;
   for (const ShaderAttachment &candidate : pipeline.shaders)
-    if (candidate.stage == amber::ShaderStage::Compute)
+    if (candidate.stage == stage)
       attachment = &candidate;
   if (!attachment)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "pipeline '%s' has no compute shader attached", pipeline.name.c_str());
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "pipeline '%s' has no %s shader attached",
+                                   pipeline.name.c_str(),
+                                   stageName(stage).str().c_str());
   std::string entry = attachment->entryPoint;
-  auto overridden = entryPoints.find(pipeline.name);
+  auto overridden =
+      entryPoints.find(pipeline.name + "\n" + stageName(stage).str());
   if (overridden != entryPoints.end())
     entry = overridden->second;
-  std::string key = pipeline.name + "\n" + entry;
+  std::string key =
+      pipeline.name + "\n" + stageName(stage).str() + "\n" + entry;
   auto cached = kernels.find(key);
   if (cached != kernels.end())
     return cached->second;
 
   const Shader *shader = script.findShader(attachment->shader);
-  llvm::Expected<BuiltModule> built = buildShader(*shader, *attachment);
+  llvm::Expected<BuiltModule> built = [&]() -> llvm::Expected<BuiltModule> {
+    if (!shader->passthrough)
+      return buildShader(*shader, *attachment);
+    SourceOptions source;
+    source.targetEnv = "vulkan1.0";
+    llvm::Expected<SpirvBinary> binary =
+        compileGlsl(kPassthroughVertexShader, "passthrough.vert",
+                    spvb::ShaderStage::Vertex, source);
+    if (!binary)
+      return binary.takeError();
+    return BuiltModule{std::move(*binary), source.targetEnv};
+  }();
   if (!built)
     return built.takeError();
   CompileOptions compile = options.compile;
+  compile.executionModel = getExecutionModel(stage);
   compile.source.targetEnv = built->targetEnv;
   compile.source.entry = attachment->entryPoint;
   compile.entryPoint = entry;
@@ -399,7 +495,8 @@ runtime::Launcher &Executor::getLauncher(uint32_t subgroupSize) {
   return *launcher;
 }
 
-bool Executor::bindDescriptor(Dispatch &dispatch, const Kernel &kernel,
+template <typename Binder>
+bool Executor::bindDescriptor(Binder &dispatch, const Kernel &kernel,
                               const amber::DescriptorBinding &binding,
                               unsigned line) {
   auto where = [&] {
@@ -545,6 +642,263 @@ bool Executor::runDispatch(const RunCommand &run) {
     result.fail(run.line, "RUN " + pipeline.name + ": " + text.str());
     return false;
   }
+  return true;
+}
+
+void Executor::sizeAttachments() {
+  for (const Pipeline &pipeline : script.pipelines) {
+    if (pipeline.isCompute())
+      continue;
+    std::vector<std::string> names;
+    for (const ColorAttachment &color : pipeline.colorAttachments)
+      names.push_back(color.buffer);
+    if (!pipeline.depthStencilBuffer.empty())
+      names.push_back(pipeline.depthStencilBuffer);
+    for (const std::string &name : names) {
+      if (attachments.count(name))
+        continue;
+      Buffer buffer = *script.findBuffer(name);
+      if (buffer.width == 0) {
+        buffer.width = pipeline.framebufferWidth;
+        buffer.height = pipeline.framebufferHeight;
+        buffer.depth = 1;
+        buffer.dimension = ImageDimension::Dim2D;
+      }
+      if (const runtime::VulkanFormat *format =
+              runtime::findVulkanFormat(buffer.type.name)) {
+        runtime::GuardedBuffer &bytes = memory[name];
+        uint64_t size =
+            uint64_t(buffer.width) * buffer.height * format->texelBytes;
+        if (bytes.size() < size)
+          bytes.resize(size);
+        buffer.elementCount = uint64_t(buffer.width) * buffer.height;
+      }
+      attachments[name] = std::move(buffer);
+    }
+  }
+}
+
+const Buffer &Executor::getImage(llvm::StringRef name) const {
+  auto attachment = attachments.find(name.str());
+  return attachment != attachments.end() ? attachment->second
+                                         : *script.findBuffer(name);
+}
+
+llvm::Expected<runtime::GraphicsState *>
+Executor::getGraphicsState(const Pipeline &pipeline) {
+  auto it = graphicsStates.find(pipeline.name);
+  if (it != graphicsStates.end())
+    return &it->second;
+  runtime::GraphicsState state = defaultGraphicsState();
+  if (llvm::Error error = applyGraphicsSettings(script, pipeline, state))
+    return error;
+  return &(graphicsStates[pipeline.name] = state);
+}
+
+llvm::Expected<runtime::RenderTarget>
+Executor::getRenderTarget(const Pipeline &pipeline) {
+  runtime::RenderTarget target;
+  target.width = pipeline.framebufferWidth;
+  target.height = pipeline.framebufferHeight;
+  auto attach =
+      [&](llvm::StringRef name) -> llvm::Expected<runtime::Attachment> {
+    const Buffer &buffer = getImage(name);
+    const runtime::VulkanFormat *format =
+        runtime::findVulkanFormat(buffer.type.name);
+    if (!format)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "attachment '%s' has format %s, which cannot be drawn into yet",
+          buffer.name.c_str(), buffer.type.name.c_str());
+    if (buffer.width != target.width || buffer.height != target.height)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "attachment '%s' is %ux%u but the framebuffer is %ux%u",
+          buffer.name.c_str(), buffer.width, buffer.height, target.width,
+          target.height);
+    return runtime::Attachment{memory[buffer.name].data(), format, buffer.width,
+                               buffer.height};
+  };
+  for (const ColorAttachment &color : pipeline.colorAttachments) {
+    llvm::Expected<runtime::Attachment> attachment = attach(color.buffer);
+    if (!attachment)
+      return attachment.takeError();
+    if (target.colors.size() <= color.location)
+      target.colors.resize(color.location + 1);
+    target.colors[color.location] = *attachment;
+  }
+  if (!pipeline.depthStencilBuffer.empty()) {
+    llvm::Expected<runtime::Attachment> attachment =
+        attach(pipeline.depthStencilBuffer);
+    if (!attachment)
+      return attachment.takeError();
+    target.depthStencil = *attachment;
+  }
+  return target;
+}
+
+bool Executor::runClear(const ClearCommand &clear) {
+  const Pipeline &pipeline = *script.findPipeline(clear.pipeline);
+  ClearValues &values = clearValues[pipeline.name];
+  switch (clear.target) {
+  case ClearCommand::Target::Color:
+    values.color = clear.values;
+    return true;
+  case ClearCommand::Target::Depth:
+    values.depth = clear.values[0];
+    return true;
+  case ClearCommand::Target::Stencil:
+    values.stencil = static_cast<uint32_t>(clear.values[0]);
+    return true;
+  case ClearCommand::Target::Attachments:
+    break;
+  }
+  llvm::Expected<runtime::RenderTarget> target = getRenderTarget(pipeline);
+  if (!target) {
+    result.fail(clear.line, "CLEAR " + pipeline.name + ": " +
+                                llvm::toString(target.takeError()));
+    return false;
+  }
+  uint64_t pixels = uint64_t(target->width) * target->height;
+  for (const runtime::Attachment &color : target->colors) {
+    if (!color.data)
+      continue;
+    runtime::Color value;
+    for (int c = 0; c < 4; ++c) {
+      value.f[c] = values.color[c];
+      // Integer attachments clear to the numbers as written (0..255 units
+      // were divided by 255 by the parser).
+      value.i[c] = static_cast<int64_t>(values.color[c] * 255.0 + 0.5);
+    }
+    uint8_t texel[16];
+    runtime::encodeColor(*color.format, value, texel);
+    for (uint64_t i = 0; i < pixels; ++i)
+      std::memcpy(color.data + i * color.format->texelBytes, texel,
+                  color.format->texelBytes);
+  }
+  if (target->depthStencil) {
+    const runtime::Attachment &ds = *target->depthStencil;
+    uint8_t texel[8] = {};
+    runtime::encodeDepth(*ds.format, values.depth, texel);
+    runtime::encodeStencil(*ds.format, uint8_t(values.stencil), texel);
+    for (uint64_t i = 0; i < pixels; ++i)
+      std::memcpy(ds.data + i * ds.format->texelBytes, texel,
+                  ds.format->texelBytes);
+  }
+  return true;
+}
+
+bool Executor::runDraw(const DrawCommand &draw) {
+  const Pipeline &pipeline = *script.findPipeline(draw.pipeline);
+  auto fail = [&](llvm::StringRef message) {
+    llvm::StringRef text = message;
+    text.consume_front("error: ");
+    result.fail(draw.line, "RUN " + pipeline.name + ": " + text.str());
+    return false;
+  };
+  llvm::Expected<std::shared_ptr<const Kernel>> vertex =
+      getStageKernel(pipeline, amber::ShaderStage::Vertex);
+  if (!vertex)
+    return fail(llvm::toString(vertex.takeError()));
+  llvm::Expected<std::shared_ptr<const Kernel>> fragment =
+      getStageKernel(pipeline, amber::ShaderStage::Fragment);
+  if (!fragment)
+    return fail(llvm::toString(fragment.takeError()));
+  llvm::Expected<Draw> created = Draw::create(*vertex, *fragment);
+  if (!created)
+    return fail(llvm::toString(created.takeError()));
+  Draw &drawing = *created;
+  drawing.setLimits(options.limits);
+  images.clear();
+  samplers.clear();
+  for (const amber::DescriptorBinding &binding : pipeline.bindings)
+    if (!bindDescriptor(drawing, **fragment, binding, draw.line))
+      return false;
+  if (!pipeline.pushConstantBuffer.empty())
+    drawing.setPushConstants(memory[pipeline.pushConstantBuffer]);
+  llvm::Expected<runtime::RenderTarget> target = getRenderTarget(pipeline);
+  if (!target)
+    return fail(llvm::toString(target.takeError()));
+
+  llvm::Expected<runtime::GraphicsState *> pipelineState =
+      getGraphicsState(pipeline);
+  if (!pipelineState)
+    return fail(llvm::toString(pipelineState.takeError()));
+  runtime::GraphicsState state = **pipelineState;
+  std::vector<runtime::VertexAttribute> attributes;
+  runtime::DrawCall call;
+  std::vector<float> geometry;
+  if (draw.drawKind != DrawCommand::DrawKind::Array) {
+    geometry = makeDrawGeometry(draw, target->width, target->height);
+    runtime::VertexAttribute position;
+    position.location = 0;
+    position.data = reinterpret_cast<const uint8_t *>(geometry.data());
+    position.size = geometry.size() * sizeof(float);
+    position.format = runtime::findVulkanFormat("R32G32_SFLOAT");
+    position.stride = 8;
+    attributes.push_back(position);
+    call.vertexCount = geometry.size() / 2;
+    state.topology = draw.drawKind == DrawCommand::DrawKind::Rect
+                         ? VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP
+                         : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  } else {
+    std::optional<VkPrimitiveTopology> topology = parseTopology(draw.topology);
+    if (!topology)
+      return fail("unknown topology '" + draw.topology + "'");
+    state.topology = *topology;
+    uint64_t vertices = 0;
+    for (const VertexBinding &binding : pipeline.vertexData) {
+      const Buffer &buffer = *script.findBuffer(binding.buffer);
+      std::string formatName = binding.format.empty()
+                                   ? getVertexFormatName(buffer.type)
+                                   : binding.format;
+      const runtime::VulkanFormat *format =
+          runtime::findVulkanFormat(formatName);
+      if (!format)
+        return fail(llvm::formatv("vertex buffer '{0}' (Location {1}) has "
+                                  "type {2}, which is no vertex format",
+                                  buffer.name, binding.location,
+                                  buffer.type.name)
+                        .str());
+      runtime::VertexAttribute attribute;
+      attribute.location = binding.location;
+      attribute.data = memory[buffer.name].data();
+      attribute.size = memory[buffer.name].size();
+      attribute.format = format;
+      attribute.offset = binding.offset;
+      attribute.stride = binding.stride.value_or(
+          binding.format.empty() ? buffer.stride() : format->texelBytes);
+      attribute.perInstance = binding.instanceRate;
+      attributes.push_back(attribute);
+      if (!binding.instanceRate && attribute.stride)
+        vertices = std::max<uint64_t>(
+            vertices, (attribute.size -
+                       std::min<uint64_t>(attribute.size, attribute.offset)) /
+                          attribute.stride);
+    }
+    call.firstVertex = draw.firstVertex;
+    call.firstInstance = draw.firstInstance;
+    call.instanceCount = draw.instanceCount;
+    uint64_t available = vertices;
+    if (draw.indexed) {
+      if (pipeline.indexBuffer.empty())
+        return fail("an indexed draw without INDEX_DATA");
+      const Buffer &indices = *script.findBuffer(pipeline.indexBuffer);
+      call.indices = memory[indices.name].data();
+      call.indexBytes = memory[indices.name].size();
+      call.indexSize = std::max(1u, indices.type.scalar.bits / 8);
+      available = call.indexBytes / call.indexSize;
+    }
+    call.vertexCount =
+        draw.vertexCount
+            ? draw.vertexCount
+            : static_cast<uint32_t>(
+                  available - std::min<uint64_t>(available, draw.firstVertex));
+  }
+  llvm::Expected<runtime::DrawStatistics> statistics = drawing.run(
+      getLauncher(options.subgroupSize), state, attributes, call, *target);
+  if (!statistics)
+    return fail(llvm::toString(statistics.takeError()));
   return true;
 }
 

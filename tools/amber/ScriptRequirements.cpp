@@ -118,9 +118,6 @@ static const Command *
 findUnsupportedCommand(const std::vector<std::unique_ptr<Command>> &commands) {
   for (const std::unique_ptr<Command> &command : commands) {
     switch (command->getKind()) {
-    case Command::Kind::Draw:
-    case Command::Kind::Clear:
-    case Command::Kind::GraphicsState:
     case Command::Kind::Debug:
       return command.get();
     case Command::Kind::Repeat:
@@ -136,16 +133,8 @@ findUnsupportedCommand(const std::vector<std::unique_ptr<Command>> &commands) {
 }
 
 static std::string describeCommand(const Command &command) {
-  switch (command.getKind()) {
-  case Command::Kind::Draw:
-    return "a draw (graphics)";
-  case Command::Kind::Clear:
-    return "a clear (graphics)";
-  case Command::Kind::GraphicsState:
-    return "graphics pipeline state";
-  default:
-    return "DEBUG (shader debugging)";
-  }
+  (void)command;
+  return "DEBUG (shader debugging)";
 }
 
 std::optional<std::string>
@@ -169,17 +158,24 @@ spvb::amber::findUnmetRequirement(const Script &script) {
   // summary can group them.
   if (script.rayTracingLine)
     return std::string("a ray-tracing pipeline (spvbridge runs compute only)");
-  for (const Pipeline &pipeline : script.pipelines)
-    if (!pipeline.isCompute())
-      return std::string("a graphics pipeline (spvbridge runs compute only)");
   for (const Shader &shader : script.shaders) {
     if (const char *reason = getShaderFormatReason(shader.format))
       return std::string(reason);
     if (shader.stage != ShaderStage::Compute &&
+        shader.stage != ShaderStage::Vertex &&
+        shader.stage != ShaderStage::Fragment &&
         shader.stage != ShaderStage::Multi)
       return "a " + stageName(shader.stage).str() +
-             " shader (spvbridge runs compute only)";
+             " shader (spvbridge runs compute, vertex and fragment shaders)";
   }
+  for (const Pipeline &pipeline : script.pipelines)
+    for (const ShaderAttachment &attachment : pipeline.shaders)
+      if (attachment.stage != ShaderStage::Compute &&
+          attachment.stage != ShaderStage::Vertex &&
+          attachment.stage != ShaderStage::Fragment)
+        return "a " + stageName(attachment.stage).str() +
+               " shader (spvbridge runs compute, vertex and fragment "
+               "shaders)";
   for (const Buffer &buffer : script.buffers) {
     if (buffer.init == InitKind::Png)
       return std::string("a PNG file (not decoded yet)");

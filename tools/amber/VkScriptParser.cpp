@@ -1030,8 +1030,10 @@ Error TestSectionReader::draw(const Token &first) {
   std::string context = "draw " + kind->text.str();
   if (kind->is("rect")) {
     draw->drawKind = DrawCommand::DrawKind::Rect;
-    while (tokens.peek().is("ortho") || tokens.peek().is("patch"))
-      tokens.next();
+    while (tokens.peek().is("ortho") || tokens.peek().is("patch")) {
+      Token option = tokens.next();
+      (option.is("ortho") ? draw->ortho : draw->patch) = true;
+    }
     float *fields[] = {&draw->x, &draw->y, &draw->width, &draw->height};
     for (float *field : fields) {
       Expected<double> value = number("coordinate", context);

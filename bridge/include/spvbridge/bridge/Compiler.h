@@ -40,9 +40,11 @@ enum class BarrierMode {
 struct CompileOptions {
   SourceOptions source;
   std::vector<SpecConstantValue> specializations;
-  /// The entry point to compile; others are dropped. Empty: the module's
-  /// only GLCompute entry point, else "main".
+  /// The entry point to compile, of `executionModel`; others are dropped.
+  /// Empty: the module's only entry point of that model, else "main".
   std::string entryPoint;
+  /// GLCompute, Vertex or Fragment.
+  spv::ExecutionModel executionModel = spv::ExecutionModelGLCompute;
   OptLevel optLevel = OptLevel::O2;
   /// Run SPIRV-Tools' validator on the input.
   bool validate = true;

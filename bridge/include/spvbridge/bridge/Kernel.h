@@ -34,6 +34,8 @@ struct Kernel {
   std::string entryPoint;
   ModuleReflection reflection;
   runtime::KernelEntry entry;
+  /// Vertex and fragment shaders: spvb_NAME_stage_variables.
+  std::vector<spvb_stage_variable> stageVariables;
   /// Wall time of the compilation that produced it (0 for a cache hit's
   /// repeat use is not recorded: callers time the call themselves).
   double compileMilliseconds = 0;
@@ -90,6 +92,14 @@ public:
   /// hardware fault in the kernel (runtime::KernelFault)
   /// becomes an error naming the buffer the access fell nearest to.
   llvm::Error run(runtime::Launcher &launcher, std::array<uint32_t, 3> groups);
+  /// What run() launches with, once the dispatch is valid and within the
+  /// limits; valid until the next call.
+  llvm::Expected<runtime::DispatchResources>
+  prepare(std::array<uint32_t, 3> groups);
+  /// A launch's error, with a hardware fault (runtime::KernelFault) named
+  /// after the buffer the access fell nearest to.
+  llvm::Error explainFault(llvm::Error error) const;
+  const Kernel &getKernel() const { return *kernel; }
 
 private:
   std::string describeFault(const runtime::KernelFault &fault) const;
@@ -100,6 +110,8 @@ private:
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> samplers;
   std::vector<uint8_t> pushConstants;
   bool hasPushConstants = false;
+  /// Runtime-sized descriptor arrays' own tables (kernel_abi.h).
+  std::map<uint32_t, std::vector<spvb_binding>> elementTables;
   struct NamedMemory {
     std::string name;
     uintptr_t start;

@@ -8,9 +8,12 @@
 #ifndef SPVBRIDGE_CONVERSION_INTERFACE_H
 #define SPVBRIDGE_CONVERSION_INTERFACE_H
 
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 
 #include <optional>
@@ -37,14 +40,20 @@ struct InterfaceVariable {
   /// for a runtime-sized array, whose one slot holds the array's own table
   /// (kernel_abi.h).
   uint32_t descriptorCount = 1;
-  /// Byte offset in the Workgroup or Private block.
+  /// Byte offset in the Workgroup or Private block, or in the stage's
+  /// input or output record.
   uint64_t offset = 0;
   std::optional<mlir::spirv::BuiltIn> builtin;
+  /// An Input or Output variable of a vertex or fragment entry: it lives in
+  /// the invocation's record (kernel_abi.h).
+  bool inStageRecord = false;
 };
 
 struct EntryPointLayout {
   std::string name;     // the SPIR-V entry point name
   std::string function; // its spirv.func symbol
+  mlir::spirv::ExecutionModel model = mlir::spirv::ExecutionModel::GLCompute;
+  /// Vertex: 1 (an invocation per vertex); Fragment: 4 (a quad).
   uint32_t workgroupSize[3] = {1, 1, 1};
   /// Whether anything the entry point reaches has a control barrier.
   bool usesBarriers = false;
@@ -59,6 +68,14 @@ struct InterfaceLayout {
   std::vector<DescriptorBinding> bindings;
   uint64_t sharedMemorySize = 0;
   uint64_t privateMemorySize = 0;
+  /// Vertex and fragment entries: the bytes of an invocation's input and
+  /// output records and where each Location and builtin is in them.
+  uint64_t stageInputSize = 0;
+  uint64_t stageOutputSize = 0;
+  std::vector<spvb_stage_variable> stageVariables;
+  /// LLVM symbols of the functions that may run OpKill or
+  /// OpTerminateInvocation (directly or through a call).
+  llvm::StringSet<> terminatingFunctions;
   std::vector<EntryPointLayout> entryPoints;
   /// spirv.func symbol -> LLVM function symbol.
   llvm::StringMap<std::string> functionSymbols;
@@ -76,16 +93,30 @@ struct InterfaceLayout {
 /// Decides the interface. `bindings` is the binding table reflection chose;
 /// empty means "sorted by (set, binding)", the rule reflection documents.
 /// Errors name the variable.
-/// Only `entryPoint` is exported (all GLCompute entry points when empty).
-llvm::Expected<InterfaceLayout>
-computeInterfaceLayout(mlir::ModuleOp module,
-                       llvm::ArrayRef<DescriptorBinding> bindings = {},
-                       llvm::StringRef entryPoint = {});
+/// Only `entryPoint` of `model` is exported (all GLCompute entry points when
+/// `entryPoint` is empty).
+llvm::Expected<InterfaceLayout> computeInterfaceLayout(
+    mlir::ModuleOp module, llvm::ArrayRef<DescriptorBinding> bindings = {},
+    llvm::StringRef entryPoint = {},
+    mlir::spirv::ExecutionModel model = mlir::spirv::ExecutionModel::GLCompute);
+
+/// Places the Input and Output variables of a vertex or fragment entry
+/// point in its records (natural layout, in declaration order, after the
+/// fragment records' status words) and lists their Locations and builtins.
+/// Errors name the variable.
+llvm::Error layoutStageInterface(mlir::ModuleOp module,
+                                 mlir::spirv::EntryPointOp entry,
+                                 InterfaceLayout &layout);
+
+/// Whether a compute-style builtin (invocation ids, subgroup values) that
+/// every stage reads from the ABI blocks.
+bool isInvocationBuiltin(mlir::spirv::BuiltIn builtin);
 
 /// The LLVM symbols of an entry point's ABI functions.
 std::string getInvocationEntrySymbol(llvm::StringRef entryName);
 std::string getWorkgroupEntrySymbol(llvm::StringRef entryName);
 std::string getKernelInfoSymbol(llvm::StringRef entryName);
+std::string getStageVariablesSymbol(llvm::StringRef entryName);
 
 } // namespace spvb
 

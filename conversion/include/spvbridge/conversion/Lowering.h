@@ -26,8 +26,11 @@ enum class UndefinedChecks {
 struct LoweringOptions {
   /// The binding table from reflection; empty: sorted by (set, binding).
   std::vector<DescriptorBinding> bindings;
-  /// The GLCompute entry point to export; empty exports all of them.
+  /// The entry point to export, of `executionModel`; empty exports all
+  /// GLCompute entry points.
   std::string entryPoint;
+  mlir::spirv::ExecutionModel executionModel =
+      mlir::spirv::ExecutionModel::GLCompute;
   /// Out-of-bounds buffer reads give zero, writes are dropped.
   bool robustBufferAccess = false;
   /// ... and each is reported (SPVB_FAULT_OUT_OF_BOUNDS).

@@ -43,6 +43,11 @@ void populateRuntimeCallPatterns(const mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 void populateGLSLPatterns(const mlir::TypeConverter &converter,
                           mlir::RewritePatternSet &patterns);
+/// OpKill and OpTerminateInvocation: in a fragment shader they set the
+/// output record's SPVB_FRAGMENT_TERMINATED, then return.
+void populateTerminationPatterns(const mlir::TypeConverter &converter,
+                                 const InterfaceLayout &layout,
+                                 mlir::RewritePatternSet &patterns);
 void populateMatrixPatterns(const mlir::TypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
 

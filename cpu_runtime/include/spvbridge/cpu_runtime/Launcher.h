@@ -39,6 +39,13 @@ struct KernelEntry {
 struct DispatchResources {
   std::vector<spvb_binding> bindings;
   std::vector<uint8_t> pushConstants;
+  /// Graphics stages: invocation 0's input and output records
+  /// (kernel_abi.h).
+  uint8_t *stageInputs = nullptr;
+  uint8_t *stageOutputs = nullptr;
+  /// The subgroup size of this launch; 0: the launcher's. Fragment shaders
+  /// run with 4, a quad.
+  uint32_t subgroupSize = 0;
 };
 
 /// A hardware fault in a kernel (an access outside mapped memory, a stack

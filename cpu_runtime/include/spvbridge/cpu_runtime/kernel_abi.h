@@ -28,6 +28,21 @@
  *   const spvb_kernel_info spvb_NAME_info;
  *     Sizes the runtime must allocate.
  *
+ *   const spvb_stage_variable spvb_NAME_stage_variables[];
+ *     Vertex and fragment entries only (stage_variable_count entries): where
+ *     each Location and builtin of the stage's interface lives in its input
+ *     and output records.
+ *
+ * Graphics stages run on the same entries. A vertex shader is dispatched
+ * with one invocation per vertex (workgroup size 1), a fragment shader with
+ * one workgroup per 2x2 quad (workgroup size 4, subgroup size 4; local
+ * index = x + 2y inside the quad, helper invocations included).
+ * Invocation i (its global_id[0]) reads its inputs at stage_inputs +
+ * i * stage_input_size and writes its outputs at stage_outputs + i *
+ * stage_output_size. A fragment's input record starts with a uint32_t that
+ * is 1 for a helper invocation, its output record with a uint32_t status
+ * (SPVB_FRAGMENT_*) the runtime zeroes first.
+ *
  *===----------------------------------------------------------------------===*/
 #ifndef SPVBRIDGE_CPU_RUNTIME_KERNEL_ABI_H
 #define SPVBRIDGE_CPU_RUNTIME_KERNEL_ABI_H
@@ -38,7 +53,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 7
+#define SPVB_ABI_VERSION 8
 
 /* One descriptor: a buffer's base address and size in bytes. A descriptor
  * array of N elements takes N consecutive slots of the binding table; a
@@ -63,6 +78,10 @@ typedef struct spvb_dispatch {
   uint32_t push_constant_size;
   uint32_t reserved0;
   void *runtime;
+  /* Graphics stages: the records of invocation 0 (see the file comment);
+   * NULL for compute. */
+  uint8_t *stage_inputs;
+  uint8_t *stage_outputs;
 } spvb_dispatch;
 
 /* One per invocation (or per workgroup for the workgroup entry). */
@@ -93,7 +112,43 @@ typedef struct spvb_kernel_info {
   uint32_t uses_barriers;
   uint32_t workgroup_entry; /* enum spvb_workgroup_entry_kind */
   uint32_t workgroup_scratch_size;
+  uint32_t execution_model; /* SPIR-V ExecutionModel: GLCompute, Vertex or
+                               Fragment */
+  uint32_t stage_input_size;  /* bytes per invocation, 8-byte multiple */
+  uint32_t stage_output_size; /* bytes per invocation, 8-byte multiple */
+  uint32_t stage_variable_count;
 } spvb_kernel_info;
+
+/* One Location-consuming part of a stage's interface (a scalar or vector:
+ * a matrix column, an array element and a block member each get their own
+ * entry) or one builtin. */
+typedef struct spvb_stage_variable {
+  uint32_t location;  /* ~0u for a builtin */
+  uint32_t component; /* Component decoration (32-bit units) */
+  uint32_t builtin;   /* SPIR-V BuiltIn, or ~0u */
+  uint32_t offset;    /* bytes from the start of the record */
+  uint32_t kind;      /* enum spvb_type_kind of the components */
+  uint32_t bytes;     /* bytes per component */
+  uint32_t count;     /* components (an array builtin: its length) */
+  uint32_t flags;     /* enum spvb_stage_variable_flags */
+} spvb_stage_variable;
+
+enum spvb_stage_variable_flags {
+  SPVB_STAGE_OUTPUT = 1, /* in the output record, else the input record */
+  SPVB_STAGE_FLAT = 2,
+  SPVB_STAGE_NOPERSPECTIVE = 4,
+  SPVB_STAGE_CENTROID = 8,
+  SPVB_STAGE_SAMPLE = 16,
+  SPVB_STAGE_SIGNED = 32 /* a signed integer type */
+};
+
+/* The fragment output record's status word. */
+enum spvb_fragment_status {
+  /* OpKill or OpTerminateInvocation ran: the fragment writes nothing. */
+  SPVB_FRAGMENT_TERMINATED = 1,
+  /* OpDemoteToHelperInvocation ran: it goes on as a helper invocation. */
+  SPVB_FRAGMENT_DEMOTED = 2
+};
 
 enum spvb_workgroup_entry_kind {
   SPVB_WORKGROUP_ENTRY_NONE = 0,

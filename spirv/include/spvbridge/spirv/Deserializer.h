@@ -35,6 +35,19 @@ namespace spvb {
 inline constexpr llvm::StringLiteral kZeroInitializedAttr =
     "spvb.zero_initialized";
 
+/// Stage interface (Input and Output) variables carry their Location in the
+/// op's `location` and these: the Component decoration (an i32 attribute)
+/// and the interpolation decorations (unit attributes). An interface block
+/// becomes a variable per member, which takes the member's decorations.
+inline constexpr llvm::StringLiteral kComponentAttr = "spvb.component";
+inline constexpr llvm::StringLiteral kFlatAttr = "spvb.flat";
+inline constexpr llvm::StringLiteral kNoPerspectiveAttr = "spvb.noperspective";
+inline constexpr llvm::StringLiteral kCentroidAttr = "spvb.centroid";
+inline constexpr llvm::StringLiteral kSampleAttr = "spvb.sample";
+/// On spirv.EntryPoint: the entry point's name (its function may have had to
+/// take another symbol: a vertex and a fragment entry may both be "main").
+inline constexpr llvm::StringLiteral kEntryNameAttr = "spvb.entry_name";
+
 /// Registers the dialects the deserializer emits.
 void registerDeserializerDialects(mlir::MLIRContext &context);
 

@@ -1,0 +1,50 @@
+//===- Draw.h - A draw with compiled vertex and fragment shaders -*- C++
+//-*-===//
+//
+// The graphics counterpart of Dispatch: binds resources by (set, binding)
+// for both stages (each stage checks what it uses), and runs one draw of
+// the runtime's graphics pipeline (cpu_runtime/GraphicsPipeline.h) into a
+// render target.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_BRIDGE_DRAW_H
+#define SPVBRIDGE_BRIDGE_DRAW_H
+
+#include "spvbridge/bridge/Kernel.h"
+#include "spvbridge/cpu_runtime/GraphicsPipeline.h"
+
+namespace spvb {
+
+class Draw {
+public:
+  /// The kernels must be a vertex and a fragment shader.
+  static llvm::Expected<Draw> create(std::shared_ptr<const Kernel> vertex,
+                                     std::shared_ptr<const Kernel> fragment);
+
+  /// As Dispatch's: the binding applies to whichever stage uses it.
+  void bindBuffer(uint32_t set, uint32_t binding, void *data, uint64_t size,
+                  uint32_t arrayElement = 0);
+  void bindImage(uint32_t set, uint32_t binding, const spvb_image *image,
+                 uint32_t arrayElement = 0);
+  void bindSampler(uint32_t set, uint32_t binding, const spvb_sampler *sampler,
+                   uint32_t arrayElement = 0);
+  void setPushConstants(llvm::ArrayRef<uint8_t> bytes);
+  void setLimits(const DeviceLimits &limits);
+
+  /// Draws into `target`. Errors name the stage's shader.
+  llvm::Expected<runtime::DrawStatistics>
+  run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
+      llvm::ArrayRef<runtime::VertexAttribute> attributes,
+      const runtime::DrawCall &call, runtime::RenderTarget &target);
+
+private:
+  Draw(std::shared_ptr<const Kernel> vertex,
+       std::shared_ptr<const Kernel> fragment)
+      : vertex(std::move(vertex)), fragment(std::move(fragment)) {}
+  Dispatch vertex;
+  Dispatch fragment;
+};
+
+} // namespace spvb
+
+#endif // SPVBRIDGE_BRIDGE_DRAW_H

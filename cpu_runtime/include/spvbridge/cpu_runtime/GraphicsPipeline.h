@@ -1,0 +1,149 @@
+//===- GraphicsPipeline.h - Draws on the CPU --------------------*- C++ -*-===//
+//
+// The fixed-function half of a Vulkan graphics pipeline around compiled
+// vertex and fragment kernels (kernel_abi.h), as the specification's
+// "Drawing", "Fixed-Function Vertex Processing", "Rasterization" and
+// "Fragment Operations" chapters describe it:
+//
+//   vertex fetch -> vertex kernel (one invocation per vertex) -> primitive
+//   assembly -> clipping -> viewport transform -> culling -> rasterization
+//   (8 sub-pixel bits, top-left rule, samples at pixel centres) -> fragment
+//   kernel (2x2 quads, helper invocations) -> depth/stencil tests ->
+//   blending -> attachments.
+//
+// State uses Vulkan's enumerations. Fragments are shaded in batches over
+// the launcher's threads; the fragment operations then run in primitive
+// order, so the result never depends on the thread count.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_CPU_RUNTIME_GRAPHICSPIPELINE_H
+#define SPVBRIDGE_CPU_RUNTIME_GRAPHICSPIPELINE_H
+
+#include "spvbridge/cpu_runtime/Launcher.h"
+#include "spvbridge/cpu_runtime/VulkanFormats.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <vulkan/vulkan_core.h>
+
+#include <array>
+#include <optional>
+#include <vector>
+
+namespace spvb::runtime {
+
+struct StencilState {
+  VkStencilOp failOp = VK_STENCIL_OP_KEEP;
+  VkStencilOp passOp = VK_STENCIL_OP_KEEP;
+  VkStencilOp depthFailOp = VK_STENCIL_OP_KEEP;
+  VkCompareOp compareOp = VK_COMPARE_OP_ALWAYS;
+  uint32_t compareMask = 0xff;
+  uint32_t writeMask = 0xff;
+  uint32_t reference = 0;
+};
+
+struct BlendState {
+  bool enable = false;
+  VkBlendFactor srcColor = VK_BLEND_FACTOR_ONE;
+  VkBlendFactor dstColor = VK_BLEND_FACTOR_ZERO;
+  VkBlendOp colorOp = VK_BLEND_OP_ADD;
+  VkBlendFactor srcAlpha = VK_BLEND_FACTOR_ONE;
+  VkBlendFactor dstAlpha = VK_BLEND_FACTOR_ZERO;
+  VkBlendOp alphaOp = VK_BLEND_OP_ADD;
+  /// VkColorComponentFlags.
+  uint32_t writeMask = 0xf;
+};
+
+/// Everything a draw needs besides the shaders and the resources.
+struct GraphicsState {
+  VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  bool primitiveRestart = false;
+  /// Unset: the whole framebuffer, depth 0 to 1.
+  std::optional<VkViewport> viewport;
+  /// Unset: the whole framebuffer.
+  std::optional<VkRect2D> scissor;
+  VkPolygonMode polygonMode = VK_POLYGON_MODE_FILL;
+  VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
+  VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  bool depthClamp = false;
+  bool rasterizerDiscard = false;
+  bool depthBias = false;
+  float depthBiasConstant = 0, depthBiasClamp = 0, depthBiasSlope = 0;
+  float lineWidth = 1;
+  bool depthTest = false;
+  bool depthWrite = false;
+  VkCompareOp depthCompare = VK_COMPARE_OP_LESS;
+  bool depthBoundsTest = false;
+  float minDepthBounds = 0, maxDepthBounds = 1;
+  bool stencilTest = false;
+  StencilState front, back;
+  std::array<float, 4> blendConstants = {0, 0, 0, 0};
+  /// Per colour attachment (by Location); missing entries: blending off,
+  /// every component written.
+  std::vector<BlendState> blend;
+};
+
+/// An image drawn into: tightly packed rows of `format` texels.
+struct Attachment {
+  uint8_t *data = nullptr;
+  const VulkanFormat *format = nullptr;
+  uint32_t width = 0, height = 0;
+};
+
+/// Colour attachments by Location (an unset one is not written) and the
+/// depth/stencil attachment.
+struct RenderTarget {
+  uint32_t width = 0, height = 0;
+  std::vector<Attachment> colors;
+  std::optional<Attachment> depthStencil;
+};
+
+/// A vertex attribute: where Location `location`'s data is.
+struct VertexAttribute {
+  uint32_t location = 0;
+  const uint8_t *data = nullptr;
+  uint64_t size = 0; ///< bytes at data (fetches past it read zero)
+  const VulkanFormat *format = nullptr;
+  uint32_t offset = 0;
+  uint32_t stride = 0;
+  bool perInstance = false;
+};
+
+struct DrawCall {
+  uint32_t vertexCount = 0; ///< or index count when indices is set
+  uint32_t instanceCount = 1;
+  uint32_t firstVertex = 0; ///< or first index
+  uint32_t firstInstance = 0;
+  int32_t vertexOffset = 0; ///< added to each index
+  /// Indexed draws: the index buffer and its element size (1, 2 or 4).
+  const uint8_t *indices = nullptr;
+  uint64_t indexBytes = 0;
+  unsigned indexSize = 4;
+};
+
+/// A compiled vertex or fragment kernel with its bound resources.
+struct StageKernel {
+  const KernelEntry *entry = nullptr;
+  llvm::ArrayRef<spvb_stage_variable> variables;
+  const DispatchResources *resources = nullptr;
+};
+
+/// What a draw did, for tools to report.
+struct DrawStatistics {
+  uint64_t vertexInvocations = 0;
+  uint64_t primitives = 0;
+  uint64_t fragmentInvocations = 0; ///< helpers included
+};
+
+/// Runs one draw into `target`. Errors name what is wrong (a vertex input
+/// without an attribute, a fault in a shader, ...).
+llvm::Expected<DrawStatistics>
+draw(Launcher &launcher, const GraphicsState &state,
+     llvm::ArrayRef<VertexAttribute> attributes, const DrawCall &call,
+     const StageKernel &vertex, const StageKernel &fragment,
+     RenderTarget &target);
+
+} // namespace spvb::runtime
+
+#endif // SPVBRIDGE_CPU_RUNTIME_GRAPHICSPIPELINE_H

@@ -1,0 +1,82 @@
+//===- VulkanFormats.h - Texels of Vulkan formats ---------------*- C++ -*-===//
+//
+// What a VkFormat's bytes mean, for vertex attributes, colour and
+// depth/stencil attachments and images a script names by format: decoding
+// a texel to four components and encoding four components into a texel,
+// with the conversions of the Vulkan specification ("Fixed-Point Data
+// Conversions", "sRGB transfer functions", the packed 10- and 11-bit
+// floats): UNORM round(clamp(f) * (2^b - 1)), SNORM round(clamp(f, -1, 1) *
+// (2^(b-1) - 1)), decoded SNORM clamped at -1, sRGB encoded per the EOTF's
+// inverse before the UNORM conversion.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_CPU_RUNTIME_VULKANFORMATS_H
+#define SPVBRIDGE_CPU_RUNTIME_VULKANFORMATS_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+
+namespace spvb::runtime {
+
+/// How a component's bits are read.
+enum class ComponentKind : uint8_t {
+  Unorm,
+  Snorm,
+  Uscaled,
+  Sscaled,
+  Uint,
+  Sint,
+  Srgb, ///< UNORM bits holding an sRGB-encoded colour (alpha stays UNORM)
+  Sfloat,
+  Ufloat, ///< unsigned small floats (B10G11R11, E5B9G9R9)
+};
+
+struct VulkanFormat {
+  VkFormat format;
+  /// "R8G8B8A8_UNORM", without the VK_FORMAT_ prefix.
+  const char *name;
+  unsigned texelBytes;
+  /// Colour components (1-4), 0 for depth/stencil formats.
+  unsigned components;
+  ComponentKind kind;
+  /// Depth/stencil formats: bits of depth and stencil (0 if absent).
+  unsigned depthBits;
+  unsigned stencilBits;
+};
+
+/// The format, or null for one this table does not describe.
+const VulkanFormat *getVulkanFormat(VkFormat format);
+/// By name ("B8G8R8A8_UNORM", case-sensitive), or null.
+const VulkanFormat *findVulkanFormat(llvm::StringRef name);
+
+/// Four components in RGBA order, whatever the format's memory order:
+/// `f` for UNORM, SNORM, SCALED, SRGB and float formats (in linear space
+/// for SRGB), `i` for UINT/SINT (sign-extended for SINT). Missing
+/// components read as (0, 0, 0, 1).
+struct Color {
+  double f[4] = {0, 0, 0, 1};
+  int64_t i[4] = {0, 0, 0, 1};
+};
+
+/// Decodes the colour texel at `bytes`.
+Color decodeColor(const VulkanFormat &format, const uint8_t *bytes);
+/// Encodes `color` (f or i, by the format's kind) into a texel.
+void encodeColor(const VulkanFormat &format, const Color &color,
+                 uint8_t *bytes);
+/// Whether the format's colour components are integers (UINT, SINT).
+bool isIntegerFormat(const VulkanFormat &format);
+
+/// Depth/stencil texels: depth in [0, 1] (UNORM) or as stored (SFLOAT);
+/// stencil as an 8-bit value. Formats without one ignore it.
+double decodeDepth(const VulkanFormat &format, const uint8_t *bytes);
+void encodeDepth(const VulkanFormat &format, double depth, uint8_t *bytes);
+uint8_t decodeStencil(const VulkanFormat &format, const uint8_t *bytes);
+void encodeStencil(const VulkanFormat &format, uint8_t stencil,
+                   uint8_t *bytes);
+
+} // namespace spvb::runtime
+
+#endif // SPVBRIDGE_CPU_RUNTIME_VULKANFORMATS_H

@@ -1,0 +1,292 @@
+//===- FragmentOperations.cpp - Depth, stencil, blending, writes ----------===//
+#include "FragmentOperations.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+using namespace spvb::runtime;
+
+static bool compare(VkCompareOp op, double a, double b) {
+  switch (op) {
+  case VK_COMPARE_OP_NEVER:
+    return false;
+  case VK_COMPARE_OP_LESS:
+    return a < b;
+  case VK_COMPARE_OP_EQUAL:
+    return a == b;
+  case VK_COMPARE_OP_LESS_OR_EQUAL:
+    return a <= b;
+  case VK_COMPARE_OP_GREATER:
+    return a > b;
+  case VK_COMPARE_OP_NOT_EQUAL:
+    return a != b;
+  case VK_COMPARE_OP_GREATER_OR_EQUAL:
+    return a >= b;
+  default:
+    return true;
+  }
+}
+
+/// Component `i` of an output record entry as a double or an integer.
+static double loadFloatComponent(const spvb_stage_variable &var,
+                                 const uint8_t *record, unsigned i) {
+  const uint8_t *at = record + var.offset + i * var.bytes;
+  if (var.kind != SPVB_KIND_FLOAT) {
+    int64_t value = 0;
+    std::memcpy(&value, at, var.bytes);
+    return double(value);
+  }
+  if (var.bytes == 2) {
+    _Float16 value;
+    std::memcpy(&value, at, 2);
+    return double(value);
+  }
+  if (var.bytes == 8) {
+    double value;
+    std::memcpy(&value, at, 8);
+    return value;
+  }
+  float value;
+  std::memcpy(&value, at, 4);
+  return value;
+}
+
+static int64_t loadIntComponent(const spvb_stage_variable &var,
+                                const uint8_t *record, unsigned i) {
+  const uint8_t *at = record + var.offset + i * var.bytes;
+  if (var.kind == SPVB_KIND_FLOAT)
+    return int64_t(loadFloatComponent(var, record, i));
+  uint64_t bits = 0;
+  std::memcpy(&bits, at, var.bytes);
+  if ((var.flags & SPVB_STAGE_SIGNED) && var.bytes < 8) {
+    unsigned shift = 64 - 8 * var.bytes;
+    return int64_t(bits << shift) >> shift;
+  }
+  return int64_t(bits);
+}
+
+FragmentOperations::FragmentOperations(
+    const GraphicsState &state, RenderTarget &target,
+    llvm::ArrayRef<spvb_stage_variable> variables)
+    : state(state), target(target) {
+  for (const spvb_stage_variable &var : variables) {
+    if (!(var.flags & SPVB_STAGE_OUTPUT))
+      continue;
+    if (var.builtin == spv::BuiltInFragDepth)
+      fragDepthOffset = var.offset;
+    else if (var.location != ~0u)
+      colorOutputs.push_back(var);
+  }
+  if (state.viewport) {
+    minDepth = std::min(state.viewport->minDepth, state.viewport->maxDepth);
+    maxDepth = std::max(state.viewport->minDepth, state.viewport->maxDepth);
+  }
+}
+
+bool FragmentOperations::testStencil(uint8_t *texel,
+                                     const StencilState &face) const {
+  const VulkanFormat &format = *target.depthStencil->format;
+  uint32_t stored = decodeStencil(format, texel);
+  return compare(face.compareOp, face.reference & face.compareMask,
+                 stored & face.compareMask);
+}
+
+void FragmentOperations::updateStencil(uint8_t *texel, const StencilState &face,
+                                       VkStencilOp op) const {
+  const VulkanFormat &format = *target.depthStencil->format;
+  uint32_t stored = decodeStencil(format, texel), value = stored;
+  switch (op) {
+  case VK_STENCIL_OP_KEEP:
+    return;
+  case VK_STENCIL_OP_ZERO:
+    value = 0;
+    break;
+  case VK_STENCIL_OP_REPLACE:
+    value = face.reference;
+    break;
+  case VK_STENCIL_OP_INCREMENT_AND_CLAMP:
+    value = std::min<uint32_t>(stored + 1, 255);
+    break;
+  case VK_STENCIL_OP_DECREMENT_AND_CLAMP:
+    value = stored ? stored - 1 : 0;
+    break;
+  case VK_STENCIL_OP_INVERT:
+    value = ~stored;
+    break;
+  case VK_STENCIL_OP_INCREMENT_AND_WRAP:
+    value = stored + 1;
+    break;
+  case VK_STENCIL_OP_DECREMENT_AND_WRAP:
+    value = stored - 1;
+    break;
+  default:
+    return;
+  }
+  value = (stored & ~face.writeMask) | (value & face.writeMask);
+  encodeStencil(format, uint8_t(value), texel);
+}
+
+void FragmentOperations::process(int32_t x, int32_t y, double depth,
+                                 bool frontFacing, const uint8_t *record) {
+  if (fragDepthOffset) {
+    float value;
+    std::memcpy(&value, record + *fragDepthOffset, 4);
+    depth = value;
+  }
+  if (state.depthClamp)
+    depth = std::clamp(depth, minDepth, maxDepth);
+
+  if (target.depthStencil && target.depthStencil->data) {
+    Attachment &ds = *target.depthStencil;
+    const VulkanFormat &format = *ds.format;
+    uint8_t *texel = ds.data + (uint64_t(y) * ds.width + x) * format.texelBytes;
+    if (format.depthBits && format.kind != ComponentKind::Sfloat)
+      depth = std::clamp(depth, 0.0, 1.0);
+    if (state.depthBoundsTest && format.depthBits) {
+      double stored = decodeDepth(format, texel);
+      if (stored < state.minDepthBounds || stored > state.maxDepthBounds)
+        return;
+    }
+    const StencilState &face = frontFacing ? state.front : state.back;
+    bool stencil = state.stencilTest && format.stencilBits;
+    if (stencil && !testStencil(texel, face)) {
+      updateStencil(texel, face, face.failOp);
+      return;
+    }
+    if (state.depthTest && format.depthBits) {
+      // The fragment's depth is compared in the attachment's format.
+      uint8_t converted[8] = {};
+      encodeDepth(format, depth, converted);
+      double quantized = decodeDepth(format, converted);
+      if (!compare(state.depthCompare, quantized, decodeDepth(format, texel))) {
+        if (stencil)
+          updateStencil(texel, face, face.depthFailOp);
+        return;
+      }
+    }
+    if (stencil)
+      updateStencil(texel, face, face.passOp);
+    if (state.depthTest && state.depthWrite && format.depthBits)
+      encodeDepth(format, depth, texel);
+  }
+
+  for (const spvb_stage_variable &output : colorOutputs) {
+    // A Component-decorated output writes part of its location.
+    if (output.location >= target.colors.size())
+      continue;
+    Attachment &attachment = target.colors[output.location];
+    if (!attachment.data)
+      continue;
+    BlendState blend;
+    if (output.location < state.blend.size())
+      blend = state.blend[output.location];
+    uint8_t *texel = attachment.data + (uint64_t(y) * attachment.width + x) *
+                                           attachment.format->texelBytes;
+    writeColor(output, record, attachment, blend, texel);
+  }
+}
+
+static double blendFactor(VkBlendFactor factor, const double *src,
+                          const double *dst, const std::array<float, 4> &k,
+                          unsigned c) {
+  switch (factor) {
+  case VK_BLEND_FACTOR_ZERO:
+    return 0;
+  case VK_BLEND_FACTOR_ONE:
+    return 1;
+  case VK_BLEND_FACTOR_SRC_COLOR:
+    return src[c];
+  case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR:
+    return 1 - src[c];
+  case VK_BLEND_FACTOR_DST_COLOR:
+    return dst[c];
+  case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR:
+    return 1 - dst[c];
+  case VK_BLEND_FACTOR_SRC_ALPHA:
+    return src[3];
+  case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA:
+    return 1 - src[3];
+  case VK_BLEND_FACTOR_DST_ALPHA:
+    return dst[3];
+  case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA:
+    return 1 - dst[3];
+  case VK_BLEND_FACTOR_CONSTANT_COLOR:
+    return k[c];
+  case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR:
+    return 1 - k[c];
+  case VK_BLEND_FACTOR_CONSTANT_ALPHA:
+    return k[3];
+  case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA:
+    return 1 - k[3];
+  case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE:
+    return c == 3 ? 1 : std::min(src[3], 1 - dst[3]);
+  default:
+    // Dual-source factors need a second output; without one they read 0.
+    return 0;
+  }
+}
+
+static double blendOperation(VkBlendOp op, double s, double sf, double d,
+                             double df) {
+  switch (op) {
+  case VK_BLEND_OP_SUBTRACT:
+    return s * sf - d * df;
+  case VK_BLEND_OP_REVERSE_SUBTRACT:
+    return d * df - s * sf;
+  case VK_BLEND_OP_MIN:
+    return std::min(s, d);
+  case VK_BLEND_OP_MAX:
+    return std::max(s, d);
+  default:
+    return s * sf + d * df;
+  }
+}
+
+void FragmentOperations::writeColor(const spvb_stage_variable &output,
+                                    const uint8_t *record,
+                                    Attachment &attachment,
+                                    const BlendState &blend,
+                                    uint8_t *texel) const {
+  const VulkanFormat &format = *attachment.format;
+  Color old = decodeColor(format, texel);
+  Color color = old;
+  bool integer = isIntegerFormat(format);
+  unsigned first = output.component;
+  for (unsigned i = 0; i < output.count && first + i < 4; ++i) {
+    color.f[first + i] = loadFloatComponent(output, record, i);
+    color.i[first + i] = loadIntComponent(output, record, i);
+  }
+  if (blend.enable && !integer) {
+    // Fixed-point attachments blend clamped values.
+    double low = format.kind == ComponentKind::Snorm ? -1 : 0;
+    bool fixed = format.kind == ComponentKind::Unorm ||
+                 format.kind == ComponentKind::Srgb ||
+                 format.kind == ComponentKind::Snorm;
+    double src[4], dst[4];
+    std::array<float, 4> constants = state.blendConstants;
+    for (int c = 0; c < 4; ++c) {
+      src[c] = fixed ? std::clamp(color.f[c], low, 1.0) : color.f[c];
+      dst[c] = old.f[c];
+      if (fixed)
+        constants[c] = std::clamp<float>(constants[c], low, 1);
+    }
+    for (int c = 0; c < 4; ++c) {
+      bool alpha = c == 3;
+      VkBlendFactor sf = alpha ? blend.srcAlpha : blend.srcColor;
+      VkBlendFactor df = alpha ? blend.dstAlpha : blend.dstColor;
+      color.f[c] =
+          blendOperation(alpha ? blend.alphaOp : blend.colorOp, src[c],
+                         blendFactor(sf, src, dst, constants, c), dst[c],
+                         blendFactor(df, src, dst, constants, c));
+    }
+  }
+  for (int c = 0; c < 4; ++c)
+    if (!(blend.writeMask & (1u << c))) {
+      color.f[c] = old.f[c];
+      color.i[c] = old.i[c];
+    }
+  encodeColor(format, color, texel);
+}

@@ -1,0 +1,50 @@
+//===- FragmentOperations.h - Depth, stencil, blending, writes --*- C++ -*-===//
+//
+// The specification's "Fragment Operations" after the fragment shader, for
+// one fragment at a time in primitive order: depth bounds, stencil and
+// depth tests with their writes, then for each colour output blending,
+// the colour write mask and the conversion to the attachment's format.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_CPU_RUNTIME_LIB_FRAGMENTOPERATIONS_H
+#define SPVBRIDGE_CPU_RUNTIME_LIB_FRAGMENTOPERATIONS_H
+
+#include "spvbridge/cpu_runtime/GraphicsPipeline.h"
+
+#include <optional>
+
+namespace spvb::runtime {
+
+class FragmentOperations {
+public:
+  /// `outputs` describes the fragment shader's output record.
+  FragmentOperations(const GraphicsState &state, RenderTarget &target,
+                     llvm::ArrayRef<spvb_stage_variable> outputs);
+
+  /// Whether the shader writes gl_FragDepth.
+  bool writesDepth() const { return fragDepthOffset.has_value(); }
+
+  /// Tests and writes the fragment at (x, y). `depth` is its interpolated
+  /// depth with the bias added; `record` its output record.
+  void process(int32_t x, int32_t y, double depth, bool frontFacing,
+               const uint8_t *record);
+
+private:
+  bool testStencil(uint8_t *texel, const StencilState &face) const;
+  void updateStencil(uint8_t *texel, const StencilState &face,
+                     VkStencilOp op) const;
+  void writeColor(const spvb_stage_variable &output, const uint8_t *record,
+                  Attachment &attachment, const BlendState &blend,
+                  uint8_t *texel) const;
+
+  const GraphicsState &state;
+  RenderTarget &target;
+  std::vector<spvb_stage_variable> colorOutputs;
+  std::optional<uint32_t> fragDepthOffset;
+  /// The viewport's depth range, for clamping.
+  double minDepth = 0, maxDepth = 1;
+};
+
+} // namespace spvb::runtime
+
+#endif // SPVBRIDGE_CPU_RUNTIME_LIB_FRAGMENTOPERATIONS_H

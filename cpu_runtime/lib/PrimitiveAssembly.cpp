@@ -1,0 +1,82 @@
+//===- PrimitiveAssembly.cpp - Vertices to primitives ---------------------===//
+#include "PrimitiveAssembly.h"
+
+using namespace spvb::runtime;
+
+/// The primitives of one run of vertices without restarts.
+static void assembleRun(VkPrimitiveTopology topology, const uint32_t *v,
+                        uint32_t n, uint32_t &nextId,
+                        std::vector<Primitive> &out) {
+  auto add = [&](std::initializer_list<uint32_t> vertices) {
+    Primitive primitive;
+    for (uint32_t vertex : vertices)
+      primitive.vertices[primitive.vertexCount++] = vertex;
+    primitive.id = nextId++;
+    out.push_back(primitive);
+  };
+  switch (topology) {
+  case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
+    for (uint32_t i = 0; i < n; ++i)
+      add({v[i]});
+    break;
+  case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
+    for (uint32_t i = 0; i + 1 < n; i += 2)
+      add({v[i], v[i + 1]});
+    break;
+  case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
+    for (uint32_t i = 0; i + 1 < n; ++i)
+      add({v[i], v[i + 1]});
+    break;
+  case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
+    for (uint32_t i = 0; i + 2 < n; i += 3)
+      add({v[i], v[i + 1], v[i + 2]});
+    break;
+  case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
+    for (uint32_t i = 0; i + 2 < n; ++i)
+      add({v[i], v[i + 1 + i % 2], v[i + 2 - i % 2]});
+    break;
+  case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
+    for (uint32_t i = 0; i + 2 < n; ++i)
+      add({v[i + 1], v[i + 2], v[0]});
+    break;
+  case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
+    for (uint32_t i = 0; i + 3 < n; i += 4)
+      add({v[i + 1], v[i + 2]});
+    break;
+  case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
+    for (uint32_t i = 1; i + 2 < n; ++i)
+      add({v[i], v[i + 1]});
+    break;
+  case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
+    for (uint32_t i = 0; i + 5 < n; i += 6)
+      add({v[i], v[i + 2], v[i + 4]});
+    break;
+  case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY:
+    // The main triangles are those of a strip over the even vertices.
+    for (uint32_t i = 0; 2 * i + 4 < n; ++i)
+      add({v[2 * i], v[2 * (i + 1 + i % 2)], v[2 * (i + 2 - i % 2)]});
+    break;
+  default:
+    break;
+  }
+}
+
+void spvb::runtime::assemblePrimitives(VkPrimitiveTopology topology,
+                                       uint32_t first, uint32_t count,
+                                       llvm::ArrayRef<uint32_t> restarts,
+                                       std::vector<Primitive> &primitives) {
+  std::vector<uint32_t> run;
+  uint32_t nextId = 0;
+  size_t restart = 0;
+  for (uint32_t i = first; i <= first + count; ++i) {
+    bool atRestart = restart < restarts.size() && restarts[restart] == i;
+    if (i == first + count || atRestart) {
+      assembleRun(topology, run.data(), run.size(), nextId, primitives);
+      run.clear();
+      if (atRestart)
+        ++restart;
+      continue;
+    }
+    run.push_back(i);
+  }
+}

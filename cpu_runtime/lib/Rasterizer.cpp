@@ -1,0 +1,245 @@
+//===- Rasterizer.cpp - Triangles to 2x2 quads of samples -----------------===//
+#include "Rasterizer.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace spvb::runtime;
+
+namespace {
+
+/// A vertex of the clipped polygon: clip coordinates and its weights of the
+/// original triangle's vertices.
+struct ClipVertex {
+  std::array<double, 4> c;
+  std::array<double, 3> weights;
+};
+
+/// Positions far outside the viewport stay in the fixed-point range: the
+/// guard band is this many viewport half-extents from its centre.
+constexpr double kGuardBand = 64;
+constexpr int kSubPixelBits = 8;
+constexpr int64_t kSubPixels = int64_t(1) << kSubPixelBits;
+
+/// Sutherland-Hodgman against one plane, `distance` >= 0 inside.
+template <typename Distance>
+void clipAgainst(llvm::SmallVectorImpl<ClipVertex> &polygon,
+                 Distance distance) {
+  llvm::SmallVector<ClipVertex, 12> result;
+  for (size_t i = 0, n = polygon.size(); i < n; ++i) {
+    const ClipVertex &a = polygon[i], &b = polygon[(i + 1) % n];
+    double da = distance(a), db = distance(b);
+    if (da >= 0)
+      result.push_back(a);
+    if ((da >= 0) != (db >= 0)) {
+      double t = da / (da - db);
+      ClipVertex v;
+      for (int k = 0; k < 4; ++k)
+        v.c[k] = a.c[k] + t * (b.c[k] - a.c[k]);
+      for (int k = 0; k < 3; ++k)
+        v.weights[k] = a.weights[k] + t * (b.weights[k] - a.weights[k]);
+      result.push_back(v);
+    }
+  }
+  polygon.assign(result.begin(), result.end());
+}
+
+/// A vertex in framebuffer coordinates.
+struct ScreenVertex {
+  double x, y, z, inverseW;
+  int64_t fx, fy; // snapped to sub-pixels
+  std::array<double, 3> weights;
+};
+
+bool isTopLeft(const ScreenVertex &a, const ScreenVertex &b) {
+  int64_t dx = b.fx - a.fx, dy = b.fy - a.fy;
+  // Framebuffer y grows downwards: a top edge is horizontal with the
+  // interior below it, a left edge has the interior to its right.
+  return (dy == 0 && dx > 0) || dy < 0;
+}
+
+int64_t edge(const ScreenVertex &a, const ScreenVertex &b, int64_t px,
+             int64_t py) {
+  return (b.fx - a.fx) * (py - a.fy) - (b.fy - a.fy) * (px - a.fx);
+}
+
+double getDepthBias(const GraphicsState &state, const RasterSetup &setup,
+                    const ScreenVertex &v0, const ScreenVertex &v1,
+                    const ScreenVertex &v2) {
+  if (!state.depthBias)
+    return 0;
+  double det = (v1.x - v0.x) * (v2.y - v0.y) - (v2.x - v0.x) * (v1.y - v0.y);
+  double slope = 0;
+  if (det != 0) {
+    double dzdx =
+        ((v1.z - v0.z) * (v2.y - v0.y) - (v2.z - v0.z) * (v1.y - v0.y)) / det;
+    double dzdy =
+        ((v2.z - v0.z) * (v1.x - v0.x) - (v1.z - v0.z) * (v2.x - v0.x)) / det;
+    slope = std::max(std::fabs(dzdx), std::fabs(dzdy));
+  }
+  double resolution = setup.depthResolution;
+  if (setup.depthFloat) {
+    // 2^(e - 23) for the largest exponent e of the primitive's depths.
+    double largest =
+        std::max({std::fabs(v0.z), std::fabs(v1.z), std::fabs(v2.z)});
+    int exponent = 0;
+    std::frexp(largest, &exponent);
+    resolution = largest == 0 ? 0 : std::ldexp(1.0, exponent - 1 - 23);
+  }
+  double bias =
+      slope * state.depthBiasSlope + resolution * state.depthBiasConstant;
+  if (state.depthBiasClamp > 0)
+    bias = std::min<double>(bias, state.depthBiasClamp);
+  else if (state.depthBiasClamp < 0)
+    bias = std::max<double>(bias, state.depthBiasClamp);
+  return bias;
+}
+
+void rasterizeScreenTriangle(const GraphicsState &state,
+                             const RasterSetup &setup, ScreenVertex v0,
+                             ScreenVertex v1, ScreenVertex v2, bool frontFacing,
+                             llvm::function_ref<void(const Quad &)> emit) {
+  int64_t area = edge(v0, v1, v2.fx, v2.fy);
+  if (area == 0)
+    return;
+  if (area < 0) {
+    std::swap(v1, v2);
+    area = -area;
+  }
+  const ScreenVertex *v[3] = {&v0, &v1, &v2};
+  // Edge k is opposite vertex k; a sample on it is inside only if the edge
+  // is a top or left edge.
+  int64_t bias[3] = {isTopLeft(v1, v2) ? 0 : 1, isTopLeft(v2, v0) ? 0 : 1,
+                     isTopLeft(v0, v1) ? 0 : 1};
+  int64_t minX = std::min({v0.fx, v1.fx, v2.fx});
+  int64_t maxX = std::max({v0.fx, v1.fx, v2.fx});
+  int64_t minY = std::min({v0.fy, v1.fy, v2.fy});
+  int64_t maxY = std::max({v0.fy, v1.fy, v2.fy});
+  int64_t x0 = std::max<int64_t>(setup.x0, (minX >> kSubPixelBits) - 1);
+  int64_t x1 = std::min<int64_t>(setup.x1, (maxX >> kSubPixelBits) + 1);
+  int64_t y0 = std::max<int64_t>(setup.y0, (minY >> kSubPixelBits) - 1);
+  int64_t y1 = std::min<int64_t>(setup.y1, (maxY >> kSubPixelBits) + 1);
+  if (x0 >= x1 || y0 >= y1)
+    return;
+  double depthBias = getDepthBias(state, setup, v0, v1, v2);
+
+  Quad quad;
+  quad.frontFacing = frontFacing;
+  quad.depthBias = depthBias;
+  for (int64_t qy = y0 & ~int64_t(1); qy < y1; qy += 2)
+    for (int64_t qx = x0 & ~int64_t(1); qx < x1; qx += 2) {
+      int64_t e[4][3];
+      uint8_t coverage = 0;
+      for (int i = 0; i < 4; ++i) {
+        int64_t px = qx + i % 2, py = qy + i / 2;
+        int64_t sx = px * kSubPixels + kSubPixels / 2;
+        int64_t sy = py * kSubPixels + kSubPixels / 2;
+        e[i][0] = edge(v1, v2, sx, sy);
+        e[i][1] = edge(v2, v0, sx, sy);
+        e[i][2] = edge(v0, v1, sx, sy);
+        bool inside =
+            px >= setup.x0 && px < setup.x1 && py >= setup.y0 && py < setup.y1;
+        for (int k = 0; k < 3 && inside; ++k)
+          inside = e[i][k] - bias[k] >= 0;
+        if (inside)
+          coverage |= 1 << i;
+      }
+      if (!coverage)
+        continue;
+      quad.x = qx;
+      quad.y = qy;
+      quad.coverage = coverage;
+      for (int i = 0; i < 4; ++i) {
+        QuadPixel &pixel = quad.pixels[i];
+        double l[3], q[3], sum = 0;
+        for (int k = 0; k < 3; ++k) {
+          l[k] = double(e[i][k]) / double(area);
+          q[k] = l[k] * v[k]->inverseW;
+          sum += q[k];
+        }
+        pixel.depth = 0;
+        pixel.inverseW = sum;
+        pixel.perspective = {0, 0, 0};
+        pixel.linear = {0, 0, 0};
+        for (int k = 0; k < 3; ++k) {
+          pixel.depth += l[k] * v[k]->z;
+          double p = sum != 0 ? q[k] / sum : l[k];
+          for (int j = 0; j < 3; ++j) {
+            pixel.perspective[j] += p * v[k]->weights[j];
+            pixel.linear[j] += l[k] * v[k]->weights[j];
+          }
+        }
+      }
+      emit(quad);
+    }
+}
+
+} // namespace
+
+void spvb::runtime::rasterizeTriangle(
+    const GraphicsState &state, const RasterSetup &setup,
+    const std::array<ClipPosition, 3> &positions,
+    llvm::function_ref<void(const Quad &)> emit) {
+  llvm::SmallVector<ClipVertex, 12> polygon;
+  for (int i = 0; i < 3; ++i) {
+    ClipVertex v;
+    for (int k = 0; k < 4; ++k)
+      v.c[k] = positions[i][k];
+    v.weights = {0, 0, 0};
+    v.weights[i] = 1;
+    polygon.push_back(v);
+  }
+  if (!state.depthClamp) {
+    clipAgainst(polygon, [](const ClipVertex &v) { return v.c[2]; });
+    clipAgainst(polygon, [](const ClipVertex &v) { return v.c[3] - v.c[2]; });
+  }
+  clipAgainst(polygon, [](const ClipVertex &v) { return v.c[3] - 1e-30; });
+  for (int axis = 0; axis < 2; ++axis) {
+    clipAgainst(polygon, [&](const ClipVertex &v) {
+      return v.c[3] * kGuardBand + v.c[axis];
+    });
+    clipAgainst(polygon, [&](const ClipVertex &v) {
+      return v.c[3] * kGuardBand - v.c[axis];
+    });
+  }
+  if (polygon.size() < 3)
+    return;
+
+  // The viewport transform.
+  const VkViewport &vp = setup.viewport;
+  llvm::SmallVector<ScreenVertex, 12> screen;
+  for (const ClipVertex &c : polygon) {
+    ScreenVertex s;
+    double inverseW = 1.0 / c.c[3];
+    s.x = vp.x + vp.width / 2 + c.c[0] * inverseW * vp.width / 2;
+    s.y = vp.y + vp.height / 2 + c.c[1] * inverseW * vp.height / 2;
+    s.z = vp.minDepth + c.c[2] * inverseW * (vp.maxDepth - vp.minDepth);
+    s.inverseW = inverseW;
+    s.fx = std::llround(s.x * kSubPixels);
+    s.fy = std::llround(s.y * kSubPixels);
+    s.weights = c.weights;
+    screen.push_back(s);
+  }
+  // Facing: a = -1/2 sum(x_i y_(i+1) - x_(i+1) y_i) over the polygon;
+  // a > 0 is counter-clockwise.
+  double a = 0;
+  for (size_t i = 0, n = screen.size(); i < n; ++i) {
+    const ScreenVertex &p = screen[i], &q = screen[(i + 1) % n];
+    a += p.x * q.y - q.x * p.y;
+  }
+  a = -a / 2;
+  if (a == 0)
+    return;
+  bool counterClockwise = a > 0;
+  bool front = state.frontFace == VK_FRONT_FACE_COUNTER_CLOCKWISE
+                   ? counterClockwise
+                   : !counterClockwise;
+  if ((front && (state.cullMode & VK_CULL_MODE_FRONT_BIT)) ||
+      (!front && (state.cullMode & VK_CULL_MODE_BACK_BIT)))
+    return;
+  for (size_t i = 1; i + 1 < screen.size(); ++i)
+    rasterizeScreenTriangle(state, setup, screen[0], screen[i], screen[i + 1],
+                            front, emit);
+}

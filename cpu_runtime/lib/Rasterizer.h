@@ -1,0 +1,70 @@
+//===- Rasterizer.h - Triangles to 2x2 quads of samples ---------*- C++ -*-===//
+//
+// The specification's "Polygons" rasterization: clip-space triangles are
+// clipped (near and far planes, unless depth clamping, and a guard band far
+// outside the viewport), transformed to framebuffer coordinates, snapped to
+// 8 sub-pixel bits (lavapipe's subPixelPrecisionBits), culled by facing,
+// and rasterized with exact integer edge functions and the top-left rule at
+// the pixel centres. Each 2x2 quad with a covered sample comes out with the
+// barycentric weights of all four of its pixels, helpers included (their
+// weights are extrapolated), so the fragment shader's derivatives see
+// smooth values.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_CPU_RUNTIME_LIB_RASTERIZER_H
+#define SPVBRIDGE_CPU_RUNTIME_LIB_RASTERIZER_H
+
+#include "spvbridge/cpu_runtime/GraphicsPipeline.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <array>
+
+namespace spvb::runtime {
+
+/// One pixel of a quad.
+struct QuadPixel {
+  /// Weights of the primitive's three vertices: perspective-correct and
+  /// linear in screen space (noperspective); each sums to 1.
+  std::array<double, 3> perspective{};
+  std::array<double, 3> linear{};
+  /// Framebuffer depth before the depth bias and 1/w, interpolated.
+  double depth = 0;
+  double inverseW = 1;
+};
+
+/// A 2x2 block of pixels at even (x, y); pixel i is (x + i % 2, y + i / 2).
+struct Quad {
+  int32_t x = 0, y = 0;
+  /// Bit i: pixel i is covered (else a helper invocation).
+  uint8_t coverage = 0;
+  bool frontFacing = true;
+  /// The depth bias of the primitive, to add to each pixel's depth.
+  double depthBias = 0;
+  std::array<QuadPixel, 4> pixels;
+};
+
+/// Clip-space position of a vertex (gl_Position).
+using ClipPosition = std::array<float, 4>;
+
+/// The framebuffer region and transforms a draw uses.
+struct RasterSetup {
+  VkViewport viewport;
+  /// Pixels [x0, x1) x [y0, y1): the scissor within the framebuffer.
+  int32_t x0, y0, x1, y1;
+  /// Resolution of the depth attachment's format, for the depth bias:
+  /// 2^-bits for UNORM, 0 for float formats (the bias then uses the
+  /// primitive's largest exponent).
+  double depthResolution = 0;
+  bool depthFloat = false;
+};
+
+/// Rasterizes one triangle; calls `emit` for each quad with a covered
+/// pixel, in raster order.
+void rasterizeTriangle(const GraphicsState &state, const RasterSetup &setup,
+                       const std::array<ClipPosition, 3> &positions,
+                       llvm::function_ref<void(const Quad &)> emit);
+
+} // namespace spvb::runtime
+
+#endif // SPVBRIDGE_CPU_RUNTIME_LIB_RASTERIZER_H
