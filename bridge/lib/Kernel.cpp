@@ -225,6 +225,8 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   kernel->sourceName = binary.name;
   kernel->entryPoint = compiler.getOptions().entryPoint;
   kernel->reflection = std::move(*reflection);
+  for (const DescriptorBinding &used : lowered->layout.usedBindings)
+    kernel->usedBindings.insert({used.set, used.binding});
   const std::string &name = lowered->layout.entryPoints.front().name;
   auto invocation = jit->lookup(*dylib, getInvocationEntrySymbol(name));
   if (!invocation)
@@ -304,7 +306,10 @@ static uint32_t getBoundElementCount(
 
 llvm::Error Dispatch::validate() const {
   const ModuleReflection &reflection = kernel->reflection;
-  for (const ResourceInfo &resource : reflection.resources)
+  for (const ResourceInfo &resource : reflection.resources) {
+    // What the shader never names needs no descriptor.
+    if (!kernel->usedBindings.count({resource.set, resource.binding}))
+      continue;
     for (uint32_t element = 0,
                   count = resource.arraySize
                               ? resource.arraySize
@@ -338,6 +343,7 @@ llvm::Error Dispatch::validate() const {
                 : std::string(),
             problem));
     }
+  }
   if (reflection.pushConstants && !hasPushConstants)
     return makeError(llvm::formatv(
         "error: {0}: the shader uses push constants ({1} bytes) but none are "
@@ -359,6 +365,13 @@ llvm::Error Dispatch::explainFault(llvm::Error error) const {
                             [&](const runtime::KernelFault &fault) {
                               return makeError(describeFault(fault));
                             });
+}
+
+spvb_binding Dispatch::getBinding(
+    const std::tuple<uint32_t, uint32_t, uint32_t> &key) const {
+  // validate() checked that what the shader uses is bound.
+  auto it = buffers.find(key);
+  return it != buffers.end() ? it->second : spvb_binding{nullptr, 0};
 }
 
 llvm::Expected<runtime::DispatchResources>
@@ -391,7 +404,7 @@ Dispatch::prepare(std::array<uint32_t, 3> groups) {
                                        buffers, resource.set, resource.binding);
              element < count; ++element)
           table.push_back(
-              buffers.at({resource.set, resource.binding, element}));
+              getBinding({resource.set, resource.binding, element}));
       resources.bindings[resource.slot] = {
           reinterpret_cast<uint8_t *>(table.data()),
           table.size() * sizeof(spvb_binding)};
@@ -399,7 +412,7 @@ Dispatch::prepare(std::array<uint32_t, 3> groups) {
     }
     for (uint32_t element = 0; element < resource.arraySize; ++element)
       resources.bindings[resource.slot + element] =
-          buffers.at({resource.set, resource.binding, element});
+          getBinding({resource.set, resource.binding, element});
   }
   // Reads past the given bytes stay inside the block.
   resources.pushConstants = pushConstants;

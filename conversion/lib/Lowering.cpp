@@ -107,6 +107,19 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
     entry.usesSubgroupOps = subgroupOps;
   }
   findTerminatingFunctions(top, *layout);
+  top.walk([&](spirv::AddressOfOp op) {
+    auto it = layout->variables.find(op.getVariable());
+    if (it == layout->variables.end())
+      return;
+    uint32_t slot = it->second.slot;
+    spirv::StorageClass storage = it->second.storageClass;
+    if ((storage == spirv::StorageClass::StorageBuffer ||
+         storage == spirv::StorageClass::Uniform ||
+         storage == spirv::StorageClass::UniformConstant) &&
+        slot < layout->bindings.size() &&
+        !llvm::is_contained(layout->usedBindings, layout->bindings[slot]))
+      layout->usedBindings.push_back(layout->bindings[slot]);
+  });
   annotatePointerLayouts(top);
   insertUndefinedChecks(top, options.undefinedChecks);
 

@@ -259,6 +259,24 @@ void FragmentOperations::writeColor(const spvb_stage_variable &output,
     color.f[first + i] = loadFloatComponent(output, record, i);
     color.i[first + i] = loadIntComponent(output, record, i);
   }
+  if (integer && format.texelBytes % format.components == 0) {
+    // Values outside an integer attachment's range saturate, as llvmpipe
+    // stores them (Vulkan leaves them undefined).
+    unsigned bits = 8 * format.texelBytes / format.components;
+    bool isSigned = format.kind == ComponentKind::Sint;
+    int64_t low = isSigned ? -(int64_t(1) << (bits - 1)) : 0;
+    int64_t high = bits >= 64 ? INT64_MAX
+                   : isSigned ? (int64_t(1) << (bits - 1)) - 1
+                              : (int64_t(1) << bits) - 1;
+    if (bits < 64)
+      for (int c = 0; c < 4; ++c) {
+        int64_t value = color.i[c];
+        // An unsigned shader value is never negative.
+        if (!(output.flags & SPVB_STAGE_SIGNED) && value < 0)
+          value = high;
+        color.i[c] = std::clamp(value, low, high);
+      }
+  }
   if (blend.enable && !integer) {
     // Fixed-point attachments blend clamped values.
     double low = format.kind == ComponentKind::Snorm ? -1 : 0;

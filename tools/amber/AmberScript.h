@@ -510,6 +510,8 @@ struct ExpectRectCommand : Command {
   /// VkScript `relative probe`: x, y, width and height are fractions of the
   /// image's size.
   bool relative = false;
+  /// VkScript `probe (x, y)`: one pixel, whatever `relative` says.
+  bool point = false;
   float x = 0, y = 0, width = 1, height = 1;
   bool hasAlpha = false;
   /// The colour in [0, 1]: AmberScript's 0..255 integers divided by 255,

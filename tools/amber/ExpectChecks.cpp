@@ -202,8 +202,8 @@ spvb::amber::checkExpectRect(const ExpectRectCommand &expect,
     };
     x = scale(expect.x, width);
     y = scale(expect.y, height);
-    w = scale(expect.width, width);
-    h = scale(expect.height, height);
+    w = expect.point ? 1 : scale(expect.width, width);
+    h = expect.point ? 1 : scale(expect.height, height);
   }
   if (uint64_t(x) + w > width || uint64_t(y) + h > height ||
       uint64_t(width) * height * texelBytes > bytes.size())

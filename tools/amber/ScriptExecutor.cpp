@@ -293,6 +293,16 @@ bool Executor::runCommand(const Command &command) {
   }
   if (auto *copy = llvm::dyn_cast<CopyCommand>(&command)) {
     memory[copy->to] = memory[copy->from];
+    // A copy of an attachment has its size.
+    auto attachment = attachments.find(copy->from);
+    if (attachment != attachments.end()) {
+      Buffer sized = *script.findBuffer(copy->to);
+      sized.width = attachment->second.width;
+      sized.height = attachment->second.height;
+      sized.depth = attachment->second.depth;
+      sized.dimension = attachment->second.dimension;
+      attachments[copy->to] = std::move(sized);
+    }
     return true;
   }
   if (auto *write = llvm::dyn_cast<BufferWriteCommand>(&command)) {
@@ -866,8 +876,12 @@ bool Executor::runDraw(const DrawCommand &draw) {
       attribute.size = memory[buffer.name].size();
       attribute.format = format;
       attribute.offset = binding.offset;
+      // Without STRIDE: the size of an element of the FORMAT, as Amber
+      // lays it out (a three-component format padded like a vec3).
+      std::optional<Type> formatType = parseFormatName(binding.format);
       attribute.stride = binding.stride.value_or(
-          binding.format.empty() ? buffer.stride() : format->texelBytes);
+          formatType ? elementStride(*formatType, buffer.layout)
+                     : buffer.stride());
       attribute.perInstance = binding.instanceRate;
       attributes.push_back(attribute);
       if (!binding.instanceRate && attribute.stride)
@@ -876,7 +890,10 @@ bool Executor::runDraw(const DrawCommand &draw) {
                        std::min<uint64_t>(attribute.size, attribute.offset)) /
                           attribute.stride);
     }
-    call.firstVertex = draw.firstVertex;
+    // An indexed draw starts at index 0 and adds START_IDX to each index,
+    // as Amber's vkCmdDrawIndexed does (its vertexOffset).
+    call.firstVertex = draw.indexed ? 0 : draw.firstVertex;
+    call.vertexOffset = draw.indexed ? int32_t(draw.firstVertex) : 0;
     call.firstInstance = draw.firstInstance;
     call.instanceCount = draw.instanceCount;
     uint64_t available = vertices;

@@ -957,6 +957,7 @@ Error TestSectionReader::probe(const Token &first, bool relative) {
     expect->y = static_cast<float>(area[1]);
     expect->width = static_cast<float>(area[2]);
     expect->height = static_cast<float>(area[3]);
+    expect->point = !rect;
   }
   if (Error err = list(llvm::MutableArrayRef<double>(expect->color.data(),
                                                      expect->hasAlpha ? 4 : 3),

@@ -34,6 +34,9 @@ struct Kernel {
   std::string entryPoint;
   ModuleReflection reflection;
   runtime::KernelEntry entry;
+  /// The (set, binding) pairs the entry point reaches; the others need no
+  /// descriptor (Vulkan requires those statically used).
+  std::set<std::pair<uint32_t, uint32_t>> usedBindings;
   /// Vertex and fragment shaders: spvb_NAME_stage_variables.
   std::vector<spvb_stage_variable> stageVariables;
   /// Wall time of the compilation that produced it (0 for a cache hit's
@@ -103,6 +106,8 @@ public:
 
 private:
   std::string describeFault(const runtime::KernelFault &fault) const;
+  spvb_binding
+  getBinding(const std::tuple<uint32_t, uint32_t, uint32_t> &key) const;
 
   std::shared_ptr<const Kernel> kernel;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, spvb_binding> buffers;

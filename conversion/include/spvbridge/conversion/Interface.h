@@ -73,6 +73,9 @@ struct InterfaceLayout {
   uint64_t stageInputSize = 0;
   uint64_t stageOutputSize = 0;
   std::vector<spvb_stage_variable> stageVariables;
+  /// The (set, binding) of every resource what is exported reaches; a
+  /// resource it never names needs nothing bound.
+  std::vector<DescriptorBinding> usedBindings;
   /// LLVM symbols of the functions that may run OpKill or
   /// OpTerminateInvocation (directly or through a call).
   llvm::StringSet<> terminatingFunctions;
