@@ -108,6 +108,38 @@ std::optional<std::string> refuseMultisampled(const Buffer *buffer) {
       .str();
 }
 
+/// Writes `texel` to every pixel of the framebuffer's area of `attachment`.
+void fillRenderArea(const runtime::Attachment &attachment,
+                    const runtime::RenderTarget &target, const uint8_t *texel) {
+  unsigned size = attachment.format->texelBytes;
+  for (uint32_t y = 0; y < target.height; ++y)
+    for (uint32_t x = 0; x < target.width; ++x)
+      std::memcpy(attachment.data + (uint64_t(y) * attachment.width + x) * size,
+                  texel, size);
+}
+
+/// RGBA32F texels of an image in a Vulkan format (depth as red).
+runtime::GuardedBuffer convertToFloat(const runtime::VulkanFormat &format,
+                                      const uint8_t *data, uint64_t size) {
+  uint64_t count = size / format.texelBytes;
+  runtime::GuardedBuffer converted(count * 16);
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint8_t *texel = data + i * format.texelBytes;
+    float rgba[4] = {0, 0, 0, 1};
+    if (format.components) {
+      runtime::Color color = runtime::decodeColor(format, texel);
+      for (int c = 0; c < 4; ++c)
+        rgba[c] = static_cast<float>(color.f[c]);
+    } else if (format.depthBits) {
+      rgba[0] = static_cast<float>(runtime::decodeDepth(format, texel));
+    } else {
+      rgba[0] = runtime::decodeStencil(format, texel);
+    }
+    std::memcpy(converted.data() + i * 16, rgba, 16);
+  }
+  return converted;
+}
+
 spvb_sampler makeSampler(const Sampler &sampler) {
   spvb_sampler settings{};
   settings.mag_filter = sampler.magFilter == Filter::Linear;
@@ -224,6 +256,8 @@ private:
   /// Descriptors of the dispatch being bound (stable addresses).
   std::deque<spvb_image> images;
   std::deque<spvb_sampler> samplers;
+  /// Float copies of sampled images whose format SPIR-V cannot name.
+  std::deque<runtime::GuardedBuffer> convertedImages;
   /// Colour and depth attachments, sized by their pipelines.
   std::map<std::string, Buffer> attachments;
   std::map<std::string, runtime::GraphicsState> graphicsStates;
@@ -524,7 +558,7 @@ bool Executor::bindDescriptor(Binder &dispatch, const Kernel &kernel,
   const ResourceInfo *resource =
       kernel.reflection.findResource(binding.set, binding.binding);
   for (size_t e = 0; e < binding.buffers.size(); ++e) {
-    const Buffer &buffer = *script.findBuffer(binding.buffers[e]);
+    const Buffer &buffer = getImage(binding.buffers[e]);
     runtime::GuardedBuffer &bytes = memory[buffer.name];
     switch (binding.kind) {
     case DescriptorKind::StorageBuffer:
@@ -557,6 +591,19 @@ bool Executor::bindDescriptor(Binder &dispatch, const Kernel &kernel,
     }
     default: {
       const runtime::ImageFormat *format = findImageFormatFor(buffer.type);
+      runtime::GuardedBuffer *texels = &bytes;
+      bool sampledOnly = binding.kind == DescriptorKind::SampledImage ||
+                         binding.kind == DescriptorKind::CombinedImageSampler;
+      if (!format && sampledOnly) {
+        // A format SPIR-V cannot name (B8G8R8A8_UNORM, SRGB, depth) is
+        // only ever sampled: the shader reads a float copy of it.
+        if (const runtime::VulkanFormat *vulkan =
+                runtime::findVulkanFormat(buffer.type.name)) {
+          format = runtime::findImageFormat("rgba32f");
+          texels = &convertedImages.emplace_back(
+              convertToFloat(*vulkan, bytes.data(), bytes.size()));
+        }
+      }
       if (!format) {
         result.fail(line, where() + ": buffer '" + buffer.name +
                               "' has format " + buffer.type.name +
@@ -584,16 +631,16 @@ bool Executor::bindDescriptor(Binder &dispatch, const Kernel &kernel,
         return false;
       }
       spvb_image image{};
-      image.data = bytes.data();
+      image.data = texels->data();
       image.format = format->format;
-      image.size = bytes.size();
+      image.size = texels->size();
       image.layers = 1;
       image.samples = samples;
       image.levels = texelBuffer ? 1 : std::max(1u, buffer.mipLevels);
       if (texelBuffer) {
         image.dim = spv::DimBuffer;
         image.extent[0] =
-            static_cast<uint32_t>(bytes.size() / format->texelBytes);
+            static_cast<uint32_t>(texels->size() / format->texelBytes);
         image.extent[1] = image.extent[2] = 1;
       } else {
         image.dim = resource && resource->image ? resource->image->dim
@@ -603,6 +650,17 @@ bool Executor::bindDescriptor(Binder &dispatch, const Kernel &kernel,
         image.extent[0] = std::max(1u, buffer.width);
         image.extent[1] = std::max(1u, buffer.height);
         image.extent[2] = std::max(1u, buffer.depth);
+        // BASE_MIP_LEVEL: the view starts at that level.
+        for (uint32_t level = 0;
+             level < binding.baseMipLevel && image.levels > 1; ++level) {
+          uint64_t bytes = uint64_t(image.extent[0]) * image.extent[1] *
+                           image.extent[2] * format->texelBytes * samples;
+          image.data += bytes;
+          image.size -= std::min<uint64_t>(bytes, image.size);
+          for (int d = 0; d < 3; ++d)
+            image.extent[d] = std::max(1u, image.extent[d] / 2);
+          --image.levels;
+        }
       }
       if (binding.kind == DescriptorKind::CombinedImageSampler &&
           !binding.samplers.empty()) {
@@ -633,6 +691,7 @@ bool Executor::runDispatch(const RunCommand &run) {
   dispatch.setLimits(options.limits);
   images.clear();
   samplers.clear();
+  convertedImages.clear();
   for (const amber::DescriptorBinding &binding : pipeline.bindings)
     if (!bindDescriptor(dispatch, **kernel, binding, run.line))
       return false;
@@ -677,8 +736,7 @@ void Executor::sizeAttachments() {
       if (const runtime::VulkanFormat *format =
               runtime::findVulkanFormat(buffer.type.name)) {
         runtime::GuardedBuffer &bytes = memory[name];
-        uint64_t size =
-            uint64_t(buffer.width) * buffer.height * format->texelBytes;
+        uint64_t size = getImageByteSize(buffer, format->texelBytes);
         if (bytes.size() < size)
           bytes.resize(size);
         buffer.elementCount = uint64_t(buffer.width) * buffer.height;
@@ -710,8 +768,10 @@ Executor::getRenderTarget(const Pipeline &pipeline) {
   runtime::RenderTarget target;
   target.width = pipeline.framebufferWidth;
   target.height = pipeline.framebufferHeight;
-  auto attach =
-      [&](llvm::StringRef name) -> llvm::Expected<runtime::Attachment> {
+  // An attachment is mip level `level` of its image, at least as large as
+  // the framebuffer (the render area is the framebuffer's).
+  auto attach = [&](llvm::StringRef name,
+                    uint32_t level) -> llvm::Expected<runtime::Attachment> {
     const Buffer &buffer = getImage(name);
     const runtime::VulkanFormat *format =
         runtime::findVulkanFormat(buffer.type.name);
@@ -720,17 +780,27 @@ Executor::getRenderTarget(const Pipeline &pipeline) {
           llvm::inconvertibleErrorCode(),
           "attachment '%s' has format %s, which cannot be drawn into yet",
           buffer.name.c_str(), buffer.type.name.c_str());
-    if (buffer.width != target.width || buffer.height != target.height)
+    uint64_t offset = 0;
+    uint32_t width = buffer.width, height = std::max(1u, buffer.height);
+    for (uint32_t l = 0; l < level; ++l) {
+      offset += uint64_t(width) * height * format->texelBytes;
+      width = std::max(1u, width / 2);
+      height = std::max(1u, height / 2);
+    }
+    runtime::GuardedBuffer &bytes = memory[buffer.name];
+    if (width < target.width || height < target.height ||
+        offset + uint64_t(width) * height * format->texelBytes > bytes.size())
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
-          "attachment '%s' is %ux%u but the framebuffer is %ux%u",
-          buffer.name.c_str(), buffer.width, buffer.height, target.width,
+          "attachment '%s' (level %u: %ux%u) is smaller than the %ux%u "
+          "framebuffer",
+          buffer.name.c_str(), level, width, height, target.width,
           target.height);
-    return runtime::Attachment{memory[buffer.name].data(), format, buffer.width,
-                               buffer.height};
+    return runtime::Attachment{bytes.data() + offset, format, width, height};
   };
   for (const ColorAttachment &color : pipeline.colorAttachments) {
-    llvm::Expected<runtime::Attachment> attachment = attach(color.buffer);
+    llvm::Expected<runtime::Attachment> attachment =
+        attach(color.buffer, color.baseMipLevel);
     if (!attachment)
       return attachment.takeError();
     if (target.colors.size() <= color.location)
@@ -739,7 +809,7 @@ Executor::getRenderTarget(const Pipeline &pipeline) {
   }
   if (!pipeline.depthStencilBuffer.empty()) {
     llvm::Expected<runtime::Attachment> attachment =
-        attach(pipeline.depthStencilBuffer);
+        attach(pipeline.depthStencilBuffer, 0);
     if (!attachment)
       return attachment.takeError();
     target.depthStencil = *attachment;
@@ -769,7 +839,6 @@ bool Executor::runClear(const ClearCommand &clear) {
                                 llvm::toString(target.takeError()));
     return false;
   }
-  uint64_t pixels = uint64_t(target->width) * target->height;
   for (const runtime::Attachment &color : target->colors) {
     if (!color.data)
       continue;
@@ -782,18 +851,14 @@ bool Executor::runClear(const ClearCommand &clear) {
     }
     uint8_t texel[16];
     runtime::encodeColor(*color.format, value, texel);
-    for (uint64_t i = 0; i < pixels; ++i)
-      std::memcpy(color.data + i * color.format->texelBytes, texel,
-                  color.format->texelBytes);
+    fillRenderArea(color, *target, texel);
   }
   if (target->depthStencil) {
     const runtime::Attachment &ds = *target->depthStencil;
     uint8_t texel[8] = {};
     runtime::encodeDepth(*ds.format, values.depth, texel);
     runtime::encodeStencil(*ds.format, uint8_t(values.stencil), texel);
-    for (uint64_t i = 0; i < pixels; ++i)
-      std::memcpy(ds.data + i * ds.format->texelBytes, texel,
-                  ds.format->texelBytes);
+    fillRenderArea(ds, *target, texel);
   }
   return true;
 }
@@ -821,6 +886,7 @@ bool Executor::runDraw(const DrawCommand &draw) {
   drawing.setLimits(options.limits);
   images.clear();
   samplers.clear();
+  convertedImages.clear();
   for (const amber::DescriptorBinding &binding : pipeline.bindings)
     if (!bindDescriptor(drawing, **fragment, binding, draw.line))
       return false;
