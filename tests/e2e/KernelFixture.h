@@ -23,10 +23,12 @@ protected:
     jit = nullptr;
   }
 
-  std::shared_ptr<const Kernel> compileGlsl(llvm::StringRef source,
-                                            const CompileOptions &options) {
+  /// `extension` names the stage: ".comp", ".vert" or ".frag".
+  std::shared_ptr<const Kernel>
+  compileGlsl(llvm::StringRef source, const CompileOptions &options,
+              llvm::StringRef extension = ".comp") {
     std::string path =
-        dir.write("shader" + std::to_string(count++) + ".comp", source);
+        dir.write("shader" + std::to_string(count++) + extension.str(), source);
     auto kernel = jit->compileFile(path, options);
     EXPECT_TRUE(static_cast<bool>(kernel)) << errorText(kernel.takeError());
     return kernel ? *kernel : nullptr;

@@ -1,0 +1,388 @@
+//===- GraphicsTest.cpp - Draws checked against hand-derived values -------===//
+//
+// Small framebuffers (8x8) where every expected texel follows from the
+// specification by hand: the top-left rule, interpolation formulas,
+// derivatives of known functions, depth compare ops, blend equations and
+// UNORM/sRGB rounding.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelFixture.h"
+
+#include "spvbridge/bridge/Draw.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+#include <cmath>
+
+using namespace spvb;
+using namespace spvb::test;
+
+namespace {
+
+constexpr uint32_t kSize = 8;
+
+/// Clip-space positions of a quad as a triangle strip, from NDC corners.
+std::vector<float> quad(float x0, float y0, float x1, float y1) {
+  return {x0, y0, 0, 1, x1, y0, 0, 1, x0, y1, 0, 1, x1, y1, 0, 1};
+}
+
+constexpr const char *kPositionVertex = R"(#version 450
+layout(location = 0) in vec4 position;
+void main() { gl_Position = position; }
+)";
+
+class GraphicsTest : public KernelFixture {
+protected:
+  /// An 8x8 attachment of `format`, zero-filled.
+  struct Image {
+    explicit Image(const char *format)
+        : format(runtime::findVulkanFormat(format)),
+          bytes(kSize * kSize * this->format->texelBytes) {}
+    runtime::Attachment attachment() {
+      return {bytes.data(), format, kSize, kSize};
+    }
+    runtime::Color at(uint32_t x, uint32_t y) const {
+      return runtime::decodeColor(
+          *format, bytes.data() + (y * kSize + x) * format->texelBytes);
+    }
+    const runtime::VulkanFormat *format;
+    std::vector<uint8_t> bytes;
+  };
+
+  std::shared_ptr<const Kernel> stage(llvm::StringRef source,
+                                      spv::ExecutionModel model) {
+    CompileOptions options;
+    options.executionModel = model;
+    return compileGlsl(source, options,
+                       model == spv::ExecutionModelVertex ? ".vert" : ".frag");
+  }
+
+  /// Draws `vertices` (vec4 at Location 0, plus `extra` floats per vertex
+  /// at Location 1 when extraComponents > 0) into `target`.
+  llvm::Error draw(llvm::StringRef vertexSource, llvm::StringRef fragmentSource,
+                   const std::vector<float> &vertices,
+                   runtime::GraphicsState state, runtime::RenderTarget target,
+                   unsigned extraComponents = 0) {
+    auto vertex = stage(vertexSource, spv::ExecutionModelVertex);
+    auto fragment = stage(fragmentSource, spv::ExecutionModelFragment);
+    if (!vertex || !fragment)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "compile failed");
+    llvm::Expected<Draw> created = Draw::create(vertex, fragment);
+    if (!created)
+      return created.takeError();
+    unsigned stride = (4 + extraComponents) * sizeof(float);
+    std::vector<runtime::VertexAttribute> attributes(1);
+    attributes[0].data = reinterpret_cast<const uint8_t *>(vertices.data());
+    attributes[0].size = vertices.size() * sizeof(float);
+    attributes[0].format = runtime::findVulkanFormat("R32G32B32A32_SFLOAT");
+    attributes[0].stride = stride;
+    if (extraComponents) {
+      runtime::VertexAttribute extra = attributes[0];
+      extra.location = 1;
+      extra.offset = 16;
+      const char *formats[] = {"R32_SFLOAT", "R32G32_SFLOAT",
+                               "R32G32B32_SFLOAT", "R32G32B32A32_SFLOAT"};
+      extra.format = runtime::findVulkanFormat(formats[extraComponents - 1]);
+      attributes.push_back(extra);
+    }
+    runtime::DrawCall call;
+    call.vertexCount = vertices.size() / (4 + extraComponents);
+    target.width = target.height = kSize;
+    llvm::Expected<runtime::DrawStatistics> statistics =
+        created->run(launcher, state, attributes, call, target);
+    return statistics ? llvm::Error::success() : statistics.takeError();
+  }
+
+  runtime::Launcher launcher{2};
+};
+
+runtime::GraphicsState strip() {
+  runtime::GraphicsState state;
+  state.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+  return state;
+}
+
+TEST_F(GraphicsTest, TopLeftRuleTakesLeftAndTopEdgesOnly) {
+  // Framebuffer x = (ndc + 1) * 4: -0.625 is 1.5 and 0.375 is 5.5, edges
+  // through pixel centres. The left and top edges (centres 1.5) are in,
+  // the right and bottom (5.5) out: pixels 1..4 in x and y.
+  Image color("R8G8B8A8_UNORM");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(1.0); }
+)",
+                                        quad(-0.625f, -0.625f, 0.375f, 0.375f),
+                                        strip(), target)));
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      bool inside = x >= 1 && x <= 4 && y >= 1 && y <= 4;
+      EXPECT_EQ(color.at(x, y).f[0], inside ? 1.0 : 0.0) << x << "," << y;
+    }
+}
+
+TEST_F(GraphicsTest, TrianglesSharingAnEdgeCoverEachSampleOnce) {
+  // Two triangles of a full-screen quad, blended additively with 0.25:
+  // every pixel, the diagonal's included, must hold exactly 0.25.
+  Image color("R32G32B32A32_SFLOAT");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  runtime::GraphicsState state = strip();
+  runtime::BlendState add;
+  add.enable = true;
+  add.dstColor = add.dstAlpha = VK_BLEND_FACTOR_ONE;
+  state.blend = {add};
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(0.25); }
+)",
+                                        quad(-1, -1, 1, 1), state, target)));
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x)
+      EXPECT_EQ(color.at(x, y).f[0], 0.25) << x << "," << y;
+}
+
+TEST_F(GraphicsTest, InterpolationIsPerspectiveCorrectUnlessNoPerspective) {
+  // The left edge has w = 1, the right w = 3 (clip x = ndc * w), u goes
+  // 0 -> 1. At the screen fraction s = (x + 0.5) / 8, perspective-correct
+  // u = (s / 3) / ((1 - s) + s / 3); noperspective u = s.
+  Image color("R32G32B32A32_SFLOAT");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  std::vector<float> vertices = {-1, -1, 0, 1, 0, 3, -3, 0, 3, 1,
+                                 -1, 1,  0, 1, 0, 3, 3,  0, 3, 1};
+  ASSERT_EQ("<success>", errorText(draw(R"(#version 450
+layout(location = 0) in vec4 position;
+layout(location = 1) in float u;
+layout(location = 0) out float smoothU;
+layout(location = 1) noperspective out float linearU;
+void main() { gl_Position = position; smoothU = u; linearU = u; }
+)",
+                                        R"(#version 450
+layout(location = 0) in float smoothU;
+layout(location = 1) noperspective in float linearU;
+layout(location = 0) out vec4 result;
+void main() { result = vec4(smoothU, linearU, 0, 1); }
+)",
+                                        vertices, strip(), target, 1)));
+  for (uint32_t x = 0; x < kSize; ++x) {
+    double s = (x + 0.5) / kSize;
+    double perspective = (s / 3) / ((1 - s) + s / 3);
+    EXPECT_NEAR(color.at(x, 3).f[0], perspective, 1e-6) << x;
+    EXPECT_NEAR(color.at(x, 3).f[1], s, 1e-6) << x;
+  }
+}
+
+TEST_F(GraphicsTest, FlatTakesTheProvokingVertex) {
+  // A triangle list's provoking vertex is its first.
+  Image color("R32G32B32A32_SFLOAT");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  std::vector<float> vertices = {-1, -1, 0,  1, 7, 3, -1, 0,
+                                 1,  9,  -1, 3, 0, 1, 11};
+  runtime::GraphicsState state;
+  ASSERT_EQ("<success>", errorText(draw(R"(#version 450
+layout(location = 0) in vec4 position;
+layout(location = 1) in float value;
+layout(location = 0) flat out int id;
+void main() { gl_Position = position; id = int(value); }
+)",
+                                        R"(#version 450
+layout(location = 0) flat in int id;
+layout(location = 0) out vec4 result;
+void main() { result = vec4(float(id)); }
+)",
+                                        vertices, state, target, 1)));
+  EXPECT_EQ(color.at(0, 0).f[0], 7.0);
+  EXPECT_EQ(color.at(7, 7).f[0], 7.0);
+}
+
+TEST_F(GraphicsTest, DerivativesAreDifferencesInTheQuad) {
+  // f = x^2 of gl_FragCoord.x: in the quad at even qx, dFdx (coarse, as
+  // llvmpipe) = (qx + 1.5)^2 - (qx + 0.5)^2 = 2 qx + 2, dFdy = 0;
+  // fwidth = |dFdx| + |dFdy|.
+  Image color("R32G32B32A32_SFLOAT");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void main() {
+  float f = gl_FragCoord.x * gl_FragCoord.x;
+  result = vec4(dFdx(f), dFdy(f), fwidth(f), dFdxFine(gl_FragCoord.y));
+}
+)",
+                                        quad(-1, -1, 1, 1), strip(), target)));
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      double expected = 2.0 * (x & ~1u) + 2;
+      runtime::Color c = color.at(x, y);
+      EXPECT_EQ(c.f[0], expected) << x << "," << y;
+      EXPECT_EQ(c.f[1], 0.0);
+      EXPECT_EQ(c.f[2], expected);
+      EXPECT_EQ(c.f[3], 0.0);
+    }
+}
+
+TEST_F(GraphicsTest, DiscardInAFunctionEndsTheInvocation) {
+  // Pixels with x < 4 discard (inside a called function, before the
+  // output is written): they keep the cleared 0.5.
+  Image color("R32G32B32A32_SFLOAT");
+  for (uint32_t i = 0; i < kSize * kSize; ++i) {
+    float half[4] = {0.5f, 0.5f, 0.5f, 0.5f};
+    std::memcpy(color.bytes.data() + i * 16, half, 16);
+  }
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void check() { if (gl_FragCoord.x < 4.0) discard; }
+void main() { check(); result = vec4(1.0); }
+)",
+                                        quad(-1, -1, 1, 1), strip(), target)));
+  for (uint32_t x = 0; x < kSize; ++x)
+    EXPECT_EQ(color.at(x, 2).f[0], x < 4 ? 0.5 : 1.0) << x;
+}
+
+TEST_F(GraphicsTest, DepthCompareOps) {
+  // The attachment holds 0.5; a quad at depth z passes when z OP 0.5.
+  const VkCompareOp ops[] = {VK_COMPARE_OP_NEVER,
+                             VK_COMPARE_OP_LESS,
+                             VK_COMPARE_OP_EQUAL,
+                             VK_COMPARE_OP_LESS_OR_EQUAL,
+                             VK_COMPARE_OP_GREATER,
+                             VK_COMPARE_OP_NOT_EQUAL,
+                             VK_COMPARE_OP_GREATER_OR_EQUAL,
+                             VK_COMPARE_OP_ALWAYS};
+  // passes[op][z] for z = 0.25, 0.5, 0.75, by hand.
+  const bool passes[8][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0},
+                             {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}};
+  const float depths[3] = {0.25f, 0.5f, 0.75f};
+  for (int op = 0; op < 8; ++op)
+    for (int d = 0; d < 3; ++d) {
+      Image color("R8G8B8A8_UNORM");
+      Image depth("D32_SFLOAT");
+      for (uint32_t i = 0; i < kSize * kSize; ++i)
+        runtime::encodeDepth(*depth.format, 0.5, depth.bytes.data() + i * 4);
+      runtime::RenderTarget target;
+      target.colors = {color.attachment()};
+      target.depthStencil = depth.attachment();
+      runtime::GraphicsState state = strip();
+      state.depthTest = state.depthWrite = true;
+      state.depthCompare = ops[op];
+      std::vector<float> vertices = quad(-1, -1, 1, 1);
+      for (int v = 0; v < 4; ++v)
+        vertices[v * 4 + 2] = depths[d];
+      ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(1.0); }
+)",
+                                            vertices, state, target)));
+      EXPECT_EQ(color.at(3, 3).f[0], passes[op][d] ? 1.0 : 0.0)
+          << "op " << op << " depth " << depths[d];
+      EXPECT_EQ(runtime::decodeDepth(*depth.format, depth.bytes.data()),
+                passes[op][d] ? depths[d] : 0.5);
+    }
+}
+
+TEST_F(GraphicsTest, BlendEquation) {
+  // src (0.5, 0.25, 1, 0.5) over dst (0.2, 0.4, 0.6, 0.8) with SRC_ALPHA,
+  // ONE_MINUS_SRC_ALPHA for colour and ONE, ZERO for alpha:
+  // r = 0.5 * 0.5 + 0.2 * 0.5 = 0.35, g = 0.125 + 0.2 = 0.325,
+  // b = 0.5 + 0.3 = 0.8, a = 0.5.
+  Image color("R32G32B32A32_SFLOAT");
+  float dst[4] = {0.2f, 0.4f, 0.6f, 0.8f};
+  for (uint32_t i = 0; i < kSize * kSize; ++i)
+    std::memcpy(color.bytes.data() + i * 16, dst, 16);
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  runtime::GraphicsState state = strip();
+  runtime::BlendState blend;
+  blend.enable = true;
+  blend.srcColor = VK_BLEND_FACTOR_SRC_ALPHA;
+  blend.dstColor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+  state.blend = {blend};
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(0.5, 0.25, 1.0, 0.5); }
+)",
+                                        quad(-1, -1, 1, 1), state, target)));
+  runtime::Color c = color.at(5, 5);
+  EXPECT_NEAR(c.f[0], 0.35, 1e-6);
+  EXPECT_NEAR(c.f[1], 0.325, 1e-6);
+  EXPECT_NEAR(c.f[2], 0.8, 1e-6);
+  EXPECT_EQ(c.f[3], 0.5);
+}
+
+TEST_F(GraphicsTest, UnormAndSrgbRounding) {
+  // B8G8R8A8_UNORM: 0.5 * 255 = 127.5 -> 128, 0.2 * 255 = 51 -> 51 (blue
+  // byte first); R8G8B8A8_SRGB of 0.5: 1.055 * 0.5^(1/2.4) - 0.055 =
+  // 0.7354 -> 187.5 -> 188, alpha stays linear: 0.2 -> 51.
+  Image bgra("B8G8R8A8_UNORM");
+  Image srgb("R8G8B8A8_SRGB");
+  runtime::RenderTarget target;
+  target.colors = {bgra.attachment(), srgb.attachment()};
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 first;
+layout(location = 1) out vec4 second;
+void main() { first = vec4(0.5, 0.2, 1.0, 0.0); second = vec4(0.5, 0.5, 0.5, 0.2); }
+)",
+                                        quad(-1, -1, 1, 1), strip(), target)));
+  const uint8_t *b = bgra.bytes.data() + (2 * kSize + 2) * 4;
+  EXPECT_EQ(b[0], 255);
+  EXPECT_EQ(b[1], 51);
+  EXPECT_EQ(b[2], 128);
+  EXPECT_EQ(b[3], 0);
+  const uint8_t *s = srgb.bytes.data() + (2 * kSize + 2) * 4;
+  EXPECT_EQ(s[0], 188);
+  EXPECT_EQ(s[3], 51);
+}
+
+TEST_F(GraphicsTest, CullingByFacing) {
+  // The strip's first triangle (-1,-1), (1,-1), (-1,1) in framebuffer
+  // coordinates (y down) has a = -1/2 * sum(x_i y_i+1 - x_i+1 y_i) < 0:
+  // clockwise, so back-facing with the default counter-clockwise front
+  // face; culling back faces leaves only the second triangle, which the
+  // strip's odd ordering makes clockwise too: nothing is drawn.
+  Image color("R8G8B8A8_UNORM");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  runtime::GraphicsState state = strip();
+  state.cullMode = VK_CULL_MODE_BACK_BIT;
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(gl_FrontFacing ? 1.0 : 0.5); }
+)",
+                                        quad(-1, -1, 1, 1), state, target)));
+  EXPECT_EQ(color.at(1, 1).f[0], 0.0);
+  state.cullMode = VK_CULL_MODE_FRONT_BIT;
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(gl_FrontFacing ? 1.0 : 0.5); }
+)",
+                                        quad(-1, -1, 1, 1), state, target)));
+  // Back-facing fragments report gl_FrontFacing false: 0.5 -> 128.
+  EXPECT_EQ(color.at(1, 1).f[0], 128.0 / 255.0);
+  EXPECT_EQ(color.at(6, 6).f[0], 128.0 / 255.0);
+}
+
+TEST_F(GraphicsTest, MissingVertexDataIsAnError) {
+  Image color("R8G8B8A8_UNORM");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  std::string message = errorText(draw(R"(#version 450
+layout(location = 0) in vec4 position;
+layout(location = 3) in vec4 missing;
+void main() { gl_Position = position + missing; }
+)",
+                                       R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(1.0); }
+)",
+                                       quad(-1, -1, 1, 1), strip(), target));
+  EXPECT_EQ(message, "error: the vertex shader reads input Location 3, but no "
+                     "vertex data is bound to it");
+}
+
+} // namespace
