@@ -24,38 +24,44 @@ llvm::Expected<Draw> Draw::create(std::shared_ptr<const Kernel> vertex,
   };
   if (llvm::Error error = check(*vertex, spv::ExecutionModelVertex, "vertex"))
     return error;
-  if (llvm::Error error =
-          check(*fragment, spv::ExecutionModelFragment, "fragment"))
-    return error;
+  if (fragment)
+    if (llvm::Error error =
+            check(*fragment, spv::ExecutionModelFragment, "fragment"))
+      return error;
   return Draw(std::move(vertex), std::move(fragment));
 }
 
 void Draw::bindBuffer(uint32_t set, uint32_t binding, void *data, uint64_t size,
                       uint32_t arrayElement) {
   vertex.bindBuffer(set, binding, data, size, arrayElement);
-  fragment.bindBuffer(set, binding, data, size, arrayElement);
+  if (fragment)
+    fragment->bindBuffer(set, binding, data, size, arrayElement);
 }
 
 void Draw::bindImage(uint32_t set, uint32_t binding, const spvb_image *image,
                      uint32_t arrayElement) {
   vertex.bindImage(set, binding, image, arrayElement);
-  fragment.bindImage(set, binding, image, arrayElement);
+  if (fragment)
+    fragment->bindImage(set, binding, image, arrayElement);
 }
 
 void Draw::bindSampler(uint32_t set, uint32_t binding,
                        const spvb_sampler *sampler, uint32_t arrayElement) {
   vertex.bindSampler(set, binding, sampler, arrayElement);
-  fragment.bindSampler(set, binding, sampler, arrayElement);
+  if (fragment)
+    fragment->bindSampler(set, binding, sampler, arrayElement);
 }
 
 void Draw::setPushConstants(llvm::ArrayRef<uint8_t> bytes) {
   vertex.setPushConstants(bytes);
-  fragment.setPushConstants(bytes);
+  if (fragment)
+    fragment->setPushConstants(bytes);
 }
 
 void Draw::setLimits(const DeviceLimits &limits) {
   vertex.setLimits(limits);
-  fragment.setLimits(limits);
+  if (fragment)
+    fragment->setLimits(limits);
 }
 
 llvm::Expected<runtime::DrawStatistics>
@@ -66,17 +72,22 @@ Draw::run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
       vertex.prepare({1, 1, 1});
   if (!vertexResources)
     return vertexResources.takeError();
-  llvm::Expected<runtime::DispatchResources> fragmentResources =
-      fragment.prepare({1, 1, 1});
-  if (!fragmentResources)
-    return fragmentResources.takeError();
+  std::optional<runtime::DispatchResources> fragmentResources;
+  runtime::StageKernel fragmentStage;
+  if (fragment) {
+    llvm::Expected<runtime::DispatchResources> prepared =
+        fragment->prepare({1, 1, 1});
+    if (!prepared)
+      return prepared.takeError();
+    fragmentResources = std::move(*prepared);
+    const Kernel &fragmentKernel = fragment->getKernel();
+    fragmentStage = {&fragmentKernel.entry, fragmentKernel.stageVariables,
+                     &*fragmentResources};
+  }
   const Kernel &vertexKernel = vertex.getKernel();
-  const Kernel &fragmentKernel = fragment.getKernel();
-  runtime::StageKernel vertexStage{
-      &vertexKernel.entry, vertexKernel.stageVariables, &*vertexResources};
-  runtime::StageKernel fragmentStage{&fragmentKernel.entry,
-                                     fragmentKernel.stageVariables,
-                                     &*fragmentResources};
+  runtime::StageKernel vertexStage{&vertexKernel.entry,
+                                   vertexKernel.stageVariables,
+                                   &*vertexResources};
   llvm::Expected<runtime::DrawStatistics> statistics = runtime::draw(
       launcher, state, attributes, call, vertexStage, fragmentStage, target);
   if (statistics)
@@ -84,7 +95,8 @@ Draw::run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
   // A fault names the buffer nearest to it; which stage faulted is not
   // known, so the fragment shader's bindings (a superset in most draws)
   // name it.
-  llvm::Error error = fragment.explainFault(statistics.takeError());
+  llvm::Error error = (fragment ? *fragment : vertex)
+                          .explainFault(statistics.takeError());
   return llvm::handleErrors(std::move(error), [&](const llvm::StringError &e) {
     llvm::StringRef message = e.getMessage();
     // The runtime's own messages say which stage they are about.

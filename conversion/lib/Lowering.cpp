@@ -2,6 +2,7 @@
 #include "spvbridge/conversion/Lowering.h"
 
 #include "EntryWrappers.h"
+#include "HelperInvocations.h"
 #include "Termination.h"
 #include "UndefinedChecks.h"
 #include "spvbridge/conversion/Patterns.h"
@@ -85,6 +86,8 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   IRRewriter rewriter(context);
   for (auto func : top.getOps<spirv::FuncOp>())
     (void)eraseUnreachableBlocks(rewriter, func->getRegions());
+  if (options.executionModel == spirv::ExecutionModel::Fragment)
+    guardHelperSideEffects(top, options.entryPoint);
   llvm::Expected<InterfaceLayout> layout =
       computeInterfaceLayout(top, options.bindings, options.entryPoint,
                              options.executionModel);

@@ -204,7 +204,11 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                     const StageKernel &fragment, RenderTarget &target) {
   DrawStatistics statistics;
   const spvb_kernel_info &vertexInfo = vertex.entry->info;
-  const spvb_kernel_info &fragmentInfo = fragment.entry->info;
+  // Without a fragment shader only depth and stencil are written: its
+  // records are empty.
+  spvb_kernel_info fragmentInfo{};
+  if (fragment.entry)
+    fragmentInfo = fragment.entry->info;
 
   // The vertex each invocation shades, and where strips restart.
   std::vector<uint32_t> vertexIndices(call.vertexCount);
@@ -346,9 +350,11 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
         }
       }
     }
-    if (llvm::Error error = runStage(launcher, fragment, fragmentInputs.data(),
-                                     fragmentOutputs.data(), batch.size(), 4))
-      return error;
+    if (fragment.entry)
+      if (llvm::Error error =
+              runStage(launcher, fragment, fragmentInputs.data(),
+                       fragmentOutputs.data(), batch.size(), 4))
+        return error;
     statistics.fragmentInvocations += batch.size() * 4;
     for (size_t q = 0; q < batch.size(); ++q) {
       const Quad &quad = batch[q].quad;
@@ -356,8 +362,9 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
         if (!(quad.coverage & (1u << lane)))
           continue;
         const uint8_t *record = fragmentOutputs.at(q * 4 + lane);
-        uint32_t status;
-        std::memcpy(&status, record, 4);
+        uint32_t status = 0;
+        if (fragment.entry)
+          std::memcpy(&status, record, 4);
         if (status & (SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED))
           continue;
         operations.process(quad.x + lane % 2, quad.y + lane / 2,

@@ -71,6 +71,8 @@ protected:
     llvm::Expected<Draw> created = Draw::create(vertex, fragment);
     if (!created)
       return created.takeError();
+    if (storage)
+      created->bindBuffer(0, 0, storage->data(), storage->size() * 4);
     unsigned stride = (4 + extraComponents) * sizeof(float);
     std::vector<runtime::VertexAttribute> attributes(1);
     attributes[0].data = reinterpret_cast<const uint8_t *>(vertices.data());
@@ -95,6 +97,8 @@ protected:
   }
 
   runtime::Launcher launcher{2};
+  /// Bound at set 0, binding 0 when set.
+  std::vector<uint32_t> *storage = nullptr;
 };
 
 runtime::GraphicsState strip() {
@@ -365,6 +369,34 @@ void main() { result = vec4(gl_FrontFacing ? 1.0 : 0.5); }
   // Back-facing fragments report gl_FrontFacing false: 0.5 -> 128.
   EXPECT_EQ(color.at(1, 1).f[0], 128.0 / 255.0);
   EXPECT_EQ(color.at(6, 6).f[0], 128.0 / 255.0);
+}
+
+TEST_F(GraphicsTest, HelperInvocationsWriteNoBuffers) {
+  // The 4x4 pixels of the top-left rule test lie in 3x3 quads (x and y
+  // 0..5), 36 invocations, of which 16 are covered: the counter must count
+  // 16, the helpers' atomics and stores having no effect.
+  Image color("R8G8B8A8_UNORM");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  std::vector<uint32_t> counter(1 + kSize * kSize, 0);
+  storage = &counter;
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(set = 0, binding = 0) buffer Counter { uint count; uint seen[]; };
+layout(location = 0) out vec4 result;
+void main() {
+  atomicAdd(count, 1u);
+  seen[uint(gl_FragCoord.y) * 8u + uint(gl_FragCoord.x)] = 1u;
+  result = vec4(dFdx(gl_FragCoord.x));
+}
+)",
+                                        quad(-0.625f, -0.625f, 0.375f, 0.375f),
+                                        strip(), target)));
+  EXPECT_EQ(counter[0], 16u);
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x)
+      EXPECT_EQ(counter[1 + y * kSize + x],
+                x >= 1 && x <= 4 && y >= 1 && y <= 4 ? 1u : 0u)
+          << x << "," << y;
 }
 
 TEST_F(GraphicsTest, MissingVertexDataIsAnError) {

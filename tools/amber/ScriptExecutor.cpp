@@ -875,8 +875,13 @@ bool Executor::runDraw(const DrawCommand &draw) {
       getStageKernel(pipeline, amber::ShaderStage::Vertex);
   if (!vertex)
     return fail(llvm::toString(vertex.takeError()));
+  // A pipeline without a fragment shader still rasterizes (depth, stencil).
+  bool hasFragment = llvm::any_of(pipeline.shaders, [](const auto &shader) {
+    return shader.stage == amber::ShaderStage::Fragment;
+  });
   llvm::Expected<std::shared_ptr<const Kernel>> fragment =
-      getStageKernel(pipeline, amber::ShaderStage::Fragment);
+      hasFragment ? getStageKernel(pipeline, amber::ShaderStage::Fragment)
+                  : llvm::Expected<std::shared_ptr<const Kernel>>(nullptr);
   if (!fragment)
     return fail(llvm::toString(fragment.takeError()));
   llvm::Expected<Draw> created = Draw::create(*vertex, *fragment);
@@ -888,7 +893,8 @@ bool Executor::runDraw(const DrawCommand &draw) {
   samplers.clear();
   convertedImages.clear();
   for (const amber::DescriptorBinding &binding : pipeline.bindings)
-    if (!bindDescriptor(drawing, **fragment, binding, draw.line))
+    if (!bindDescriptor(drawing, *fragment ? **fragment : **vertex, binding,
+                        draw.line))
       return false;
   if (!pipeline.pushConstantBuffer.empty())
     drawing.setPushConstants(memory[pipeline.pushConstantBuffer]);

@@ -11,6 +11,10 @@ using namespace spvb::amber;
 static const llvm::StringSet<> &getSupportedFeatures() {
   static const llvm::StringSet<> features = {
       "robustBufferAccess",
+      // Vertex and fragment shaders write buffers and images (helper
+      // invocations do not: conversion/HelperInvocations.h).
+      "vertexPipelineStoresAndAtomics",
+      "fragmentStoresAndAtomics",
       "shaderFloat64",
       "shaderInt64",
       "shaderInt16",
@@ -67,6 +71,7 @@ static const llvm::StringSet<> &getSupportedFeatures() {
 static const llvm::StringSet<> &getSupportedDeviceExtensions() {
   static const llvm::StringSet<> extensions = {
       "VK_KHR_storage_buffer_storage_class",
+      "VK_EXT_index_type_uint8",
       "VK_KHR_variable_pointers",
       "VK_KHR_16bit_storage",
       "VK_KHR_8bit_storage",

@@ -17,7 +17,8 @@ namespace spvb {
 
 class Draw {
 public:
-  /// The kernels must be a vertex and a fragment shader.
+  /// The kernels must be a vertex and a fragment shader; without a fragment
+  /// shader only the depth and stencil tests write.
   static llvm::Expected<Draw> create(std::shared_ptr<const Kernel> vertex,
                                      std::shared_ptr<const Kernel> fragment);
 
@@ -40,9 +41,12 @@ public:
 private:
   Draw(std::shared_ptr<const Kernel> vertex,
        std::shared_ptr<const Kernel> fragment)
-      : vertex(std::move(vertex)), fragment(std::move(fragment)) {}
+      : vertex(std::move(vertex)) {
+    if (fragment)
+      this->fragment.emplace(std::move(fragment));
+  }
   Dispatch vertex;
-  Dispatch fragment;
+  std::optional<Dispatch> fragment;
 };
 
 } // namespace spvb

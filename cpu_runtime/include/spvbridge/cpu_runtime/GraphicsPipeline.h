@@ -122,7 +122,8 @@ struct DrawCall {
   unsigned indexSize = 4;
 };
 
-/// A compiled vertex or fragment kernel with its bound resources.
+/// A compiled vertex or fragment kernel with its bound resources; a draw
+/// without a fragment shader has a null fragment entry.
 struct StageKernel {
   const KernelEntry *entry = nullptr;
   llvm::ArrayRef<spvb_stage_variable> variables;
