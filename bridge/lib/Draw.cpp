@@ -85,9 +85,8 @@ Draw::run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
                      &*fragmentResources};
   }
   const Kernel &vertexKernel = vertex.getKernel();
-  runtime::StageKernel vertexStage{&vertexKernel.entry,
-                                   vertexKernel.stageVariables,
-                                   &*vertexResources};
+  runtime::StageKernel vertexStage{
+      &vertexKernel.entry, vertexKernel.stageVariables, &*vertexResources};
   llvm::Expected<runtime::DrawStatistics> statistics = runtime::draw(
       launcher, state, attributes, call, vertexStage, fragmentStage, target);
   if (statistics)
@@ -95,8 +94,8 @@ Draw::run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
   // A fault names the buffer nearest to it; which stage faulted is not
   // known, so the fragment shader's bindings (a superset in most draws)
   // name it.
-  llvm::Error error = (fragment ? *fragment : vertex)
-                          .explainFault(statistics.takeError());
+  llvm::Error error =
+      (fragment ? *fragment : vertex).explainFault(statistics.takeError());
   return llvm::handleErrors(std::move(error), [&](const llvm::StringError &e) {
     llvm::StringRef message = e.getMessage();
     // The runtime's own messages say which stage they are about.

@@ -66,8 +66,9 @@ public:
   }
 };
 
-/// A reached OpUnreachable ends the function with a zero result: never host undefined behaviour (LLVM's
-/// `unreachable` would let the optimizer assume the path is dead).
+/// A reached OpUnreachable ends the function with a zero result: never host
+/// undefined behaviour (LLVM's `unreachable` would let the optimizer assume the
+/// path is dead).
 template <typename Op>
 class EndInvocationPattern : public OpConversionPattern<Op> {
 public:

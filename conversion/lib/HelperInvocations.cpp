@@ -57,8 +57,8 @@ static spirv::GlobalVariableOp getHelperVariable(ModuleOp module,
       b, entry.getLoc(),
       spirv::PointerType::get(b.getI1Type(), spirv::StorageClass::Input),
       "spvb_helper_invocation", /*initializer=*/nullptr, /*location=*/nullptr,
-      /*binding=*/nullptr, /*set=*/nullptr,
-      b.getStringAttr("HelperInvocation"), /*linkage=*/nullptr);
+      /*binding=*/nullptr, /*set=*/nullptr, b.getStringAttr("HelperInvocation"),
+      /*linkage=*/nullptr);
   symbols.insert(global);
   SmallVector<Attribute> interface(entry.getInterface().begin(),
                                    entry.getInterface().end());
@@ -83,8 +83,8 @@ static void guard(Operation *op, spirv::GlobalVariableOp helper) {
   b.setInsertionPointToEnd(before);
   for (Value result : op->getResults())
     undefs.push_back(spirv::UndefOp::create(b, loc, result.getType()));
-  Value isHelper = spirv::LoadOp::create(
-      b, loc, spirv::AddressOfOp::create(b, loc, helper));
+  Value isHelper =
+      spirv::LoadOp::create(b, loc, spirv::AddressOfOp::create(b, loc, helper));
   spirv::BranchConditionalOp::create(b, loc, isHelper, after, undefs, body,
                                      ValueRange{});
   b.setInsertionPointToEnd(body);

@@ -3,6 +3,7 @@
 
 #include "EntryWrappers.h"
 #include "HelperInvocations.h"
+#include "ImplicitLod.h"
 #include "Termination.h"
 #include "UndefinedChecks.h"
 #include "spvbridge/conversion/Patterns.h"
@@ -86,11 +87,12 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   IRRewriter rewriter(context);
   for (auto func : top.getOps<spirv::FuncOp>())
     (void)eraseUnreachableBlocks(rewriter, func->getRegions());
-  if (options.executionModel == spirv::ExecutionModel::Fragment)
+  if (options.executionModel == spirv::ExecutionModel::Fragment) {
     guardHelperSideEffects(top, options.entryPoint);
-  llvm::Expected<InterfaceLayout> layout =
-      computeInterfaceLayout(top, options.bindings, options.entryPoint,
-                             options.executionModel);
+    addImplicitLodGradients(top);
+  }
+  llvm::Expected<InterfaceLayout> layout = computeInterfaceLayout(
+      top, options.bindings, options.entryPoint, options.executionModel);
   if (!layout)
     return layout.takeError();
   eraseUnusedFunctions(top, *layout);

@@ -890,9 +890,8 @@ void spvb::populateMemoryPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<PtrAccessChainPattern, CopyMemoryPattern, UndefPattern,
-               LoadSamplerPattern,
-               ErasePattern<spirv::GlobalVariableOp>>(converter, context,
-                                                      kOverrideBenefit);
+               LoadSamplerPattern, ErasePattern<spirv::GlobalVariableOp>>(
+      converter, context, kOverrideBenefit);
   patterns.add<LoadPattern, StorePattern>(converter, context, layout);
   patterns.add<AccessChainPattern, AddressOfPattern, ArrayLengthPattern,
                VariablePattern>(converter, context, layout);

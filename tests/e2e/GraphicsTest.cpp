@@ -73,6 +73,8 @@ protected:
       return created.takeError();
     if (storage)
       created->bindBuffer(0, 0, storage->data(), storage->size() * 4);
+    if (image)
+      created->bindImage(0, 1, image);
     unsigned stride = (4 + extraComponents) * sizeof(float);
     std::vector<runtime::VertexAttribute> attributes(1);
     attributes[0].data = reinterpret_cast<const uint8_t *>(vertices.data());
@@ -97,8 +99,9 @@ protected:
   }
 
   runtime::Launcher launcher{2};
-  /// Bound at set 0, binding 0 when set.
+  /// Bound at set 0, binding 0 and 1 when set.
   std::vector<uint32_t> *storage = nullptr;
+  const spvb_image *image = nullptr;
 };
 
 runtime::GraphicsState strip() {
@@ -397,6 +400,49 @@ void main() {
       EXPECT_EQ(counter[1 + y * kSize + x],
                 x >= 1 && x <= 4 && y >= 1 && y <= 4 ? 1u : 0u)
           << x << "," << y;
+}
+
+TEST_F(GraphicsTest, ImplicitLodComesFromTheQuadsDerivatives) {
+  // An 8x8 RGBA32F texture whose level 0 is red and level 1 (4x4) green,
+  // sampled with nearest filtering and mipmaps. u = x / 8 * scale moves
+  // scale texels per pixel, so lambda = log2(scale): level 0 for scale 1,
+  // level 1 for scale 2.
+  std::vector<float> texels((64 + 16) * 4, 0);
+  for (int i = 0; i < 64; ++i)
+    texels[i * 4 + 0] = texels[i * 4 + 3] = 1; // red
+  for (int i = 64; i < 80; ++i)
+    texels[i * 4 + 1] = texels[i * 4 + 3] = 1; // green
+  spvb_sampler sampler{};
+  sampler.max_lod = 10;
+  spvb_image texture{};
+  texture.data = reinterpret_cast<uint8_t *>(texels.data());
+  texture.format = spv::ImageFormatRgba32f;
+  texture.dim = spv::Dim2D;
+  texture.extent[0] = texture.extent[1] = 8;
+  texture.extent[2] = 1;
+  texture.levels = 2;
+  texture.layers = 1;
+  texture.samples = 1;
+  texture.sampler = &sampler;
+  texture.size = texels.size() * 4;
+  image = &texture;
+  for (float scale : {1.0f, 2.0f}) {
+    Image color("R32G32B32A32_SFLOAT");
+    runtime::RenderTarget target;
+    target.colors = {color.attachment()};
+    std::string source = R"(#version 450
+layout(set = 0, binding = 1) uniform sampler2D tex;
+layout(location = 0) out vec4 result;
+void main() { result = texture(tex, gl_FragCoord.xy / 8.0 * SCALE); }
+)";
+    source.replace(source.find("SCALE"), 5, scale == 1 ? "1.0" : "2.0");
+    ASSERT_EQ("<success>",
+              errorText(draw(kPositionVertex, source, quad(-1, -1, 1, 1),
+                             strip(), target)));
+    runtime::Color c = color.at(2, 2);
+    EXPECT_EQ(c.f[0], scale == 1 ? 1.0 : 0.0) << scale;
+    EXPECT_EQ(c.f[1], scale == 1 ? 0.0 : 1.0) << scale;
+  }
 }
 
 TEST_F(GraphicsTest, MissingVertexDataIsAnError) {
