@@ -43,6 +43,18 @@ llvm::Expected<ModuleReflection> Compiler::reflect(const SpirvBinary &binary) {
   llvm::Expected<ModuleReflection> reflection = reflectModule(binary);
   if (!reflection)
     return reflection.takeError();
+  // A module whose only entry point is a vertex or fragment shader (and
+  // not asked for another stage) compiles as that stage: spv-to-ll takes
+  // any stage's module.
+  if (options.executionModel == spv::ExecutionModelGLCompute &&
+      reflection->entryPoints.size() == 1 &&
+      (reflection->entryPoints[0].executionModel ==
+           spv::ExecutionModelVertex ||
+       reflection->entryPoints[0].executionModel ==
+           spv::ExecutionModelFragment) &&
+      (options.entryPoint.empty() ||
+       options.entryPoint == reflection->entryPoints[0].name))
+    options.executionModel = reflection->entryPoints[0].executionModel;
   spv::ExecutionModel model = options.executionModel;
   const char *modelName = model == spv::ExecutionModelVertex     ? "vertex"
                           : model == spv::ExecutionModelFragment ? "fragment"
@@ -108,7 +120,16 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
       lowering.bindings.insert(lowering.bindings.end(),
                                std::max(resource->arraySize, 1u),
                                {resource->set, resource->binding});
-  return lowerToLLVMDialect(std::move(module), lowering, fileName);
+  llvm::Expected<LoweredModule> lowered =
+      lowerToLLVMDialect(std::move(module), lowering, fileName);
+  if (lowered)
+    return lowered;
+  // The interface's errors name the variable; add the file.
+  std::string message = llvm::toString(lowered.takeError());
+  llvm::StringRef text(message);
+  if (text.consume_front("error: ") && !text.starts_with(fileName))
+    return makeError("error: " + fileName + ": " + text);
+  return makeError(message);
 }
 
 llvm::Expected<std::unique_ptr<llvm::Module>>

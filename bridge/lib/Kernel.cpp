@@ -354,6 +354,14 @@ llvm::Error Dispatch::validate() const {
 
 llvm::Error Dispatch::run(runtime::Launcher &launcher,
                           std::array<uint32_t, 3> groups) {
+  // Graphics stages run inside a draw (spvb::Draw).
+  uint32_t model = kernel->entry.info.execution_model;
+  if (model != spv::ExecutionModelGLCompute)
+    return makeError(llvm::formatv(
+        "error: {0}: entry point '{1}' is a {2} shader, which runs in a draw "
+        "(an Amber script), not a dispatch",
+        kernel->sourceName, kernel->entryPoint,
+        model == spv::ExecutionModelVertex ? "vertex" : "fragment"));
   llvm::Expected<runtime::DispatchResources> resources = prepare(groups);
   if (!resources)
     return resources.takeError();
