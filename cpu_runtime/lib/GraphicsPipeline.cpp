@@ -244,6 +244,10 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
       findBuiltin(vertex.variables, spv::BuiltInPosition, true);
   if (!position)
     return makeError("the vertex shader writes no gl_Position");
+  const spvb_stage_variable *pointSize =
+      findBuiltin(vertex.variables, spv::BuiltInPointSize, true);
+  const spvb_stage_variable *pointCoord =
+      findBuiltin(fragment.variables, spv::BuiltInPointCoord, false);
   std::vector<Varying> varyings =
       matchVaryings(vertex.variables, fragment.variables);
   const spvb_stage_variable *fragCoord =
@@ -336,6 +340,12 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
         }
         if (frontFacing)
           record[frontFacing->offset] = work.quad.frontFacing;
+        if (pointCoord && work.quad.pointSize > 0) {
+          float coord[2] = {
+              float((x + 0.5 - work.quad.pointX) / work.quad.pointSize + 0.5),
+              float((y + 0.5 - work.quad.pointY) / work.quad.pointSize + 0.5)};
+          std::memcpy(record + pointCoord->offset, coord, sizeof(coord));
+        }
         if (primitiveId) {
           uint32_t id = work.primitive->id;
           std::memcpy(record + primitiveId->offset, &id, 4);
@@ -386,22 +396,31 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
     statistics.primitives += primitives.size();
     uint64_t base = uint64_t(instance) * call.vertexCount;
     for (const Primitive &primitive : primitives) {
-      if (primitive.vertexCount != 3 ||
-          state.polygonMode != VK_POLYGON_MODE_FILL)
-        return makeError("points, lines and polygon modes other than fill are "
-                         "not rasterized yet");
       std::array<ClipPosition, 3> positions;
-      for (unsigned k = 0; k < 3; ++k)
+      for (unsigned k = 0; k < primitive.vertexCount; ++k)
         std::memcpy(positions[k].data(),
                     vertexOutputs.at(base + primitive.vertices[k]) +
                         position->offset,
                     16);
       llvm::Error error = llvm::Error::success();
-      rasterizeTriangle(state, setup, positions, [&](const Quad &quad) {
+      auto emit = [&](const Quad &quad) {
         batch.push_back({quad, &primitive, instance});
         if (batch.size() == kBatchQuads && !error)
           error = flush();
-      });
+      };
+      if (primitive.vertexCount == 3) {
+        rasterizeTriangle(state, setup, positions, emit);
+      } else if (primitive.vertexCount == 2) {
+        rasterizeLine(state, setup, {positions[0], positions[1]}, emit);
+      } else {
+        float size = 1;
+        if (pointSize)
+          std::memcpy(&size,
+                      vertexOutputs.at(base + primitive.vertices[0]) +
+                          pointSize->offset,
+                      4);
+        rasterizePoint(state, setup, positions[0], size, emit);
+      }
       if (error)
         return error;
     }

@@ -100,7 +100,8 @@ double getDepthBias(const GraphicsState &state, const RasterSetup &setup,
 void rasterizeScreenTriangle(const GraphicsState &state,
                              const RasterSetup &setup, ScreenVertex v0,
                              ScreenVertex v1, ScreenVertex v2, bool frontFacing,
-                             llvm::function_ref<void(const Quad &)> emit) {
+                             llvm::function_ref<void(const Quad &)> emit,
+                             const Quad &base = Quad()) {
   int64_t area = edge(v0, v1, v2.fx, v2.fy);
   if (area == 0)
     return;
@@ -125,7 +126,7 @@ void rasterizeScreenTriangle(const GraphicsState &state,
     return;
   double depthBias = getDepthBias(state, setup, v0, v1, v2);
 
-  Quad quad;
+  Quad quad = base;
   quad.frontFacing = frontFacing;
   quad.depthBias = depthBias;
   for (int64_t qy = y0 & ~int64_t(1); qy < y1; qy += 2)
@@ -176,7 +177,100 @@ void rasterizeScreenTriangle(const GraphicsState &state,
     }
 }
 
+ScreenVertex toScreen(const VkViewport &vp, const std::array<double, 4> &c,
+                      std::array<double, 3> weights) {
+  ScreenVertex s;
+  double inverseW = 1.0 / c[3];
+  s.x = vp.x + vp.width / 2 + c[0] * inverseW * vp.width / 2;
+  s.y = vp.y + vp.height / 2 + c[1] * inverseW * vp.height / 2;
+  s.z = vp.minDepth + c[2] * inverseW * (vp.maxDepth - vp.minDepth);
+  s.inverseW = inverseW;
+  s.fx = std::llround(s.x * kSubPixels);
+  s.fy = std::llround(s.y * kSubPixels);
+  s.weights = weights;
+  return s;
+}
+
+/// A corner of a line's or point's rectangle: `from` moved by (dx, dy)
+/// pixels.
+ScreenVertex offset(ScreenVertex from, double dx, double dy) {
+  from.x += dx;
+  from.y += dy;
+  from.fx = std::llround(from.x * kSubPixels);
+  from.fy = std::llround(from.y * kSubPixels);
+  return from;
+}
+
+void rasterizeScreenLine(const GraphicsState &state, const RasterSetup &setup,
+                         ScreenVertex a, ScreenVertex b, bool frontFacing,
+                         llvm::function_ref<void(const Quad &)> emit) {
+  double dx = b.x - a.x, dy = b.y - a.y, length = std::hypot(dx, dy);
+  if (length == 0)
+    return;
+  double half = std::max(1.0f, state.lineWidth) / 2;
+  double nx = -dy / length * half, ny = dx / length * half;
+  // Lines are interpolated linearly along the segment: no perspective
+  // weights across the rectangle.
+  a.inverseW = b.inverseW = 1;
+  ScreenVertex a0 = offset(a, nx, ny), a1 = offset(a, -nx, -ny);
+  ScreenVertex b0 = offset(b, nx, ny), b1 = offset(b, -nx, -ny);
+  rasterizeScreenTriangle(state, setup, a0, b0, a1, frontFacing, emit);
+  rasterizeScreenTriangle(state, setup, a1, b0, b1, frontFacing, emit);
+}
+
+void rasterizeScreenPoint(const GraphicsState &state, const RasterSetup &setup,
+                          ScreenVertex p, double size, bool frontFacing,
+                          llvm::function_ref<void(const Quad &)> emit) {
+  double half = std::max(1.0, size) / 2;
+  Quad base;
+  base.pointX = p.x;
+  base.pointY = p.y;
+  base.pointSize = std::max(1.0, size);
+  p.inverseW = 1;
+  ScreenVertex c00 = offset(p, -half, -half), c10 = offset(p, half, -half);
+  ScreenVertex c01 = offset(p, -half, half), c11 = offset(p, half, half);
+  rasterizeScreenTriangle(state, setup, c00, c10, c01, frontFacing, emit, base);
+  rasterizeScreenTriangle(state, setup, c01, c10, c11, frontFacing, emit, base);
+}
+
+/// Whether a point or line vertex survives the near and far planes.
+bool isInDepthRange(const GraphicsState &state, const ClipPosition &c) {
+  if (c[3] <= 0)
+    return false;
+  return state.depthClamp || (c[2] >= 0 && c[2] <= c[3]);
+}
+
 } // namespace
+
+void spvb::runtime::rasterizeLine(const GraphicsState &state,
+                                  const RasterSetup &setup,
+                                  const std::array<ClipPosition, 2> &positions,
+                                  llvm::function_ref<void(const Quad &)> emit) {
+  // A line crossing the near or far plane is dropped, not clipped (yet).
+  if (!isInDepthRange(state, positions[0]) ||
+      !isInDepthRange(state, positions[1]))
+    return;
+  std::array<double, 4> c0, c1;
+  for (int k = 0; k < 4; ++k) {
+    c0[k] = positions[0][k];
+    c1[k] = positions[1][k];
+  }
+  rasterizeScreenLine(state, setup, toScreen(setup.viewport, c0, {1, 0, 0}),
+                      toScreen(setup.viewport, c1, {0, 1, 0}), true, emit);
+}
+
+void spvb::runtime::rasterizePoint(
+    const GraphicsState &state, const RasterSetup &setup,
+    const ClipPosition &position, double size,
+    llvm::function_ref<void(const Quad &)> emit) {
+  if (!isInDepthRange(state, position))
+    return;
+  std::array<double, 4> c;
+  for (int k = 0; k < 4; ++k)
+    c[k] = position[k];
+  rasterizeScreenPoint(state, setup, toScreen(setup.viewport, c, {1, 0, 0}),
+                       size, true, emit);
+}
 
 void spvb::runtime::rasterizeTriangle(
     const GraphicsState &state, const RasterSetup &setup,
@@ -239,6 +333,17 @@ void spvb::runtime::rasterizeTriangle(
   if ((front && (state.cullMode & VK_CULL_MODE_FRONT_BIT)) ||
       (!front && (state.cullMode & VK_CULL_MODE_BACK_BIT)))
     return;
+  if (state.polygonMode == VK_POLYGON_MODE_LINE) {
+    for (size_t i = 0, n = screen.size(); i < n; ++i)
+      rasterizeScreenLine(state, setup, screen[i], screen[(i + 1) % n], front,
+                          emit);
+    return;
+  }
+  if (state.polygonMode == VK_POLYGON_MODE_POINT) {
+    for (const ScreenVertex &vertex : screen)
+      rasterizeScreenPoint(state, setup, vertex, 1.0, front, emit);
+    return;
+  }
   for (size_t i = 1; i + 1 < screen.size(); ++i)
     rasterizeScreenTriangle(state, setup, screen[0], screen[i], screen[i + 1],
                             front, emit);

@@ -41,6 +41,8 @@ struct Quad {
   bool frontFacing = true;
   /// The depth bias of the primitive, to add to each pixel's depth.
   double depthBias = 0;
+  /// Points: the centre and size, for gl_PointCoord (size 0 otherwise).
+  double pointX = 0, pointY = 0, pointSize = 0;
   std::array<QuadPixel, 4> pixels;
 };
 
@@ -60,10 +62,24 @@ struct RasterSetup {
 };
 
 /// Rasterizes one triangle; calls `emit` for each quad with a covered
-/// pixel, in raster order.
+/// pixel, in raster order. Polygon modes LINE and POINT draw its edges and
+/// vertices (after culling).
 void rasterizeTriangle(const GraphicsState &state, const RasterSetup &setup,
                        const std::array<ClipPosition, 3> &positions,
                        llvm::function_ref<void(const Quad &)> emit);
+
+/// A line of the state's width as the rectangle around the segment
+/// (strict lines, no end caps); weights are of vertices 0 and 1, linear in
+/// screen space.
+void rasterizeLine(const GraphicsState &state, const RasterSetup &setup,
+                   const std::array<ClipPosition, 2> &positions,
+                   llvm::function_ref<void(const Quad &)> emit);
+
+/// A point: the square of side `size` around it; every weight is vertex
+/// 0's.
+void rasterizePoint(const GraphicsState &state, const RasterSetup &setup,
+                    const ClipPosition &position, double size,
+                    llvm::function_ref<void(const Quad &)> emit);
 
 } // namespace spvb::runtime
 

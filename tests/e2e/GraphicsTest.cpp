@@ -445,6 +445,55 @@ void main() { result = texture(tex, gl_FragCoord.xy / 8.0 * SCALE); }
   }
 }
 
+TEST_F(GraphicsTest, PointsCoverTheirSquareWithPointCoord) {
+  // A point of size 2 at NDC (0, 0) = framebuffer (4, 4) covers [3, 5) in x
+  // and y: pixels 3 and 4. gl_PointCoord = (centre - corner) / size:
+  // pixel 3 -> (3.5 - 3) / 2 = 0.25, pixel 4 -> 0.75.
+  Image color("R32G32B32A32_SFLOAT");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  runtime::GraphicsState state;
+  state.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+  ASSERT_EQ("<success>", errorText(draw(R"(#version 450
+layout(location = 0) in vec4 position;
+void main() { gl_Position = position; gl_PointSize = 2.0; }
+)",
+                                        R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(gl_PointCoord, 1.0, 1.0); }
+)",
+                                        {0, 0, 0, 1}, state, target)));
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      bool inside = (x == 3 || x == 4) && (y == 3 || y == 4);
+      runtime::Color c = color.at(x, y);
+      EXPECT_EQ(c.f[2], inside ? 1.0 : 0.0) << x << "," << y;
+      if (inside) {
+        EXPECT_EQ(c.f[0], x == 3 ? 0.25 : 0.75);
+        EXPECT_EQ(c.f[1], y == 3 ? 0.25 : 0.75);
+      }
+    }
+}
+
+TEST_F(GraphicsTest, HorizontalLineCoversOneRow) {
+  // A width-1 line from framebuffer (0, 4.5) to (8, 4.5) (NDC y = 0.125)
+  // is the rectangle y in [4, 5): row 4, every column.
+  Image color("R8G8B8A8_UNORM");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  runtime::GraphicsState state;
+  state.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(1.0); }
+)",
+                                        {-1, 0.125f, 0, 1, 1, 0.125f, 0, 1},
+                                        state, target)));
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x)
+      EXPECT_EQ(color.at(x, y).f[0], y == 4 ? 1.0 : 0.0) << x << "," << y;
+}
+
 TEST_F(GraphicsTest, MissingVertexDataIsAnError) {
   Image color("R8G8B8A8_UNORM");
   runtime::RenderTarget target;

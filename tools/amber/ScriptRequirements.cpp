@@ -15,6 +15,9 @@ static const llvm::StringSet<> &getSupportedFeatures() {
       // invocations do not: conversion/HelperInvocations.h).
       "vertexPipelineStoresAndAtomics",
       "fragmentStoresAndAtomics",
+      "fillModeNonSolid",
+      "largePoints",
+      "wideLines",
       "shaderFloat64",
       "shaderInt64",
       "shaderInt16",
