@@ -5,6 +5,7 @@
 #include "DrawGeometry.h"
 #include "ExpectChecks.h"
 #include "GraphicsSettings.h"
+#include "PngFiles.h"
 #include "ScriptRequirements.h"
 #include "ShaderEnvironment.h"
 
@@ -15,7 +16,9 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Casting.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 
 #include <spirv/unified1/spirv.hpp>
 
@@ -229,6 +232,10 @@ private:
                       const amber::DescriptorBinding &binding, unsigned line);
   /// Sizes and allocates the attachments of the graphics pipelines.
   void sizeAttachments();
+  /// `FILE PNG`: the image's texels and size.
+  bool loadPng(const Buffer &buffer);
+  /// --dump-images.
+  void dumpImages();
   /// The buffer as probes see it: an attachment with its pipeline's size.
   const Buffer &getImage(llvm::StringRef name) const;
   llvm::Expected<runtime::RenderTarget>
@@ -277,9 +284,13 @@ ScriptResult Executor::run() {
         bytes.resize(std::max<uint64_t>(
             bytes.size(), getImageByteSize(buffer, format->texelBytes)));
     memory[buffer.name].assign(bytes);
+    if (buffer.init == InitKind::Png && !loadPng(buffer))
+      return std::move(result);
   }
   sizeAttachments();
   runCommands(script.commands);
+  if (!options.imageDirectory.empty())
+    dumpImages();
   return std::move(result);
 }
 
@@ -712,6 +723,60 @@ bool Executor::runDispatch(const RunCommand &run) {
     return false;
   }
   return true;
+}
+
+bool Executor::loadPng(const Buffer &buffer) {
+  llvm::Expected<PngImage> png = readPng(buffer.resolvedPath);
+  if (!png) {
+    result.fail(buffer.line, "BUFFER " + buffer.name + ": " +
+                                 llvm::toString(png.takeError()));
+    return false;
+  }
+  llvm::StringRef format = buffer.type.name;
+  bool bgra = format.starts_with("B8G8R8A8_");
+  if (!bgra && !format.starts_with("R8G8B8A8_")) {
+    result.fail(buffer.line, "BUFFER " + buffer.name +
+                                 ": a PNG file fills "
+                                 "an 8-bit RGBA or BGRA image, not " +
+                                 format.str());
+    return false;
+  }
+  if (bgra)
+    for (size_t i = 0; i < png->rgba.size(); i += 4)
+      std::swap(png->rgba[i], png->rgba[i + 2]);
+  Buffer sized = buffer;
+  sized.width = png->width;
+  sized.height = png->height;
+  sized.depth = 1;
+  sized.dimension = ImageDimension::Dim2D;
+  sized.elementCount = uint64_t(png->width) * png->height;
+  memory[buffer.name].assign(png->rgba);
+  attachments[buffer.name] = std::move(sized);
+  return true;
+}
+
+void Executor::dumpImages() {
+  if (std::error_code error =
+          llvm::sys::fs::create_directories(options.imageDirectory)) {
+    result.fail(0, "--dump-images: cannot create '" + options.imageDirectory +
+                       "': " + error.message());
+    return;
+  }
+  for (const auto &[name, buffer] : attachments) {
+    const runtime::VulkanFormat *format =
+        runtime::findVulkanFormat(buffer.type.name);
+    if (!format || !buffer.width)
+      continue;
+    llvm::SmallString<128> path(options.imageDirectory);
+    llvm::sys::path::append(path, name + ".png");
+    runtime::GuardedBuffer &bytes = memory[name];
+    uint32_t height = std::max(1u, buffer.height);
+    if (bytes.size() < uint64_t(buffer.width) * height * format->texelBytes)
+      continue;
+    if (llvm::Error error =
+            writePng(path, *format, bytes.data(), buffer.width, height))
+      result.fail(0, "--dump-images: " + llvm::toString(std::move(error)));
+  }
 }
 
 void Executor::sizeAttachments() {

@@ -33,6 +33,9 @@ struct ExecutorOptions {
   std::string targetEnv;
   /// What every dispatch must meet (--limits).
   DeviceLimits limits = DeviceLimits::lavapipe();
+  /// --dump-images: after the script, every attachment and image is written
+  /// here as NAME.png; empty: none are.
+  std::string imageDirectory;
 };
 
 ScriptResult executeScript(const Script &script, JitCompiler &jit,

@@ -184,10 +184,6 @@ spvb::amber::findUnmetRequirement(const Script &script) {
         return "a " + stageName(attachment.stage).str() +
                " shader (spvbridge runs compute, vertex and fragment "
                "shaders)";
-  for (const Buffer &buffer : script.buffers) {
-    if (buffer.init == InitKind::Png)
-      return std::string("a PNG file (not decoded yet)");
-  }
   if (const Command *command = findUnsupportedCommand(script.commands))
     return describeCommand(*command);
   return std::nullopt;

@@ -125,6 +125,11 @@ static cl::opt<bool>
                cl::cat(category));
 static cl::opt<bool> jsonOutput("json", cl::desc("Print results as JSON"),
                                 cl::cat(category));
+static cl::opt<std::string> dumpImagesArg(
+    "dump-images",
+    cl::desc("Scripts: write every attachment and image as DIR/NAME.png "
+             "after the run"),
+    cl::value_desc("DIR"), cl::cat(category));
 static cl::opt<bool>
     cold("cold",
          cl::desc("Vulkan: disable Mesa's shader cache (as vkref --cold); the "
@@ -640,6 +645,7 @@ static int runScript(StringRef threadsArg) {
                   " is not used with a script (it gives its own resources "
                   "and runs on the CPU)");
   amber::ExecutorOptions options;
+  options.imageDirectory = dumpImagesArg;
   if (threadsArg != "0") {
     Expected<uint32_t> parsed = run::parsePositive(threadsArg, "--threads");
     if (!parsed)
@@ -687,11 +693,13 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       args.size(), args.data(),
-      "spv-run: run a compute shader on the CPU\n\n"
+      "spv-run: run a compute shader or an Amber script on the CPU\n\n"
       "  --threads N  host threads (default: all hardware threads)\n");
 
   if (isScriptPath(shaderPath))
     return runScript(threadsArg);
+  if (dumpImagesArg.getNumOccurrences())
+    return fail("--dump-images is used with a script (.amber, .vkscript)");
   if (reflectArg) {
     if (Error error = checkReflectFlags(threadsArg))
       return fail(std::move(error));
