@@ -1,6 +1,8 @@
 //===- FragmentOperations.cpp - Depth, stencil, blending, writes ----------===//
 #include "FragmentOperations.h"
 
+#include "StageValues.h"
+
 #include <spirv/unified1/spirv.hpp>
 
 #include <algorithm>
@@ -39,19 +41,7 @@ static double loadFloatComponent(const spvb_stage_variable &var,
     std::memcpy(&value, at, var.bytes);
     return double(value);
   }
-  if (var.bytes == 2) {
-    _Float16 value;
-    std::memcpy(&value, at, 2);
-    return double(value);
-  }
-  if (var.bytes == 8) {
-    double value;
-    std::memcpy(&value, at, 8);
-    return value;
-  }
-  float value;
-  std::memcpy(&value, at, 4);
-  return value;
+  return loadFloat(at, var.bytes);
 }
 
 static int64_t loadIntComponent(const spvb_stage_variable &var,

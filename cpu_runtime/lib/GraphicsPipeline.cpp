@@ -4,6 +4,7 @@
 #include "FragmentOperations.h"
 #include "PrimitiveAssembly.h"
 #include "Rasterizer.h"
+#include "StageValues.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -33,27 +34,6 @@ private:
   uint64_t recordSize;
   std::vector<uint64_t> words;
 };
-
-void storeScalar(uint8_t *at, const spvb_stage_variable &var, double f,
-                 int64_t i) {
-  if (var.kind == SPVB_KIND_FLOAT) {
-    if (var.bytes == 2) {
-      _Float16 value = _Float16(f);
-      std::memcpy(at, &value, 2);
-    } else if (var.bytes == 8) {
-      std::memcpy(at, &f, 8);
-    } else {
-      float value = float(f);
-      std::memcpy(at, &value, 4);
-    }
-    return;
-  }
-  if (var.kind == SPVB_KIND_BOOL) {
-    *at = i != 0;
-    return;
-  }
-  std::memcpy(at, &i, var.bytes);
-}
 
 const spvb_stage_variable *findBuiltin(llvm::ArrayRef<spvb_stage_variable> vars,
                                        uint32_t builtin, bool output) {
@@ -96,22 +76,6 @@ matchVaryings(llvm::ArrayRef<spvb_stage_variable> vertexVars,
     varyings.push_back(varying);
   }
   return varyings;
-}
-
-double loadFloat(const uint8_t *at, unsigned bytes) {
-  if (bytes == 2) {
-    _Float16 value;
-    std::memcpy(&value, at, 2);
-    return double(value);
-  }
-  if (bytes == 8) {
-    double value;
-    std::memcpy(&value, at, 8);
-    return value;
-  }
-  float value;
-  std::memcpy(&value, at, 4);
-  return value;
 }
 
 /// Runs one stage's kernel over `count` invocations.
