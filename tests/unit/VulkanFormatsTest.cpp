@@ -105,7 +105,7 @@ TEST(VulkanFormatsTest, UnknownFormatsAreNull) {
   EXPECT_EQ(getVulkanFormat(VK_FORMAT_UNDEFINED), nullptr);
   EXPECT_EQ(getVulkanFormat(VK_FORMAT_BC1_RGB_UNORM_BLOCK), nullptr);
   EXPECT_EQ(getVulkanFormat(VK_FORMAT_G8B8G8R8_422_UNORM), nullptr);
-  EXPECT_EQ(getVulkanFormat(static_cast<VkFormat>(-1)), nullptr);
+  EXPECT_EQ(getVulkanFormat(static_cast<VkFormat>(9999)), nullptr);
   EXPECT_EQ(findVulkanFormat(""), nullptr);
   EXPECT_EQ(findVulkanFormat("b8g8r8a8_unorm"), nullptr); // case-sensitive
   EXPECT_EQ(findVulkanFormat("VK_FORMAT_R8_UNORM"), nullptr);
