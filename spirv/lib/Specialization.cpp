@@ -127,6 +127,82 @@ std::string decodeString(llvm::ArrayRef<uint32_t> words) {
   return out;
 }
 
+/// The first OpSpecConstantOp CompositeExtract/CompositeInsert whose
+/// literal indices leave its composite type: SPIRV-Tools' validator lets
+/// them through and its folder then reads out of bounds (found by
+/// fuzz-spirv-frontend), so they are refused first.
+std::optional<std::string>
+findBadCompositeIndex(llvm::ArrayRef<uint32_t> words) {
+  // Element count and element type of each composite type; vectors and
+  // matrices, arrays of constant length, structs (count only).
+  struct Composite {
+    uint64_t count = 0;
+    std::vector<uint32_t> elements; // one type, or each member's
+  };
+  llvm::DenseMap<uint32_t, Composite> composites;
+  llvm::DenseMap<uint32_t, uint64_t> constants;
+  llvm::DenseMap<uint32_t, uint32_t> typeOf;
+  for (size_t i = 5; i < words.size();) {
+    uint32_t opcode = words[i] & 0xffff, count = words[i] >> 16;
+    if (count == 0 || i + count > words.size())
+      break;
+    llvm::ArrayRef<uint32_t> args = words.slice(i + 1, count - 1);
+    switch (opcode) {
+    case spv::OpTypeVector:
+    case spv::OpTypeMatrix:
+      if (args.size() >= 3)
+        composites[args[0]] = {args[2], {args[1]}};
+      break;
+    case spv::OpTypeArray:
+      if (args.size() >= 3 && constants.count(args[2]))
+        composites[args[0]] = {constants[args[2]], {args[1]}};
+      break;
+    case spv::OpTypeStruct:
+      if (!args.empty())
+        composites[args[0]] = {args.size() - 1, args.drop_front().vec()};
+      break;
+    case spv::OpConstant:
+      if (args.size() >= 3)
+        constants[args[1]] = args[2];
+      break;
+    case spv::OpSpecConstantOp: {
+      if (args.size() < 4 || (args[2] != spv::OpCompositeExtract &&
+                              args[2] != spv::OpCompositeInsert))
+        break;
+      bool insert = args[2] == spv::OpCompositeInsert;
+      size_t first = insert ? 5 : 4;
+      if (args.size() < first)
+        break;
+      uint32_t type = insert ? args[0] : typeOf.lookup(args[3]);
+      for (size_t k = first; k < args.size(); ++k) {
+        auto it = composites.find(type);
+        if (it == composites.end())
+          break;
+        uint64_t index = args[k];
+        if (index >= it->second.count)
+          return "OpSpecConstantOp %" + std::to_string(args[1]) + " " +
+                 spvOpcodeString(args[2]) + ": index " + std::to_string(index) +
+                 " is outside its composite of " +
+                 std::to_string(it->second.count) + " elements";
+        type = it->second.elements.size() == 1 ? it->second.elements[0]
+                                               : it->second.elements[index];
+      }
+      break;
+    }
+    default:
+      break;
+    }
+    // Result types of constants, for CompositeExtract's operand.
+    if (args.size() >= 2 &&
+        (opcode == spv::OpConstantComposite ||
+         opcode == spv::OpSpecConstantComposite ||
+         opcode == spv::OpSpecConstantOp || opcode == spv::OpConstantNull))
+      typeOf[args[1]] = args[0];
+    i += count;
+  }
+  return std::nullopt;
+}
+
 /// Describes the first OpSpecConstant* left in a module: "%ID 'NAME' (OpX)".
 std::optional<std::string> findSpecConstant(llvm::ArrayRef<uint32_t> words) {
   std::optional<uint32_t> id;
@@ -348,6 +424,9 @@ spvb::specialize(const SpirvBinary &binary,
   // Nothing to do: skip the optimizer's validation and IR round trip.
   if (values.empty() && !findSpecConstant(binary.words))
     return binary;
+
+  if (std::optional<std::string> bad = findBadCompositeIndex(binary.words))
+    return makeError("error: " + binary.name + ": cannot specialize: " + *bad);
 
   std::string message;
   spvtools::Optimizer optimizer(SPV_ENV_UNIVERSAL_1_6);
