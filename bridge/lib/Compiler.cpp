@@ -48,8 +48,7 @@ llvm::Expected<ModuleReflection> Compiler::reflect(const SpirvBinary &binary) {
   // any stage's module.
   if (options.executionModel == spv::ExecutionModelGLCompute &&
       reflection->entryPoints.size() == 1 &&
-      (reflection->entryPoints[0].executionModel ==
-           spv::ExecutionModelVertex ||
+      (reflection->entryPoints[0].executionModel == spv::ExecutionModelVertex ||
        reflection->entryPoints[0].executionModel ==
            spv::ExecutionModelFragment) &&
       (options.entryPoint.empty() ||

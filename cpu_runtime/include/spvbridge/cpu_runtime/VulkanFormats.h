@@ -74,8 +74,7 @@ bool isIntegerFormat(const VulkanFormat &format);
 double decodeDepth(const VulkanFormat &format, const uint8_t *bytes);
 void encodeDepth(const VulkanFormat &format, double depth, uint8_t *bytes);
 uint8_t decodeStencil(const VulkanFormat &format, const uint8_t *bytes);
-void encodeStencil(const VulkanFormat &format, uint8_t stencil,
-                   uint8_t *bytes);
+void encodeStencil(const VulkanFormat &format, uint8_t stencil, uint8_t *bytes);
 
 } // namespace spvb::runtime
 

@@ -112,8 +112,8 @@ typedef struct spvb_kernel_info {
   uint32_t uses_barriers;
   uint32_t workgroup_entry; /* enum spvb_workgroup_entry_kind */
   uint32_t workgroup_scratch_size;
-  uint32_t execution_model; /* SPIR-V ExecutionModel: GLCompute, Vertex or
-                               Fragment */
+  uint32_t execution_model;   /* SPIR-V ExecutionModel: GLCompute, Vertex or
+                                 Fragment */
   uint32_t stage_input_size;  /* bytes per invocation, 8-byte multiple */
   uint32_t stage_output_size; /* bytes per invocation, 8-byte multiple */
   uint32_t stage_variable_count;
