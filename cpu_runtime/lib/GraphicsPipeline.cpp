@@ -49,8 +49,8 @@ struct Varying {
   /// Offset of the matching data in the vertex output record, or none: the
   /// input is then undefined (zero).
   std::optional<uint32_t> source;
-  /// The vertex output's component type where it differs (ignored: Vulkan
-  /// requires matching types).
+  /// A float input without `flat` is interpolated; the others take the
+  /// provoking vertex's value.
   bool interpolate;
 };
 

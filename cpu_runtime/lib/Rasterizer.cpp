@@ -301,21 +301,9 @@ void spvb::runtime::rasterizeTriangle(
   if (polygon.size() < 3)
     return;
 
-  // The viewport transform.
-  const VkViewport &vp = setup.viewport;
   llvm::SmallVector<ScreenVertex, 12> screen;
-  for (const ClipVertex &c : polygon) {
-    ScreenVertex s;
-    double inverseW = 1.0 / c.c[3];
-    s.x = vp.x + vp.width / 2 + c.c[0] * inverseW * vp.width / 2;
-    s.y = vp.y + vp.height / 2 + c.c[1] * inverseW * vp.height / 2;
-    s.z = vp.minDepth + c.c[2] * inverseW * (vp.maxDepth - vp.minDepth);
-    s.inverseW = inverseW;
-    s.fx = std::llround(s.x * kSubPixels);
-    s.fy = std::llround(s.y * kSubPixels);
-    s.weights = c.weights;
-    screen.push_back(s);
-  }
+  for (const ClipVertex &c : polygon)
+    screen.push_back(toScreen(setup.viewport, c.c, c.weights));
   // Facing: a = -1/2 sum(x_i y_(i+1) - x_(i+1) y_i) over the polygon;
   // a > 0 is counter-clockwise.
   double a = 0;
