@@ -7,8 +7,8 @@
 // module with the capability and the missing feature named.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SPVBRIDGE_TOOLS_SPV_RUN_VULKANFEATURES_H
-#define SPVBRIDGE_TOOLS_SPV_RUN_VULKANFEATURES_H
+#ifndef SPVBRIDGE_TOOLS_VULKAN_VULKANFEATURES_H
+#define SPVBRIDGE_TOOLS_VULKAN_VULKANFEATURES_H
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -35,4 +35,4 @@ std::optional<std::string> findMissingFeature(llvm::ArrayRef<uint32_t> words,
 
 } // namespace spvb::vulkan
 
-#endif // SPVBRIDGE_TOOLS_SPV_RUN_VULKANFEATURES_H
+#endif // SPVBRIDGE_TOOLS_VULKAN_VULKANFEATURES_H

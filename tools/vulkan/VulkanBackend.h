@@ -47,8 +47,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SPVBRIDGE_TOOLS_SPV_RUN_VULKANBACKEND_H
-#define SPVBRIDGE_TOOLS_SPV_RUN_VULKANBACKEND_H
+#ifndef SPVBRIDGE_TOOLS_VULKAN_VULKANBACKEND_H
+#define SPVBRIDGE_TOOLS_VULKAN_VULKANBACKEND_H
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 #include "spvbridge/spirv/Specialization.h"
@@ -195,4 +195,4 @@ llvm::Expected<Result> runJob(const Job &job);
 
 } // namespace spvb::vulkan
 
-#endif // SPVBRIDGE_TOOLS_SPV_RUN_VULKANBACKEND_H
+#endif // SPVBRIDGE_TOOLS_VULKAN_VULKANBACKEND_H
