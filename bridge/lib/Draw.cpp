@@ -58,6 +58,13 @@ void Draw::setPushConstants(llvm::ArrayRef<uint8_t> bytes) {
     fragment->setPushConstants(bytes);
 }
 
+void Draw::nameMemory(const std::string &name, const void *data,
+                      uint64_t size) {
+  vertex.nameMemory(name, data, size);
+  if (fragment)
+    fragment->nameMemory(name, data, size);
+}
+
 void Draw::setLimits(const DeviceLimits &limits) {
   vertex.setLimits(limits);
   if (fragment)

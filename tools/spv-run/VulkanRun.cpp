@@ -2,6 +2,7 @@
 
 #include "VulkanRun.h"
 
+#include "ResourceChecks.h"
 #include "RunArguments.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -15,15 +16,21 @@ spvb::run::loadVulkanShader(StringRef path, const CompileOptions &options) {
   Expected<SpirvBinary> original = loadShaderFile(path, options.source);
   if (!original)
     return original.takeError();
+  return prepareVulkanShader(std::move(*original), options);
+}
+
+Expected<VulkanShader>
+spvb::run::prepareVulkanShader(SpirvBinary original,
+                               const CompileOptions &options) {
   Compiler compiler(options);
   // prepare validates before it specializes.
-  Expected<SpirvBinary> prepared = compiler.prepare(*original);
+  Expected<SpirvBinary> prepared = compiler.prepare(original);
   if (!prepared)
     return prepared.takeError();
   Expected<ModuleReflection> reflection = compiler.reflect(*prepared);
   if (!reflection)
     return reflection.takeError();
-  return VulkanShader{std::move(*original), std::move(*prepared),
+  return VulkanShader{std::move(original), std::move(*prepared),
                       std::move(*reflection), compiler.getOptions().entryPoint};
 }
 
@@ -129,4 +136,69 @@ void spvb::run::printVulkanRun(raw_ostream &os, const VulkanShader &shader,
   os << formatv("dispatch:  {0:F3} ms median over {1} (min {2:F3}, max "
                 "{3:F3})\n",
                 summary.median, repeat, summary.min, summary.max);
+}
+
+Expected<VulkanDescriptors> spvb::run::makeVulkanDescriptors(
+    function_ref<const ResourceInfo *(uint32_t, uint32_t)> findResource,
+    ArrayRef<HostBuffer> buffers, ArrayRef<HostSampler> samplers) {
+  using Place = vulkan::AddressPatch::Place;
+  VulkanDescriptors job;
+  auto &places = job.places;
+  for (const HostBuffer &buffer : buffers) {
+    if (buffer.isDevice()) {
+      places.push_back({Place::DeviceBuffer, job.deviceBuffers.size()});
+      job.deviceBuffers.push_back({buffer.argument.bytes});
+      continue;
+    }
+    // A buffer the shader does not use is bound as one descriptor.
+    const ResourceInfo *resource =
+        findResource(buffer.argument.set, buffer.argument.binding);
+    uint32_t element = buffer.argument.element.value_or(0);
+    uint32_t arraySize =
+        resource ? getDescriptorCount(*resource, buffers) : element + 1;
+    if (!buffer.image) {
+      places.push_back({Place::Buffer, job.buffers.size()});
+      vulkan::BufferBinding binding;
+      binding.set = buffer.argument.set;
+      binding.binding = buffer.argument.binding;
+      binding.arrayElement = element;
+      binding.arraySize = arraySize;
+      binding.uniform = buffer.argument.kind == run::DescriptorKind::Uniform;
+      binding.initial = buffer.argument.bytes;
+      job.buffers.push_back(binding);
+      continue;
+    }
+    if (!resource)
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("error: --image {0}: the shader has no image there",
+                  buffer.getName().str()));
+    Expected<vulkan::ImageBinding> image =
+        makeVulkanImage(*resource, *buffer.image, buffer.sampler);
+    if (!image)
+      return image.takeError();
+    image->arrayElement = element;
+    image->arraySize = arraySize;
+    // Images are not addressable: their place is never used.
+    places.push_back({Place::PushConstants, job.images.size()});
+    job.images.push_back(std::move(*image));
+  }
+  for (const HostSampler &sampler : samplers) {
+    vulkan::SamplerBinding binding;
+    binding.set = sampler.set;
+    binding.binding = sampler.binding;
+    binding.arrayElement = sampler.element.value_or(0);
+    binding.arraySize = binding.arrayElement + 1;
+    if (const ResourceInfo *resource =
+            findResource(sampler.set, sampler.binding))
+      binding.arraySize = resource->arraySize;
+    if (!binding.arraySize)
+      for (const HostSampler &other : samplers)
+        if (other.set == sampler.set && other.binding == sampler.binding)
+          binding.arraySize =
+              std::max(binding.arraySize, other.element.value_or(0) + 1);
+    binding.settings = sampler.settings;
+    job.samplers.push_back(binding);
+  }
+  return job;
 }

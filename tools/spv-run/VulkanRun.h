@@ -8,6 +8,7 @@
 #ifndef SPVBRIDGE_TOOLS_SPV_RUN_VULKANRUN_H
 #define SPVBRIDGE_TOOLS_SPV_RUN_VULKANRUN_H
 
+#include "HostResources.h"
 #include "RunArguments.h"
 #include "VulkanBackend.h"
 
@@ -56,6 +57,28 @@ llvm::json::Object describeVulkanRun(const VulkanShader &shader,
 void printVulkanRun(llvm::raw_ostream &os, const VulkanShader &shader,
                     const vulkan::Result &result,
                     std::array<uint32_t, 3> groups, uint32_t repeat);
+
+/// The Vulkan descriptors of spv-run's buffers, images and samplers.
+struct VulkanDescriptors {
+  std::vector<vulkan::BufferBinding> buffers;
+  std::vector<vulkan::ImageBinding> images;
+  std::vector<vulkan::SamplerBinding> samplers;
+  std::vector<vulkan::DeviceBuffer> deviceBuffers;
+  /// Where each HostBuffer went: its place and index there (images: the
+  /// index into `images`, with the unused place PushConstants).
+  std::vector<std::pair<vulkan::AddressPatch::Place, size_t>> places;
+};
+
+/// \p findResource gives the shader's declaration of (set, binding), or
+/// null. Errors: makeVulkanImage's, and
+///   error: --image S:B: the shader has no image there
+llvm::Expected<VulkanDescriptors> makeVulkanDescriptors(
+    llvm::function_ref<const ResourceInfo *(uint32_t, uint32_t)> findResource,
+    llvm::ArrayRef<HostBuffer> buffers, llvm::ArrayRef<HostSampler> samplers);
+
+/// As loadVulkanShader, for a module already loaded (a generated one).
+llvm::Expected<VulkanShader> prepareVulkanShader(SpirvBinary original,
+                                                 const CompileOptions &options);
 
 } // namespace spvb::run
 

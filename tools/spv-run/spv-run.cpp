@@ -21,6 +21,7 @@
 #include "../common/CompileFlags.h"
 #include "BufferCompare.h"
 #include "DeviceAddresses.h"
+#include "HostJob.h"
 #include "HostResources.h"
 #include "ReflectionJson.h"
 #include "ResourceChecks.h"
@@ -275,70 +276,23 @@ runOnVulkan(const run::VulkanShader &shader, ArrayRef<HostBuffer> buffers,
             const std::optional<std::vector<uint8_t>> &push,
             const CompileOptions &options, std::array<uint32_t, 3> groups,
             uint32_t repeat, const BackendChoice &backends) {
-  using Place = vulkan::AddressPatch::Place;
   vulkan::Job job;
   job.spirv = &shader.original;
   job.entryPoint = shader.entryPoint;
   job.specializations = options.specializations;
   job.groups = groups;
-  // Where each of `buffers` goes in the job.
-  std::vector<std::pair<Place, size_t>> places;
-  for (const HostBuffer &buffer : buffers) {
-    if (buffer.isDevice()) {
-      places.push_back({Place::DeviceBuffer, job.deviceBuffers.size()});
-      job.deviceBuffers.push_back({buffer.argument.bytes});
-      continue;
-    }
-    // A buffer the shader does not use is bound as one descriptor.
-    const ResourceInfo *resource = shader.reflection.findResource(
-        buffer.argument.set, buffer.argument.binding);
-    uint32_t element = buffer.argument.element.value_or(0);
-    uint32_t arraySize =
-        resource ? getDescriptorCount(*resource, buffers) : element + 1;
-    if (!buffer.image) {
-      places.push_back({Place::Buffer, job.buffers.size()});
-      vulkan::BufferBinding binding;
-      binding.set = buffer.argument.set;
-      binding.binding = buffer.argument.binding;
-      binding.arrayElement = element;
-      binding.arraySize = arraySize;
-      binding.uniform = buffer.argument.kind == run::DescriptorKind::Uniform;
-      binding.initial = buffer.argument.bytes;
-      job.buffers.push_back(binding);
-      continue;
-    }
-    if (!resource)
-      return createStringError(
-          inconvertibleErrorCode(),
-          formatv("error: --image {0}: the shader has no image there",
-                  buffer.getName().str()));
-    Expected<vulkan::ImageBinding> image =
-        run::makeVulkanImage(*resource, *buffer.image, buffer.sampler);
-    if (!image)
-      return image.takeError();
-    image->arrayElement = element;
-    image->arraySize = arraySize;
-    // Images are not addressable: their place is never used.
-    places.push_back({Place::PushConstants, job.images.size()});
-    job.images.push_back(std::move(*image));
-  }
-  for (const HostSampler &sampler : samplers) {
-    vulkan::SamplerBinding binding;
-    binding.set = sampler.set;
-    binding.binding = sampler.binding;
-    binding.arrayElement = sampler.element.value_or(0);
-    binding.arraySize = binding.arrayElement + 1;
-    if (const ResourceInfo *resource =
-            shader.reflection.findResource(sampler.set, sampler.binding))
-      binding.arraySize = resource->arraySize;
-    if (!binding.arraySize)
-      for (const HostSampler &other : samplers)
-        if (other.set == sampler.set && other.binding == sampler.binding)
-          binding.arraySize =
-              std::max(binding.arraySize, other.element.value_or(0) + 1);
-    binding.settings = sampler.settings;
-    job.samplers.push_back(binding);
-  }
+  Expected<run::VulkanDescriptors> descriptors = run::makeVulkanDescriptors(
+      [&](uint32_t set, uint32_t binding) {
+        return shader.reflection.findResource(set, binding);
+      },
+      buffers, samplers);
+  if (!descriptors)
+    return descriptors.takeError();
+  job.buffers = std::move(descriptors->buffers);
+  job.images = std::move(descriptors->images);
+  job.samplers = std::move(descriptors->samplers);
+  job.deviceBuffers = std::move(descriptors->deviceBuffers);
+  const auto &places = descriptors->places;
   for (const run::ResolvedAddress &address : addresses) {
     vulkan::AddressPatch patch;
     if (address.where)
@@ -741,161 +695,13 @@ int main(int argc, char **argv) {
   Expected<uint32_t> subgroupSize = run::parseSubgroupSize(subgroupSizeArg);
   if (!subgroupSize)
     return fail(subgroupSize.takeError());
-  std::vector<HostBuffer> buffers;
-  std::vector<HostSampler> samplers;
-  auto findBuffer = [&](const run::BufferName &name) -> HostBuffer * {
-    for (HostBuffer &buffer : buffers)
-      if (buffer.getName().refersTo(name))
-        return &buffer;
-    return nullptr;
-  };
-  auto checkNew = [&](StringRef flag, StringRef arg,
-                      const run::BufferName &name) -> Error {
-    if (!findBuffer(name))
-      return Error::success();
-    if (name.isDevice())
-      return createStringError(
-          inconvertibleErrorCode(),
-          formatv("error: {0} '{1}': device buffer '{2}' is given twice", flag,
-                  arg, name.device));
-    return createStringError(
-        inconvertibleErrorCode(),
-        formatv("error: {0} '{1}': set {2} binding {3}{4} is given twice", flag,
-                arg, name.set, name.binding,
-                name.element ? formatv(" element {0}", *name.element).str()
-                             : ""));
-  };
-  for (const std::string &arg : bufferArgs) {
-    Expected<run::BufferArgument> parsed = run::parseBufferArgument(arg);
-    if (!parsed)
-      return fail(parsed.takeError());
-    HostBuffer buffer;
-    buffer.argument = std::move(*parsed);
-    if (Error error = checkNew("--buffer", arg, buffer.getName()))
-      return fail(std::move(error));
-    buffers.push_back(std::move(buffer));
-  }
-  for (const std::string &arg : imageArgs) {
-    Expected<run::ImageArgument> parsed = run::parseImageArgument(arg);
-    if (!parsed)
-      return fail(parsed.takeError());
-    HostBuffer buffer;
-    buffer.argument.set = parsed->set;
-    buffer.argument.binding = parsed->binding;
-    buffer.argument.element = parsed->element;
-    buffer.argument.bytes = parsed->bytes;
-    buffer.image = std::move(*parsed);
-    if (Error error = checkNew("--image", arg, buffer.getName()))
-      return fail(std::move(error));
-    buffers.push_back(std::move(buffer));
-  }
-  for (const std::string &arg : deviceBufferArgs) {
-    Expected<run::DeviceBufferArgument> parsed =
-        run::parseDeviceBufferArgument(arg);
-    if (!parsed)
-      return fail(parsed.takeError());
-    HostBuffer buffer;
-    buffer.device = parsed->name;
-    buffer.argument.bytes = std::move(parsed->bytes);
-    if (Error error = checkNew("--device-buffer", arg, buffer.getName()))
-      return fail(std::move(error));
-    buffers.push_back(std::move(buffer));
-  }
-  for (const std::string &arg : samplerArgs) {
-    Expected<run::SamplerArgument> parsed = run::parseSamplerArgument(arg);
-    if (!parsed)
-      return fail(parsed.takeError());
-    run::BufferName name;
-    name.set = parsed->set;
-    name.binding = parsed->binding;
-    name.element = parsed->element;
-    HostBuffer *image = findBuffer(name);
-    if (image && !image->image)
-      return fail(formatv("--sampler '{0}': no --image {1} to sample", arg,
-                          name.str()));
-    spvb_sampler sampler{};
-    sampler.mag_filter = sampler.min_filter = parsed->filter;
-    sampler.mipmap_mode = parsed->mipmapMode;
-    for (uint32_t &mode : sampler.address_mode)
-      mode = parsed->addressMode;
-    sampler.mip_lod_bias = parsed->lodBias;
-    sampler.min_lod = parsed->minLod;
-    sampler.max_lod = parsed->maxLod;
-    sampler.border_color = parsed->borderColor;
-    sampler.unnormalized_coordinates = parsed->unnormalized;
-    if (image) {
-      image->sampler = sampler;
-      continue;
-    }
-    // No --image there: a separate sampler, checked against the shader's.
-    if (any_of(samplers, [&](const HostSampler &other) {
-          return other.set == parsed->set && other.binding == parsed->binding &&
-                 other.element == parsed->element;
-        }))
-      return fail(
-          formatv("--sampler '{0}': {1} is given twice", arg, name.str()));
-    samplers.push_back(
-        {arg, parsed->set, parsed->binding, parsed->element, sampler});
-  }
-  // --out and --print name a buffer some other flag gives.
-  auto checkNamed = [&](StringRef flag, StringRef arg,
-                        const run::BufferName &name) -> Error {
-    if (findBuffer(name))
-      return Error::success();
-    std::string message =
-        name.isDevice()
-            ? formatv("no --device-buffer named '{0}'", name.device).str()
-            : formatv("no --buffer for set {0} binding {1}{2}", name.set,
-                      name.binding,
-                      name.element
-                          ? formatv(" element {0}", *name.element).str()
-                          : "")
-                  .str();
-    return createStringError(
-        inconvertibleErrorCode(),
-        formatv("error: {0} '{1}': {2}", flag, arg, message));
-  };
-  std::vector<run::OutputArgument> outputs;
-  for (const std::string &arg : outArgs) {
-    Expected<run::OutputArgument> parsed = run::parseOutputArgument(arg);
-    if (!parsed)
-      return fail(parsed.takeError());
-    if (Error error = checkNamed("--out", arg, parsed->buffer))
-      return fail(std::move(error));
-    outputs.push_back(std::move(*parsed));
-  }
-  std::vector<run::PrintArgument> prints;
-  for (const std::string &arg : printArgs) {
-    Expected<run::PrintArgument> parsed = run::parsePrintArgument(arg);
-    if (!parsed)
-      return fail(parsed.takeError());
-    if (Error error = checkNamed("--print", arg, parsed->buffer))
-      return fail(std::move(error));
-    prints.push_back(std::move(*parsed));
-  }
-  std::optional<std::vector<uint8_t>> push;
-  if (!pushArg.empty()) {
-    Expected<std::vector<uint8_t>> data = run::parsePushArgument(pushArg);
-    if (!data)
-      return fail(data.takeError());
-    push = std::move(*data);
-  }
-  std::vector<run::AddressArgument> addressArguments;
-  for (const std::string &arg : addressArgs) {
-    Expected<run::AddressArgument> parsed = run::parseAddressArgument(arg);
-    if (!parsed)
-      return fail(parsed.takeError());
-    addressArguments.push_back(std::move(*parsed));
-  }
-  std::vector<run::AddressableBuffer> addressable;
-  for (const HostBuffer &buffer : buffers)
-    addressable.push_back({buffer.getName(), buffer.argument.bytes.size(),
-                           buffer.image.has_value()});
-  Expected<std::vector<run::ResolvedAddress>> addresses = run::resolveAddresses(
-      addressArguments, addressable,
-      push ? std::optional<uint64_t>(push->size()) : std::nullopt);
-  if (!addresses)
-    return fail(addresses.takeError());
+  JobFlags flags{bufferArgs,  imageArgs, samplerArgs, deviceBufferArgs,
+                 addressArgs, outArgs,   printArgs,   pushArg};
+  Expected<HostJob> collected = collectHostJob(flags);
+  if (!collected)
+    return fail(collected.takeError());
+  HostJob &job = *collected;
+  std::vector<HostBuffer> &buffers = job.buffers;
 
   Expected<CompileOptions> options = spvb::tools::getCompileOptions();
   if (!options)
@@ -916,12 +722,12 @@ int main(int argc, char **argv) {
         run::loadVulkanShader(shaderPath, *options);
     if (!shader)
       return fail(shader.takeError());
-    if (Error error = checkResources(shader->reflection, buffers, samplers,
-                                     push.has_value(), shaderPath))
+    if (Error error = checkResources(shader->reflection, buffers, job.samplers,
+                                     job.push.has_value(), shaderPath))
       return fail(std::move(error));
     Expected<vulkan::Result> result =
-        runOnVulkan(*shader, buffers, samplers, *addresses, push, *options,
-                    groups, *repeat, *backends);
+        runOnVulkan(*shader, buffers, job.samplers, job.addresses, job.push,
+                    *options, groups, *repeat, *backends);
     if (!result)
       return fail(result.takeError());
     vulkanShader = std::move(*shader);
@@ -930,7 +736,7 @@ int main(int argc, char **argv) {
   if (!backends->cpu) {
     for (size_t i = 0; i < buffers.size(); ++i)
       buffers[i].working.assign(vulkanResult->buffers[i]);
-    if (Error error = writeOutputs(outputs, buffers))
+    if (Error error = writeOutputs(job.outputs, buffers))
       return fail(std::move(error));
     if (jsonOutput)
       outs() << formatv("{0:2}",
@@ -940,7 +746,7 @@ int main(int argc, char **argv) {
     else
       run::printVulkanRun(outs(), *vulkanShader, *vulkanResult, groups,
                           *repeat);
-    printBuffers(prints, buffers);
+    printBuffers(job.prints, buffers);
     return 0;
   }
 
@@ -956,8 +762,8 @@ int main(int argc, char **argv) {
                          std::chrono::steady_clock::now() - compileStart)
                          .count();
 
-  if (Error error = checkResources((*kernel)->reflection, buffers, samplers,
-                                   push.has_value(), shaderPath))
+  if (Error error = checkResources((*kernel)->reflection, buffers, job.samplers,
+                                   job.push.has_value(), shaderPath))
     return fail(std::move(error));
 
   // Subgroup results depend on the subgroup size, so --compare runs the CPU
@@ -979,54 +785,9 @@ int main(int argc, char **argv) {
   launcher.setReverseOrder(workgroupOrderArg == "reverse");
   Dispatch dispatch(*kernel);
   dispatch.setLimits(*limits);
-  // Every buffer's working copy first: the addresses are theirs.
-  for (HostBuffer &buffer : buffers) {
-    buffer.working.assign(buffer.argument.bytes);
-    buffer.initial = buffer.argument.bytes;
-  }
-  std::optional<std::vector<uint8_t>> cpuPush = push;
-  for (const run::ResolvedAddress &address : *addresses) {
-    uint64_t value =
-        reinterpret_cast<uintptr_t>(buffers[address.target].working.data()) +
-        address.addend;
-    run::writeAddress(address.where ? buffers[*address.where].initial
-                                    : *cpuPush,
-                      address.offset, value);
-  }
-  for (HostBuffer &buffer : buffers) {
-    if (buffer.isDevice()) {
-      dispatch.nameMemory(buffer.device, buffer.working.data(),
-                          buffer.working.size());
-      continue;
-    }
-    uint32_t element = buffer.argument.element.value_or(0);
-    if (!buffer.image) {
-      dispatch.bindBuffer(buffer.argument.set, buffer.argument.binding,
-                          buffer.working.data(), buffer.working.size(),
-                          element);
-      continue;
-    }
-    const ResourceInfo *resource = (*kernel)->reflection.findResource(
-        buffer.argument.set, buffer.argument.binding);
-    spvb_image &image = buffer.descriptor;
-    image.data = buffer.working.data();
-    image.format = buffer.image->format;
-    image.dim = resource && resource->image ? resource->image->dim : spv::Dim2D;
-    for (int d = 0; d < 3; ++d)
-      image.extent[d] = buffer.image->extent[d];
-    image.layers = buffer.image->layers;
-    image.levels = buffer.image->levels;
-    image.samples = buffer.image->samples;
-    image.size = buffer.working.size();
-    image.sampler = buffer.sampler ? &*buffer.sampler : nullptr;
-    dispatch.bindImage(buffer.argument.set, buffer.argument.binding, &image,
-                       element);
-  }
-  for (const HostSampler &sampler : samplers)
-    dispatch.bindSampler(sampler.set, sampler.binding, &sampler.settings,
-                         sampler.element.value_or(0));
-  if (cpuPush)
-    dispatch.setPushConstants(*cpuPush);
+  bindHostJob(dispatch, job, [&](uint32_t set, uint32_t binding) {
+    return (*kernel)->reflection.findResource(set, binding);
+  });
 
   // Every run starts from the initial contents, restored outside the timing.
   // debugPrintfEXT output is shown for the last run only.
@@ -1058,7 +819,7 @@ int main(int argc, char **argv) {
       timings.push_back(ms);
   }
 
-  if (Error error = writeOutputs(outputs, buffers))
+  if (Error error = writeOutputs(job.outputs, buffers))
     return fail(std::move(error));
   run::TimingSummary summary = run::summarize(timings);
   const uint32_t *size = (*kernel)->entry.info.workgroup_size;
@@ -1079,7 +840,7 @@ int main(int argc, char **argv) {
        getWorkgroupEntryName((*kernel)->entry.info.workgroup_entry)}};
   if (backends->compare())
     return reportComparison(std::move(result), *vulkanShader, *vulkanResult,
-                            buffers, *addresses, prints, groups, *repeat,
+                            buffers, job.addresses, job.prints, groups, *repeat,
                             backends->tolerance);
   if (jsonOutput) {
     outs() << formatv("{0:2}", json::Value(std::move(result))) << "\n";
@@ -1094,6 +855,6 @@ int main(int argc, char **argv) {
                       summary.median, *repeat, summary.min, summary.max,
                       launcher.getThreadCount());
   }
-  printBuffers(prints, buffers);
+  printBuffers(job.prints, buffers);
   return 0;
 }

@@ -1,5 +1,4 @@
-//===- Draw.h - A draw with compiled vertex and fragment shaders -*- C++
-//-*-===//
+//===- Draw.h - A draw of compiled vertex and fragment shaders -*- C++ -*-===//
 //
 // The graphics counterpart of Dispatch: binds resources by (set, binding)
 // for both stages (each stage checks what it uses), and runs one draw of
@@ -31,6 +30,8 @@ public:
                    uint32_t arrayElement = 0);
   void setPushConstants(llvm::ArrayRef<uint8_t> bytes);
   void setLimits(const DeviceLimits &limits);
+  /// As Dispatch's: memory reached by address, named in reports.
+  void nameMemory(const std::string &name, const void *data, uint64_t size);
 
   /// Draws into `target`. Errors name the stage's shader.
   llvm::Expected<runtime::DrawStatistics>
