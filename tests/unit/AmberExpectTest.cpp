@@ -222,4 +222,40 @@ TEST(AmberExpect, ColourProbesScaleNormalizedTexels) {
                       "inside the 2x1 image");
 }
 
+TEST(AmberExpect, FailedProbeDifferenceImage) {
+  // A 3x1 image: (255, 0, 128, 255), (0, 255, 64, 255), (0, 0, 0, 255);
+  // probing (1, 0, 0.50196, 1) over x = 0..1 passes at x = 0 only.
+  Buffer image = bufferOf("R8G8B8A8_UNORM");
+  image.name = "img";
+  image.width = 3;
+  image.height = 1;
+  std::vector<uint8_t> bytes = {255, 0,   128, 255, 0, 255,
+                                64,  255, 0,   0,   0, 255};
+  ExpectRectCommand probe;
+  probe.buffer = "img";
+  probe.width = 2;
+  probe.height = 1;
+  probe.hasAlpha = true;
+  probe.color = {1.0, 0.0, 128 / 255.0, 1.0};
+  ProbedTexels probed;
+  ASSERT_TRUE(checkExpectRect(probe, image, bytes, &probed));
+  EXPECT_EQ(probed.x, 0u);
+  EXPECT_EQ(probed.width, 2u);
+  EXPECT_EQ(probed.height, 1u);
+  EXPECT_EQ(probed.failing, std::vector<bool>({false, true}));
+  // Passing: luma (77 * 255 + 29 * 128) / 256 = 23347 / 256 = 91, grey
+  // 64 + 91 / 2 = 109; failing: red; outside the rectangle: transparent.
+  PngImage actual{3, 1, bytes};
+  PngImage difference = makeProbeDifferenceImage(actual, probed);
+  EXPECT_EQ(difference.width, 3u);
+  EXPECT_EQ(difference.height, 1u);
+  EXPECT_EQ(difference.rgba, std::vector<uint8_t>({109, 109, 109, 255, 255, 0,
+                                                   0, 255, 0, 0, 0, 0}));
+  // A rectangle outside the image compares no texels: nothing to show.
+  probe.x = 2;
+  ProbedTexels none;
+  ASSERT_TRUE(checkExpectRect(probe, image, bytes, &none));
+  EXPECT_TRUE(none.failing.empty());
+}
+
 } // namespace

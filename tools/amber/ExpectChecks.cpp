@@ -7,6 +7,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -183,8 +184,8 @@ static double scaleComponent(const FormatComponent &component, double raw) {
 
 std::optional<std::string>
 spvb::amber::checkExpectRect(const ExpectRectCommand &expect,
-                             const Buffer &image,
-                             llvm::ArrayRef<uint8_t> bytes) {
+                             const Buffer &image, llvm::ArrayRef<uint8_t> bytes,
+                             ProbedTexels *probed) {
   const Type &type = image.type;
   std::string what = "EXPECT " + expect.buffer + " " +
                      (expect.hasAlpha ? "EQ_RGBA" : "EQ_RGB") + ": ";
@@ -216,6 +217,8 @@ spvb::amber::checkExpectRect(const ExpectRectCommand &expect,
       return Tolerance{kDefaultTexelTolerance, false};
     return expect.tolerances[expect.tolerances.size() == 4 ? channel : 0];
   };
+  if (probed)
+    *probed = {x, y, w, h, std::vector<bool>(uint64_t(w) * h)};
   unsigned differing = 0;
   std::string first;
   for (uint32_t row = y; row < y + h; ++row)
@@ -238,6 +241,8 @@ spvb::amber::checkExpectRect(const ExpectRectCommand &expect,
         equal &= isEqualWithTolerance(expect.color[channel], value,
                                       tolerance(channel));
       }
+      if (!equal && probed)
+        probed->failing[uint64_t(row - y) * w + (column - x)] = true;
       if (equal || differing++)
         continue;
       first = llvm::formatv("the first at ({0}, {1}): {2} {3} {4}", column, row,
@@ -257,6 +262,32 @@ spvb::amber::checkExpectRect(const ExpectRectCommand &expect,
   return what + llvm::formatv("{0} of {1} pixels differ from {2}, {3}",
                               differing, uint64_t(w) * h, expected, first)
                     .str();
+}
+
+PngImage spvb::amber::makeProbeDifferenceImage(const PngImage &actual,
+                                               const ProbedTexels &probed) {
+  PngImage difference;
+  difference.width = actual.width;
+  difference.height = actual.height;
+  difference.rgba.assign(actual.rgba.size(), 0);
+  for (uint32_t row = 0; row < probed.height; ++row)
+    for (uint32_t column = 0; column < probed.width; ++column) {
+      uint64_t texel =
+          uint64_t(probed.y + row) * actual.width + probed.x + column;
+      if (texel * 4 + 4 > actual.rgba.size())
+        continue;
+      uint8_t *out = &difference.rgba[texel * 4];
+      if (probed.failing[uint64_t(row) * probed.width + column]) {
+        const uint8_t red[4] = {255, 0, 0, 255};
+        std::copy(red, red + 4, out);
+        continue;
+      }
+      const uint8_t *in = &actual.rgba[texel * 4];
+      unsigned luma = (77u * in[0] + 150u * in[1] + 29u * in[2]) / 256;
+      out[0] = out[1] = out[2] = static_cast<uint8_t>(64 + luma / 2);
+      out[3] = 255;
+    }
+  return difference;
 }
 
 /// Every number of every element of a buffer, as doubles.

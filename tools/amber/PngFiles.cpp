@@ -35,11 +35,14 @@ llvm::Expected<PngImage> spvb::amber::readPng(llvm::StringRef path) {
   return result;
 }
 
-llvm::Error spvb::amber::writePng(llvm::StringRef path,
-                                  const runtime::VulkanFormat &format,
-                                  const uint8_t *texels, uint32_t width,
-                                  uint32_t height) {
-  std::vector<uint8_t> rgba(uint64_t(width) * height * 4);
+PngImage spvb::amber::convertToRgba8(const runtime::VulkanFormat &format,
+                                     const uint8_t *texels, uint32_t width,
+                                     uint32_t height) {
+  PngImage result;
+  result.width = width;
+  result.height = height;
+  std::vector<uint8_t> &rgba = result.rgba;
+  rgba.resize(uint64_t(width) * height * 4);
   for (uint64_t i = 0; i < uint64_t(width) * height; ++i) {
     const uint8_t *texel = texels + i * format.texelBytes;
     double channels[4] = {0, 0, 0, 1};
@@ -58,14 +61,25 @@ llvm::Error spvb::amber::writePng(llvm::StringRef path,
           std::floor(std::clamp(value, 0.0, 1.0) * 255.0 + 0.5));
     }
   }
+  return result;
+}
+
+llvm::Error spvb::amber::writePng(llvm::StringRef path,
+                                  const runtime::VulkanFormat &format,
+                                  const uint8_t *texels, uint32_t width,
+                                  uint32_t height) {
+  return writePng(path, convertToRgba8(format, texels, width, height));
+}
+
+llvm::Error spvb::amber::writePng(llvm::StringRef path, const PngImage &rgba) {
   png_image image;
   std::memset(&image, 0, sizeof(image));
   image.version = PNG_IMAGE_VERSION;
-  image.width = width;
-  image.height = height;
+  image.width = rgba.width;
+  image.height = rgba.height;
   image.format = PNG_FORMAT_RGBA;
   std::string file = path.str();
-  if (!png_image_write_to_file(&image, file.c_str(), 0, rgba.data(), 0,
+  if (!png_image_write_to_file(&image, file.c_str(), 0, rgba.rgba.data(), 0,
                                nullptr))
     return pngError(path, image, "write");
   return llvm::Error::success();

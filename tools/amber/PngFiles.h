@@ -26,9 +26,17 @@ struct PngImage {
 /// Errors name the file and libpng's reason.
 llvm::Expected<PngImage> readPng(llvm::StringRef path);
 
+/// `width` x `height` texels of `format` (tightly packed rows) as 8-bit
+/// RGBA: colours clamped to [0, 1] and rounded, depth as grey.
+PngImage convertToRgba8(const runtime::VulkanFormat &format,
+                        const uint8_t *texels, uint32_t width, uint32_t height);
+
 /// Writes `width` x `height` texels of `format` (tightly packed rows).
 llvm::Error writePng(llvm::StringRef path, const runtime::VulkanFormat &format,
                      const uint8_t *texels, uint32_t width, uint32_t height);
+
+/// Writes 8-bit RGBA texels as they are.
+llvm::Error writePng(llvm::StringRef path, const PngImage &image);
 
 } // namespace spvb::amber
 

@@ -236,6 +236,10 @@ private:
   bool loadPng(const Buffer &buffer);
   /// --dump-images.
   void dumpImages();
+  /// A failed probe's actual and difference images (ScriptExecutor.h): what
+  /// to append to its message, their paths or why they were not written.
+  std::string writeProbeImages(llvm::StringRef name, const Buffer &image,
+                               const ProbedTexels &probed);
   /// The buffer as probes see it: an attachment with its pipeline's size.
   const Buffer &getImage(llvm::StringRef name) const;
   llvm::Expected<runtime::RenderTarget>
@@ -269,6 +273,8 @@ private:
   std::map<std::string, Buffer> attachments;
   std::map<std::string, runtime::GraphicsState> graphicsStates;
   std::map<std::string, ClearValues> clearValues;
+  /// How many probes of each buffer failed so far (names their images).
+  std::map<std::string, unsigned> probeFailures;
 };
 
 } // namespace
@@ -317,10 +323,15 @@ bool Executor::runCommand(const Command &command) {
   if (auto *probe = llvm::dyn_cast<ExpectRectCommand>(&command)) {
     const Buffer &image = getImage(probe->buffer);
     std::optional<std::string> failure = refuseMultisampled(&image);
+    ProbedTexels probed;
     if (!failure)
-      failure = checkExpectRect(*probe, image, memory[probe->buffer]);
-    if (failure)
+      failure = checkExpectRect(*probe, image, memory[probe->buffer], &probed);
+    if (failure) {
+      // Only a comparison of texels has something to show.
+      if (!probed.failing.empty())
+        *failure += writeProbeImages(probe->buffer, image, probed);
       result.fail(command.line, *failure);
+    }
     return true;
   }
   if (auto *compare = llvm::dyn_cast<CompareBuffersCommand>(&command)) {
@@ -777,6 +788,57 @@ void Executor::dumpImages() {
             writePng(path, *format, bytes.data(), buffer.width, height))
       result.fail(0, "--dump-images: " + llvm::toString(std::move(error)));
   }
+}
+
+std::string Executor::writeProbeImages(llvm::StringRef name,
+                                       const Buffer &image,
+                                       const ProbedTexels &probed) {
+  auto couldNotWrite = [](const llvm::Twine &reason) {
+    return " (could not write PNG: " + reason.str() + ")";
+  };
+  const runtime::VulkanFormat *format =
+      runtime::findVulkanFormat(image.type.name);
+  if (!format)
+    return couldNotWrite("format " + image.type.name +
+                         " has no conversion to RGBA");
+  uint32_t height = std::max(1u, image.height);
+  runtime::GuardedBuffer &bytes = memory[name.str()];
+  if (bytes.size() < uint64_t(image.width) * height * format->texelBytes)
+    return couldNotWrite("the image holds fewer bytes than its size");
+  // Without --dump-images the user asked for no directory, so none appears
+  // next to the script or in the working directory.
+  bool temporary = options.imageDirectory.empty();
+  llvm::SmallString<128> directory(options.imageDirectory);
+  if (temporary) {
+    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, directory);
+    llvm::sys::path::append(directory, "spvb-probe-failures");
+  }
+  if (std::error_code error = llvm::sys::fs::create_directories(directory))
+    return couldNotWrite("cannot create directory '" + directory +
+                         "': " + error.message());
+  // Numbered from the second failure on, so that each message names the
+  // images of its own probe.
+  unsigned count = ++probeFailures[name.str()];
+  std::string base =
+      (llvm::sys::path::stem(script.fileName) + "." + name).str();
+  if (count > 1)
+    base += "." + std::to_string(count);
+  llvm::SmallString<128> actualPath(directory), differencePath(directory);
+  llvm::sys::path::append(actualPath, base + ".actual.png");
+  llvm::sys::path::append(differencePath, base + ".diff.png");
+  PngImage actual = convertToRgba8(*format, bytes.data(), image.width, height);
+  llvm::Error error = writePng(actualPath, actual);
+  if (!error)
+    error = writePng(differencePath, makeProbeDifferenceImage(actual, probed));
+  if (error)
+    return couldNotWrite(llvm::toString(std::move(error)));
+  std::string text =
+      ("; actual image: " + actualPath + ", difference: " + differencePath)
+          .str();
+  if (temporary)
+    text += " (in the system temp directory; --dump-images DIR chooses "
+            "another)";
+  return text;
 }
 
 void Executor::sizeAttachments() {

@@ -35,6 +35,17 @@ struct ExecutorOptions {
   DeviceLimits limits = DeviceLimits::lavapipe();
   /// --dump-images: after the script, every attachment and image is written
   /// here as NAME.png; empty: none are.
+  ///
+  /// A colour probe (EQ_RGB, EQ_RGBA, VkScript's probes) whose texels differ
+  /// also writes, at once, STEM.BUFFER.actual.png (the whole image, as
+  /// --dump-images writes it) and STEM.BUFFER.diff.png (failing texels red,
+  /// see makeProbeDifferenceImage) with STEM the script's file name without
+  /// its extension, and appends "; actual image: PATH, difference: PATH" to
+  /// its message. They go here, or without --dump-images to
+  /// spvb-probe-failures/ in the system temp directory (the message says
+  /// so). The Nth failed probe of a buffer (N > 1) writes
+  /// STEM.BUFFER.N.actual.png and STEM.BUFFER.N.diff.png; a file that cannot
+  /// be written appends " (could not write PNG: REASON)" instead.
   std::string imageDirectory;
 };
 
