@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -169,6 +170,27 @@ Expected<HostJob> collectHostJob(const JobFlags &flags) {
     return addresses.takeError();
   job.addresses = std::move(*addresses);
   return job;
+}
+
+Error writeOutputs(ArrayRef<run::OutputArgument> outputs,
+                   ArrayRef<HostBuffer> buffers) {
+  for (const run::OutputArgument &output : outputs)
+    for (const HostBuffer &buffer : buffers)
+      if (buffer.getName().refersTo(output.buffer))
+        if (Error error = run::writeFile(output.path, buffer.working))
+          return error;
+  return Error::success();
+}
+
+void printBuffers(ArrayRef<run::PrintArgument> prints,
+                  ArrayRef<HostBuffer> buffers, bool json, StringRef label) {
+  for (const run::PrintArgument &print : prints)
+    for (const HostBuffer &buffer : buffers)
+      if (buffer.getName().refersTo(print.buffer))
+        (json ? errs() : outs())
+            << label
+            << formatv("buffer {0} ({1}): ", print.buffer.str(), print.type)
+            << run::formatBuffer(buffer.working, print.type) << "\n";
 }
 
 } // namespace spvb

@@ -48,6 +48,16 @@ struct HostJob {
 ///   error: --sampler 'ARG': no --image S:B to sample
 llvm::Expected<HostJob> collectHostJob(const JobFlags &flags);
 
+/// --out: each named buffer's bytes after the run.
+llvm::Error writeOutputs(llvm::ArrayRef<run::OutputArgument> outputs,
+                         llvm::ArrayRef<HostBuffer> buffers);
+
+/// --print: each named buffer's values, after \p label (with --json on
+/// stderr, so stdout stays JSON).
+void printBuffers(llvm::ArrayRef<run::PrintArgument> prints,
+                  llvm::ArrayRef<HostBuffer> buffers, bool json,
+                  llvm::StringRef label = "");
+
 /// Binds \p job for a CPU run to \p binder (a Dispatch or a Draw): each
 /// buffer's working copy starts as given and `initial` gets the CPU's
 /// addresses (--address) written in; \p findResource gives an image's

@@ -21,6 +21,7 @@
 #include "../common/CompileFlags.h"
 #include "BufferCompare.h"
 #include "DeviceAddresses.h"
+#include "DrawRun.h"
 #include "HostJob.h"
 #include "HostResources.h"
 #include "ReflectionJson.h"
@@ -51,10 +52,47 @@ using namespace spvb;
 
 static cl::OptionCategory &category = spvb::tools::getToolCategory();
 
+static cl::list<std::string> shaderPaths(
+    cl::Positional, cl::OneOrMore,
+    cl::desc("<shader or Amber script (.amber, .vkscript); with "
+             "--framebuffer: a fragment shader, or a vertex and a fragment "
+             "shader>"),
+    cl::cat(category));
+/// The first of shaderPaths: the shader or script of every mode.
+static std::string shaderPath;
+static cl::opt<std::string> framebufferArg(
+    "framebuffer",
+    cl::desc("Draw the fragment shader over a framebuffer of WxH[:FORMAT] "
+             "(default format R8G8B8A8_UNORM) instead of dispatching"),
+    cl::value_desc("WxH[:FORMAT]"), cl::cat(category));
+static cl::list<std::string>
+    pngArgs("png",
+            cl::desc("Draws: write output Location LOC's attachment (default "
+                     "0) as a PNG"),
+            cl::value_desc("[LOC:]FILE"), cl::cat(category));
+static cl::list<std::string> vertexDataArgs(
+    "vertex-data",
+    cl::desc("Draws with a vertex shader: per-vertex values of input "
+             "LOCATION in a VkFormat"),
+    cl::value_desc("LOCATION:FORMAT:DATA"), cl::cat(category));
 static cl::opt<std::string>
-    shaderPath(cl::Positional, cl::Required,
-               cl::desc("<shader or Amber script (.amber, .vkscript)>"),
-               cl::cat(category));
+    indexDataArg("index-data",
+                 cl::desc("Draws with a vertex shader: an index buffer"),
+                 cl::value_desc("u8|u16|u32:DATA"), cl::cat(category));
+static cl::opt<std::string> topologyArg(
+    "topology",
+    cl::desc("Draws with a vertex shader: the primitive topology (default "
+             "triangle_list)"),
+    cl::cat(category));
+static cl::opt<std::string> verticesArg(
+    "vertices",
+    cl::desc("Draws with a vertex shader: vertices (or indices) to draw "
+             "(default: all the vertex or index data has)"),
+    cl::cat(category));
+static cl::opt<std::string>
+    instancesArg("instances",
+                 cl::desc("Draws with a vertex shader: instances (default 1)"),
+                 cl::cat(category));
 static cl::list<std::string> groupsArg("groups", cl::multi_val(3),
                                        cl::desc("Workgroup counts X Y Z"),
                                        cl::cat(category));
@@ -245,7 +283,14 @@ static std::vector<cl::Option *> getJobFlags() {
           &backendArg,
           &compareArg,
           &ulpArg,
-          &absToleranceArg};
+          &absToleranceArg,
+          &framebufferArg,
+          std::addressof(pngArgs),
+          std::addressof(vertexDataArgs),
+          &indexDataArg,
+          &topologyArg,
+          &verticesArg,
+          &instancesArg};
 }
 
 static Error checkReflectFlags(StringRef threadsArg) {
@@ -331,30 +376,6 @@ runOnVulkan(const run::VulkanShader &shader, ArrayRef<HostBuffer> buffers,
   result->images.clear();
   result->deviceBuffers.clear();
   return result;
-}
-
-/// --out: each named buffer's bytes after the run.
-static Error writeOutputs(ArrayRef<run::OutputArgument> outputs,
-                          ArrayRef<HostBuffer> buffers) {
-  for (const run::OutputArgument &output : outputs)
-    for (const HostBuffer &buffer : buffers)
-      if (buffer.getName().refersTo(output.buffer))
-        if (Error error = run::writeFile(output.path, buffer.working))
-          return error;
-  return Error::success();
-}
-
-/// --print: each named buffer's values, after \p label (with --json on
-/// stderr, so stdout stays JSON).
-static void printBuffers(ArrayRef<run::PrintArgument> prints,
-                         ArrayRef<HostBuffer> buffers, StringRef label = "") {
-  for (const run::PrintArgument &print : prints)
-    for (const HostBuffer &buffer : buffers)
-      if (buffer.getName().refersTo(print.buffer))
-        (jsonOutput ? errs() : outs())
-            << label
-            << formatv("buffer {0} ({1}): ", print.buffer.str(), print.type)
-            << run::formatBuffer(buffer.working, print.type) << "\n";
 }
 
 /// Adds \p placement's scalars and pointers to \p layout, but for those
@@ -546,11 +567,11 @@ static int reportComparison(json::Object cpuResult,
     for (const run::BufferComparison &comparison : *comparisons)
       outs() << run::formatComparison(comparison);
   }
-  printBuffers(prints, buffers, "cpu ");
+  printBuffers(prints, buffers, jsonOutput, "cpu ");
   std::vector<HostBuffer> vulkanBuffers(buffers.begin(), buffers.end());
   for (size_t i = 0; i < vulkanBuffers.size(); ++i)
     vulkanBuffers[i].working.assign(vulkanResult.buffers[i]);
-  printBuffers(prints, vulkanBuffers, "vulkan ");
+  printBuffers(prints, vulkanBuffers, jsonOutput, "vulkan ");
   // The verdict comes last, also after --print's lines.
   if (!jsonOutput)
     outs() << run::formatSummary(*comparisons) << "\n";
@@ -640,6 +661,119 @@ static int runScript(StringRef threadsArg) {
   return runScriptFile(shaderPath, options, jsonOutput);
 }
 
+/// spv-run SHADER.frag --framebuffer WxH (DrawRun.h).
+static int runDraw(StringRef threadsArg) {
+  for (cl::Option *option :
+       {static_cast<cl::Option *>(std::addressof(groupsArg)),
+        static_cast<cl::Option *>(&workgroupOrderArg),
+        static_cast<cl::Option *>(&subgroupSizeArg),
+        static_cast<cl::Option *>(std::addressof(deviceBufferArgs)),
+        static_cast<cl::Option *>(std::addressof(addressArgs))})
+    if (option->getNumOccurrences())
+      return fail("--" + option->ArgStr +
+                  " is for dispatches; --framebuffer draws");
+  run::DrawOptions options;
+  options.shaderPaths.assign(shaderPaths.begin(), shaderPaths.end());
+  Expected<run::FramebufferArgument> framebuffer =
+      run::parseFramebufferArgument(framebufferArg);
+  if (!framebuffer)
+    return fail(framebuffer.takeError());
+  options.framebuffer = *framebuffer;
+  for (const std::string &arg : pngArgs) {
+    Expected<run::PngArgument> png = run::parsePngArgument(arg);
+    if (!png)
+      return fail(png.takeError());
+    options.pngs.push_back(std::move(*png));
+  }
+  if (shaderPaths.size() == 1)
+    for (cl::Option *option : {static_cast<cl::Option *>(&topologyArg),
+                               static_cast<cl::Option *>(&verticesArg),
+                               static_cast<cl::Option *>(&instancesArg)})
+      if (option->getNumOccurrences())
+        return fail("--" + option->ArgStr +
+                    ": a fragment shader alone is drawn over the whole "
+                    "framebuffer; give a vertex shader first");
+  for (const std::string &arg : vertexDataArgs) {
+    Expected<run::VertexDataArgument> data = run::parseVertexDataArgument(arg);
+    if (!data)
+      return fail(data.takeError());
+    if (any_of(options.vertexData, [&](const run::VertexDataArgument &other) {
+          return other.location == data->location;
+        }))
+      return fail(formatv("--vertex-data '{0}': Location {1} is given twice",
+                          arg, data->location));
+    options.vertexData.push_back(std::move(*data));
+  }
+  if (indexDataArg.getNumOccurrences()) {
+    Expected<run::IndexDataArgument> indices =
+        run::parseIndexDataArgument(indexDataArg);
+    if (!indices)
+      return fail(indices.takeError());
+    options.indices = std::move(*indices);
+  }
+  if (topologyArg.getNumOccurrences()) {
+    Expected<VkPrimitiveTopology> topology =
+        run::parseTopologyArgument(topologyArg);
+    if (!topology)
+      return fail(topology.takeError());
+    options.topology = *topology;
+  }
+  if (verticesArg.getNumOccurrences()) {
+    Expected<uint32_t> vertices = run::parsePositive(verticesArg, "--vertices");
+    if (!vertices)
+      return fail(vertices.takeError());
+    options.vertices = *vertices;
+  }
+  if (instancesArg.getNumOccurrences()) {
+    Expected<uint32_t> instances =
+        run::parsePositive(instancesArg, "--instances");
+    if (!instances)
+      return fail(instances.takeError());
+    options.instances = *instances;
+  }
+  Expected<uint32_t> repeat = run::parsePositive(repeatArg, "--repeat");
+  if (!repeat)
+    return fail(repeat.takeError());
+  options.repeat = *repeat;
+  if (threadsArg != "0") {
+    Expected<uint32_t> parsed = run::parsePositive(threadsArg, "--threads");
+    if (!parsed)
+      return fail(parsed.takeError());
+    options.threads = *parsed;
+  }
+  Expected<double> timeoutSeconds = parseTimeout();
+  if (!timeoutSeconds)
+    return fail(timeoutSeconds.takeError());
+  options.timeoutSeconds = *timeoutSeconds;
+  Expected<DeviceLimits> limits = parseLimits();
+  if (!limits)
+    return fail(limits.takeError());
+  options.limits = std::move(*limits);
+  options.json = jsonOutput;
+  Expected<BackendChoice> backends = parseBackendChoice();
+  if (!backends)
+    return fail(backends.takeError());
+  options.cpu = backends->cpu;
+  options.vulkan = backends->vulkan;
+  options.device = backends->device;
+  options.tolerance = backends->tolerance;
+  if (cold)
+    setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
+
+  JobFlags flags{bufferArgs,  imageArgs, samplerArgs, deviceBufferArgs,
+                 addressArgs, outArgs,   printArgs,   pushArg};
+  Expected<HostJob> job = collectHostJob(flags);
+  if (!job)
+    return fail(job.takeError());
+  Expected<CompileOptions> compile = spvb::tools::getCompileOptions();
+  if (!compile)
+    return fail(compile.takeError());
+  Expected<int> status = run::runDrawCommand(options, *job, *compile);
+  if (!status)
+    return fail(status.takeError());
+  return *status;
+}
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   std::vector<const char *> args(argv, argv + argc);
@@ -650,8 +784,25 @@ int main(int argc, char **argv) {
       "spv-run: run a compute shader or an Amber script on the CPU\n\n"
       "  --threads N  host threads (default: all hardware threads)\n");
 
+  shaderPath = shaderPaths.front();
   if (isScriptPath(shaderPath))
     return runScript(threadsArg);
+  if (shaderPaths.size() > 2 ||
+      (shaderPaths.size() == 2 && !framebufferArg.getNumOccurrences()))
+    return fail("spv-run takes one shader or script; two shaders (a vertex "
+                "and a fragment shader) are drawn with --framebuffer WxH");
+  if (framebufferArg.getNumOccurrences() && !reflectArg)
+    return runDraw(threadsArg);
+  for (cl::Option *option :
+       {static_cast<cl::Option *>(std::addressof(pngArgs)),
+        static_cast<cl::Option *>(std::addressof(vertexDataArgs)),
+        static_cast<cl::Option *>(&indexDataArg),
+        static_cast<cl::Option *>(&topologyArg),
+        static_cast<cl::Option *>(&verticesArg),
+        static_cast<cl::Option *>(&instancesArg)})
+    if (option->getNumOccurrences() && !reflectArg)
+      return fail("--" + option->ArgStr +
+                  " is used with --framebuffer WxH (a draw)");
   if (dumpImagesArg.getNumOccurrences())
     return fail("--dump-images is used with a script (.amber, .vkscript)");
   if (reflectArg) {
@@ -746,7 +897,7 @@ int main(int argc, char **argv) {
     else
       run::printVulkanRun(outs(), *vulkanShader, *vulkanResult, groups,
                           *repeat);
-    printBuffers(job.prints, buffers);
+    printBuffers(job.prints, buffers, jsonOutput);
     return 0;
   }
 
@@ -855,6 +1006,6 @@ int main(int argc, char **argv) {
                       summary.median, *repeat, summary.min, summary.max,
                       launcher.getThreadCount());
   }
-  printBuffers(job.prints, buffers);
+  printBuffers(job.prints, buffers, jsonOutput);
   return 0;
 }

@@ -1,245 +1,23 @@
 //===- VulkanBackend.cpp - Run one compute job through Vulkan -------------===//
 //
-// Follows ../shared/tools/vkref step by step, so that spv-run
-// --backend=vulkan and vkref do the same thing with the driver; vkref's
-// exits become llvm::Errors and every handle is released on every path.
+// The compute side of VulkanContext.h: the workgroup-count limits, buffers
+// bound to no descriptor and their addresses, the compute pipeline and the
+// dispatch.
 //
 //===----------------------------------------------------------------------===//
 
 #include "VulkanBackend.h"
 
-#include "VulkanFeatures.h"
+#include "VulkanContext.h"
 
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/raw_ostream.h"
 
-#include <vulkan/vulkan.h>
-
-#include <algorithm>
-#include <chrono>
 #include <cstring>
-#include <tuple>
 
 using namespace spvb;
 using namespace spvb::vulkan;
 
 namespace {
-
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
-llvm::StringRef getResultName(VkResult result) {
-  switch (result) {
-#define SPVB_RESULT(name)                                                      \
-  case name:                                                                   \
-    return #name;
-    SPVB_RESULT(VK_NOT_READY)
-    SPVB_RESULT(VK_TIMEOUT)
-    SPVB_RESULT(VK_INCOMPLETE)
-    SPVB_RESULT(VK_ERROR_OUT_OF_HOST_MEMORY)
-    SPVB_RESULT(VK_ERROR_OUT_OF_DEVICE_MEMORY)
-    SPVB_RESULT(VK_ERROR_INITIALIZATION_FAILED)
-    SPVB_RESULT(VK_ERROR_DEVICE_LOST)
-    SPVB_RESULT(VK_ERROR_MEMORY_MAP_FAILED)
-    SPVB_RESULT(VK_ERROR_LAYER_NOT_PRESENT)
-    SPVB_RESULT(VK_ERROR_EXTENSION_NOT_PRESENT)
-    SPVB_RESULT(VK_ERROR_FEATURE_NOT_PRESENT)
-    SPVB_RESULT(VK_ERROR_INCOMPATIBLE_DRIVER)
-    SPVB_RESULT(VK_ERROR_TOO_MANY_OBJECTS)
-    SPVB_RESULT(VK_ERROR_FORMAT_NOT_SUPPORTED)
-    SPVB_RESULT(VK_ERROR_FRAGMENTED_POOL)
-    SPVB_RESULT(VK_ERROR_UNKNOWN)
-    SPVB_RESULT(VK_ERROR_OUT_OF_POOL_MEMORY)
-    SPVB_RESULT(VK_ERROR_INVALID_EXTERNAL_HANDLE)
-    SPVB_RESULT(VK_ERROR_FRAGMENTATION)
-    SPVB_RESULT(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS)
-    SPVB_RESULT(VK_PIPELINE_COMPILE_REQUIRED)
-    SPVB_RESULT(VK_ERROR_INVALID_SHADER_NV)
-#undef SPVB_RESULT
-  default:
-    return "VkResult";
-  }
-}
-
-/// "error: vulkan: vkCreateX failed: VK_ERROR_..." for a failed call.
-llvm::Error check(VkResult result, llvm::StringRef call) {
-  if (result == VK_SUCCESS)
-    return llvm::Error::success();
-  return makeError(llvm::formatv("error: vulkan: {0} failed: {1} ({2})", call,
-                                 getResultName(result),
-                                 static_cast<int>(result)));
-}
-
-const char *const NoDeviceHint =
-    "install mesa-vulkan-drivers for lavapipe, or point VK_ICD_FILENAMES at "
-    "a driver's ICD file";
-
-/// A zeroed Vulkan struct with its sType set.
-template <typename T> T makeStruct(VkStructureType type) {
-  T value{};
-  value.sType = type;
-  return value;
-}
-
-/// A global memory dependency from `srcStage`'s `srcAccess` to `dstStage`'s
-/// `dstAccess`.
-static void recordMemoryBarrier(VkCommandBuffer commands,
-                                VkPipelineStageFlags srcStage,
-                                VkAccessFlags srcAccess,
-                                VkPipelineStageFlags dstStage,
-                                VkAccessFlags dstAccess) {
-  auto barrier = makeStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-  barrier.srcAccessMask = srcAccess;
-  barrier.dstAccessMask = dstAccess;
-  vkCmdPipelineBarrier(commands, srcStage, dstStage, 0, 1, &barrier, 0, nullptr,
-                       0, nullptr);
-}
-
-/// The VkFormat of a SPIR-V ImageFormat and its name, for errors.
-struct FormatEntry {
-  uint32_t spirv;
-  VkFormat vulkan;
-  const char *name;
-};
-
-/// Every SPIR-V ImageFormat; Vulkan's "Compatibility Between SPIR-V Image
-/// Formats and Vulkan Formats" table.
-const FormatEntry *findFormat(uint32_t format) {
-#define SPVB_FORMAT(spirv, vulkan)                                             \
-  { spv::ImageFormat##spirv, VK_FORMAT_##vulkan, "VK_FORMAT_" #vulkan }
-  static const FormatEntry Formats[] = {
-      SPVB_FORMAT(Rgba32f, R32G32B32A32_SFLOAT),
-      SPVB_FORMAT(Rgba16f, R16G16B16A16_SFLOAT),
-      SPVB_FORMAT(R32f, R32_SFLOAT),
-      SPVB_FORMAT(Rgba8, R8G8B8A8_UNORM),
-      SPVB_FORMAT(Rgba8Snorm, R8G8B8A8_SNORM),
-      SPVB_FORMAT(Rg32f, R32G32_SFLOAT),
-      SPVB_FORMAT(Rg16f, R16G16_SFLOAT),
-      SPVB_FORMAT(R11fG11fB10f, B10G11R11_UFLOAT_PACK32),
-      SPVB_FORMAT(R16f, R16_SFLOAT),
-      SPVB_FORMAT(Rgba16, R16G16B16A16_UNORM),
-      SPVB_FORMAT(Rgb10A2, A2B10G10R10_UNORM_PACK32),
-      SPVB_FORMAT(Rg16, R16G16_UNORM),
-      SPVB_FORMAT(Rg8, R8G8_UNORM),
-      SPVB_FORMAT(R16, R16_UNORM),
-      SPVB_FORMAT(R8, R8_UNORM),
-      SPVB_FORMAT(Rgba16Snorm, R16G16B16A16_SNORM),
-      SPVB_FORMAT(Rg16Snorm, R16G16_SNORM),
-      SPVB_FORMAT(Rg8Snorm, R8G8_SNORM),
-      SPVB_FORMAT(R16Snorm, R16_SNORM),
-      SPVB_FORMAT(R8Snorm, R8_SNORM),
-      SPVB_FORMAT(Rgba32i, R32G32B32A32_SINT),
-      SPVB_FORMAT(Rgba16i, R16G16B16A16_SINT),
-      SPVB_FORMAT(Rgba8i, R8G8B8A8_SINT),
-      SPVB_FORMAT(R32i, R32_SINT),
-      SPVB_FORMAT(Rg32i, R32G32_SINT),
-      SPVB_FORMAT(Rg16i, R16G16_SINT),
-      SPVB_FORMAT(Rg8i, R8G8_SINT),
-      SPVB_FORMAT(R16i, R16_SINT),
-      SPVB_FORMAT(R8i, R8_SINT),
-      SPVB_FORMAT(Rgba32ui, R32G32B32A32_UINT),
-      SPVB_FORMAT(Rgba16ui, R16G16B16A16_UINT),
-      SPVB_FORMAT(Rgba8ui, R8G8B8A8_UINT),
-      SPVB_FORMAT(R32ui, R32_UINT),
-      SPVB_FORMAT(Rgb10a2ui, A2B10G10R10_UINT_PACK32),
-      SPVB_FORMAT(Rg32ui, R32G32_UINT),
-      SPVB_FORMAT(Rg16ui, R16G16_UINT),
-      SPVB_FORMAT(Rg8ui, R8G8_UINT),
-      SPVB_FORMAT(R16ui, R16_UINT),
-      SPVB_FORMAT(R8ui, R8_UINT),
-      SPVB_FORMAT(R64ui, R64_UINT),
-      SPVB_FORMAT(R64i, R64_SINT),
-  };
-#undef SPVB_FORMAT
-  for (const FormatEntry &entry : Formats)
-    if (entry.spirv == format)
-      return &entry;
-  return nullptr;
-}
-
-bool isTexelBuffer(const ImageBinding &image) {
-  return image.kind == ImageBinding::Kind::UniformTexelBuffer ||
-         image.kind == ImageBinding::Kind::StorageTexelBuffer;
-}
-
-VkDescriptorType getDescriptorType(ImageBinding::Kind kind) {
-  switch (kind) {
-  case ImageBinding::Kind::StorageImage:
-    return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-  case ImageBinding::Kind::SampledImage:
-    return VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
-  case ImageBinding::Kind::CombinedImageSampler:
-    return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-  case ImageBinding::Kind::UniformTexelBuffer:
-    return VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
-  case ImageBinding::Kind::StorageTexelBuffer:
-    return VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
-  }
-  return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-}
-
-/// The size of mip level \p level of an image of extent \p extent.
-VkExtent3D getLevelExtent(const ImageBinding &image, uint32_t level) {
-  return {std::max(1u, image.extent[0] >> level),
-          std::max(1u, image.extent[1] >> level),
-          std::max(1u, image.extent[2] >> level)};
-}
-
-/// One VkBufferImageCopy per level: the packed layout puts each level's
-/// layers one after another, which is what a copy of all layers reads.
-std::vector<VkBufferImageCopy> getLevelCopies(const ImageBinding &image) {
-  uint64_t texels = 0;
-  for (uint32_t level = 0; level < image.levels; ++level) {
-    VkExtent3D size = getLevelExtent(image, level);
-    texels += uint64_t(size.width) * size.height * size.depth * image.layers;
-  }
-  uint64_t texelBytes = texels ? image.initial.size() / texels : 0;
-  std::vector<VkBufferImageCopy> copies;
-  VkDeviceSize offset = 0;
-  for (uint32_t level = 0; level < image.levels; ++level) {
-    VkExtent3D size = getLevelExtent(image, level);
-    VkBufferImageCopy copy{};
-    copy.bufferOffset = offset;
-    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, image.layers};
-    copy.imageExtent = size;
-    copies.push_back(copy);
-    offset += uint64_t(size.width) * size.height * size.depth * image.layers *
-              texelBytes;
-  }
-  return copies;
-}
-
-using Clock = std::chrono::steady_clock;
-
-double millisecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start)
-      .count();
-}
-
-/// Appends \p feature to the pNext chain that starts at \p chain.
-void appendToChain(void *chain, void *feature) {
-  auto *node = static_cast<VkBaseOutStructure *>(chain);
-  while (node->pNext)
-    node = node->pNext;
-  node->pNext = static_cast<VkBaseOutStructure *>(feature);
-}
-
-/// Bytes the driver reads for a specialization constant: VkBool32 for bool,
-/// else the SPIR-V type's size.
-uint32_t getSpecConstantSize(llvm::StringRef type) {
-  if (type == "bool")
-    return sizeof(VkBool32);
-  if (type.ends_with("8"))
-    return 1;
-  if (type.ends_with("16"))
-    return 2;
-  if (type.ends_with("64"))
-    return 8;
-  return 4;
-}
 
 /// Every Vulkan object of one run; the destructor releases what was made.
 class Session {
@@ -252,492 +30,75 @@ public:
   llvm::Expected<Result> run(const Job &job);
 
 private:
-  llvm::Error createInstance();
-  llvm::Error pickDevice(const Job &job);
-  llvm::Error checkLimits(const Job &job);
-  llvm::Error createDevice(const Job &job);
-  llvm::Error createBuffers(const Job &job);
+  llvm::Error checkLimits(const Job &job, const Bindings &bindings);
+  llvm::Error createDeviceBuffers(const Job &job);
   llvm::Error writeAddresses(const Job &job, Result &result);
-  llvm::Error createImages(const Job &job);
-  llvm::Error checkFormat(const ImageBinding &image, const FormatEntry &format);
-  llvm::Error createSampler(const spvb_sampler &settings, VkSampler &result);
-  llvm::Error createDescriptors(const Job &job);
   llvm::Error createPipeline(const Job &job, Result &result);
   llvm::Error dispatch(const Job &job, Result &result);
 
-  struct Buffer {
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    void *mapped = nullptr;
-  };
-  /// An image, or a texel buffer (then only `buffer` and `bufferView`).
-  struct Image {
-    VkImage image = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    VkImageView view = VK_NULL_HANDLE;
-    VkSampler sampler = VK_NULL_HANDLE;
-    VkBufferView bufferView = VK_NULL_HANDLE;
-    /// The texel buffer itself, or the image's staging buffer: the initial
-    /// texels for every restore, and the result at the end.
-    Buffer buffer;
-  };
-
-  llvm::Error createHostBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
-                               Buffer &buffer);
-  llvm::Error allocateMemory(const VkMemoryRequirements &requirements,
-                             VkMemoryPropertyFlags wanted,
-                             VkDeviceMemory &memory);
-  void destroyBuffer(Buffer &buffer);
-  llvm::Error submitAndWait(VkCommandBuffer commands);
-
-  /// The job uses buffer device addresses: every buffer gets one.
-  bool deviceAddresses = false;
-  /// What each run starts from: Job::buffers', Job::deviceBuffers' and the
-  /// push constants' bytes with the addresses written in.
-  std::vector<std::vector<uint8_t>> initialBuffers;
+  Context context;
+  std::vector<Context::Buffer> deviceBuffers;
+  /// What each run starts from: Job::deviceBuffers' bytes with the
+  /// addresses written in.
   std::vector<std::vector<uint8_t>> initialDeviceBuffers;
-  std::vector<uint8_t> pushConstants;
-  uint32_t apiVersion = VK_API_VERSION_1_1;
-  uint32_t deviceVersion = VK_API_VERSION_1_1;
-  VkInstance instance = VK_NULL_HANDLE;
-  VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
-  VkPhysicalDeviceProperties properties{};
-  uint32_t queueFamily = 0;
-  VkDevice device = VK_NULL_HANDLE;
-  VkQueue queue = VK_NULL_HANDLE;
-  std::vector<Buffer> buffers;
-  std::vector<Buffer> deviceBuffers;
-  std::vector<Image> images;
-  /// One per Job::samplers.
-  std::vector<VkSampler> samplers;
-  std::vector<VkDescriptorSetLayout> setLayouts;
-  VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
-  VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
-  std::vector<VkDescriptorSet> sets;
-  VkShaderModule shaderModule = VK_NULL_HANDLE;
-  VkPipeline pipeline = VK_NULL_HANDLE;
-  VkCommandPool commandPool = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;
 };
 
 Session::~Session() {
-  if (device) {
-    vkDeviceWaitIdle(device);
-    if (fence)
-      vkDestroyFence(device, fence, nullptr);
-    if (commandPool)
-      vkDestroyCommandPool(device, commandPool, nullptr);
-    if (pipeline)
-      vkDestroyPipeline(device, pipeline, nullptr);
-    if (shaderModule)
-      vkDestroyShaderModule(device, shaderModule, nullptr);
-    if (descriptorPool)
-      vkDestroyDescriptorPool(device, descriptorPool, nullptr);
-    if (pipelineLayout)
-      vkDestroyPipelineLayout(device, pipelineLayout, nullptr);
-    for (VkDescriptorSetLayout layout : setLayouts)
-      if (layout)
-        vkDestroyDescriptorSetLayout(device, layout, nullptr);
-    for (Buffer &buffer : buffers)
-      destroyBuffer(buffer);
-    for (Buffer &buffer : deviceBuffers)
-      destroyBuffer(buffer);
-    for (VkSampler sampler : samplers)
-      if (sampler)
-        vkDestroySampler(device, sampler, nullptr);
-    for (Image &image : images) {
-      if (image.sampler)
-        vkDestroySampler(device, image.sampler, nullptr);
-      if (image.view)
-        vkDestroyImageView(device, image.view, nullptr);
-      if (image.image)
-        vkDestroyImage(device, image.image, nullptr);
-      if (image.memory)
-        vkFreeMemory(device, image.memory, nullptr);
-      if (image.bufferView)
-        vkDestroyBufferView(device, image.bufferView, nullptr);
-      destroyBuffer(image.buffer);
-    }
-    vkDestroyDevice(device, nullptr);
-  }
-  if (instance)
-    vkDestroyInstance(instance, nullptr);
+  if (!context.device)
+    return;
+  vkDeviceWaitIdle(context.device);
+  for (Context::Buffer &buffer : deviceBuffers)
+    context.destroyBuffer(buffer);
 }
 
-llvm::Error Session::createInstance() {
-  uint32_t loaderVersion = VK_API_VERSION_1_0;
-  auto enumerateVersion = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(
-      vkGetInstanceProcAddr(nullptr, "vkEnumerateInstanceVersion"));
-  if (enumerateVersion)
-    enumerateVersion(&loaderVersion);
-  if (loaderVersion < VK_API_VERSION_1_1)
-    return makeError("error: --backend=vulkan: the Vulkan loader supports "
-                     "only Vulkan 1.0 (1.1 is needed)");
-  apiVersion = std::min<uint32_t>(loaderVersion, VK_API_VERSION_1_3);
-  auto application =
-      makeStruct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
-  application.pApplicationName = "spv-run";
-  application.apiVersion = apiVersion;
-  auto info =
-      makeStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
-  info.pApplicationInfo = &application;
-  VkResult result = vkCreateInstance(&info, nullptr, &instance);
-  // The loader answers so when it finds no driver at all.
-  if (result == VK_ERROR_INCOMPATIBLE_DRIVER)
-    return makeError(llvm::Twine("error: --backend=vulkan: no Vulkan device "
-                                 "(vkCreateInstance found no driver; ") +
-                     NoDeviceHint + ")");
-  return check(result, "vkCreateInstance");
-}
-
-llvm::Error Session::pickDevice(const Job &job) {
-  uint32_t count = 0;
-  if (llvm::Error error =
-          check(vkEnumeratePhysicalDevices(instance, &count, nullptr),
-                "vkEnumeratePhysicalDevices"))
-    return error;
-  if (count == 0)
-    return makeError(
-        llvm::Twine("error: --backend=vulkan: no Vulkan device (") +
-        NoDeviceHint + ")");
-  std::vector<VkPhysicalDevice> devices(count);
-  if (llvm::Error error =
-          check(vkEnumeratePhysicalDevices(instance, &count, devices.data()),
-                "vkEnumeratePhysicalDevices"))
-    return error;
-  if (job.deviceIndex) {
-    if (*job.deviceIndex >= count)
-      return makeError(llvm::formatv(
-          "error: --device '{0}': out of range ({1} Vulkan device{2})",
-          *job.deviceIndex, count, count == 1 ? "" : "s"));
-    physicalDevice = devices[*job.deviceIndex];
-  } else {
-    // Prefer a CPU device (lavapipe), as vkref does.
-    for (VkPhysicalDevice candidate : devices) {
-      vkGetPhysicalDeviceProperties(candidate, &properties);
-      if (properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {
-        physicalDevice = candidate;
-        break;
-      }
-    }
-    if (!physicalDevice) {
-      physicalDevice = devices[0];
-      vkGetPhysicalDeviceProperties(physicalDevice, &properties);
-      llvm::errs() << "warning: --backend=vulkan: no CPU Vulkan device; using "
-                   << properties.deviceName << "\n";
-    }
-  }
-  vkGetPhysicalDeviceProperties(physicalDevice, &properties);
-  if (properties.apiVersion < VK_API_VERSION_1_1)
-    return makeError(llvm::formatv("error: --backend=vulkan: the Vulkan device "
-                                   "'{0}' supports only Vulkan 1.0 (1.1 is "
-                                   "needed)",
-                                   properties.deviceName));
-  deviceVersion = std::min(properties.apiVersion, apiVersion);
-
-  uint32_t familyCount = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount,
-                                           nullptr);
-  std::vector<VkQueueFamilyProperties> families(familyCount);
-  vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice, &familyCount,
-                                           families.data());
-  for (uint32_t i = 0; i < familyCount; ++i)
-    if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
-      queueFamily = i;
-      return llvm::Error::success();
-    }
-  return makeError(llvm::formatv("error: --backend=vulkan: the Vulkan device "
-                                 "'{0}' has no compute queue",
-                                 properties.deviceName));
-}
-
-llvm::Error Session::checkLimits(const Job &job) {
-  const VkPhysicalDeviceLimits &limits = properties.limits;
+llvm::Error Session::checkLimits(const Job &job, const Bindings &bindings) {
+  const VkPhysicalDeviceLimits &limits = context.properties.limits;
   for (int d = 0; d < 3; ++d)
     if (job.groups[d] > limits.maxComputeWorkGroupCount[d])
       return makeError(llvm::formatv(
           "error: --groups: {0} groups in dimension {1} exceed the Vulkan "
           "device's limit of {2}",
           job.groups[d], "XYZ"[d], limits.maxComputeWorkGroupCount[d]));
-  if (job.pushConstants.size() > limits.maxPushConstantsSize)
-    return makeError(llvm::formatv("error: --push: {0} bytes exceed the "
-                                   "Vulkan device's limit of {1}",
-                                   job.pushConstants.size(),
-                                   limits.maxPushConstantsSize));
-  for (const BufferBinding &buffer : job.buffers) {
-    uint32_t limit = buffer.uniform ? limits.maxUniformBufferRange
-                                    : limits.maxStorageBufferRange;
-    if (buffer.initial.size() > limit)
-      return makeError(llvm::formatv(
-          "error: --buffer {0}:{1}{2}: {3} bytes exceed the Vulkan device's "
-          "limit of {4} for {5} buffers",
-          buffer.set, buffer.binding,
-          buffer.arraySize == 1
-              ? std::string()
-              : llvm::formatv("[{0}]", buffer.arrayElement).str(),
-          buffer.initial.size(), limit,
-          buffer.uniform ? "uniform" : "storage"));
-  }
-  // Descriptors per stage (the layout bindings' descriptorCount): more
-  // than the device has is invalid usage, which drivers may crash on.
-  uint64_t storage = 0, uniform = 0;
-  for (const BufferBinding &buffer : job.buffers)
-    if (buffer.arrayElement == 0)
-      (buffer.uniform ? uniform : storage) += buffer.arraySize;
-  for (auto [count, limit, kind, name] :
-       {std::make_tuple(storage, limits.maxPerStageDescriptorStorageBuffers,
-                        "storage", "maxPerStageDescriptorStorageBuffers"),
-        std::make_tuple(uniform, limits.maxPerStageDescriptorUniformBuffers,
-                        "uniform", "maxPerStageDescriptorUniformBuffers")})
-    if (count > limit)
-      return makeError(llvm::formatv(
-          "error: --buffer: {0} {1} buffer descriptors exceed the Vulkan "
-          "device's limit of {2} ({3})",
-          count, kind, limit, name));
-  return llvm::Error::success();
+  return context.checkBindingLimits(bindings);
 }
 
-llvm::Error Session::createDevice(const Job &job) {
-  // Every supported core feature, so shaders using Int64, Float64, 8/16-bit
-  // storage and the like run; robustness only on request.
-  auto features13 = makeStruct<VkPhysicalDeviceVulkan13Features>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES);
-  auto features12 = makeStruct<VkPhysicalDeviceVulkan12Features>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
-  auto features11 = makeStruct<VkPhysicalDeviceVulkan11Features>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
-  auto features = makeStruct<VkPhysicalDeviceFeatures2>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-  // The 1.1 struct is only valid in the chain from Vulkan 1.2 on.
-  if (deviceVersion >= VK_API_VERSION_1_2) {
-    appendToChain(&features, &features11);
-    appendToChain(&features, &features12);
-  }
-  if (deviceVersion >= VK_API_VERSION_1_3)
-    appendToChain(&features, &features13);
-  vkGetPhysicalDeviceFeatures2(physicalDevice, &features);
-
-  uint32_t extensionCount = 0;
-  if (llvm::Error error =
-          check(vkEnumerateDeviceExtensionProperties(physicalDevice, nullptr,
-                                                     &extensionCount, nullptr),
-                "vkEnumerateDeviceExtensionProperties"))
-    return error;
-  std::vector<VkExtensionProperties> extensions(extensionCount);
-  if (llvm::Error error = check(
-          vkEnumerateDeviceExtensionProperties(
-              physicalDevice, nullptr, &extensionCount, extensions.data()),
-          "vkEnumerateDeviceExtensionProperties"))
-    return error;
-  auto hasExtension = [&](llvm::StringRef name) {
-    return llvm::any_of(extensions, [&](const VkExtensionProperties &e) {
-      return name == e.extensionName;
-    });
-  };
-
-  // Extension features: queried in their own chain, then appended to the
-  // enable chain as the device reports them.
-  auto atomicFloat = makeStruct<VkPhysicalDeviceShaderAtomicFloatFeaturesEXT>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT);
-  auto atomicFloat2 = makeStruct<VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT);
-  auto clock = makeStruct<VkPhysicalDeviceShaderClockFeaturesKHR>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR);
-  auto robustness2 = makeStruct<VkPhysicalDeviceRobustness2FeaturesEXT>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT);
-  auto extensionFeatures = makeStruct<VkPhysicalDeviceFeatures2>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-  std::vector<const char *> enabled;
-  auto addExtension = [&](const char *name, void *feature) {
-    if (!hasExtension(name))
-      return false;
-    enabled.push_back(name);
-    if (feature)
-      appendToChain(&extensionFeatures, feature);
-    return true;
-  };
-  addExtension(VK_KHR_SHADER_NON_SEMANTIC_INFO_EXTENSION_NAME, nullptr);
-  addExtension(VK_KHR_SHADER_CLOCK_EXTENSION_NAME, &clock);
-  // atomic_float2 requires atomic_float.
-  if (addExtension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME, &atomicFloat))
-    addExtension(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME, &atomicFloat2);
-  bool hasRobustness2 =
-      job.robust &&
-      addExtension(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME, &robustness2);
-  vkGetPhysicalDeviceFeatures2(physicalDevice, &extensionFeatures);
-
-  if (std::optional<std::string> missing =
-          findMissingFeature(job.spirv->words, {features.features, features11,
-                                                features12, features13}))
-    return makeError(llvm::formatv("error: vulkan: the shader's {0}, which "
-                                   "the Vulkan device '{1}' does not report",
-                                   *missing, properties.deviceName));
-  if (job.robust) {
-    if (!features.features.robustBufferAccess)
-      return makeError(llvm::formatv("error: --robust: the Vulkan device "
-                                     "'{0}' has no robustBufferAccess",
-                                     properties.deviceName));
-    if (!hasRobustness2 || !robustness2.robustBufferAccess2)
-      return makeError(llvm::formatv(
-          "error: --robust: the Vulkan device '{0}' has no robustBufferAccess2 "
-          "(VK_EXT_robustness2)",
-          properties.deviceName));
-    // --robust promises robustBufferAccess2 for buffers only; image
-    // accesses out of bounds stay as the driver does them.
-    robustness2.robustImageAccess2 = VK_FALSE;
-    robustness2.nullDescriptor = VK_FALSE;
-  } else {
-    features.features.robustBufferAccess = VK_FALSE;
-  }
-  features13.robustImageAccess = VK_FALSE;
-  deviceAddresses = !job.deviceBuffers.empty() || !job.addresses.empty();
-  if (deviceAddresses &&
-      (deviceVersion < VK_API_VERSION_1_2 || !features12.bufferDeviceAddress))
-    return makeError(
-        llvm::formatv("error: --{0}: the Vulkan device '{1}' has "
-                      "no bufferDeviceAddress (Vulkan 1.2)",
-                      job.addresses.empty() ? "device-buffer" : "address",
-                      properties.deviceName));
-  if (extensionFeatures.pNext)
-    appendToChain(&features, extensionFeatures.pNext);
-
-  float priority = 1.0f;
-  auto queueInfo = makeStruct<VkDeviceQueueCreateInfo>(
-      VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
-  queueInfo.queueFamilyIndex = queueFamily;
-  queueInfo.queueCount = 1;
-  queueInfo.pQueuePriorities = &priority;
-  auto info =
-      makeStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
-  info.pNext = &features;
-  info.queueCreateInfoCount = 1;
-  info.pQueueCreateInfos = &queueInfo;
-  info.enabledExtensionCount = static_cast<uint32_t>(enabled.size());
-  info.ppEnabledExtensionNames = enabled.data();
-  if (llvm::Error error =
-          check(vkCreateDevice(physicalDevice, &info, nullptr, &device),
-                "vkCreateDevice"))
-    return error;
-  vkGetDeviceQueue(device, queueFamily, 0, &queue);
-  return llvm::Error::success();
-}
-
-void Session::destroyBuffer(Buffer &buffer) {
-  if (buffer.mapped)
-    vkUnmapMemory(device, buffer.memory);
-  if (buffer.buffer)
-    vkDestroyBuffer(device, buffer.buffer, nullptr);
-  if (buffer.memory)
-    vkFreeMemory(device, buffer.memory, nullptr);
-}
-
-llvm::Error Session::allocateMemory(const VkMemoryRequirements &requirements,
-                                    VkMemoryPropertyFlags wanted,
-                                    VkDeviceMemory &memory) {
-  VkPhysicalDeviceMemoryProperties types;
-  vkGetPhysicalDeviceMemoryProperties(physicalDevice, &types);
-  uint32_t type = UINT32_MAX;
-  for (uint32_t i = 0; i < types.memoryTypeCount && type == UINT32_MAX; ++i)
-    if ((requirements.memoryTypeBits & (1u << i)) &&
-        (types.memoryTypes[i].propertyFlags & wanted) == wanted)
-      type = i;
-  if (type == UINT32_MAX)
-    return makeError(llvm::formatv(
-        "error: --backend=vulkan: the Vulkan "
-        "device '{0}' has no {1} memory",
-        properties.deviceName, wanted ? "host-visible coherent" : "suitable"));
-  auto allocation =
-      makeStruct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
-  allocation.allocationSize = requirements.size;
-  allocation.memoryTypeIndex = type;
-  auto flags = makeStruct<VkMemoryAllocateFlagsInfo>(
-      VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO);
-  flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
-  if (deviceAddresses)
-    allocation.pNext = &flags;
-  return check(vkAllocateMemory(device, &allocation, nullptr, &memory),
-               "vkAllocateMemory");
-}
-
-llvm::Error Session::createHostBuffer(VkDeviceSize size,
-                                      VkBufferUsageFlags usage,
-                                      Buffer &buffer) {
-  auto info =
-      makeStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
-  // Descriptor ranges are multiples of 4 bytes, as in vkref.
-  info.size = (size + 3) & ~VkDeviceSize(3);
-  info.usage = usage;
-  if (deviceAddresses)
-    info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-  if (llvm::Error error =
-          check(vkCreateBuffer(device, &info, nullptr, &buffer.buffer),
-                "vkCreateBuffer"))
-    return error;
-  VkMemoryRequirements requirements;
-  vkGetBufferMemoryRequirements(device, buffer.buffer, &requirements);
-  if (llvm::Error error =
-          allocateMemory(requirements,
-                         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                             VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                         buffer.memory))
-    return error;
-  if (llvm::Error error =
-          check(vkBindBufferMemory(device, buffer.buffer, buffer.memory, 0),
-                "vkBindBufferMemory"))
-    return error;
-  if (llvm::Error error = check(vkMapMemory(device, buffer.memory, 0,
-                                            VK_WHOLE_SIZE, 0, &buffer.mapped),
-                                "vkMapMemory"))
-    return error;
-  std::memset(buffer.mapped, 0, info.size);
-  return llvm::Error::success();
-}
-
-llvm::Error Session::createBuffers(const Job &job) {
-  for (const BufferBinding &binding : job.buffers)
-    if (llvm::Error error = createHostBuffer(
-            binding.initial.size(),
-            binding.uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT
-                            : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-            buffers.emplace_back()))
-      return error;
+llvm::Error Session::createDeviceBuffers(const Job &job) {
   for (const DeviceBuffer &buffer : job.deviceBuffers)
-    if (llvm::Error error = createHostBuffer(buffer.initial.size(),
-                                             VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                             deviceBuffers.emplace_back()))
+    if (llvm::Error error = context.createHostBuffer(
+            buffer.initial.size(), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+            deviceBuffers.emplace_back()))
       return error;
   return llvm::Error::success();
 }
 
 llvm::Error Session::writeAddresses(const Job &job, Result &result) {
-  for (const BufferBinding &buffer : job.buffers)
-    initialBuffers.emplace_back(buffer.initial.begin(), buffer.initial.end());
   for (const DeviceBuffer &buffer : job.deviceBuffers)
     initialDeviceBuffers.emplace_back(buffer.initial.begin(),
                                       buffer.initial.end());
-  pushConstants.assign(job.pushConstants.begin(), job.pushConstants.end());
-  if (!deviceAddresses)
+  if (!context.deviceAddresses)
     return llvm::Error::success();
-  auto getAddress = [&](const Buffer &buffer) {
+  auto getAddress = [&](const Context::Buffer &buffer) {
     auto info = makeStruct<VkBufferDeviceAddressInfo>(
         VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO);
     info.buffer = buffer.buffer;
-    return uint64_t(vkGetBufferDeviceAddress(device, &info));
+    return uint64_t(vkGetBufferDeviceAddress(context.device, &info));
   };
-  for (const Buffer &buffer : buffers)
+  for (const Context::Buffer &buffer : context.buffers)
     result.bufferAddresses.push_back(getAddress(buffer));
-  for (const Buffer &buffer : deviceBuffers)
+  for (const Context::Buffer &buffer : deviceBuffers)
     result.bufferAddresses.push_back(getAddress(buffer));
   for (const AddressPatch &patch : job.addresses) {
     uint64_t address =
-        result.bufferAddresses[patch.target == AddressPatch::Place::Buffer
-                                   ? patch.targetIndex
-                                   : buffers.size() + patch.targetIndex] +
+        result
+            .bufferAddresses[patch.target == AddressPatch::Place::Buffer
+                                 ? patch.targetIndex
+                                 : context.buffers.size() + patch.targetIndex] +
         patch.addend;
     std::vector<uint8_t> &bytes =
-        patch.where == AddressPatch::Place::PushConstants ? pushConstants
+        patch.where == AddressPatch::Place::PushConstants
+            ? context.pushConstants
         : patch.where == AddressPatch::Place::Buffer
-            ? initialBuffers[patch.whereIndex]
+            ? context.initialBuffers[patch.whereIndex]
             : initialDeviceBuffers[patch.whereIndex];
     if (patch.offset + 8 > bytes.size())
       return makeError(llvm::formatv("error: --address: offset {0} is past "
@@ -749,541 +110,68 @@ llvm::Error Session::writeAddresses(const Job &job, Result &result) {
   return llvm::Error::success();
 }
 
-llvm::Error Session::checkFormat(const ImageBinding &image,
-                                 const FormatEntry &format) {
-  VkFormatProperties support;
-  vkGetPhysicalDeviceFormatProperties(physicalDevice, format.vulkan, &support);
-  auto require = [&](VkFormatFeatureFlags have, VkFormatFeatureFlags needed,
-                     llvm::StringRef use) -> llvm::Error {
-    if ((have & needed) == needed)
-      return llvm::Error::success();
-    return makeError(llvm::formatv("error: --image {0}:{1}: the Vulkan device "
-                                   "'{2}' cannot use {3} ({4}) as {5}",
-                                   image.set, image.binding,
-                                   properties.deviceName, image.formatName,
-                                   format.name, use));
-  };
-  switch (image.kind) {
-  case ImageBinding::Kind::UniformTexelBuffer:
-    return require(support.bufferFeatures,
-                   VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT,
-                   "a uniform texel buffer");
-  case ImageBinding::Kind::StorageTexelBuffer:
-    return require(support.bufferFeatures,
-                   VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT,
-                   "a storage texel buffer");
-  case ImageBinding::Kind::StorageImage:
-    if (llvm::Error error =
-            require(support.optimalTilingFeatures,
-                    VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT, "a storage image"))
-      return error;
-    break;
-  case ImageBinding::Kind::SampledImage:
-  case ImageBinding::Kind::CombinedImageSampler: {
-    if (llvm::Error error =
-            require(support.optimalTilingFeatures,
-                    VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT, "a sampled image"))
-      return error;
-    const std::optional<spvb_sampler> &sampler = image.sampler;
-    if (sampler && (sampler->mag_filter == VK_FILTER_LINEAR ||
-                    sampler->min_filter == VK_FILTER_LINEAR ||
-                    sampler->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_LINEAR))
-      if (llvm::Error error =
-              require(support.optimalTilingFeatures,
-                      VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT,
-                      "a linearly filtered sampled image"))
-        return error;
-    break;
-  }
-  }
-  // The texels go in and out through copies.
-  return require(support.optimalTilingFeatures,
-                 VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
-                     VK_FORMAT_FEATURE_TRANSFER_DST_BIT,
-                 "a transfer source and destination");
-}
-
-llvm::Error Session::createImages(const Job &job) {
-  for (const ImageBinding &binding : job.images) {
-    Image &image = images.emplace_back();
-    const FormatEntry *format = findFormat(binding.format);
-    if (!format)
-      return makeError(llvm::formatv("error: --image {0}:{1}: the Vulkan "
-                                     "backend has no VkFormat for {2}",
-                                     binding.set, binding.binding,
-                                     binding.formatName));
-    if (llvm::Error error = checkFormat(binding, *format))
-      return error;
-
-    if (isTexelBuffer(binding)) {
-      bool storage = binding.kind == ImageBinding::Kind::StorageTexelBuffer;
-      uint64_t texels = binding.extent[0];
-      if (texels > properties.limits.maxTexelBufferElements)
-        return makeError(llvm::formatv(
-            "error: --image {0}:{1}: {2} texels exceed the Vulkan device's "
-            "limit of {3} for texel buffers",
-            binding.set, binding.binding, texels,
-            properties.limits.maxTexelBufferElements));
-      if (llvm::Error error = createHostBuffer(
-              binding.initial.size(),
-              storage ? VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT
-                      : VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
-              image.buffer))
-        return error;
-      auto info = makeStruct<VkBufferViewCreateInfo>(
-          VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO);
-      info.buffer = image.buffer.buffer;
-      info.format = format->vulkan;
-      info.range = binding.initial.size();
-      if (llvm::Error error = check(
-              vkCreateBufferView(device, &info, nullptr, &image.bufferView),
-              "vkCreateBufferView"))
-        return error;
-      continue;
-    }
-
-    bool cube = binding.dim == spv::DimCube;
-    bool storage = binding.kind == ImageBinding::Kind::StorageImage;
-    auto info =
-        makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
-    info.flags = cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
-    info.imageType = binding.dim == spv::Dim1D   ? VK_IMAGE_TYPE_1D
-                     : binding.dim == spv::Dim3D ? VK_IMAGE_TYPE_3D
-                                                 : VK_IMAGE_TYPE_2D;
-    info.format = format->vulkan;
-    info.extent = getLevelExtent(binding, 0);
-    info.mipLevels = binding.levels;
-    info.arrayLayers = binding.layers;
-    info.samples = VK_SAMPLE_COUNT_1_BIT;
-    info.tiling = VK_IMAGE_TILING_OPTIMAL;
-    info.usage =
-        (storage ? VK_IMAGE_USAGE_STORAGE_BIT : VK_IMAGE_USAGE_SAMPLED_BIT) |
-        VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    if (llvm::Error error =
-            check(vkCreateImage(device, &info, nullptr, &image.image),
-                  "vkCreateImage"))
-      return error;
-    VkMemoryRequirements requirements;
-    vkGetImageMemoryRequirements(device, image.image, &requirements);
-    if (llvm::Error error = allocateMemory(requirements, 0, image.memory))
-      return error;
-    if (llvm::Error error =
-            check(vkBindImageMemory(device, image.image, image.memory, 0),
-                  "vkBindImageMemory"))
-      return error;
-
-    auto view = makeStruct<VkImageViewCreateInfo>(
-        VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
-    view.image = image.image;
-    switch (binding.dim) {
-    case spv::Dim1D:
-      view.viewType =
-          binding.arrayed ? VK_IMAGE_VIEW_TYPE_1D_ARRAY : VK_IMAGE_VIEW_TYPE_1D;
-      break;
-    case spv::Dim3D:
-      view.viewType = VK_IMAGE_VIEW_TYPE_3D;
-      break;
-    case spv::DimCube:
-      view.viewType = binding.arrayed ? VK_IMAGE_VIEW_TYPE_CUBE_ARRAY
-                                      : VK_IMAGE_VIEW_TYPE_CUBE;
-      break;
-    default:
-      view.viewType =
-          binding.arrayed ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
-      break;
-    }
-    view.format = format->vulkan;
-    // A storage image view has one level (Vulkan requires it; image
-    // reads and writes have no LOD), so the shader sees level 0.
-    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0,
-                             storage ? 1 : binding.levels, 0, binding.layers};
-    if (llvm::Error error =
-            check(vkCreateImageView(device, &view, nullptr, &image.view),
-                  "vkCreateImageView"))
-      return error;
-
-    if (llvm::Error error = createHostBuffer(
-            binding.initial.size(),
-            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-            image.buffer))
-      return error;
-    std::memcpy(image.buffer.mapped, binding.initial.data(),
-                binding.initial.size());
-
-    if (binding.kind != ImageBinding::Kind::CombinedImageSampler)
-      continue;
-    // Without --sampler: nearest, clamp to edge, every level, as the CPU
-    // runtime samples with no sampler.
-    spvb_sampler settings{};
-    for (uint32_t &mode : settings.address_mode)
-      mode = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    settings.max_lod = VK_LOD_CLAMP_NONE;
-    if (binding.sampler)
-      settings = *binding.sampler;
-    if (llvm::Error error = createSampler(settings, image.sampler))
-      return error;
-  }
-  for (const SamplerBinding &binding : job.samplers)
-    if (llvm::Error error =
-            createSampler(binding.settings, samplers.emplace_back()))
-      return error;
-  return llvm::Error::success();
-}
-
-/// A VkSampler with the settings of an spvb_sampler.
-llvm::Error Session::createSampler(const spvb_sampler &settings,
-                                   VkSampler &result) {
-  auto sampler =
-      makeStruct<VkSamplerCreateInfo>(VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO);
-  sampler.magFilter = static_cast<VkFilter>(settings.mag_filter);
-  sampler.minFilter = static_cast<VkFilter>(settings.min_filter);
-  sampler.mipmapMode = static_cast<VkSamplerMipmapMode>(settings.mipmap_mode);
-  sampler.addressModeU =
-      static_cast<VkSamplerAddressMode>(settings.address_mode[0]);
-  sampler.addressModeV =
-      static_cast<VkSamplerAddressMode>(settings.address_mode[1]);
-  sampler.addressModeW =
-      static_cast<VkSamplerAddressMode>(settings.address_mode[2]);
-  sampler.mipLodBias = settings.mip_lod_bias;
-  sampler.minLod = settings.min_lod;
-  sampler.maxLod = settings.max_lod;
-  sampler.borderColor = static_cast<VkBorderColor>(settings.border_color);
-  sampler.unnormalizedCoordinates = settings.unnormalized_coordinates;
-  // Vulkan requires both LOD clamps to be 0 with unnormalized coordinates,
-  // which sample level 0 anyway.
-  if (settings.unnormalized_coordinates)
-    sampler.minLod = sampler.maxLod = 0;
-  if (llvm::Error error =
-          check(vkCreateSampler(device, &sampler, nullptr, &result),
-                "vkCreateSampler"))
-    return error;
-  return llvm::Error::success();
-}
-
-llvm::Error Session::createDescriptors(const Job &job) {
-  // Every descriptor of the job: buffers, images, then samplers.
-  struct Descriptor {
-    uint32_t set;
-    uint32_t binding;
-    uint32_t arrayElement;
-    uint32_t arraySize;
-    VkDescriptorType type;
-    VkDescriptorBufferInfo buffer{};
-    VkDescriptorImageInfo image{};
-    VkBufferView texelBuffer = VK_NULL_HANDLE;
-  };
-  std::vector<Descriptor> descriptors;
-  for (size_t i = 0; i < job.buffers.size(); ++i) {
-    const BufferBinding &buffer = job.buffers[i];
-    Descriptor &descriptor = descriptors.emplace_back(Descriptor{
-        buffer.set, buffer.binding, buffer.arrayElement, buffer.arraySize,
-        buffer.uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                       : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER});
-    descriptor.buffer = {buffers[i].buffer, 0, VK_WHOLE_SIZE};
-  }
-  for (size_t i = 0; i < job.images.size(); ++i) {
-    const ImageBinding &image = job.images[i];
-    Descriptor &descriptor = descriptors.emplace_back(
-        Descriptor{image.set, image.binding, image.arrayElement,
-                   image.arraySize, getDescriptorType(image.kind)});
-    descriptor.image = {images[i].sampler, images[i].view,
-                        VK_IMAGE_LAYOUT_GENERAL};
-    descriptor.texelBuffer = images[i].bufferView;
-  }
-  for (size_t i = 0; i < job.samplers.size(); ++i) {
-    const SamplerBinding &sampler = job.samplers[i];
-    Descriptor &descriptor = descriptors.emplace_back(
-        Descriptor{sampler.set, sampler.binding, sampler.arrayElement,
-                   sampler.arraySize, VK_DESCRIPTOR_TYPE_SAMPLER});
-    descriptor.image = {samplers[i], VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED};
-  }
-
-  // One layout per set index up to the highest used; unused ones are empty.
-  uint32_t setCount = 0;
-  for (const Descriptor &descriptor : descriptors)
-    setCount = std::max(setCount, descriptor.set + 1);
-  if (setCount > properties.limits.maxBoundDescriptorSets)
-    return makeError(llvm::formatv("error: --buffer: set {0} exceeds the "
-                                   "Vulkan device's limit of {1} descriptor "
-                                   "sets",
-                                   setCount - 1,
-                                   properties.limits.maxBoundDescriptorSets));
-  setLayouts.assign(setCount, VK_NULL_HANDLE);
-  std::vector<VkDescriptorPoolSize> sizes;
-  for (uint32_t set = 0; set < setCount; ++set) {
-    std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (const Descriptor &descriptor : descriptors) {
-      if (descriptor.set != set)
-        continue;
-      // The elements of a descriptor array share one layout binding.
-      if (llvm::any_of(bindings, [&](const VkDescriptorSetLayoutBinding &b) {
-            return b.binding == descriptor.binding;
-          }))
-        continue;
-      bindings.push_back({descriptor.binding, descriptor.type,
-                          descriptor.arraySize, VK_SHADER_STAGE_COMPUTE_BIT,
-                          nullptr});
-      auto size = llvm::find_if(sizes, [&](const VkDescriptorPoolSize &s) {
-        return s.type == descriptor.type;
-      });
-      if (size == sizes.end())
-        sizes.push_back({descriptor.type, descriptor.arraySize});
-      else
-        size->descriptorCount += descriptor.arraySize;
-    }
-    auto info = makeStruct<VkDescriptorSetLayoutCreateInfo>(
-        VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
-    info.bindingCount = static_cast<uint32_t>(bindings.size());
-    info.pBindings = bindings.data();
-    if (llvm::Error error = check(vkCreateDescriptorSetLayout(
-                                      device, &info, nullptr, &setLayouts[set]),
-                                  "vkCreateDescriptorSetLayout"))
-      return error;
-  }
-
-  VkPushConstantRange pushRange{
-      VK_SHADER_STAGE_COMPUTE_BIT, 0,
-      static_cast<uint32_t>(job.pushConstants.size())};
-  auto layoutInfo = makeStruct<VkPipelineLayoutCreateInfo>(
-      VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
-  layoutInfo.setLayoutCount = setCount;
-  layoutInfo.pSetLayouts = setLayouts.data();
-  layoutInfo.pushConstantRangeCount = job.pushConstants.empty() ? 0 : 1;
-  layoutInfo.pPushConstantRanges = &pushRange;
-  if (llvm::Error error = check(
-          vkCreatePipelineLayout(device, &layoutInfo, nullptr, &pipelineLayout),
-          "vkCreatePipelineLayout"))
-    return error;
-  if (setCount == 0)
-    return llvm::Error::success();
-
-  auto poolInfo = makeStruct<VkDescriptorPoolCreateInfo>(
-      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
-  poolInfo.maxSets = setCount;
-  poolInfo.poolSizeCount = static_cast<uint32_t>(sizes.size());
-  poolInfo.pPoolSizes = sizes.data();
-  if (llvm::Error error = check(
-          vkCreateDescriptorPool(device, &poolInfo, nullptr, &descriptorPool),
-          "vkCreateDescriptorPool"))
-    return error;
-  sets.assign(setCount, VK_NULL_HANDLE);
-  auto allocation = makeStruct<VkDescriptorSetAllocateInfo>(
-      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
-  allocation.descriptorPool = descriptorPool;
-  allocation.descriptorSetCount = setCount;
-  allocation.pSetLayouts = setLayouts.data();
-  if (llvm::Error error =
-          check(vkAllocateDescriptorSets(device, &allocation, sets.data()),
-                "vkAllocateDescriptorSets"))
-    return error;
-  std::vector<VkWriteDescriptorSet> writes;
-  for (const Descriptor &descriptor : descriptors) {
-    VkWriteDescriptorSet &write =
-        writes.emplace_back(makeStruct<VkWriteDescriptorSet>(
-            VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET));
-    write.dstSet = sets[descriptor.set];
-    write.dstBinding = descriptor.binding;
-    write.dstArrayElement = descriptor.arrayElement;
-    write.descriptorCount = 1;
-    write.descriptorType = descriptor.type;
-    write.pBufferInfo = &descriptor.buffer;
-    write.pImageInfo = &descriptor.image;
-    write.pTexelBufferView = &descriptor.texelBuffer;
-  }
-  vkUpdateDescriptorSets(device, static_cast<uint32_t>(writes.size()),
-                         writes.data(), 0, nullptr);
-  return llvm::Error::success();
-}
-
 llvm::Error Session::createPipeline(const Job &job, Result &result) {
-  std::vector<VkSpecializationMapEntry> entries;
-  std::vector<uint8_t> data;
-  for (const SpecConstantValue &value : job.specializations) {
-    uint32_t size = getSpecConstantSize(value.type);
-    entries.push_back({value.id, static_cast<uint32_t>(data.size()), size});
-    // The words are little-endian with the low word first, so the value's
-    // bytes are the first `size` bytes.
-    for (uint32_t i = 0; i < size; ++i)
-      data.push_back(static_cast<uint8_t>(
-          i / 4 < value.words.size() ? value.words[i / 4] >> (8 * (i % 4))
-                                     : 0));
-  }
-  VkSpecializationInfo specialization{static_cast<uint32_t>(entries.size()),
-                                      entries.data(), data.size(), data.data()};
-
+  Specialization specialization(job.specializations);
   auto start = Clock::now();
-  auto moduleInfo = makeStruct<VkShaderModuleCreateInfo>(
-      VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-  moduleInfo.codeSize = job.spirv->words.size() * sizeof(uint32_t);
-  moduleInfo.pCode = job.spirv->words.data();
-  if (llvm::Error error = check(
-          vkCreateShaderModule(device, &moduleInfo, nullptr, &shaderModule),
-          "vkCreateShaderModule"))
+  VkShaderModule module;
+  if (llvm::Error error = context.createShaderModule(*job.spirv, module))
     return error;
   auto info = makeStruct<VkComputePipelineCreateInfo>(
       VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
   info.stage = makeStruct<VkPipelineShaderStageCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = shaderModule;
+  info.stage.module = module;
   info.stage.pName = job.entryPoint.c_str();
-  info.stage.pSpecializationInfo = entries.empty() ? nullptr : &specialization;
-  info.layout = pipelineLayout;
+  info.stage.pSpecializationInfo = specialization.get();
+  info.layout = context.pipelineLayout;
   if (llvm::Error error =
-          check(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info,
-                                         nullptr, &pipeline),
+          check(vkCreateComputePipelines(context.device, VK_NULL_HANDLE, 1,
+                                         &info, nullptr, &context.pipeline),
                 "vkCreateComputePipelines"))
     return error;
   result.compileMilliseconds = millisecondsSince(start);
   return llvm::Error::success();
 }
 
-llvm::Error Session::submitAndWait(VkCommandBuffer commands) {
-  auto submit = makeStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &commands;
-  if (llvm::Error error =
-          check(vkQueueSubmit(queue, 1, &submit, fence), "vkQueueSubmit"))
-    return error;
-  if (llvm::Error error =
-          check(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX),
-                "vkWaitForFences"))
-    return error;
-  return check(vkResetFences(device, 1, &fence), "vkResetFences");
-}
-
 llvm::Error Session::dispatch(const Job &job, Result &result) {
-  auto poolInfo = makeStruct<VkCommandPoolCreateInfo>(
-      VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
-  poolInfo.queueFamilyIndex = queueFamily;
-  if (llvm::Error error =
-          check(vkCreateCommandPool(device, &poolInfo, nullptr, &commandPool),
-                "vkCreateCommandPool"))
+  if (llvm::Error error = context.createCommandPool())
     return error;
-  auto allocation = makeStruct<VkCommandBufferAllocateInfo>(
-      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
-  allocation.commandPool = commandPool;
-  allocation.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocation.commandBufferCount = 1;
-  VkCommandBuffer commands;
-  if (llvm::Error error =
-          check(vkAllocateCommandBuffers(device, &allocation, &commands),
-                "vkAllocateCommandBuffers"))
-    return error;
-
   // Recorded once, submitted for the warm-up and every timed run.
-  auto begin = makeStruct<VkCommandBufferBeginInfo>(
-      VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-  if (llvm::Error error =
-          check(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer"))
-    return error;
-  vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-  if (!sets.empty())
-    vkCmdBindDescriptorSets(
-        commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipelineLayout, 0,
-        static_cast<uint32_t>(sets.size()), sets.data(), 0, nullptr);
-  if (!pushConstants.empty())
-    vkCmdPushConstants(commands, pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                       static_cast<uint32_t>(pushConstants.size()),
-                       pushConstants.data());
-  vkCmdDispatch(commands, job.groups[0], job.groups[1], job.groups[2]);
+  llvm::Expected<VkCommandBuffer> commands = context.beginCommands();
+  if (!commands)
+    return commands.takeError();
+  vkCmdBindPipeline(*commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                    context.pipeline);
+  context.recordBindings(*commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                         VK_SHADER_STAGE_COMPUTE_BIT);
+  vkCmdDispatch(*commands, job.groups[0], job.groups[1], job.groups[2]);
   // The host reads the buffers after the fence.
-  recordMemoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+  recordMemoryBarrier(*commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                       VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                       VK_ACCESS_HOST_READ_BIT);
   if (llvm::Error error =
-          check(vkEndCommandBuffer(commands), "vkEndCommandBuffer"))
-    return error;
-  auto fenceInfo =
-      makeStruct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
-  if (llvm::Error error = check(
-          vkCreateFence(device, &fenceInfo, nullptr, &fence), "vkCreateFence"))
+          check(vkEndCommandBuffer(*commands), "vkEndCommandBuffer"))
     return error;
 
   // Images are restored by a copy from their staging buffers, submitted
   // before each run outside the timing, and read back into the same buffers
   // after the last run.
-  bool hasImages = llvm::any_of(images, [](const Image &i) { return i.image; });
   VkCommandBuffer upload = VK_NULL_HANDLE, download = VK_NULL_HANDLE;
-  if (hasImages) {
-    VkCommandBuffer transfers[2];
-    allocation.commandBufferCount = 2;
-    if (llvm::Error error =
-            check(vkAllocateCommandBuffers(device, &allocation, transfers),
-                  "vkAllocateCommandBuffers"))
-      return error;
-    upload = transfers[0];
-    download = transfers[1];
-    auto imageBarrier = [](VkImage image, const ImageBinding &binding,
-                           VkImageLayout oldLayout, VkAccessFlags srcAccess,
-                           VkAccessFlags dstAccess) {
-      auto barrier = makeStruct<VkImageMemoryBarrier>(
-          VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
-      barrier.srcAccessMask = srcAccess;
-      barrier.dstAccessMask = dstAccess;
-      barrier.oldLayout = oldLayout;
-      barrier.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-      barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-      barrier.image = image;
-      barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, binding.levels,
-                                  0, binding.layers};
-      return barrier;
-    };
-    std::vector<VkImageMemoryBarrier> before, after;
-    for (size_t i = 0; i < images.size(); ++i) {
-      if (!images[i].image)
-        continue;
-      // UNDEFINED: the copy overwrites every texel of the last run.
-      before.push_back(imageBarrier(
-          images[i].image, job.images[i], VK_IMAGE_LAYOUT_UNDEFINED,
-          VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_WRITE_BIT));
-      after.push_back(
-          imageBarrier(images[i].image, job.images[i], VK_IMAGE_LAYOUT_GENERAL,
-                       VK_ACCESS_TRANSFER_WRITE_BIT,
-                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT));
-    }
-    if (llvm::Error error =
-            check(vkBeginCommandBuffer(upload, &begin), "vkBeginCommandBuffer"))
-      return error;
-    vkCmdPipelineBarrier(upload, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                         nullptr, static_cast<uint32_t>(before.size()),
-                         before.data());
-    for (size_t i = 0; i < images.size(); ++i) {
-      if (!images[i].image)
-        continue;
-      std::vector<VkBufferImageCopy> copies = getLevelCopies(job.images[i]);
-      vkCmdCopyBufferToImage(upload, images[i].buffer.buffer, images[i].image,
-                             VK_IMAGE_LAYOUT_GENERAL,
-                             static_cast<uint32_t>(copies.size()),
-                             copies.data());
-    }
-    vkCmdPipelineBarrier(upload, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr, 0,
-                         nullptr, static_cast<uint32_t>(after.size()),
-                         after.data());
+  if (context.hasImages()) {
+    llvm::Expected<VkCommandBuffer> begun = context.beginCommands();
+    if (!begun)
+      return begun.takeError();
+    upload = *begun;
+    context.recordImageUpload(upload, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
     if (llvm::Error error =
             check(vkEndCommandBuffer(upload), "vkEndCommandBuffer"))
       return error;
-
-    if (llvm::Error error = check(vkBeginCommandBuffer(download, &begin),
-                                  "vkBeginCommandBuffer"))
-      return error;
-    recordMemoryBarrier(download, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                        VK_ACCESS_SHADER_WRITE_BIT,
-                        VK_PIPELINE_STAGE_TRANSFER_BIT,
-                        VK_ACCESS_TRANSFER_READ_BIT);
-    for (size_t i = 0; i < images.size(); ++i) {
-      if (!images[i].image)
-        continue;
-      std::vector<VkBufferImageCopy> copies = getLevelCopies(job.images[i]);
-      vkCmdCopyImageToBuffer(download, images[i].image, VK_IMAGE_LAYOUT_GENERAL,
-                             images[i].buffer.buffer,
-                             static_cast<uint32_t>(copies.size()),
-                             copies.data());
-    }
+    begun = context.beginCommands();
+    if (!begun)
+      return begun.takeError();
+    download = *begun;
+    context.recordImageDownload(download, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
     recordMemoryBarrier(download, VK_PIPELINE_STAGE_TRANSFER_BIT,
                         VK_ACCESS_TRANSFER_WRITE_BIT,
                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
@@ -1295,83 +183,69 @@ llvm::Error Session::dispatch(const Job &job, Result &result) {
   // Every run starts from the initial contents, restored outside the timing,
   // so the outputs show exactly one dispatch.
   for (uint32_t run = 0; run <= job.repeat; ++run) {
-    for (size_t i = 0; i < initialBuffers.size(); ++i)
-      std::memcpy(buffers[i].mapped, initialBuffers[i].data(),
-                  initialBuffers[i].size());
     for (size_t i = 0; i < initialDeviceBuffers.size(); ++i)
       std::memcpy(deviceBuffers[i].mapped, initialDeviceBuffers[i].data(),
                   initialDeviceBuffers[i].size());
-    for (size_t i = 0; i < job.images.size(); ++i)
-      if (!images[i].image)
-        std::memcpy(images[i].buffer.mapped, job.images[i].initial.data(),
-                    job.images[i].initial.size());
-    if (upload)
-      if (llvm::Error error = submitAndWait(upload))
-        return error;
-    auto submit = makeStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &commands;
-    auto start = Clock::now();
-    if (llvm::Error error =
-            check(vkQueueSubmit(queue, 1, &submit, fence), "vkQueueSubmit"))
+    if (llvm::Error error = context.restore(upload))
       return error;
-    if (llvm::Error error =
-            check(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX),
-                  "vkWaitForFences"))
-      return error;
-    double milliseconds = millisecondsSince(start);
-    if (llvm::Error error =
-            check(vkResetFences(device, 1, &fence), "vkResetFences"))
-      return error;
+    llvm::Expected<double> milliseconds = context.submitTimed(*commands);
+    if (!milliseconds)
+      return milliseconds.takeError();
     if (run == 0)
-      result.firstDispatchMilliseconds = milliseconds;
+      result.firstDispatchMilliseconds = *milliseconds;
     else
-      result.dispatchMilliseconds.push_back(milliseconds);
+      result.dispatchMilliseconds.push_back(*milliseconds);
   }
-  for (size_t i = 0; i < job.buffers.size(); ++i) {
-    const auto *bytes = static_cast<const uint8_t *>(buffers[i].mapped);
-    result.buffers.emplace_back(bytes, bytes + job.buffers[i].initial.size());
-  }
+  result.buffers = context.readBuffers();
   for (size_t i = 0; i < job.deviceBuffers.size(); ++i) {
     const auto *bytes = static_cast<const uint8_t *>(deviceBuffers[i].mapped);
     result.deviceBuffers.emplace_back(
         bytes, bytes + job.deviceBuffers[i].initial.size());
   }
   if (download)
-    if (llvm::Error error = submitAndWait(download))
+    if (llvm::Error error = context.submitAndWait(download))
       return error;
-  for (size_t i = 0; i < job.images.size(); ++i) {
-    const auto *bytes = static_cast<const uint8_t *>(images[i].buffer.mapped);
-    result.images.emplace_back(bytes, bytes + job.images[i].initial.size());
-  }
+  result.images = context.readImages();
   return llvm::Error::success();
 }
 
 llvm::Expected<Result> Session::run(const Job &job) {
   Result result;
-  if (llvm::Error error = createInstance())
+  Bindings bindings{job.buffers, job.images, job.samplers, job.pushConstants};
+  if (llvm::Error error = context.createInstance())
     return error;
-  if (llvm::Error error = pickDevice(job))
+  if (llvm::Error error =
+          context.pickDevice(job.deviceIndex, VK_QUEUE_COMPUTE_BIT, "compute"))
     return error;
-  if (llvm::Error error = checkLimits(job))
+  if (llvm::Error error = checkLimits(job, bindings))
     return error;
-  if (llvm::Error error = createDevice(job))
+  DeviceRequest request;
+  const SpirvBinary *modules[] = {job.spirv};
+  request.modules = modules;
+  request.robust = job.robust;
+  request.deviceAddresses =
+      !job.deviceBuffers.empty() || !job.addresses.empty();
+  request.addressOption = job.addresses.empty() ? "device-buffer" : "address";
+  if (llvm::Error error = context.createDevice(request))
     return error;
-  result.deviceName = properties.deviceName;
+  result.deviceName = context.properties.deviceName;
   auto subgroup = makeStruct<VkPhysicalDeviceSubgroupProperties>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
   auto properties2 = makeStruct<VkPhysicalDeviceProperties2>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
   properties2.pNext = &subgroup;
-  vkGetPhysicalDeviceProperties2(physicalDevice, &properties2);
+  vkGetPhysicalDeviceProperties2(context.physicalDevice, &properties2);
   result.subgroupSize = subgroup.subgroupSize;
-  if (llvm::Error error = createBuffers(job))
+  if (llvm::Error error = context.createBuffers(bindings))
+    return error;
+  if (llvm::Error error = createDeviceBuffers(job))
     return error;
   if (llvm::Error error = writeAddresses(job, result))
     return error;
-  if (llvm::Error error = createImages(job))
+  if (llvm::Error error = context.createImages(bindings))
     return error;
-  if (llvm::Error error = createDescriptors(job))
+  if (llvm::Error error =
+          context.createDescriptors(bindings, VK_SHADER_STAGE_COMPUTE_BIT))
     return error;
   if (llvm::Error error = createPipeline(job, result))
     return error;
