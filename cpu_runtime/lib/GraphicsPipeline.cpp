@@ -24,11 +24,17 @@ namespace {
 /// Records for `count` invocations, 8-byte aligned (kernel_abi.h).
 class Records {
 public:
-  Records(uint64_t recordSize, uint64_t count)
-      : recordSize(recordSize), words((recordSize * count + 7) / 8 + 1) {}
+  Records(uint64_t recordSize, uint64_t count, uint8_t fill = 0)
+      : recordSize(recordSize), words((recordSize * count + 7) / 8 + 1) {
+    clear(fill);
+  }
   uint8_t *data() { return reinterpret_cast<uint8_t *>(words.data()); }
   uint8_t *at(uint64_t index) { return data() + index * recordSize; }
-  void clear() { std::fill(words.begin(), words.end(), 0); }
+  /// Outputs a shader never writes are undefined: --perturb-undefined
+  /// fills them with ones (KernelEntry::workgroupFill).
+  void clear(uint8_t fill = 0) {
+    std::fill(words.begin(), words.end(), fill ? ~uint64_t(0) : 0);
+  }
 
 private:
   uint64_t recordSize;
@@ -194,7 +200,8 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   }
   uint64_t invocations = uint64_t(call.vertexCount) * call.instanceCount;
   Records vertexInputs(vertexInfo.stage_input_size, invocations);
-  Records vertexOutputs(vertexInfo.stage_output_size, invocations);
+  Records vertexOutputs(vertexInfo.stage_output_size, invocations,
+                        vertex.entry->workgroupFill);
   if (llvm::Error error = fetchVertices(attributes, call, vertex.variables,
                                         vertexIndices, vertexInputs))
     return error;
@@ -259,7 +266,10 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
     if (batch.empty())
       return llvm::Error::success();
     fragmentInputs.clear();
-    fragmentOutputs.clear();
+    fragmentOutputs.clear(fragment.entry->workgroupFill);
+    if (fragment.entry->workgroupFill)
+      for (size_t i = 0; i < batch.size() * 4; ++i)
+        std::memset(fragmentOutputs.at(i), 0, sizeof(uint32_t)); // status
     for (size_t q = 0; q < batch.size(); ++q) {
       const Work &work = batch[q];
       uint64_t base = uint64_t(work.instance) * call.vertexCount;

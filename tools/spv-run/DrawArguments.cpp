@@ -63,14 +63,14 @@ Expected<FramebufferArgument> parseFramebufferArgument(StringRef arg) {
   return framebuffer;
 }
 
-Expected<PngArgument> parsePngArgument(StringRef arg) {
+Expected<PngArgument> parsePngArgument(StringRef arg, StringRef flag) {
   PngArgument png;
   auto [first, rest] = arg.split(':');
   // A leading run of digits and a colon is a location; any other colon
   // belongs to the file name.
   if (!rest.empty() && !first.empty() && all_of(first, isDigit)) {
     if (first.getAsInteger(10, png.location))
-      return makeError("--png", arg,
+      return makeError(flag, arg,
                        "bad location '" + first +
                            "' (expected an unsigned integer)");
     png.path = rest.str();
@@ -78,7 +78,7 @@ Expected<PngArgument> parsePngArgument(StringRef arg) {
     png.path = arg.str();
   }
   if (png.path.empty())
-    return makeError("--png", arg, "empty FILE");
+    return makeError(flag, arg, "empty FILE");
   return png;
 }
 

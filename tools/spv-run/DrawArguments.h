@@ -3,6 +3,7 @@
 // The flags that make spv-run draw instead of dispatch:
 //
 //   spv-run shader.frag --framebuffer 256x256[:FORMAT] [--png [LOC:]FILE]
+//           [--attachment-out [LOC:]FILE]
 //   spv-run shader.vert shader.frag --framebuffer WxH[:FORMAT]
 //           [--vertex-data LOCATION:FORMAT:DATA]... [--index-data TYPE:DATA]
 //           [--topology NAME] [--vertices N] [--instances N]
@@ -46,15 +47,17 @@ struct FramebufferArgument {
 llvm::Expected<FramebufferArgument>
 parseFramebufferArgument(llvm::StringRef arg);
 
-/// `--png [LOCATION:]FILE`: the colour attachment of output Location
-/// LOCATION (default 0) as a PNG. Errors:
-///   error: --png 'ARG': empty FILE
-///   error: --png 'ARG': bad location 'L' (expected an unsigned integer)
+/// `--png [LOCATION:]FILE` and `--attachment-out [LOCATION:]FILE` (\p
+/// flag): the colour attachment of output Location LOCATION (default 0) as
+/// a PNG or as raw texels. Errors:
+///   error: FLAG 'ARG': empty FILE
+///   error: FLAG 'ARG': bad location 'L' (expected an unsigned integer)
 struct PngArgument {
   uint32_t location = 0;
   std::string path;
 };
-llvm::Expected<PngArgument> parsePngArgument(llvm::StringRef arg);
+llvm::Expected<PngArgument> parsePngArgument(llvm::StringRef arg,
+                                             llvm::StringRef flag);
 
 /// `--vertex-data LOCATION:FORMAT:DATA`: per-vertex values of the vertex
 /// shader's input Location, tightly packed in FORMAT (a VkFormat name, as

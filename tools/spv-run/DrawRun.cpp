@@ -462,13 +462,16 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
     return shaders.takeError();
   std::vector<AttachmentPlan> plans = planAttachments(
       shaders->fragment->stageVariables, options.framebuffer.format);
-  for (const PngArgument &png : options.pngs)
-    if (none_of(plans, [&](const AttachmentPlan &plan) {
-          return plan.location == png.location;
-        }))
-      return makeError(formatv("--png '{0}': the fragment shader has no "
-                               "output at Location {1}",
-                               png.path, png.location));
+  for (const auto &[flag, list] :
+       {std::pair("--png", &options.pngs),
+        std::pair("--attachment-out", &options.attachmentOutputs)})
+    for (const PngArgument &png : *list)
+      if (none_of(plans, [&](const AttachmentPlan &plan) {
+            return plan.location == png.location;
+          }))
+        return makeError(formatv("{0} '{1}': the fragment shader has no "
+                                 "output at Location {2}",
+                                 flag, png.path, png.location));
   Expected<Geometry> geometry =
       planGeometry(options, shaders->generatedVertex.has_value());
   if (!geometry)
@@ -522,6 +525,12 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
         if (Error error =
                 amber::writePng(png.path, *plans[i].format,
                                 attachments.texels[i].data(), width, height))
+          return error;
+
+  for (const PngArgument &out : options.attachmentOutputs)
+    for (size_t i = 0; i < plans.size(); ++i)
+      if (plans[i].location == out.location)
+        if (Error error = writeFile(out.path, attachments.texels[i]))
           return error;
 
   std::vector<BufferComparison> comparisons;

@@ -33,6 +33,8 @@ struct DrawOptions {
   std::vector<std::string> shaderPaths;
   FramebufferArgument framebuffer;
   std::vector<PngArgument> pngs;
+  /// --attachment-out.
+  std::vector<PngArgument> attachmentOutputs;
   std::vector<VertexDataArgument> vertexData;
   std::optional<IndexDataArgument> indices;
   std::optional<VkPrimitiveTopology> topology;
@@ -56,7 +58,8 @@ struct DrawOptions {
 /// draw's and VulkanDraw.h's, and
 ///   error: PATH: entry point 'E' is a STAGE shader; --framebuffer draws a
 ///          fragment shader, or a vertex shader then a fragment shader
-///   error: --png 'ARG': the fragment shader has no output at Location L
+///   error: --png|--attachment-out 'ARG': the fragment shader has no output
+///          at Location L
 ///   error: --vertex-data: the full-screen rectangle of a fragment shader
 ///          alone takes no vertex data; give a vertex shader first
 ///   error: --vertices N is needed: no --vertex-data or --index-data says

@@ -70,6 +70,11 @@ static cl::list<std::string>
             cl::desc("Draws: write output Location LOC's attachment (default "
                      "0) as a PNG"),
             cl::value_desc("[LOC:]FILE"), cl::cat(category));
+static cl::list<std::string> attachmentOutArgs(
+    "attachment-out",
+    cl::desc("Draws: write output Location LOC's attachment (default 0) "
+             "as raw texels: rows of W texels in its format, top row first"),
+    cl::value_desc("[LOC:]FILE"), cl::cat(category));
 static cl::list<std::string> vertexDataArgs(
     "vertex-data",
     cl::desc("Draws with a vertex shader: per-vertex values of input "
@@ -286,6 +291,7 @@ static std::vector<cl::Option *> getJobFlags() {
           &absToleranceArg,
           &framebufferArg,
           std::addressof(pngArgs),
+          std::addressof(attachmentOutArgs),
           std::addressof(vertexDataArgs),
           &indexDataArg,
           &topologyArg,
@@ -680,10 +686,17 @@ static int runDraw(StringRef threadsArg) {
     return fail(framebuffer.takeError());
   options.framebuffer = *framebuffer;
   for (const std::string &arg : pngArgs) {
-    Expected<run::PngArgument> png = run::parsePngArgument(arg);
+    Expected<run::PngArgument> png = run::parsePngArgument(arg, "--png");
     if (!png)
       return fail(png.takeError());
     options.pngs.push_back(std::move(*png));
+  }
+  for (const std::string &arg : attachmentOutArgs) {
+    Expected<run::PngArgument> out =
+        run::parsePngArgument(arg, "--attachment-out");
+    if (!out)
+      return fail(out.takeError());
+    options.attachmentOutputs.push_back(std::move(*out));
   }
   if (shaderPaths.size() == 1)
     for (cl::Option *option : {static_cast<cl::Option *>(&topologyArg),
@@ -795,6 +808,7 @@ int main(int argc, char **argv) {
     return runDraw(threadsArg);
   for (cl::Option *option :
        {static_cast<cl::Option *>(std::addressof(pngArgs)),
+        static_cast<cl::Option *>(std::addressof(attachmentOutArgs)),
         static_cast<cl::Option *>(std::addressof(vertexDataArgs)),
         static_cast<cl::Option *>(&indexDataArg),
         static_cast<cl::Option *>(&topologyArg),
