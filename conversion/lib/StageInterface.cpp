@@ -98,7 +98,8 @@ public:
     entry.bytes = scalar.getIntOrFloatBitWidth() / 8;
     entry.count = vector ? vector.getNumElements() : 1;
     entry.flags = flags;
-    if (scalar.isSignedInteger() || scalar.isSignlessInteger())
+    // The deserializer makes OpTypeInt's signedness 1 `si32`, 0 `i32`.
+    if (scalar.isSignedInteger())
       entry.flags |= SPVB_STAGE_SIGNED;
     table.push_back(entry);
     location += entry.bytes == 8 && entry.count > 2 ? 2 : 1;
