@@ -55,8 +55,9 @@ namespace {
 /// Lists the Location-consuming parts of one variable.
 class LocationWalker {
 public:
-  LocationWalker(std::vector<spvb_stage_variable> &table, uint32_t flags)
-      : table(table), flags(flags) {}
+  LocationWalker(std::vector<spvb_stage_variable> &table, uint32_t flags,
+                 bool isUnsigned)
+      : table(table), flags(flags), isUnsigned(isUnsigned) {}
 
   /// Adds the parts of a value of `type` at `offset`, from `location`.
   llvm::Error walk(Type type, uint64_t offset, uint32_t &location,
@@ -98,8 +99,9 @@ public:
     entry.bytes = scalar.getIntOrFloatBitWidth() / 8;
     entry.count = vector ? vector.getNumElements() : 1;
     entry.flags = flags;
-    // The deserializer makes OpTypeInt's signedness 1 `si32`, 0 `i32`.
-    if (scalar.isSignedInteger())
+    // The dialect's integers are signless; the deserializer marks unsigned
+    // interface variables.
+    if (isa<IntegerType>(scalar) && !isUnsigned)
       entry.flags |= SPVB_STAGE_SIGNED;
     table.push_back(entry);
     location += entry.bytes == 8 && entry.count > 2 ? 2 : 1;
@@ -109,6 +111,7 @@ public:
 private:
   std::vector<spvb_stage_variable> &table;
   uint32_t flags;
+  bool isUnsigned;
 };
 
 } // namespace
@@ -210,7 +213,8 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
     uint32_t component = 0;
     if (auto attr = global->getAttrOfType<IntegerAttr>(kComponentAttr))
       component = attr.getInt();
-    if (llvm::Error error = LocationWalker(layout.stageVariables, flags)
+    if (llvm::Error error = LocationWalker(layout.stageVariables, flags,
+                                           global->hasAttr(kUnsignedAttr))
                                 .walk(type, var.offset, next, component))
       return makeError(llvm::formatv("error: variable '{0}': {1} is not "
                                      "supported",

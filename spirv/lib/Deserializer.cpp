@@ -105,6 +105,7 @@ private:
   bool hasDecoration(uint32_t id, uint32_t decoration,
                      uint32_t *literal = nullptr);
   Value addressOf(spirv::GlobalVariableOp global);
+  bool isUnsignedType(uint32_t typeId) const;
   LogicalResult splitBuiltinBlock(const ParsedInstruction &inst,
                                   spirv::PointerType pointerType,
                                   llvm::StringRef symbol);
@@ -154,6 +155,11 @@ private:
       memberDecorations;
   llvm::DenseMap<uint32_t, Type> types;
   llvm::DenseMap<uint32_t, uint32_t> pointeeTypeIds;
+  /// Each type's first component type (arrays, vectors, matrices: the
+  /// element; structs: the members), and the unsigned OpTypeInts: where
+  /// isUnsignedType looks for the signedness the dialect drops.
+  llvm::DenseMap<uint32_t, llvm::SmallVector<uint32_t, 1>> componentTypeIds;
+  llvm::DenseSet<uint32_t> unsignedIntTypeIds;
   /// Structs reached through OpTypeForwardPointer before their definition:
   /// identified structs whose body is set when the OpTypeStruct comes.
   llvm::DenseMap<uint32_t, spirv::StructType> pendingStructs;
@@ -260,6 +266,21 @@ bool Deserializer::hasDecoration(uint32_t id, uint32_t decoration,
   return false;
 }
 
+/// Whether the integers of type \p typeId are unsigned: its own or its
+/// first component's, recursively (a struct mixing signedness is not an
+/// interface any shader compiler emits).
+bool Deserializer::isUnsignedType(uint32_t typeId) const {
+  for (unsigned depth = 0; depth < 16; ++depth) {
+    if (unsignedIntTypeIds.contains(typeId))
+      return true;
+    auto it = componentTypeIds.find(typeId);
+    if (it == componentTypeIds.end() || it->second.empty())
+      return false;
+    typeId = it->second.front();
+  }
+  return false;
+}
+
 /// An interface block (an Input or Output struct with member decorations:
 /// gl_PerVertex, clspv's {LocalInvocationId, WorkgroupId}, a user block)
 /// becomes a variable per member, with the member's decorations; the block
@@ -336,6 +357,12 @@ LogicalResult Deserializer::splitBuiltinBlock(const ParsedInstruction &inst,
         /*linkage=*/nullptr);
     if (component)
       variable->setAttr(kComponentAttr, builder.getI32IntegerAttr(*component));
+    auto memberTypes =
+        componentTypeIds.find(pointeeTypeIds.lookup(inst.typeId));
+    if (!builtin && memberTypes != componentTypeIds.end() &&
+        i < memberTypes->second.size() &&
+        isUnsignedType(memberTypes->second[i]))
+      variable->setAttr(kUnsignedAttr, builder.getUnitAttr());
     for (StringRef flag : flags)
       variable->setAttr(flag, builder.getUnitAttr());
     variables.push_back(variable);
@@ -626,6 +653,20 @@ LogicalResult Deserializer::collectDebugAndDecorations() {
 LogicalResult Deserializer::processType(const ParsedInstruction &inst) {
   Type type;
   switch (inst.opcode) {
+  case spv::OpTypeVector:
+  case spv::OpTypeMatrix:
+  case spv::OpTypeArray:
+  case spv::OpTypeRuntimeArray:
+    componentTypeIds[inst.resultId] = {inst.arg(0)};
+    break;
+  case spv::OpTypeStruct:
+    for (unsigned i = 0; i < inst.getNumArgs(); ++i)
+      componentTypeIds[inst.resultId].push_back(inst.arg(i));
+    break;
+  default:
+    break;
+  }
+  switch (inst.opcode) {
   case spv::OpTypeVoid:
     type = NoneType::get(&context);
     break;
@@ -634,6 +675,8 @@ LogicalResult Deserializer::processType(const ParsedInstruction &inst) {
     break;
   case spv::OpTypeInt:
     type = builder.getIntegerType(inst.arg(0));
+    if (inst.arg(1) == 0)
+      unsignedIntTypeIds.insert(inst.resultId);
     break;
   case spv::OpTypeFloat:
     switch (inst.arg(0)) {
@@ -896,6 +939,11 @@ Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
   globals[inst.resultId] = global;
   if (hasDecoration(inst.resultId, spv::DecorationComponent, &literal))
     global->setAttr(kComponentAttr, builder.getI32IntegerAttr(literal));
+  if (!builtin &&
+      (pointerType.getStorageClass() == spirv::StorageClass::Input ||
+       pointerType.getStorageClass() == spirv::StorageClass::Output) &&
+      isUnsignedType(pointeeTypeIds.lookup(inst.typeId)))
+    global->setAttr(kUnsignedAttr, builder.getUnitAttr());
   std::pair<spv::Decoration, StringRef> interpolation[] = {
       {spv::DecorationFlat, kFlatAttr},
       {spv::DecorationNoPerspective, kNoPerspectiveAttr},

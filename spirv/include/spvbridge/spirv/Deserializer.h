@@ -44,6 +44,10 @@ inline constexpr llvm::StringLiteral kFlatAttr = "spvb.flat";
 inline constexpr llvm::StringLiteral kNoPerspectiveAttr = "spvb.noperspective";
 inline constexpr llvm::StringLiteral kCentroidAttr = "spvb.centroid";
 inline constexpr llvm::StringLiteral kSampleAttr = "spvb.sample";
+/// On Input and Output variables whose integers are unsigned (OpTypeInt
+/// signedness 0): the dialect's integers are signless, and a fragment output
+/// or a flat input needs its signedness (the attachment's conversion).
+inline constexpr llvm::StringLiteral kUnsignedAttr = "spvb.unsigned";
 /// On spirv.EntryPoint: the entry point's name (its function may have had to
 /// take another symbol: a vertex and a fragment entry may both be "main").
 inline constexpr llvm::StringLiteral kEntryNameAttr = "spvb.entry_name";
