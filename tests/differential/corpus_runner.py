@@ -790,6 +790,26 @@ def make_job(module, refl, work, variant=FIRST_LAUNCH):
     for spec in specs:
         args += ["--spec", spec]
     addresses = Addresses(module, refl, work, elements, variant.values)
+    args += resource_arguments(module, refl, work, extent, elements,
+                               (extent, total, dims), addresses,
+                               profile, variant.values)
+    return args + addresses.args
+
+
+def resource_arguments(module, refl, work, extent, elements, params,
+                       addresses, profile=None, values="signed",
+                       sampler_settings=SAMPLER_SETTINGS):
+    """The --buffer, --image, --sampler and --push arguments for the
+    module's descriptors and push constants, their data written to files in
+    work (see the docstring); `params` is (extent, total, dims) for the
+    integer parameters, `addresses` collects the buffer device addresses;
+    `sampler_settings` is --sampler's SETTINGS, or a function of the
+    resource (a sampler or combined image sampler) that gives them."""
+    profile = profile or {}
+    settings_of = sampler_settings if callable(sampler_settings) \
+        else lambda resource: sampler_settings
+    extent, total, dims = params
+    args = []
     # Variables may alias one binding (ggml views a buffer as several
     # types): the first one's layout fills it, the largest size wins.
     bindings = collections.OrderedDict()
@@ -804,7 +824,7 @@ def make_job(module, refl, work, variant=FIRST_LAUNCH):
                 name = "%d:%d" % (r["set"], r["binding"])
                 if r["array_size"] != 1:
                     name += "[%d]" % e
-                args += ["--sampler", "%s:%s" % (name, SAMPLER_SETTINGS)]
+                args += ["--sampler", "%s:%s" % (name, settings_of(r))]
             continue
         if "image" in r:
             for e in range(descriptor_count(r)):
@@ -817,13 +837,14 @@ def make_job(module, refl, work, variant=FIRST_LAUNCH):
                     rng = random.Random(zlib.crc32(
                         ("%s:%s" % (module, where)).encode()))
                 name, shape, data = make_image(r, extent, elements, rng,
-                                               variant.values)
+                                               values)
                 path = os.path.join(work, file + ".bin")
                 with open(path, "wb") as f:
                     f.write(data)
                 args += ["--image", "%s:%s:%s:%s" % (where, name, shape, path)]
                 if r["kind"] == "combined-image-sampler":
-                    args += ["--sampler", "%s:%s" % (where, SAMPLER_SETTINGS)]
+                    args += ["--sampler",
+                             "%s:%s" % (where, settings_of(r))]
             continue
         size = max(buffer_size(a, elements) for a in aliases)
         count = max(descriptor_count(a) for a in aliases)
@@ -839,7 +860,7 @@ def make_job(module, refl, work, variant=FIRST_LAUNCH):
                                random.Random(zlib.crc32(key.encode())),
                                (extent, total, dims),
                                profile.get("fill", {}).get(r["binding"]),
-                               variant.values)
+                               values)
             path = os.path.join(work, file + ".bin")
             with open(path, "wb") as f:
                 f.write(data)
@@ -853,7 +874,7 @@ def make_job(module, refl, work, variant=FIRST_LAUNCH):
                               profile.get("push")))
         args += ["--push", path]
         addresses.visit("push", 0, refl["push_constants"]["layout"], 0, 0)
-    return args + addresses.args
+    return args
 
 
 # --- running ----------------------------------------------------------------

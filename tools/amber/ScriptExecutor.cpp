@@ -236,8 +236,8 @@ private:
   bool loadPng(const Buffer &buffer);
   /// --dump-images.
   void dumpImages();
-  /// A failed probe's actual and difference images (ScriptExecutor.h): what
-  /// to append to its message, their paths or why they were not written.
+  /// A failed probe's actual and difference images (ScriptExecutor.h): the
+  /// note for its failure, their paths or why they were not written.
   std::string writeProbeImages(llvm::StringRef name, const Buffer &image,
                                const ProbedTexels &probed);
   /// The buffer as probes see it: an attachment with its pipeline's size.
@@ -328,9 +328,10 @@ bool Executor::runCommand(const Command &command) {
       failure = checkExpectRect(*probe, image, memory[probe->buffer], &probed);
     if (failure) {
       // Only a comparison of texels has something to show.
-      if (!probed.failing.empty())
-        *failure += writeProbeImages(probe->buffer, image, probed);
-      result.fail(command.line, *failure);
+      result.fail(command.line, *failure,
+                  probed.failing.empty()
+                      ? ""
+                      : writeProbeImages(probe->buffer, image, probed));
     }
     return true;
   }
@@ -794,7 +795,7 @@ std::string Executor::writeProbeImages(llvm::StringRef name,
                                        const Buffer &image,
                                        const ProbedTexels &probed) {
   auto couldNotWrite = [](const llvm::Twine &reason) {
-    return " (could not write PNG: " + reason.str() + ")";
+    return "could not write PNG: " + reason.str();
   };
   const runtime::VulkanFormat *format =
       runtime::findVulkanFormat(image.type.name);
@@ -833,8 +834,7 @@ std::string Executor::writeProbeImages(llvm::StringRef name,
   if (error)
     return couldNotWrite(llvm::toString(std::move(error)));
   std::string text =
-      ("; actual image: " + actualPath + ", difference: " + differencePath)
-          .str();
+      ("actual image: " + actualPath + ", difference: " + differencePath).str();
   if (temporary)
     text += " (in the system temp directory; --dump-images DIR chooses "
             "another)";

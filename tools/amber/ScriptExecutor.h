@@ -40,12 +40,12 @@ struct ExecutorOptions {
   /// also writes, at once, STEM.BUFFER.actual.png (the whole image, as
   /// --dump-images writes it) and STEM.BUFFER.diff.png (failing texels red,
   /// see makeProbeDifferenceImage) with STEM the script's file name without
-  /// its extension, and appends "; actual image: PATH, difference: PATH" to
-  /// its message. They go here, or without --dump-images to
-  /// spvb-probe-failures/ in the system temp directory (the message says
-  /// so). The Nth failed probe of a buffer (N > 1) writes
-  /// STEM.BUFFER.N.actual.png and STEM.BUFFER.N.diff.png; a file that cannot
-  /// be written appends " (could not write PNG: REASON)" instead.
+  /// its extension, and the failure's note (ScriptFailure::note) says
+  /// "actual image: PATH, difference: PATH". They go here, or without
+  /// --dump-images to spvb-probe-failures/ in the system temp directory
+  /// (the note says so). The Nth failed probe of a buffer (N > 1) writes
+  /// STEM.BUFFER.N.actual.png and STEM.BUFFER.N.diff.png; a file that
+  /// cannot be written makes the note "could not write PNG: REASON".
   std::string imageDirectory;
 };
 

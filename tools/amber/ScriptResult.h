@@ -16,6 +16,9 @@ struct ScriptFailure {
   /// The script line of the failing command; 0 for the script as a whole.
   unsigned line = 0;
   std::string message;
+  /// Where to look further, kept out of the message so that pinned
+  /// outcomes do not depend on paths: the images a failed probe wrote.
+  std::string note;
 };
 
 struct ScriptResult {
@@ -25,11 +28,11 @@ struct ScriptResult {
   std::string reason;
   std::vector<ScriptFailure> failures;
 
-  void fail(unsigned line, std::string message) {
+  void fail(unsigned line, std::string message, std::string note = "") {
     if (status != Status::Fail)
       reason = message;
     status = Status::Fail;
-    failures.push_back({line, std::move(message)});
+    failures.push_back({line, std::move(message), std::move(note)});
   }
   static ScriptResult skip(std::string reason) {
     ScriptResult result;

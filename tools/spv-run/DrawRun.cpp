@@ -388,6 +388,17 @@ drawOnVulkan(const DrawOptions &options, const VulkanShaders &shaders,
   return result;
 }
 
+/// A decoded component as --compare shows buffers' values.
+std::string formatComponent(const runtime::Color &color, uint32_t c,
+                            bool integer) {
+  if (integer)
+    return std::to_string(color.i[c]);
+  float value = color.f[c];
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return formatScalar(ScalarKind::Float, 4, bits);
+}
+
 /// Texel (x, y)'s components of both backends agree: integers exactly,
 /// normalized formats within one step of their encoding (the rounding of
 /// the last bit is the implementation's), floats as buffers do.
@@ -433,10 +444,8 @@ BufferComparison compareAttachment(const AttachmentPlan &plan, uint32_t width,
           difference.offset = offset;
           difference.path =
               formatv("texel ({0}, {1}) component {2}", x, y, c).str();
-          difference.cpu = integer ? std::to_string(a.i[c])
-                                   : formatv("{0:G9}", a.f[c]).str();
-          difference.vulkan = integer ? std::to_string(b.i[c])
-                                      : formatv("{0:G9}", b.f[c]).str();
+          difference.cpu = formatComponent(a, c, integer);
+          difference.vulkan = formatComponent(b, c, integer);
           comparison.first.push_back(std::move(difference));
         }
       }

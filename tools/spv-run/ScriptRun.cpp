@@ -38,9 +38,12 @@ static const char *getStatusName(ScriptResult::Status status) {
 static void printJson(StringRef path, const ScriptResult &result,
                       double milliseconds) {
   json::Array failures;
-  for (const ScriptFailure &failure : result.failures)
-    failures.push_back(
-        json::Object{{"line", failure.line}, {"message", failure.message}});
+  for (const ScriptFailure &failure : result.failures) {
+    json::Object object{{"line", failure.line}, {"message", failure.message}};
+    if (!failure.note.empty())
+      object["note"] = failure.note;
+    failures.push_back(std::move(object));
+  }
   json::Object object{{"script", path},
                       {"status", getStatusName(result.status)},
                       {"reason", result.reason},
@@ -69,6 +72,8 @@ static void printText(StringRef path, const ScriptResult &result) {
       SmallVector<StringRef> lines;
       StringRef(failure.message).split(lines, '\n');
       outs() << join(lines, "\n    ") << "\n";
+      if (!failure.note.empty())
+        outs() << "    note: " << failure.note << "\n";
     }
     return;
   }
