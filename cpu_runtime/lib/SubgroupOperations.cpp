@@ -259,17 +259,17 @@ template <typename T> void storeFloat(void *base, unsigned component, T value) {
 }
 
 /// A derivative in a 2x2 quad (lanes x + 2y): the difference between
-/// horizontal or vertical neighbours. Fine derivatives use the invocation's
-/// own row or column; coarse ones, and plain OpDPdx/OpDPdy as llvmpipe
-/// computes them, the quad's first. A neighbour that has terminated counts
-/// as equal to the invocation.
+/// horizontal or vertical neighbours. Fine derivatives, and plain
+/// OpDPdx/OpDPdy/OpFwidth as lavapipe computes them (either is allowed),
+/// use the invocation's own row or column; coarse ones the quad's first. A
+/// neighbour that has terminated counts as equal to the invocation.
 template <typename T>
 void runDerivativeOf(uint32_t opcode, const SubgroupMember &member,
                      const std::array<const SubgroupCall *, 64> &byId,
                      uint32_t subgroupSize, unsigned count) {
   uint32_t self = member.localId, quad = self & ~3u;
-  bool fine = opcode == spv::OpDPdxFine || opcode == spv::OpDPdyFine ||
-              opcode == spv::OpFwidthFine;
+  bool fine = opcode != spv::OpDPdxCoarse && opcode != spv::OpDPdyCoarse &&
+              opcode != spv::OpFwidthCoarse;
   auto at = [&](uint32_t lane, unsigned component) {
     const SubgroupCall *call =
         quad + lane < subgroupSize ? byId[quad + lane] : nullptr;
