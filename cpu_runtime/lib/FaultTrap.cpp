@@ -129,9 +129,17 @@ FaultTrap::FaultTrap() { alternateStack.ensure(); }
 
 std::optional<TrappedSignal> FaultTrap::run(llvm::function_ref<void()> body) {
   ThreadTrap &trap = threadTrap;
-  // Restores the signal mask too: the handler left the signals blocked.
-  if (sigsetjmp(trap.jump, 1) != 0)
+  // Saving the signal mask at each call is a system call (it ran once per
+  // workgroup), so only a trapped fault, which leaves the handler's signals
+  // blocked, unblocks them.
+  if (sigsetjmp(trap.jump, 0) != 0) {
+    sigset_t trapped;
+    sigemptyset(&trapped);
+    for (int signal : kTrappedSignals)
+      sigaddset(&trapped, signal);
+    pthread_sigmask(SIG_UNBLOCK, &trapped, nullptr);
     return trap.signal;
+  }
   trap.armed = 1;
   body();
   trap.armed = 0;
