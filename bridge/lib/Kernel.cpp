@@ -359,7 +359,7 @@ llvm::Error Dispatch::run(runtime::Launcher &launcher,
   if (model != spv::ExecutionModelGLCompute)
     return makeError(llvm::formatv(
         "error: {0}: entry point '{1}' is a {2} shader, which runs in a draw "
-        "(an Amber script), not a dispatch",
+        "(spv-run --framebuffer WxH, an Amber script), not a dispatch",
         kernel->sourceName, kernel->entryPoint,
         model == spv::ExecutionModelVertex ? "vertex" : "fragment"));
   llvm::Expected<runtime::DispatchResources> resources = prepare(groups);
