@@ -6,6 +6,7 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -135,6 +136,15 @@ unsigned spvb::runtime::getImageDimensions(uint32_t dim) {
   return dim == spv::Dim3D ? 3 : 2;
 }
 
+/// double(i) / 255 for each byte: the division, not a multiplication by
+/// 1/255, so that the fast path below decodes exactly as the general one.
+static const std::array<double, 256> kUnorm8 = [] {
+  std::array<double, 256> table;
+  for (unsigned i = 0; i < 256; ++i)
+    table[i] = double(i) / 255.0;
+  return table;
+}();
+
 Texel spvb::runtime::decodeTexel(const ImageFormat &format,
                                  const uint8_t *bytes) {
   Texel texel;
@@ -151,6 +161,21 @@ Texel spvb::runtime::decodeTexel(const ImageFormat &format,
         texel.f[c] = double(value) / double(maxUnsigned(bits[c]));
       else
         texel.i[c] = value;
+    }
+    return texel;
+  }
+  // Sampling decodes up to 8 texels per result: the common formats skip
+  // the general loop's variable-sized copies and divisions.
+  if (format.kind == K::Unorm && format.texelBytes == format.components) {
+    for (unsigned c = 0; c < format.components; ++c)
+      texel.f[c] = kUnorm8[bytes[c]];
+    return texel;
+  }
+  if (format.kind == K::Float && format.texelBytes == 4 * format.components) {
+    for (unsigned c = 0; c < format.components; ++c) {
+      float value;
+      std::memcpy(&value, bytes + 4 * c, 4);
+      texel.f[c] = value;
     }
     return texel;
   }
