@@ -1628,6 +1628,9 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
   case spv::OpUndef:
     mapResult(inst, spirv::UndefOp::create(builder, loc, resultType));
     return success();
+  case spv::OpIsHelperInvocationEXT:
+    mapResult(inst, IsHelperOp::create(builder, loc, resultType));
+    return success();
   case spv::OpVariable: {
     auto var = spirv::VariableOp::create(builder, loc, resultType,
                                          spirv::StorageClass::Function,
@@ -1795,6 +1798,9 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
   case spv::OpKill:
   case spv::OpTerminateInvocation:
     spirv::KillOp::create(builder, loc);
+    return success();
+  case spv::OpDemoteToHelperInvocation:
+    DemoteOp::create(builder, loc);
     return success();
   case spv::OpUnreachable: {
     // Reaching it is undefined; returning is what the lowering does anyway,

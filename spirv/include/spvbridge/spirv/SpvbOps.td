@@ -226,6 +226,26 @@ def Spvb_DebugPrintfOp : Spvb_Op<"debug_printf"> {
   let assemblyFormat = "$format (`(` $args^ `:` type($args) `)`)? attr-dict";
 }
 
+def Spvb_DemoteOp : Spvb_Op<"demote"> {
+  let summary = "OpDemoteToHelperInvocation";
+  let description = [{
+    The fragment invocation goes on as a helper invocation: it sets
+    SPVB_FRAGMENT_DEMOTED in its output record, so its outputs are dropped,
+    and its input record's helper flag, so the helper guards keep it from
+    writing memory; it still takes part in derivatives.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Spvb_IsHelperOp : Spvb_Op<"is_helper"> {
+  let summary = "OpIsHelperInvocationEXT: the helper flag as it is now";
+  let description = [{
+    Not pure: OpDemoteToHelperInvocation changes the answer.
+  }];
+  let results = (outs I1:$result);
+  let assemblyFormat = "attr-dict";
+}
+
 def Spvb_CheckDefinedOp : Spvb_Op<"check_defined"> {
   let summary = "Fails the dispatch where an operation's result is undefined";
   let description = [{
