@@ -106,6 +106,8 @@ private:
                      uint32_t *literal = nullptr);
   Value addressOf(spirv::GlobalVariableOp global);
   bool isUnsignedType(uint32_t typeId) const;
+  LogicalResult divideProjectiveCoordinate(const ParsedInstruction &inst,
+                                           SmallVectorImpl<Value> &operands);
   LogicalResult splitBuiltinBlock(const ParsedInstruction &inst,
                                   spirv::PointerType pointerType,
                                   llvm::StringRef symbol);
@@ -1854,6 +1856,56 @@ static bool isSubgroupInstruction(uint32_t opcode) {
          opcode == spv::OpGroupNonUniformRotateKHR;
 }
 
+/// A projective sample's coordinate (u [, v] [, w], q) becomes (u/q [, v/q]
+/// [, w/q]), so that it is sampled as the non-projective instruction.
+LogicalResult
+Deserializer::divideProjectiveCoordinate(const ParsedInstruction &inst,
+                                         SmallVectorImpl<Value> &operands) {
+  Location loc = currentLocation(inst);
+  auto sampled = dyn_cast<spirv::SampledImageType>(operands[0].getType());
+  auto image = sampled ? dyn_cast<spirv::ImageType>(sampled.getImageType())
+                       : spirv::ImageType();
+  auto vector = dyn_cast<VectorType>(operands[1].getType());
+  if (!image || !vector)
+    return fail(inst, "a projective sample needs a sampled image and a "
+                      "coordinate vector");
+  unsigned dims;
+  switch (image.getDim()) {
+  case spirv::Dim::Dim1D:
+    dims = 1;
+    break;
+  case spirv::Dim::Dim2D:
+  case spirv::Dim::Rect:
+    dims = 2;
+    break;
+  case spirv::Dim::Dim3D:
+    dims = 3;
+    break;
+  default:
+    return fail(inst, "a projective sample of a " +
+                          spirv::stringifyDim(image.getDim()) + " image");
+  }
+  if (vector.getNumElements() <= dims)
+    return fail(inst, "the projective coordinate has no q component");
+  auto extract = [&](unsigned i) {
+    return spirv::CompositeExtractOp::create(builder, loc, operands[1],
+                                             ArrayRef<int32_t>{int32_t(i)})
+        .getResult();
+  };
+  Value q = extract(dims);
+  SmallVector<Value> divided;
+  for (unsigned i = 0; i < dims; ++i)
+    divided.push_back(spirv::FDivOp::create(builder, loc, extract(i), q));
+  operands[1] =
+      dims == 1 ? divided.front()
+                : spirv::CompositeConstructOp::create(
+                      builder, loc,
+                      VectorType::get({int64_t(dims)}, vector.getElementType()),
+                      divided)
+                      .getResult();
+  return success();
+}
+
 LogicalResult Deserializer::processImage(const ParsedInstruction &inst) {
   Location loc = currentLocation(inst);
   SmallVector<Value> operands;
@@ -1873,12 +1925,21 @@ LogicalResult Deserializer::processImage(const ParsedInstruction &inst) {
                             " is not defined before its use");
     operands.push_back(value);
   }
+  uint32_t opcode = inst.opcode;
+  if (opcode == spv::OpImageSampleProjImplicitLod ||
+      opcode == spv::OpImageSampleProjExplicitLod) {
+    if (failed(divideProjectiveCoordinate(inst, operands)))
+      return failure();
+    opcode = opcode == spv::OpImageSampleProjImplicitLod
+                 ? spv::OpImageSampleImplicitLod
+                 : spv::OpImageSampleExplicitLod;
+  }
   SmallVector<Type> results;
   if (inst.typeId)
     results.push_back(getType(inst.typeId));
-  auto op = ImageOp::create(builder, loc, results,
-                            builder.getI32IntegerAttr(inst.opcode),
-                            builder.getI32IntegerAttr(mask), operands);
+  auto op =
+      ImageOp::create(builder, loc, results, builder.getI32IntegerAttr(opcode),
+                      builder.getI32IntegerAttr(mask), operands);
   if (inst.typeId)
     mapResult(inst, op.getResult());
   return success();

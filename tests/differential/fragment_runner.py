@@ -29,6 +29,17 @@ every storage buffer the shader may write. Outcomes:
                      the first operation --check-undefined names is
                      reported, or none (OpUndef, an uninitialized variable,
                      an unwritten output)
+  sampling           some value differs, nothing is undefined, and the draw
+                     with every mipmapped image cut to its base level (no
+                     level of detail to choose) agrees within the texel
+                     range times 2^-subTexelPrecisionBits (lavapipe: 8
+                     bits; 4/256 for texels in [-2, 2]; --abs-tolerance):
+                     coordinates and filtering agree, and what remains is
+                     the level of detail, which lavapipe quantizes to
+                     mipmapPrecisionBits (4) and computes with the
+                     approximations of rho the specification allows
+                     ("Scale Factor Operation, LOD Operation and Image
+                     Level(s) Selection"); counted with agree
   disagree           any other difference (the first differences are
                      reported)
   skip:REASON        not comparable: input attachments or other resources
@@ -83,6 +94,7 @@ import collections
 import concurrent.futures
 import csv
 import json
+import math
 import os
 import re
 import struct
@@ -385,7 +397,46 @@ def run_job(args, module, env, path, refl, work):
         shown = [a if a != "--compare" else "--check-undefined"
                  for a in shown if a != "--json"]
         return "undefined", "%s; %s" % (why, detail), shown
+    base = base_level_command(cmd, work)
+    if base:
+        base += ["--abs-tolerance", str(SUBTEXEL_TOLERANCE)]
+        outcome, _, _, _ = compare(args, base, shown_command(base, path))
+        if outcome in ("agree", "precision"):
+            return "sampling", "base levels only agree within %g; %s" % (
+                SUBTEXEL_TOLERANCE, detail), shown
     return "disagree", detail, shown
+
+
+# The generated texels span [-2, 2]; lavapipe filters with 8 sub-texel bits.
+SUBTEXEL_TOLERANCE = 4.0 / 256
+
+
+def base_level_command(cmd, work):
+    """The command with each --image of several levels cut to its base
+    level (its first texels: levels follow one another), or None."""
+    result, changed = [], False
+    for i, arg in enumerate(cmd):
+        match = re.match(r"^(\d+:\d+(?:\[\d+\])?:\w+:)([\dx]+)((?:,\w+=\d+)*)"
+                         r":(.+)$", arg) if i and cmd[i - 1] == "--image" \
+            else None
+        if not match or "levels=" not in match.group(3):
+            result.append(arg)
+            continue
+        extent = [int(e) for e in match.group(2).split("x")]
+        options = dict(o.split("=") for o in match.group(3)[1:].split(","))
+        levels = int(options.pop("levels"))
+        units = sum(math.prod(max(1, e >> level) for e in extent)
+                    for level in range(levels))
+        with open(match.group(4), "rb") as f:
+            data = f.read()
+        base = len(data) * math.prod(extent) // units
+        path = match.group(4) + ".base"
+        with open(path, "wb") as f:
+            f.write(data[:base])
+        rest = "".join(",%s=%s" % kv for kv in options.items())
+        result.append(match.group(1) + match.group(2) + rest + ":" + path)
+        changed = True
+    return result if changed else None
 
 
 # --- main -------------------------------------------------------------------
@@ -464,11 +515,11 @@ def main():
     print("differential fragment run: %d modules in %.0f s (--jobs %d)"
           % (len(results), time.monotonic() - start, args.jobs))
     print("  " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
-    defined = counts["agree"] + counts["precision"]
+    defined = counts["agree"] + counts["precision"] + counts["sampling"]
     if defined + counts["disagree"]:
         print("  agreement over the modules whose result is defined: "
-              "%d/%d = %.1f%% ((agree + precision) / (agree + precision + "
-              "disagree))" % (defined, defined + counts["disagree"],
+              "%d/%d = %.1f%% ((agree + precision + sampling) / (agree "
+              "+ precision + sampling + disagree))" % (defined, defined + counts["disagree"],
                               100.0 * defined / (defined +
                                                  counts["disagree"])))
     for module in sorted(results):
