@@ -89,7 +89,11 @@ Draw::run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
     fragmentResources = std::move(*prepared);
     const Kernel &fragmentKernel = fragment->getKernel();
     fragmentStage = {&fragmentKernel.entry, fragmentKernel.stageVariables,
-                     &*fragmentResources};
+                     &*fragmentResources, false};
+    for (const EntryPointInfo &entry : fragmentKernel.reflection.entryPoints)
+      if (entry.name == fragmentKernel.entryPoint &&
+          entry.executionModel == spv::ExecutionModelFragment)
+        fragmentStage.earlyFragmentTests = entry.earlyFragmentTests;
   }
   const Kernel &vertexKernel = vertex.getKernel();
   runtime::StageKernel vertexStage{

@@ -126,6 +126,12 @@ void FragmentOperations::process(int32_t x, int32_t y, double depth,
     std::memcpy(&value, record + *fragDepthOffset, 4);
     depth = value;
   }
+  if (testDepthStencil(x, y, depth, frontFacing))
+    writeColors(x, y, record);
+}
+
+bool FragmentOperations::testDepthStencil(int32_t x, int32_t y, double depth,
+                                          bool frontFacing) {
   if (state.depthClamp)
     depth = std::clamp(depth, minDepth, maxDepth);
 
@@ -138,13 +144,13 @@ void FragmentOperations::process(int32_t x, int32_t y, double depth,
     if (state.depthBoundsTest && format.depthBits) {
       double stored = decodeDepth(format, texel);
       if (stored < state.minDepthBounds || stored > state.maxDepthBounds)
-        return;
+        return false;
     }
     const StencilState &face = frontFacing ? state.front : state.back;
     bool stencil = state.stencilTest && format.stencilBits;
     if (stencil && !testStencil(texel, face)) {
       updateStencil(texel, face, face.failOp);
-      return;
+      return false;
     }
     if (state.depthTest && format.depthBits) {
       // The fragment's depth is compared in the attachment's format.
@@ -154,7 +160,7 @@ void FragmentOperations::process(int32_t x, int32_t y, double depth,
       if (!compare(state.depthCompare, quantized, decodeDepth(format, texel))) {
         if (stencil)
           updateStencil(texel, face, face.depthFailOp);
-        return;
+        return false;
       }
     }
     if (stencil)
@@ -162,7 +168,11 @@ void FragmentOperations::process(int32_t x, int32_t y, double depth,
     if (state.depthTest && state.depthWrite && format.depthBits)
       encodeDepth(format, depth, texel);
   }
+  return true;
+}
 
+void FragmentOperations::writeColors(int32_t x, int32_t y,
+                                     const uint8_t *record) {
   for (const spvb_stage_variable &output : colorOutputs) {
     // A Component-decorated output writes part of its location.
     if (output.location >= target.colors.size())

@@ -29,6 +29,12 @@ public:
   void process(int32_t x, int32_t y, double depth, bool frontFacing,
                const uint8_t *record);
 
+  /// The depth bounds, stencil and depth tests of the fragment at (x, y),
+  /// with their writes; whether it passed. Early fragment tests run this
+  /// before the shader, and writeColors after it.
+  bool testDepthStencil(int32_t x, int32_t y, double depth, bool frontFacing);
+  void writeColors(int32_t x, int32_t y, const uint8_t *record);
+
 private:
   bool testStencil(uint8_t *texel, const StencilState &face) const;
   void updateStencil(uint8_t *texel, const StencilState &face,

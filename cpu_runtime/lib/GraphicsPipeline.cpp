@@ -351,9 +351,12 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
           std::memcpy(&status, record, 4);
         if (status & (SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED))
           continue;
-        operations.process(quad.x + lane % 2, quad.y + lane / 2,
-                           quad.pixels[lane].depth + quad.depthBias,
-                           quad.frontFacing, record);
+        if (fragment.earlyFragmentTests)
+          operations.writeColors(quad.x + lane % 2, quad.y + lane / 2, record);
+        else
+          operations.process(quad.x + lane % 2, quad.y + lane / 2,
+                             quad.pixels[lane].depth + quad.depthBias,
+                             quad.frontFacing, record);
       }
     }
     batch.clear();
@@ -377,7 +380,19 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                         position->offset,
                     16);
       llvm::Error error = llvm::Error::success();
-      auto emit = [&](const Quad &quad) {
+      auto emit = [&](Quad quad) {
+        // Early tests run here, in primitive order; a fragment that fails
+        // them is shaded as a helper only.
+        if (fragment.earlyFragmentTests) {
+          for (unsigned lane = 0; lane < 4; ++lane)
+            if ((quad.coverage & (1u << lane)) &&
+                !operations.testDepthStencil(
+                    quad.x + lane % 2, quad.y + lane / 2,
+                    quad.pixels[lane].depth + quad.depthBias, quad.frontFacing))
+              quad.coverage &= ~(1u << lane);
+          if (!quad.coverage)
+            return;
+        }
         batch.push_back({quad, &primitive, instance});
         if (batch.size() == kBatchQuads && !error)
           error = flush();

@@ -3,6 +3,7 @@
 #include "spvbridge/spirv/Reflection.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -781,6 +782,8 @@ private:
   llvm::DenseMap<uint32_t, size_t> entryIndex;
   /// Function id -> LocalSize literals or LocalSizeId ids.
   std::map<uint32_t, std::array<uint32_t, 3>> localSize, localSizeId;
+  /// Function ids with OpExecutionMode EarlyFragmentTests.
+  llvm::DenseSet<uint32_t> earlyFragmentTests;
 };
 
 llvm::Expected<ModuleReflection> Reflector::run() {
@@ -836,6 +839,8 @@ void Reflector::scanModule() {
     case spv::OpExecutionMode:
       if (inst.word(2) == spv::ExecutionModeLocalSize && inst.size() >= 6)
         localSize[inst.word(1)] = {inst.word(3), inst.word(4), inst.word(5)};
+      if (inst.word(2) == spv::ExecutionModeEarlyFragmentTests)
+        earlyFragmentTests.insert(inst.word(1));
       break;
     case spv::OpExecutionModeId:
       if (inst.word(2) == spv::ExecutionModeLocalSizeId && inst.size() >= 6)
@@ -890,6 +895,7 @@ llvm::Error Reflector::resolveWorkgroupSizes() {
   };
 
   for (EntryPointInfo &entry : r.entryPoints) {
+    entry.earlyFragmentTests = earlyFragmentTests.contains(entry.functionId);
     if (!hasWorkgroups(entry.executionModel))
       continue;
     if (builtin && builtin->size() >= 6) {

@@ -128,6 +128,10 @@ struct StageKernel {
   const KernelEntry *entry = nullptr;
   llvm::ArrayRef<spvb_stage_variable> variables;
   const DispatchResources *resources = nullptr;
+  /// Fragment shaders with EarlyFragmentTests: the depth and stencil tests
+  /// (and their writes) come before the shader, a failing fragment runs as
+  /// a helper only, and gl_FragDepth is ignored.
+  bool earlyFragmentTests = false;
 };
 
 /// What a draw did, for tools to report.

@@ -173,6 +173,9 @@ struct EntryPointInfo {
   /// For each dimension given directly by an OpSpecConstant, its SpecId, so a
   /// tool can tell which --spec changes it.
   std::array<std::optional<uint32_t>, 3> workgroupSizeSpecIds;
+  /// Fragment shaders: OpExecutionMode EarlyFragmentTests (depth and
+  /// stencil tests before the shader runs).
+  bool earlyFragmentTests = false;
 };
 
 struct SpecConstantInfo {
