@@ -233,7 +233,7 @@ void rasterizeScreenPoint(const GraphicsState &state, const RasterSetup &setup,
   rasterizeScreenTriangle(state, setup, c01, c10, c11, frontFacing, emit, base);
 }
 
-/// Whether a point or line vertex survives the near and far planes.
+/// Whether a point survives the near and far planes.
 bool isInDepthRange(const GraphicsState &state, const ClipPosition &c) {
   if (c[3] <= 0)
     return false;
@@ -246,17 +246,37 @@ void spvb::runtime::rasterizeLine(const GraphicsState &state,
                                   const RasterSetup &setup,
                                   const std::array<ClipPosition, 2> &positions,
                                   llvm::function_ref<void(const Quad &)> emit) {
-  // A line crossing the near or far plane is dropped, not clipped (yet).
-  if (!isInDepthRange(state, positions[0]) ||
-      !isInDepthRange(state, positions[1]))
+  // Clipped against the near and far planes (unless depth clamp) and w > 0
+  // as a segment a + t (b - a), t in [t0, t1].
+  std::array<double, 4> a, b;
+  for (int k = 0; k < 4; ++k) {
+    a[k] = positions[0][k];
+    b[k] = positions[1][k];
+  }
+  double t0 = 0, t1 = 1;
+  // `da` and `db` are the ends' distances to a plane, >= 0 inside.
+  auto clip = [&](double da, double db) {
+    if (da < 0 && db < 0)
+      return false;
+    if (da < 0)
+      t0 = std::max(t0, da / (da - db));
+    else if (db < 0)
+      t1 = std::min(t1, da / (da - db));
+    return true;
+  };
+  if (!state.depthClamp &&
+      (!clip(a[2], b[2]) || !clip(a[3] - a[2], b[3] - b[2])))
+    return;
+  if (!clip(a[3] - 1e-30, b[3] - 1e-30) || t0 > t1)
     return;
   std::array<double, 4> c0, c1;
   for (int k = 0; k < 4; ++k) {
-    c0[k] = positions[0][k];
-    c1[k] = positions[1][k];
+    c0[k] = a[k] + t0 * (b[k] - a[k]);
+    c1[k] = a[k] + t1 * (b[k] - a[k]);
   }
-  rasterizeScreenLine(state, setup, toScreen(setup.viewport, c0, {1, 0, 0}),
-                      toScreen(setup.viewport, c1, {0, 1, 0}), true, emit);
+  rasterizeScreenLine(
+      state, setup, toScreen(setup.viewport, c0, {1 - t0, t0, 0}),
+      toScreen(setup.viewport, c1, {1 - t1, t1, 0}), true, emit);
 }
 
 void spvb::runtime::rasterizePoint(
