@@ -4,6 +4,7 @@
 #include "spvbridge/bridge/Codegen.h"
 #include "spvbridge/spirv/Deserializer.h"
 #include "spvbridge/spirv/LocationFormat.h"
+#include "spvbridge/spirv/OpcodeNames.h"
 #include "spvbridge/spirv/SpvbDialect.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -58,25 +59,6 @@ static bool isSupportedResource(ResourceKind kind) {
          isImage(kind);
 }
 
-static std::string getImageInstructionName(uint32_t opcode) {
-  switch (opcode) {
-  case spv::OpImageSampleDrefImplicitLod:
-    return "OpImageSampleDrefImplicitLod";
-  case spv::OpImageSampleDrefExplicitLod:
-    return "OpImageSampleDrefExplicitLod";
-  case spv::OpImageSampleProjImplicitLod:
-    return "OpImageSampleProjImplicitLod";
-  case spv::OpImageSampleProjExplicitLod:
-    return "OpImageSampleProjExplicitLod";
-  case spv::OpImageDrefGather:
-    return "OpImageDrefGather";
-  case spv::OpImageQueryLod:
-    return "OpImageQueryLod";
-  default:
-    return "the image instruction with opcode " + std::to_string(opcode);
-  }
-}
-
 /// The image instructions spvb_rt_image implements (cpu_runtime/Images.cpp).
 static bool isSupportedImageInstruction(uint32_t opcode) {
   switch (opcode) {
@@ -84,8 +66,11 @@ static bool isSupportedImageInstruction(uint32_t opcode) {
   case spv::OpImage:
   case spv::OpImageSampleImplicitLod:
   case spv::OpImageSampleExplicitLod:
+  case spv::OpImageSampleDrefImplicitLod:
+  case spv::OpImageSampleDrefExplicitLod:
   case spv::OpImageFetch:
   case spv::OpImageGather:
+  case spv::OpImageDrefGather:
   case spv::OpImageRead:
   case spv::OpImageWrite:
   case spv::OpImageQuerySizeLod:
@@ -166,7 +151,7 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   (*spirvModule)->walk([&](ImageOp op) {
     if (unsupported.empty() && !isSupportedImageInstruction(op.getOpcode()))
       unsupported = formatError(binary.name, op.getLoc(),
-                                getImageInstructionName(op.getOpcode()) +
+                                getOpcodeName(op.getOpcode()) +
                                     " is not supported by the runtime yet");
   });
   if (!unsupported.empty())

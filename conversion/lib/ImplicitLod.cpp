@@ -13,7 +13,8 @@ using namespace spvb;
 void spvb::addImplicitLodGradients(ModuleOp module) {
   SmallVector<ImageOp> samples;
   module.walk([&](ImageOp op) {
-    if (op.getOpcode() == spv::OpImageSampleImplicitLod &&
+    if ((op.getOpcode() == spv::OpImageSampleImplicitLod ||
+         op.getOpcode() == spv::OpImageSampleDrefImplicitLod) &&
         !(op.getImageOperands() & spv::ImageOperandsGradMask) &&
         op.getOperands().size() >= 2)
       samples.push_back(op);
@@ -30,12 +31,14 @@ void spvb::addImplicitLodGradients(ModuleOp module) {
     };
     Value dx = derivative(spv::OpDPdxCoarse);
     Value dy = derivative(spv::OpDPdyCoarse);
-    // Image operands follow the coordinate in mask-bit order: Bias (bit 0),
-    // Lod (bit 1, not with ImplicitLod), then Grad (bit 2).
+    // Image operands follow the coordinate (and Dref) in mask-bit order:
+    // Bias (bit 0), Lod (bit 1, not with ImplicitLod), then Grad (bit 2).
     uint32_t mask = op.getImageOperands();
     SmallVector<Value> operands(op.getOperands().begin(),
                                 op.getOperands().end());
-    unsigned at = 2 + ((mask & spv::ImageOperandsBiasMask) ? 1 : 0);
+    unsigned at =
+        (op.getOpcode() == spv::OpImageSampleDrefImplicitLod ? 3 : 2) +
+        ((mask & spv::ImageOperandsBiasMask) ? 1 : 0);
     operands.insert(operands.begin() + std::min<size_t>(at, operands.size()),
                     {dx, dy});
     auto replacement = ImageOp::create(

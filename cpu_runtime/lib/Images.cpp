@@ -256,8 +256,12 @@ extern "C" void spvb_rt_image(spvb_invocation *, uint32_t opcode,
   }
   case spv::OpImageSampleImplicitLod:
   case spv::OpImageSampleExplicitLod:
-  case spv::OpImageGather: {
-    // Operands: image, sampler, coordinate[, component], image operands.
+  case spv::OpImageSampleDrefImplicitLod:
+  case spv::OpImageSampleDrefExplicitLod:
+  case spv::OpImageGather:
+  case spv::OpImageDrefGather: {
+    // Operands: image, sampler, coordinate[, component | Dref], image
+    // operands.
     const auto *sampler =
         *static_cast<const spvb_sampler *const *>(operands[1]);
     SampleRequest request;
@@ -269,6 +273,14 @@ extern "C" void spvb_rt_image(spvb_invocation *, uint32_t opcode,
     if (opcode == spv::OpImageGather) {
       request.gatherComponent =
           static_cast<int>(loadInt(operands[3], TypeDesc(operandDescs[3]), 0));
+      next = 4;
+    }
+    if (opcode == spv::OpImageSampleDrefImplicitLod ||
+        opcode == spv::OpImageSampleDrefExplicitLod ||
+        opcode == spv::OpImageDrefGather) {
+      request.dref = loadFloat(operands[3], TypeDesc(operandDescs[3]), 0);
+      if (opcode == spv::OpImageDrefGather)
+        request.gatherComponent = 0;
       next = 4;
     }
     auto take = [&]() -> int { return next < operandCount ? next++ : -1; };

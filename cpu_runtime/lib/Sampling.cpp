@@ -59,6 +59,29 @@ Texel borderTexel(uint32_t color) {
   return texel;
 }
 
+/// Whether `ref` passes `op` against the stored value `texel` (VkCompareOp:
+/// the reference is the left operand).
+bool passesCompare(uint32_t op, double ref, double texel) {
+  switch (op) {
+  case 0: // NEVER
+    return false;
+  case 1: // LESS
+    return ref < texel;
+  case 2: // EQUAL
+    return ref == texel;
+  case 3: // LESS_OR_EQUAL
+    return ref <= texel;
+  case 4: // GREATER
+    return ref > texel;
+  case 5: // NOT_EQUAL
+    return ref != texel;
+  case 6: // GREATER_OR_EQUAL
+    return ref >= texel;
+  default: // ALWAYS
+    return true;
+  }
+}
+
 struct Footprint {
   const spvb_image &image;
   const ImageFormat &format;
@@ -66,8 +89,20 @@ struct Footprint {
   int64_t layer;
   uint32_t level;
   unsigned dims;
+  /// Depth-compare sampling: the reference every fetched texel is compared
+  /// with (before filtering), giving (1 or 0, 0, 0, 1).
+  std::optional<double> dref;
 
   Texel fetch(int64_t x, int64_t y, int64_t z) const {
+    Texel texel = fetchStored(x, y, z);
+    if (!dref)
+      return texel;
+    Texel compared;
+    compared.f[0] = passesCompare(sampler.compare_op, *dref, texel.f[0]);
+    return compared;
+  }
+
+  Texel fetchStored(int64_t x, int64_t y, int64_t z) const {
     int64_t position[3] = {x, y, z};
     for (unsigned d = 0; d < dims; ++d)
       if (!wrap(position[d], int64_t(levelExtent(image, d, level)),
@@ -221,9 +256,17 @@ Texel spvb::runtime::sampleImage(const spvb_image &image,
   }
   if (request.gatherComponent >= 0)
     levels[0] = levels[1] = 0;
+  // Without compare_enable a Dref instruction's result is undefined: the
+  // stored value is returned. A fixed-point format's reference is clamped
+  // to [0, 1] as its texels are.
+  std::optional<double> dref;
+  if (request.dref && sampler.compare_enable)
+    dref = format.kind == NumericKind::Unorm
+               ? std::clamp(*request.dref, 0.0, 1.0)
+               : *request.dref;
 
   auto filterAt = [&](uint32_t mip) {
-    Footprint footprint{image, format, sampler, layer, mip, dims};
+    Footprint footprint{image, format, sampler, layer, mip, dims, dref};
     double u[3];
     for (unsigned d = 0; d < 3; ++d)
       u[d] = d < dims

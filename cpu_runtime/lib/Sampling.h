@@ -13,6 +13,8 @@
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
+#include <optional>
+
 namespace spvb::runtime {
 
 /// Where `sample` of texel (x, y, z) of `layer` at `level` is, or null
@@ -35,6 +37,9 @@ struct SampleRequest {
   int offset[3] = {0, 0, 0};
   /// OpImageGather's component, or -1 to filter.
   int gatherComponent = -1;
+  /// The Dref instructions' reference (OpImageDrefGather gathers the
+  /// comparisons of component 0); none without a comparison.
+  std::optional<double> dref;
 };
 
 /// The filtered texel; `sampler` null means nearest, clamp to edge.

@@ -1857,7 +1857,8 @@ static bool isSubgroupInstruction(uint32_t opcode) {
 }
 
 /// A projective sample's coordinate (u [, v] [, w], q) becomes (u/q [, v/q]
-/// [, w/q]), so that it is sampled as the non-projective instruction.
+/// [, w/q]), and a Dref Dref/q (Vulkan's "Projection Operation"), so that it
+/// is sampled as the non-projective instruction.
 LogicalResult
 Deserializer::divideProjectiveCoordinate(const ParsedInstruction &inst,
                                          SmallVectorImpl<Value> &operands) {
@@ -1896,6 +1897,9 @@ Deserializer::divideProjectiveCoordinate(const ParsedInstruction &inst,
   SmallVector<Value> divided;
   for (unsigned i = 0; i < dims; ++i)
     divided.push_back(spirv::FDivOp::create(builder, loc, extract(i), q));
+  if (inst.opcode == spv::OpImageSampleProjDrefImplicitLod ||
+      inst.opcode == spv::OpImageSampleProjDrefExplicitLod)
+    operands[2] = spirv::FDivOp::create(builder, loc, operands[2], q);
   operands[1] =
       dims == 1 ? divided.front()
                 : spirv::CompositeConstructOp::create(
@@ -1926,13 +1930,23 @@ LogicalResult Deserializer::processImage(const ParsedInstruction &inst) {
     operands.push_back(value);
   }
   uint32_t opcode = inst.opcode;
-  if (opcode == spv::OpImageSampleProjImplicitLod ||
-      opcode == spv::OpImageSampleProjExplicitLod) {
+  switch (opcode) {
+  case spv::OpImageSampleProjImplicitLod:
+  case spv::OpImageSampleProjExplicitLod:
+  case spv::OpImageSampleProjDrefImplicitLod:
+  case spv::OpImageSampleProjDrefExplicitLod:
     if (failed(divideProjectiveCoordinate(inst, operands)))
       return failure();
     opcode = opcode == spv::OpImageSampleProjImplicitLod
                  ? spv::OpImageSampleImplicitLod
-                 : spv::OpImageSampleExplicitLod;
+             : opcode == spv::OpImageSampleProjExplicitLod
+                 ? spv::OpImageSampleExplicitLod
+             : opcode == spv::OpImageSampleProjDrefImplicitLod
+                 ? spv::OpImageSampleDrefImplicitLod
+                 : spv::OpImageSampleDrefExplicitLod;
+    break;
+  default:
+    break;
   }
   SmallVector<Type> results;
   if (inst.typeId)

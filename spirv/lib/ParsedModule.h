@@ -7,6 +7,7 @@
 #ifndef SPVBRIDGE_SPIRV_LIB_PARSEDMODULE_H
 #define SPVBRIDGE_SPIRV_LIB_PARSEDMODULE_H
 
+#include "spvbridge/spirv/OpcodeNames.h"
 #include "spvbridge/spirv/SpirvBinary.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -49,8 +50,6 @@ struct ParsedModule {
 /// Parses the binary; errors carry SPIRV-Tools' diagnostic.
 llvm::Expected<ParsedModule> parseModule(const SpirvBinary &binary);
 
-/// "OpIAdd" for 128; "Op<N>" for an opcode the grammar does not know.
-std::string getOpcodeName(uint32_t opcode);
 /// "SmoothStep" for 49; empty for an unknown instruction number.
 llvm::StringRef getGlslInstName(uint32_t inst);
 

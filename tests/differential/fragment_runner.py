@@ -153,8 +153,12 @@ def fragment_skip_reason(module, refl):
 
 def sampler_settings(resource):
     """--sampler's SETTINGS for a sampler or combined image sampler: linear
-    for float images (separate samplers: nearest, their images unknown)."""
+    for float images, a LESS_OR_EQUAL comparison for depth images (the Dref
+    instructions), nearest otherwise (separate samplers: nearest, their
+    images unknown)."""
     image = resource.get("image")
+    if image and image["depth"]:
+        return NEAREST_SAMPLER + ",compare=less-or-equal"
     if image and image["component"] == "float" and not image["depth"] and \
             image_format(image)[1][0] not in ("uint", "sint"):
         return LINEAR_SAMPLER

@@ -1058,21 +1058,72 @@ void main() { r = textureLod(sampler2D(tex, smp), vec2(0.5), 0.0); }
 }
 
 TEST_F(Execution, UnsupportedImageInstructionIsNamed) {
-  auto kernel = jit->compileFile(dir.write("dref.comp", R"(
+  auto kernel = jit->compileFile(dir.write("sparse.comp", R"(
 #version 450
+#extension GL_ARB_sparse_texture2 : require
 layout(local_size_x = 1) in;
-layout(set = 0, binding = 0) uniform sampler2DShadow shadow;
-layout(set = 0, binding = 1) buffer Out { float r; };
-void main() { r = textureLod(shadow, vec3(0.5, 0.5, 0.25), 0.0); }
+layout(set = 0, binding = 0) uniform sampler2D tex;
+layout(set = 0, binding = 1) buffer Out { vec4 r; };
+void main() {
+  vec4 texel;
+  sparseTextureLodARB(tex, vec2(0.5), 0.0, texel);
+  r = texel;
+}
 )"),
                                  CompileOptions());
   ASSERT_FALSE(static_cast<bool>(kernel));
   std::string text = errorText(kernel.takeError());
-  EXPECT_NE(text.find("OpImageSampleDrefExplicitLod is not supported by the "
+  EXPECT_NE(text.find("OpImageSparseSampleExplicitLod is not supported by the "
                       "runtime yet"),
             std::string::npos)
       << text;
   EXPECT_EQ(text.rfind("error: ", 0), 0u) << text;
+}
+
+TEST_F(Execution, DepthCompareSampling) {
+  // Each texel is compared with the reference before filtering: texels
+  // 0.25 and 0.75 at u = 0.25 and 0.75; linear filtering halfway between
+  // them averages their results (0 and 1 for reference 0.5 with LESS).
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform sampler2DShadow shadow;
+layout(set = 0, binding = 1) buffer Out { float r[4]; };
+void main() {
+  r[0] = textureLod(shadow, vec3(0.25, 0.5, 0.5), 0.0);
+  r[1] = textureLod(shadow, vec3(0.75, 0.5, 0.5), 0.0);
+  r[2] = textureLod(shadow, vec3(0.5, 0.5, 0.5), 0.0);
+  r[3] = textureLod(shadow, vec3(0.75, 0.5, 0.8), 0.0);
+}
+)");
+  ASSERT_TRUE(kernel);
+  float texels[2] = {0.25f, 0.75f};
+  spvb_sampler sampler{};
+  sampler.mag_filter = sampler.min_filter = 1; // linear
+  for (uint32_t &mode : sampler.address_mode)
+    mode = 2; // clamp to edge
+  sampler.max_lod = 1000;
+  sampler.compare_enable = 1;
+  sampler.compare_op = 1; // VK_COMPARE_OP_LESS
+  spvb_image image{};
+  image.data = reinterpret_cast<uint8_t *>(texels);
+  image.size = sizeof(texels);
+  image.format = spv::ImageFormatR32f;
+  image.dim = spv::Dim2D;
+  image.extent[0] = 2;
+  image.extent[1] = image.extent[2] = 1;
+  image.layers = image.levels = 1;
+  image.sampler = &sampler;
+  float r[4] = {-1, -1, -1, -1};
+  Dispatch dispatch(kernel);
+  dispatch.bindImage(0, 0, &image);
+  dispatch.bindBuffer(0, 1, r, sizeof(r));
+  runtime::Launcher launcher(1);
+  ASSERT_FALSE(static_cast<bool>(dispatch.run(launcher, {1, 1, 1})));
+  EXPECT_EQ(r[0], 0.0f); // 0.5 < 0.25 fails
+  EXPECT_EQ(r[1], 1.0f); // 0.5 < 0.75 passes
+  EXPECT_EQ(r[2], 0.5f); // halfway: (0 + 1) / 2
+  EXPECT_EQ(r[3], 0.0f); // 0.8 < 0.75 fails
 }
 
 TEST_F(Execution, FloatAtomicMinMaxAndAdd) {

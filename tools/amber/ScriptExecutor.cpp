@@ -156,6 +156,9 @@ spvb_sampler makeSampler(const Sampler &sampler) {
   settings.max_lod = sampler.maxLod;
   settings.border_color = static_cast<uint32_t>(sampler.borderColor);
   settings.unnormalized_coordinates = !sampler.normalizedCoords;
+  // CompareOp follows VkCompareOp.
+  settings.compare_enable = sampler.compareEnable;
+  settings.compare_op = static_cast<uint32_t>(sampler.compareOp);
   return settings;
 }
 

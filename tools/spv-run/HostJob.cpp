@@ -98,6 +98,8 @@ Expected<HostJob> collectHostJob(const JobFlags &flags) {
     sampler.max_lod = parsed->maxLod;
     sampler.border_color = parsed->borderColor;
     sampler.unnormalized_coordinates = parsed->unnormalized;
+    sampler.compare_enable = parsed->compareOp.has_value();
+    sampler.compare_op = parsed->compareOp.value_or(0);
     if (image) {
       image->sampler = sampler;
       continue;

@@ -829,6 +829,12 @@ spvb::run::parseSamplerArgument(llvm::StringRef arg) {
       // VkBorderColor: the float variants 0, 2 and 4.
       ok = pick({"transparent-black", "opaque-black", "opaque-white"}, choice);
       result.borderColor = 2 * choice;
+    } else if (key == "compare") {
+      uint32_t op = 0;
+      ok = pick({"never", "less", "equal", "less-or-equal", "greater",
+                 "not-equal", "greater-or-equal", "always"},
+                op);
+      result.compareOp = op;
     } else if (key == "min-lod")
       ok = number(result.minLod);
     else if (key == "max-lod")
@@ -838,8 +844,8 @@ spvb::run::parseSamplerArgument(llvm::StringRef arg) {
     else
       return makeError(context + ": unknown setting '" + setting +
                        "' (expected nearest, linear, mipmap=, address=, "
-                       "border=, min-lod=, max-lod=, lod-bias= or "
-                       "unnormalized)");
+                       "border=, compare=, min-lod=, max-lod=, lod-bias= "
+                       "or unnormalized)");
     if (!ok)
       return badValue();
   }

@@ -282,7 +282,9 @@ llvm::Expected<ImageArgument> parseImageArgument(llvm::StringRef arg);
 /// nearest | linear (both filters), mipmap=nearest|linear,
 /// address=repeat|mirrored-repeat|clamp-to-edge|clamp-to-border|
 /// mirror-clamp-to-edge, border=transparent-black|opaque-black|opaque-white,
-/// min-lod=X, max-lod=X, lod-bias=X, unnormalized. Unset: nearest, mipmap
+/// min-lod=X, max-lod=X, lod-bias=X, unnormalized, compare=OP (a
+/// VkCompareOp in lower case with dashes: depth-compare sampling). Unset:
+/// no comparison, nearest, mipmap
 /// nearest, clamp-to-edge, transparent black, LOD 0 to 1000.
 struct SamplerArgument {
   uint32_t set = 0;
@@ -296,12 +298,15 @@ struct SamplerArgument {
   float maxLod = 1000;
   float lodBias = 0;
   bool unnormalized = false;
+  /// compare=OP as a VkCompareOp.
+  std::optional<uint32_t> compareOp;
 };
 
 /// Errors:
 ///   error: --sampler 'ARG': expected SET:BINDING:SETTINGS
 ///   error: --sampler 'ARG': unknown setting 'S' (expected nearest, linear,
-///          mipmap=, address=, border=, min-lod=, max-lod=, lod-bias= or
+///          mipmap=, address=, border=, compare=, min-lod=, max-lod=,
+///          lod-bias= or
 ///          unnormalized)
 ///   error: --sampler 'ARG': bad value 'V' for 'KEY'
 llvm::Expected<SamplerArgument> parseSamplerArgument(llvm::StringRef arg);

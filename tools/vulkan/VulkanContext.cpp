@@ -830,6 +830,8 @@ llvm::Error Context::createSampler(const spvb_sampler &settings,
   sampler.maxLod = settings.max_lod;
   sampler.borderColor = static_cast<VkBorderColor>(settings.border_color);
   sampler.unnormalizedCoordinates = settings.unnormalized_coordinates;
+  sampler.compareEnable = settings.compare_enable;
+  sampler.compareOp = static_cast<VkCompareOp>(settings.compare_op);
   // Vulkan requires both LOD clamps to be 0 with unnormalized coordinates,
   // which sample level 0 anyway.
   if (settings.unnormalized_coordinates)

@@ -53,7 +53,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 8
+#define SPVB_ABI_VERSION 9
 
 /* One descriptor: a buffer's base address and size in bytes. A descriptor
  * array of N elements takes N consecutive slots of the binding table; a
@@ -287,6 +287,11 @@ typedef struct spvb_sampler {
   float max_lod;
   uint32_t border_color; /* VkBorderColor */
   uint32_t unnormalized_coordinates;
+  /* Depth-compare sampling (the Dref instructions): each texel's first
+   * component is compared with the reference by compare_op (VkCompareOp),
+   * giving 1 or 0, before filtering. */
+  uint32_t compare_enable;
+  uint32_t compare_op;
 } spvb_sampler;
 
 /* An image instruction: operands[i] points at the instruction's i-th id
