@@ -275,9 +275,10 @@ extern "C" void spvb_rt_image(spvb_invocation *, uint32_t opcode,
           static_cast<int>(loadInt(operands[3], TypeDesc(operandDescs[3]), 0));
       next = 4;
     }
-    if (opcode == spv::OpImageSampleDrefImplicitLod ||
-        opcode == spv::OpImageSampleDrefExplicitLod ||
-        opcode == spv::OpImageDrefGather) {
+    if ((opcode == spv::OpImageSampleDrefImplicitLod ||
+         opcode == spv::OpImageSampleDrefExplicitLod ||
+         opcode == spv::OpImageDrefGather) &&
+        operandCount > 3) {
       request.dref = loadFloat(operands[3], TypeDesc(operandDescs[3]), 0);
       if (opcode == spv::OpImageDrefGather)
         request.gatherComponent = 0;

@@ -1863,6 +1863,11 @@ LogicalResult
 Deserializer::divideProjectiveCoordinate(const ParsedInstruction &inst,
                                          SmallVectorImpl<Value> &operands) {
   Location loc = currentLocation(inst);
+  if (operands.size() < 2 ||
+      (inst.opcode == spv::OpImageSampleProjDrefImplicitLod ||
+       inst.opcode == spv::OpImageSampleProjDrefExplicitLod) &&
+          operands.size() < 3)
+    return fail(inst, "a projective sample without its operands");
   auto sampled = dyn_cast<spirv::SampledImageType>(operands[0].getType());
   auto image = sampled ? dyn_cast<spirv::ImageType>(sampled.getImageType())
                        : spirv::ImageType();
