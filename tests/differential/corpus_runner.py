@@ -147,9 +147,7 @@ crash is attributed to lavapipe when `--backend=vulkan` alone crashes too.
                    [--expectations FILE] [--all] [--update] [--jobs N]
                    [--timeout S] [--report FILE] [--keep DIR] [MODULE...]
 """
-import argparse
 import collections
-import concurrent.futures
 import csv
 import json
 import math
@@ -163,6 +161,7 @@ import tempfile
 import time
 import zlib
 
+import runner_driver
 from kernel_profiles import PROFILES
 
 COMPUTE_KINDS = {"glsl-comp", "spvasm-comp", "upstream-spv"}
@@ -1082,6 +1081,16 @@ def proven_defined(args, cmd, work):
         for flag in ("--perturb-undefined", "--workgroup-order=reverse"))
 
 
+def in_work_folder(args, module, job):
+    """job(work) in the module's folder of --keep, else in a temporary one."""
+    if args.keep:
+        work = os.path.join(args.keep, module.replace("/", "__"))
+        os.makedirs(work, exist_ok=True)
+        return job(work)
+    with tempfile.TemporaryDirectory() as work:
+        return job(work)
+
+
 def run_module(args, module, env):
     path = os.path.join(args.corpus, module)
     reflect = [args.spv_run, path, "--reflect", "--target-env", env]
@@ -1093,12 +1102,8 @@ def run_module(args, module, env):
     skip = skip_reason(module, refl)
     if skip:
         return "skip:" + skip[0], skip[1], []
-    if args.keep:
-        work = os.path.join(args.keep, module.replace("/", "__"))
-        os.makedirs(work, exist_ok=True)
-        return run_job(args, module, env, path, refl, work)
-    with tempfile.TemporaryDirectory() as work:
-        return run_job(args, module, env, path, refl, work)
+    return in_work_folder(args, module, lambda work: run_job(
+        args, module, env, path, refl, work))
 
 
 def compare_command(args, path, env, job):
@@ -1113,9 +1118,23 @@ def shown_command(cmd, path):
     return [os.path.relpath(path) if a == path else a for a in cmd]
 
 
-def compare(args, cmd, shown):
+def dispatch_error(message):
+    """The outcome of a run that gave no comparison: (outcome, detail)."""
+    if "did not finish in" in message:
+        return "error:timeout", message[len("error: "):]
+    if VULKAN_ERROR.match(message):
+        return "skip:lavapipe", message
+    if "dispatch" in message or "workgroup (" in message:
+        return "error:run", message
+    return "error:compile", message
+
+
+def compare(args, cmd, shown, classify=dispatch_error, no_output=None):
     """Runs a --compare job: (outcome, detail, shown, report), the outcome
-    agree, precision or differ, or a skip or error outcome."""
+    agree, precision or differ, or a skip or error outcome. classify(message)
+    gives the outcome of a run without a comparison (dispatch_error); with
+    no_output, a comparison of nothing is skip:no-output with that detail
+    (fragment_runner.py's draws)."""
     start = time.monotonic()
     rc, out, err = run_spv(cmd, args.timeout)
     if rc is None:
@@ -1135,6 +1154,8 @@ def compare(args, cmd, shown):
             shown, None
     report = parse_json(out) if rc in (0, 1) else None
     if report and "compare" in report:
+        if no_output and not report["compare"]["buffers"]:
+            return "skip:no-output", no_output, shown, report
         if report["compare"]["agree"]:
             return "agree", "%.1f s" % (time.monotonic() - start), shown, \
                 report
@@ -1150,14 +1171,8 @@ def compare(args, cmd, shown):
                 return "precision", detail, \
                     shown + ["--ulp", str(PRECISION_ULP)], report
         return "differ", detail, shown, report
-    message = first_error(err)
-    if "did not finish in" in message:
-        return "error:timeout", message[len("error: "):], shown, None
-    if VULKAN_ERROR.match(message):
-        return "skip:lavapipe", message, shown, None
-    if "dispatch" in message or "workgroup (" in message:
-        return "error:run", message, shown, None
-    return "error:compile", message, shown, None
+    outcome, detail = classify(first_error(err))
+    return outcome, detail, shown, None
 
 
 def rerun_defined(args, module, env, path, refl, work, kind, why):
@@ -1224,116 +1239,35 @@ def run_job(args, module, env, path, refl, work):
 
 # --- main -------------------------------------------------------------------
 
-def read_expectations(path):
-    expected = {}
-    if path and os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                if line.strip() and not line.startswith("#"):
-                    module, outcome = line.rstrip("\n").split("\t")[:2]
-                    expected[module] = outcome
-    return expected
-
-
-def write_expectations(path, results):
-    with open(path, "w") as f:
-        f.write("# module\texpected outcome (corpus_runner.py; refresh with "
-                "--update)\n")
-        for module in sorted(results):
-            f.write("%s\t%s\n" % (module, results[module][0]))
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--spv-run", required=True)
-    parser.add_argument("--corpus", required=True)
-    parser.add_argument("--pass-list", required=True)
-    parser.add_argument("--expectations")
-    parser.add_argument("--all", action="store_true",
-                        help="every module, not just the expectation file's")
-    parser.add_argument("--update", action="store_true",
-                        help="rewrite the expectation file with the outcomes")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--timeout", type=int, default=60)
-    parser.add_argument("--report", help="TSV: module, outcome, detail, "
-                        "command")
-    parser.add_argument("--keep", help="keep each module's inputs in a "
-                        "folder of this one, to rerun its command")
-    parser.add_argument("modules", nargs="*")
-    args = parser.parse_args()
-
-    if not os.path.isdir(args.corpus):
-        print("error: corpus folder %s not found" % args.corpus,
-              file=sys.stderr)
-        return 2
-    if not os.path.exists(args.spv_run):
-        print("error: spv-run %s not found" % args.spv_run, file=sys.stderr)
-        return 2
-    os.environ.setdefault("VK_ICD_FILENAMES",
-                          "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
-    available = compute_modules(args.corpus, args.pass_list)
-    expected = read_expectations(args.expectations)
-    if args.modules:
-        names = args.modules
-    elif args.all:
-        names = sorted(available)
-    else:
-        names = sorted(expected)
-    if not names:
-        print("error: no modules to run (no --all and no expectation file)",
-              file=sys.stderr)
-        return 2
-    for name in names:
-        if name not in available:
-            print("error: %s is not a compute module of the pass list"
-                  % name, file=sys.stderr)
-            return 2
-
-    start = time.monotonic()
-    results = {}
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futures = {pool.submit(run_module, args, m, available[m]): m
-                   for m in names}
-        for future in concurrent.futures.as_completed(futures):
-            results[futures[future]] = future.result()
-
-    if args.report:
-        with open(args.report, "w") as f:
-            for module in sorted(results):
-                outcome, detail, cmd = results[module]
-                f.write("%s\t%s\t%s\t%s\n" % (module, outcome, detail,
-                                              " ".join(cmd)))
-
+def summarize(results):
+    """Counts the outcomes by corpus (the module's first folder) and all."""
     counts = collections.defaultdict(collections.Counter)
     for module, (outcome, _, _) in results.items():
         counts[module.split("/")[0]][outcome] += 1
         counts["all"][outcome] += 1
-    print("differential corpus run: %d modules in %.0f s (--jobs %d)"
-          % (len(results), time.monotonic() - start, args.jobs))
     for corpus in sorted(counts, key=lambda c: (c == "all", c)):
         print("  %-12s %s" % (corpus, ", ".join(
             "%s %d" % kv for kv in sorted(counts[corpus].items()))))
-    for module in sorted(results):
-        outcome, detail, cmd = results[module]
-        if outcome.startswith(("disagree", "race", "undefined", "schedule",
-                               "precision", "agree-rerun", "error")):
-            print("%s: %s: %s" % (outcome, module, detail))
 
-    if args.update and args.expectations:
-        write_expectations(args.expectations,
-                           {m: results[m] for m in results
-                            if m in expected or not args.all})
-        return 0
-    # A first launch whose race or schedule happens to give lavapipe's
-    # result agrees at once: that meets an expected agree-rerun too.
-    changed = [m for m in sorted(results)
-               if m in expected and results[m][0] != expected[m] and
-               (expected[m], results[m][0]) != ("agree-rerun", "agree")]
-    for module in changed:
-        outcome, detail, cmd = results[module]
-        print("changed: %s: expected %s, got %s (%s)\n  %s"
-              % (module, expected[module], outcome, detail, " ".join(cmd)))
-    return 1 if changed else 0
+
+def main():
+    return runner_driver.main(
+        __doc__, "corpus_runner.py", "differential corpus run",
+        all_help="every module, not just the expectation file's",
+        modules=lambda args: compute_modules(args.corpus, args.pass_list),
+        not_available="%s is not a compute module of the pass list",
+        run_module=run_module, summarize=summarize,
+        listed=lambda outcome: outcome.startswith((
+            "disagree", "race", "undefined", "schedule", "precision",
+            "agree-rerun", "error")),
+        updated=lambda expected, results, args: {
+            m: results[m] for m in results if m in expected or not args.all},
+        # A first launch whose race or schedule happens to give lavapipe's
+        # result agrees at once: that meets an expected agree-rerun too.
+        meets=lambda expected, got: got == expected or
+        (expected, got) == ("agree-rerun", "agree"),
+        extra_arguments=lambda parser: parser.add_argument(
+            "--pass-list", required=True))
 
 
 if __name__ == "__main__":

@@ -89,9 +89,7 @@ rewrites the expectation file.
                      [--all] [--update] [--jobs N] [--timeout S]
                      [--report FILE] [--keep DIR] [MODULE...]
 """
-import argparse
 import collections
-import concurrent.futures
 import csv
 import json
 import math
@@ -99,14 +97,12 @@ import os
 import re
 import struct
 import sys
-import tempfile
-import time
 
-from corpus_runner import (Addresses, PRECISION_RELATIVE, PRECISION_ULP,
-                           VULKAN_ERROR, alone_fails, describe_differences,
-                           first_error, image_format, output_names, parse_json,
-                           read_expectations, resource_arguments, run_spv,
-                           shown_command, skip_reason, target_env)
+import corpus_runner
+import runner_driver
+from corpus_runner import (Addresses, VULKAN_ERROR, first_error, image_format,
+                           in_work_folder, output_names, resource_arguments,
+                           run_spv, shown_command, skip_reason, target_env)
 
 FRAGMENT_KINDS = {"glsl-frag", "spvasm-frag"}
 WIDTH = HEIGHT = 64
@@ -208,43 +204,9 @@ def classify_error(message, path):
 def compare(args, cmd, shown):
     """Draws on both: (outcome, detail, shown, report), the outcome agree,
     precision or differ, or a skip or error outcome."""
-    start = time.monotonic()
-    rc, out, err = run_spv(cmd, args.timeout)
-    if rc is None:
-        if alone_fails(cmd, args.timeout):
-            return "skip:lavapipe", "lavapipe hangs (timeout %ds)" \
-                % args.timeout, shown, None
-        return "error:timeout", "no result in %ds" % args.timeout, shown, \
-            None
-    if rc < 0:
-        if alone_fails(cmd, args.timeout):
-            if alone_fails(cmd, args.timeout, "cpu"):
-                return "skip:both-crash", "each backend alone crashes " \
-                    "(signal %d)" % -rc, shown, None
-            return "skip:lavapipe", "lavapipe crashes (signal %d)" % -rc, \
-                shown, None
-        return "error:crash", "signal %d: %s" % (-rc, first_error(err)), \
-            shown, None
-    report = parse_json(out) if rc in (0, 1) else None
-    if report and "compare" in report:
-        if not report["compare"]["buffers"]:
-            return "skip:no-output", "no attachment and no storage buffer " \
-                "to compare", shown, report
-        if report["compare"]["agree"]:
-            return "agree", "%.1f s" % (time.monotonic() - start), shown, \
-                report
-        detail, worst = describe_differences(report)
-        if worst is not None and worst <= PRECISION_RELATIVE:
-            loose = cmd + ["--ulp", str(PRECISION_ULP)]
-            rc, out, _ = run_spv(loose, args.timeout)
-            loose_report = parse_json(out) if rc in (0, 1) else None
-            if loose_report and "compare" in loose_report and \
-                    loose_report["compare"]["agree"]:
-                return "precision", detail, \
-                    shown + ["--ulp", str(PRECISION_ULP)], report
-        return "differ", detail, shown, report
-    outcome, detail = classify_error(first_error(err), cmd[1])
-    return outcome, detail, shown, None
+    return corpus_runner.compare(
+        args, cmd, shown, lambda message: classify_error(message, cmd[1]),
+        "no attachment and no storage buffer to compare")
 
 
 def float_ordered(bits):
@@ -382,12 +344,8 @@ def run_module(args, module, env):
     skip = fragment_skip_reason(module, refl)
     if skip:
         return "skip:" + skip[0], skip[1], []
-    if args.keep:
-        work = os.path.join(args.keep, module.replace("/", "__"))
-        os.makedirs(work, exist_ok=True)
-        return run_job(args, module, env, path, refl, work)
-    with tempfile.TemporaryDirectory() as work:
-        return run_job(args, module, env, path, refl, work)
+    return in_work_folder(args, module, lambda work: run_job(
+        args, module, env, path, refl, work))
 
 
 def run_job(args, module, env, path, refl, work):
@@ -445,105 +403,35 @@ def base_level_command(cmd, work):
 
 # --- main -------------------------------------------------------------------
 
-def write_expectations(path, results):
-    with open(path, "w") as f:
-        f.write("# module\texpected outcome (fragment_runner.py; refresh "
-                "with --update)\n")
-        for module in sorted(results):
-            f.write("%s\t%s\n" % (module, results[module][0]))
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--spv-run", required=True)
-    parser.add_argument("--corpus", required=True)
-    parser.add_argument("--expectations")
-    parser.add_argument("--all", action="store_true",
-                        help="every fragment module, not just the "
-                        "expectation file's")
-    parser.add_argument("--update", action="store_true",
-                        help="rewrite the expectation file with the outcomes")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--timeout", type=int, default=60)
-    parser.add_argument("--report", help="TSV: module, outcome, detail, "
-                        "command")
-    parser.add_argument("--keep", help="keep each module's inputs in a "
-                        "folder of this one, to rerun its command")
-    parser.add_argument("modules", nargs="*")
-    args = parser.parse_args()
-
-    if not os.path.isdir(args.corpus):
-        print("error: corpus folder %s not found" % args.corpus,
-              file=sys.stderr)
-        return 2
-    if not os.path.exists(args.spv_run):
-        print("error: spv-run %s not found" % args.spv_run, file=sys.stderr)
-        return 2
-    os.environ.setdefault("VK_ICD_FILENAMES",
-                          "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
-    available = fragment_modules(args.corpus)
-    expected = read_expectations(args.expectations)
-    if args.modules:
-        names = args.modules
-    elif args.all:
-        names = sorted(available)
-    else:
-        names = sorted(expected)
-    if not names:
-        print("error: no modules to run (no --all and no expectation file)",
-              file=sys.stderr)
-        return 2
-    for name in names:
-        if name not in available:
-            print("error: %s is not a compiled fragment module of the "
-                  "corpus" % name, file=sys.stderr)
-            return 2
-
-    start = time.monotonic()
-    results = {}
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futures = {pool.submit(run_module, args, m, available[m]): m
-                   for m in names}
-        for future in concurrent.futures.as_completed(futures):
-            results[futures[future]] = future.result()
-
-    if args.report:
-        with open(args.report, "w") as f:
-            f.write("# module\toutcome\tdetail\tcommand\n")
-            for module in sorted(results):
-                outcome, detail, cmd = results[module]
-                f.write("%s\t%s\t%s\t%s\n" % (module, outcome, detail,
-                                              " ".join(cmd)))
-
+def summarize(results):
+    """Counts the outcomes, and the agreement over the defined ones."""
     counts = collections.Counter(r[0] for r in results.values())
-    print("differential fragment run: %d modules in %.0f s (--jobs %d)"
-          % (len(results), time.monotonic() - start, args.jobs))
     print("  " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
     defined = counts["agree"] + counts["precision"] + counts["sampling"]
     if defined + counts["disagree"]:
         print("  agreement over the modules whose result is defined: "
               "%d/%d = %.1f%% ((agree + precision + sampling) / (agree "
-              "+ precision + sampling + disagree))" % (defined, defined + counts["disagree"],
-                              100.0 * defined / (defined +
-                                                 counts["disagree"])))
-    for module in sorted(results):
-        outcome, detail, cmd = results[module]
-        if outcome != "agree":
-            print("%s: %s: %s" % (outcome, module, detail))
+              "+ precision + sampling + disagree))" % (
+                  defined, defined + counts["disagree"],
+                  100.0 * defined / (defined + counts["disagree"])))
 
-    if args.update and args.expectations:
-        # Named modules update their lines; the others keep theirs.
-        merged = {m: (outcome,) for m, outcome in expected.items()}
-        merged.update(results)
-        write_expectations(args.expectations, merged)
-        return 0
-    changed = [m for m in sorted(results)
-               if m in expected and results[m][0] != expected[m]]
-    for module in changed:
-        outcome, detail, cmd = results[module]
-        print("changed: %s: expected %s, got %s (%s)\n  %s"
-              % (module, expected[module], outcome, detail, " ".join(cmd)))
-    return 1 if changed else 0
+
+def updated(expected, results, args):
+    """Named modules update their lines; the others keep theirs."""
+    merged = {m: (outcome,) for m, outcome in expected.items()}
+    merged.update(results)
+    return merged
+
+
+def main():
+    return runner_driver.main(
+        __doc__, "fragment_runner.py", "differential fragment run",
+        all_help="every fragment module, not just the expectation file's",
+        modules=lambda args: fragment_modules(args.corpus),
+        not_available="%s is not a compiled fragment module of the corpus",
+        run_module=run_module, summarize=summarize,
+        listed=lambda outcome: outcome != "agree", updated=updated,
+        report_header="# module\toutcome\tdetail\tcommand")
 
 
 if __name__ == "__main__":
