@@ -87,6 +87,16 @@ bool hasNoDevice(const std::string &error) {
   return error.find("no Vulkan device") != std::string::npos;
 }
 
+/// Draws `job` into `result`; without a Vulkan device the test is skipped,
+/// any other error fails it.
+#define DRAW_OR_SKIP(job, result)                                              \
+  do {                                                                         \
+    std::string error = run(job, result);                                      \
+    if (hasNoDevice(error))                                                    \
+      GTEST_SKIP() << error;                                                   \
+    ASSERT_EQ(error, "");                                                      \
+  } while (false)
+
 /// Texel (x, y) of a packed attachment of 4-byte components.
 template <typename T, size_t N>
 std::array<T, N> getTexel(const std::vector<uint8_t> &bytes, uint32_t width,
@@ -109,10 +119,7 @@ void main() { color = vec4(0.25, 0.5, 0.75, 1.0); }
   std::vector<uint8_t> quad = getQuad();
   DrawJob job = makeJob(vertex, fragment, quad, 8, 8, VK_FORMAT_R8G8B8A8_UNORM);
   DrawResult result;
-  std::string error = run(job, result);
-  if (hasNoDevice(error))
-    GTEST_SKIP() << error;
-  ASSERT_EQ(error, "");
+  DRAW_OR_SKIP(job, result);
   EXPECT_EQ(result.drawMilliseconds.size(), 2u);
   ASSERT_EQ(result.attachments.size(), 1u);
   // 8 * 8 texels of 4 bytes, tightly packed.
@@ -143,10 +150,7 @@ TEST(VulkanDraw, FragCoordFloat) {
   DrawJob job =
       makeJob(vertex, fragment, quad, 4, 3, VK_FORMAT_R32G32B32A32_SFLOAT);
   DrawResult result;
-  std::string error = run(job, result);
-  if (hasNoDevice(error))
-    GTEST_SKIP() << error;
-  ASSERT_EQ(error, "");
+  DRAW_OR_SKIP(job, result);
   ASSERT_EQ(result.attachments.size(), 1u);
   ASSERT_EQ(result.attachments[0].size(), 4u * 3 * 16);
   // gl_FragCoord.xy is the pixel centre, exact in float.
@@ -176,10 +180,7 @@ TEST(VulkanDraw, UncoveredTexelsKeepTheClearValue) {
   job.attachments[0].clear = {floatBits(-1), floatBits(-2), floatBits(7),
                               floatBits(0.5f)};
   DrawResult result;
-  std::string error = run(job, result);
-  if (hasNoDevice(error))
-    GTEST_SKIP() << error;
-  ASSERT_EQ(error, "");
+  DRAW_OR_SKIP(job, result);
   ASSERT_EQ(result.attachments.size(), 1u);
   ASSERT_EQ(result.attachments[0].size(), 4u * 3 * 16);
   for (uint32_t y = 0; y < 3; ++y)
@@ -231,10 +232,7 @@ void main() {
   job.buffers = {uniform, storage};
   job.pushConstants = push;
   DrawResult result;
-  std::string error = run(job, result);
-  if (hasNoDevice(error))
-    GTEST_SKIP() << error;
-  ASSERT_EQ(error, "");
+  DRAW_OR_SKIP(job, result);
   ASSERT_EQ(result.attachments.size(), 1u);
   ASSERT_EQ(result.attachments[0].size(), 4u * 4 * 16);
   // Scaled by 0.5 the quad spans framebuffer 1 to 3 in x and y: the
@@ -285,10 +283,7 @@ void main() { color = id; }
   job.indexType = VK_INDEX_TYPE_UINT16;
   job.indexCount = 6;
   DrawResult result;
-  std::string error = run(job, result);
-  if (hasNoDevice(error))
-    GTEST_SKIP() << error;
-  ASSERT_EQ(error, "");
+  DRAW_OR_SKIP(job, result);
   ASSERT_EQ(result.attachments.size(), 1u);
   ASSERT_EQ(result.attachments[0].size(), 4u * 4 * 4);
   // The flat value is the provoking (first) vertex's index: 3 above the
