@@ -25,9 +25,8 @@ namespace {
 class Records {
 public:
   Records(uint64_t recordSize, uint64_t count, uint8_t fill = 0)
-      : recordSize(recordSize), words((recordSize * count + 7) / 8 + 1) {
-    clear(fill);
-  }
+      : recordSize(recordSize),
+        words((recordSize * count + 7) / 8 + 1, fill ? ~uint64_t(0) : 0) {}
   uint8_t *data() { return reinterpret_cast<uint8_t *>(words.data()); }
   uint8_t *at(uint64_t index) { return data() + index * recordSize; }
   /// Outputs a shader never writes are undefined: --perturb-undefined

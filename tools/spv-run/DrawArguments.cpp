@@ -63,8 +63,9 @@ Expected<FramebufferArgument> parseFramebufferArgument(StringRef arg) {
   return framebuffer;
 }
 
-Expected<PngArgument> parsePngArgument(StringRef arg, StringRef flag) {
-  PngArgument png;
+Expected<AttachmentFileArgument> parseAttachmentFileArgument(StringRef arg,
+                                                             StringRef flag) {
+  AttachmentFileArgument png;
   auto [first, rest] = arg.split(':');
   // A leading run of digits and a colon is a location; any other colon
   // belongs to the file name.

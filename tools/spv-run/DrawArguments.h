@@ -52,12 +52,12 @@ parseFramebufferArgument(llvm::StringRef arg);
 /// a PNG or as raw texels. Errors:
 ///   error: FLAG 'ARG': empty FILE
 ///   error: FLAG 'ARG': bad location 'L' (expected an unsigned integer)
-struct PngArgument {
+struct AttachmentFileArgument {
   uint32_t location = 0;
   std::string path;
 };
-llvm::Expected<PngArgument> parsePngArgument(llvm::StringRef arg,
-                                             llvm::StringRef flag);
+llvm::Expected<AttachmentFileArgument>
+parseAttachmentFileArgument(llvm::StringRef arg, llvm::StringRef flag);
 
 /// `--vertex-data LOCATION:FORMAT:DATA`: per-vertex values of the vertex
 /// shader's input Location, tightly packed in FORMAT (a VkFormat name, as

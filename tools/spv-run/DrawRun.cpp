@@ -73,6 +73,17 @@ Error checkStage(const Kernel &kernel, StringRef path, uint32_t expected) {
                            path, kernel.entryPoint, getStageName(model)));
 }
 
+/// The full-screen vertex shader's options: the command line's --entry and
+/// --spec are the fragment shader's.
+CompileOptions getGeneratedVertexOptions(const CompileOptions &compile) {
+  CompileOptions options = compile;
+  options.entryPoint = "main";
+  options.source.entry = "main";
+  options.specializations.clear();
+  options.executionModel = spv::ExecutionModelVertex;
+  return options;
+}
+
 Expected<DrawShaders> compileShaders(JitCompiler &jit,
                                      const DrawOptions &options,
                                      const CompileOptions &compile) {
@@ -108,13 +119,8 @@ Expected<DrawShaders> compileShaders(JitCompiler &jit,
     if (!binary)
       return binary.takeError();
     shaders.generatedVertex = std::move(*binary);
-    // The command line's --entry and --spec are the fragment shader's.
-    CompileOptions vertexOptions = compile;
-    vertexOptions.entryPoint = "main";
-    vertexOptions.source.entry = "main";
-    vertexOptions.specializations.clear();
-    vertexOptions.executionModel = spv::ExecutionModelVertex;
-    vertex = jit.compile(*shaders.generatedVertex, vertexOptions);
+    vertex = jit.compile(*shaders.generatedVertex,
+                         getGeneratedVertexOptions(compile));
   }
   if (!vertex)
     return vertex.takeError();
@@ -294,8 +300,7 @@ struct VulkanShaders {
   VulkanShader vertex, fragment;
 };
 
-Expected<VulkanShaders> loadVulkanShaders(const DrawOptions &options,
-                                          const DrawShaders &shaders,
+Expected<VulkanShaders> loadVulkanShaders(const DrawShaders &shaders,
                                           const CompileOptions &compile) {
   Expected<VulkanShader> fragment =
       loadVulkanShader(shaders.fragmentName, compile);
@@ -304,15 +309,11 @@ Expected<VulkanShaders> loadVulkanShaders(const DrawOptions &options,
   Expected<VulkanShader> vertex = [&]() -> Expected<VulkanShader> {
     if (!shaders.generatedVertex)
       return loadVulkanShader(shaders.vertexName, compile);
-    CompileOptions vertexOptions = compile;
-    vertexOptions.entryPoint = "main";
-    vertexOptions.source.entry = "main";
-    vertexOptions.specializations.clear();
-    return prepareVulkanShader(*shaders.generatedVertex, vertexOptions);
+    return prepareVulkanShader(*shaders.generatedVertex,
+                               getGeneratedVertexOptions(compile));
   }();
   if (!vertex)
     return vertex.takeError();
-  (void)options;
   return VulkanShaders{std::move(*vertex), std::move(*fragment)};
 }
 
@@ -474,7 +475,7 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
   for (const auto &[flag, list] :
        {std::pair("--png", &options.pngs),
         std::pair("--attachment-out", &options.attachmentOutputs)})
-    for (const PngArgument &png : *list)
+    for (const AttachmentFileArgument &png : *list)
       if (none_of(plans, [&](const AttachmentPlan &plan) {
             return plan.location == png.location;
           }))
@@ -497,8 +498,7 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
   std::optional<VulkanShaders> vulkanShaders;
   std::optional<vulkan::DrawResult> vulkanResult;
   if (options.vulkan) {
-    Expected<VulkanShaders> loaded =
-        loadVulkanShaders(options, *shaders, compile);
+    Expected<VulkanShaders> loaded = loadVulkanShaders(*shaders, compile);
     if (!loaded)
       return loaded.takeError();
     vulkanShaders = std::move(*loaded);
@@ -528,7 +528,7 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
 
   if (Error error = writeOutputs(job.outputs, job.buffers))
     return error;
-  for (const PngArgument &png : options.pngs)
+  for (const AttachmentFileArgument &png : options.pngs)
     for (size_t i = 0; i < plans.size(); ++i)
       if (plans[i].location == png.location)
         if (Error error =
@@ -536,7 +536,7 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
                                 attachments.texels[i].data(), width, height))
           return error;
 
-  for (const PngArgument &out : options.attachmentOutputs)
+  for (const AttachmentFileArgument &out : options.attachmentOutputs)
     for (size_t i = 0; i < plans.size(); ++i)
       if (plans[i].location == out.location)
         if (Error error = writeFile(out.path, attachments.texels[i]))

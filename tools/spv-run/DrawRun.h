@@ -32,9 +32,9 @@ struct DrawOptions {
   /// The fragment shader, or a vertex shader and then a fragment shader.
   std::vector<std::string> shaderPaths;
   FramebufferArgument framebuffer;
-  std::vector<PngArgument> pngs;
+  std::vector<AttachmentFileArgument> pngs;
   /// --attachment-out.
-  std::vector<PngArgument> attachmentOutputs;
+  std::vector<AttachmentFileArgument> attachmentOutputs;
   std::vector<VertexDataArgument> vertexData;
   std::optional<IndexDataArgument> indices;
   std::optional<VkPrimitiveTopology> topology;

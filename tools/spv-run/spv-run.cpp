@@ -686,14 +686,15 @@ static int runDraw(StringRef threadsArg) {
     return fail(framebuffer.takeError());
   options.framebuffer = *framebuffer;
   for (const std::string &arg : pngArgs) {
-    Expected<run::PngArgument> png = run::parsePngArgument(arg, "--png");
+    Expected<run::AttachmentFileArgument> png =
+        run::parseAttachmentFileArgument(arg, "--png");
     if (!png)
       return fail(png.takeError());
     options.pngs.push_back(std::move(*png));
   }
   for (const std::string &arg : attachmentOutArgs) {
-    Expected<run::PngArgument> out =
-        run::parsePngArgument(arg, "--attachment-out");
+    Expected<run::AttachmentFileArgument> out =
+        run::parseAttachmentFileArgument(arg, "--attachment-out");
     if (!out)
       return fail(out.takeError());
     options.attachmentOutputs.push_back(std::move(*out));
