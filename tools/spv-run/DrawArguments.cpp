@@ -66,6 +66,7 @@ Expected<FramebufferArgument> parseFramebufferArgument(StringRef arg) {
 Expected<AttachmentFileArgument> parseAttachmentFileArgument(StringRef arg,
                                                              StringRef flag) {
   AttachmentFileArgument png;
+  png.text = arg.str();
   auto [first, rest] = arg.split(':');
   // A leading run of digits and a colon is a location; any other colon
   // belongs to the file name.

@@ -53,6 +53,8 @@ parseFramebufferArgument(llvm::StringRef arg);
 ///   error: FLAG 'ARG': empty FILE
 ///   error: FLAG 'ARG': bad location 'L' (expected an unsigned integer)
 struct AttachmentFileArgument {
+  /// The argument as given, for errors.
+  std::string text;
   uint32_t location = 0;
   std::string path;
 };

@@ -481,7 +481,7 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
           }))
         return makeError(formatv("{0} '{1}': the fragment shader has no "
                                  "output at Location {2}",
-                                 flag, png.path, png.location));
+                                 flag, png.text, png.location));
   Expected<Geometry> geometry =
       planGeometry(options, shaders->generatedVertex.has_value());
   if (!geometry)
