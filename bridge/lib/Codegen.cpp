@@ -2,11 +2,13 @@
 #include "spvbridge/bridge/Codegen.h"
 
 #include "ConvergentOperations.h"
+#include "InvocationVectorizer.h"
 #include "WorkgroupLoops.h"
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
@@ -41,6 +43,14 @@ static llvm::CodeGenOptLevel toCodeGenLevel(OptLevel level) {
   return llvm::CodeGenOptLevel::Default;
 }
 
+llvm::VectorLibrary spvb::getVectorMathLibrary() {
+  // glibc's libmvec evaluates sin, exp, log... on whole vectors; JIT'd code
+  // finds it in the process once it is loaded.
+  static bool loaded =
+      !llvm::sys::DynamicLibrary::LoadLibraryPermanently("libmvec.so.1");
+  return loaded ? llvm::VectorLibrary::LIBMVEC : llvm::VectorLibrary::NoLibrary;
+}
+
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 spvb::createHostTargetMachine(OptLevel level) {
   static bool initialized = [] {
@@ -62,6 +72,7 @@ spvb::createHostTargetMachine(OptLevel level) {
   for (const auto &[feature, enabled] : llvm::sys::getHostCPUFeatures())
     features.AddFeature(feature, enabled);
   llvm::TargetOptions targetOptions;
+  targetOptions.VecLib = getVectorMathLibrary();
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, llvm::sys::getHostCPUName(), features.getString(), targetOptions,
       llvm::Reloc::PIC_, std::nullopt, toCodeGenLevel(level)));
@@ -72,7 +83,8 @@ spvb::createHostTargetMachine(OptLevel level) {
 }
 
 void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
-                          OptLevel level, BarrierMode barriers) {
+                          const CompileOptions &options) {
+  OptLevel level = options.optLevel;
   module.setTargetTriple(machine.getTargetTriple());
   module.setDataLayout(machine.createDataLayout());
   markConvergentOperations(module);
@@ -86,7 +98,8 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
-  bool loops = barriers == BarrierMode::Loops;
+  bool loops = options.getBarrierMode() == BarrierMode::Loops;
+  bool lanes = options.shouldVectorize();
   llvm::ModulePassManager passes;
   if (level == OptLevel::O0) {
     passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
@@ -101,12 +114,16 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
         });
     // The workgroup entries are cut from the simplified invocation body,
     // then simplified themselves before loop vectorization.
-    if (loops)
+    if (loops || lanes)
       builder.registerOptimizerEarlyEPCallback(
-          [&builder](llvm::ModulePassManager &modulePasses,
-                     llvm::OptimizationLevel optLevel,
-                     llvm::ThinOrFullLTOPhase phase) {
-            modulePasses.addPass(WorkgroupLoopsPass());
+          [&builder, &machine, loops,
+           lanes](llvm::ModulePassManager &modulePasses,
+                  llvm::OptimizationLevel optLevel,
+                  llvm::ThinOrFullLTOPhase phase) {
+            if (loops)
+              modulePasses.addPass(WorkgroupLoopsPass());
+            if (lanes)
+              modulePasses.addPass(InvocationVectorizerPass(machine));
             modulePasses.addPass(llvm::createModuleToFunctionPassAdaptor(
                 builder.buildFunctionSimplificationPipeline(optLevel, phase)));
           });

@@ -35,6 +35,7 @@ llvm::Expected<std::unique_ptr<JitCompiler>> JitCompiler::create() {
   auto machineBuilder = JITTargetMachineBuilder::detectHost();
   if (!machineBuilder)
     return machineBuilder.takeError();
+  machineBuilder->getOptions().VecLib = getVectorMathLibrary();
   auto jit = LLJITBuilder()
                  .setJITTargetMachineBuilder(std::move(*machineBuilder))
                  .create();
@@ -99,6 +100,7 @@ static std::string getCacheKey(const SpirvBinary &binary,
       (options.validate ? "v" : "nv") +
       (options.getBarrierMode() == BarrierMode::Loops ? "|loops" : "|fibers") +
       (options.robust ? "|robust" : "") +
+      (options.shouldVectorize() ? "|lanes" : "") +
       (options.checkBounds ? "|check-bounds" : "") +
       (options.checkRaces ? "|check-races" : "") +
       (options.undefinedChecks == UndefinedChecks::Report ? "|check-undefined"
@@ -173,8 +175,7 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   auto machine = createHostTargetMachine(options.optLevel);
   if (!machine)
     return machine.takeError();
-  optimizeModule(**module, **machine, options.optLevel,
-                 options.getBarrierMode());
+  optimizeModule(**module, **machine, options);
 
   // One JITDylib per kernel: every kernel exports the same ABI names.
   auto dylib = jit->createJITDylib("kernel" + std::to_string(dylibCount++));

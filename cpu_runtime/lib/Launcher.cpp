@@ -197,7 +197,7 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
         llvm::inconvertibleErrorCode(),
         llvm::formatv("error: kernel ABI version {0}, runtime expects {1}",
                       info.abi_version, SPVB_ABI_VERSION));
-  if (info.workgroup_entry > SPVB_WORKGROUP_ENTRY_REGIONS ||
+  if (info.workgroup_entry > SPVB_WORKGROUP_ENTRY_LANES ||
       (info.workgroup_entry != SPVB_WORKGROUP_ENTRY_NONE && !kernel.workgroup))
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -258,6 +258,7 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
     invocation.runtime = nullptr;
     switch (info.workgroup_entry) {
     case SPVB_WORKGROUP_ENTRY_LOOP:
+    case SPVB_WORKGROUP_ENTRY_LANES:
       worker.privateStorage = GuardedBuffer(privateSize);
       invocation.private_memory = worker.privateStorage.data();
       break;

@@ -591,6 +591,8 @@ static StringRef getWorkgroupEntryName(uint32_t kind) {
     return "loop";
   case SPVB_WORKGROUP_ENTRY_REGIONS:
     return "regions";
+  case SPVB_WORKGROUP_ENTRY_LANES:
+    return "lanes";
   default:
     return "fibers";
   }
@@ -1003,7 +1005,8 @@ int main(int argc, char **argv) {
       {"subgroup_size", launcher.getSubgroupSize()},
       {"uses_barriers", (*kernel)->entry.info.uses_barriers != 0},
       {"workgroup_entry",
-       getWorkgroupEntryName((*kernel)->entry.info.workgroup_entry)}};
+       getWorkgroupEntryName((*kernel)->entry.info.workgroup_entry)},
+      {"simd_lanes", (*kernel)->entry.info.simd_lanes}};
   if (backends->compare())
     return reportComparison(std::move(result), *vulkanShader, *vulkanResult,
                             buffers, job.addresses, job.prints, groups, *repeat,

@@ -94,8 +94,7 @@ int main(int argc, char **argv) {
   auto machine = createHostTargetMachine(options->optLevel);
   if (!machine)
     return fail(machine.takeError());
-  optimizeModule(**module, **machine, options->optLevel,
-                 options->getBarrierMode());
+  optimizeModule(**module, **machine, *options);
 
   if (emitKind == "llvm") {
     (*module)->print(output->os(), nullptr);

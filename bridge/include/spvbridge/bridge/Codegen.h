@@ -10,15 +10,22 @@
 
 namespace spvb {
 
-/// A target machine for the host CPU and its features.
+/// The vector math library generated code may call (libmvec, loaded into
+/// the process for the JIT), or none where it is missing.
+llvm::VectorLibrary getVectorMathLibrary();
+
+/// A target machine for the host CPU and its features, calling the vector
+/// math library.
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createHostTargetMachine(OptLevel level);
 
 /// Sets the module's triple and data layout from the target machine and runs
-/// LLVM's default pipeline for the level (new pass manager). With
-/// BarrierMode::Loops, kernels with barriers get their workgroup entry here.
+/// LLVM's default pipeline for the options' level (new pass manager). With
+/// BarrierMode::Loops, kernels with barriers get their workgroup entry here;
+/// with shouldVectorize(), kernels without run their invocations in SIMD
+/// lanes.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
-                    OptLevel level, BarrierMode barriers = BarrierMode::Loops);
+                    const CompileOptions &options);
 
 enum class ObjectKind { Assembly, Object };
 /// Machine code for the module.

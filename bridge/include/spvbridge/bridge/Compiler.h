@@ -63,11 +63,21 @@ struct CompileOptions {
   /// Results the specifications leave undefined for their operands: report
   /// the first (--check-undefined) or flip their bits (--perturb-undefined).
   UndefinedChecks undefinedChecks = UndefinedChecks::None;
+  /// Run the invocations of kernels without barriers in SIMD lanes
+  /// (--vectorize); off, they run one after the other.
+  bool vectorize = true;
 
   /// The barrier mode to compile with: race checks tell barrier intervals
   /// apart by counting each invocation's barriers, which only fibers do.
   BarrierMode getBarrierMode() const {
     return checkRaces ? BarrierMode::Fibers : barriers;
+  }
+
+  /// Whether to vectorize: the checks report the first fault in invocation
+  /// order, which lanes would change.
+  bool shouldVectorize() const {
+    return vectorize && !checkBounds && !checkRaces &&
+           undefinedChecks != UndefinedChecks::Report;
   }
 };
 

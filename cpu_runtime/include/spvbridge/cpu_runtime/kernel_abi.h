@@ -18,6 +18,9 @@
  *     copy of the block, setting the local, global and subgroup ids there.
  *     SPVB_WORKGROUP_ENTRY_LOOP (no barriers): the invocations run one after
  *     the other; private_memory is one invocation's Private storage.
+ *     SPVB_WORKGROUP_ENTRY_LANES (no barriers): the invocations run
+ *     simd_lanes at a time, one per SIMD lane; private_memory is one
+ *     invocation's Private storage, which each lane starts from.
  *     SPVB_WORKGROUP_ENTRY_REGIONS (barriers): the body is cut at barriers
  *     into regions, each a loop over the invocations; private_memory points
  *     at workgroup_scratch_size bytes, 64-byte aligned, which hold every
@@ -53,7 +56,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 9
+#define SPVB_ABI_VERSION 10
 
 /* One descriptor: a buffer's base address and size in bytes. A descriptor
  * array of N elements takes N consecutive slots of the binding table; a
@@ -117,6 +120,7 @@ typedef struct spvb_kernel_info {
   uint32_t stage_input_size;  /* bytes per invocation, 8-byte multiple */
   uint32_t stage_output_size; /* bytes per invocation, 8-byte multiple */
   uint32_t stage_variable_count;
+  uint32_t simd_lanes; /* invocations the workgroup entry runs at once */
 } spvb_kernel_info;
 
 /* One Location-consuming part of a stage's interface (a scalar or vector:
@@ -153,7 +157,8 @@ enum spvb_fragment_status {
 enum spvb_workgroup_entry_kind {
   SPVB_WORKGROUP_ENTRY_NONE = 0,
   SPVB_WORKGROUP_ENTRY_LOOP = 1,
-  SPVB_WORKGROUP_ENTRY_REGIONS = 2
+  SPVB_WORKGROUP_ENTRY_REGIONS = 2,
+  SPVB_WORKGROUP_ENTRY_LANES = 3
 };
 
 /* What spvb_rt_fault reports. */

@@ -1,0 +1,723 @@
+//===- LaneWidening.cpp - Run the invocation body in SIMD lanes -----------===//
+//
+// Blocks are emitted in reverse post-order, so every operand but a phi's is
+// widened before its user. A varying phi becomes a <W x T> slot: each
+// incoming edge blends its value into the slot under the lanes active at
+// the end of the predecessor (before the branch narrows them), and the phi
+// reads the slot. An edge from an if's header therefore writes every lane
+// and the then-part's edge later overwrites its own, and a lane that left a
+// loop keeps the value of its last iteration: the semantics of SIMT
+// registers. mem2reg later turns the slots into phis and selects.
+//
+//===----------------------------------------------------------------------===//
+#include "LaneWidening.h"
+
+#include "LaneMasks.h"
+
+#include "spvbridge/bridge/Codegen.h"
+
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Analysis/VectorUtils.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "spvb-lanes"
+
+using namespace llvm;
+using namespace spvb;
+
+bool spvb::needsLaneBlocks(const Function &body) {
+  for (const User *user : body.getArg(1)->users())
+    if (isa<CallBase>(user))
+      return true;
+  return false;
+}
+
+namespace {
+
+class LaneWidener {
+public:
+  LaneWidener(Function &body, UniformityInfo &uniformity,
+              const LaneFrame &frame)
+      : body(body), uniformity(uniformity), frame(frame),
+        module(*frame.start->getModule()), context(body.getContext()),
+        layout(module.getDataLayout()), b(context),
+        library(module.getTargetTriple(), getVectorMathLibrary()) {}
+
+  bool run();
+
+private:
+  /// Phis made after the analysis (block splits, LCSSA) vary with their
+  /// incoming values.
+  bool isVarying(const Value *value) {
+    if (isa<Constant>(value))
+      return false;
+    const auto *phi = dyn_cast<PHINode>(value);
+    if (!phi || uniformity.isDivergent(value))
+      return uniformity.isDivergent(value);
+    auto [known, inserted] = varyingPhis.try_emplace(phi, false);
+    if (!inserted)
+      return known->second;
+    bool varying = any_of(phi->incoming_values(), [&](const Value *incoming) {
+      return isVarying(incoming);
+    });
+    varyingPhis[phi] = varying;
+    return varying;
+  }
+  Type *widen(Type *type) const {
+    return FixedVectorType::get(type, frame.lanes);
+  }
+  bool isLaneScalar(Type *type) const {
+    return type->isIntegerTy() || type->isFloatingPointTy() ||
+           type->isPointerTy();
+  }
+  /// A uniform value's scalar; null if unknown (the invocation block).
+  Value *scalar(Value *value);
+  /// Any value as <W x T>: varying ones as widened, uniform ones splat.
+  Value *vector(Value *value);
+  Value *loadActive() {
+    return b.CreateAlignedLoad(frame.active->getAllocatedType(), frame.active,
+                               frame.active->getAlign(), "active");
+  }
+  void storeActive(Value *mask) {
+    b.CreateAlignedStore(mask, frame.active, frame.active->getAlign());
+  }
+  Value *any(Value *mask) { return b.CreateOrReduce(mask); }
+  Value *laneIndices(Type *element) {
+    SmallVector<Constant *> indices;
+    for (unsigned lane = 0; lane < frame.lanes; ++lane)
+      indices.push_back(ConstantInt::get(element, lane));
+    return ConstantVector::get(indices);
+  }
+
+  bool widenBlock(BasicBlock *block);
+  bool widenInstruction(Instruction &inst);
+  bool widenMaskOperation(CallInst &call, StringRef name);
+  bool widenLoad(LoadInst &load);
+  bool widenStore(StoreInst &store);
+  bool widenCall(CallInst &call);
+  bool widenArithmetic(Instruction &inst);
+  unsigned getMathWidth(const CallInst &call);
+  Value *callInParts(const CallInst &call, ArrayRef<Value *> args,
+                     ArrayRef<Type *> overloads);
+  bool widenAlloca(AllocaInst &alloca);
+  /// Runs `inst` once per active lane, in lane order.
+  bool runPerLane(Instruction &inst);
+  /// Before the mask changes at the end of `block`: blend the values of
+  /// the successors' varying phis into their slots.
+  void storeEdgeValues(BasicBlock *block);
+  bool isMaskChange(const Instruction &inst) const;
+
+  Function &body;
+  UniformityInfo &uniformity;
+  const LaneFrame &frame;
+  Module &module;
+  LLVMContext &context;
+  const DataLayout &layout;
+  IRBuilder<> b;
+  TargetLibraryInfoImpl library;
+
+  DenseMap<const Value *, Value *> scalars;
+  DenseMap<const Value *, Value *> vectors;
+  DenseMap<const BasicBlock *, BasicBlock *> heads;
+  /// The block where each body block's code ends (per-lane loops split).
+  DenseMap<const BasicBlock *, BasicBlock *> tails;
+  DenseMap<const PHINode *, AllocaInst *> slots;
+  SmallVector<std::pair<PHINode *, PHINode *>> uniformPhis;
+  DenseMap<const PHINode *, bool> varyingPhis;
+  bool edgesStored = false;
+  bool failed = false;
+};
+
+} // namespace
+
+Value *LaneWidener::scalar(Value *value) {
+  if (isa<Constant>(value) || isa<BasicBlock>(value) ||
+      isa<MetadataAsValue>(value) || isa<InlineAsm>(value))
+    return value;
+  if (value == body.getArg(0))
+    return frame.dispatch;
+  return scalars.lookup(value);
+}
+
+Value *LaneWidener::vector(Value *value) {
+  if (Value *known = vectors.lookup(value))
+    return known;
+  if (isVarying(value))
+    return nullptr;
+  Value *uniform = scalar(value);
+  if (!uniform)
+    return nullptr;
+  if (auto *constant = dyn_cast<Constant>(uniform))
+    return ConstantVector::getSplat(ElementCount::getFixed(frame.lanes),
+                                    constant);
+  return b.CreateVectorSplat(frame.lanes, uniform);
+}
+
+bool LaneWidener::isMaskChange(const Instruction &inst) const {
+  const auto *call = dyn_cast<CallInst>(&inst);
+  const Function *callee = call ? call->getCalledFunction() : nullptr;
+  if (!callee)
+    return false;
+  StringRef name = callee->getName();
+  return name == kLanesIf || name == kLanesElse || name == kLanesLoop;
+}
+
+void LaneWidener::storeEdgeValues(BasicBlock *block) {
+  if (edgesStored)
+    return;
+  edgesStored = true;
+  Value *active = nullptr;
+  for (BasicBlock *successor : successors(block)) {
+    for (PHINode &phi : successor->phis()) {
+      AllocaInst *slot = slots.lookup(&phi);
+      if (!slot)
+        continue;
+      Value *incoming = vector(phi.getIncomingValueForBlock(block));
+      if (!incoming) {
+        failed = true;
+        continue;
+      }
+      if (!active)
+        active = loadActive();
+      Value *old = b.CreateLoad(slot->getAllocatedType(), slot);
+      b.CreateStore(b.CreateSelect(active, incoming, old), slot);
+    }
+  }
+}
+
+bool LaneWidener::widenMaskOperation(CallInst &call, StringRef name) {
+  Type *pair = call.getType();
+  if (name == kLanesIf) {
+    Value *active = loadActive();
+    Value *condition = vector(call.getArgOperand(0));
+    Value *taken = b.CreateAnd(active, condition, "taken");
+    Value *rest = b.CreateAnd(active, b.CreateNot(condition), "rest");
+    storeActive(taken);
+    Value *result = b.CreateInsertValue(PoisonValue::get(pair), any(taken), 0);
+    scalars[&call] = b.CreateInsertValue(result, rest, 1);
+    return true;
+  }
+  if (name == kLanesElse) {
+    Value *active = loadActive();
+    Value *rest = scalar(call.getArgOperand(0));
+    storeActive(rest);
+    Value *result = b.CreateInsertValue(PoisonValue::get(pair), any(rest), 0);
+    scalars[&call] = b.CreateInsertValue(result, active, 1);
+    return true;
+  }
+  if (name == kLanesIfBreak) {
+    Value *condition = vector(call.getArgOperand(0));
+    Value *broken = scalar(call.getArgOperand(1));
+    scalars[&call] =
+        b.CreateOr(broken, b.CreateAnd(condition, loadActive()), "broken");
+    return true;
+  }
+  if (name == kLanesLoop) {
+    Value *remaining =
+        b.CreateAnd(loadActive(), b.CreateNot(scalar(call.getArgOperand(0))));
+    storeActive(remaining);
+    scalars[&call] = b.CreateNot(any(remaining), "all.left");
+    return true;
+  }
+  if (name == kLanesEnd) {
+    storeActive(b.CreateOr(loadActive(), scalar(call.getArgOperand(0))));
+    return true;
+  }
+  return false;
+}
+
+bool LaneWidener::widenAlloca(AllocaInst &alloca) {
+  if (!alloca.isStaticAlloca())
+    return false;
+  std::optional<TypeSize> bytes = alloca.getAllocationSize(layout);
+  if (!bytes || bytes->isScalable())
+    return false;
+  // One copy per lane, side by side.
+  uint64_t stride = alignTo(bytes->getFixedValue(), alloca.getAlign());
+  IRBuilder<> entry(frame.allocaPoint);
+  AllocaInst *copies = entry.CreateAlloca(
+      ArrayType::get(entry.getInt8Ty(), stride * frame.lanes), nullptr,
+      alloca.getName() + ".lanes");
+  copies->setAlignment(alloca.getAlign());
+  Value *offsets =
+      b.CreateMul(laneIndices(b.getInt64Ty()),
+                  ConstantVector::getSplat(ElementCount::getFixed(frame.lanes),
+                                           b.getInt64(stride)));
+  vectors[&alloca] = b.CreateGEP(b.getInt8Ty(), copies, offsets,
+                                 alloca.getName(), GEPNoWrapFlags::inBounds());
+  return true;
+}
+
+bool LaneWidener::widenLoad(LoadInst &load) {
+  Value *pointer = load.getPointerOperand();
+  Type *type = load.getType();
+  if (!isLaneScalar(type))
+    return false;
+  int64_t offset = 0;
+  if (GetPointerBaseWithConstantOffset(pointer, offset, layout) ==
+      body.getArg(1)) {
+    std::optional<InvocationFieldAccess> access =
+        getInvocationField(offset, layout.getTypeStoreSize(type));
+    if (!access || !load.isSimple())
+      return false;
+    if (isWorkgroupUniform(access->field)) {
+      scalars[&load] = b.CreateAlignedLoad(
+          type,
+          b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), frame.group, offset),
+          load.getAlign());
+      return true;
+    }
+    Value *value = nullptr;
+    switch (access->field) {
+    case InvocationField::LocalId:
+      value = frame.localId[access->component];
+      break;
+    case InvocationField::GlobalId:
+      value = frame.globalId[access->component];
+      break;
+    case InvocationField::LocalIndex:
+      value = frame.localIndex;
+      break;
+    case InvocationField::SubgroupId:
+      value = frame.subgroupId;
+      break;
+    case InvocationField::SubgroupLocalId:
+      value = frame.subgroupLocalId;
+      break;
+    case InvocationField::PrivateMemory:
+      value = frame.privateMemory;
+      break;
+    default:
+      return false;
+    }
+    if (!value || value->getType() != widen(type))
+      return false;
+    vectors[&load] = value;
+    return true;
+  }
+  if (!load.isSimple())
+    return runPerLane(load);
+  if (!isVarying(pointer)) {
+    Value *address = scalar(pointer);
+    if (!address)
+      return false;
+    LoadInst *copy = b.CreateAlignedLoad(type, address, load.getAlign());
+    copy->copyMetadata(load);
+    if (isVarying(&load))
+      vectors[&load] = b.CreateVectorSplat(frame.lanes, copy);
+    else
+      scalars[&load] = copy;
+    return true;
+  }
+  Value *addresses = vector(pointer);
+  if (!addresses)
+    return false;
+  vectors[&load] = b.CreateMaskedGather(widen(type), addresses, load.getAlign(),
+                                        loadActive());
+  return true;
+}
+
+bool LaneWidener::widenStore(StoreInst &store) {
+  Value *pointer = store.getPointerOperand();
+  Value *value = store.getValueOperand();
+  if (!isLaneScalar(value->getType()))
+    return false;
+  if (!store.isSimple())
+    return runPerLane(store);
+  if (isVarying(pointer)) {
+    Value *addresses = vector(pointer);
+    Value *values = vector(value);
+    if (!addresses || !values)
+      return false;
+    // Lanes that store to the same address store in lane order, as the
+    // invocations would one after the other.
+    b.CreateMaskedScatter(values, addresses, store.getAlign(), loadActive());
+    return true;
+  }
+  Value *address = scalar(pointer);
+  if (!address)
+    return false;
+  Value *stored = nullptr;
+  if (isVarying(value)) {
+    // All lanes store to one address: the last active lane's value stays.
+    Value *bits = b.CreateBitCast(loadActive(), b.getIntNTy(frame.lanes));
+    Value *leading =
+        b.CreateBinaryIntrinsic(Intrinsic::ctlz, bits, b.getTrue());
+    Value *last = b.CreateSub(b.getIntN(frame.lanes, frame.lanes - 1), leading);
+    Value *values = vector(value);
+    if (!values)
+      return false;
+    stored = b.CreateExtractElement(values, last);
+  } else {
+    stored = scalar(value);
+  }
+  if (!stored)
+    return false;
+  StoreInst *copy = b.CreateAlignedStore(stored, address, store.getAlign());
+  copy->copyMetadata(store);
+  return true;
+}
+
+bool LaneWidener::widenCall(CallInst &call) {
+  Function *callee = call.getCalledFunction();
+  if (callee && callee->getName().starts_with("spvb.lanes."))
+    return widenMaskOperation(call, callee->getName());
+  if (call.isConvergent() || call.isInlineAsm())
+    return false;
+  auto *intrinsic = dyn_cast<IntrinsicInst>(&call);
+  if (intrinsic &&
+      (intrinsic->isAssumeLikeIntrinsic() || isa<DbgInfoIntrinsic>(intrinsic)))
+    return true;
+  bool pure = call.doesNotAccessMemory() && call.willReturn();
+  bool anyVarying = any_of(call.args(), [&](Value *arg) {
+    return isVarying(arg) || arg == body.getArg(1);
+  });
+  if (pure && !anyVarying && !isVarying(&call))
+    return widenArithmetic(call);
+  if (!pure || !intrinsic || !isLaneScalar(call.getType()))
+    return runPerLane(call);
+  Intrinsic::ID id = intrinsic->getIntrinsicID();
+  if (!isTriviallyVectorizable(id))
+    return runPerLane(call);
+  SmallVector<Value *> args;
+  SmallVector<Type *> overloads;
+  if (isVectorIntrinsicWithOverloadTypeAtArg(id, -1, nullptr))
+    overloads.push_back(widen(call.getType()));
+  for (unsigned i = 0; i < call.arg_size(); ++i) {
+    Value *arg = call.getArgOperand(i);
+    if (isVectorIntrinsicWithScalarOpAtArg(id, i, nullptr)) {
+      if (isVarying(arg))
+        return runPerLane(call);
+      args.push_back(scalar(arg));
+    } else {
+      args.push_back(vector(arg));
+    }
+    if (!args.back())
+      return false;
+    if (isVectorIntrinsicWithOverloadTypeAtArg(id, i, nullptr))
+      overloads.push_back(args.back()->getType());
+  }
+  vectors[&call] = callInParts(call, args, overloads);
+  return true;
+}
+
+/// The vector math library may lack the full width (libmvec has no 16-lane
+/// sinf for LLVM): call it on the widest part it has and join the parts.
+unsigned LaneWidener::getMathWidth(const CallInst &call) {
+  StringRef name = call.getCalledFunction()->getName();
+  if (!library.isFunctionVectorizable(name))
+    return frame.lanes;
+  for (unsigned width = frame.lanes; width >= 2; width /= 2)
+    if (library.isFunctionVectorizable(name, ElementCount::getFixed(width)))
+      return width;
+  return frame.lanes;
+}
+
+Value *LaneWidener::callInParts(const CallInst &call, ArrayRef<Value *> args,
+                                ArrayRef<Type *> overloads) {
+  Intrinsic::ID id = call.getIntrinsicID();
+  unsigned width = getMathWidth(call);
+  auto narrow = [&](Type *type) -> Type * {
+    auto *vectorType = dyn_cast<FixedVectorType>(type);
+    if (!vectorType || width == frame.lanes)
+      return type;
+    return FixedVectorType::get(vectorType->getElementType(), width);
+  };
+  SmallVector<Type *> partTypes;
+  for (Type *type : overloads)
+    partTypes.push_back(narrow(type));
+  FunctionCallee callee =
+      Intrinsic::getOrInsertDeclaration(&module, id, partTypes);
+  // The library's function itself where it has one: LLVM would otherwise
+  // join the parts again into a width it cannot call.
+  StringRef mathName = library.getVectorizedFunction(
+      call.getCalledFunction()->getName(), ElementCount::getFixed(width),
+      /*Masked=*/false);
+  if (!mathName.empty() &&
+      all_of(args, [](Value *arg) { return arg->getType()->isVectorTy(); })) {
+    SmallVector<Type *> params;
+    for (Value *arg : args)
+      params.push_back(narrow(arg->getType()));
+    callee = module.getOrInsertFunction(
+        mathName,
+        FunctionType::get(narrow(widen(call.getType())), params, false));
+    if (auto *function = dyn_cast<Function>(callee.getCallee())) {
+      function->setDoesNotAccessMemory();
+      function->setDoesNotThrow();
+      function->setWillReturn();
+    }
+  }
+  SmallVector<Value *> parts;
+  for (unsigned first = 0; first < frame.lanes; first += width) {
+    SmallVector<Value *> partArgs;
+    for (Value *arg : args)
+      partArgs.push_back(width == frame.lanes || !arg->getType()->isVectorTy()
+                             ? arg
+                             : b.CreateShuffleVector(
+                                   arg, createSequentialMask(first, width, 0)));
+    CallInst *part = b.CreateCall(callee, partArgs);
+    part->copyIRFlags(&call);
+    parts.push_back(part);
+  }
+  return concatenateVectors(b, parts);
+}
+
+bool LaneWidener::widenArithmetic(Instruction &inst) {
+  if (!isVarying(&inst)) {
+    Instruction *copy = inst.clone();
+    for (Use &operand : copy->operands()) {
+      Value *value = scalar(operand.get());
+      if (!value)
+        return false;
+      operand.set(value);
+    }
+    b.Insert(copy, inst.getName());
+    scalars[&inst] = copy;
+    return true;
+  }
+  if (!isLaneScalar(inst.getType()))
+    return false;
+  auto operand = [&](unsigned i) { return vector(inst.getOperand(i)); };
+  for (Value *value : inst.operand_values())
+    if (!isa<Constant>(value) && !vector(value))
+      return false;
+  Value *result = nullptr;
+  if (auto *binary = dyn_cast<BinaryOperator>(&inst)) {
+    Value *rhs = operand(1);
+    // Inactive lanes hold anything: they must not divide by zero.
+    if (binary->isIntDivRem() && isVarying(inst.getOperand(1)))
+      rhs = b.CreateSelect(loadActive(), rhs,
+                           ConstantInt::get(rhs->getType(), 1));
+    result = b.CreateBinOp(binary->getOpcode(), operand(0), rhs);
+  } else if (auto *unary = dyn_cast<UnaryOperator>(&inst)) {
+    result = b.CreateUnOp(unary->getOpcode(), operand(0));
+  } else if (auto *compare = dyn_cast<CmpInst>(&inst)) {
+    result = b.CreateCmp(compare->getPredicate(), operand(0), operand(1));
+  } else if (auto *cast = dyn_cast<CastInst>(&inst)) {
+    result = b.CreateCast(cast->getOpcode(), operand(0), widen(inst.getType()));
+  } else if (auto *select = dyn_cast<SelectInst>(&inst)) {
+    Value *condition = isVarying(select->getCondition())
+                           ? operand(0)
+                           : scalar(select->getCondition());
+    result = b.CreateSelect(condition, operand(1), operand(2));
+  } else if (isa<FreezeInst>(inst)) {
+    result = b.CreateFreeze(operand(0));
+  } else if (auto *gep = dyn_cast<GetElementPtrInst>(&inst)) {
+    Value *base = isVarying(gep->getPointerOperand())
+                      ? vector(gep->getPointerOperand())
+                      : scalar(gep->getPointerOperand());
+    SmallVector<Value *> indices;
+    for (Use &index : gep->indices()) {
+      indices.push_back(isVarying(index.get()) ? vector(index.get())
+                                               : scalar(index.get()));
+      if (!indices.back())
+        return false;
+    }
+    if (!base)
+      return false;
+    result = b.CreateGEP(gep->getSourceElementType(), base, indices, "",
+                         gep->getNoWrapFlags());
+    if (!result->getType()->isVectorTy())
+      result = b.CreateVectorSplat(frame.lanes, result);
+  } else {
+    return false;
+  }
+  if (auto *resultInst = dyn_cast<Instruction>(result))
+    if (isa<FPMathOperator>(resultInst) ||
+        isa<OverflowingBinaryOperator>(resultInst) ||
+        isa<PossiblyExactOperator>(resultInst))
+      resultInst->copyIRFlags(&inst);
+  result->setName(inst.getName());
+  vectors[&inst] = result;
+  return true;
+}
+
+bool LaneWidener::runPerLane(Instruction &inst) {
+  Type *type = inst.getType();
+  if (!type->isVoidTy() && !isLaneScalar(type))
+    return false;
+  for (Value *operand : inst.operand_values())
+    if (operand != body.getArg(1) && !isa<Constant, BasicBlock>(operand) &&
+        !isa<Function>(operand) && !isa<MetadataAsValue>(operand) &&
+        !(isVarying(operand) ? vector(operand) : scalar(operand)))
+      return false;
+  if (any_of(inst.operand_values(),
+             [&](Value *operand) { return operand == body.getArg(1); }) &&
+      !frame.laneBlocks)
+    return false;
+  Function *function = frame.start->getParent();
+  Value *active = loadActive();
+  BasicBlock *before = b.GetInsertBlock();
+  auto *head = BasicBlock::Create(context, "lane", function);
+  auto *run = BasicBlock::Create(context, "lane.run", function);
+  auto *latch = BasicBlock::Create(context, "lane.next", function);
+  auto *after = BasicBlock::Create(context, "lanes.done", function);
+  b.CreateBr(head);
+
+  b.SetInsertPoint(head);
+  PHINode *lane = b.CreatePHI(b.getInt32Ty(), 2, "lane");
+  lane->addIncoming(b.getInt32(0), before);
+  PHINode *results = nullptr;
+  if (!type->isVoidTy()) {
+    results = b.CreatePHI(widen(type), 2);
+    results->addIncoming(PoisonValue::get(widen(type)), before);
+  }
+  b.CreateCondBr(b.CreateExtractElement(active, lane), run, latch);
+
+  b.SetInsertPoint(run);
+  Instruction *copy = inst.clone();
+  for (Use &operand : copy->operands()) {
+    Value *value = operand.get();
+    if (value == body.getArg(1))
+      operand.set(b.CreateExtractElement(frame.laneBlocks, lane));
+    else if (isVarying(value))
+      operand.set(b.CreateExtractElement(vector(value), lane));
+    else if (Value *uniform = scalar(value))
+      operand.set(uniform);
+  }
+  b.Insert(copy);
+  Value *inserted =
+      results ? b.CreateInsertElement(results, copy, lane) : nullptr;
+  b.CreateBr(latch);
+
+  b.SetInsertPoint(latch);
+  Value *next = b.CreateAdd(lane, b.getInt32(1));
+  lane->addIncoming(next, latch);
+  PHINode *merged = nullptr;
+  if (results) {
+    merged = b.CreatePHI(widen(type), 2);
+    merged->addIncoming(results, head);
+    merged->addIncoming(inserted, run);
+    results->addIncoming(merged, latch);
+  }
+  b.CreateCondBr(b.CreateICmpULT(next, b.getInt32(frame.lanes)), head, after);
+  b.SetInsertPoint(after);
+  if (merged) {
+    if (isVarying(&inst))
+      vectors[&inst] = merged;
+    else
+      return false;
+  }
+  return true;
+}
+
+bool LaneWidener::widenInstruction(Instruction &inst) {
+  if (isMaskChange(inst))
+    storeEdgeValues(inst.getParent());
+  if (auto *alloca = dyn_cast<AllocaInst>(&inst))
+    return widenAlloca(*alloca);
+  if (auto *load = dyn_cast<LoadInst>(&inst))
+    return widenLoad(*load);
+  if (auto *store = dyn_cast<StoreInst>(&inst))
+    return widenStore(*store);
+  if (auto *call = dyn_cast<CallInst>(&inst))
+    return widenCall(*call);
+  if (isa<AtomicRMWInst, AtomicCmpXchgInst>(inst))
+    return runPerLane(inst);
+  if (isa<FenceInst>(inst)) {
+    b.Insert(inst.clone());
+    return true;
+  }
+  if (isa<ExtractValueInst, InsertValueInst>(inst))
+    return !isVarying(&inst) && widenArithmetic(inst);
+  int64_t offset = 0;
+  if (isa<GetElementPtrInst>(inst) &&
+      GetPointerBaseWithConstantOffset(&inst, offset, layout) == body.getArg(1))
+    return true; // A field's address: its loads read the frame instead.
+  if (isa<BinaryOperator, UnaryOperator, CmpInst, CastInst, SelectInst,
+          FreezeInst, GetElementPtrInst>(inst))
+    return widenArithmetic(inst);
+  LLVM_DEBUG(dbgs() << "spvb-lanes: cannot widen " << inst << "\n");
+  return false;
+}
+
+bool LaneWidener::widenBlock(BasicBlock *block) {
+  b.SetInsertPoint(heads[block]);
+  edgesStored = false;
+  for (PHINode &phi : block->phis()) {
+    if (slots.count(&phi))
+      continue;
+    PHINode *copy =
+        b.CreatePHI(phi.getType(), phi.getNumIncomingValues(), phi.getName());
+    scalars[&phi] = copy;
+    uniformPhis.emplace_back(&phi, copy);
+  }
+  for (PHINode &phi : block->phis())
+    if (AllocaInst *slot = slots.lookup(&phi))
+      vectors[&phi] =
+          b.CreateLoad(slot->getAllocatedType(), slot, phi.getName());
+  for (Instruction &inst :
+       make_range(block->getFirstNonPHIIt(), block->end())) {
+    if (inst.isTerminator())
+      break;
+    if (!widenInstruction(inst)) {
+      LLVM_DEBUG(dbgs() << "spvb-lanes: cannot widen " << inst << "\n");
+      return false;
+    }
+  }
+  storeEdgeValues(block);
+  if (failed)
+    return false;
+  Instruction *terminator = block->getTerminator();
+  if (isa<ReturnInst>(terminator)) {
+    b.CreateBr(frame.done);
+  } else if (auto *branch = dyn_cast<BranchInst>(terminator)) {
+    if (branch->isUnconditional()) {
+      b.CreateBr(heads[branch->getSuccessor(0)]);
+    } else {
+      if (isVarying(branch->getCondition()))
+        return false;
+      Value *condition = scalar(branch->getCondition());
+      if (!condition)
+        return false;
+      b.CreateCondBr(condition, heads[branch->getSuccessor(0)],
+                     heads[branch->getSuccessor(1)]);
+    }
+  } else {
+    return false;
+  }
+  tails[block] = b.GetInsertBlock();
+  return true;
+}
+
+bool LaneWidener::run() {
+  Function *function = frame.start->getParent();
+  for (BasicBlock &block : body)
+    heads[&block] = BasicBlock::Create(context, block.getName(), function);
+  IRBuilder<> entry(frame.allocaPoint);
+  for (BasicBlock &block : body)
+    for (PHINode &phi : block.phis())
+      if (isVarying(&phi)) {
+        if (!isLaneScalar(phi.getType()))
+          return false;
+        slots[&phi] = entry.CreateAlloca(widen(phi.getType()), nullptr,
+                                         phi.getName() + ".slot");
+      }
+  IRBuilder<>(frame.start).CreateBr(heads[&body.getEntryBlock()]);
+  ReversePostOrderTraversal<Function *> order(&body);
+  for (BasicBlock *block : order)
+    if (!widenBlock(block))
+      return false;
+  for (auto [phi, copy] : uniformPhis) {
+    for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i) {
+      BasicBlock *from = tails.lookup(phi->getIncomingBlock(i));
+      Value *value = scalar(phi->getIncomingValue(i));
+      if (!from || !value)
+        return false;
+      copy->addIncoming(value, from);
+    }
+  }
+  return true;
+}
+
+bool spvb::widenBody(Function &body, UniformityInfo &uniformity,
+                     const LaneFrame &frame) {
+  return LaneWidener(body, uniformity, frame).run();
+}

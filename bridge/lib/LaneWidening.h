@@ -1,0 +1,62 @@
+//===- LaneWidening.h - Run the invocation body in SIMD lanes ---*- C++ -*-===//
+//
+// Emits the invocation body once for W invocations at a time: a value that
+// differs between invocations becomes a <W x T> vector, one that does not
+// stays scalar (LLVM's uniformity analysis decides), memory accesses through
+// varying addresses become masked gathers and scatters, and what has no
+// vector form (the runtime's calls, atomics) runs lane by lane in lane order.
+// Values live across divergent control flow follow the rule of SIMT
+// hardware: an inactive lane keeps its old value.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_BRIDGE_LANEWIDENING_H
+#define SPVBRIDGE_BRIDGE_LANEWIDENING_H
+
+#include "LaneDivergence.h"
+
+#include "llvm/Analysis/UniformityAnalysis.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+
+namespace spvb {
+
+/// Where the widened body goes and what it reads instead of the invocation
+/// block's fields.
+struct LaneFrame {
+  unsigned lanes = 0;
+  /// Blocks are added to the function of `start`, which ends in no
+  /// terminator yet and branches to the body; returns branch to `done`.
+  llvm::BasicBlock *start = nullptr;
+  llvm::BasicBlock *done = nullptr;
+  /// Where allocas go (the entry block of the function).
+  llvm::Instruction *allocaPoint = nullptr;
+  /// The active lanes (<W x i1>), read and written by the mask operations.
+  llvm::AllocaInst *active = nullptr;
+  llvm::Value *dispatch = nullptr;
+  /// The workgroup's invocation block: the fields all invocations share.
+  llvm::Value *group = nullptr;
+  /// Each lane's invocation block (<W x ptr>), for the runtime's calls.
+  llvm::Value *laneBlocks = nullptr;
+  /// <W x i32> (pointers: <W x ptr>) per varying field and component.
+  llvm::Value *localId[3] = {};
+  llvm::Value *globalId[3] = {};
+  llvm::Value *localIndex = nullptr;
+  llvm::Value *subgroupId = nullptr;
+  llvm::Value *subgroupLocalId = nullptr;
+  llvm::Value *privateMemory = nullptr;
+};
+
+/// Whether the widened body passes the invocation block to calls, so each
+/// lane needs a block of its own.
+bool needsLaneBlocks(const llvm::Function &body);
+
+/// Emits `body` (structurized, marked by insertLaneMasks; `uniformity` as
+/// computed before the marks) into the frame's function. False if the body
+/// holds something the widening does not handle; the function may then
+/// hold unreachable partial blocks, which the caller deletes.
+bool widenBody(llvm::Function &body, llvm::UniformityInfo &uniformity,
+               const LaneFrame &frame);
+
+} // namespace spvb
+
+#endif // SPVBRIDGE_BRIDGE_LANEWIDENING_H
