@@ -40,6 +40,7 @@
 #include "llvm/Transforms/Utils/LCSSA.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/LowerSwitch.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/UnifyFunctionExitNodes.h"
@@ -62,6 +63,62 @@ static bool keepsInvocationOrder(StringRef callee) {
   return callee == "spvb_rt_subgroup" || callee == "spvb_rt_control_barrier" ||
          callee == "spvb_rt_printf" || callee == "spvb_rt_record_access" ||
          callee == "spvb_rt_undefined" || callee == "spvb_rt_fault";
+}
+
+/// Reductions of SPIR-V vectors (dot products) become scalar operations in
+/// the same order, which the scalarizer can then take apart.
+static void expandReductions(Function &function) {
+  SmallVector<IntrinsicInst *> reductions;
+  for (Instruction &inst : instructions(function))
+    if (auto *intrinsic = dyn_cast<IntrinsicInst>(&inst))
+      if (isa<FixedVectorType>(
+              intrinsic->getArgOperand(intrinsic->arg_size() - 1)->getType()))
+        reductions.push_back(intrinsic);
+  for (IntrinsicInst *call : reductions) {
+    Intrinsic::ID id = call->getIntrinsicID();
+    unsigned opcode = 0;
+    Intrinsic::ID minMax = Intrinsic::not_intrinsic;
+    switch (id) {
+    case Intrinsic::vector_reduce_fadd:
+    case Intrinsic::vector_reduce_fmul:
+    case Intrinsic::vector_reduce_add:
+    case Intrinsic::vector_reduce_mul:
+    case Intrinsic::vector_reduce_and:
+    case Intrinsic::vector_reduce_or:
+    case Intrinsic::vector_reduce_xor:
+      opcode = getArithmeticReductionInstruction(id);
+      break;
+    case Intrinsic::vector_reduce_smax:
+    case Intrinsic::vector_reduce_smin:
+    case Intrinsic::vector_reduce_umax:
+    case Intrinsic::vector_reduce_umin:
+    case Intrinsic::vector_reduce_fmax:
+    case Intrinsic::vector_reduce_fmin:
+    case Intrinsic::vector_reduce_fmaximum:
+    case Intrinsic::vector_reduce_fminimum:
+      minMax = getMinMaxReductionIntrinsicOp(id);
+      break;
+    default:
+      continue;
+    }
+    bool ordered = id == Intrinsic::vector_reduce_fadd ||
+                   id == Intrinsic::vector_reduce_fmul;
+    Value *vector = call->getArgOperand(ordered ? 1 : 0);
+    IRBuilder<> b(call);
+    if (isa<FPMathOperator>(call))
+      b.setFastMathFlags(call->getFastMathFlags());
+    Value *result = ordered ? call->getArgOperand(0) : nullptr;
+    unsigned count = cast<FixedVectorType>(vector->getType())->getNumElements();
+    for (unsigned i = 0; i < count; ++i) {
+      Value *element = b.CreateExtractElement(vector, i);
+      result = !result  ? element
+               : opcode ? b.CreateBinOp(Instruction::BinaryOps(opcode), result,
+                                        element)
+                        : b.CreateBinaryIntrinsic(minMax, result, element);
+    }
+    call->replaceAllUsesWith(result);
+    call->eraseFromParent();
+  }
 }
 
 namespace {
@@ -89,7 +146,7 @@ public:
 private:
   bool cloneAndInline();
   bool structurize(FunctionAnalysisManager &analyses);
-  Function *emitEntry(UniformityInfo &uniformity);
+  Function *emitEntry(const DenseSet<const Value *> &divergent);
 
   Module &module;
   Function &invocation;
@@ -132,6 +189,7 @@ bool InvocationVectorizer::cloneAndInline() {
       if (intrinsic->isLifetimeStartOrEnd())
         intrinsic->eraseFromParent();
   }
+  expandReductions(*body);
   // Undefined behaviour may do anything, so also return.
   for (BasicBlock &block : *body)
     if (auto *unreachable = dyn_cast<UnreachableInst>(block.getTerminator())) {
@@ -172,7 +230,8 @@ bool InvocationVectorizer::structurize(FunctionAnalysisManager &analyses) {
   return !verifyFunction(*body, &dbgs());
 }
 
-Function *InvocationVectorizer::emitEntry(UniformityInfo &uniformity) {
+Function *
+InvocationVectorizer::emitEntry(const DenseSet<const Value *> &divergent) {
   LLVMContext &context = module.getContext();
   Function *entry = Function::Create(invocation.getFunctionType(),
                                      GlobalValue::ExternalLinkage,
@@ -314,7 +373,7 @@ Function *InvocationVectorizer::emitEntry(UniformityInfo &uniformity) {
   b.CreateRetVoid();
   (void)i64;
 
-  if (!widenBody(*body, uniformity, frame) || verifyFunction(*entry, &dbgs())) {
+  if (!widenBody(*body, divergent, frame) || verifyFunction(*entry, &dbgs())) {
     entry->eraseFromParent();
     return nullptr;
   }
@@ -350,6 +409,15 @@ Function *InvocationVectorizer::build(StringRef symbol) {
   }
   UniformityInfo &uniformity =
       analyses.getResult<UniformityInfoAnalysis>(*body);
+  // The analysis answers by address: take its answers now, before the
+  // marks add values that could reuse a deleted value's address.
+  DenseSet<const Value *> divergent;
+  for (Argument &argument : body->args())
+    if (uniformity.isDivergent(&argument))
+      divergent.insert(&argument);
+  for (Instruction &inst : instructions(*body))
+    if (uniformity.isDivergent(&inst))
+      divergent.insert(&inst);
   DominatorTree &dominators = analyses.getResult<DominatorTreeAnalysis>(*body);
   LoopInfo &loops = analyses.getResult<LoopAnalysis>(*body);
   if (!insertLaneMasks(*body, lanes, dominators, loops, uniformity)) {
@@ -361,7 +429,7 @@ Function *InvocationVectorizer::build(StringRef symbol) {
   for (Loop *loop : loops)
     formLCSSARecursively(*loop, dominators, &loops, nullptr);
   LLVM_DEBUG(dbgs() << "spvb-lanes: marked body\n" << *body);
-  Function *entry = emitEntry(uniformity);
+  Function *entry = emitEntry(divergent);
   if (entry)
     LLVM_DEBUG(dbgs() << "spvb-lanes: " << symbol << " runs " << lanes
                       << " invocations at a time\n");

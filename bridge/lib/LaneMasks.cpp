@@ -200,8 +200,9 @@ bool LaneMaskBuilder::run() {
       if (phi && phi->getParent() == block && isElseCondition(*phi)) {
         if (isUniform(*branch))
           return false;
+        // The phi stays (dead): nothing may be deleted while the widening
+        // still looks values up by address in the analysis' results.
         openElse(*branch);
-        RecursivelyDeleteDeadPHINode(phi);
         continue;
       }
       closeConstruct(block);

@@ -43,9 +43,9 @@ namespace {
 
 class LaneWidener {
 public:
-  LaneWidener(Function &body, UniformityInfo &uniformity,
+  LaneWidener(Function &body, const DenseSet<const Value *> &divergent,
               const LaneFrame &frame)
-      : body(body), uniformity(uniformity), frame(frame),
+      : body(body), divergent(divergent), frame(frame),
         module(*frame.start->getModule()), context(body.getContext()),
         layout(module.getDataLayout()), b(context),
         library(module.getTargetTriple(), getVectorMathLibrary()) {}
@@ -59,8 +59,8 @@ private:
     if (isa<Constant>(value))
       return false;
     const auto *phi = dyn_cast<PHINode>(value);
-    if (!phi || uniformity.isDivergent(value))
-      return uniformity.isDivergent(value);
+    if (!phi || divergent.contains(value))
+      return divergent.contains(value);
     auto [known, inserted] = varyingPhis.try_emplace(phi, false);
     if (!inserted)
       return known->second;
@@ -115,7 +115,7 @@ private:
   bool isMaskChange(const Instruction &inst) const;
 
   Function &body;
-  UniformityInfo &uniformity;
+  const DenseSet<const Value *> &divergent;
   const LaneFrame &frame;
   Module &module;
   LLVMContext &context;
@@ -125,6 +125,8 @@ private:
 
   DenseMap<const Value *, Value *> scalars;
   DenseMap<const Value *, Value *> vectors;
+  /// Varying struct results, one <W x T> per field.
+  DenseMap<const Value *, SmallVector<Value *>> structFields;
   DenseMap<const BasicBlock *, BasicBlock *> heads;
   /// The block where each body block's code ends (per-lane loops split).
   DenseMap<const BasicBlock *, BasicBlock *> tails;
@@ -540,17 +542,21 @@ bool LaneWidener::widenArithmetic(Instruction &inst) {
 }
 
 bool LaneWidener::runPerLane(Instruction &inst) {
+  // A struct result (cmpxchg, frexp) becomes one vector per field.
   Type *type = inst.getType();
-  if (!type->isVoidTy() && !isLaneScalar(type))
+  SmallVector<Type *> fields;
+  if (auto *structType = dyn_cast<StructType>(type))
+    append_range(fields, structType->elements());
+  else if (!type->isVoidTy())
+    fields.push_back(type);
+  if (!all_of(fields, [&](Type *field) { return isLaneScalar(field); }))
     return false;
   for (Value *operand : inst.operand_values())
     if (operand != body.getArg(1) && !isa<Constant, BasicBlock>(operand) &&
-        !isa<Function>(operand) && !isa<MetadataAsValue>(operand) &&
+        !isa<MetadataAsValue>(operand) &&
         !(isVarying(operand) ? vector(operand) : scalar(operand)))
       return false;
-  if (any_of(inst.operand_values(),
-             [&](Value *operand) { return operand == body.getArg(1); }) &&
-      !frame.laneBlocks)
+  if (is_contained(inst.operand_values(), body.getArg(1)) && !frame.laneBlocks)
     return false;
   Function *function = frame.start->getParent();
   Value *active = loadActive();
@@ -564,10 +570,10 @@ bool LaneWidener::runPerLane(Instruction &inst) {
   b.SetInsertPoint(head);
   PHINode *lane = b.CreatePHI(b.getInt32Ty(), 2, "lane");
   lane->addIncoming(b.getInt32(0), before);
-  PHINode *results = nullptr;
-  if (!type->isVoidTy()) {
-    results = b.CreatePHI(widen(type), 2);
-    results->addIncoming(PoisonValue::get(widen(type)), before);
+  SmallVector<PHINode *> results;
+  for (Type *field : fields) {
+    results.push_back(b.CreatePHI(widen(field), 2));
+    results.back()->addIncoming(PoisonValue::get(widen(field)), before);
   }
   b.CreateCondBr(b.CreateExtractElement(active, lane), run, latch);
 
@@ -583,28 +589,34 @@ bool LaneWidener::runPerLane(Instruction &inst) {
       operand.set(uniform);
   }
   b.Insert(copy);
-  Value *inserted =
-      results ? b.CreateInsertElement(results, copy, lane) : nullptr;
+  SmallVector<Value *> inserted;
+  for (unsigned i = 0; i < fields.size(); ++i)
+    inserted.push_back(b.CreateInsertElement(
+        results[i], type->isStructTy() ? b.CreateExtractValue(copy, i) : copy,
+        lane));
   b.CreateBr(latch);
 
   b.SetInsertPoint(latch);
+  SmallVector<Value *> merged;
+  for (unsigned i = 0; i < fields.size(); ++i) {
+    PHINode *phi = b.CreatePHI(widen(fields[i]), 2);
+    phi->addIncoming(results[i], head);
+    phi->addIncoming(inserted[i], run);
+    results[i]->addIncoming(phi, latch);
+    merged.push_back(phi);
+  }
   Value *next = b.CreateAdd(lane, b.getInt32(1));
   lane->addIncoming(next, latch);
-  PHINode *merged = nullptr;
-  if (results) {
-    merged = b.CreatePHI(widen(type), 2);
-    merged->addIncoming(results, head);
-    merged->addIncoming(inserted, run);
-    results->addIncoming(merged, latch);
-  }
   b.CreateCondBr(b.CreateICmpULT(next, b.getInt32(frame.lanes)), head, after);
   b.SetInsertPoint(after);
-  if (merged) {
-    if (isVarying(&inst))
-      vectors[&inst] = merged;
-    else
-      return false;
-  }
+  if (fields.empty())
+    return true;
+  if (!isVarying(&inst))
+    return false;
+  if (type->isStructTy())
+    structFields[&inst] = std::move(merged);
+  else
+    vectors[&inst] = merged.front();
   return true;
 }
 
@@ -624,6 +636,13 @@ bool LaneWidener::widenInstruction(Instruction &inst) {
   if (isa<FenceInst>(inst)) {
     b.Insert(inst.clone());
     return true;
+  }
+  if (auto *extract = dyn_cast<ExtractValueInst>(&inst)) {
+    auto parts = structFields.find(extract->getAggregateOperand());
+    if (parts != structFields.end() && extract->getNumIndices() == 1) {
+      vectors[&inst] = parts->second[extract->getIndices()[0]];
+      return true;
+    }
   }
   if (isa<ExtractValueInst, InsertValueInst>(inst))
     return !isVarying(&inst) && widenArithmetic(inst);
@@ -663,8 +682,11 @@ bool LaneWidener::widenBlock(BasicBlock *block) {
     }
   }
   storeEdgeValues(block);
-  if (failed)
+  if (failed) {
+    LLVM_DEBUG(dbgs() << "spvb-lanes: unknown phi value leaving "
+                      << block->getName() << "\n");
     return false;
+  }
   Instruction *terminator = block->getTerminator();
   if (isa<ReturnInst>(terminator)) {
     b.CreateBr(frame.done);
@@ -672,8 +694,11 @@ bool LaneWidener::widenBlock(BasicBlock *block) {
     if (branch->isUnconditional()) {
       b.CreateBr(heads[branch->getSuccessor(0)]);
     } else {
-      if (isVarying(branch->getCondition()))
+      if (isVarying(branch->getCondition())) {
+        LLVM_DEBUG(dbgs() << "spvb-lanes: unmasked divergent branch in "
+                          << block->getName() << "\n");
         return false;
+      }
       Value *condition = scalar(branch->getCondition());
       if (!condition)
         return false;
@@ -709,15 +734,18 @@ bool LaneWidener::run() {
     for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i) {
       BasicBlock *from = tails.lookup(phi->getIncomingBlock(i));
       Value *value = scalar(phi->getIncomingValue(i));
-      if (!from || !value)
+      if (!from || !value) {
+        LLVM_DEBUG(dbgs() << "spvb-lanes: uniform phi with a varying value "
+                          << *phi << "\n");
         return false;
+      }
       copy->addIncoming(value, from);
     }
   }
   return true;
 }
 
-bool spvb::widenBody(Function &body, UniformityInfo &uniformity,
+bool spvb::widenBody(Function &body, const DenseSet<const Value *> &divergent,
                      const LaneFrame &frame) {
-  return LaneWidener(body, uniformity, frame).run();
+  return LaneWidener(body, divergent, frame).run();
 }

@@ -14,7 +14,7 @@
 
 #include "LaneDivergence.h"
 
-#include "llvm/Analysis/UniformityAnalysis.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 
@@ -50,11 +50,13 @@ struct LaneFrame {
 /// lane needs a block of its own.
 bool needsLaneBlocks(const llvm::Function &body);
 
-/// Emits `body` (structurized, marked by insertLaneMasks; `uniformity` as
-/// computed before the marks) into the frame's function. False if the body
-/// holds something the widening does not handle; the function may then
-/// hold unreachable partial blocks, which the caller deletes.
-bool widenBody(llvm::Function &body, llvm::UniformityInfo &uniformity,
+/// Emits `body` (structurized, marked by insertLaneMasks) into the frame's
+/// function. `divergent` holds the values the uniformity analysis found
+/// varying before the marks (phis made since vary with their incoming
+/// values). False if the body holds something the widening does not
+/// handle; the caller then deletes the function.
+bool widenBody(llvm::Function &body,
+               const llvm::DenseSet<const llvm::Value *> &divergent,
                const LaneFrame &frame);
 
 } // namespace spvb

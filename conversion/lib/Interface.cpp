@@ -2,6 +2,7 @@
 #include "spvbridge/conversion/Interface.h"
 
 #include "spvbridge/conversion/Layout.h"
+#include "spvbridge/cpu_runtime/kernel_abi.h"
 #include "spvbridge/spirv/Deserializer.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -94,7 +95,7 @@ llvm::Expected<InterfaceLayout> spvb::computeInterfaceLayout(
     info.name = info.function;
     info.model = entry.getExecutionModel();
     if (info.model == spirv::ExecutionModel::Fragment)
-      info.workgroupSize[0] = 4;
+      info.workgroupSize[0] = 4 * SPVB_FRAGMENT_QUADS_PER_WORKGROUP;
     if (isGraphicsModel(info.model))
       graphicsEntry = entry;
     layout.entryPoints.push_back(info);

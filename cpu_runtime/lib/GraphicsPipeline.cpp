@@ -333,10 +333,24 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
         }
       }
     }
+    // A workgroup shades several quads (SIMD lanes for all of them): the
+    // last one's copies, all helpers, fill the last workgroup, so they run
+    // as long as a real quad and have no effects.
+    uint64_t quadsPerGroup =
+        std::max<uint64_t>(fragmentInfo.workgroup_size[0] / 4, 1);
+    uint64_t groups = (batch.size() + quadsPerGroup - 1) / quadsPerGroup;
+    for (size_t q = batch.size(); q < groups * quadsPerGroup; ++q)
+      for (unsigned lane = 0; lane < 4; ++lane) {
+        uint8_t *record = fragmentInputs.at(q * 4 + lane);
+        std::memcpy(record, fragmentInputs.at((batch.size() - 1) * 4 + lane),
+                    fragmentInfo.stage_input_size);
+        uint32_t helper = 1;
+        std::memcpy(record, &helper, 4);
+      }
     if (fragment.entry)
       if (llvm::Error error =
               runStage(launcher, fragment, fragmentInputs.data(),
-                       fragmentOutputs.data(), batch.size(), 4))
+                       fragmentOutputs.data(), groups, 4))
         return error;
     statistics.fragmentInvocations += batch.size() * 4;
     for (size_t q = 0; q < batch.size(); ++q) {

@@ -40,6 +40,12 @@ static cl::opt<std::string> barrierMode(
              "the invocations between barriers, default) or fibers (one "
              "fiber per invocation)"),
     cl::init("loops"), cl::cat(spvb::tools::getToolCategory()));
+static cl::opt<std::string> vectorize(
+    "vectorize",
+    cl::desc("Kernels without barriers: on (default) runs their invocations "
+             "in SIMD lanes, as many as a vector register holds; off runs "
+             "them one after the other"),
+    cl::init("on"), cl::cat(spvb::tools::getToolCategory()));
 static cl::opt<bool>
     robust("robust",
            cl::desc("robustBufferAccess2 semantics: out-of-bounds reads give "
@@ -88,6 +94,10 @@ Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
                              "error: --barriers=" + barrierMode +
                                  ": unknown barrier mode (expected loops or "
                                  "fibers)");
+  if (vectorize != "on" && vectorize != "off")
+    return createStringError(inconvertibleErrorCode(),
+                             "error: --vectorize=" + vectorize +
+                                 ": expected on or off");
   if (checkUndefined && perturbUndefined)
     return createStringError(inconvertibleErrorCode(),
                              "error: --check-undefined and "
@@ -106,6 +116,7 @@ Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   options.optLevel = static_cast<OptLevel>(optLevel[0] - '0');
   options.validate = !noValidate;
   options.robust = robust;
+  options.vectorize = vectorize == "on";
   options.checkBounds = checkBounds;
   options.checkRaces = checkRaces;
   if (checkUndefined)

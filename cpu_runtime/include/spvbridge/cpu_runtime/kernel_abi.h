@@ -38,8 +38,9 @@
  *
  * Graphics stages run on the same entries. A vertex shader is dispatched
  * with one invocation per vertex (workgroup size 1), a fragment shader with
- * one workgroup per 2x2 quad (workgroup size 4, subgroup size 4; local
- * index = x + 2y inside the quad, helper invocations included).
+ * SPVB_FRAGMENT_QUADS_PER_WORKGROUP 2x2 quads per workgroup (workgroup
+ * size 4 x that, subgroup size 4: one subgroup per quad; local index =
+ * 4 * quad + x + 2y, helper invocations included).
  * Invocation i (its global_id[0]) reads its inputs at stage_inputs +
  * i * stage_input_size and writes its outputs at stage_outputs + i *
  * stage_output_size. A fragment's input record starts with a uint32_t that
@@ -57,6 +58,9 @@ extern "C" {
 #endif
 
 #define SPVB_ABI_VERSION 10
+
+/* 2x2 quads a fragment shader's workgroup shades (its SIMD lanes). */
+#define SPVB_FRAGMENT_QUADS_PER_WORKGROUP 4
 
 /* One descriptor: a buffer's base address and size in bytes. A descriptor
  * array of N elements takes N consecutive slots of the binding table; a
