@@ -18,6 +18,8 @@
 #include "spvbridge/conversion/Interface.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
+#include <spirv/unified1/spirv.hpp>
+
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
@@ -59,10 +61,14 @@ static unsigned infoField(size_t offset) { return offset / sizeof(uint32_t); }
 /// after the other (printf's output order) or all together (subgroups,
 /// barriers), and the checks that report the first fault of a dispatch in
 /// invocation order.
-static bool keepsInvocationOrder(StringRef callee) {
-  return callee == "spvb_rt_subgroup" || callee == "spvb_rt_control_barrier" ||
-         callee == "spvb_rt_printf" || callee == "spvb_rt_record_access" ||
-         callee == "spvb_rt_undefined" || callee == "spvb_rt_fault";
+static bool keepsInvocationOrder(const CallBase &call, bool fragment) {
+  StringRef callee = call.getCalledFunction()->getName();
+  // Derivatives of a fragment shader's quads are shuffles of four lanes.
+  if (callee == "spvb_rt_subgroup")
+    return !fragment || !isQuadDerivative(call);
+  return callee == "spvb_rt_control_barrier" || callee == "spvb_rt_printf" ||
+         callee == "spvb_rt_record_access" || callee == "spvb_rt_undefined" ||
+         callee == "spvb_rt_fault";
 }
 
 /// Reductions of SPIR-V vectors (dot products) become scalar operations in
@@ -133,6 +139,8 @@ public:
     count = size[0] * size[1] * size[2];
     privateSize =
         info[infoField(offsetof(spvb_kernel_info, private_memory_size))];
+    fragment = info[infoField(offsetof(spvb_kernel_info, execution_model))] ==
+               spv::ExecutionModelFragment;
   }
   ~InvocationVectorizer() {
     if (body)
@@ -154,6 +162,7 @@ private:
   uint32_t size[3];
   uint32_t count;
   uint32_t privateSize;
+  bool fragment;
   Function *body = nullptr;
 };
 
@@ -183,7 +192,7 @@ bool InvocationVectorizer::cloneAndInline() {
     if (!call)
       continue;
     Function *callee = call->getCalledFunction();
-    if (!callee || keepsInvocationOrder(callee->getName()))
+    if (!callee || keepsInvocationOrder(*call, fragment))
       return false;
     if (auto *intrinsic = dyn_cast<IntrinsicInst>(call))
       if (intrinsic->isLifetimeStartOrEnd())
@@ -449,15 +458,22 @@ PreservedAnalyses InvocationVectorizerPass::run(Module &module,
     Function *invocation = module.getFunction(getInvocationEntrySymbol(name));
     std::string symbol = getWorkgroupEntrySymbol(name);
     Function *loop = module.getFunction(symbol);
-    if (!initializer || !invocation || invocation->isDeclaration() || !loop ||
+    if (!initializer || !invocation || invocation->isDeclaration() ||
         initializer->getNumElements() !=
             sizeof(spvb_kernel_info) / sizeof(uint32_t))
       continue;
     SmallVector<uint32_t> info;
     for (unsigned i = 0; i < initializer->getNumElements(); ++i)
       info.push_back(initializer->getElementAsInteger(i));
-    if (info[infoField(offsetof(spvb_kernel_info, workgroup_entry))] !=
-        SPVB_WORKGROUP_ENTRY_LOOP)
+    // The plain loop, or fibers for a fragment shader's derivatives.
+    uint32_t kind =
+        info[infoField(offsetof(spvb_kernel_info, workgroup_entry))];
+    bool fragment =
+        info[infoField(offsetof(spvb_kernel_info, execution_model))] ==
+        spv::ExecutionModelFragment;
+    if (!(kind == SPVB_WORKGROUP_ENTRY_LOOP && loop) &&
+        !(kind == SPVB_WORKGROUP_ENTRY_NONE && fragment && !loop &&
+          !info[infoField(offsetof(spvb_kernel_info, uses_barriers))]))
       continue;
     // As many 32-bit lanes as a vector register holds, fewer for a small
     // workgroup (a fragment quad); one invocation gains nothing.
@@ -477,7 +493,8 @@ PreservedAnalyses InvocationVectorizerPass::run(Module &module,
         InvocationVectorizer(module, *invocation, info, lanes).build(symbol);
     if (!entry)
       continue;
-    loop->eraseFromParent();
+    if (loop)
+      loop->eraseFromParent();
     entry->setName(symbol);
     info[infoField(offsetof(spvb_kernel_info, workgroup_entry))] =
         SPVB_WORKGROUP_ENTRY_LANES;

@@ -18,6 +18,8 @@
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
+#include <spirv/unified1/spirv.hpp>
+
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -32,10 +34,37 @@
 using namespace llvm;
 using namespace spvb;
 
+/// spvb_rt_subgroup's operands (kernel_abi.h).
+enum SubgroupOperand {
+  kSubgroupOpcode = 1,
+  kSubgroupOperandDesc = 5,
+  kSubgroupResultDesc = 6,
+  kSubgroupOperand0 = 7,
+  kSubgroupResult = 9,
+};
+
+bool spvb::isQuadDerivative(const CallBase &call) {
+  Function *callee = call.getCalledFunction();
+  if (!callee || callee->getName() != "spvb_rt_subgroup" ||
+      call.arg_size() != 10)
+    return false;
+  auto *opcode = dyn_cast<ConstantInt>(call.getArgOperand(kSubgroupOpcode));
+  auto *operand =
+      dyn_cast<ConstantInt>(call.getArgOperand(kSubgroupOperandDesc));
+  auto *result = dyn_cast<ConstantInt>(call.getArgOperand(kSubgroupResultDesc));
+  if (!opcode || !operand || !result || operand != result)
+    return false;
+  uint32_t desc = operand->getZExtValue();
+  return opcode->getZExtValue() >= spv::OpDPdx &&
+         opcode->getZExtValue() <= spv::OpFwidthCoarse &&
+         desc >> 16 == SPVB_KIND_FLOAT && ((desc >> 8) & 0xff) == 4;
+}
+
 bool spvb::needsLaneBlocks(const Function &body) {
   for (const User *user : body.getArg(1)->users())
-    if (isa<CallBase>(user))
-      return true;
+    if (const auto *call = dyn_cast<CallBase>(user))
+      if (!isQuadDerivative(*call))
+        return true;
   return false;
 }
 
@@ -103,6 +132,7 @@ private:
   bool widenStore(StoreInst &store);
   bool widenCall(CallInst &call);
   bool widenArithmetic(Instruction &inst);
+  bool widenQuadDerivative(CallInst &call);
   unsigned getMathWidth(const CallInst &call);
   Value *callInParts(const CallInst &call, ArrayRef<Value *> args,
                      ArrayRef<Type *> overloads);
@@ -371,6 +401,8 @@ bool LaneWidener::widenCall(CallInst &call) {
   Function *callee = call.getCalledFunction();
   if (callee && callee->getName().starts_with("spvb.lanes."))
     return widenMaskOperation(call, callee->getName());
+  if (isQuadDerivative(call))
+    return widenQuadDerivative(call);
   if (call.isConvergent() || call.isInlineAsm())
     return false;
   auto *intrinsic = dyn_cast<IntrinsicInst>(&call);
@@ -469,6 +501,67 @@ Value *LaneWidener::callInParts(const CallInst &call, ArrayRef<Value *> args,
     parts.push_back(part);
   }
   return concatenateVectors(b, parts);
+}
+
+/// Each lane's horizontal or vertical difference in its quad (lanes
+/// 4q + x + 2y), as the runtime computes it: fine derivatives use the lane's
+/// own row or column, coarse ones the quad's first; a neighbour that is not
+/// active (it terminated) counts as equal to the lane.
+bool LaneWidener::widenQuadDerivative(CallInst &call) {
+  if (frame.lanes % 4)
+    return false;
+  auto opcode =
+      cast<ConstantInt>(call.getArgOperand(kSubgroupOpcode))->getZExtValue();
+  unsigned count = cast<ConstantInt>(call.getArgOperand(kSubgroupOperandDesc))
+                       ->getZExtValue() &
+                   0xff;
+  Value *operands = vector(call.getArgOperand(kSubgroupOperand0));
+  Value *results = vector(call.getArgOperand(kSubgroupResult));
+  if (!operands || !results)
+    return false;
+  bool fine = opcode != spv::OpDPdxCoarse && opcode != spv::OpDPdyCoarse &&
+              opcode != spv::OpFwidthCoarse;
+  SmallVector<int> right, left, below, above;
+  for (unsigned lane = 0; lane < frame.lanes; ++lane) {
+    unsigned quad = lane & ~3u, self = lane & 3u;
+    unsigned row = fine ? self >> 1 : 0, column = fine ? self & 1 : 0;
+    right.push_back(quad + 2 * row + 1);
+    left.push_back(quad + 2 * row);
+    below.push_back(quad + 2 + column);
+    above.push_back(quad + column);
+  }
+  Value *active = loadActive();
+  Type *f32 = b.getFloatTy();
+  for (unsigned c = 0; c < count; ++c) {
+    Value *values = b.CreateMaskedGather(
+        widen(f32), b.CreateConstGEP1_32(f32, operands, c), Align(4), active);
+    auto neighbour = [&](ArrayRef<int> lanes) {
+      return b.CreateSelect(b.CreateShuffleVector(active, lanes),
+                            b.CreateShuffleVector(values, lanes), values);
+    };
+    Value *dx = b.CreateFSub(neighbour(right), neighbour(left));
+    Value *dy = b.CreateFSub(neighbour(below), neighbour(above));
+    Value *result = nullptr;
+    switch (opcode) {
+    case spv::OpDPdx:
+    case spv::OpDPdxFine:
+    case spv::OpDPdxCoarse:
+      result = dx;
+      break;
+    case spv::OpDPdy:
+    case spv::OpDPdyFine:
+    case spv::OpDPdyCoarse:
+      result = dy;
+      break;
+    default:
+      result = b.CreateFAdd(b.CreateUnaryIntrinsic(Intrinsic::fabs, dx),
+                            b.CreateUnaryIntrinsic(Intrinsic::fabs, dy));
+      break;
+    }
+    b.CreateMaskedScatter(result, b.CreateConstGEP1_32(f32, results, c),
+                          Align(4), active);
+  }
+  return true;
 }
 
 bool LaneWidener::widenArithmetic(Instruction &inst) {

@@ -46,6 +46,11 @@ struct LaneFrame {
   llvm::Value *privateMemory = nullptr;
 };
 
+/// Whether `call` is spvb_rt_subgroup for a derivative (OpDPdx ...
+/// OpFwidthCoarse) of 32-bit floats, which lanes compute as shuffles within
+/// each group of four (a fragment quad).
+bool isQuadDerivative(const llvm::CallBase &call);
+
 /// Whether the widened body passes the invocation block to calls, so each
 /// lane needs a block of its own.
 bool needsLaneBlocks(const llvm::Function &body);
