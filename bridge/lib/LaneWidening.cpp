@@ -130,6 +130,7 @@ private:
   bool widenMaskOperation(CallInst &call, StringRef name);
   bool widenLoad(LoadInst &load);
   bool widenStore(StoreInst &store);
+  Value *accessLanes(Type *type, Value *addresses, Align align, Value *values);
   bool widenCall(CallInst &call);
   bool widenArithmetic(Instruction &inst);
   bool widenQuadDerivative(CallInst &call);
@@ -351,9 +352,49 @@ bool LaneWidener::widenLoad(LoadInst &load) {
   Value *addresses = vector(pointer);
   if (!addresses)
     return false;
-  vectors[&load] = b.CreateMaskedGather(widen(type), addresses, load.getAlign(),
-                                        loadActive());
+  vectors[&load] = accessLanes(type, addresses, load.getAlign(), nullptr);
   return true;
+}
+
+/// Loads (`values` null) or stores the lanes' elements at `addresses`: one
+/// vector access when the addresses are consecutive (invocation i at
+/// element i, the common case), else a gather or scatter.
+Value *LaneWidener::accessLanes(Type *type, Value *addresses, Align align,
+                                Value *values) {
+  Value *active = loadActive();
+  uint64_t size = layout.getTypeAllocSize(type);
+  Value *first = b.CreateExtractElement(addresses, uint64_t(0));
+  SmallVector<Constant *> offsets;
+  for (unsigned lane = 0; lane < frame.lanes; ++lane)
+    offsets.push_back(b.getInt64(lane * size));
+  Value *dense = b.CreateAndReduce(b.CreateICmpEQ(
+      addresses,
+      b.CreateGEP(b.getInt8Ty(), first, ConstantVector::get(offsets))));
+  Function *function = frame.start->getParent();
+  auto *vectorBlock = BasicBlock::Create(context, "lanes.dense", function);
+  auto *scatterBlock = BasicBlock::Create(context, "lanes.sparse", function);
+  auto *after = BasicBlock::Create(context, "lanes.accessed", function);
+  b.CreateCondBr(dense, vectorBlock, scatterBlock);
+  b.SetInsertPoint(vectorBlock);
+  Value *loaded = values ? nullptr
+                         : b.CreateMaskedLoad(widen(type), first, align, active);
+  if (values)
+    b.CreateMaskedStore(values, first, align, active);
+  b.CreateBr(after);
+  b.SetInsertPoint(scatterBlock);
+  Value *gathered =
+      values ? nullptr
+             : b.CreateMaskedGather(widen(type), addresses, align, active);
+  if (values)
+    b.CreateMaskedScatter(values, addresses, align, active);
+  b.CreateBr(after);
+  b.SetInsertPoint(after);
+  if (values)
+    return nullptr;
+  PHINode *result = b.CreatePHI(widen(type), 2);
+  result->addIncoming(loaded, vectorBlock);
+  result->addIncoming(gathered, scatterBlock);
+  return result;
 }
 
 bool LaneWidener::widenStore(StoreInst &store) {
@@ -370,7 +411,7 @@ bool LaneWidener::widenStore(StoreInst &store) {
       return false;
     // Lanes that store to the same address store in lane order, as the
     // invocations would one after the other.
-    b.CreateMaskedScatter(values, addresses, store.getAlign(), loadActive());
+    accessLanes(value->getType(), addresses, store.getAlign(), values);
     return true;
   }
   Value *address = scalar(pointer);
