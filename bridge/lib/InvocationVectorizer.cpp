@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "InvocationVectorizer.h"
 
+#include "InlinedBody.h"
 #include "LaneDivergence.h"
 #include "LaneMasks.h"
 #include "LaneWidening.h"
@@ -38,7 +39,6 @@
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
 #include "llvm/Transforms/Scalar/StructurizeCFG.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LCSSA.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
@@ -169,34 +169,14 @@ private:
 } // namespace
 
 bool InvocationVectorizer::cloneAndInline() {
-  ValueToValueMapTy map;
-  body = CloneFunction(&invocation, map);
-  body->setLinkage(GlobalValue::InternalLinkage);
-  for (bool inlined = true; inlined;) {
-    inlined = false;
-    SmallVector<CallBase *> calls;
-    for (Instruction &inst : instructions(*body))
-      if (auto *call = dyn_cast<CallBase>(&inst))
-        if (Function *callee = call->getCalledFunction())
-          if (!callee->isDeclaration())
-            calls.push_back(call);
-    for (CallBase *call : calls) {
-      InlineFunctionInfo inlineInfo;
-      if (!InlineFunction(*call, inlineInfo).isSuccess())
-        return false;
-      inlined = true;
-    }
-  }
-  for (Instruction &inst : make_early_inc_range(instructions(*body))) {
+  body = cloneInlinedBody(invocation);
+  if (!body)
+    return false;
+  for (Instruction &inst : instructions(*body)) {
     auto *call = dyn_cast<CallBase>(&inst);
-    if (!call)
-      continue;
-    Function *callee = call->getCalledFunction();
-    if (!callee || keepsInvocationOrder(*call, fragment))
+    if (call &&
+        (!call->getCalledFunction() || keepsInvocationOrder(*call, fragment)))
       return false;
-    if (auto *intrinsic = dyn_cast<IntrinsicInst>(call))
-      if (intrinsic->isLifetimeStartOrEnd())
-        intrinsic->eraseFromParent();
   }
   expandReductions(*body);
   // Undefined behaviour may do anything, so also return.

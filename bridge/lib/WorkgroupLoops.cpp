@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "WorkgroupLoops.h"
 
+#include "InlinedBody.h"
+
 #include "spvbridge/conversion/Interface.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
@@ -132,40 +134,17 @@ WorkgroupLoopsBuilder::~WorkgroupLoopsBuilder() {
 }
 
 bool WorkgroupLoopsBuilder::cloneAndInline() {
-  ValueToValueMapTy map;
-  body = CloneFunction(&invocation, map);
-  body->setLinkage(GlobalValue::InternalLinkage);
   // Barriers in callees must be in the body to cut it.
-  for (bool inlined = true; inlined;) {
-    inlined = false;
-    SmallVector<CallBase *> calls;
-    for (Instruction &inst : instructions(*body))
-      if (auto *call = dyn_cast<CallBase>(&inst))
-        if (Function *callee = call->getCalledFunction())
-          if (!callee->isDeclaration())
-            calls.push_back(call);
-    for (CallBase *call : calls) {
-      InlineFunctionInfo info;
-      if (!InlineFunction(*call, info).isSuccess())
-        return false;
-      inlined = true;
-    }
-  }
-  for (Instruction &inst : make_early_inc_range(instructions(*body))) {
-    // Lifetime markers must name allocas, which become scratch arrays.
-    if (auto *intrinsic = dyn_cast<IntrinsicInst>(&inst)) {
-      if (intrinsic->isLifetimeStartOrEnd()) {
-        intrinsic->eraseFromParent();
-        continue;
-      }
-    }
-    // A subgroup operation needs its partners at the same point, which
-    // loops over the whole workgroup cannot provide.
+  body = cloneInlinedBody(invocation);
+  if (!body)
+    return false;
+  // A subgroup operation needs its partners at the same point, which
+  // loops over the whole workgroup cannot provide.
+  for (Instruction &inst : instructions(*body))
     if (auto *call = dyn_cast<CallBase>(&inst))
       if (Function *callee = call->getCalledFunction())
         if (callee->getName() == kSubgroupFunction)
           return false;
-  }
   return true;
 }
 
