@@ -28,6 +28,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/TargetParser/Host.h"
 
 #define DEBUG_TYPE "spvb-lanes"
 
@@ -367,17 +368,17 @@ Value *LaneWidener::accessLanes(Type *type, Value *addresses, Align align,
   SmallVector<Constant *> offsets;
   for (unsigned lane = 0; lane < frame.lanes; ++lane)
     offsets.push_back(b.getInt64(lane * size));
-  Value *dense = b.CreateAndReduce(b.CreateICmpEQ(
-      addresses,
-      b.CreateGEP(b.getInt8Ty(), first, ConstantVector::get(offsets))));
+  Value *dense = b.CreateAndReduce(
+      b.CreateICmpEQ(addresses, b.CreateGEP(b.getInt8Ty(), first,
+                                            ConstantVector::get(offsets))));
   Function *function = frame.start->getParent();
   auto *vectorBlock = BasicBlock::Create(context, "lanes.dense", function);
   auto *scatterBlock = BasicBlock::Create(context, "lanes.sparse", function);
   auto *after = BasicBlock::Create(context, "lanes.accessed", function);
   b.CreateCondBr(dense, vectorBlock, scatterBlock);
   b.SetInsertPoint(vectorBlock);
-  Value *loaded = values ? nullptr
-                         : b.CreateMaskedLoad(widen(type), first, align, active);
+  Value *loaded =
+      values ? nullptr : b.CreateMaskedLoad(widen(type), first, align, active);
   if (values)
     b.CreateMaskedStore(values, first, align, active);
   b.CreateBr(after);
@@ -489,7 +490,10 @@ unsigned LaneWidener::getMathWidth(const CallInst &call) {
   StringRef name = call.getCalledFunction()->getName();
   if (!library.isFunctionVectorizable(name))
     return frame.lanes;
-  for (unsigned width = frame.lanes; width >= 2; width /= 2)
+  // libmvec's 8-lane functions are AVX2 code (_ZGVd...).
+  static const bool hasAVX2 = sys::getHostCPUFeatures().lookup("avx2");
+  unsigned widest = hasAVX2 ? frame.lanes : std::min(frame.lanes, 4u);
+  for (unsigned width = widest; width >= 2; width /= 2)
     if (library.isFunctionVectorizable(name, ElementCount::getFixed(width)))
       return width;
   return frame.lanes;
