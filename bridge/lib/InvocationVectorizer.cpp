@@ -147,9 +147,9 @@ public:
       body->eraseFromParent();
   }
 
-  /// The new workgroup entry (named `symbol` once the old one is gone), or
-  /// null if the kernel keeps its scalar loop.
-  Function *build(StringRef symbol);
+  /// The new workgroup entry (the caller names it once the old one is
+  /// gone), or null if the kernel keeps its scalar entry.
+  Function *build();
 
 private:
   bool cloneAndInline();
@@ -228,7 +228,6 @@ InvocationVectorizer::emitEntry(const DenseSet<const Value *> &divergent) {
   IRBuilder<> b(BasicBlock::Create(context, "entry", entry));
   Type *i8 = b.getInt8Ty();
   Type *i32 = b.getInt32Ty();
-  Type *i64 = b.getInt64Ty();
   Type *ptr = b.getPtrTy();
   Value *dispatch = entry->getArg(0);
   Value *group = entry->getArg(1);
@@ -360,7 +359,6 @@ InvocationVectorizer::emitEntry(const DenseSet<const Value *> &divergent) {
   b.CreateCondBr(b.CreateICmpULT(next, b.getInt32(count)), head, exit);
   b.SetInsertPoint(exit);
   b.CreateRetVoid();
-  (void)i64;
 
   if (!widenBody(*body, divergent, frame) || verifyFunction(*entry, &dbgs())) {
     entry->eraseFromParent();
@@ -377,7 +375,7 @@ InvocationVectorizer::emitEntry(const DenseSet<const Value *> &divergent) {
   return entry;
 }
 
-Function *InvocationVectorizer::build(StringRef symbol) {
+Function *InvocationVectorizer::build() {
   if (count == 0 || !cloneAndInline())
     return nullptr;
   LoopAnalysisManager loopAnalyses;
@@ -420,9 +418,8 @@ Function *InvocationVectorizer::build(StringRef symbol) {
   LLVM_DEBUG(dbgs() << "spvb-lanes: marked body\n" << *body);
   Function *entry = emitEntry(divergent);
   if (entry)
-    LLVM_DEBUG(dbgs() << "spvb-lanes: " << symbol << " runs " << lanes
-                      << " invocations at a time\n");
-  (void)symbol;
+    LLVM_DEBUG(dbgs() << "spvb-lanes: " << invocation.getName() << " runs "
+                      << lanes << " invocations at a time\n");
   return entry;
 }
 
@@ -470,7 +467,7 @@ PreservedAnalyses InvocationVectorizerPass::run(Module &module,
     if (invocations < 2)
       continue;
     Function *entry =
-        InvocationVectorizer(module, *invocation, info, lanes).build(symbol);
+        InvocationVectorizer(module, *invocation, info, lanes).build();
     if (!entry)
       continue;
     if (loop)
