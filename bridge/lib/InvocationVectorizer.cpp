@@ -12,11 +12,11 @@
 #include "InvocationVectorizer.h"
 
 #include "InlinedBody.h"
+#include "KernelInfoGlobals.h"
 #include "LaneDivergence.h"
 #include "LaneMasks.h"
 #include "LaneWidening.h"
 
-#include "spvbridge/conversion/Interface.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
 #include <spirv/unified1/spirv.hpp>
@@ -426,40 +426,24 @@ Function *InvocationVectorizer::build() {
 PreservedAnalyses InvocationVectorizerPass::run(Module &module,
                                                 ModuleAnalysisManager &) {
   bool changed = false;
-  for (GlobalVariable &global : module.globals()) {
-    StringRef name = global.getName();
-    if (!global.hasInitializer() || !name.consume_front("spvb_") ||
-        !name.consume_back("_info"))
-      continue;
-    auto *initializer = dyn_cast<ConstantDataArray>(global.getInitializer());
-    Function *invocation = module.getFunction(getInvocationEntrySymbol(name));
-    std::string symbol = getWorkgroupEntrySymbol(name);
-    Function *loop = module.getFunction(symbol);
-    if (!initializer || !invocation || invocation->isDeclaration() ||
-        initializer->getNumElements() !=
-            sizeof(spvb_kernel_info) / sizeof(uint32_t))
-      continue;
-    SmallVector<uint32_t> info;
-    for (unsigned i = 0; i < initializer->getNumElements(); ++i)
-      info.push_back(initializer->getElementAsInteger(i));
+  for (KernelInfoGlobal &kernel : getKernelInfoGlobals(module)) {
+    Function *loop = module.getFunction(kernel.workgroupSymbol);
     // The plain loop, or fibers for a fragment shader's derivatives.
-    uint32_t kind =
-        info[infoField(offsetof(spvb_kernel_info, workgroup_entry))];
-    bool fragment =
-        info[infoField(offsetof(spvb_kernel_info, execution_model))] ==
-        spv::ExecutionModelFragment;
+    uint32_t kind = kernel.field(offsetof(spvb_kernel_info, workgroup_entry));
+    bool fragment = kernel.field(offsetof(spvb_kernel_info, execution_model)) ==
+                    spv::ExecutionModelFragment;
     if (!(kind == SPVB_WORKGROUP_ENTRY_LOOP && loop) &&
         !(kind == SPVB_WORKGROUP_ENTRY_NONE && fragment && !loop &&
-          !info[infoField(offsetof(spvb_kernel_info, uses_barriers))]))
+          !kernel.field(offsetof(spvb_kernel_info, uses_barriers))))
       continue;
     // As many 32-bit lanes as a vector register holds, fewer for a small
     // workgroup (a fragment quad); one invocation gains nothing.
     uint32_t invocations = 1;
     for (int d = 0; d < 3; ++d)
       invocations *=
-          info[infoField(offsetof(spvb_kernel_info, workgroup_size)) + d];
+          kernel.field(offsetof(spvb_kernel_info, workgroup_size) + 4 * d);
     unsigned bits =
-        machine.getTargetTransformInfo(*invocation)
+        machine.getTargetTransformInfo(*kernel.invocation)
             .getRegisterBitWidth(TargetTransformInfo::RGK_FixedWidthVector)
             .getFixedValue();
     unsigned lanes = std::min<uint64_t>(std::clamp(bits / 32, 4u, 16u),
@@ -467,17 +451,17 @@ PreservedAnalyses InvocationVectorizerPass::run(Module &module,
     if (invocations < 2)
       continue;
     Function *entry =
-        InvocationVectorizer(module, *invocation, info, lanes).build();
+        InvocationVectorizer(module, *kernel.invocation, kernel.fields, lanes)
+            .build();
     if (!entry)
       continue;
     if (loop)
       loop->eraseFromParent();
-    entry->setName(symbol);
-    info[infoField(offsetof(spvb_kernel_info, workgroup_entry))] =
+    entry->setName(kernel.workgroupSymbol);
+    kernel.field(offsetof(spvb_kernel_info, workgroup_entry)) =
         SPVB_WORKGROUP_ENTRY_LANES;
-    info[infoField(offsetof(spvb_kernel_info, simd_lanes))] = lanes;
-    global.setInitializer(
-        ConstantDataArray::get(module.getContext(), ArrayRef(info)));
+    kernel.field(offsetof(spvb_kernel_info, simd_lanes)) = lanes;
+    kernel.store();
     changed = true;
   }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -12,8 +12,8 @@
 #include "WorkgroupLoops.h"
 
 #include "InlinedBody.h"
+#include "KernelInfoGlobals.h"
 
-#include "spvbridge/conversion/Interface.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -551,33 +551,18 @@ Function *WorkgroupLoopsBuilder::build(StringRef symbol) {
 PreservedAnalyses WorkgroupLoopsPass::run(Module &module,
                                           ModuleAnalysisManager &) {
   bool changed = false;
-  for (GlobalVariable &global : module.globals()) {
-    StringRef name = global.getName();
-    if (!global.hasInitializer() || !name.consume_front("spvb_") ||
-        !name.consume_back("_info"))
+  for (KernelInfoGlobal &kernel : getKernelInfoGlobals(module)) {
+    if (module.getFunction(kernel.workgroupSymbol) ||
+        !kernel.field(offsetof(spvb_kernel_info, uses_barriers)))
       continue;
-    auto *initializer = dyn_cast<ConstantDataArray>(global.getInitializer());
-    Function *invocation = module.getFunction(getInvocationEntrySymbol(name));
-    std::string symbol = getWorkgroupEntrySymbol(name);
-    if (!initializer || !invocation || invocation->isDeclaration() ||
-        module.getFunction(symbol) ||
-        initializer->getNumElements() !=
-            sizeof(spvb_kernel_info) / sizeof(uint32_t))
+    WorkgroupLoopsBuilder builder(module, *kernel.invocation, kernel.fields);
+    if (!builder.build(kernel.workgroupSymbol))
       continue;
-    SmallVector<uint32_t> info;
-    for (unsigned i = 0; i < initializer->getNumElements(); ++i)
-      info.push_back(initializer->getElementAsInteger(i));
-    if (!info[infoField(offsetof(spvb_kernel_info, uses_barriers))])
-      continue;
-    WorkgroupLoopsBuilder builder(module, *invocation, info);
-    if (!builder.build(symbol))
-      continue;
-    info[infoField(offsetof(spvb_kernel_info, workgroup_entry))] =
+    kernel.field(offsetof(spvb_kernel_info, workgroup_entry)) =
         SPVB_WORKGROUP_ENTRY_REGIONS;
-    info[infoField(offsetof(spvb_kernel_info, workgroup_scratch_size))] =
+    kernel.field(offsetof(spvb_kernel_info, workgroup_scratch_size)) =
         builder.getScratchSize();
-    global.setInitializer(
-        ConstantDataArray::get(module.getContext(), ArrayRef(info)));
+    kernel.store();
     changed = true;
   }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
