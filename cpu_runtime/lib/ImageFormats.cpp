@@ -137,13 +137,15 @@ unsigned spvb::runtime::getImageDimensions(uint32_t dim) {
 }
 
 /// double(i) / 255 for each byte: the division, not a multiplication by
-/// 1/255, so that the fast path below decodes exactly as the general one.
+/// 1/255, so that the fast paths decode exactly as the general one.
 static const std::array<double, 256> kUnorm8 = [] {
   std::array<double, 256> table;
   for (unsigned i = 0; i < 256; ++i)
     table[i] = double(i) / 255.0;
   return table;
 }();
+
+const double *spvb::runtime::getUnorm8Values() { return kUnorm8.data(); }
 
 Texel spvb::runtime::decodeTexel(const ImageFormat &format,
                                  const uint8_t *bytes) {

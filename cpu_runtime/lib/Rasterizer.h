@@ -16,8 +16,10 @@
 
 #include "spvbridge/cpu_runtime/GraphicsPipeline.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <algorithm>
 #include <array>
 
 namespace spvb::runtime {
@@ -49,6 +51,16 @@ struct Quad {
 /// Clip-space position of a vertex (gl_Position).
 using ClipPosition = std::array<float, 4>;
 
+/// Pixels [x0, x1) x [y0, y1).
+struct PixelRect {
+  int32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  bool empty() const { return x0 >= x1 || y0 >= y1; }
+  PixelRect intersect(const PixelRect &other) const {
+    return {std::max(x0, other.x0), std::max(y0, other.y0),
+            std::min(x1, other.x1), std::min(y1, other.y1)};
+  }
+};
+
 /// The framebuffer region and transforms a draw uses.
 struct RasterSetup {
   VkViewport viewport;
@@ -59,7 +71,27 @@ struct RasterSetup {
   /// primitive's largest exponent).
   double depthResolution = 0;
   bool depthFloat = false;
+
+  PixelRect getScissor() const { return {x0, y0, x1, y1}; }
+  /// The same draw restricted to `pixels` (within the scissor).
+  RasterSetup restrictedTo(const PixelRect &pixels) const {
+    RasterSetup restricted = *this;
+    restricted.x0 = pixels.x0;
+    restricted.y0 = pixels.y0;
+    restricted.x1 = pixels.x1;
+    restricted.y1 = pixels.y1;
+    return restricted;
+  }
 };
+
+/// Pixels within the scissor that a primitive with these vertices (1 to
+/// 3) may touch, in any polygon mode, for lines of the state's width and
+/// points of `pointSize`: the bounds of the projected vertices, widened.
+/// When a vertex is behind the eye (w <= 0) that is the whole scissor.
+PixelRect getPrimitiveBounds(const GraphicsState &state,
+                             const RasterSetup &setup,
+                             llvm::ArrayRef<ClipPosition> positions,
+                             double pointSize);
 
 /// Rasterizes one triangle; calls `emit` for each quad with a covered
 /// pixel, in raster order. Polygon modes LINE and POINT draw its edges and

@@ -82,7 +82,96 @@ bool passesCompare(uint32_t op, double ref, double texel) {
   }
 }
 
-struct Footprint {
+/// One level and layer of an image as sampling reads it: texel addresses
+/// are computed once per sample, not per texel.
+class Footprint {
+public:
+  Footprint(const spvb_image &image, const ImageFormat &format,
+            const spvb_sampler &sampler, int64_t layer, uint32_t level,
+            unsigned dims, std::optional<double> dref)
+      : image(image), format(format), sampler(sampler), layer(layer),
+        level(level), dims(dims), dref(dref) {
+    uint64_t samples = std::max<uint32_t>(1, image.samples);
+    uint64_t offset = 0;
+    for (uint32_t l = 0; l < level && l < image.levels; ++l)
+      offset += levelExtent(image, 0, l) * levelExtent(image, 1, l) *
+                levelExtent(image, 2, l) * image.layers * samples;
+    for (unsigned d = 0; d < 3; ++d)
+      extent[d] = int64_t(levelExtent(image, d, level));
+    stride[0] = samples * format.texelBytes;
+    stride[1] = stride[0] * extent[0];
+    stride[2] = stride[1] * extent[1];
+    uint64_t start = (offset + uint64_t(layer) * extent[2] * extent[1] *
+                                   extent[0] * samples) *
+                     format.texelBytes;
+    // A level that lies whole within the data is read directly; anything
+    // else (a layer or level past the end of a short image) texel by texel
+    // through locateTexel, which reads zeros outside.
+    if (level < image.levels && layer >= 0 && uint64_t(layer) < image.layers &&
+        start + stride[2] * extent[2] <= image.size)
+      base = image.data + start;
+    unorm8 = format.kind == NumericKind::Unorm &&
+             format.texelBytes == format.components;
+  }
+
+  Texel fetch(int64_t x, int64_t y, int64_t z) const {
+    Texel texel;
+    fetchInto(x, y, z, texel);
+    return texel;
+  }
+
+  /// Adds `weight` times the (compared) texel at (x, y, z) to `sum`.
+  void accumulate(int64_t x, int64_t y, int64_t z, double weight,
+                  double *sum) const {
+    if (unorm8 && !dref) {
+      if (const uint8_t *bytes = address(x, y, z)) {
+        static const double *const kValues = getUnorm8Values();
+        static const double kMissing[4] = {0, 0, 0, 1};
+        for (unsigned c = 0; c < 4; ++c)
+          sum[c] += weight *
+                    (c < format.components ? kValues[bytes[c]] : kMissing[c]);
+        return;
+      }
+    }
+    Texel texel = fetch(x, y, z);
+    for (unsigned c = 0; c < 4; ++c)
+      sum[c] += weight * texel.f[c];
+  }
+
+private:
+  void fetchInto(int64_t x, int64_t y, int64_t z, Texel &texel) const {
+    if (!wrapped(x, y, z)) {
+      texel = borderTexel(sampler.border_color);
+    } else {
+      const uint8_t *bytes =
+          base ? base + x * stride[0] + y * stride[1] + z * stride[2]
+               : locateTexel(image, format, x, y, z, layer, level, 0);
+      texel = bytes ? decodeTexel(format, bytes) : Texel();
+    }
+    if (!dref)
+      return;
+    Texel compared;
+    compared.f[0] = passesCompare(sampler.compare_op, *dref, texel.f[0]);
+    texel = compared;
+  }
+
+  /// Applies the address modes; false on the border.
+  bool wrapped(int64_t &x, int64_t &y, int64_t &z) const {
+    int64_t *position[3] = {&x, &y, &z};
+    for (unsigned d = 0; d < dims; ++d)
+      if (uint64_t(*position[d]) >= uint64_t(extent[d]) &&
+          !wrap(*position[d], extent[d], sampler.address_mode[d]))
+        return false;
+    return true;
+  }
+
+  /// The texel's bytes when it is inside the image and read directly.
+  const uint8_t *address(int64_t x, int64_t y, int64_t z) const {
+    if (!base || !wrapped(x, y, z))
+      return nullptr;
+    return base + x * stride[0] + y * stride[1] + z * stride[2];
+  }
+
   const spvb_image &image;
   const ImageFormat &format;
   const spvb_sampler &sampler;
@@ -92,27 +181,10 @@ struct Footprint {
   /// Depth-compare sampling: the reference every fetched texel is compared
   /// with (before filtering), giving (1 or 0, 0, 0, 1).
   std::optional<double> dref;
-
-  Texel fetch(int64_t x, int64_t y, int64_t z) const {
-    Texel texel = fetchStored(x, y, z);
-    if (!dref)
-      return texel;
-    Texel compared;
-    compared.f[0] = passesCompare(sampler.compare_op, *dref, texel.f[0]);
-    return compared;
-  }
-
-  Texel fetchStored(int64_t x, int64_t y, int64_t z) const {
-    int64_t position[3] = {x, y, z};
-    for (unsigned d = 0; d < dims; ++d)
-      if (!wrap(position[d], int64_t(levelExtent(image, d, level)),
-                sampler.address_mode[d]))
-        return borderTexel(sampler.border_color);
-    // Sampling instructions never take multisampled images.
-    const uint8_t *texel = locateTexel(image, format, position[0], position[1],
-                                       position[2], layer, level, 0);
-    return texel ? decodeTexel(format, texel) : Texel();
-  }
+  int64_t extent[3];
+  uint64_t stride[3];
+  const uint8_t *base = nullptr;
+  bool unorm8 = false;
 };
 
 /// Cube direction -> face and 2D coordinates in [0, 1] (Vulkan's cube map
@@ -226,8 +298,9 @@ Texel spvb::runtime::sampleImage(const spvb_image &image,
     double x2 = 0, y2 = 0;
     for (unsigned d = 0; d < dims; ++d) {
       double scale = unnormalized ? 1 : double(image.extent[d]);
-      x2 += std::pow(request.dx[d] * scale, 2);
-      y2 += std::pow(request.dy[d] * scale, 2);
+      double dx = request.dx[d] * scale, dy = request.dy[d] * scale;
+      x2 += dx * dx;
+      y2 += dy * dy;
     }
     double rho = std::sqrt(std::max(x2, y2));
     lambda = rho > 0 ? std::log2(rho) : -INFINITY;
@@ -307,9 +380,8 @@ Texel spvb::runtime::sampleImage(const spvb_image &image,
           position[d] = i0[d] + (high ? 1 : 0);
           weight *= high ? alpha[d] : 1 - alpha[d];
         }
-        Texel t = footprint.fetch(position[0], position[1], position[2]);
-        for (int c = 0; c < 4; ++c)
-          result.f[c] += weight * t.f[c];
+        footprint.accumulate(position[0], position[1], position[2], weight,
+                             result.f);
       }
       return result;
     }

@@ -42,6 +42,8 @@ struct Texel {
 unsigned getImageDimensions(uint32_t dim);
 
 Texel decodeTexel(const ImageFormat &format, const uint8_t *bytes);
+/// The 256 values of an 8-bit UNORM component, as decodeTexel gives them.
+const double *getUnorm8Values();
 void encodeTexel(const ImageFormat &format, const Texel &texel, uint8_t *bytes);
 
 } // namespace spvb::runtime

@@ -12,8 +12,8 @@
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/ThreadPool.h"
 
 #include <array>
 #include <atomic>
@@ -23,6 +23,8 @@
 #include <vector>
 
 namespace spvb::runtime {
+
+class WorkerPool;
 
 /// A compiled entry point, as the runtime needs it.
 struct KernelEntry {
@@ -104,7 +106,7 @@ public:
   explicit Launcher(unsigned threads = 0, uint32_t subgroupSize = 32);
   ~Launcher();
 
-  unsigned getThreadCount() const { return threadCount; }
+  unsigned getThreadCount() const;
   uint32_t getSubgroupSize() const { return subgroupSize; }
   /// Hands out workgroups from the last (linear id) to the first: with one
   /// thread, a result that changes depends on the order workgroups run in.
@@ -122,12 +124,16 @@ public:
                      const DispatchResources &resources,
                      std::array<uint32_t, 3> groups);
 
+  /// Calls `body(thread)` once on each of the launcher's threads, thread 0
+  /// being the caller's, and waits for all: for work spread over threads
+  /// at a coarser grain than workgroups (a draw's tiles).
+  void runOnAllThreads(llvm::function_ref<void(unsigned thread)> body);
+
 private:
-  unsigned threadCount;
   uint32_t subgroupSize;
   bool reverseOrder = false;
   std::atomic<uint64_t> finishedWorkgroups{0};
-  std::unique_ptr<llvm::StdThreadPool> pool;
+  std::unique_ptr<WorkerPool> pool;
 };
 
 } // namespace spvb::runtime

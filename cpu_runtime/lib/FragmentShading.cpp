@@ -1,0 +1,225 @@
+//===- FragmentShading.cpp - Quads through the fragment shader ------------===//
+#include "FragmentShading.h"
+
+#include "StageValues.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+using namespace spvb::runtime;
+
+static const spvb_stage_variable *
+findInput(llvm::ArrayRef<spvb_stage_variable> vars, uint32_t builtin) {
+  for (const spvb_stage_variable &var : vars)
+    if (var.builtin == builtin && !(var.flags & SPVB_STAGE_OUTPUT))
+      return &var;
+  return nullptr;
+}
+
+static std::vector<Varying>
+matchVaryings(llvm::ArrayRef<spvb_stage_variable> vertexVars,
+              llvm::ArrayRef<spvb_stage_variable> fragmentVars) {
+  std::vector<Varying> varyings;
+  for (const spvb_stage_variable &input : fragmentVars) {
+    if (input.location == ~0u || (input.flags & SPVB_STAGE_OUTPUT))
+      continue;
+    Varying varying{&input, std::nullopt,
+                    input.kind == SPVB_KIND_FLOAT &&
+                        !(input.flags & SPVB_STAGE_FLAT)};
+    for (const spvb_stage_variable &output : vertexVars) {
+      if (!(output.flags & SPVB_STAGE_OUTPUT) ||
+          output.location != input.location ||
+          input.component < output.component ||
+          input.component >= output.component + output.count)
+        continue;
+      varying.source =
+          output.offset + (input.component - output.component) * output.bytes;
+    }
+    // Inputs no vertex output feeds stay zero.
+    if (varying.source)
+      varyings.push_back(varying);
+  }
+  return varyings;
+}
+
+FragmentStage::FragmentStage(const StageKernel &vertex,
+                             const StageKernel &fragment,
+                             const StageRecords &vertexOutputs,
+                             uint32_t verticesPerInstance,
+                             FragmentOperations &operations)
+    : fragment(fragment), vertexOutputs(vertexOutputs),
+      verticesPerInstance(verticesPerInstance), operations(operations),
+      varyings(matchVaryings(vertex.variables, fragment.variables)) {
+  llvm::ArrayRef<spvb_stage_variable> vars = fragment.variables;
+  fragCoord = findInput(vars, spv::BuiltInFragCoord);
+  frontFacing = findInput(vars, spv::BuiltInFrontFacing);
+  pointCoord = findInput(vars, spv::BuiltInPointCoord);
+  primitiveId = findInput(vars, spv::BuiltInPrimitiveId);
+  sampleMask = findInput(vars, spv::BuiltInSampleMask);
+  samplePosition = findInput(vars, spv::BuiltInSamplePosition);
+  if (fragment.entry) {
+    const spvb_kernel_info &info = fragment.entry->info;
+    inputSize = info.stage_input_size;
+    outputSize = info.stage_output_size;
+    quadsPerGroup = std::max<uint32_t>(info.workgroup_size[0] / 4, 1);
+  }
+}
+
+llvm::Error FragmentStage::prepare() {
+  if (!fragment.entry)
+    return llvm::Error::success();
+  if (llvm::Error error =
+          prepareDispatch(*fragment.entry, *fragment.resources, {0, 0, 1},
+                          /*defaultSubgroupSize=*/4, state, dispatch))
+    return error;
+  // A quad is a subgroup.
+  dispatch.subgroup_size = 4;
+  // Batches are rows of at most this many workgroups.
+  dispatch.workgroup_count[0] = QuadBatch::kCapacity / quadsPerGroup + 1;
+  dispatch.workgroup_count[1] = ~0u;
+  return llvm::Error::success();
+}
+
+QuadBatch::QuadBatch(FragmentStage &stage)
+    : stage(stage),
+      inputs(stage.inputSize, (kCapacity + stage.quadsPerGroup) * 4),
+      outputs(stage.outputSize, (kCapacity + stage.quadsPerGroup) * 4),
+      dispatch(stage.dispatch) {
+  entries.reserve(kCapacity);
+  dispatch.stage_inputs = inputs.data();
+  dispatch.stage_outputs = outputs.data();
+  if (stage.fragment.entry)
+    runner.emplace(*stage.fragment.entry, dispatch);
+}
+
+bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
+  entries.push_back({quad, &primitive});
+  return entries.size() < kCapacity || flush();
+}
+
+void QuadBatch::writeInputs(size_t index, const Entry &entry) {
+  const Quad &quad = entry.quad;
+  const Primitive &primitive = entry.primitive->primitive;
+  uint64_t base =
+      uint64_t(entry.primitive->instance) * stage.verticesPerInstance;
+  const uint8_t *sources[3];
+  for (unsigned k = 0; k < 3; ++k)
+    sources[k] = stage.vertexOutputs.at(
+        base + primitive.vertices[std::min(k, primitive.vertexCount - 1)]);
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    const QuadPixel &pixel = quad.pixels[lane];
+    uint8_t *record = inputs.at(index * 4 + lane);
+    uint32_t helper = !(quad.coverage & (1u << lane));
+    std::memcpy(record, &helper, 4);
+    for (const Varying &varying : stage.varyings) {
+      const spvb_stage_variable &input = *varying.input;
+      uint8_t *to = record + input.offset;
+      const uint8_t *from[3] = {sources[0] + *varying.source,
+                                sources[1] + *varying.source,
+                                sources[2] + *varying.source};
+      if (!varying.interpolate) {
+        // Flat: the provoking vertex's value.
+        std::memcpy(to, from[0], input.bytes * input.count);
+        continue;
+      }
+      const std::array<double, 3> &weights =
+          input.flags & SPVB_STAGE_NOPERSPECTIVE ? pixel.linear
+                                                 : pixel.perspective;
+      for (unsigned c = 0; c < input.count; ++c) {
+        unsigned at = c * input.bytes;
+        double value = weights[0] * loadFloat(from[0] + at, input.bytes) +
+                       weights[1] * loadFloat(from[1] + at, input.bytes) +
+                       weights[2] * loadFloat(from[2] + at, input.bytes);
+        storeScalar(to + at, input, value, 0);
+      }
+    }
+    int32_t x = quad.x + lane % 2, y = quad.y + lane / 2;
+    if (stage.fragCoord) {
+      float coord[4] = {float(x + 0.5), float(y + 0.5), float(pixel.depth),
+                        float(pixel.inverseW)};
+      std::memcpy(record + stage.fragCoord->offset, coord, sizeof(coord));
+    }
+    if (stage.frontFacing)
+      record[stage.frontFacing->offset] = quad.frontFacing;
+    if (stage.pointCoord && quad.pointSize > 0) {
+      float coord[2] = {float((x + 0.5 - quad.pointX) / quad.pointSize + 0.5),
+                        float((y + 0.5 - quad.pointY) / quad.pointSize + 0.5)};
+      std::memcpy(record + stage.pointCoord->offset, coord, sizeof(coord));
+    }
+    if (stage.primitiveId)
+      std::memcpy(record + stage.primitiveId->offset, &primitive.id, 4);
+    if (stage.sampleMask) {
+      uint32_t mask = helper ? 0 : 1;
+      std::memcpy(record + stage.sampleMask->offset, &mask, 4);
+    }
+    if (stage.samplePosition) {
+      float centre[2] = {0.5f, 0.5f};
+      std::memcpy(record + stage.samplePosition->offset, centre, 8);
+    }
+  }
+}
+
+bool QuadBatch::flush() {
+  if (entries.empty())
+    return !stage.faults.any();
+  if (stage.faults.any()) {
+    entries.clear();
+    return false;
+  }
+  size_t count = entries.size();
+  // A workgroup shades several quads (SIMD lanes for all of them): copies
+  // of the last quad, all helpers, fill the last workgroup, so they run as
+  // long as a real quad and have no effects.
+  uint64_t groups = (count + stage.quadsPerGroup - 1) / stage.quadsPerGroup;
+  const StageKernel &fragment = stage.fragment;
+  if (fragment.entry) {
+    uint64_t records = groups * stage.quadsPerGroup * 4;
+    inputs.clear(records);
+    outputs.clear(records, fragment.entry->workgroupFill);
+    if (fragment.entry->workgroupFill)
+      for (size_t i = 0; i < records; ++i)
+        std::memset(outputs.at(i), 0, sizeof(uint32_t)); // status
+    for (size_t q = 0; q < count; ++q)
+      writeInputs(q, entries[q]);
+    for (size_t q = count; q < groups * stage.quadsPerGroup; ++q)
+      for (unsigned lane = 0; lane < 4; ++lane) {
+        uint8_t *record = inputs.at(q * 4 + lane);
+        std::memcpy(record, inputs.at((count - 1) * 4 + lane), stage.inputSize);
+        uint32_t helper = 1;
+        std::memcpy(record, &helper, 4);
+      }
+    uint32_t batch = stage.nextBatch.fetch_add(1);
+    for (uint32_t group = 0; group < groups; ++group) {
+      if (std::optional<KernelFault> fault = runner->run({group, batch, 0})) {
+        stage.faults.report(std::move(*fault));
+        entries.clear();
+        return false;
+      }
+      stage.state.races.finishWorkgroup(
+          uint64_t(batch) * dispatch.workgroup_count[0] + group);
+    }
+  }
+  stage.invocations.fetch_add(count * 4, std::memory_order_relaxed);
+
+  FragmentOperations &operations = stage.operations;
+  for (size_t q = 0; q < count; ++q) {
+    const Quad &quad = entries[q].quad;
+    for (unsigned lane = 0; lane < 4; ++lane) {
+      if (!(quad.coverage & (1u << lane)))
+        continue;
+      const uint8_t *record = outputs.at(q * 4 + lane);
+      uint32_t status = 0;
+      if (fragment.entry)
+        std::memcpy(&status, record, 4);
+      if (status & (SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED))
+        continue;
+      int32_t x = quad.x + lane % 2, y = quad.y + lane / 2;
+      if (fragment.earlyFragmentTests)
+        operations.writeColors(x, y, record);
+      else
+        operations.process(x, y, quad.pixels[lane].depth + quad.depthBias,
+                           quad.frontFacing, record);
+    }
+  }
+  entries.clear();
+  return true;
+}

@@ -1,0 +1,118 @@
+//===- FragmentShading.h - Quads through the fragment shader ----*- C++ -*-===//
+//
+// The fragment stage of a draw on one thread: quads from the rasterizer
+// are queued with the primitive they belong to, and a full queue is shaded
+// at once: the input records interpolated from the vertex outputs, the
+// shader run in workgroups of SPVB_FRAGMENT_QUADS_PER_WORKGROUP quads (SIMD
+// lanes for all of them), and the per-fragment operations applied in the
+// order the quads came. A draw gives each thread its own batch for the
+// tiles it takes, so a pixel's fragments always meet the framebuffer in
+// primitive order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_CPU_RUNTIME_LIB_FRAGMENTSHADING_H
+#define SPVBRIDGE_CPU_RUNTIME_LIB_FRAGMENTSHADING_H
+
+#include "FragmentOperations.h"
+#include "PrimitiveAssembly.h"
+#include "Rasterizer.h"
+#include "StageRecords.h"
+#include "WorkgroupRunner.h"
+
+#include <optional>
+
+namespace spvb::runtime {
+
+/// A primitive of a draw, ready to rasterize.
+struct DrawPrimitive {
+  Primitive primitive;
+  uint32_t instance = 0;
+  std::array<ClipPosition, 3> positions{};
+  /// Points: gl_PointSize (1 without it).
+  float pointSize = 1;
+  /// Pixels it may touch, within the scissor: [x0, x1) x [y0, y1).
+  int32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
+/// How one fragment input is computed from the vertex outputs.
+struct Varying {
+  const spvb_stage_variable *input;
+  /// Offset of the matching data in the vertex output record, or none: the
+  /// input is then undefined (zero).
+  std::optional<uint32_t> source;
+  /// A float input without `flat` is interpolated; the others take the
+  /// provoking vertex's value.
+  bool interpolate;
+};
+
+/// What the threads of a draw's fragment stage share.
+class FragmentStage {
+public:
+  /// `fragment.entry` may be null: only depth and stencil are written.
+  FragmentStage(const StageKernel &vertex, const StageKernel &fragment,
+                const StageRecords &vertexOutputs, uint32_t verticesPerInstance,
+                FragmentOperations &operations);
+
+  /// Checks the fragment kernel and fills the dispatch its batches start
+  /// from.
+  llvm::Error prepare();
+  /// After every batch: the first fault or reported error.
+  llvm::Error takeError() { return faults.takeError(state); }
+  uint64_t getInvocations() const { return invocations.load(); }
+  FragmentOperations &getOperations() { return operations; }
+
+private:
+  friend class QuadBatch;
+
+  const StageKernel &fragment;
+  const StageRecords &vertexOutputs;
+  uint32_t verticesPerInstance;
+  FragmentOperations &operations;
+  std::vector<Varying> varyings;
+  const spvb_stage_variable *fragCoord, *frontFacing, *pointCoord, *primitiveId,
+      *sampleMask, *samplePosition;
+  uint32_t inputSize = 0, outputSize = 0;
+  uint32_t quadsPerGroup = 1;
+
+  spvb_dispatch dispatch{};
+  DispatchState state;
+  FirstFault faults;
+  /// Numbers batches across threads: a batch's workgroups have its number
+  /// as workgroup_id.y, so every fragment of the draw is a distinct
+  /// invocation to the race detector.
+  std::atomic<uint32_t> nextBatch{0};
+  std::atomic<uint64_t> invocations{0};
+};
+
+/// One thread's queue of quads.
+class QuadBatch {
+public:
+  explicit QuadBatch(FragmentStage &stage);
+
+  /// Queues a quad of `primitive` (which must live until the next flush);
+  /// shades the queue when it is full. False once the draw has failed.
+  bool add(const Quad &quad, const DrawPrimitive &primitive);
+  /// Shades the queued quads and writes their fragments. False once the
+  /// draw has failed.
+  bool flush();
+
+  static constexpr size_t kCapacity = 256;
+
+private:
+  struct Entry {
+    Quad quad;
+    const DrawPrimitive *primitive;
+  };
+
+  void writeInputs(size_t index, const Entry &entry);
+
+  FragmentStage &stage;
+  std::vector<Entry> entries;
+  StageRecords inputs, outputs;
+  spvb_dispatch dispatch;
+  std::optional<WorkgroupRunner> runner;
+};
+
+} // namespace spvb::runtime
+
+#endif // SPVBRIDGE_CPU_RUNTIME_LIB_FRAGMENTSHADING_H

@@ -1,0 +1,39 @@
+//===- StageRecords.h - Stage input and output records ----------*- C++ -*-===//
+#ifndef SPVBRIDGE_CPU_RUNTIME_LIB_STAGERECORDS_H
+#define SPVBRIDGE_CPU_RUNTIME_LIB_STAGERECORDS_H
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace spvb::runtime {
+
+/// Records for `count` invocations, 8-byte aligned (kernel_abi.h).
+class StageRecords {
+public:
+  StageRecords(uint64_t recordSize, uint64_t count, uint8_t fill = 0)
+      : recordSize(recordSize),
+        words((recordSize * count + 7) / 8 + 1, fill ? ~uint64_t(0) : 0) {}
+  uint8_t *data() { return reinterpret_cast<uint8_t *>(words.data()); }
+  uint8_t *at(uint64_t index) { return data() + index * recordSize; }
+  const uint8_t *at(uint64_t index) const {
+    return reinterpret_cast<const uint8_t *>(words.data()) + index * recordSize;
+  }
+  uint64_t getRecordSize() const { return recordSize; }
+  /// Fills the first `count` records. Outputs a shader never writes are
+  /// undefined: --perturb-undefined fills them with ones
+  /// (KernelEntry::workgroupFill).
+  void clear(uint64_t count, uint8_t fill = 0) {
+    std::fill_n(words.begin(),
+                std::min<uint64_t>(words.size(), (recordSize * count + 7) / 8),
+                fill ? ~uint64_t(0) : 0);
+  }
+
+private:
+  uint64_t recordSize;
+  std::vector<uint64_t> words;
+};
+
+} // namespace spvb::runtime
+
+#endif // SPVBRIDGE_CPU_RUNTIME_LIB_STAGERECORDS_H

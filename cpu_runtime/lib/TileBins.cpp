@@ -1,0 +1,42 @@
+//===- TileBins.cpp - A draw's framebuffer region cut into tiles ----------===//
+#include "TileBins.h"
+
+#include <algorithm>
+
+using namespace spvb::runtime;
+
+static int32_t tileOf(int32_t pixel) {
+  // Rounds down for negative pixels too.
+  return pixel >= 0
+             ? pixel / TileBins::kTileSize
+             : -((-pixel + TileBins::kTileSize - 1) / TileBins::kTileSize);
+}
+
+TileBins::TileBins(PixelRect region) : region(region) {
+  if (region.empty())
+    return;
+  firstColumn = tileOf(region.x0);
+  firstRow = tileOf(region.y0);
+  columns = tileOf(region.x1 - 1) - firstColumn + 1;
+  int32_t rows = tileOf(region.y1 - 1) - firstRow + 1;
+  for (int32_t row = 0; row < rows; ++row)
+    for (int32_t column = 0; column < columns; ++column) {
+      int32_t x = (firstColumn + column) * kTileSize;
+      int32_t y = (firstRow + row) * kTileSize;
+      PixelRect pixels{std::max(x, region.x0), std::max(y, region.y0),
+                       std::min(x + kTileSize, region.x1),
+                       std::min(y + kTileSize, region.y1)};
+      tiles.push_back({pixels, {}});
+    }
+}
+
+void TileBins::add(uint32_t index, PixelRect bounds) {
+  bounds = bounds.intersect(region);
+  if (bounds.empty())
+    return;
+  for (int32_t row = tileOf(bounds.y0); row <= tileOf(bounds.y1 - 1); ++row)
+    for (int32_t column = tileOf(bounds.x0); column <= tileOf(bounds.x1 - 1);
+         ++column)
+      tiles[size_t(row - firstRow) * columns + (column - firstColumn)]
+          .primitives.push_back(index);
+}

@@ -1,0 +1,45 @@
+//===- TileBins.h - A draw's framebuffer region cut into tiles --*- C++ -*-===//
+//
+// Threads take a draw's tiles one at a time and rasterize, shade and write
+// each tile's pixels alone, so a pixel's fragments arrive in primitive
+// order without locks. Each tile lists, in draw order, the primitives
+// whose bounds touch it. Tiles are aligned to their size, which is even, so
+// no 2x2 quad straddles two tiles.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_CPU_RUNTIME_LIB_TILEBINS_H
+#define SPVBRIDGE_CPU_RUNTIME_LIB_TILEBINS_H
+
+#include "Rasterizer.h"
+
+#include <vector>
+
+namespace spvb::runtime {
+
+class TileBins {
+public:
+  static constexpr int32_t kTileSize = 32;
+
+  struct Tile {
+    PixelRect pixels;
+    std::vector<uint32_t> primitives;
+  };
+
+  /// Tiles over `region` (the scissor within the framebuffer).
+  explicit TileBins(PixelRect region);
+
+  /// Lists primitive `index` in every tile `bounds` touches.
+  void add(uint32_t index, PixelRect bounds);
+
+  size_t size() const { return tiles.size(); }
+  const Tile &operator[](size_t index) const { return tiles[index]; }
+
+private:
+  PixelRect region;
+  int32_t firstColumn = 0, firstRow = 0, columns = 0;
+  std::vector<Tile> tiles;
+};
+
+} // namespace spvb::runtime
+
+#endif // SPVBRIDGE_CPU_RUNTIME_LIB_TILEBINS_H

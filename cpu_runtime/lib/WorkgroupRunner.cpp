@@ -1,0 +1,163 @@
+//===- WorkgroupRunner.cpp - One thread's share of a launch ---------------===//
+#include "WorkgroupRunner.h"
+
+#include "llvm/Support/Alignment.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <csignal>
+#include <cstring>
+
+using namespace spvb::runtime;
+
+/// Where the region-loop entry's scratch memory starts.
+static constexpr llvm::Align kScratchAlignment = llvm::Align::Constant<64>();
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
+}
+
+llvm::Error spvb::runtime::prepareDispatch(const KernelEntry &kernel,
+                                           const DispatchResources &resources,
+                                           std::array<uint32_t, 3> groups,
+                                           uint32_t defaultSubgroupSize,
+                                           DispatchState &state,
+                                           spvb_dispatch &dispatch) {
+  const spvb_kernel_info &info = kernel.info;
+  if (info.abi_version != SPVB_ABI_VERSION)
+    return makeError(llvm::formatv("error: kernel ABI version {0}, runtime "
+                                   "expects {1}",
+                                   info.abi_version, SPVB_ABI_VERSION));
+  if (info.workgroup_entry > SPVB_WORKGROUP_ENTRY_LANES ||
+      (info.workgroup_entry != SPVB_WORKGROUP_ENTRY_NONE && !kernel.workgroup))
+    return makeError(llvm::formatv("error: the kernel's workgroup entry (kind "
+                                   "{0}) is missing or unknown",
+                                   info.workgroup_entry));
+  uint32_t subgroupSize =
+      resources.subgroupSize ? resources.subgroupSize : defaultSubgroupSize;
+  if (subgroupSize == 0 || subgroupSize > 64 ||
+      (subgroupSize & (subgroupSize - 1)) != 0)
+    return makeError(llvm::formatv("error: subgroup size {0} is not a power "
+                                   "of two from 1 to 64",
+                                   subgroupSize));
+  if (resources.bindings.size() < info.binding_count)
+    return makeError(llvm::formatv("error: the kernel uses {0} bindings, {1} "
+                                   "given",
+                                   info.binding_count,
+                                   resources.bindings.size()));
+  dispatch = spvb_dispatch{};
+  for (int d = 0; d < 3; ++d) {
+    dispatch.workgroup_count[d] = groups[d];
+    dispatch.workgroup_size[d] = info.workgroup_size[d];
+  }
+  dispatch.subgroup_size = subgroupSize;
+  dispatch.binding_count = resources.bindings.size();
+  dispatch.bindings = resources.bindings.data();
+  dispatch.push_constants = resources.pushConstants.data();
+  dispatch.push_constant_size = resources.pushConstants.size();
+  dispatch.stage_inputs = resources.stageInputs;
+  dispatch.stage_outputs = resources.stageOutputs;
+  dispatch.runtime = &state;
+  FaultTrap::installHandlers();
+  return llvm::Error::success();
+}
+
+WorkgroupRunner::WorkgroupRunner(const KernelEntry &kernel,
+                                 const spvb_dispatch &dispatch)
+    : kernel(kernel), dispatch(dispatch) {
+  const spvb_kernel_info &info = kernel.info;
+  shared = GuardedBuffer(info.shared_memory_size);
+  privateSize = std::max<uint32_t>(info.private_memory_size, 1);
+  invocation.shared_memory = shared.data();
+  switch (info.workgroup_entry) {
+  case SPVB_WORKGROUP_ENTRY_LOOP:
+  case SPVB_WORKGROUP_ENTRY_LANES:
+    privateStorage = GuardedBuffer(privateSize);
+    invocation.private_memory = privateStorage.data();
+    break;
+  case SPVB_WORKGROUP_ENTRY_REGIONS:
+    privateStorage =
+        GuardedBuffer(info.workgroup_scratch_size + kScratchAlignment.value());
+    invocation.private_memory = reinterpret_cast<uint8_t *>(
+        llvm::alignAddr(privateStorage.data(), kScratchAlignment));
+    break;
+  default: {
+    uint64_t invocations = uint64_t(info.workgroup_size[0]) *
+                           info.workgroup_size[1] * info.workgroup_size[2];
+    privateStorage = GuardedBuffer(privateSize * invocations);
+    break;
+  }
+  }
+}
+
+/// A probed stack frame faults at the stack pointer; a call or push just
+/// below it.
+static bool isNearStackPointer(uintptr_t address, uintptr_t stackPointer) {
+  constexpr uintptr_t kBelow = 64 * 1024, kAbove = 4096;
+  return stackPointer && address + kBelow >= stackPointer &&
+         address <= stackPointer + kAbove;
+}
+
+std::optional<KernelFault>
+WorkgroupRunner::run(std::array<uint32_t, 3> workgroup) {
+  for (int d = 0; d < 3; ++d)
+    invocation.workgroup_id[d] = workgroup[d];
+  const spvb_kernel_info &info = kernel.info;
+  if (info.shared_memory_size)
+    std::memset(shared.data(), kernel.workgroupFill, info.shared_memory_size);
+  std::string error;
+  std::optional<TrappedSignal> signal = trap.run([&] {
+    if (kernel.workgroup)
+      kernel.workgroup(&dispatch, &invocation);
+    else
+      error = fibers.run(kernel.invocation, dispatch, invocation,
+                         privateStorage.data(), privateSize);
+  });
+  auto &state = *static_cast<DispatchState *>(dispatch.runtime);
+  if (!error.empty())
+    state.faults.report(std::move(error));
+  if (!signal)
+    return std::nullopt;
+
+  fibers.abandon();
+  KernelFault fault;
+  fault.workgroup = workgroup;
+  fault.address = signal->address;
+  fault.access = signal->access == TrappedSignal::Access::Write
+                     ? KernelFault::Access::Write
+                 : signal->access == TrappedSignal::Access::Read
+                     ? KernelFault::Access::Read
+                     : KernelFault::Access::Unknown;
+  if (signal->signal == SIGFPE) {
+    fault.kind = KernelFault::Kind::Arithmetic;
+  } else if (signal->signal == SIGILL) {
+    fault.kind = KernelFault::Kind::IllegalInstruction;
+  } else if (signal->code == SI_KERNEL) {
+    fault.kind = KernelFault::Kind::BadAddress;
+  } else if (shared.covers(signal->address)) {
+    fault.region = "Workgroup memory";
+    fault.regionStart = reinterpret_cast<uintptr_t>(shared.data());
+    fault.regionSize = info.shared_memory_size;
+  } else if (privateStorage.covers(signal->address)) {
+    fault.region = "Private memory";
+    fault.regionStart = reinterpret_cast<uintptr_t>(privateStorage.data());
+    fault.regionSize = privateStorage.size();
+  } else if (isNearStackPointer(signal->address, signal->stackPointer)) {
+    fault.kind = KernelFault::Kind::StackOverflow;
+  }
+  return fault;
+}
+
+void FirstFault::report(KernelFault fault) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!first)
+    first = std::move(fault);
+  reported.store(true, std::memory_order_relaxed);
+}
+
+llvm::Error FirstFault::takeError(DispatchState &state) {
+  if (llvm::Error error = state.faults.takeError())
+    return error;
+  if (!first)
+    return llvm::Error::success();
+  return llvm::make_error<KernelFault>(std::move(*first));
+}

@@ -1,0 +1,71 @@
+//===- WorkgroupRunner.h - One thread's share of a launch -------*- C++ -*-===//
+//
+// What a thread needs to run workgroups of one kernel: its Workgroup and
+// Private storage (or the region-loop entry's scratch), its fibers and its
+// fault trap. The Launcher gives each thread one for a dispatch; a draw
+// gives each thread one for its fragment shader and runs the workgroups of
+// its own tiles.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_CPU_RUNTIME_LIB_WORKGROUPRUNNER_H
+#define SPVBRIDGE_CPU_RUNTIME_LIB_WORKGROUPRUNNER_H
+
+#include "DispatchState.h"
+#include "FaultTrap.h"
+#include "WorkgroupFibers.h"
+
+#include "spvbridge/cpu_runtime/GuardedBuffer.h"
+#include "spvbridge/cpu_runtime/Launcher.h"
+
+#include <mutex>
+#include <optional>
+
+namespace spvb::runtime {
+
+/// Checks `kernel` against this runtime and fills `dispatch` for `groups`
+/// workgroups with `resources`; `state` collects what the generated code
+/// reports.
+llvm::Error prepareDispatch(const KernelEntry &kernel,
+                            const DispatchResources &resources,
+                            std::array<uint32_t, 3> groups,
+                            uint32_t defaultSubgroupSize, DispatchState &state,
+                            spvb_dispatch &dispatch);
+
+class WorkgroupRunner {
+public:
+  /// `dispatch` outlives the runner; its fields may change between runs.
+  WorkgroupRunner(const KernelEntry &kernel, const spvb_dispatch &dispatch);
+
+  /// Runs one workgroup. A hardware fault ends it and is returned; the
+  /// runner is then unusable. Other errors go to the dispatch's state.
+  std::optional<KernelFault> run(std::array<uint32_t, 3> workgroup);
+
+private:
+  const KernelEntry &kernel;
+  const spvb_dispatch &dispatch;
+  GuardedBuffer shared;
+  GuardedBuffer privateStorage;
+  uint64_t privateSize;
+  WorkgroupFibers fibers;
+  spvb_invocation invocation{};
+  FaultTrap trap;
+};
+
+/// The first hardware fault of a launch, from any thread.
+class FirstFault {
+public:
+  void report(KernelFault fault);
+  bool any() const { return reported.load(std::memory_order_relaxed); }
+  /// The launch's error: a fault the generated code found itself says more
+  /// than a signal that may have followed it.
+  llvm::Error takeError(DispatchState &state);
+
+private:
+  std::mutex mutex;
+  std::optional<KernelFault> first;
+  std::atomic<bool> reported{false};
+};
+
+} // namespace spvb::runtime
+
+#endif // SPVBRIDGE_CPU_RUNTIME_LIB_WORKGROUPRUNNER_H
