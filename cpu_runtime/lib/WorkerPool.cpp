@@ -18,14 +18,22 @@ static void pause() {
 #endif
 }
 
-/// Spins until `done()` or the spin time has passed; true if done.
+/// Spins until `done()` or the spin time has passed; true if done. After
+/// a short busy spin it yields between checks, so that with more threads
+/// than cores (other processes, or threads of other launchers) the thread
+/// that has work runs.
 template <typename Done> static bool spinUntil(Done done) {
+  constexpr unsigned kBusyChecks = 1024;
   auto deadline = std::chrono::steady_clock::now() + kSpinTime;
   for (unsigned i = 1;; ++i) {
     if (done())
       return true;
-    pause();
-    if (i % 256 == 0 && std::chrono::steady_clock::now() >= deadline)
+    if (i < kBusyChecks) {
+      pause();
+      continue;
+    }
+    std::this_thread::yield();
+    if (i % 16 == 0 && std::chrono::steady_clock::now() >= deadline)
       return done();
   }
 }
