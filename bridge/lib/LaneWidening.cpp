@@ -28,6 +28,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/TargetParser/Host.h"
 
 #define DEBUG_TYPE "spvb-lanes"
@@ -136,6 +137,7 @@ private:
   bool widenArithmetic(Instruction &inst);
   bool widenQuadDerivative(CallInst &call);
   unsigned getMathWidth(const CallInst &call);
+  std::string getMathName(const CallInst &call, unsigned width);
   Value *callInParts(const CallInst &call, ArrayRef<Value *> args,
                      ArrayRef<Type *> overloads);
   bool widenAlloca(AllocaInst &alloca);
@@ -484,12 +486,38 @@ bool LaneWidener::widenCall(CallInst &call) {
   return true;
 }
 
-/// The vector math library may lack the full width (libmvec has no 16-lane
-/// sinf for LLVM): call it on the widest part it has and join the parts.
+/// libmvec's AVX-512 function for 16 lanes (_ZGVeN16v_sinf beside
+/// _ZGVdN8v_sinf), which LLVM's table of libmvec lacks; empty unless the
+/// host has AVX-512 and the process has the function.
+static std::string getAVX512MathName(StringRef eightLaneName) {
+  static const bool hasAVX512 = sys::getHostCPUFeatures().lookup("avx512f");
+  if (!hasAVX512 || !eightLaneName.consume_front("_ZGVdN8"))
+    return "";
+  std::string name = ("_ZGVeN16" + eightLaneName).str();
+  if (!sys::DynamicLibrary::SearchForAddressOfSymbol(name))
+    return "";
+  return name;
+}
+
+/// The name of the math library's function for `width` lanes, or empty.
+std::string LaneWidener::getMathName(const CallInst &call, unsigned width) {
+  StringRef name = call.getCalledFunction()->getName();
+  StringRef vectorName = library.getVectorizedFunction(
+      name, ElementCount::getFixed(width), /*Masked=*/false);
+  if (!vectorName.empty() || width != 16)
+    return vectorName.str();
+  return getAVX512MathName(library.getVectorizedFunction(
+      name, ElementCount::getFixed(8), /*Masked=*/false));
+}
+
+/// The vector math library may lack the full width: call it on the widest
+/// part it has and join the parts.
 unsigned LaneWidener::getMathWidth(const CallInst &call) {
   StringRef name = call.getCalledFunction()->getName();
   if (!library.isFunctionVectorizable(name))
     return frame.lanes;
+  if (frame.lanes == 16 && !getMathName(call, 16).empty())
+    return 16;
   // libmvec's 8-lane functions are AVX2 code (_ZGVd...).
   static const bool hasAVX2 = sys::getHostCPUFeatures().lookup("avx2");
   unsigned widest = hasAVX2 ? frame.lanes : std::min(frame.lanes, 4u);
@@ -516,9 +544,7 @@ Value *LaneWidener::callInParts(const CallInst &call, ArrayRef<Value *> args,
       Intrinsic::getOrInsertDeclaration(&module, id, partTypes);
   // The library's function itself where it has one: LLVM would otherwise
   // join the parts again into a width it cannot call.
-  StringRef mathName = library.getVectorizedFunction(
-      call.getCalledFunction()->getName(), ElementCount::getFixed(width),
-      /*Masked=*/false);
+  std::string mathName = getMathName(call, width);
   if (!mathName.empty() &&
       all_of(args, [](Value *arg) { return arg->getType()->isVectorTy(); })) {
     SmallVector<Type *> params;
@@ -532,6 +558,13 @@ Value *LaneWidener::callInParts(const CallInst &call, ArrayRef<Value *> args,
       function->setDoesNotThrow();
       function->setWillReturn();
     }
+    // 512-bit arguments travel in zmm registers only where the caller
+    // allows 512-bit vectors (the AVX-512 functions' ABI).
+    unsigned bits = width * call.getType()->getScalarSizeInBits();
+    Function &caller = *b.GetInsertBlock()->getParent();
+    if (bits > 256 && caller.getFnAttributeAsParsedInteger(
+                          "min-legal-vector-width", 0) < bits)
+      caller.addFnAttr("min-legal-vector-width", std::to_string(bits));
   }
   SmallVector<Value *> parts;
   for (unsigned first = 0; first < frame.lanes; first += width) {

@@ -251,7 +251,13 @@ void FragmentOperations::writeColor(const spvb_stage_variable &output,
                                     const BlendState &blend,
                                     uint8_t *texel) const {
   const VulkanFormat &format = *attachment.format;
-  Color old = decodeColor(format, texel);
+  // The stored colour matters to blending and to the components the
+  // output or the write mask leave alone; most draws need none of it.
+  unsigned formatMask = (1u << format.components) - 1;
+  bool keepsOld = blend.enable ||
+                  (blend.writeMask & formatMask) != formatMask ||
+                  output.component != 0 || output.count < format.components;
+  Color old = keepsOld ? decodeColor(format, texel) : Color();
   Color color = old;
   bool integer = isIntegerFormat(format);
   unsigned first = output.component;
