@@ -67,6 +67,8 @@ FragmentOperations::FragmentOperations(
       continue;
     if (var.builtin == spv::BuiltInFragDepth)
       fragDepthOffset = var.offset;
+    else if (var.builtin == spv::BuiltInSampleMask)
+      sampleMaskOffset = var.offset;
     else if (var.location != ~0u)
       colorOutputs.push_back(var);
   }
@@ -119,26 +121,45 @@ void FragmentOperations::updateStencil(uint8_t *texel, const StencilState &face,
   encodeStencil(format, uint8_t(value), texel);
 }
 
-void FragmentOperations::process(int32_t x, int32_t y, double depth,
+void FragmentOperations::process(int32_t x, int32_t y, uint32_t samples,
+                                 const std::array<double, 4> &depths,
                                  bool frontFacing, const uint8_t *record) {
+  std::optional<double> written;
   if (fragDepthOffset) {
     float value;
     std::memcpy(&value, record + *fragDepthOffset, 4);
-    depth = value;
+    written = value;
   }
-  if (testDepthStencil(x, y, depth, frontFacing))
-    writeColors(x, y, record);
+  uint32_t passed = 0;
+  for (uint32_t sample = 0; sample < 4; ++sample)
+    if ((samples & (1u << sample)) &&
+        testDepthStencil(x, y, sample, written.value_or(depths[sample]),
+                         frontFacing))
+      passed |= 1u << sample;
+  writeSamples(x, y, passed, record);
 }
 
-bool FragmentOperations::testDepthStencil(int32_t x, int32_t y, double depth,
-                                          bool frontFacing) {
+void FragmentOperations::writeSamples(int32_t x, int32_t y, uint32_t samples,
+                                      const uint8_t *record) {
+  if (sampleMaskOffset) {
+    uint32_t mask;
+    std::memcpy(&mask, record + *sampleMaskOffset, 4);
+    samples &= mask;
+  }
+  for (uint32_t sample = 0; sample < 4; ++sample)
+    if (samples & (1u << sample))
+      writeColors(x, y, sample, record);
+}
+
+bool FragmentOperations::testDepthStencil(int32_t x, int32_t y, uint32_t sample,
+                                          double depth, bool frontFacing) {
   if (state.depthClamp)
     depth = std::clamp(depth, minDepth, maxDepth);
 
   if (target.depthStencil && target.depthStencil->data) {
     Attachment &ds = *target.depthStencil;
     const VulkanFormat &format = *ds.format;
-    uint8_t *texel = ds.data + (uint64_t(y) * ds.width + x) * format.texelBytes;
+    uint8_t *texel = ds.at(x, y, sample);
     if (format.depthBits && format.kind != ComponentKind::Sfloat)
       depth = std::clamp(depth, 0.0, 1.0);
     if (state.depthBoundsTest && format.depthBits) {
@@ -171,7 +192,7 @@ bool FragmentOperations::testDepthStencil(int32_t x, int32_t y, double depth,
   return true;
 }
 
-void FragmentOperations::writeColors(int32_t x, int32_t y,
+void FragmentOperations::writeColors(int32_t x, int32_t y, uint32_t sample,
                                      const uint8_t *record) {
   for (const spvb_stage_variable &output : colorOutputs) {
     // A Component-decorated output writes part of its location.
@@ -183,9 +204,7 @@ void FragmentOperations::writeColors(int32_t x, int32_t y,
     BlendState blend;
     if (output.location < state.blend.size())
       blend = state.blend[output.location];
-    uint8_t *texel = attachment.data + (uint64_t(y) * attachment.width + x) *
-                                           attachment.format->texelBytes;
-    writeColor(output, record, attachment, blend, texel);
+    writeColor(output, record, attachment, blend, attachment.at(x, y, sample));
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "spvbridge/cpu_runtime/GraphicsPipeline.h"
 
+#include <array>
 #include <optional>
 
 namespace spvb::runtime {
@@ -24,18 +25,26 @@ public:
   /// Whether the shader writes gl_FragDepth.
   bool writesDepth() const { return fragDepthOffset.has_value(); }
 
-  /// Tests and writes the fragment at (x, y). `depth` is its interpolated
-  /// depth with the bias added; `record` its output record.
-  void process(int32_t x, int32_t y, double depth, bool frontFacing,
+  /// Tests and writes the samples `samples` (bit s: sample s) of the
+  /// fragment at (x, y). `depths` are its interpolated depths at the
+  /// samples with the bias added; `record` its output record.
+  void process(int32_t x, int32_t y, uint32_t samples,
+               const std::array<double, 4> &depths, bool frontFacing,
                const uint8_t *record);
 
-  /// The depth bounds, stencil and depth tests of the fragment at (x, y),
-  /// with their writes; whether it passed. Early fragment tests run this
-  /// before the shader, and writeColors after it.
-  bool testDepthStencil(int32_t x, int32_t y, double depth, bool frontFacing);
-  void writeColors(int32_t x, int32_t y, const uint8_t *record);
+  /// The depth bounds, stencil and depth tests of one sample of the
+  /// fragment at (x, y), with their writes; whether it passed. Early
+  /// fragment tests run this before the shader, and writeSamples after it.
+  bool testDepthStencil(int32_t x, int32_t y, uint32_t sample, double depth,
+                        bool frontFacing);
+  /// Writes the colour outputs to the samples `samples` of (x, y) that the
+  /// shader's SampleMask output (if any) keeps.
+  void writeSamples(int32_t x, int32_t y, uint32_t samples,
+                    const uint8_t *record);
 
 private:
+  void writeColors(int32_t x, int32_t y, uint32_t sample,
+                   const uint8_t *record);
   bool testStencil(uint8_t *texel, const StencilState &face) const;
   void updateStencil(uint8_t *texel, const StencilState &face,
                      VkStencilOp op) const;
@@ -47,6 +56,7 @@ private:
   RenderTarget &target;
   std::vector<spvb_stage_variable> colorOutputs;
   std::optional<uint32_t> fragDepthOffset;
+  std::optional<uint32_t> sampleMaskOffset;
   /// The viewport's depth range, for clamping.
   double minDepth = 0, maxDepth = 1;
 };

@@ -44,9 +44,9 @@ matchVaryings(llvm::ArrayRef<spvb_stage_variable> vertexVars,
 FragmentStage::FragmentStage(const StageKernel &vertex,
                              const StageKernel &fragment,
                              const StageRecords &vertexOutputs,
-                             uint32_t verticesPerInstance,
+                             uint32_t verticesPerInstance, uint32_t samples,
                              FragmentOperations &operations)
-    : fragment(fragment), vertexOutputs(vertexOutputs),
+    : fragment(fragment), vertexOutputs(vertexOutputs), samples(samples),
       verticesPerInstance(verticesPerInstance), operations(operations),
       varyings(matchVaryings(vertex.variables, fragment.variables)) {
   llvm::ArrayRef<spvb_stage_variable> vars = fragment.variables;
@@ -54,6 +54,7 @@ FragmentStage::FragmentStage(const StageKernel &vertex,
   frontFacing = findInput(vars, spv::BuiltInFrontFacing);
   pointCoord = findInput(vars, spv::BuiltInPointCoord);
   primitiveId = findInput(vars, spv::BuiltInPrimitiveId);
+  sampleId = findInput(vars, spv::BuiltInSampleId);
   sampleMask = findInput(vars, spv::BuiltInSampleMask);
   samplePosition = findInput(vars, spv::BuiltInSamplePosition);
   if (fragment.entry) {
@@ -133,27 +134,36 @@ void QuadBatch::writeInputs(size_t index, const Entry &entry) {
       }
     }
     int32_t x = quad.x + lane % 2, y = quad.y + lane / 2;
+    // Sample shading: the invocation is at its sample's location.
+    std::array<double, 2> location =
+        quad.sample >= 0 ? getSampleLocation(stage.samples, quad.sample)
+                         : std::array<double, 2>{0.5, 0.5};
     if (stage.fragCoord) {
-      float coord[4] = {float(x + 0.5), float(y + 0.5), float(pixel.depth),
-                        float(pixel.inverseW)};
+      float coord[4] = {float(x + location[0]), float(y + location[1]),
+                        float(pixel.depth), float(pixel.inverseW)};
       std::memcpy(record + stage.fragCoord->offset, coord, sizeof(coord));
     }
     if (stage.frontFacing)
       record[stage.frontFacing->offset] = quad.frontFacing;
     if (stage.pointCoord && quad.pointSize > 0) {
-      float coord[2] = {float((x + 0.5 - quad.pointX) / quad.pointSize + 0.5),
-                        float((y + 0.5 - quad.pointY) / quad.pointSize + 0.5)};
+      float coord[2] = {
+          float((x + location[0] - quad.pointX) / quad.pointSize + 0.5),
+          float((y + location[1] - quad.pointY) / quad.pointSize + 0.5)};
       std::memcpy(record + stage.pointCoord->offset, coord, sizeof(coord));
     }
     if (stage.primitiveId)
       std::memcpy(record + stage.primitiveId->offset, &primitive.id, 4);
+    if (stage.sampleId) {
+      uint32_t id = std::max(quad.sample, 0);
+      std::memcpy(record + stage.sampleId->offset, &id, 4);
+    }
     if (stage.sampleMask) {
-      uint32_t mask = helper ? 0 : 1;
+      uint32_t mask = helper ? 0 : quad.samples[lane];
       std::memcpy(record + stage.sampleMask->offset, &mask, 4);
     }
     if (stage.samplePosition) {
-      float centre[2] = {0.5f, 0.5f};
-      std::memcpy(record + stage.samplePosition->offset, centre, 8);
+      float position[2] = {float(location[0]), float(location[1])};
+      std::memcpy(record + stage.samplePosition->offset, position, 8);
     }
   }
 }
@@ -213,11 +223,15 @@ bool QuadBatch::flush() {
       if (status & (SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED))
         continue;
       int32_t x = quad.x + lane % 2, y = quad.y + lane / 2;
-      if (fragment.earlyFragmentTests)
-        operations.writeColors(x, y, record);
-      else
-        operations.process(x, y, quad.pixels[lane].depth + quad.depthBias,
-                           quad.frontFacing, record);
+      if (fragment.earlyFragmentTests) {
+        operations.writeSamples(x, y, quad.samples[lane], record);
+        continue;
+      }
+      std::array<double, 4> depths = quad.pixels[lane].sampleDepth;
+      for (double &depth : depths)
+        depth += quad.depthBias;
+      operations.process(x, y, quad.samples[lane], depths, quad.frontFacing,
+                         record);
     }
   }
   entries.clear();

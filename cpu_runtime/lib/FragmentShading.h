@@ -51,7 +51,11 @@ public:
   /// `fragment.entry` may be null: only depth and stencil are written.
   FragmentStage(const StageKernel &vertex, const StageKernel &fragment,
                 const StageRecords &vertexOutputs, uint32_t verticesPerInstance,
-                FragmentOperations &operations);
+                uint32_t samples, FragmentOperations &operations);
+
+  /// Whether the shader reads SampleId or SamplePosition, which makes it
+  /// run once per sample.
+  bool readsSample() const { return sampleId || samplePosition; }
 
   /// Checks the fragment kernel and fills the dispatch its batches start
   /// from.
@@ -66,11 +70,12 @@ private:
 
   const StageKernel &fragment;
   const StageRecords &vertexOutputs;
+  uint32_t samples;
   uint32_t verticesPerInstance;
   FragmentOperations &operations;
   std::vector<Varying> varyings;
   const spvb_stage_variable *fragCoord, *frontFacing, *pointCoord, *primitiveId,
-      *sampleMask, *samplePosition;
+      *sampleId, *sampleMask, *samplePosition;
   uint32_t inputSize = 0, outputSize = 0;
   uint32_t quadsPerGroup = 1;
 

@@ -179,13 +179,24 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
     setup.depthFloat = format.kind == ComponentKind::Sfloat;
     setup.depthResolution = std::ldexp(1.0, -int(format.depthBits));
   }
+  llvm::Expected<uint32_t> samples = target.getSamples();
+  if (!samples)
+    return samples.takeError();
   FragmentOperations operations(state, target, fragment.variables);
   FragmentStage stage(vertex, fragment, vertexOutputs, call.vertexCount,
-                      operations);
+                      *samples, operations);
   if (llvm::Error error = stage.prepare())
     return error;
-  if (state.rasterizerDiscard)
+  setup.samples = *samples;
+  setup.sampleMask = state.sampleMask;
+  setup.perSample =
+      *samples > 1 &&
+      (stage.readsSample() ||
+       (state.sampleShading && state.minSampleShading * *samples > 1));
+  if (state.rasterizerDiscard) {
+    resolveAttachments(target);
     return statistics;
+  }
 
   // Primitives in draw order, binned to the tiles they may touch.
   std::vector<DrawPrimitive> primitives;
@@ -238,13 +249,17 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
           // Early tests run here, in primitive order; a fragment that
           // fails them is shaded as a helper only.
           if (fragment.earlyFragmentTests) {
-            for (unsigned lane = 0; lane < 4; ++lane)
-              if ((quad.coverage & (1u << lane)) &&
-                  !operations.testDepthStencil(
-                      quad.x + lane % 2, quad.y + lane / 2,
-                      quad.pixels[lane].depth + quad.depthBias,
-                      quad.frontFacing))
+            for (unsigned lane = 0; lane < 4; ++lane) {
+              for (uint32_t sample = 0; sample < 4; ++sample)
+                if ((quad.samples[lane] & (1u << sample)) &&
+                    !operations.testDepthStencil(
+                        quad.x + lane % 2, quad.y + lane / 2, sample,
+                        quad.pixels[lane].sampleDepth[sample] + quad.depthBias,
+                        quad.frontFacing))
+                  quad.samples[lane] &= ~(1u << sample);
+              if (!quad.samples[lane])
                 quad.coverage &= ~(1u << lane);
+            }
             if (!quad.coverage)
               return;
           }
@@ -272,5 +287,6 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   statistics.fragmentInvocations = stage.getInvocations();
   if (llvm::Error error = stage.takeError())
     return error;
+  resolveAttachments(target);
   return statistics;
 }

@@ -129,51 +129,110 @@ void rasterizeScreenTriangle(const GraphicsState &state,
   Quad quad = base;
   quad.frontFacing = frontFacing;
   quad.depthBias = depthBias;
+  // Sample locations in sub-pixels.
+  uint32_t samples = setup.samples;
+  int64_t offsets[4][2];
+  for (uint32_t sample = 0; sample < samples; ++sample) {
+    std::array<double, 2> location = getSampleLocation(samples, sample);
+    offsets[sample][0] = int64_t(location[0] * kSubPixels);
+    offsets[sample][1] = int64_t(location[1] * kSubPixels);
+  }
+  // The weights, depth and 1/w at a point in sub-pixels; helpers'
+  // (outside the triangle) are extrapolated.
+  auto interpolate = [&](QuadPixel &pixel, int64_t sx, int64_t sy) {
+    int64_t e[3] = {edge(v1, v2, sx, sy), edge(v2, v0, sx, sy),
+                    edge(v0, v1, sx, sy)};
+    double l[3], q[3], sum = 0;
+    for (int k = 0; k < 3; ++k) {
+      l[k] = double(e[k]) / double(area);
+      q[k] = l[k] * v[k]->inverseW;
+      sum += q[k];
+    }
+    pixel.depth = 0;
+    pixel.inverseW = sum;
+    pixel.perspective = {0, 0, 0};
+    pixel.linear = {0, 0, 0};
+    for (int k = 0; k < 3; ++k) {
+      pixel.depth += l[k] * v[k]->z;
+      double p = sum != 0 ? q[k] / sum : l[k];
+      for (int j = 0; j < 3; ++j) {
+        pixel.perspective[j] += p * v[k]->weights[j];
+        pixel.linear[j] += l[k] * v[k]->weights[j];
+      }
+    }
+  };
+  auto depthAt = [&](int64_t sx, int64_t sy) {
+    int64_t e[3] = {edge(v1, v2, sx, sy), edge(v2, v0, sx, sy),
+                    edge(v0, v1, sx, sy)};
+    double depth = 0;
+    for (int k = 0; k < 3; ++k)
+      depth += double(e[k]) / double(area) * v[k]->z;
+    return depth;
+  };
+
   for (int64_t qy = y0 & ~int64_t(1); qy < y1; qy += 2)
     for (int64_t qx = x0 & ~int64_t(1); qx < x1; qx += 2) {
-      int64_t e[4][3];
+      std::array<uint8_t, 4> covered{};
       uint8_t coverage = 0;
       for (int i = 0; i < 4; ++i) {
         int64_t px = qx + i % 2, py = qy + i / 2;
-        int64_t sx = px * kSubPixels + kSubPixels / 2;
-        int64_t sy = py * kSubPixels + kSubPixels / 2;
-        e[i][0] = edge(v1, v2, sx, sy);
-        e[i][1] = edge(v2, v0, sx, sy);
-        e[i][2] = edge(v0, v1, sx, sy);
-        bool inside =
-            px >= setup.x0 && px < setup.x1 && py >= setup.y0 && py < setup.y1;
-        for (int k = 0; k < 3 && inside; ++k)
-          inside = e[i][k] - bias[k] >= 0;
-        if (inside)
-          coverage |= 1 << i;
+        if (px < setup.x0 || px >= setup.x1 || py < setup.y0 || py >= setup.y1)
+          continue;
+        for (uint32_t sample = 0; sample < samples; ++sample) {
+          if (!(setup.sampleMask & (1u << sample)))
+            continue;
+          int64_t sx = px * kSubPixels + offsets[sample][0];
+          int64_t sy = py * kSubPixels + offsets[sample][1];
+          if (edge(v1, v2, sx, sy) - bias[0] >= 0 &&
+              edge(v2, v0, sx, sy) - bias[1] >= 0 &&
+              edge(v0, v1, sx, sy) - bias[2] >= 0)
+            covered[i] |= 1u << sample;
+        }
+        if (covered[i])
+          coverage |= 1u << i;
       }
       if (!coverage)
         continue;
       quad.x = qx;
       quad.y = qy;
-      quad.coverage = coverage;
-      for (int i = 0; i < 4; ++i) {
-        QuadPixel &pixel = quad.pixels[i];
-        double l[3], q[3], sum = 0;
-        for (int k = 0; k < 3; ++k) {
-          l[k] = double(e[i][k]) / double(area);
-          q[k] = l[k] * v[k]->inverseW;
-          sum += q[k];
+      if (!setup.perSample || samples == 1) {
+        quad.coverage = coverage;
+        quad.samples = covered;
+        quad.sample = -1;
+        for (int i = 0; i < 4; ++i) {
+          int64_t px = (qx + i % 2) * kSubPixels,
+                  py = (qy + i / 2) * kSubPixels;
+          QuadPixel &pixel = quad.pixels[i];
+          interpolate(pixel, px + kSubPixels / 2, py + kSubPixels / 2);
+          pixel.sampleDepth[0] = pixel.depth;
+          if (samples > 1)
+            for (uint32_t sample = 0; sample < samples; ++sample)
+              pixel.sampleDepth[sample] =
+                  depthAt(px + offsets[sample][0], py + offsets[sample][1]);
         }
-        pixel.depth = 0;
-        pixel.inverseW = sum;
-        pixel.perspective = {0, 0, 0};
-        pixel.linear = {0, 0, 0};
-        for (int k = 0; k < 3; ++k) {
-          pixel.depth += l[k] * v[k]->z;
-          double p = sum != 0 ? q[k] / sum : l[k];
-          for (int j = 0; j < 3; ++j) {
-            pixel.perspective[j] += p * v[k]->weights[j];
-            pixel.linear[j] += l[k] * v[k]->weights[j];
-          }
-        }
+        emit(quad);
+        continue;
       }
-      emit(quad);
+      // Sample shading: a quad per sample, interpolated at its location in
+      // each of the four pixels.
+      for (uint32_t sample = 0; sample < samples; ++sample) {
+        uint8_t pixels = 0;
+        for (int i = 0; i < 4; ++i)
+          if (covered[i] & (1u << sample))
+            pixels |= 1u << i;
+        if (!pixels)
+          continue;
+        quad.coverage = pixels;
+        quad.sample = int(sample);
+        for (int i = 0; i < 4; ++i) {
+          QuadPixel &pixel = quad.pixels[i];
+          interpolate(pixel, (qx + i % 2) * kSubPixels + offsets[sample][0],
+                      (qy + i / 2) * kSubPixels + offsets[sample][1]);
+          pixel.sampleDepth[sample] = pixel.depth;
+          quad.samples[i] = (pixels & (1u << i)) ? 1u << sample : 0;
+        }
+        emit(quad);
+      }
     }
 }
 
@@ -241,6 +300,16 @@ bool isInDepthRange(const GraphicsState &state, const ClipPosition &c) {
 }
 
 } // namespace
+
+std::array<double, 2> spvb::runtime::getSampleLocation(uint32_t samples,
+                                                       uint32_t sample) {
+  // VkPhysicalDeviceLimits::standardSampleLocations, 4 samples.
+  static const double kFour[4][2] = {
+      {0.375, 0.125}, {0.875, 0.375}, {0.125, 0.625}, {0.625, 0.875}};
+  if (samples == 4 && sample < 4)
+    return {kFour[sample][0], kFour[sample][1]};
+  return {0.5, 0.5};
+}
 
 void spvb::runtime::rasterizeLine(const GraphicsState &state,
                                   const RasterSetup &setup,

@@ -5,7 +5,8 @@
 // outside the viewport), transformed to framebuffer coordinates, snapped to
 // 8 sub-pixel bits (lavapipe's subPixelPrecisionBits), culled by facing,
 // and rasterized with exact integer edge functions and the top-left rule at
-// the pixel centres. Each 2x2 quad with a covered sample comes out with the
+// the pixel centres, or at the four standard sample locations when
+// multisampled. Each 2x2 quad with a covered sample comes out with the
 // barycentric weights of all four of its pixels, helpers included (their
 // weights are extrapolated), so the fragment shader's derivatives see
 // smooth values.
@@ -33,6 +34,8 @@ struct QuadPixel {
   /// Framebuffer depth before the depth bias and 1/w, interpolated.
   double depth = 0;
   double inverseW = 1;
+  /// The depth at each sample (sample 0's is `depth` when single-sampled).
+  std::array<double, 4> sampleDepth{};
 };
 
 /// A 2x2 block of pixels at even (x, y); pixel i is (x + i % 2, y + i / 2).
@@ -40,6 +43,11 @@ struct Quad {
   int32_t x = 0, y = 0;
   /// Bit i: pixel i is covered (else a helper invocation).
   uint8_t coverage = 0;
+  /// Per pixel, bit s: sample s is covered.
+  std::array<uint8_t, 4> samples{};
+  /// Sample shading: the sample this quad's invocations shade (the weights
+  /// are at its location); -1 shades pixels at their centres.
+  int sample = -1;
   bool frontFacing = true;
   /// The depth bias of the primitive, to add to each pixel's depth.
   double depthBias = 0;
@@ -47,6 +55,10 @@ struct Quad {
   double pointX = 0, pointY = 0, pointSize = 0;
   std::array<QuadPixel, 4> pixels;
 };
+
+/// Where sample `sample` of `samples` (1 or 4) lies in its pixel, in
+/// pixels: the centre, or Vulkan's standard 4-sample locations.
+std::array<double, 2> getSampleLocation(uint32_t samples, uint32_t sample);
 
 /// Clip-space position of a vertex (gl_Position).
 using ClipPosition = std::array<float, 4>;
@@ -71,6 +83,11 @@ struct RasterSetup {
   /// primitive's largest exponent).
   double depthResolution = 0;
   bool depthFloat = false;
+  /// Rasterization samples (1 or 4), the pipeline's sample mask, and
+  /// whether each sample is shaded by its own invocation.
+  uint32_t samples = 1;
+  uint32_t sampleMask = ~0u;
+  bool perSample = false;
 
   PixelRect getScissor() const { return {x0, y0, x1, y1}; }
   /// The same draw restricted to `pixels` (within the scissor).

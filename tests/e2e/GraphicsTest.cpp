@@ -37,18 +37,19 @@ protected:
   /// zero-filled.
   struct Image {
     explicit Image(const char *format, uint32_t width = kSize,
-                   uint32_t height = kSize)
+                   uint32_t height = kSize, uint32_t samples = 1)
         : format(runtime::findVulkanFormat(format)), width(width),
-          height(height), bytes(width * height * this->format->texelBytes) {}
-    runtime::Attachment attachment() {
-      return {bytes.data(), format, width, height};
+          height(height), samples(samples),
+          bytes(width * height * samples * this->format->texelBytes) {}
+    runtime::Color at(uint32_t x, uint32_t y, uint32_t sample = 0) const {
+      return runtime::decodeColor(*format, attachment().at(x, y, sample));
     }
-    runtime::Color at(uint32_t x, uint32_t y) const {
-      return runtime::decodeColor(
-          *format, bytes.data() + (y * width + x) * format->texelBytes);
+    runtime::Attachment attachment() const {
+      return {const_cast<uint8_t *>(bytes.data()), format, width, height,
+              samples};
     }
     const runtime::VulkanFormat *format;
-    uint32_t width, height;
+    uint32_t width, height, samples;
     std::vector<uint8_t> bytes;
   };
 
@@ -374,6 +375,132 @@ void main() { result = vec4(1.0); }
       EXPECT_EQ(runtime::decodeDepth(*depth.format, depth.bytes.data()),
                 passes[op][d] ? depths[d] : 0.5);
     }
+}
+
+// Vulkan's standard locations of 4 samples in a pixel.
+constexpr double kSampleX[4] = {0.375, 0.875, 0.125, 0.625};
+constexpr double kSampleY[4] = {0.125, 0.375, 0.625, 0.875};
+
+TEST_F(GraphicsTest, MultisampledEdgeCoversTheSamplesBeforeIt) {
+  // One triangle covering framebuffer x < 2.5 (its third edge lies left
+  // of the framebuffer): pixel 2 has samples 0 and 2 (x + 0.375,
+  // x + 0.125) inside and 1 and 3 outside. The shader runs once per pixel
+  // and sees the covered samples in gl_SampleMaskIn; the resolve averages
+  // the four samples.
+  Image color("R32G32B32A32_SFLOAT", kSize, kSize, 4);
+  Image resolved("R32G32B32A32_SFLOAT");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  target.resolves = {resolved.attachment()};
+  ASSERT_EQ("<success>",
+            errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(1.0, float(gl_SampleMaskIn[0]), 0.0, 1.0); }
+)",
+                           {-0.375f, -1, 0, 1, -0.375f, 3, 0, 1, -5, -1, 0, 1},
+                           runtime::GraphicsState(), target)));
+  for (uint32_t y = 0; y < kSize; ++y) {
+    for (uint32_t x = 0; x < kSize; ++x)
+      for (uint32_t sample = 0; sample < 4; ++sample) {
+        bool inside = x + kSampleX[sample] < 2.5;
+        double mask = x < 2 ? 15 : 5;
+        EXPECT_EQ(color.at(x, y, sample).f[0], inside ? 1.0 : 0.0)
+            << x << "," << y << " sample " << sample;
+        EXPECT_EQ(color.at(x, y, sample).f[1], inside ? mask : 0.0)
+            << x << "," << y << " sample " << sample;
+      }
+    EXPECT_EQ(resolved.at(0, y).f[1], 15.0);
+    EXPECT_EQ(resolved.at(2, y).f[0], 0.5);
+    EXPECT_EQ(resolved.at(2, y).f[1], 2.5);
+    EXPECT_EQ(resolved.at(3, y).f[0], 0.0);
+  }
+}
+
+TEST_F(GraphicsTest, SampleShadingRunsEachSampleAtItsLocation) {
+  // Reading gl_SampleID makes the shader run per sample: each sample gets
+  // its id, its location, and the input interpolated there (u is the
+  // framebuffer x coordinate: 4 * (ndc + 1)).
+  Image color("R32G32B32A32_SFLOAT", kSize, kSize, 4);
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  ASSERT_EQ("<success>", errorText(draw(R"(#version 450
+layout(location = 0) in vec4 position;
+layout(location = 0) noperspective out float u;
+void main() { gl_Position = position; u = 4.0 * (position.x + 1.0); }
+)",
+                                        R"(#version 450
+layout(location = 0) noperspective in float u;
+layout(location = 0) out vec4 result;
+void main() {
+  result = vec4(float(gl_SampleID), gl_SamplePosition, u);
+}
+)",
+                                        quad(-1, -1, 1, 1), strip(), target)));
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x)
+      for (uint32_t sample = 0; sample < 4; ++sample) {
+        runtime::Color c = color.at(x, y, sample);
+        EXPECT_EQ(c.f[0], double(sample));
+        EXPECT_EQ(c.f[1], kSampleX[sample]);
+        EXPECT_EQ(c.f[2], kSampleY[sample]);
+        EXPECT_NEAR(c.f[3], x + kSampleX[sample], 1e-5) << x << "," << y;
+      }
+}
+
+TEST_F(GraphicsTest, DepthIsTestedPerSample) {
+  // The attachment's samples hold 0.75; a quad whose depth is
+  // x / 16 + 0.46875 (x in framebuffer pixels) passes LESS left of
+  // x = 4.5: in pixel 4 only samples 0 and 2, which keep their own depth.
+  Image color("R32G32B32A32_SFLOAT", kSize, kSize, 4);
+  Image depth("D32_SFLOAT", kSize, kSize, 4);
+  Image resolved("R32G32B32A32_SFLOAT");
+  for (uint32_t i = 0; i < kSize * kSize * 4; ++i)
+    runtime::encodeDepth(*depth.format, 0.75, depth.bytes.data() + i * 4);
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  target.depthStencil = depth.attachment();
+  target.resolves = {resolved.attachment()};
+  runtime::GraphicsState state = strip();
+  state.depthTest = state.depthWrite = true;
+  state.depthCompare = VK_COMPARE_OP_LESS;
+  std::vector<float> vertices = quad(-1, -1, 1, 1);
+  for (int v = 0; v < 4; ++v) {
+    float x = 4 * (vertices[v * 4] + 1);
+    vertices[v * 4 + 2] = x / 16 + 0.46875f;
+  }
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(1.0); }
+)",
+                                        vertices, state, target)));
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      for (uint32_t sample = 0; sample < 4; ++sample) {
+        double sampleX = x + kSampleX[sample];
+        bool passes = sampleX / 16 + 0.46875 < 0.75;
+        EXPECT_EQ(color.at(x, y, sample).f[0], passes ? 1.0 : 0.0);
+        EXPECT_NEAR(runtime::decodeDepth(*depth.format,
+                                         depth.attachment().at(x, y, sample)),
+                    passes ? sampleX / 16 + 0.46875 : 0.75, 1e-6);
+      }
+      EXPECT_EQ(resolved.at(x, y).f[0], x < 4 ? 1.0 : x == 4 ? 0.5 : 0.0);
+    }
+}
+
+TEST_F(GraphicsTest, AttachmentsWithDifferentSampleCountsAreAnError) {
+  Image color("R8G8B8A8_UNORM", kSize, kSize, 4);
+  Image depth("D32_SFLOAT");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  target.depthStencil = depth.attachment();
+  EXPECT_EQ("error: the depth/stencil attachment has 1 samples but the colour "
+            "attachment at Location 0 has 4: a draw's attachments share one "
+            "sample count",
+            errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(1.0); }
+)",
+                           quad(-1, -1, 1, 1), strip(), target)));
 }
 
 TEST_F(GraphicsTest, BlendEquation) {

@@ -117,8 +117,8 @@ void fillRenderArea(const runtime::Attachment &attachment,
   unsigned size = attachment.format->texelBytes;
   for (uint32_t y = 0; y < target.height; ++y)
     for (uint32_t x = 0; x < target.width; ++x)
-      std::memcpy(attachment.data + (uint64_t(y) * attachment.width + x) * size,
-                  texel, size);
+      for (uint32_t sample = 0; sample < attachment.samples; ++sample)
+        std::memcpy(attachment.at(x, y, sample), texel, size);
 }
 
 /// RGBA32F texels of an image in a Vulkan format (depth as red).
@@ -912,21 +912,24 @@ Executor::getRenderTarget(const Pipeline &pipeline) {
           buffer.name.c_str(), buffer.type.name.c_str());
     uint64_t offset = 0;
     uint32_t width = buffer.width, height = std::max(1u, buffer.height);
+    uint32_t samples = std::max(1u, buffer.samples);
+    uint64_t texelBytes = uint64_t(format->texelBytes) * samples;
     for (uint32_t l = 0; l < level; ++l) {
-      offset += uint64_t(width) * height * format->texelBytes;
+      offset += uint64_t(width) * height * texelBytes;
       width = std::max(1u, width / 2);
       height = std::max(1u, height / 2);
     }
     runtime::GuardedBuffer &bytes = memory[buffer.name];
     if (width < target.width || height < target.height ||
-        offset + uint64_t(width) * height * format->texelBytes > bytes.size())
+        offset + uint64_t(width) * height * texelBytes > bytes.size())
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           "attachment '%s' (level %u: %ux%u) is smaller than the %ux%u "
           "framebuffer",
           buffer.name.c_str(), level, width, height, target.width,
           target.height);
-    return runtime::Attachment{bytes.data() + offset, format, width, height};
+    return runtime::Attachment{bytes.data() + offset, format, width, height,
+                               samples};
   };
   for (const ColorAttachment &color : pipeline.colorAttachments) {
     llvm::Expected<runtime::Attachment> attachment =
@@ -944,6 +947,21 @@ Executor::getRenderTarget(const Pipeline &pipeline) {
       return attachment.takeError();
     target.depthStencil = *attachment;
   }
+  // Resolve attachments pair with the colour attachments in order.
+  for (size_t i = 0; i < pipeline.resolveTargets.size() &&
+                     i < pipeline.colorAttachments.size();
+       ++i) {
+    llvm::Expected<runtime::Attachment> attachment =
+        attach(pipeline.resolveTargets[i], 0);
+    if (!attachment)
+      return attachment.takeError();
+    uint32_t location = pipeline.colorAttachments[i].location;
+    if (target.resolves.size() <= location)
+      target.resolves.resize(location + 1);
+    target.resolves[location] = *attachment;
+  }
+  if (llvm::Expected<uint32_t> samples = target.getSamples(); !samples)
+    return samples.takeError();
   return target;
 }
 
@@ -990,6 +1008,8 @@ bool Executor::runClear(const ClearCommand &clear) {
     runtime::encodeStencil(*ds.format, uint8_t(values.stencil), texel);
     fillRenderArea(ds, *target, texel);
   }
+  // The render pass the clear ran in ends with its resolves.
+  runtime::resolveAttachments(*target);
   return true;
 }
 

@@ -16,6 +16,7 @@ static const llvm::StringSet<> &getSupportedFeatures() {
       "vertexPipelineStoresAndAtomics",
       "fragmentStoresAndAtomics",
       "fillModeNonSolid",
+      "sampleRateShading",
       "largePoints",
       "wideLines",
       "shaderFloat64",

@@ -193,27 +193,43 @@ Expected<Geometry> planGeometry(const DrawOptions &options, bool fullScreen) {
 }
 
 /// The attachments' texels, cleared to zero, and the render target over
-/// them.
+/// them. Multisampled, `texels` are the resolve attachments the draw ends
+/// with, and `samples` the multisampled ones it draws into.
 struct Attachments {
   std::vector<std::vector<uint8_t>> texels;
+  std::vector<std::vector<uint8_t>> samples;
   runtime::RenderTarget target;
 
-  Attachments(ArrayRef<AttachmentPlan> plans, uint32_t width, uint32_t height) {
+  Attachments(ArrayRef<AttachmentPlan> plans, uint32_t width, uint32_t height,
+              uint32_t sampleCount) {
     target.width = width;
     target.height = height;
     uint32_t locations = plans.empty() ? 0 : plans.back().location + 1;
     target.colors.resize(locations);
+    if (sampleCount > 1)
+      target.resolves.resize(locations);
+    // Reserved, so that the attachments' pointers stay valid.
+    texels.reserve(plans.size());
+    samples.reserve(plans.size());
     for (const AttachmentPlan &plan : plans) {
-      texels.emplace_back(uint64_t(width) * height * plan.format->texelBytes);
-      runtime::Attachment &attachment = target.colors[plan.location];
-      attachment.data = texels.back().data();
-      attachment.format = plan.format;
-      attachment.width = width;
-      attachment.height = height;
+      uint64_t bytes = uint64_t(width) * height * plan.format->texelBytes;
+      texels.emplace_back(bytes);
+      runtime::Attachment single{texels.back().data(), plan.format, width,
+                                 height};
+      if (sampleCount == 1) {
+        target.colors[plan.location] = single;
+        continue;
+      }
+      samples.emplace_back(bytes * sampleCount);
+      target.colors[plan.location] = {samples.back().data(), plan.format, width,
+                                      height, sampleCount};
+      target.resolves[plan.location] = single;
     }
   }
   void clear() {
     for (std::vector<uint8_t> &bytes : texels)
+      std::fill(bytes.begin(), bytes.end(), 0);
+    for (std::vector<uint8_t> &bytes : samples)
       std::fill(bytes.begin(), bytes.end(), 0);
   }
 };
@@ -509,7 +525,7 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
     vulkanResult = std::move(*result);
   }
 
-  Attachments attachments(plans, width, height);
+  Attachments attachments(plans, width, height, options.samples);
   std::optional<CpuDraw> cpu;
   if (options.cpu) {
     Expected<CpuDraw> drawn =
@@ -588,6 +604,7 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
   if (options.json) {
     json::Object result{{"entry", shaders->fragment->entryPoint},
                         {"framebuffer", json::Array{width, height}},
+                        {"samples", options.samples},
                         {"attachments", std::move(attachmentList)},
                         {"vertices", geometry->count},
                         {"repeat", options.repeat}};
@@ -619,10 +636,12 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
       result["compare"] = toJSON(comparisons, options.tolerance);
     outs() << formatv("{0:2}", json::Value(std::move(result))) << "\n";
   } else {
-    outs() << formatv("entry:     {0} (fragment) framebuffer={1}x{2} "
-                      "vertices={3}\n",
-                      shaders->fragment->entryPoint, width, height,
-                      geometry->count);
+    outs() << formatv(
+        "entry:     {0} (fragment) framebuffer={1}x{2} "
+        "vertices={3}{4}\n",
+        shaders->fragment->entryPoint, width, height, geometry->count,
+        options.samples > 1 ? formatv(" samples={0}", options.samples).str()
+                            : "");
     for (const AttachmentPlan &plan : plans)
       outs() << formatv("attachment: Location {0} {1}\n", plan.location,
                         plan.format->name);

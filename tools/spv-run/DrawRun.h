@@ -40,6 +40,8 @@ struct DrawOptions {
   std::optional<VkPrimitiveTopology> topology;
   std::optional<uint32_t> vertices;
   uint32_t instances = 1;
+  /// Samples per pixel (1 or 4): multisampled attachments, resolved.
+  uint32_t samples = 1;
   uint32_t repeat = 10;
   /// 0: every hardware thread.
   unsigned threads = 0;

@@ -98,6 +98,12 @@ static cl::opt<std::string>
     instancesArg("instances",
                  cl::desc("Draws with a vertex shader: instances (default 1)"),
                  cl::cat(category));
+static cl::opt<std::string> samplesArg(
+    "samples",
+    cl::desc("Draws: samples per pixel, 1 or 4 (default 1); with 4 the "
+             "attachments are multisampled and --png/--attachment-out write "
+             "their resolve (CPU only)"),
+    cl::value_desc("N"), cl::cat(category));
 static cl::list<std::string> groupsArg("groups", cl::multi_val(3),
                                        cl::desc("Workgroup counts X Y Z"),
                                        cl::cat(category));
@@ -296,7 +302,8 @@ static std::vector<cl::Option *> getJobFlags() {
           &indexDataArg,
           &topologyArg,
           &verticesArg,
-          &instancesArg};
+          &instancesArg,
+          &samplesArg};
 }
 
 static Error checkReflectFlags(StringRef threadsArg) {
@@ -773,6 +780,14 @@ static int runDraw(StringRef threadsArg) {
   options.vulkan = backends->vulkan;
   options.device = backends->device;
   options.tolerance = backends->tolerance;
+  if (samplesArg.getNumOccurrences()) {
+    if (samplesArg != "1" && samplesArg != "4")
+      return fail("--samples '" + samplesArg + "': draws take 1 or 4 samples");
+    options.samples = samplesArg == "4" ? 4 : 1;
+    if (options.samples > 1 && options.vulkan)
+      return fail("--samples 4: multisampled draws run on the CPU only, not "
+                  "with --backend=vulkan or --compare");
+  }
   if (cold)
     setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
 
@@ -816,7 +831,8 @@ int main(int argc, char **argv) {
         static_cast<cl::Option *>(&indexDataArg),
         static_cast<cl::Option *>(&topologyArg),
         static_cast<cl::Option *>(&verticesArg),
-        static_cast<cl::Option *>(&instancesArg)})
+        static_cast<cl::Option *>(&instancesArg),
+        static_cast<cl::Option *>(&samplesArg)})
     if (option->getNumOccurrences() && !reflectArg)
       return fail("--" + option->ArgStr +
                   " is used with --framebuffer WxH (a draw)");

@@ -7,9 +7,10 @@
 //
 //   vertex fetch -> vertex kernel (one invocation per vertex) -> primitive
 //   assembly -> clipping -> viewport transform -> culling -> rasterization
-//   (8 sub-pixel bits, top-left rule, samples at pixel centres) -> fragment
-//   kernel (2x2 quads, helper invocations) -> depth/stencil tests ->
-//   blending -> attachments.
+//   (8 sub-pixel bits, top-left rule; one sample at the pixel centre, or
+//   four at the standard locations) -> fragment kernel (2x2 quads, helper
+//   invocations; per pixel, or per sample with sample shading) ->
+//   depth/stencil tests -> blending -> attachments -> resolve.
 //
 // State uses Vulkan's enumerations. Fragments are shaded in batches over
 // the launcher's threads; the fragment operations then run in primitive
@@ -82,22 +83,50 @@ struct GraphicsState {
   /// Per colour attachment (by Location); missing entries: blending off,
   /// every component written.
   std::vector<BlendState> blend;
+  /// Sample shading (VkPipelineMultisampleStateCreateInfo): the fragment
+  /// shader runs once per covered sample when minSampleShading x samples
+  /// exceeds 1, or when it reads SampleId or SamplePosition.
+  bool sampleShading = false;
+  float minSampleShading = 0;
+  /// pSampleMask: samples whose bit is clear are never covered.
+  uint32_t sampleMask = ~0u;
 };
 
-/// An image drawn into: tightly packed rows of `format` texels.
+/// An image drawn into: tightly packed rows of `format` texels, each with
+/// `samples` (1 or 4) adjacent samples.
 struct Attachment {
   uint8_t *data = nullptr;
   const VulkanFormat *format = nullptr;
   uint32_t width = 0, height = 0;
+  uint32_t samples = 1;
+
+  uint8_t *at(uint32_t x, uint32_t y, uint32_t sample = 0) const {
+    return data +
+           ((uint64_t(y) * width + x) * samples + sample) * format->texelBytes;
+  }
 };
 
-/// Colour attachments by Location (an unset one is not written) and the
-/// depth/stencil attachment.
+/// Colour attachments by Location (an unset one is not written), the
+/// depth/stencil attachment, and the single-sample images multisampled
+/// colour attachments resolve into (by Location) at the end of a draw.
 struct RenderTarget {
   uint32_t width = 0, height = 0;
   std::vector<Attachment> colors;
   std::optional<Attachment> depthStencil;
+  std::vector<Attachment> resolves;
+
+  /// The attachments' common sample count (1 without attachments), or an
+  /// error naming the two that differ.
+  llvm::Expected<uint32_t> getSamples() const;
 };
+
+/// Averages the samples of `from` into single-sample `to` over the
+/// framebuffer (integer formats take sample 0), as a render pass's resolve
+/// does.
+void resolveAttachment(const Attachment &from, const Attachment &to,
+                       uint32_t width, uint32_t height);
+/// Resolves every colour attachment that has a resolve attachment.
+void resolveAttachments(const RenderTarget &target);
 
 /// A vertex attribute: where Location `location`'s data is.
 struct VertexAttribute {
