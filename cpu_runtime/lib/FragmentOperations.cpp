@@ -280,9 +280,12 @@ void FragmentOperations::writeColor(const spvb_stage_variable &output,
   Color color = old;
   bool integer = isIntegerFormat(format);
   unsigned first = output.component;
+  // Integer formats store `i`, the others `f`.
   for (unsigned i = 0; i < output.count && first + i < 4; ++i) {
-    color.f[first + i] = loadFloatComponent(output, record, i);
-    color.i[first + i] = loadIntComponent(output, record, i);
+    if (integer)
+      color.i[first + i] = loadIntComponent(output, record, i);
+    else
+      color.f[first + i] = loadFloatComponent(output, record, i);
   }
   if (integer && format.texelBytes % format.components == 0) {
     // Values outside an integer attachment's range saturate, as llvmpipe

@@ -106,6 +106,10 @@ void QuadBatch::writeInputs(size_t index, const Entry &entry) {
   for (unsigned k = 0; k < 3; ++k)
     sources[k] = stage.vertexOutputs.at(
         base + primitive.vertices[std::min(k, primitive.vertexCount - 1)]);
+  // Sample shading: the invocation is at its sample's location.
+  std::array<double, 2> location =
+      quad.sample >= 0 ? getSampleLocation(stage.samples, quad.sample)
+                       : std::array<double, 2>{0.5, 0.5};
   for (unsigned lane = 0; lane < 4; ++lane) {
     const QuadPixel &pixel = quad.pixels[lane];
     uint8_t *record = inputs.at(index * 4 + lane);
@@ -125,6 +129,18 @@ void QuadBatch::writeInputs(size_t index, const Entry &entry) {
       const std::array<double, 3> &weights =
           input.flags & SPVB_STAGE_NOPERSPECTIVE ? pixel.linear
                                                  : pixel.perspective;
+      if (input.bytes == 4) {
+        // The common case without loadFloat's and storeScalar's switches.
+        for (unsigned c = 0; c < input.count; ++c) {
+          float value[3];
+          for (unsigned k = 0; k < 3; ++k)
+            std::memcpy(&value[k], from[k] + 4 * c, 4);
+          float result = float(weights[0] * value[0] + weights[1] * value[1] +
+                               weights[2] * value[2]);
+          std::memcpy(to + 4 * c, &result, 4);
+        }
+        continue;
+      }
       for (unsigned c = 0; c < input.count; ++c) {
         unsigned at = c * input.bytes;
         double value = weights[0] * loadFloat(from[0] + at, input.bytes) +
@@ -134,10 +150,6 @@ void QuadBatch::writeInputs(size_t index, const Entry &entry) {
       }
     }
     int32_t x = quad.x + lane % 2, y = quad.y + lane / 2;
-    // Sample shading: the invocation is at its sample's location.
-    std::array<double, 2> location =
-        quad.sample >= 0 ? getSampleLocation(stage.samples, quad.sample)
-                         : std::array<double, 2>{0.5, 0.5};
     if (stage.fragCoord) {
       float coord[4] = {float(x + location[0]), float(y + location[1]),
                         float(pixel.depth), float(pixel.inverseW)};

@@ -243,26 +243,29 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
       RasterSetup tileSetup = setup.restrictedTo(tile.pixels);
       for (uint32_t primitiveIndex : tile.primitives) {
         const DrawPrimitive &drawn = primitives[primitiveIndex];
-        auto emit = [&](Quad quad) {
+        auto emit = [&](const Quad &rasterized) {
           if (!running)
             return;
+          if (!fragment.earlyFragmentTests) {
+            running = batch.add(rasterized, drawn);
+            return;
+          }
           // Early tests run here, in primitive order; a fragment that
           // fails them is shaded as a helper only.
-          if (fragment.earlyFragmentTests) {
-            for (unsigned lane = 0; lane < 4; ++lane) {
-              for (uint32_t sample = 0; sample < 4; ++sample)
-                if ((quad.samples[lane] & (1u << sample)) &&
-                    !operations.testDepthStencil(
-                        quad.x + lane % 2, quad.y + lane / 2, sample,
-                        quad.pixels[lane].sampleDepth[sample] + quad.depthBias,
-                        quad.frontFacing))
-                  quad.samples[lane] &= ~(1u << sample);
-              if (!quad.samples[lane])
-                quad.coverage &= ~(1u << lane);
-            }
-            if (!quad.coverage)
-              return;
+          Quad quad = rasterized;
+          for (unsigned lane = 0; lane < 4; ++lane) {
+            for (uint32_t sample = 0; sample < 4; ++sample)
+              if ((quad.samples[lane] & (1u << sample)) &&
+                  !operations.testDepthStencil(
+                      quad.x + lane % 2, quad.y + lane / 2, sample,
+                      quad.pixels[lane].sampleDepth[sample] + quad.depthBias,
+                      quad.frontFacing))
+                quad.samples[lane] &= ~(1u << sample);
+            if (!quad.samples[lane])
+              quad.coverage &= ~(1u << lane);
           }
+          if (!quad.coverage)
+            return;
           running = batch.add(quad, drawn);
         };
         switch (drawn.primitive.vertexCount) {

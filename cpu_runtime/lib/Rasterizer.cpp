@@ -1,6 +1,7 @@
 //===- Rasterizer.cpp - Triangles to 2x2 quads of samples -----------------===//
 #include "Rasterizer.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -137,11 +138,9 @@ void rasterizeScreenTriangle(const GraphicsState &state,
     offsets[sample][0] = int64_t(location[0] * kSubPixels);
     offsets[sample][1] = int64_t(location[1] * kSubPixels);
   }
-  // The weights, depth and 1/w at a point in sub-pixels; helpers'
+  // The weights, depth and 1/w from the edge values at a point; helpers'
   // (outside the triangle) are extrapolated.
-  auto interpolate = [&](QuadPixel &pixel, int64_t sx, int64_t sy) {
-    int64_t e[3] = {edge(v1, v2, sx, sy), edge(v2, v0, sx, sy),
-                    edge(v0, v1, sx, sy)};
+  auto interpolate = [&](QuadPixel &pixel, const int64_t *e) {
     double l[3], q[3], sum = 0;
     for (int k = 0; k < 3; ++k) {
       l[k] = double(e[k]) / double(area);
@@ -161,32 +160,74 @@ void rasterizeScreenTriangle(const GraphicsState &state,
       }
     }
   };
+  // Edge k at sub-pixel (sx, sy) is exactly
+  //   e0[k] + stepX[k] * (sx - ox) + stepY[k] * (sy - oy)
+  // from its value at a reference point, so pixel centres are reached by
+  // adding steps instead of evaluating three products per sample.
+  const ScreenVertex *from[3] = {&v1, &v2, &v0}, *to[3] = {&v2, &v0, &v1};
+  int64_t stepX[3], stepY[3];
+  for (int k = 0; k < 3; ++k) {
+    stepX[k] = -(to[k]->fy - from[k]->fy) * kSubPixels;
+    stepY[k] = (to[k]->fx - from[k]->fx) * kSubPixels;
+  }
+  auto edgesAt = [&](int64_t sx, int64_t sy, int64_t *e) {
+    e[0] = edge(v1, v2, sx, sy);
+    e[1] = edge(v2, v0, sx, sy);
+    e[2] = edge(v0, v1, sx, sy);
+  };
   auto depthAt = [&](int64_t sx, int64_t sy) {
-    int64_t e[3] = {edge(v1, v2, sx, sy), edge(v2, v0, sx, sy),
-                    edge(v0, v1, sx, sy)};
+    int64_t e[3];
+    edgesAt(sx, sy, e);
     double depth = 0;
     for (int k = 0; k < 3; ++k)
       depth += double(e[k]) / double(area) * v[k]->z;
     return depth;
   };
+  // Whether a sample whose edge values are `e` is inside.
+  auto inside = [&](const int64_t *e) {
+    return e[0] - bias[0] >= 0 && e[1] - bias[1] >= 0 && e[2] - bias[2] >= 0;
+  };
+  bool centreSamples = samples == 1 && offsets[0][0] == kSubPixels / 2 &&
+                       offsets[0][1] == kSubPixels / 2;
 
-  for (int64_t qy = y0 & ~int64_t(1); qy < y1; qy += 2)
-    for (int64_t qx = x0 & ~int64_t(1); qx < x1; qx += 2) {
+  int64_t qx0 = x0 & ~int64_t(1);
+  int64_t row[3];
+  edgesAt(qx0 * kSubPixels + kSubPixels / 2,
+          (y0 & ~int64_t(1)) * kSubPixels + kSubPixels / 2, row);
+  for (int64_t qy = y0 & ~int64_t(1); qy < y1; qy += 2) {
+    // Edge values at the centres of the quad's four pixels.
+    int64_t centre[4][3];
+    for (int k = 0; k < 3; ++k) {
+      centre[0][k] = row[k];
+      centre[1][k] = row[k] + stepX[k];
+      centre[2][k] = row[k] + stepY[k];
+      centre[3][k] = row[k] + stepX[k] + stepY[k];
+      row[k] += 2 * stepY[k];
+    }
+    for (int64_t qx = qx0; qx < x1; qx += 2) {
+      if (qx != qx0)
+        for (int i = 0; i < 4; ++i)
+          for (int k = 0; k < 3; ++k)
+            centre[i][k] += 2 * stepX[k];
       std::array<uint8_t, 4> covered{};
       uint8_t coverage = 0;
       for (int i = 0; i < 4; ++i) {
         int64_t px = qx + i % 2, py = qy + i / 2;
         if (px < setup.x0 || px >= setup.x1 || py < setup.y0 || py >= setup.y1)
           continue;
-        for (uint32_t sample = 0; sample < samples; ++sample) {
-          if (!(setup.sampleMask & (1u << sample)))
-            continue;
-          int64_t sx = px * kSubPixels + offsets[sample][0];
-          int64_t sy = py * kSubPixels + offsets[sample][1];
-          if (edge(v1, v2, sx, sy) - bias[0] >= 0 &&
-              edge(v2, v0, sx, sy) - bias[1] >= 0 &&
-              edge(v0, v1, sx, sy) - bias[2] >= 0)
-            covered[i] |= 1u << sample;
+        if (centreSamples) {
+          if ((setup.sampleMask & 1) && inside(centre[i]))
+            covered[i] = 1;
+        } else {
+          for (uint32_t sample = 0; sample < samples; ++sample) {
+            if (!(setup.sampleMask & (1u << sample)))
+              continue;
+            int64_t e[3];
+            edgesAt(px * kSubPixels + offsets[sample][0],
+                    py * kSubPixels + offsets[sample][1], e);
+            if (inside(e))
+              covered[i] |= 1u << sample;
+          }
         }
         if (covered[i])
           coverage |= 1u << i;
@@ -203,7 +244,7 @@ void rasterizeScreenTriangle(const GraphicsState &state,
           int64_t px = (qx + i % 2) * kSubPixels,
                   py = (qy + i / 2) * kSubPixels;
           QuadPixel &pixel = quad.pixels[i];
-          interpolate(pixel, px + kSubPixels / 2, py + kSubPixels / 2);
+          interpolate(pixel, centre[i]);
           pixel.sampleDepth[0] = pixel.depth;
           if (samples > 1)
             for (uint32_t sample = 0; sample < samples; ++sample)
@@ -226,14 +267,17 @@ void rasterizeScreenTriangle(const GraphicsState &state,
         quad.sample = int(sample);
         for (int i = 0; i < 4; ++i) {
           QuadPixel &pixel = quad.pixels[i];
-          interpolate(pixel, (qx + i % 2) * kSubPixels + offsets[sample][0],
-                      (qy + i / 2) * kSubPixels + offsets[sample][1]);
+          int64_t e[3];
+          edgesAt((qx + i % 2) * kSubPixels + offsets[sample][0],
+                  (qy + i / 2) * kSubPixels + offsets[sample][1], e);
+          interpolate(pixel, e);
           pixel.sampleDepth[sample] = pixel.depth;
           quad.samples[i] = (pixels & (1u << i)) ? 1u << sample : 0;
         }
         emit(quad);
       }
     }
+  }
 }
 
 ScreenVertex toScreen(const VkViewport &vp, const std::array<double, 4> &c,
@@ -374,18 +418,29 @@ void spvb::runtime::rasterizeTriangle(
     v.weights[i] = 1;
     polygon.push_back(v);
   }
-  if (!state.depthClamp) {
-    clipAgainst(polygon, [](const ClipVertex &v) { return v.c[2]; });
-    clipAgainst(polygon, [](const ClipVertex &v) { return v.c[3] - v.c[2]; });
-  }
-  clipAgainst(polygon, [](const ClipVertex &v) { return v.c[3] - 1e-30; });
-  for (int axis = 0; axis < 2; ++axis) {
-    clipAgainst(polygon, [&](const ClipVertex &v) {
-      return v.c[3] * kGuardBand + v.c[axis];
-    });
-    clipAgainst(polygon, [&](const ClipVertex &v) {
-      return v.c[3] * kGuardBand - v.c[axis];
-    });
+  // Most triangles lie inside every plane: clipping would keep them as
+  // they are.
+  bool inside = llvm::all_of(polygon, [&](const ClipVertex &v) {
+    const std::array<double, 4> &c = v.c;
+    return (state.depthClamp || (c[2] >= 0 && c[3] - c[2] >= 0)) &&
+           c[3] - 1e-30 >= 0 && c[3] * kGuardBand + c[0] >= 0 &&
+           c[3] * kGuardBand - c[0] >= 0 && c[3] * kGuardBand + c[1] >= 0 &&
+           c[3] * kGuardBand - c[1] >= 0;
+  });
+  if (!inside) {
+    if (!state.depthClamp) {
+      clipAgainst(polygon, [](const ClipVertex &v) { return v.c[2]; });
+      clipAgainst(polygon, [](const ClipVertex &v) { return v.c[3] - v.c[2]; });
+    }
+    clipAgainst(polygon, [](const ClipVertex &v) { return v.c[3] - 1e-30; });
+    for (int axis = 0; axis < 2; ++axis) {
+      clipAgainst(polygon, [&](const ClipVertex &v) {
+        return v.c[3] * kGuardBand + v.c[axis];
+      });
+      clipAgainst(polygon, [&](const ClipVertex &v) {
+        return v.c[3] * kGuardBand - v.c[axis];
+      });
+    }
   }
   if (polygon.size() < 3)
     return;

@@ -29,10 +29,19 @@ uint64_t levelExtent(const spvb_image &image, unsigned d, uint32_t level) {
 bool wrap(int64_t &i, int64_t size, uint32_t mode) {
   switch (mode) {
   case kRepeat:
-    i = ((i % size) + size) % size;
+    // Most textures are a power of two wide: a mask, not a division.
+    if ((size & (size - 1)) == 0) {
+      i &= size - 1;
+      return true;
+    }
+    i %= size;
+    if (i < 0)
+      i += size;
     return true;
   case kMirroredRepeat: {
-    int64_t t = ((i % (2 * size)) + 2 * size) % (2 * size);
+    int64_t t = i % (2 * size);
+    if (t < 0)
+      t += 2 * size;
     i = t >= size ? 2 * size - 1 - t : t;
     return true;
   }
@@ -120,56 +129,100 @@ public:
     return texel;
   }
 
-  /// Adds `weight` times the (compared) texel at (x, y, z) to `sum`.
-  void accumulate(int64_t x, int64_t y, int64_t z, double weight,
-                  double *sum) const {
-    if (unorm8 && !dref) {
-      if (const uint8_t *bytes = address(x, y, z)) {
-        static const double *const kValues = getUnorm8Values();
-        static const double kMissing[4] = {0, 0, 0, 1};
-        for (unsigned c = 0; c < 4; ++c)
-          sum[c] += weight *
-                    (c < format.components ? kValues[bytes[c]] : kMissing[c]);
-        return;
+  /// Linear filtering at integer coordinates `i0` with weights `alpha`
+  /// of the upper neighbours: each axis is wrapped once (two coordinates),
+  /// not once per corner.
+  Texel filterLinear(const int64_t *i0, const double *alpha) const {
+    int64_t position[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+    bool inside[3][2] = {{true, true}, {true, true}, {true, true}};
+    for (unsigned d = 0; d < dims; ++d)
+      for (unsigned h = 0; h < 2; ++h) {
+        position[d][h] = i0[d] + h;
+        inside[d][h] = wrapAxis(position[d][h], d);
       }
+    Texel result;
+    if (dims == 2 && unorm8 && !dref && base && inside[0][0] && inside[0][1] &&
+        inside[1][0] && inside[1][1]) {
+      filterUnorm8(position, alpha[0], alpha[1], result.f);
+      return result;
     }
-    Texel texel = fetch(x, y, z);
-    for (unsigned c = 0; c < 4; ++c)
-      sum[c] += weight * texel.f[c];
+    for (int c = 0; c < 4; ++c)
+      result.f[c] = 0;
+    unsigned corners = 1u << dims;
+    for (unsigned corner = 0; corner < corners; ++corner) {
+      double weight = 1;
+      int64_t at[3] = {0, 0, 0};
+      bool border = false;
+      for (unsigned d = 0; d < dims; ++d) {
+        unsigned high = (corner >> d) & 1;
+        at[d] = position[d][high];
+        border |= !inside[d][high];
+        weight *= high ? alpha[d] : 1 - alpha[d];
+      }
+      Texel texel;
+      if (border)
+        texel = compared(borderTexel(sampler.border_color));
+      else
+        texel = compared(read(at[0], at[1], at[2]));
+      for (unsigned c = 0; c < 4; ++c)
+        result.f[c] += weight * texel.f[c];
+    }
+    return result;
   }
 
 private:
-  void fetchInto(int64_t x, int64_t y, int64_t z, Texel &texel) const {
-    if (!wrapped(x, y, z)) {
-      texel = borderTexel(sampler.border_color);
-    } else {
-      const uint8_t *bytes =
-          base ? base + x * stride[0] + y * stride[1] + z * stride[2]
-               : locateTexel(image, format, x, y, z, layer, level, 0);
-      texel = bytes ? decodeTexel(format, bytes) : Texel();
+  /// Bilinear filtering of 8-bit UNORM texels inside a level read
+  /// directly: the general loop's sums in the same order, in registers.
+  void filterUnorm8(const int64_t (*position)[2], double a, double b,
+                    double *result) const {
+    static const double *const kValues = getUnorm8Values();
+    const uint8_t *corner[4];
+    for (unsigned k = 0; k < 4; ++k)
+      corner[k] = base + position[0][k & 1] * stride[0] +
+                  position[1][k >> 1] * stride[1];
+    const double weight[4] = {(1 - a) * (1 - b), a * (1 - b), (1 - a) * b,
+                              a * b};
+    for (unsigned c = 0; c < 4; ++c) {
+      double sum = 0;
+      for (unsigned k = 0; k < 4; ++k)
+        sum += weight[k] * (c < format.components ? kValues[corner[k][c]]
+                            : c == 3              ? 1.0
+                                                  : 0.0);
+      result[c] = sum;
     }
-    if (!dref)
-      return;
-    Texel compared;
-    compared.f[0] = passesCompare(sampler.compare_op, *dref, texel.f[0]);
-    texel = compared;
   }
 
-  /// Applies the address modes; false on the border.
-  bool wrapped(int64_t &x, int64_t &y, int64_t &z) const {
+  /// The texel at wrapped coordinates (zero past the end of a short image).
+  Texel read(int64_t x, int64_t y, int64_t z) const {
+    const uint8_t *bytes =
+        base ? base + x * stride[0] + y * stride[1] + z * stride[2]
+             : locateTexel(image, format, x, y, z, layer, level, 0);
+    return bytes ? decodeTexel(format, bytes) : Texel();
+  }
+
+  /// Depth-compare sampling: (1 or 0, 0, 0, 1).
+  Texel compared(const Texel &texel) const {
+    if (!dref)
+      return texel;
+    Texel result;
+    result.f[0] = passesCompare(sampler.compare_op, *dref, texel.f[0]);
+    return result;
+  }
+
+  /// Applies axis d's address mode; false on the border.
+  bool wrapAxis(int64_t &i, unsigned d) const {
+    return uint64_t(i) < uint64_t(extent[d]) ||
+           wrap(i, extent[d], sampler.address_mode[d]);
+  }
+
+  void fetchInto(int64_t x, int64_t y, int64_t z, Texel &texel) const {
     int64_t *position[3] = {&x, &y, &z};
     for (unsigned d = 0; d < dims; ++d)
-      if (uint64_t(*position[d]) >= uint64_t(extent[d]) &&
-          !wrap(*position[d], extent[d], sampler.address_mode[d]))
-        return false;
-    return true;
-  }
-
-  /// The texel's bytes when it is inside the image and read directly.
-  const uint8_t *address(int64_t x, int64_t y, int64_t z) const {
-    if (!base || !wrapped(x, y, z))
-      return nullptr;
-    return base + x * stride[0] + y * stride[1] + z * stride[2];
+      if (!wrapAxis(*position[d], d)) {
+        texel = compared(borderTexel(sampler.border_color));
+        return;
+      }
+    texel = compared(read(x, y, z));
   }
 
   const spvb_image &image;
@@ -222,6 +275,158 @@ Texel mix(const Texel &a, const Texel &b, double weight) {
   return result;
 }
 
+/// The filter and the one or two mip levels a sample reads (Vulkan's
+/// "Level-of-Detail Operation" and "Image Level(s) Selection").
+struct LevelChoice {
+  uint32_t filter;
+  uint32_t levels[2];
+  /// The weight of levels[1] (linear mipmapping), else 0.
+  double weight;
+};
+
+LevelChoice chooseLevels(const spvb_image &image, const spvb_sampler &sampler,
+                         const SampleRequest &request, unsigned dims,
+                         bool integer) {
+  bool unnormalized = sampler.unnormalized_coordinates != 0;
+  double lambda = request.lod;
+  if (request.hasGradients) {
+    double x2 = 0, y2 = 0;
+    for (unsigned d = 0; d < dims; ++d) {
+      double scale = unnormalized ? 1 : double(image.extent[d]);
+      double dx = request.dx[d] * scale, dy = request.dy[d] * scale;
+      x2 += dx * dx;
+      y2 += dy * dy;
+    }
+    double rho = std::sqrt(std::max(x2, y2));
+    lambda = rho > 0 ? std::log2(rho) : -INFINITY;
+  }
+  lambda += sampler.mip_lod_bias + request.bias;
+  lambda =
+      std::clamp(lambda, double(sampler.min_lod),
+                 std::max(double(sampler.min_lod), double(sampler.max_lod)));
+  lambda = std::max(lambda, request.minLod);
+  LevelChoice choice;
+  bool magnify = lambda <= 0;
+  choice.filter = magnify ? sampler.mag_filter : sampler.min_filter;
+  if (integer)
+    choice.filter = kNearest;
+
+  double maxLevel = unnormalized ? 0 : double(image.levels - 1);
+  double level = std::clamp(lambda, 0.0, maxLevel);
+  choice.weight = 0;
+  if (sampler.mipmap_mode == kLinear && !integer) {
+    choice.levels[0] = uint32_t(std::floor(level));
+    choice.levels[1] =
+        std::min<uint32_t>(choice.levels[0] + 1, uint32_t(maxLevel));
+    choice.weight = level - std::floor(level);
+  } else {
+    choice.levels[0] = choice.levels[1] =
+        level <= 0.5 ? 0 : uint32_t(std::ceil(level + 0.5) - 1);
+  }
+  if (request.gatherComponent >= 0)
+    choice.levels[0] = choice.levels[1] = 0;
+  return choice;
+}
+
+/// Most sampling in draws reads a 2D texture of 8-bit UNORM texels: that
+/// case specialized, with the general path's arithmetic in the same order
+/// (bit-identical results), wrapping each axis once and reading texels
+/// from the level's bytes. False when the request needs the general path.
+bool sampleUnorm8Image2D(const spvb_image &image, const ImageFormat &format,
+                         const spvb_sampler &sampler,
+                         const SampleRequest &request, Texel &result) {
+  if (image.dim != spv::Dim2D || request.coordinateCount != 2 ||
+      image.layers != 1 || image.samples > 1 || request.gatherComponent >= 0 ||
+      request.dref || request.offset[0] != 0 || request.offset[1] != 0 ||
+      sampler.unnormalized_coordinates ||
+      sampler.address_mode[0] == kClampToBorder ||
+      sampler.address_mode[1] == kClampToBorder ||
+      format.kind != NumericKind::Unorm ||
+      format.texelBytes != format.components ||
+      // Coordinates whose texel index overflows go the general way.
+      !(std::fabs(request.coordinate[0]) < 1e9) ||
+      !(std::fabs(request.coordinate[1]) < 1e9))
+    return false;
+  LevelChoice choice =
+      chooseLevels(image, sampler, request, 2, /*integer=*/false);
+  uint32_t last = std::max(choice.levels[0], choice.levels[1]);
+  if (last >= image.levels)
+    return false;
+  // Byte offsets of the levels up to the last one read.
+  uint64_t offsets[2] = {0, 0}, offset = 0;
+  for (uint32_t l = 0; l <= last; ++l) {
+    for (unsigned k = 0; k < 2; ++k)
+      if (choice.levels[k] == l)
+        offsets[k] = offset;
+    offset +=
+        levelExtent(image, 0, l) * levelExtent(image, 1, l) * format.texelBytes;
+  }
+  if (offset > image.size)
+    return false;
+
+  static const double *const kValues = getUnorm8Values();
+  unsigned components = format.components;
+  auto component = [&](const uint8_t *texel, unsigned c) {
+    return c < components ? kValues[texel[c]] : c == 3 ? 1.0 : 0.0;
+  };
+  auto filterAt = [&](unsigned k, double *out) {
+    uint32_t level = choice.levels[k];
+    int64_t extent[2] = {int64_t(levelExtent(image, 0, level)),
+                         int64_t(levelExtent(image, 1, level))};
+    const uint8_t *base = image.data + offsets[k];
+    uint64_t stride[2] = {format.texelBytes,
+                          uint64_t(extent[0]) * format.texelBytes};
+    auto wrapAxis = [&](int64_t &i, unsigned d) {
+      if (uint64_t(i) >= uint64_t(extent[d]))
+        wrap(i, extent[d], sampler.address_mode[d]);
+    };
+    if (choice.filter != kLinear) {
+      int64_t position[2];
+      for (unsigned d = 0; d < 2; ++d) {
+        position[d] =
+            int64_t(std::floor(request.coordinate[d] * double(extent[d])));
+        wrapAxis(position[d], d);
+      }
+      const uint8_t *texel =
+          base + position[0] * stride[0] + position[1] * stride[1];
+      for (unsigned c = 0; c < 4; ++c)
+        out[c] = component(texel, c);
+      return;
+    }
+    int64_t position[2][2];
+    double alpha[2];
+    for (unsigned d = 0; d < 2; ++d) {
+      double shifted = request.coordinate[d] * double(extent[d]) - 0.5;
+      position[d][0] = int64_t(std::floor(shifted));
+      position[d][1] = position[d][0] + 1;
+      alpha[d] = shifted - std::floor(shifted);
+      wrapAxis(position[d][0], d);
+      wrapAxis(position[d][1], d);
+    }
+    const uint8_t *corner[4];
+    for (unsigned j = 0; j < 4; ++j)
+      corner[j] = base + position[0][j & 1] * stride[0] +
+                  position[1][j >> 1] * stride[1];
+    double a = alpha[0], b = alpha[1];
+    const double weight[4] = {(1 - a) * (1 - b), a * (1 - b), (1 - a) * b,
+                              a * b};
+    for (unsigned c = 0; c < 4; ++c) {
+      double sum = 0;
+      for (unsigned j = 0; j < 4; ++j)
+        sum += weight[j] * component(corner[j], c);
+      out[c] = sum;
+    }
+  };
+  filterAt(0, result.f);
+  if (choice.levels[1] == choice.levels[0] || choice.weight == 0)
+    return true;
+  double high[4];
+  filterAt(1, high);
+  for (unsigned c = 0; c < 4; ++c)
+    result.f[c] = result.f[c] * (1 - choice.weight) + high[c] * choice.weight;
+  return true;
+}
+
 } // namespace
 
 uint8_t *spvb::runtime::locateTexel(const spvb_image &image,
@@ -268,6 +473,9 @@ Texel spvb::runtime::sampleImage(const spvb_image &image,
       defaults.address_mode[2] = kClampToEdge;
   defaults.max_lod = 1000;
   const spvb_sampler &sampler = samplerOrNull ? *samplerOrNull : defaults;
+  Texel fast;
+  if (sampleUnorm8Image2D(image, format, sampler, request, fast))
+    return fast;
   bool integer =
       format.kind == NumericKind::Sint || format.kind == NumericKind::Uint;
 
@@ -291,44 +499,11 @@ Texel spvb::runtime::sampleImage(const spvb_image &image,
                             0, int64_t(image.layers) - 1);
   }
 
-  // Level of detail.
   bool unnormalized = sampler.unnormalized_coordinates != 0;
-  double lambda = request.lod;
-  if (request.hasGradients) {
-    double x2 = 0, y2 = 0;
-    for (unsigned d = 0; d < dims; ++d) {
-      double scale = unnormalized ? 1 : double(image.extent[d]);
-      double dx = request.dx[d] * scale, dy = request.dy[d] * scale;
-      x2 += dx * dx;
-      y2 += dy * dy;
-    }
-    double rho = std::sqrt(std::max(x2, y2));
-    lambda = rho > 0 ? std::log2(rho) : -INFINITY;
-  }
-  lambda += sampler.mip_lod_bias + request.bias;
-  lambda =
-      std::clamp(lambda, double(sampler.min_lod),
-                 std::max(double(sampler.min_lod), double(sampler.max_lod)));
-  lambda = std::max(lambda, request.minLod);
-  bool magnify = lambda <= 0;
-  uint32_t filter = magnify ? sampler.mag_filter : sampler.min_filter;
-  if (integer)
-    filter = kNearest;
-
-  double maxLevel = unnormalized ? 0 : double(image.levels - 1);
-  double level = std::clamp(lambda, 0.0, maxLevel);
-  uint32_t levels[2];
-  double levelWeight = 0;
-  if (sampler.mipmap_mode == kLinear && !integer) {
-    levels[0] = uint32_t(std::floor(level));
-    levels[1] = std::min<uint32_t>(levels[0] + 1, uint32_t(maxLevel));
-    levelWeight = level - std::floor(level);
-  } else {
-    levels[0] = levels[1] =
-        level <= 0.5 ? 0 : uint32_t(std::ceil(level + 0.5) - 1);
-  }
-  if (request.gatherComponent >= 0)
-    levels[0] = levels[1] = 0;
+  LevelChoice choice = chooseLevels(image, sampler, request, dims, integer);
+  uint32_t filter = choice.filter;
+  const uint32_t *levels = choice.levels;
+  double levelWeight = choice.weight;
   // Without compare_enable a Dref instruction's result is undefined: the
   // stored value is returned. A fixed-point format's reference is clamped
   // to [0, 1] as its texels are.
@@ -368,22 +543,7 @@ Texel spvb::runtime::sampleImage(const spvb_image &image,
         }
         return result;
       }
-      Texel result;
-      for (int c = 0; c < 4; ++c)
-        result.f[c] = 0;
-      unsigned corners = 1u << dims;
-      for (unsigned corner = 0; corner < corners; ++corner) {
-        double weight = 1;
-        int64_t position[3] = {0, 0, 0};
-        for (unsigned d = 0; d < dims; ++d) {
-          bool high = (corner >> d) & 1;
-          position[d] = i0[d] + (high ? 1 : 0);
-          weight *= high ? alpha[d] : 1 - alpha[d];
-        }
-        footprint.accumulate(position[0], position[1], position[2], weight,
-                             result.f);
-      }
-      return result;
+      return footprint.filterLinear(i0, alpha);
     }
     int64_t position[3] = {0, 0, 0};
     for (unsigned d = 0; d < dims; ++d)

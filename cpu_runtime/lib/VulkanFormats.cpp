@@ -631,6 +631,12 @@ void spvb::runtime::encodeColor(const VulkanFormat &format, const Color &color,
     writeLittleEndian(bytes, format.texelBytes, word);
     return;
   }
+  if (format.kind == K::Unorm && format.texelBytes == layout.fields) {
+    // Bytes of UNORM (R8G8B8A8, B8G8R8A8, ...): most colour attachments.
+    for (unsigned i = 0; i < layout.fields; ++i)
+      bytes[i] = uint8_t(encodeUnorm(color.f[layout.slot[i]], 8));
+    return;
+  }
   for (unsigned i = 0, offset = 0; i < layout.fields; ++i) {
     unsigned size = layout.bits[i] / 8;
     writeLittleEndian(

@@ -1262,10 +1262,13 @@ def main():
             "agree-rerun", "error")),
         updated=lambda expected, results, args: {
             m: results[m] for m in results if m in expected or not args.all},
-        # A first launch whose race or schedule happens to give lavapipe's
-        # result agrees at once: that meets an expected agree-rerun too.
+        # A result the specifications leave undefined (a race, an undefined
+        # operation, the workgroup order) may happen to be lavapipe's on
+        # another host (SIMD lanes of another width run another
+        # interleaving): agreeing meets any of them, and agree-rerun.
         meets=lambda expected, got: got == expected or
-        (expected, got) == ("agree-rerun", "agree"),
+        (got == "agree" and
+         expected in ("agree-rerun", "race", "undefined", "schedule")),
         extra_arguments=lambda parser: parser.add_argument(
             "--pass-list", required=True))
 
