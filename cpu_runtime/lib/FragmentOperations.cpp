@@ -72,6 +72,24 @@ FragmentOperations::FragmentOperations(
     else if (var.location != ~0u)
       colorOutputs.push_back(var);
   }
+  for (const spvb_stage_variable &output : colorOutputs) {
+    std::optional<Unorm8Write> &write = unorm8Writes.emplace_back();
+    if (output.location >= target.colors.size())
+      continue;
+    const Attachment &attachment = target.colors[output.location];
+    BlendState blend;
+    if (output.location < state.blend.size())
+      blend = state.blend[output.location];
+    Unorm8Write direct{output.offset, &attachment, 0, {}};
+    if (!attachment.data || blend.enable || output.kind != SPVB_KIND_FLOAT ||
+        output.bytes != 4 || output.component != 0)
+      continue;
+    direct.bytes = getUnorm8Order(*attachment.format, direct.order);
+    unsigned mask = (1u << attachment.format->components) - 1;
+    if (direct.bytes && output.count >= attachment.format->components &&
+        (blend.writeMask & mask) == mask)
+      write = direct;
+  }
   if (state.viewport) {
     minDepth = std::min(state.viewport->minDepth, state.viewport->maxDepth);
     maxDepth = std::max(state.viewport->minDepth, state.viewport->maxDepth);
@@ -194,7 +212,17 @@ bool FragmentOperations::testDepthStencil(int32_t x, int32_t y, uint32_t sample,
 
 void FragmentOperations::writeColors(int32_t x, int32_t y, uint32_t sample,
                                      const uint8_t *record) {
-  for (const spvb_stage_variable &output : colorOutputs) {
+  for (size_t index = 0; index < colorOutputs.size(); ++index) {
+    const spvb_stage_variable &output = colorOutputs[index];
+    if (const std::optional<Unorm8Write> &direct = unorm8Writes[index]) {
+      uint8_t *texel = direct->attachment->at(x, y, sample);
+      for (unsigned i = 0; i < direct->bytes; ++i) {
+        float value;
+        std::memcpy(&value, record + direct->offset + 4 * direct->order[i], 4);
+        texel[i] = encodeUnorm8(value);
+      }
+      continue;
+    }
     // A Component-decorated output writes part of its location.
     if (output.location >= target.colors.size())
       continue;

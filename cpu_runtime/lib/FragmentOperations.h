@@ -52,9 +52,21 @@ private:
                   Attachment &attachment, const BlendState &blend,
                   uint8_t *texel) const;
 
+  /// A colour output written to one-byte UNORM components with neither
+  /// blending nor a write mask: the float components are converted and
+  /// stored directly (most draws write nothing else).
+  struct Unorm8Write {
+    uint32_t offset; ///< of the output in the record
+    const Attachment *attachment;
+    unsigned bytes;
+    uint8_t order[4];
+  };
+
   const GraphicsState &state;
   RenderTarget &target;
   std::vector<spvb_stage_variable> colorOutputs;
+  /// Per colour output: its direct write, if it has one.
+  std::vector<std::optional<Unorm8Write>> unorm8Writes;
   std::optional<uint32_t> fragDepthOffset;
   std::optional<uint32_t> sampleMaskOffset;
   /// The viewport's depth range, for clamping.

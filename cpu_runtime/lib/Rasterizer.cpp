@@ -151,9 +151,12 @@ void rasterizeScreenTriangle(const GraphicsState &state,
     pixel.inverseW = sum;
     pixel.perspective = {0, 0, 0};
     pixel.linear = {0, 0, 0};
+    // One division, not three: the weights go to 32-bit floats, far
+    // coarser than the reciprocal's rounding.
+    double inverseSum = sum != 0 ? 1 / sum : 0;
     for (int k = 0; k < 3; ++k) {
       pixel.depth += l[k] * v[k]->z;
-      double p = sum != 0 ? q[k] / sum : l[k];
+      double p = sum != 0 ? q[k] * inverseSum : l[k];
       for (int j = 0; j < 3; ++j) {
         pixel.perspective[j] += p * v[k]->weights[j];
         pixel.linear[j] += l[k] * v[k]->weights[j];

@@ -575,6 +575,17 @@ const VulkanFormat *spvb::runtime::findVulkanFormat(llvm::StringRef name) {
   return nullptr;
 }
 
+unsigned spvb::runtime::getUnorm8Order(const VulkanFormat &format,
+                                       uint8_t order[4]) {
+  const Entry *entry = findEntry(format.format);
+  if (!entry || format.kind != K::Unorm || entry->layout.packed ||
+      entry->layout.fields != format.texelBytes)
+    return 0;
+  for (unsigned i = 0; i < entry->layout.fields; ++i)
+    order[i] = uint8_t(entry->layout.slot[i]);
+  return entry->layout.fields;
+}
+
 bool spvb::runtime::isIntegerFormat(const VulkanFormat &format) {
   return format.kind == K::Uint || format.kind == K::Sint;
 }
@@ -629,12 +640,6 @@ void spvb::runtime::encodeColor(const VulkanFormat &format, const Color &color,
           << shift;
     }
     writeLittleEndian(bytes, format.texelBytes, word);
-    return;
-  }
-  if (format.kind == K::Unorm && format.texelBytes == layout.fields) {
-    // Bytes of UNORM (R8G8B8A8, B8G8R8A8, ...): most colour attachments.
-    for (unsigned i = 0; i < layout.fields; ++i)
-      bytes[i] = uint8_t(encodeUnorm(color.f[layout.slot[i]], 8));
     return;
   }
   for (unsigned i = 0, offset = 0; i < layout.fields; ++i) {

@@ -534,8 +534,9 @@ void main() { result = vec4(0.5, 0.25, 1.0, 0.5); }
 
 TEST_F(GraphicsTest, UnormAndSrgbRounding) {
   // B8G8R8A8_UNORM: 0.5 * 255 = 127.5 -> 128, 0.2 * 255 = 51 -> 51 (blue
-  // byte first); R8G8B8A8_SRGB of 0.5: 1.055 * 0.5^(1/2.4) - 0.055 =
-  // 0.7354 -> 187.5 -> 188, alpha stays linear: 0.2 -> 51.
+  // byte first), 1.5 and -0.25 clamp to 255 and 0; R8G8B8A8_SRGB of 0.5: 1.055
+  // * 0.5^(1/2.4) - 0.055 = 0.7354 -> 187.5 -> 188, alpha stays linear: 0.2
+  // -> 51.
   Image bgra("B8G8R8A8_UNORM");
   Image srgb("R8G8B8A8_SRGB");
   runtime::RenderTarget target;
@@ -543,7 +544,7 @@ TEST_F(GraphicsTest, UnormAndSrgbRounding) {
   ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
 layout(location = 0) out vec4 first;
 layout(location = 1) out vec4 second;
-void main() { first = vec4(0.5, 0.2, 1.0, 0.0); second = vec4(0.5, 0.5, 0.5, 0.2); }
+void main() { first = vec4(0.5, 0.2, 1.5, -0.25); second = vec4(0.5, 0.5, 0.5, 0.2); }
 )",
                                         quad(-1, -1, 1, 1), strip(), target)));
   const uint8_t *b = bgra.bytes.data() + (2 * kSize + 2) * 4;

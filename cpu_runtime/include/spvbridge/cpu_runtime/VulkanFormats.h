@@ -17,6 +17,7 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <cmath>
 #include <cstdint>
 
 namespace spvb::runtime {
@@ -66,6 +67,18 @@ Color decodeColor(const VulkanFormat &format, const uint8_t *bytes);
 /// Encodes `color` (f or i, by the format's kind) into a texel.
 void encodeColor(const VulkanFormat &format, const Color &color,
                  uint8_t *bytes);
+/// For a format of one UNORM byte per component (R8G8B8A8, B8G8R8A8, R8,
+/// ...): the component (0-3 for R, G, B, A) each byte stores, and their
+/// count; 0 for any other format.
+unsigned getUnorm8Order(const VulkanFormat &format, uint8_t order[4]);
+/// An 8-bit UNORM value as encodeColor stores it: round(clamp(f) * 255).
+inline uint8_t encodeUnorm8(double f) {
+  if (!(f > 0)) // also NaN
+    return 0;
+  if (f >= 1)
+    return 255;
+  return uint8_t(std::floor(f * 255 + 0.5));
+}
 /// Whether the format's colour components are integers (UINT, SINT).
 bool isIntegerFormat(const VulkanFormat &format);
 
