@@ -233,13 +233,15 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
     }
   }
 
-  // Threads take tiles; each queues its quads in primitive order.
+  // Threads take tiles, the busiest first; each queues its quads in
+  // primitive order.
+  std::vector<size_t> order = bins.getBusiestFirst();
   std::atomic<size_t> nextTile{0};
   launcher.runOnAllThreads([&](unsigned) {
     QuadBatch batch(stage);
     bool running = true;
-    for (size_t index; running && (index = nextTile++) < bins.size();) {
-      const TileBins::Tile &tile = bins[index];
+    for (size_t next; running && (next = nextTile++) < order.size();) {
+      const TileBins::Tile &tile = bins[order[next]];
       RasterSetup tileSetup = setup.restrictedTo(tile.pixels);
       for (uint32_t primitiveIndex : tile.primitives) {
         const DrawPrimitive &drawn = primitives[primitiveIndex];

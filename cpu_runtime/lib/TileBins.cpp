@@ -5,6 +5,10 @@
 
 using namespace spvb::runtime;
 
+/// A primitive's setup in a tile costs about as much as shading this many
+/// pixels.
+static constexpr uint64_t kSetupWork = 16;
+
 static int32_t tileOf(int32_t pixel) {
   // Rounds down for negative pixels too.
   return pixel >= 0
@@ -36,7 +40,23 @@ void TileBins::add(uint32_t index, PixelRect bounds) {
     return;
   for (int32_t row = tileOf(bounds.y0); row <= tileOf(bounds.y1 - 1); ++row)
     for (int32_t column = tileOf(bounds.x0); column <= tileOf(bounds.x1 - 1);
-         ++column)
-      tiles[size_t(row - firstRow) * columns + (column - firstColumn)]
-          .primitives.push_back(index);
+         ++column) {
+      Tile &tile =
+          tiles[size_t(row - firstRow) * columns + (column - firstColumn)];
+      tile.primitives.push_back(index);
+      PixelRect covered = bounds.intersect(tile.pixels);
+      tile.work += kSetupWork + uint64_t(covered.x1 - covered.x0) *
+                                    uint64_t(covered.y1 - covered.y0);
+    }
+}
+
+std::vector<size_t> TileBins::getBusiestFirst() const {
+  std::vector<size_t> order;
+  for (size_t index = 0; index < tiles.size(); ++index)
+    if (!tiles[index].primitives.empty())
+      order.push_back(index);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return tiles[a].work > tiles[b].work;
+  });
+  return order;
 }

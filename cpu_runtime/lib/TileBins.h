@@ -23,6 +23,9 @@ public:
   struct Tile {
     PixelRect pixels;
     std::vector<uint32_t> primitives;
+    /// An estimate of the tile's work: the pixels its primitives' bounds
+    /// cover in it, plus a setup cost per primitive.
+    uint64_t work = 0;
   };
 
   /// Tiles over `region` (the scissor within the framebuffer).
@@ -32,6 +35,10 @@ public:
   void add(uint32_t index, PixelRect bounds);
 
   size_t size() const { return tiles.size(); }
+  /// The tiles with primitives, the most work first: threads that take
+  /// tiles in this order finish together (the order of tiles changes no
+  /// pixel: each is written by one tile).
+  std::vector<size_t> getBusiestFirst() const;
   const Tile &operator[](size_t index) const { return tiles[index]; }
 
 private:
