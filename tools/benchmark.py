@@ -5,9 +5,10 @@
 Compute: 1M-element saxpy and reduction; both runners get the same command
 line (--repeat 20: one untimed warm-up, the median of 20 timed dispatches).
 Draws: a full-screen 256x256 fragment shader with a loop
-(shaders/waves.frag) and a textured mesh of 4608 triangles with
+(shaders/waves.frag), a textured mesh of 4608 triangles with
 implicit-LOD sampling of a mipmapped 256x256 texture (shaders/mesh.vert,
-shaders/textured.frag), timed the same way. Prints Markdown tables.
+shaders/textured.frag) and the same mesh without the texture
+(shaders/mesh-uv.frag), timed the same way. Prints Markdown tables.
 
   tools/benchmark.py [--build DIR]   (default DIR: build)
 """
@@ -151,17 +152,22 @@ def write_mesh(work, grid=48):
 def draw_benchmarks(spv_run, env, work, repeat):
     mesh, triangles, levels = write_mesh(work)
     shaders = os.path.join(ROOT, "shaders")
+    vertices = ["--framebuffer", "256x256",
+                "--vertex-data", "0:R32G32_SFLOAT:" + mesh["pos"],
+                "--vertex-data", "1:R32G32_SFLOAT:" + mesh["tc"],
+                "--index-data", "u32:" + mesh["idx"]]
     benchmarks = [
         ("full-screen loop shader 256x256", 1,
          [os.path.join(shaders, "waves.frag"), "--framebuffer", "256x256"]),
         ("textured mesh (%d triangles) 256x256" % triangles, 4,
          [os.path.join(shaders, "mesh.vert"),
-          os.path.join(shaders, "textured.frag"), "--framebuffer", "256x256",
-          "--vertex-data", "0:R32G32_SFLOAT:" + mesh["pos"],
-          "--vertex-data", "1:R32G32_SFLOAT:" + mesh["tc"],
-          "--index-data", "u32:" + mesh["idx"],
-          "--image", "0:0:rgba8:256x256,levels=%d:%s" % (levels, mesh["tex"]),
+          os.path.join(shaders, "textured.frag")] + vertices +
+         ["--image", "0:0:rgba8:256x256,levels=%d:%s" % (levels, mesh["tex"]),
           "--sampler", "0:0:linear,mipmap=linear,address=repeat"]),
+        # The same draw without the texture: the rest of the pipeline.
+        ("untextured mesh (%d triangles) 256x256" % triangles, 1,
+         [os.path.join(shaders, "mesh.vert"),
+          os.path.join(shaders, "mesh-uv.frag")] + vertices),
     ]
     print()
     print("| draw | lavapipe draw_ms | spv-run draw_ms | speed-up | "

@@ -57,6 +57,13 @@ FragmentStage::FragmentStage(const StageKernel &vertex,
   sampleId = findInput(vars, spv::BuiltInSampleId);
   sampleMask = findInput(vars, spv::BuiltInSampleMask);
   samplePosition = findInput(vars, spv::BuiltInSamplePosition);
+  for (const Varying &varying : varyings) {
+    // With Flat, Centroid and Sample mean nothing.
+    sampleInputs |=
+        varying.interpolate && (varying.input->flags & SPVB_STAGE_SAMPLE);
+    centroidInputs |=
+        varying.interpolate && (varying.input->flags & SPVB_STAGE_CENTROID);
+  }
   if (fragment.entry) {
     const spvb_kernel_info &info = fragment.entry->info;
     inputSize = info.stage_input_size;
@@ -93,15 +100,25 @@ QuadBatch::QuadBatch(FragmentStage &stage)
 }
 
 bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
-  entries.push_back({quad, &primitive});
+  if (stage.fragment.entry)
+    writeInputs(entries.size(), quad, primitive);
+  Entry &entry = entries.emplace_back();
+  entry.x = quad.x;
+  entry.y = quad.y;
+  entry.coverage = quad.coverage;
+  entry.frontFacing = quad.frontFacing;
+  entry.samples = quad.samples;
+  for (unsigned lane = 0; lane < 4; ++lane)
+    for (unsigned sample = 0; sample < 4; ++sample)
+      entry.depths[lane][sample] =
+          quad.pixels[lane].sampleDepth[sample] + quad.depthBias;
   return entries.size() < kCapacity || flush();
 }
 
-void QuadBatch::writeInputs(size_t index, const Entry &entry) {
-  const Quad &quad = entry.quad;
-  const Primitive &primitive = entry.primitive->primitive;
-  uint64_t base =
-      uint64_t(entry.primitive->instance) * stage.verticesPerInstance;
+void QuadBatch::writeInputs(size_t index, const Quad &quad,
+                            const DrawPrimitive &drawn) {
+  const Primitive &primitive = drawn.primitive;
+  uint64_t base = uint64_t(drawn.instance) * stage.verticesPerInstance;
   const uint8_t *sources[3];
   for (unsigned k = 0; k < 3; ++k)
     sources[k] = stage.vertexOutputs.at(
@@ -113,6 +130,8 @@ void QuadBatch::writeInputs(size_t index, const Entry &entry) {
   for (unsigned lane = 0; lane < 4; ++lane) {
     const QuadPixel &pixel = quad.pixels[lane];
     uint8_t *record = inputs.at(index * 4 + lane);
+    // Inputs no vertex output feeds, and builtins not set below, read zero.
+    std::memset(record, 0, stage.inputSize);
     uint32_t helper = !(quad.coverage & (1u << lane));
     std::memcpy(record, &helper, 4);
     for (const Varying &varying : stage.varyings) {
@@ -126,9 +145,11 @@ void QuadBatch::writeInputs(size_t index, const Entry &entry) {
         std::memcpy(to, from[0], input.bytes * input.count);
         continue;
       }
+      bool linear = input.flags & SPVB_STAGE_NOPERSPECTIVE;
       const std::array<double, 3> &weights =
-          input.flags & SPVB_STAGE_NOPERSPECTIVE ? pixel.linear
-                                                 : pixel.perspective;
+          quad.centroid && (input.flags & SPVB_STAGE_CENTROID)
+              ? (linear ? pixel.centroidLinear : pixel.centroidPerspective)
+              : (linear ? pixel.linear : pixel.perspective);
       if (input.bytes == 4) {
         // The common case without loadFloat's and storeScalar's switches.
         for (unsigned c = 0; c < input.count; ++c) {
@@ -195,13 +216,10 @@ bool QuadBatch::flush() {
   const StageKernel &fragment = stage.fragment;
   if (fragment.entry) {
     uint64_t records = groups * stage.quadsPerGroup * 4;
-    inputs.clear(records);
     outputs.clear(records, fragment.entry->workgroupFill);
     if (fragment.entry->workgroupFill)
       for (size_t i = 0; i < records; ++i)
         std::memset(outputs.at(i), 0, sizeof(uint32_t)); // status
-    for (size_t q = 0; q < count; ++q)
-      writeInputs(q, entries[q]);
     for (size_t q = count; q < groups * stage.quadsPerGroup; ++q)
       for (unsigned lane = 0; lane < 4; ++lane) {
         uint8_t *record = inputs.at(q * 4 + lane);
@@ -224,7 +242,7 @@ bool QuadBatch::flush() {
 
   FragmentOperations &operations = stage.operations;
   for (size_t q = 0; q < count; ++q) {
-    const Quad &quad = entries[q].quad;
+    const Entry &quad = entries[q];
     for (unsigned lane = 0; lane < 4; ++lane) {
       if (!(quad.coverage & (1u << lane)))
         continue;
@@ -239,11 +257,8 @@ bool QuadBatch::flush() {
         operations.writeSamples(x, y, quad.samples[lane], record);
         continue;
       }
-      std::array<double, 4> depths = quad.pixels[lane].sampleDepth;
-      for (double &depth : depths)
-        depth += quad.depthBias;
-      operations.process(x, y, quad.samples[lane], depths, quad.frontFacing,
-                         record);
+      operations.process(x, y, quad.samples[lane], quad.depths[lane],
+                         quad.frontFacing, record);
     }
   }
   entries.clear();

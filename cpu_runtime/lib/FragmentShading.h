@@ -56,6 +56,11 @@ public:
   /// Whether the shader reads SampleId or SamplePosition, which makes it
   /// run once per sample.
   bool readsSample() const { return sampleId || samplePosition; }
+  /// Whether an input is decorated Sample: it then has a value per
+  /// covered sample, so the shader runs per sample.
+  bool hasSampleInputs() const { return sampleInputs; }
+  /// Whether an interpolated input is decorated Centroid.
+  bool hasCentroidInputs() const { return centroidInputs; }
 
   /// Checks the fragment kernel and fills the dispatch its batches start
   /// from.
@@ -76,6 +81,7 @@ private:
   std::vector<Varying> varyings;
   const spvb_stage_variable *fragCoord, *frontFacing, *pointCoord, *primitiveId,
       *sampleId, *sampleMask, *samplePosition;
+  bool sampleInputs = false, centroidInputs = false;
   uint32_t inputSize = 0, outputSize = 0;
   uint32_t quadsPerGroup = 1;
 
@@ -94,8 +100,8 @@ class QuadBatch {
 public:
   explicit QuadBatch(FragmentStage &stage);
 
-  /// Queues a quad of `primitive` (which must live until the next flush);
-  /// shades the queue when it is full. False once the draw has failed.
+  /// Queues a quad of `primitive`, writing its input records; shades the
+  /// queue when it is full. False once the draw has failed.
   bool add(const Quad &quad, const DrawPrimitive &primitive);
   /// Shades the queued quads and writes their fragments. False once the
   /// draw has failed.
@@ -104,12 +110,19 @@ public:
   static constexpr size_t kCapacity = 256;
 
 private:
+  /// What the fragment operations need of a queued quad (its input
+  /// records are written when it is queued).
   struct Entry {
-    Quad quad;
-    const DrawPrimitive *primitive;
+    int32_t x, y;
+    uint8_t coverage;
+    bool frontFacing;
+    std::array<uint8_t, 4> samples;
+    /// Per pixel, the depth at each sample with the depth bias added.
+    std::array<std::array<double, 4>, 4> depths;
   };
 
-  void writeInputs(size_t index, const Entry &entry);
+  void writeInputs(size_t index, const Quad &quad,
+                   const DrawPrimitive &primitive);
 
   FragmentStage &stage;
   std::vector<Entry> entries;

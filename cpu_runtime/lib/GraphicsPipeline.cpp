@@ -191,8 +191,9 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   setup.sampleMask = state.sampleMask;
   setup.perSample =
       *samples > 1 &&
-      (stage.readsSample() ||
+      (stage.readsSample() || stage.hasSampleInputs() ||
        (state.sampleShading && state.minSampleShading * *samples > 1));
+  setup.centroid = *samples > 1 && stage.hasCentroidInputs();
   if (state.rasterizerDiscard) {
     resolveAttachments(target);
     return statistics;

@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/bit.h"
 
 #include <algorithm>
 #include <cmath>
@@ -243,6 +244,8 @@ void rasterizeScreenTriangle(const GraphicsState &state,
         quad.coverage = coverage;
         quad.samples = covered;
         quad.sample = -1;
+        quad.centroid = setup.centroid;
+        uint32_t allSamples = (1u << samples) - 1;
         for (int i = 0; i < 4; ++i) {
           int64_t px = (qx + i % 2) * kSubPixels,
                   py = (qy + i / 2) * kSubPixels;
@@ -253,6 +256,19 @@ void rasterizeScreenTriangle(const GraphicsState &state,
             for (uint32_t sample = 0; sample < samples; ++sample)
               pixel.sampleDepth[sample] =
                   depthAt(px + offsets[sample][0], py + offsets[sample][1]);
+          if (!setup.centroid)
+            continue;
+          pixel.centroidPerspective = pixel.perspective;
+          pixel.centroidLinear = pixel.linear;
+          if (covered[i] && covered[i] != allSamples) {
+            unsigned first = llvm::countr_zero(unsigned(covered[i]));
+            int64_t e[3];
+            edgesAt(px + offsets[first][0], py + offsets[first][1], e);
+            QuadPixel at;
+            interpolate(at, e);
+            pixel.centroidPerspective = at.perspective;
+            pixel.centroidLinear = at.linear;
+          }
         }
         emit(quad);
         continue;
@@ -268,6 +284,7 @@ void rasterizeScreenTriangle(const GraphicsState &state,
           continue;
         quad.coverage = pixels;
         quad.sample = int(sample);
+        quad.centroid = false;
         for (int i = 0; i < 4; ++i) {
           QuadPixel &pixel = quad.pixels[i];
           int64_t e[3];

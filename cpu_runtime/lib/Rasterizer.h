@@ -36,6 +36,11 @@ struct QuadPixel {
   double inverseW = 1;
   /// The depth at each sample (sample 0's is `depth` when single-sampled).
   std::array<double, 4> sampleDepth{};
+  /// For `centroid` inputs (Quad::centroid): the weights at the first
+  /// covered sample of a partly covered pixel, which lies in both the
+  /// pixel and the primitive, else at the centre.
+  std::array<double, 3> centroidPerspective{};
+  std::array<double, 3> centroidLinear{};
 };
 
 /// A 2x2 block of pixels at even (x, y); pixel i is (x + i % 2, y + i / 2).
@@ -48,6 +53,8 @@ struct Quad {
   /// Sample shading: the sample this quad's invocations shade (the weights
   /// are at its location); -1 shades pixels at their centres.
   int sample = -1;
+  /// Whether the pixels' centroid weights are set.
+  bool centroid = false;
   bool frontFacing = true;
   /// The depth bias of the primitive, to add to each pixel's depth.
   double depthBias = 0;
@@ -88,6 +95,9 @@ struct RasterSetup {
   uint32_t samples = 1;
   uint32_t sampleMask = ~0u;
   bool perSample = false;
+  /// Whether pixel-rate quads carry centroid weights (multisampled draws
+  /// of shaders with `centroid` inputs).
+  bool centroid = false;
 
   PixelRect getScissor() const { return {x0, y0, x1, y1}; }
   /// The same draw restricted to `pixels` (within the scissor).

@@ -447,6 +447,70 @@ void main() {
       }
 }
 
+TEST_F(GraphicsTest, CentroidInputsAreInterpolatedInsideThePrimitive) {
+  // The triangle of MultisampledEdgeCoversTheSamplesBeforeIt covers
+  // framebuffer x < 2.5: pixel 2 only at samples 0 (x + 0.375) and 2
+  // (x + 0.125). Each input is the framebuffer x coordinate; without
+  // centroid it is taken at the centre (2.5, on the edge), with centroid
+  // at the first covered sample (2.375), in covered pixels at the centre.
+  Image color("R32G32B32A32_SFLOAT", kSize, kSize, 4);
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  ASSERT_EQ("<success>",
+            errorText(draw(R"(#version 450
+layout(location = 0) in vec4 position;
+layout(location = 0) noperspective out float u;
+layout(location = 1) noperspective out float c;
+layout(location = 2) out float p;
+void main() {
+  gl_Position = position;
+  u = c = p = 4.0 * (position.x + 1.0);
+}
+)",
+                           R"(#version 450
+layout(location = 0) noperspective in float u;
+layout(location = 1) centroid noperspective in float c;
+layout(location = 2) centroid in float p;
+layout(location = 0) out vec4 result;
+void main() { result = vec4(u, c, p, 1.0); }
+)",
+                           {-0.375f, -1, 0, 1, -0.375f, 3, 0, 1, -5, -1, 0, 1},
+                           runtime::GraphicsState(), target)));
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x <= 2; ++x) {
+      runtime::Color c = color.at(x, y, 0);
+      double centroid = x == 2 ? 2.375 : x + 0.5;
+      EXPECT_NEAR(c.f[0], x + 0.5, 1e-5) << x << "," << y;
+      EXPECT_NEAR(c.f[1], centroid, 1e-5) << x << "," << y;
+      EXPECT_NEAR(c.f[2], centroid, 1e-5) << x << "," << y;
+    }
+}
+
+TEST_F(GraphicsTest, SampleInputsRunTheShaderPerSample) {
+  // A Sample-decorated input has a value per covered sample, so the
+  // shader runs per sample though it reads neither gl_SampleID nor
+  // gl_SamplePosition: s is the framebuffer x coordinate at the sample.
+  Image color("R32G32B32A32_SFLOAT", kSize, kSize, 4);
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  ASSERT_EQ("<success>", errorText(draw(R"(#version 450
+layout(location = 0) in vec4 position;
+layout(location = 0) noperspective out float s;
+void main() { gl_Position = position; s = 4.0 * (position.x + 1.0); }
+)",
+                                        R"(#version 450
+layout(location = 0) sample noperspective in float s;
+layout(location = 0) out vec4 result;
+void main() { result = vec4(s, 0.0, 0.0, 1.0); }
+)",
+                                        quad(-1, -1, 1, 1), strip(), target)));
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x)
+      for (uint32_t sample = 0; sample < 4; ++sample)
+        EXPECT_NEAR(color.at(x, y, sample).f[0], x + kSampleX[sample], 1e-5)
+            << x << "," << y << " sample " << sample;
+}
+
 TEST_F(GraphicsTest, DepthIsTestedPerSample) {
   // The attachment's samples hold 0.75; a quad whose depth is
   // x / 16 + 0.46875 (x in framebuffer pixels) passes LESS left of

@@ -1,0 +1,4 @@
+#version 450
+layout(location = 0) centroid in vec2 uv;
+layout(location = 0) out vec4 color;
+void main() { color = vec4(interpolateAtCentroid(uv), 0.0, 1.0); }
