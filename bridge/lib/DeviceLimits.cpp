@@ -29,6 +29,12 @@ DeviceLimits DeviceLimits::lavapipe() {
   limits.maxPerStageResources = 128;
   limits.maxUniformBufferRange = 65536;
   limits.maxStorageBufferRange = 134217728;
+  limits.maxVertexInputAttributes = 32;
+  limits.maxVertexInputAttributeOffset = 2047;
+  limits.maxVertexInputBindingStride = 2048;
+  limits.maxColorAttachments = 8;
+  limits.maxFramebufferWidth = 16384;
+  limits.maxFramebufferHeight = 16384;
   return limits;
 }
 
@@ -50,6 +56,12 @@ DeviceLimits DeviceLimits::minimum() {
   limits.maxPerStageResources = 128;
   limits.maxUniformBufferRange = 16384;
   limits.maxStorageBufferRange = 134217728;
+  limits.maxVertexInputAttributes = 16;
+  limits.maxVertexInputAttributeOffset = 2047;
+  limits.maxVertexInputBindingStride = 2048;
+  limits.maxColorAttachments = 4;
+  limits.maxFramebufferWidth = 4096;
+  limits.maxFramebufferHeight = 4096;
   return limits;
 }
 
@@ -232,4 +244,47 @@ llvm::Error spvb::checkDeviceLimits(
       return error;
   }
   return llvm::Error::success();
+}
+
+llvm::Error spvb::checkDrawLimits(
+    const Kernel &vertex, llvm::ArrayRef<runtime::VertexAttribute> attributes,
+    const runtime::RenderTarget &target, const DeviceLimits &limits) {
+  if (!limits.enforced)
+    return llvm::Error::success();
+  LimitCheck check{vertex, limits};
+  if (llvm::Error error = check.exceeds(
+          "the vertex attributes", attributes.size(),
+          "maxVertexInputAttributes", limits.maxVertexInputAttributes))
+    return error;
+  for (const runtime::VertexAttribute &attribute : attributes) {
+    // Locations are numbered from 0.
+    if (llvm::Error error = check.exceeds("a vertex attribute's Location + 1",
+                                          uint64_t(attribute.location) + 1,
+                                          "maxVertexInputAttributes",
+                                          limits.maxVertexInputAttributes))
+      return error;
+    if (llvm::Error error = check.exceeds(
+            llvm::formatv("the offset of the vertex attribute at Location {0}",
+                          attribute.location),
+            attribute.offset, "maxVertexInputAttributeOffset",
+            limits.maxVertexInputAttributeOffset))
+      return error;
+    if (llvm::Error error = check.exceeds(
+            llvm::formatv("the stride of the vertex attribute at Location {0}",
+                          attribute.location),
+            attribute.stride, "maxVertexInputBindingStride",
+            limits.maxVertexInputBindingStride))
+      return error;
+  }
+  if (llvm::Error error =
+          check.exceeds("the colour attachments (the highest Location + 1)",
+                        target.colors.size(), "maxColorAttachments",
+                        limits.maxColorAttachments))
+    return error;
+  if (llvm::Error error =
+          check.exceeds("the framebuffer width", target.width,
+                        "maxFramebufferWidth", limits.maxFramebufferWidth))
+    return error;
+  return check.exceeds("the framebuffer height", target.height,
+                       "maxFramebufferHeight", limits.maxFramebufferHeight);
 }

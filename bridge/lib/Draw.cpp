@@ -75,6 +75,9 @@ llvm::Expected<runtime::DrawStatistics>
 Draw::run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
           llvm::ArrayRef<runtime::VertexAttribute> attributes,
           const runtime::DrawCall &call, runtime::RenderTarget &target) {
+  if (llvm::Error error = checkDrawLimits(vertex.getKernel(), attributes,
+                                          target, vertex.getLimits()))
+    return error;
   llvm::Expected<runtime::DispatchResources> vertexResources =
       vertex.prepare({1, 1, 1});
   if (!vertexResources)

@@ -158,6 +158,43 @@ llvm::Error DrawSession::checkLimits(const DrawJob &job,
                                      "{0}",
                                      getFormatName(attachment.format)));
   }
+  // Past these, drivers index fixed arrays (lavapipe crashes).
+  if (job.attributes.size() > limits.maxVertexInputAttributes)
+    return makeError(llvm::formatv(
+        "error: vertex data: {0} attributes exceed the Vulkan device's limit "
+        "of {1} (maxVertexInputAttributes)",
+        job.attributes.size(), limits.maxVertexInputAttributes));
+  if (job.vertexBuffers.size() > limits.maxVertexInputBindings)
+    return makeError(llvm::formatv(
+        "error: vertex data: {0} buffers exceed the Vulkan device's limit of "
+        "{1} vertex bindings (maxVertexInputBindings)",
+        job.vertexBuffers.size(), limits.maxVertexInputBindings));
+  for (const VertexBuffer &vertices : job.vertexBuffers) {
+    if (vertices.binding >= limits.maxVertexInputBindings)
+      return makeError(llvm::formatv(
+          "error: vertex data: binding {0} exceeds the Vulkan device's limit "
+          "of {1} vertex bindings (maxVertexInputBindings)",
+          vertices.binding, limits.maxVertexInputBindings));
+    if (vertices.stride > limits.maxVertexInputBindingStride)
+      return makeError(llvm::formatv(
+          "error: vertex data: stride {0} of binding {1} exceeds the Vulkan "
+          "device's limit of {2} (maxVertexInputBindingStride)",
+          vertices.stride, vertices.binding,
+          limits.maxVertexInputBindingStride));
+  }
+  for (const VertexAttribute &attribute : job.attributes) {
+    if (attribute.location >= limits.maxVertexInputAttributes)
+      return makeError(llvm::formatv(
+          "error: vertex data: Location {0} exceeds the Vulkan device's limit "
+          "of {1} vertex attributes (maxVertexInputAttributes)",
+          attribute.location, limits.maxVertexInputAttributes));
+    if (attribute.offset > limits.maxVertexInputAttributeOffset)
+      return makeError(llvm::formatv(
+          "error: vertex data: offset {0} of Location {1} exceeds the Vulkan "
+          "device's limit of {2} (maxVertexInputAttributeOffset)",
+          attribute.offset, attribute.location,
+          limits.maxVertexInputAttributeOffset));
+  }
   for (const VertexAttribute &attribute : job.attributes) {
     VkFormatProperties support;
     vkGetPhysicalDeviceFormatProperties(context.physicalDevice,

@@ -25,6 +25,10 @@
 //          of FORMAT (not in cpu_runtime's VulkanFormats.h)
 //   error: vertex data: the Vulkan device 'NAME' cannot use FORMAT as a
 //          vertex attribute (Location L)
+//   error: vertex data: Location L (or N attributes, N buffers, binding B,
+//          a stride, an offset) exceeds the Vulkan device's limit of M ...
+//          (maxVertexInputAttributes, maxVertexInputBindings,
+//          maxVertexInputBindingStride, maxVertexInputAttributeOffset)
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,8 +2,8 @@
 //
 // The CPU runs what no GPU would (a megabyte of shared memory, a workgroup of
 // 4096 invocations); a shader tested here must also run there. A profile
-// holds the VkPhysicalDeviceLimits a compute dispatch meets, and Dispatch
-// checks them before it runs:
+// holds the VkPhysicalDeviceLimits a dispatch or a draw meets, and Dispatch
+// and Draw check them before they run:
 //
 //   lavapipe  Mesa's lavapipe, the Vulkan backend's device (the default)
 //   min       the minimums the Vulkan specification requires of every device
@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_BRIDGE_DEVICELIMITS_H
 #define SPVBRIDGE_BRIDGE_DEVICELIMITS_H
+
+#include "spvbridge/cpu_runtime/GraphicsPipeline.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -45,6 +47,13 @@ struct DeviceLimits {
   uint32_t maxPerStageResources = 0;
   uint32_t maxUniformBufferRange = 0;
   uint32_t maxStorageBufferRange = 0;
+  // Draws.
+  uint32_t maxVertexInputAttributes = 0;
+  uint32_t maxVertexInputAttributeOffset = 0;
+  uint32_t maxVertexInputBindingStride = 0;
+  uint32_t maxColorAttachments = 0;
+  uint32_t maxFramebufferWidth = 0;
+  uint32_t maxFramebufferHeight = 0;
 
   static DeviceLimits lavapipe();
   static DeviceLimits minimum();
@@ -73,6 +82,13 @@ checkDeviceLimits(const Kernel &kernel, std::array<uint32_t, 3> groups,
                       boundElementCount,
                   llvm::ArrayRef<BoundBufferSize> buffers,
                   const DeviceLimits &limits);
+
+/// Checks a draw's vertex attributes and attachments against `limits`
+/// (errors name `vertex`'s source, as checkDeviceLimits's do).
+llvm::Error checkDrawLimits(const Kernel &vertex,
+                            llvm::ArrayRef<runtime::VertexAttribute> attributes,
+                            const runtime::RenderTarget &target,
+                            const DeviceLimits &limits);
 
 } // namespace spvb
 

@@ -84,6 +84,7 @@ public:
   void setPushConstants(llvm::ArrayRef<uint8_t> bytes);
   /// The device limits run() checks first (default: lavapipe's).
   void setLimits(DeviceLimits newLimits) { limits = std::move(newLimits); }
+  const DeviceLimits &getLimits() const { return limits; }
   /// Names memory the shader reaches through device addresses rather than
   /// a descriptor, for the message of a fault in it.
   void nameMemory(std::string name, const void *data, uint64_t size);
