@@ -1260,8 +1260,10 @@ def main():
         listed=lambda outcome: outcome.startswith((
             "disagree", "race", "undefined", "schedule", "precision",
             "agree-rerun", "error")),
-        updated=lambda expected, results, args: {
-            m: results[m] for m in results if m in expected or not args.all},
+        # --all adds no module the expectation file lacks.
+        updated=lambda expected, results, args: runner_driver.merged(
+            expected, {m: results[m] for m in results
+                       if m in expected or not args.all}),
         # A result the specifications leave undefined (a race, an undefined
         # operation, the workgroup order) may happen to be lavapipe's on
         # another host (SIMD lanes of another width run another

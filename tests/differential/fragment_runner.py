@@ -416,13 +416,6 @@ def summarize(results):
                   100.0 * defined / (defined + counts["disagree"])))
 
 
-def updated(expected, results, args):
-    """Named modules update their lines; the others keep theirs."""
-    merged = {m: (outcome,) for m, outcome in expected.items()}
-    merged.update(results)
-    return merged
-
-
 def main():
     return runner_driver.main(
         __doc__, "fragment_runner.py", "differential fragment run",
@@ -430,7 +423,9 @@ def main():
         modules=lambda args: fragment_modules(args.corpus),
         not_available="%s is not a compiled fragment module of the corpus",
         run_module=run_module, summarize=summarize,
-        listed=lambda outcome: outcome != "agree", updated=updated,
+        listed=lambda outcome: outcome != "agree",
+        updated=lambda expected, results, args: runner_driver.merged(
+            expected, results),
         report_header="# module\toutcome\tdetail\tcommand")
 
 
