@@ -1018,24 +1018,12 @@ LogicalResult lowerGLSL(Operation *op, unsigned inst, ValueRange args,
                         const TypeConverter &converter,
                         ConversionPatternRewriter &rewriter) {
   llvm::StringRef signature = getSignature(inst);
+  // Fragment shaders' are runtime calls (RuntimeCallPatterns.cpp).
   if (inst >= GLSLstd450InterpolateAtCentroid &&
-      inst <= GLSLstd450InterpolateAtOffset) {
-    auto module = op->getParentOfType<ModuleOp>();
-    bool fragment =
-        module && llvm::any_of(module.getOps<spirv::EntryPointOp>(),
-                               [](spirv::EntryPointOp entry) {
-                                 return entry.getExecutionModel() ==
-                                        spirv::ExecutionModel::Fragment;
-                               });
-    if (fragment)
-      return op->emitError()
-             << "GLSL.std.450 instruction " << inst
-             << " (InterpolateAt*: an input interpolated at another "
-                "location) is not supported yet";
+      inst <= GLSLstd450InterpolateAtOffset)
     return op->emitError() << "GLSL.std.450 instruction " << inst
                            << " (InterpolateAt*) is only valid in fragment "
                               "shaders";
-  }
   if (signature.empty())
     return op->emitError() << "unknown GLSL.std.450 instruction " << inst;
   if (args.size() != signature.size() || op->getNumResults() != 1)

@@ -14,7 +14,9 @@
 #include "spvbridge/spirv/SpvbDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 
+#include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp>
 
 using namespace mlir;
@@ -295,11 +297,70 @@ public:
   }
 };
 
+/// GLSL.std.450 InterpolateAtCentroid/Sample/Offset in a fragment shader:
+/// spvb_rt_interpolate(invocation, instruction, input, result_desc,
+/// operand, operand_desc, result). In other stages GLSLPatterns reports
+/// them.
+class InterpolateAtPattern : public OpConversionPattern<GLSLExtOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GLSLExtOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    uint32_t inst = op.getInst();
+    if (inst < GLSLstd450InterpolateAtCentroid ||
+        inst > GLSLstd450InterpolateAtOffset || op->getNumResults() != 1)
+      return failure();
+    auto module = op->getParentOfType<ModuleOp>();
+    if (!module || llvm::none_of(module.getOps<spirv::EntryPointOp>(),
+                                 [](spirv::EntryPointOp entry) {
+                                   return entry.getExecutionModel() ==
+                                          spirv::ExecutionModel::Fragment;
+                                 }))
+      return failure();
+    ValueRange args = adaptor.getOperands();
+    unsigned expected = inst == GLSLstd450InterpolateAtCentroid ? 1 : 2;
+    if (args.size() != expected ||
+        !isa<LLVM::LLVMPointerType>(args[0].getType()))
+      return op->emitError() << "GLSL.std.450 instruction " << inst
+                             << " expects a pointer to an input"
+                             << (expected == 2 ? " and one more operand" : "");
+    Type resultType =
+        getTypeConverter()->convertType(op->getResult(0).getType());
+    if (!resultType)
+      return rewriter.notifyMatchFailure(op, "result type");
+    Location loc = op.getLoc();
+    Type ptr = LLVM::LLVMPointerType::get(getContext());
+    Type i32 = rewriter.getI32Type();
+    Value operand = expected == 2
+                        ? spill(rewriter, loc, op, args[1])
+                        : LLVM::ZeroOp::create(rewriter, loc, ptr).getResult();
+    uint32_t operandDesc =
+        expected == 2 ? getTypeDesc(args[1].getType()) : getTypeDesc(Type());
+    Value result = createEntrySlot(rewriter, loc, op, resultType);
+    StringRef name = "spvb_rt_interpolate";
+    declareRuntimeFunction(
+        rewriter, op, name,
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
+                                    {ptr, i32, ptr, i32, ptr, i32, ptr}));
+    LLVM::CallOp::create(
+        rewriter, loc, TypeRange{}, name,
+        ValueRange{
+            getInvocation(op), createIntConstant(rewriter, loc, i32, inst),
+            args[0],
+            createIntConstant(rewriter, loc, i32, getTypeDesc(resultType)),
+            operand, createIntConstant(rewriter, loc, i32, operandDesc),
+            result});
+    rewriter.replaceOp(op, reload(rewriter, loc, result, resultType));
+    return success();
+  }
+};
+
 } // namespace
 
 void spvb::populateRuntimeCallPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns) {
   patterns.add<SubgroupPattern, ImagePattern, DebugPrintfPattern,
-               CheckDefinedPattern>(converter, patterns.getContext(),
-                                    kOverrideBenefit);
+               CheckDefinedPattern, InterpolateAtPattern>(
+      converter, patterns.getContext(), kOverrideBenefit);
 }

@@ -2,10 +2,17 @@
 #include "FragmentShading.h"
 
 #include "StageValues.h"
+#include "TypeDesc.h"
 
+#include "llvm/ADT/bit.h"
+
+#include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp>
 
 using namespace spvb::runtime;
+
+/// The batch this thread is shading, for spvb_rt_interpolate.
+static thread_local const QuadBatch *shadingBatch = nullptr;
 
 static const spvb_stage_variable *
 findInput(llvm::ArrayRef<spvb_stage_variable> vars, uint32_t builtin) {
@@ -107,7 +114,13 @@ bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
   entry.y = quad.y;
   entry.coverage = quad.coverage;
   entry.frontFacing = quad.frontFacing;
+  entry.sample = int8_t(quad.sample);
   entry.samples = quad.samples;
+  entry.primitive = &primitive;
+  if (quad.triangle &&
+      (triangles.empty() || triangles.back().serial != quad.triangle->serial))
+    triangles.push_back(*quad.triangle);
+  entry.triangle = triangles.empty() ? 0 : uint32_t(triangles.size() - 1);
   for (unsigned lane = 0; lane < 4; ++lane)
     for (unsigned sample = 0; sample < 4; ++sample)
       entry.depths[lane][sample] =
@@ -228,16 +241,20 @@ bool QuadBatch::flush() {
         std::memcpy(record, &helper, 4);
       }
     uint32_t batch = stage.nextBatch.fetch_add(1);
+    shadingBatch = this;
     for (uint32_t group = 0; group < groups; ++group) {
       if (std::optional<KernelFault> fault = runner->run({group, batch, 0})) {
+        shadingBatch = nullptr;
         stage.faults.report(std::move(*fault));
         entries.clear();
+        triangles.clear();
         return false;
       }
       stage.state.races.finishWorkgroup(
           uint64_t(batch) * dispatch.workgroup_count[0] + group);
     }
   }
+  shadingBatch = nullptr;
   stage.invocations.fetch_add(count * 4, std::memory_order_relaxed);
 
   FragmentOperations &operations = stage.operations;
@@ -262,5 +279,109 @@ bool QuadBatch::flush() {
     }
   }
   entries.clear();
+  triangles.clear();
   return true;
+}
+
+namespace spvb::runtime {
+
+/// GLSL.std.450 InterpolateAtCentroid, InterpolateAtSample and
+/// InterpolateAtOffset of the input at `input` (a float component of an
+/// interpolated input in this invocation's record, or a flat one, which
+/// keeps its value).
+void interpolateInput(const QuadBatch &batch, const spvb_invocation &invocation,
+                      uint32_t instruction, const uint8_t *input,
+                      uint32_t resultDesc, const void *operand,
+                      uint32_t operandDesc, void *result) {
+  const FragmentStage &stage = batch.stage;
+  TypeDesc resultType(resultDesc);
+  std::memset(result, 0, resultType.size());
+  uint64_t recordIndex = invocation.global_id[0];
+  size_t quadIndex = recordIndex / 4;
+  if (quadIndex >= batch.entries.size())
+    return; // a padding helper: its results are never used
+  const uint8_t *record = batch.inputs.at(recordIndex);
+  if (input < record || input >= record + stage.inputSize)
+    return;
+  uint32_t offset = uint32_t(input - record);
+  const Varying *varying = nullptr;
+  for (const Varying &candidate : stage.varyings)
+    if (offset >= candidate.input->offset &&
+        offset < candidate.input->offset +
+                     candidate.input->bytes * candidate.input->count)
+      varying = &candidate;
+  const QuadBatch::Entry &entry = batch.entries[quadIndex];
+  if (!varying || !varying->interpolate || batch.triangles.empty()) {
+    std::memcpy(
+        result, input,
+        std::min<size_t>(resultType.size(), record + stage.inputSize - input));
+    return;
+  }
+  const spvb_stage_variable &var = *varying->input;
+  unsigned lane = recordIndex % 4;
+  double x = entry.x + lane % 2 + 0.5, y = entry.y + lane / 2 + 0.5;
+  auto moveTo = [&](uint32_t sample) {
+    std::array<double, 2> location = getSampleLocation(stage.samples, sample);
+    x += location[0] - 0.5;
+    y += location[1] - 0.5;
+  };
+  if (instruction == GLSLstd450InterpolateAtSample) {
+    // Sample numbers past the pixel's samples have no location: the
+    // centre, as with one sample.
+    int64_t sample = 0;
+    TypeDesc type(operandDesc);
+    std::memcpy(&sample, operand, std::min<uint32_t>(type.bytes, 8));
+    if (type.bytes == 4)
+      sample = int32_t(sample);
+    if (stage.samples > 1 && sample >= 0 && sample < int64_t(stage.samples))
+      moveTo(uint32_t(sample));
+  } else if (instruction == GLSLstd450InterpolateAtOffset) {
+    float offsets[2];
+    std::memcpy(offsets, operand, sizeof(offsets));
+    x += offsets[0];
+    y += offsets[1];
+  } else if (entry.sample >= 0) {
+    // Centroid under sample shading: the sample's own location.
+    moveTo(uint32_t(entry.sample));
+  } else if (stage.samples > 1) {
+    uint32_t covered = entry.samples[lane];
+    uint32_t all = (1u << stage.samples) - 1;
+    if (covered && covered != all)
+      moveTo(llvm::countr_zero(covered));
+  }
+  QuadPixel at;
+  batch.triangles[entry.triangle].interpolateAt(x, y, at);
+  const std::array<double, 3> &weights =
+      var.flags & SPVB_STAGE_NOPERSPECTIVE ? at.linear : at.perspective;
+  const Primitive &primitive = entry.primitive->primitive;
+  uint64_t base =
+      uint64_t(entry.primitive->instance) * stage.verticesPerInstance;
+  unsigned first = (offset - var.offset) / var.bytes;
+  for (unsigned c = 0; c < resultType.count && first + c < var.count; ++c) {
+    double value = 0;
+    for (unsigned k = 0; k < 3; ++k) {
+      const uint8_t *from =
+          stage.vertexOutputs.at(
+              base +
+              primitive.vertices[std::min(k, primitive.vertexCount - 1)]) +
+          *varying->source + (first + c) * var.bytes;
+      value += weights[k] * loadFloat(from, var.bytes);
+    }
+    storeScalar(static_cast<uint8_t *>(result) + c * var.bytes, var, value, 0);
+  }
+}
+
+} // namespace spvb::runtime
+
+extern "C" void spvb_rt_interpolate(spvb_invocation *invocation,
+                                    uint32_t instruction, const void *input,
+                                    uint32_t resultDesc, const void *operand,
+                                    uint32_t operandDesc, void *result) {
+  if (!shadingBatch) {
+    std::memset(result, 0, TypeDesc(resultDesc).size());
+    return;
+  }
+  interpolateInput(*shadingBatch, *invocation, instruction,
+                   static_cast<const uint8_t *>(input), resultDesc, operand,
+                   operandDesc, result);
 }

@@ -45,6 +45,8 @@ struct Varying {
   bool interpolate;
 };
 
+class QuadBatch;
+
 /// What the threads of a draw's fragment stage share.
 class FragmentStage {
 public:
@@ -72,6 +74,9 @@ public:
 
 private:
   friend class QuadBatch;
+  friend void interpolateInput(const QuadBatch &, const spvb_invocation &,
+                               uint32_t, const uint8_t *, uint32_t,
+                               const void *, uint32_t, void *);
 
   const StageKernel &fragment;
   const StageRecords &vertexOutputs;
@@ -116,16 +121,26 @@ private:
     int32_t x, y;
     uint8_t coverage;
     bool frontFacing;
+    /// Sample shading: the quad's sample, else -1.
+    int8_t sample;
     std::array<uint8_t, 4> samples;
+    const DrawPrimitive *primitive;
+    /// Its triangle in `triangles`.
+    uint32_t triangle;
     /// Per pixel, the depth at each sample with the depth bias added.
     std::array<std::array<double, 4>, 4> depths;
   };
 
   void writeInputs(size_t index, const Quad &quad,
                    const DrawPrimitive &primitive);
+  friend void interpolateInput(const QuadBatch &, const spvb_invocation &,
+                               uint32_t, const uint8_t *, uint32_t,
+                               const void *, uint32_t, void *);
 
   FragmentStage &stage;
   std::vector<Entry> entries;
+  /// The triangles of the queued quads, for interpolateAt*.
+  std::vector<TriangleSetup> triangles;
   StageRecords inputs, outputs;
   spvb_dispatch dispatch;
   std::optional<WorkgroupRunner> runner;

@@ -139,30 +139,21 @@ void rasterizeScreenTriangle(const GraphicsState &state,
     offsets[sample][0] = int64_t(location[0] * kSubPixels);
     offsets[sample][1] = int64_t(location[1] * kSubPixels);
   }
-  // The weights, depth and 1/w from the edge values at a point; helpers'
-  // (outside the triangle) are extrapolated.
+  TriangleSetup triangle;
+  for (int k = 0; k < 3; ++k) {
+    triangle.fixed[k] = {v[k]->fx, v[k]->fy};
+    triangle.z[k] = v[k]->z;
+    triangle.inverseW[k] = v[k]->inverseW;
+    triangle.weights[k] = v[k]->weights;
+  }
+  triangle.area = area;
+  static thread_local uint64_t serial = 0;
+  triangle.serial = ++serial;
+  quad.triangle = &triangle;
+  // Helpers (outside the triangle) are extrapolated.
   auto interpolate = [&](QuadPixel &pixel, const int64_t *e) {
-    double l[3], q[3], sum = 0;
-    for (int k = 0; k < 3; ++k) {
-      l[k] = double(e[k]) / double(area);
-      q[k] = l[k] * v[k]->inverseW;
-      sum += q[k];
-    }
-    pixel.depth = 0;
-    pixel.inverseW = sum;
-    pixel.perspective = {0, 0, 0};
-    pixel.linear = {0, 0, 0};
-    // One division, not three: the weights go to 32-bit floats, far
-    // coarser than the reciprocal's rounding.
-    double inverseSum = sum != 0 ? 1 / sum : 0;
-    for (int k = 0; k < 3; ++k) {
-      pixel.depth += l[k] * v[k]->z;
-      double p = sum != 0 ? q[k] * inverseSum : l[k];
-      for (int j = 0; j < 3; ++j) {
-        pixel.perspective[j] += p * v[k]->weights[j];
-        pixel.linear[j] += l[k] * v[k]->weights[j];
-      }
-    }
+    double edges[3] = {double(e[0]), double(e[1]), double(e[2])};
+    triangle.interpolate(edges, pixel);
   };
   // Edge k at sub-pixel (sx, sy) is exactly
   //   e0[k] + stepX[k] * (sx - ox) + stepY[k] * (sy - oy)
@@ -532,4 +523,41 @@ PixelRect spvb::runtime::getPrimitiveBounds(
                    clampTo(std::ceil(maxX + pad), scissor.x0, scissor.x1),
                    clampTo(std::ceil(maxY + pad), scissor.y0, scissor.y1)};
   return bounds;
+}
+
+void TriangleSetup::interpolate(const double *e, QuadPixel &pixel) const {
+  double l[3], q[3], sum = 0;
+  for (int k = 0; k < 3; ++k) {
+    l[k] = e[k] / double(area);
+    q[k] = l[k] * inverseW[k];
+    sum += q[k];
+  }
+  pixel.depth = 0;
+  pixel.inverseW = sum;
+  pixel.perspective = {0, 0, 0};
+  pixel.linear = {0, 0, 0};
+  // One division, not three: the weights go to 32-bit floats, far coarser
+  // than the reciprocal's rounding.
+  double inverseSum = sum != 0 ? 1 / sum : 0;
+  for (int k = 0; k < 3; ++k) {
+    pixel.depth += l[k] * z[k];
+    double p = sum != 0 ? q[k] * inverseSum : l[k];
+    for (int j = 0; j < 3; ++j) {
+      pixel.perspective[j] += p * weights[k][j];
+      pixel.linear[j] += l[k] * weights[k][j];
+    }
+  }
+}
+
+void TriangleSetup::interpolateAt(double x, double y, QuadPixel &pixel) const {
+  double sx = x * kSubPixels, sy = y * kSubPixels;
+  double e[3];
+  for (int k = 0; k < 3; ++k) {
+    // Edge k runs from vertex k + 1 to vertex k + 2, as edge() computes.
+    const std::array<int64_t, 2> &a = fixed[(k + 1) % 3],
+                                 &b = fixed[(k + 2) % 3];
+    e[k] = double(b[0] - a[0]) * (sy - double(a[1])) -
+           double(b[1] - a[1]) * (sx - double(a[0]));
+  }
+  interpolate(e, pixel);
 }

@@ -43,6 +43,26 @@ struct QuadPixel {
   std::array<double, 3> centroidLinear{};
 };
 
+/// A rasterized triangle as interpolation needs it: its vertices in
+/// sub-pixels with depth, 1/w and their weights of the primitive's
+/// vertices (a clipped polygon's, a line's or a point's corners carry the
+/// original vertices' weights).
+struct TriangleSetup {
+  std::array<std::array<int64_t, 2>, 3> fixed;
+  std::array<double, 3> z, inverseW;
+  std::array<std::array<double, 3>, 3> weights;
+  /// Twice the area in sub-pixels squared, positive.
+  int64_t area;
+  /// Distinguishes the triangles a thread rasterizes.
+  uint64_t serial;
+
+  /// Weights, depth and 1/w at the point whose edge values (edge k is
+  /// opposite vertex k) are `e`; outside the triangle they extrapolate.
+  void interpolate(const double *e, QuadPixel &pixel) const;
+  /// The same at (x, y) in framebuffer coordinates (interpolateAt*).
+  void interpolateAt(double x, double y, QuadPixel &pixel) const;
+};
+
 /// A 2x2 block of pixels at even (x, y); pixel i is (x + i % 2, y + i / 2).
 struct Quad {
   int32_t x = 0, y = 0;
@@ -60,6 +80,8 @@ struct Quad {
   double depthBias = 0;
   /// Points: the centre and size, for gl_PointCoord (size 0 otherwise).
   double pointX = 0, pointY = 0, pointSize = 0;
+  /// The triangle the quad was rasterized from, while it is emitted.
+  const TriangleSetup *triangle = nullptr;
   std::array<QuadPixel, 4> pixels;
 };
 

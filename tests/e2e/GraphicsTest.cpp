@@ -486,6 +486,50 @@ void main() { result = vec4(u, c, p, 1.0); }
     }
 }
 
+TEST_F(GraphicsTest, InterpolateAtMovesTheInterpolationPoint) {
+  // The triangle of CentroidInputsAreInterpolatedInsideThePrimitive, its
+  // inputs the framebuffer x coordinate: interpolateAtOffset(+0.25, 0)
+  // reads x + 0.75, interpolateAtSample(2) x + 0.125 (sample 2's
+  // location), interpolateAtCentroid 2.375 in pixel 2 (covered at samples
+  // 0 and 2) and the centre elsewhere; a flat input keeps its value.
+  Image color("R32G32B32A32_SFLOAT", kSize, kSize, 4);
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  ASSERT_EQ("<success>",
+            errorText(draw(R"(#version 450
+layout(location = 0) in vec4 position;
+layout(location = 0) noperspective out float u;
+layout(location = 1) out float p;
+layout(location = 2) flat out float f;
+void main() {
+  gl_Position = position;
+  u = p = 4.0 * (position.x + 1.0);
+  f = 7.0;
+}
+)",
+                           R"(#version 450
+layout(location = 0) noperspective in float u;
+layout(location = 1) in float p;
+layout(location = 2) flat in float f;
+layout(location = 0) out vec4 result;
+void main() {
+  result = vec4(interpolateAtOffset(u, vec2(0.25, 0.0)),
+                interpolateAtSample(p, 2), interpolateAtCentroid(u),
+                interpolateAtOffset(f, vec2(0.3)));
+}
+)",
+                           {-0.375f, -1, 0, 1, -0.375f, 3, 0, 1, -5, -1, 0, 1},
+                           runtime::GraphicsState(), target)));
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x <= 2; ++x) {
+      runtime::Color c = color.at(x, y, 0);
+      EXPECT_NEAR(c.f[0], x + 0.75, 1e-5) << x << "," << y;
+      EXPECT_NEAR(c.f[1], x + kSampleX[2], 1e-5) << x << "," << y;
+      EXPECT_NEAR(c.f[2], x == 2 ? 2.375 : x + 0.5, 1e-5) << x << "," << y;
+      EXPECT_EQ(c.f[3], 7.0) << x << "," << y;
+    }
+}
+
 TEST_F(GraphicsTest, SampleInputsRunTheShaderPerSample) {
   // A Sample-decorated input has a value per covered sample, so the
   // shader runs per sample though it reads neither gl_SampleID nor

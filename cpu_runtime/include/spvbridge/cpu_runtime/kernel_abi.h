@@ -316,6 +316,17 @@ void spvb_rt_image(spvb_invocation *invocation, uint32_t opcode,
                    uint32_t operand_count, const uint32_t *operand_descs,
                    const void *const *operands, void *result);
 
+/* GLSL.std.450 InterpolateAtCentroid, InterpolateAtSample and
+ * InterpolateAtOffset (`instruction`) in a fragment shader: the input
+ * variable (or a component of it) that `input` points at in the
+ * invocation's input record, interpolated at the centroid, at sample
+ * `*operand` or at the pixel centre plus the vec2 `*operand` (typed by
+ * operand_desc); the result, typed by result_desc, goes to `result`. */
+void spvb_rt_interpolate(spvb_invocation *invocation, uint32_t instruction,
+                         const void *input, uint32_t result_desc,
+                         const void *operand, uint32_t operand_desc,
+                         void *result);
+
 #ifdef __cplusplus
 }
 #endif
