@@ -114,8 +114,8 @@ bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
   entry.y = quad.y;
   entry.coverage = quad.coverage;
   entry.frontFacing = quad.frontFacing;
-  entry.sample = int8_t(quad.sample);
   entry.samples = quad.samples;
+  entry.covered = quad.covered;
   entry.primitive = &primitive;
   if (quad.triangle &&
       (triangles.empty() || triangles.back().serial != quad.triangle->serial))
@@ -340,11 +340,11 @@ void interpolateInput(const QuadBatch &batch, const spvb_invocation &invocation,
     std::memcpy(offsets, operand, sizeof(offsets));
     x += offsets[0];
     y += offsets[1];
-  } else if (entry.sample >= 0) {
-    // Centroid under sample shading: the sample's own location.
-    moveTo(uint32_t(entry.sample));
   } else if (stage.samples > 1) {
-    uint32_t covered = entry.samples[lane];
+    // The centroid: the first covered sample of a partly covered pixel,
+    // with sample shading too (as lavapipe; any point in both the pixel
+    // and the primitive is valid).
+    uint32_t covered = entry.covered[lane];
     uint32_t all = (1u << stage.samples) - 1;
     if (covered && covered != all)
       moveTo(llvm::countr_zero(covered));

@@ -121,9 +121,7 @@ private:
     int32_t x, y;
     uint8_t coverage;
     bool frontFacing;
-    /// Sample shading: the quad's sample, else -1.
-    int8_t sample;
-    std::array<uint8_t, 4> samples;
+    std::array<uint8_t, 4> samples, covered;
     const DrawPrimitive *primitive;
     /// Its triangle in `triangles`.
     uint32_t triangle;

@@ -231,6 +231,7 @@ void rasterizeScreenTriangle(const GraphicsState &state,
         continue;
       quad.x = qx;
       quad.y = qy;
+      quad.covered = covered;
       if (!setup.perSample || samples == 1) {
         quad.coverage = coverage;
         quad.samples = covered;

@@ -68,8 +68,11 @@ struct Quad {
   int32_t x = 0, y = 0;
   /// Bit i: pixel i is covered (else a helper invocation).
   uint8_t coverage = 0;
-  /// Per pixel, bit s: sample s is covered.
+  /// Per pixel, bit s: sample s is covered (with sample shading, the
+  /// quad's sample only).
   std::array<uint8_t, 4> samples{};
+  /// Per pixel, every covered sample, also with sample shading.
+  std::array<uint8_t, 4> covered{};
   /// Sample shading: the sample this quad's invocations shade (the weights
   /// are at its location); -1 shades pixels at their centres.
   int sample = -1;

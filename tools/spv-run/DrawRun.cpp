@@ -345,6 +345,7 @@ drawOnVulkan(const DrawOptions &options, const VulkanShaders &shaders,
   draw.specializations = compile.specializations;
   draw.width = options.framebuffer.width;
   draw.height = options.framebuffer.height;
+  draw.samples = options.samples;
   for (const AttachmentPlan &plan : plans) {
     vulkan::ColorAttachment attachment;
     attachment.location = plan.location;

@@ -784,9 +784,6 @@ static int runDraw(StringRef threadsArg) {
     if (samplesArg != "1" && samplesArg != "4")
       return fail("--samples '" + samplesArg + "': draws take 1 or 4 samples");
     options.samples = samplesArg == "4" ? 4 : 1;
-    if (options.samples > 1 && options.vulkan)
-      return fail("--samples 4: multisampled draws run on the CPU only, not "
-                  "with --backend=vulkan or --compare");
   }
   if (cold)
     setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);

@@ -78,10 +78,23 @@ private:
   llvm::Error createPipeline(const DrawJob &job, DrawResult &result);
   llvm::Error draw(const DrawJob &job, DrawResult &result);
 
-  struct Attachment {
+  /// An image with its memory and view.
+  struct Image {
     VkImage image = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;
+  };
+  llvm::Error createImage(const DrawJob &job, VkFormat format,
+                          VkSampleCountFlagBits samples,
+                          VkImageUsageFlags usage, Image &image);
+  void destroyImage(Image &image);
+
+  struct Attachment {
+    /// What is read back: the attachment, or the resolve target of a
+    /// multisampled one.
+    Image single;
+    /// Multisampled draws: the image drawn into.
+    Image multisampled;
     /// Where the texels are copied after the last draw.
     Context::Buffer readback;
     uint64_t bytes = 0;
@@ -106,12 +119,8 @@ DrawSession::~DrawSession() {
   if (renderPass)
     vkDestroyRenderPass(device, renderPass, nullptr);
   for (Attachment &attachment : attachments) {
-    if (attachment.view)
-      vkDestroyImageView(device, attachment.view, nullptr);
-    if (attachment.image)
-      vkDestroyImage(device, attachment.image, nullptr);
-    if (attachment.memory)
-      vkFreeMemory(device, attachment.memory, nullptr);
+    destroyImage(attachment.single);
+    destroyImage(attachment.multisampled);
     context.destroyBuffer(attachment.readback);
   }
   for (Context::Buffer &buffer : vertexBuffers)
@@ -141,6 +150,32 @@ llvm::Error DrawSession::checkLimits(const DrawJob &job,
           "error: --framebuffer: Location {0} exceeds the Vulkan device's "
           "limit of {1} colour attachments (maxColorAttachments)",
           attachment.location, limits.maxColorAttachments));
+  if (job.samples > 1) {
+    if (!(limits.framebufferColorSampleCounts & VK_SAMPLE_COUNT_4_BIT))
+      return makeError(llvm::formatv(
+          "error: --samples 4: the Vulkan device '{0}' cannot draw 4 samples "
+          "(framebufferColorSampleCounts)",
+          context.properties.deviceName));
+    for (const ColorAttachment &attachment : job.attachments) {
+      const runtime::VulkanFormat *format =
+          runtime::getVulkanFormat(attachment.format);
+      if (format && runtime::isIntegerFormat(*format))
+        return makeError(llvm::formatv(
+            "error: --samples 4: Vulkan resolves no integer format ({0} at "
+            "Location {1}); the CPU takes sample 0",
+            getFormatName(attachment.format), attachment.location));
+      VkImageFormatProperties properties;
+      if (vkGetPhysicalDeviceImageFormatProperties(
+              context.physicalDevice, attachment.format, VK_IMAGE_TYPE_2D,
+              VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0,
+              &properties) != VK_SUCCESS ||
+          !(properties.sampleCounts & VK_SAMPLE_COUNT_4_BIT))
+        return makeError(llvm::formatv(
+            "error: --samples 4: the Vulkan device '{0}' cannot draw 4 "
+            "samples of {1} (vkGetPhysicalDeviceImageFormatProperties)",
+            context.properties.deviceName, getFormatName(attachment.format)));
+    }
+  }
   for (const ColorAttachment &attachment : job.attachments) {
     VkFormatProperties support;
     vkGetPhysicalDeviceFormatProperties(context.physicalDevice,
@@ -226,45 +261,66 @@ llvm::Error DrawSession::createVertexInput(const DrawJob &job) {
   return llvm::Error::success();
 }
 
-llvm::Error DrawSession::createAttachments(const DrawJob &job) {
+void DrawSession::destroyImage(Image &image) {
   VkDevice device = context.device;
+  if (image.view)
+    vkDestroyImageView(device, image.view, nullptr);
+  if (image.image)
+    vkDestroyImage(device, image.image, nullptr);
+  if (image.memory)
+    vkFreeMemory(device, image.memory, nullptr);
+}
+
+llvm::Error DrawSession::createImage(const DrawJob &job, VkFormat format,
+                                     VkSampleCountFlagBits samples,
+                                     VkImageUsageFlags usage, Image &image) {
+  VkDevice device = context.device;
+  auto info =
+      makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+  info.imageType = VK_IMAGE_TYPE_2D;
+  info.format = format;
+  info.extent = {job.width, job.height, 1};
+  info.mipLevels = 1;
+  info.arrayLayers = 1;
+  info.samples = samples;
+  info.tiling = VK_IMAGE_TILING_OPTIMAL;
+  info.usage = usage;
+  info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  if (llvm::Error error = check(
+          vkCreateImage(device, &info, nullptr, &image.image), "vkCreateImage"))
+    return error;
+  VkMemoryRequirements requirements;
+  vkGetImageMemoryRequirements(device, image.image, &requirements);
+  if (llvm::Error error = context.allocateMemory(requirements, 0, image.memory))
+    return error;
+  if (llvm::Error error =
+          check(vkBindImageMemory(device, image.image, image.memory, 0),
+                "vkBindImageMemory"))
+    return error;
+  auto view = makeStruct<VkImageViewCreateInfo>(
+      VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
+  view.image = image.image;
+  view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  view.format = format;
+  view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  return check(vkCreateImageView(device, &view, nullptr, &image.view),
+               "vkCreateImageView");
+}
+
+llvm::Error DrawSession::createAttachments(const DrawJob &job) {
   for (const ColorAttachment &binding : job.attachments) {
     Attachment &attachment = attachments.emplace_back();
-    auto info =
-        makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
-    info.imageType = VK_IMAGE_TYPE_2D;
-    info.format = binding.format;
-    info.extent = {job.width, job.height, 1};
-    info.mipLevels = 1;
-    info.arrayLayers = 1;
-    info.samples = VK_SAMPLE_COUNT_1_BIT;
-    info.tiling = VK_IMAGE_TILING_OPTIMAL;
-    info.usage =
-        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-    info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     if (llvm::Error error =
-            check(vkCreateImage(device, &info, nullptr, &attachment.image),
-                  "vkCreateImage"))
+            createImage(job, binding.format, VK_SAMPLE_COUNT_1_BIT,
+                        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                            VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                        attachment.single))
       return error;
-    VkMemoryRequirements requirements;
-    vkGetImageMemoryRequirements(device, attachment.image, &requirements);
-    if (llvm::Error error =
-            context.allocateMemory(requirements, 0, attachment.memory))
-      return error;
-    if (llvm::Error error = check(
-            vkBindImageMemory(device, attachment.image, attachment.memory, 0),
-            "vkBindImageMemory"))
-      return error;
-    auto view = makeStruct<VkImageViewCreateInfo>(
-        VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
-    view.image = attachment.image;
-    view.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    view.format = binding.format;
-    view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    if (llvm::Error error =
-            check(vkCreateImageView(device, &view, nullptr, &attachment.view),
-                  "vkCreateImageView"))
-      return error;
+    if (job.samples > 1)
+      if (llvm::Error error = createImage(
+              job, binding.format, VK_SAMPLE_COUNT_4_BIT,
+              VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, attachment.multisampled))
+        return error;
     // checkLimits made sure the table has the format.
     attachment.bytes = uint64_t(job.width) * job.height *
                        runtime::getVulkanFormat(binding.format)->texelBytes;
@@ -277,13 +333,19 @@ llvm::Error DrawSession::createAttachments(const DrawJob &job) {
 }
 
 llvm::Error DrawSession::createRenderPass(const DrawJob &job) {
+  // Render-pass attachment 2i is Location's image (multisampled ones
+  // then resolve into 2i + 1), in the order of framebufferViews().
   std::vector<VkAttachmentDescription> descriptions;
-  std::vector<VkAttachmentReference> references(
-      getColorCount(job), {VK_ATTACHMENT_UNUSED, VK_IMAGE_LAYOUT_UNDEFINED});
+  const VkAttachmentReference unused = {VK_ATTACHMENT_UNUSED,
+                                        VK_IMAGE_LAYOUT_UNDEFINED};
+  std::vector<VkAttachmentReference> references(getColorCount(job), unused);
+  std::vector<VkAttachmentReference> resolves(getColorCount(job), unused);
+  bool multisampled = job.samples > 1;
   for (size_t i = 0; i < job.attachments.size(); ++i) {
-    VkAttachmentDescription &description = descriptions.emplace_back();
+    VkAttachmentDescription description{};
     description.format = job.attachments[i].format;
-    description.samples = VK_SAMPLE_COUNT_1_BIT;
+    description.samples =
+        multisampled ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
     description.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
     description.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     description.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
@@ -292,13 +354,31 @@ llvm::Error DrawSession::createRenderPass(const DrawJob &job) {
     // final layout is the read-back copy's.
     description.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     description.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    references[job.attachments[i].location] = {
-        static_cast<uint32_t>(i), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    uint32_t location = job.attachments[i].location;
+    references[location] = {static_cast<uint32_t>(descriptions.size()),
+                            VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    if (!multisampled) {
+      descriptions.push_back(description);
+      continue;
+    }
+    description.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    description.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    descriptions.push_back(description);
+    VkAttachmentDescription resolve = description;
+    resolve.samples = VK_SAMPLE_COUNT_1_BIT;
+    resolve.loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    resolve.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    resolve.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    resolves[location] = {static_cast<uint32_t>(descriptions.size()),
+                          VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    descriptions.push_back(resolve);
   }
   VkSubpassDescription subpass{};
   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
   subpass.colorAttachmentCount = static_cast<uint32_t>(references.size());
   subpass.pColorAttachments = references.data();
+  if (multisampled)
+    subpass.pResolveAttachments = resolves.data();
   // The previous draw's writes and final layout transition come before
   // this one's clear, and this one's writes before the read-back copy.
   VkSubpassDependency dependencies[2] = {
@@ -326,8 +406,11 @@ llvm::Error DrawSession::createRenderPass(const DrawJob &job) {
     return error;
 
   std::vector<VkImageView> views;
-  for (const Attachment &attachment : attachments)
-    views.push_back(attachment.view);
+  for (const Attachment &attachment : attachments) {
+    if (multisampled)
+      views.push_back(attachment.multisampled.view);
+    views.push_back(attachment.single.view);
+  }
   auto framebufferInfo = makeStruct<VkFramebufferCreateInfo>(
       VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO);
   framebufferInfo.renderPass = renderPass;
@@ -409,7 +492,8 @@ llvm::Error DrawSession::createPipeline(const DrawJob &job,
 
   auto multisample = makeStruct<VkPipelineMultisampleStateCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO);
-  multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  multisample.rasterizationSamples =
+      job.samples > 1 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
 
   // One state per subpass colour reference, the unused ones included.
   VkPipelineColorBlendAttachmentState blend{};
@@ -451,10 +535,15 @@ llvm::Error DrawSession::draw(const DrawJob &job, DrawResult &result) {
   llvm::Expected<VkCommandBuffer> commands = context.beginCommands();
   if (!commands)
     return commands.takeError();
-  std::vector<VkClearValue> clears(job.attachments.size());
-  for (size_t i = 0; i < job.attachments.size(); ++i)
-    std::copy(job.attachments[i].clear.begin(), job.attachments[i].clear.end(),
-              clears[i].color.uint32);
+  // One clear value per render-pass attachment (a resolve target's is
+  // not used).
+  unsigned perAttachment = job.samples > 1 ? 2 : 1;
+  std::vector<VkClearValue> clears(job.attachments.size() * perAttachment);
+  for (size_t i = 0; i < clears.size(); ++i) {
+    const std::array<uint32_t, 4> &clear =
+        job.attachments[i / perAttachment].clear;
+    std::copy(clear.begin(), clear.end(), clears[i].color.uint32);
+  }
   auto begin = makeStruct<VkRenderPassBeginInfo>(
       VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO);
   begin.renderPass = renderPass;
@@ -508,7 +597,7 @@ llvm::Error DrawSession::draw(const DrawJob &job, DrawResult &result) {
     VkBufferImageCopy copy{};
     copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     copy.imageExtent = {job.width, job.height, 1};
-    vkCmdCopyImageToBuffer(*download, attachment.image,
+    vkCmdCopyImageToBuffer(*download, attachment.single.image,
                            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                            attachment.readback.buffer, 1, &copy);
   }

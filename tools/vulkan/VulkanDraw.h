@@ -10,8 +10,8 @@
 // Fixed state: the viewport is the whole framebuffer (depth 0 to 1), no
 // scissor beyond it, fill mode, no culling, counter-clockwise front faces,
 // no depth or stencil attachment, blending off, every component written,
-// one sample. Each attachment is cleared to its clear value before every
-// draw (VK_ATTACHMENT_LOAD_OP_CLEAR).
+// one sample or four resolved at the end of the render pass. Each attachment is
+// cleared to its clear value before every draw (VK_ATTACHMENT_LOAD_OP_CLEAR).
 //
 // Errors are those of runJob, plus:
 //   error: --framebuffer: WxH has no texels
@@ -25,6 +25,11 @@
 //          of FORMAT (not in cpu_runtime's VulkanFormats.h)
 //   error: vertex data: the Vulkan device 'NAME' cannot use FORMAT as a
 //          vertex attribute (Location L)
+//   error: --samples 4: the Vulkan device 'NAME' cannot draw 4 samples
+//          [of FORMAT] (framebufferColorSampleCounts,
+//          vkGetPhysicalDeviceImageFormatProperties)
+//   error: --samples 4: Vulkan resolves no integer format (FORMAT at
+//          Location L); the CPU takes sample 0
 //   error: vertex data: Location L (or N attributes, N buffers, binding B,
 //          a stride, an offset) exceeds the Vulkan device's limit of M ...
 //          (maxVertexInputAttributes, maxVertexInputBindings,
@@ -79,6 +84,9 @@ struct DrawJob {
   uint32_t width = 1, height = 1;
   /// Ordered by location, no two with the same one.
   std::vector<ColorAttachment> attachments;
+  /// 1, or 4: the attachments are then drawn multisampled and resolved
+  /// (averaged) into the single-sample images that are read back.
+  uint32_t samples = 1;
 
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   std::vector<VertexBuffer> vertexBuffers;
