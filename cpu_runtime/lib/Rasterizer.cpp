@@ -184,6 +184,24 @@ void rasterizeScreenTriangle(const GraphicsState &state,
   };
   bool centreSamples = samples == 1 && offsets[0][0] == kSubPixels / 2 &&
                        offsets[0][1] == kSubPixels / 2;
+  // Centroid weights: at the first covered sample of a partly covered
+  // pixel (inside the pixel and the primitive), else at the centre, whose
+  // edge values are `centreEdges`; with sample shading too, as lavapipe.
+  uint32_t allSamples = (1u << samples) - 1;
+  auto setCentroid = [&](QuadPixel &pixel, const int64_t *centreEdges,
+                         int64_t px, int64_t py, uint8_t coveredSamples) {
+    QuadPixel at;
+    if (coveredSamples && coveredSamples != allSamples) {
+      unsigned first = llvm::countr_zero(unsigned(coveredSamples));
+      int64_t e[3];
+      edgesAt(px + offsets[first][0], py + offsets[first][1], e);
+      interpolate(at, e);
+    } else {
+      interpolate(at, centreEdges);
+    }
+    pixel.centroidPerspective = at.perspective;
+    pixel.centroidLinear = at.linear;
+  };
 
   int64_t qx0 = x0 & ~int64_t(1);
   int64_t row[3];
@@ -237,7 +255,6 @@ void rasterizeScreenTriangle(const GraphicsState &state,
         quad.samples = covered;
         quad.sample = -1;
         quad.centroid = setup.centroid;
-        uint32_t allSamples = (1u << samples) - 1;
         for (int i = 0; i < 4; ++i) {
           int64_t px = (qx + i % 2) * kSubPixels,
                   py = (qy + i / 2) * kSubPixels;
@@ -248,19 +265,8 @@ void rasterizeScreenTriangle(const GraphicsState &state,
             for (uint32_t sample = 0; sample < samples; ++sample)
               pixel.sampleDepth[sample] =
                   depthAt(px + offsets[sample][0], py + offsets[sample][1]);
-          if (!setup.centroid)
-            continue;
-          pixel.centroidPerspective = pixel.perspective;
-          pixel.centroidLinear = pixel.linear;
-          if (covered[i] && covered[i] != allSamples) {
-            unsigned first = llvm::countr_zero(unsigned(covered[i]));
-            int64_t e[3];
-            edgesAt(px + offsets[first][0], py + offsets[first][1], e);
-            QuadPixel at;
-            interpolate(at, e);
-            pixel.centroidPerspective = at.perspective;
-            pixel.centroidLinear = at.linear;
-          }
+          if (setup.centroid)
+            setCentroid(pixel, centre[i], px, py, covered[i]);
         }
         emit(quad);
         continue;
@@ -276,15 +282,18 @@ void rasterizeScreenTriangle(const GraphicsState &state,
           continue;
         quad.coverage = pixels;
         quad.sample = int(sample);
-        quad.centroid = false;
+        quad.centroid = setup.centroid;
         for (int i = 0; i < 4; ++i) {
           QuadPixel &pixel = quad.pixels[i];
+          int64_t px = (qx + i % 2) * kSubPixels,
+                  py = (qy + i / 2) * kSubPixels;
           int64_t e[3];
-          edgesAt((qx + i % 2) * kSubPixels + offsets[sample][0],
-                  (qy + i / 2) * kSubPixels + offsets[sample][1], e);
+          edgesAt(px + offsets[sample][0], py + offsets[sample][1], e);
           interpolate(pixel, e);
           pixel.sampleDepth[sample] = pixel.depth;
           quad.samples[i] = (pixels & (1u << i)) ? 1u << sample : 0;
+          if (setup.centroid)
+            setCentroid(pixel, centre[i], px, py, covered[i]);
         }
         emit(quad);
       }

@@ -120,8 +120,8 @@ struct RasterSetup {
   uint32_t samples = 1;
   uint32_t sampleMask = ~0u;
   bool perSample = false;
-  /// Whether pixel-rate quads carry centroid weights (multisampled draws
-  /// of shaders with `centroid` inputs).
+  /// Whether quads carry centroid weights (multisampled draws of shaders
+  /// with `centroid` inputs).
   bool centroid = false;
 
   PixelRect getScissor() const { return {x0, y0, x1, y1}; }
