@@ -546,6 +546,19 @@ void Context::destroyBuffer(Buffer &buffer) {
     vkFreeMemory(device, buffer.memory, nullptr);
 }
 
+llvm::Error Context::createBoundImage(const VkImageCreateInfo &info,
+                                      VkImage &image, VkDeviceMemory &memory) {
+  if (llvm::Error error =
+          check(vkCreateImage(device, &info, nullptr, &image), "vkCreateImage"))
+    return error;
+  VkMemoryRequirements requirements;
+  vkGetImageMemoryRequirements(device, image, &requirements);
+  if (llvm::Error error = allocateMemory(requirements, 0, memory))
+    return error;
+  return check(vkBindImageMemory(device, image, memory, 0),
+               "vkBindImageMemory");
+}
+
 llvm::Error Context::allocateMemory(const VkMemoryRequirements &requirements,
                                     VkMemoryPropertyFlags wanted,
                                     VkDeviceMemory &memory) {
@@ -740,17 +753,7 @@ llvm::Error Context::createImages(const Bindings &bindings) {
         (storage ? VK_IMAGE_USAGE_STORAGE_BIT : VK_IMAGE_USAGE_SAMPLED_BIT) |
         VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    if (llvm::Error error =
-            check(vkCreateImage(device, &info, nullptr, &image.image),
-                  "vkCreateImage"))
-      return error;
-    VkMemoryRequirements requirements;
-    vkGetImageMemoryRequirements(device, image.image, &requirements);
-    if (llvm::Error error = allocateMemory(requirements, 0, image.memory))
-      return error;
-    if (llvm::Error error =
-            check(vkBindImageMemory(device, image.image, image.memory, 0),
-                  "vkBindImageMemory"))
+    if (llvm::Error error = createBoundImage(info, image.image, image.memory))
       return error;
 
     auto view = makeStruct<VkImageViewCreateInfo>(

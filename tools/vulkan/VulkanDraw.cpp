@@ -286,16 +286,8 @@ llvm::Error DrawSession::createImage(const DrawJob &job, VkFormat format,
   info.tiling = VK_IMAGE_TILING_OPTIMAL;
   info.usage = usage;
   info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  if (llvm::Error error = check(
-          vkCreateImage(device, &info, nullptr, &image.image), "vkCreateImage"))
-    return error;
-  VkMemoryRequirements requirements;
-  vkGetImageMemoryRequirements(device, image.image, &requirements);
-  if (llvm::Error error = context.allocateMemory(requirements, 0, image.memory))
-    return error;
   if (llvm::Error error =
-          check(vkBindImageMemory(device, image.image, image.memory, 0),
-                "vkBindImageMemory"))
+          context.createBoundImage(info, image.image, image.memory))
     return error;
   auto view = makeStruct<VkImageViewCreateInfo>(
       VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
