@@ -103,6 +103,23 @@ protected:
     return statistics ? llvm::Error::success() : statistics.takeError();
   }
 
+  /// Draws one triangle covering framebuffer x < 2.5 (its third edge lies
+  /// left of the framebuffer) into the 4-sample `color`, resolving into
+  /// `resolved` if given: pixel 2 is covered at samples 0 and 2 (x + 0.375,
+  /// x + 0.125) only.
+  llvm::Error drawEdgeTriangle(llvm::StringRef vertexSource,
+                               llvm::StringRef fragmentSource,
+                               const Image &color,
+                               const Image *resolved = nullptr) {
+    runtime::RenderTarget target;
+    target.colors = {color.attachment()};
+    if (resolved)
+      target.resolves = {resolved->attachment()};
+    return draw(vertexSource, fragmentSource,
+                {-0.375f, -1, 0, 1, -0.375f, 3, 0, 1, -5, -1, 0, 1},
+                runtime::GraphicsState(), target);
+  }
+
   runtime::Launcher launcher{2};
   /// Bound at set 0, binding 0 and 1 when set.
   std::vector<uint32_t> *storage = nullptr;
@@ -389,16 +406,12 @@ TEST_F(GraphicsTest, MultisampledEdgeCoversTheSamplesBeforeIt) {
   // the four samples.
   Image color("R32G32B32A32_SFLOAT", kSize, kSize, 4);
   Image resolved("R32G32B32A32_SFLOAT");
-  runtime::RenderTarget target;
-  target.colors = {color.attachment()};
-  target.resolves = {resolved.attachment()};
-  ASSERT_EQ("<success>",
-            errorText(draw(kPositionVertex, R"(#version 450
+  ASSERT_EQ("<success>", errorText(drawEdgeTriangle(kPositionVertex,
+                                                    R"(#version 450
 layout(location = 0) out vec4 result;
 void main() { result = vec4(1.0, float(gl_SampleMaskIn[0]), 0.0, 1.0); }
 )",
-                           {-0.375f, -1, 0, 1, -0.375f, 3, 0, 1, -5, -1, 0, 1},
-                           runtime::GraphicsState(), target)));
+                                                    color, &resolved)));
   for (uint32_t y = 0; y < kSize; ++y) {
     for (uint32_t x = 0; x < kSize; ++x)
       for (uint32_t sample = 0; sample < 4; ++sample) {
@@ -454,10 +467,8 @@ TEST_F(GraphicsTest, CentroidInputsAreInterpolatedInsideThePrimitive) {
   // centroid it is taken at the centre (2.5, on the edge), with centroid
   // at the first covered sample (2.375), in covered pixels at the centre.
   Image color("R32G32B32A32_SFLOAT", kSize, kSize, 4);
-  runtime::RenderTarget target;
-  target.colors = {color.attachment()};
-  ASSERT_EQ("<success>",
-            errorText(draw(R"(#version 450
+  ASSERT_EQ("<success>", errorText(drawEdgeTriangle(
+                             R"(#version 450
 layout(location = 0) in vec4 position;
 layout(location = 0) noperspective out float u;
 layout(location = 1) noperspective out float c;
@@ -467,15 +478,14 @@ void main() {
   u = c = p = 4.0 * (position.x + 1.0);
 }
 )",
-                           R"(#version 450
+                             R"(#version 450
 layout(location = 0) noperspective in float u;
 layout(location = 1) centroid noperspective in float c;
 layout(location = 2) centroid in float p;
 layout(location = 0) out vec4 result;
 void main() { result = vec4(u, c, p, 1.0); }
 )",
-                           {-0.375f, -1, 0, 1, -0.375f, 3, 0, 1, -5, -1, 0, 1},
-                           runtime::GraphicsState(), target)));
+                             color)));
   for (uint32_t y = 0; y < kSize; ++y)
     for (uint32_t x = 0; x <= 2; ++x) {
       runtime::Color c = color.at(x, y, 0);
@@ -493,10 +503,8 @@ TEST_F(GraphicsTest, InterpolateAtMovesTheInterpolationPoint) {
   // location), interpolateAtCentroid 2.375 in pixel 2 (covered at samples
   // 0 and 2) and the centre elsewhere; a flat input keeps its value.
   Image color("R32G32B32A32_SFLOAT", kSize, kSize, 4);
-  runtime::RenderTarget target;
-  target.colors = {color.attachment()};
-  ASSERT_EQ("<success>",
-            errorText(draw(R"(#version 450
+  ASSERT_EQ("<success>", errorText(drawEdgeTriangle(
+                             R"(#version 450
 layout(location = 0) in vec4 position;
 layout(location = 0) noperspective out float u;
 layout(location = 1) out float p;
@@ -507,7 +515,7 @@ void main() {
   f = 7.0;
 }
 )",
-                           R"(#version 450
+                             R"(#version 450
 layout(location = 0) noperspective in float u;
 layout(location = 1) in float p;
 layout(location = 2) flat in float f;
@@ -518,8 +526,7 @@ void main() {
                 interpolateAtOffset(f, vec2(0.3)));
 }
 )",
-                           {-0.375f, -1, 0, 1, -0.375f, 3, 0, 1, -5, -1, 0, 1},
-                           runtime::GraphicsState(), target)));
+                             color)));
   for (uint32_t y = 0; y < kSize; ++y)
     for (uint32_t x = 0; x <= 2; ++x) {
       runtime::Color c = color.at(x, y, 0);
