@@ -120,7 +120,7 @@ bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
   if (quad.triangle &&
       (triangles.empty() || triangles.back().serial != quad.triangle->serial))
     triangles.push_back(*quad.triangle);
-  entry.triangle = triangles.empty() ? 0 : uint32_t(triangles.size() - 1);
+  entry.triangle = quad.triangle ? uint32_t(triangles.size() - 1) : ~0u;
   for (unsigned lane = 0; lane < 4; ++lane)
     for (unsigned sample = 0; sample < 4; ++sample)
       entry.depths[lane][sample] =
@@ -311,7 +311,7 @@ void interpolateInput(const QuadBatch &batch, const spvb_invocation &invocation,
                      candidate.input->bytes * candidate.input->count)
       varying = &candidate;
   const QuadBatch::Entry &entry = batch.entries[quadIndex];
-  if (!varying || !varying->interpolate || batch.triangles.empty()) {
+  if (!varying || !varying->interpolate || entry.triangle == ~0u) {
     std::memcpy(
         result, input,
         std::min<size_t>(resultType.size(), record + stage.inputSize - input));

@@ -123,7 +123,7 @@ private:
     bool frontFacing;
     std::array<uint8_t, 4> samples, covered;
     const DrawPrimitive *primitive;
-    /// Its triangle in `triangles`.
+    /// Its triangle in `triangles` (~0u: none known).
     uint32_t triangle;
     /// Per pixel, the depth at each sample with the depth bias added.
     std::array<std::array<double, 4>, 4> depths;
