@@ -219,7 +219,7 @@ void FragmentOperations::writeColors(int32_t x, int32_t y, uint32_t sample,
       for (unsigned i = 0; i < direct->bytes; ++i) {
         float value;
         std::memcpy(&value, record + direct->offset + 4 * direct->order[i], 4);
-        texel[i] = encodeUnorm8(value);
+        texel[i] = uint8_t(encodeUnorm(value, 8));
       }
       continue;
     }

@@ -128,14 +128,21 @@ bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
   return entries.size() < kCapacity || flush();
 }
 
+std::array<const uint8_t *, 3>
+FragmentStage::getVertexRecords(const DrawPrimitive &drawn) const {
+  const Primitive &primitive = drawn.primitive;
+  uint64_t base = uint64_t(drawn.instance) * verticesPerInstance;
+  std::array<const uint8_t *, 3> records;
+  for (unsigned k = 0; k < 3; ++k)
+    records[k] = vertexOutputs.at(
+        base + primitive.vertices[std::min(k, primitive.vertexCount - 1)]);
+  return records;
+}
+
 void QuadBatch::writeInputs(size_t index, const Quad &quad,
                             const DrawPrimitive &drawn) {
   const Primitive &primitive = drawn.primitive;
-  uint64_t base = uint64_t(drawn.instance) * stage.verticesPerInstance;
-  const uint8_t *sources[3];
-  for (unsigned k = 0; k < 3; ++k)
-    sources[k] = stage.vertexOutputs.at(
-        base + primitive.vertices[std::min(k, primitive.vertexCount - 1)]);
+  std::array<const uint8_t *, 3> sources = stage.getVertexRecords(drawn);
   // Sample shading: the invocation is at its sample's location.
   std::array<double, 2> location =
       quad.sample >= 0 ? getSampleLocation(stage.samples, quad.sample)
@@ -353,20 +360,15 @@ void interpolateInput(const QuadBatch &batch, const spvb_invocation &invocation,
   batch.triangles[entry.triangle].interpolateAt(x, y, at);
   const std::array<double, 3> &weights =
       var.flags & SPVB_STAGE_NOPERSPECTIVE ? at.linear : at.perspective;
-  const Primitive &primitive = entry.primitive->primitive;
-  uint64_t base =
-      uint64_t(entry.primitive->instance) * stage.verticesPerInstance;
+  std::array<const uint8_t *, 3> sources =
+      stage.getVertexRecords(*entry.primitive);
   unsigned first = (offset - var.offset) / var.bytes;
   for (unsigned c = 0; c < resultType.count && first + c < var.count; ++c) {
     double value = 0;
-    for (unsigned k = 0; k < 3; ++k) {
-      const uint8_t *from =
-          stage.vertexOutputs.at(
-              base +
-              primitive.vertices[std::min(k, primitive.vertexCount - 1)]) +
-          *varying->source + (first + c) * var.bytes;
-      value += weights[k] * loadFloat(from, var.bytes);
-    }
+    for (unsigned k = 0; k < 3; ++k)
+      value += weights[k] * loadFloat(sources[k] + *varying->source +
+                                          (first + c) * var.bytes,
+                                      var.bytes);
     storeScalar(static_cast<uint8_t *>(result) + c * var.bytes, var, value, 0);
   }
 }

@@ -70,6 +70,10 @@ public:
   /// After every batch: the first fault or reported error.
   llvm::Error takeError() { return faults.takeError(state); }
   uint64_t getInvocations() const { return invocations.load(); }
+  /// The output records of `drawn`'s vertices (a line's or a point's last
+  /// one repeated).
+  std::array<const uint8_t *, 3>
+  getVertexRecords(const DrawPrimitive &drawn) const;
   FragmentOperations &getOperations() { return operations; }
 
 private:

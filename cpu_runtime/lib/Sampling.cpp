@@ -91,6 +91,27 @@ bool passesCompare(uint32_t op, double ref, double texel) {
   }
 }
 
+/// Component c of an 8-bit UNORM texel of `components` components
+/// (missing ones read as (0, 0, 0, 1)).
+double unorm8Component(const uint8_t *texel, unsigned components, unsigned c) {
+  static const double *const kValues = getUnorm8Values();
+  return c < components ? kValues[texel[c]] : c == 3 ? 1.0 : 0.0;
+}
+
+/// Bilinear filtering of four 8-bit UNORM texels, (i0, j0), (i1, j0),
+/// (i0, j1), (i1, j1), with weights `a` and `b` of the upper neighbours:
+/// the general loop's sums in the same order, kept in registers.
+void filterUnorm8(const uint8_t *const corner[4], unsigned components, double a,
+                  double b, double *result) {
+  const double weight[4] = {(1 - a) * (1 - b), a * (1 - b), (1 - a) * b, a * b};
+  for (unsigned c = 0; c < 4; ++c) {
+    double sum = 0;
+    for (unsigned k = 0; k < 4; ++k)
+      sum += weight[k] * unorm8Component(corner[k], components, c);
+    result[c] = sum;
+  }
+}
+
 /// One level and layer of an image as sampling reads it: texel addresses
 /// are computed once per sample, not per texel.
 class Footprint {
@@ -143,7 +164,11 @@ public:
     Texel result;
     if (dims == 2 && unorm8 && !dref && base && inside[0][0] && inside[0][1] &&
         inside[1][0] && inside[1][1]) {
-      filterUnorm8(position, alpha[0], alpha[1], result.f);
+      const uint8_t *corner[4];
+      for (unsigned k = 0; k < 4; ++k)
+        corner[k] = base + position[0][k & 1] * stride[0] +
+                    position[1][k >> 1] * stride[1];
+      filterUnorm8(corner, format.components, alpha[0], alpha[1], result.f);
       return result;
     }
     for (int c = 0; c < 4; ++c)
@@ -171,27 +196,6 @@ public:
   }
 
 private:
-  /// Bilinear filtering of 8-bit UNORM texels inside a level read
-  /// directly: the general loop's sums in the same order, in registers.
-  void filterUnorm8(const int64_t (*position)[2], double a, double b,
-                    double *result) const {
-    static const double *const kValues = getUnorm8Values();
-    const uint8_t *corner[4];
-    for (unsigned k = 0; k < 4; ++k)
-      corner[k] = base + position[0][k & 1] * stride[0] +
-                  position[1][k >> 1] * stride[1];
-    const double weight[4] = {(1 - a) * (1 - b), a * (1 - b), (1 - a) * b,
-                              a * b};
-    for (unsigned c = 0; c < 4; ++c) {
-      double sum = 0;
-      for (unsigned k = 0; k < 4; ++k)
-        sum += weight[k] * (c < format.components ? kValues[corner[k][c]]
-                            : c == 3              ? 1.0
-                                                  : 0.0);
-      result[c] = sum;
-    }
-  }
-
   /// The texel at wrapped coordinates (zero past the end of a short image).
   Texel read(int64_t x, int64_t y, int64_t z) const {
     const uint8_t *bytes =
@@ -364,11 +368,6 @@ bool sampleUnorm8Image2D(const spvb_image &image, const ImageFormat &format,
   if (offset > image.size)
     return false;
 
-  static const double *const kValues = getUnorm8Values();
-  unsigned components = format.components;
-  auto component = [&](const uint8_t *texel, unsigned c) {
-    return c < components ? kValues[texel[c]] : c == 3 ? 1.0 : 0.0;
-  };
   auto filterAt = [&](unsigned k, double *out) {
     uint32_t level = choice.levels[k];
     int64_t extent[2] = {int64_t(levelExtent(image, 0, level)),
@@ -390,7 +389,7 @@ bool sampleUnorm8Image2D(const spvb_image &image, const ImageFormat &format,
       const uint8_t *texel =
           base + position[0] * stride[0] + position[1] * stride[1];
       for (unsigned c = 0; c < 4; ++c)
-        out[c] = component(texel, c);
+        out[c] = unorm8Component(texel, format.components, c);
       return;
     }
     int64_t position[2][2];
@@ -407,15 +406,7 @@ bool sampleUnorm8Image2D(const spvb_image &image, const ImageFormat &format,
     for (unsigned j = 0; j < 4; ++j)
       corner[j] = base + position[0][j & 1] * stride[0] +
                   position[1][j >> 1] * stride[1];
-    double a = alpha[0], b = alpha[1];
-    const double weight[4] = {(1 - a) * (1 - b), a * (1 - b), (1 - a) * b,
-                              a * b};
-    for (unsigned c = 0; c < 4; ++c) {
-      double sum = 0;
-      for (unsigned j = 0; j < 4; ++j)
-        sum += weight[j] * component(corner[j], c);
-      out[c] = sum;
-    }
+    filterUnorm8(corner, format.components, alpha[0], alpha[1], out);
   };
   filterAt(0, result.f);
   if (choice.levels[1] == choice.levels[0] || choice.weight == 0)

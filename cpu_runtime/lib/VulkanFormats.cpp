@@ -311,15 +311,6 @@ void writeLittleEndian(uint8_t *bytes, unsigned count, uint64_t value) {
 /// FP environment's rounding mode, which std::nearbyint is not.
 double roundHalfUp(double x) { return std::floor(x + 0.5); }
 
-uint64_t encodeUnorm(double f, unsigned bits) {
-  double max = double(lowMask(bits));
-  if (!(f > 0)) // also NaN
-    return 0;
-  if (f >= 1)
-    return lowMask(bits);
-  return uint64_t(roundHalfUp(f * max));
-}
-
 uint64_t encodeSnorm(double f, unsigned bits) {
   if (std::isnan(f))
     return 0;

@@ -269,10 +269,7 @@ Context::~Context() {
         vkDestroySampler(device, image.sampler, nullptr);
       if (image.view)
         vkDestroyImageView(device, image.view, nullptr);
-      if (image.image)
-        vkDestroyImage(device, image.image, nullptr);
-      if (image.memory)
-        vkFreeMemory(device, image.memory, nullptr);
+      destroyBoundImage(image.image, image.memory);
       if (image.bufferView)
         vkDestroyBufferView(device, image.bufferView, nullptr);
       destroyBuffer(image.buffer);
@@ -557,6 +554,13 @@ llvm::Error Context::createBoundImage(const VkImageCreateInfo &info,
     return error;
   return check(vkBindImageMemory(device, image, memory, 0),
                "vkBindImageMemory");
+}
+
+void Context::destroyBoundImage(VkImage image, VkDeviceMemory memory) {
+  if (image)
+    vkDestroyImage(device, image, nullptr);
+  if (memory)
+    vkFreeMemory(device, memory, nullptr);
 }
 
 llvm::Error Context::allocateMemory(const VkMemoryRequirements &requirements,

@@ -128,6 +128,8 @@ public:
   /// vkCreateImage, then device memory for it, bound.
   llvm::Error createBoundImage(const VkImageCreateInfo &info, VkImage &image,
                                VkDeviceMemory &memory);
+  /// Releases what createBoundImage made (either may be null).
+  void destroyBoundImage(VkImage image, VkDeviceMemory memory);
   /// A mapped, zeroed, host-visible coherent buffer of `size` rounded up to
   /// 4 bytes; the caller releases it with destroyBuffer unless it is one
   /// of `buffers` or `images`.

@@ -262,13 +262,9 @@ llvm::Error DrawSession::createVertexInput(const DrawJob &job) {
 }
 
 void DrawSession::destroyImage(Image &image) {
-  VkDevice device = context.device;
   if (image.view)
-    vkDestroyImageView(device, image.view, nullptr);
-  if (image.image)
-    vkDestroyImage(device, image.image, nullptr);
-  if (image.memory)
-    vkFreeMemory(device, image.memory, nullptr);
+    vkDestroyImageView(context.device, image.view, nullptr);
+  context.destroyBoundImage(image.image, image.memory);
 }
 
 llvm::Error DrawSession::createImage(const DrawJob &job, VkFormat format,

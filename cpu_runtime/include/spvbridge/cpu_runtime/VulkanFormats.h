@@ -71,13 +71,16 @@ void encodeColor(const VulkanFormat &format, const Color &color,
 /// ...): the component (0-3 for R, G, B, A) each byte stores, and their
 /// count; 0 for any other format.
 unsigned getUnorm8Order(const VulkanFormat &format, uint8_t order[4]);
-/// An 8-bit UNORM value as encodeColor stores it: round(clamp(f) * 255).
-inline uint8_t encodeUnorm8(double f) {
+/// A `bits`-wide UNORM value as encodeColor stores it: round(clamp(f) ×
+/// (2^bits − 1)), ties up (Vulkan accepts either neighbour and recommends
+/// the nearest; ties up does not depend on the FP rounding mode).
+inline uint64_t encodeUnorm(double f, unsigned bits) {
+  uint64_t max = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
   if (!(f > 0)) // also NaN
     return 0;
   if (f >= 1)
-    return 255;
-  return uint8_t(std::floor(f * 255 + 0.5));
+    return max;
+  return uint64_t(std::floor(f * double(max) + 0.5));
 }
 /// Whether the format's colour components are integers (UINT, SINT).
 bool isIntegerFormat(const VulkanFormat &format);
