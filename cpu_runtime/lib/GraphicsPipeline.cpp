@@ -4,6 +4,7 @@
 #include "FragmentShading.h"
 #include "StageValues.h"
 #include "TileBins.h"
+#include "VertexReuse.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -43,6 +44,37 @@ llvm::Error runStage(Launcher &launcher, const StageKernel &stage,
 
 } // namespace
 
+/// Whether a vertex input takes its attribute's 32-bit components as they
+/// are stored: 32-bit float, int or uint formats read by a 32-bit input
+/// of the same kind.
+static bool isDirectFetch(const VulkanFormat &format,
+                          const spvb_stage_variable &var) {
+  if (var.bytes != 4 || format.texelBytes != 4 * format.components)
+    return false;
+  if (format.kind == ComponentKind::Sfloat)
+    return var.kind == SPVB_KIND_FLOAT;
+  return (format.kind == ComponentKind::Uint ||
+          format.kind == ComponentKind::Sint) &&
+         var.kind != SPVB_KIND_FLOAT && var.kind != SPVB_KIND_BOOL;
+}
+
+/// The input's components of the texel at `at` of `size` bytes of vertex
+/// data; components the format lacks read (0, 0, 0, 1), a texel past the
+/// end zeros (robust buffer access).
+static void fetchDirect(const VulkanFormat &format,
+                        const spvb_stage_variable &var, const uint8_t *data,
+                        uint64_t size, uint64_t at, uint8_t *to) {
+  bool inRange = at + format.texelBytes <= size;
+  uint32_t one = format.kind == ComponentKind::Sfloat ? 0x3f800000u : 1u;
+  for (unsigned c = 0; c < var.count && var.component + c < 4; ++c) {
+    unsigned component = var.component + c;
+    uint32_t value = component == 3 && inRange ? one : 0;
+    if (inRange && component < format.components)
+      std::memcpy(&value, data + at + 4 * component, 4);
+    std::memcpy(to + 4 * c, &value, 4);
+  }
+}
+
 /// Fills the vertex input records of every invocation: attributes by
 /// Location, then the vertex and instance builtins.
 static llvm::Error fetchVertices(llvm::ArrayRef<VertexAttribute> attributes,
@@ -65,18 +97,24 @@ static llvm::Error fetchVertices(llvm::ArrayRef<VertexAttribute> attributes,
             "is bound to it",
             var.location));
       const VulkanFormat &format = *attribute->format;
+      bool direct = isDirectFetch(format, var);
       for (uint32_t instance = 0; instance < call.instanceCount; ++instance)
         for (uint32_t v = 0; v < perInstance; ++v) {
           uint64_t element = attribute->perInstance
                                  ? uint64_t(instance) + call.firstInstance
                                  : vertexIndices[v];
           uint64_t at = attribute->offset + element * attribute->stride;
+          uint8_t *record = inputs.at(uint64_t(instance) * perInstance + v);
+          if (direct) {
+            fetchDirect(format, var, attribute->data, attribute->size, at,
+                        record + var.offset);
+            continue;
+          }
           Color color;
           if (at + format.texelBytes <= attribute->size)
             color = decodeColor(format, attribute->data + at);
           else
             color.f[3] = 0, color.i[3] = 0; // robust: zeros
-          uint8_t *record = inputs.at(uint64_t(instance) * perInstance + v);
           for (unsigned c = 0; c < var.count && var.component + c < 4; ++c)
             storeScalar(record + var.offset + c * var.bytes, var,
                         color.f[var.component + c],
@@ -125,7 +163,8 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   if (fragment.entry)
     fragmentInfo = fragment.entry->info;
 
-  // The vertex each invocation shades, and where strips restart.
+  // The vertex index at each position of the draw, and where strips
+  // restart.
   std::vector<uint32_t> vertexIndices(call.vertexCount);
   std::vector<uint32_t> restarts;
   for (uint32_t i = 0; i < call.vertexCount; ++i) {
@@ -143,12 +182,15 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
       restarts.push_back(i);
     vertexIndices[i] = uint32_t(int64_t(index) + call.vertexOffset);
   }
-  uint64_t invocations = uint64_t(call.vertexCount) * call.instanceCount;
+  VertexReuse reuse = call.indices ? VertexReuse::deduplicate(vertexIndices)
+                                   : VertexReuse::identity(vertexIndices);
+  uint32_t perInstance = reuse.shaded.size();
+  uint64_t invocations = uint64_t(perInstance) * call.instanceCount;
   StageRecords vertexInputs(vertexInfo.stage_input_size, invocations);
   StageRecords vertexOutputs(vertexInfo.stage_output_size, invocations,
                              vertex.entry->workgroupFill);
   if (llvm::Error error = fetchVertices(attributes, call, vertex.variables,
-                                        vertexIndices, vertexInputs))
+                                        reuse.shaded, vertexInputs))
     return error;
   if (invocations)
     if (llvm::Error error = runStage(launcher, vertex, vertexInputs.data(),
@@ -183,8 +225,8 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   if (!samples)
     return samples.takeError();
   FragmentOperations operations(state, target, fragment.variables);
-  FragmentStage stage(vertex, fragment, vertexOutputs, call.vertexCount,
-                      *samples, operations);
+  FragmentStage stage(vertex, fragment, vertexOutputs, perInstance, *samples,
+                      operations);
   if (llvm::Error error = stage.prepare())
     return error;
   setup.samples = *samples;
@@ -203,12 +245,14 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   std::vector<DrawPrimitive> primitives;
   std::vector<Primitive> assembled;
   TileBins bins(setup.getScissor());
+  assemblePrimitives(state.topology, 0, call.vertexCount, restarts, assembled);
+  // Primitives name the shaded vertices.
+  for (Primitive &primitive : assembled)
+    for (unsigned k = 0; k < primitive.vertexCount; ++k)
+      primitive.vertices[k] = reuse.slots[primitive.vertices[k]];
   for (uint32_t instance = 0; instance < call.instanceCount; ++instance) {
-    assembled.clear();
-    assemblePrimitives(state.topology, 0, call.vertexCount, restarts,
-                       assembled);
     statistics.primitives += assembled.size();
-    uint64_t base = uint64_t(instance) * call.vertexCount;
+    uint64_t base = uint64_t(instance) * perInstance;
     for (const Primitive &primitive : assembled) {
       DrawPrimitive drawn;
       drawn.primitive = primitive;

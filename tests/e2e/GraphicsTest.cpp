@@ -66,7 +66,8 @@ protected:
   llvm::Error draw(llvm::StringRef vertexSource, llvm::StringRef fragmentSource,
                    const std::vector<float> &vertices,
                    runtime::GraphicsState state, runtime::RenderTarget target,
-                   unsigned extraComponents = 0) {
+                   unsigned extraComponents = 0,
+                   const std::vector<uint32_t> *indices = nullptr) {
     auto vertex = stage(vertexSource, spv::ExecutionModelVertex);
     auto fragment = stage(fragmentSource, spv::ExecutionModelFragment);
     if (!vertex || !fragment)
@@ -96,6 +97,11 @@ protected:
     }
     runtime::DrawCall call;
     call.vertexCount = vertices.size() / (4 + extraComponents);
+    if (indices) {
+      call.indices = reinterpret_cast<const uint8_t *>(indices->data());
+      call.indexBytes = indices->size() * 4;
+      call.vertexCount = indices->size();
+    }
     target.width = target.colors.empty() ? kSize : target.colors[0].width;
     target.height = target.colors.empty() ? kSize : target.colors[0].height;
     llvm::Expected<runtime::DrawStatistics> statistics =
@@ -726,6 +732,42 @@ void main() {
       EXPECT_EQ(counter[1 + y * kSize + x],
                 x >= 1 && x <= 4 && y >= 1 && y <= 4 ? 1u : 0u)
           << x << "," << y;
+}
+
+TEST_F(GraphicsTest, IndexedVerticesAreShadedOnceEach) {
+  // Two triangles and a degenerate one name four corners with nine
+  // indices: four vertex invocations, and every pixel interpolated from
+  // the corners' outputs.
+  Image color("R32G32B32A32_SFLOAT");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  std::vector<uint32_t> counter(1, 0);
+  storage = &counter;
+  std::vector<uint32_t> indices = {0, 1, 2, 2, 1, 3, 3, 3, 3};
+  ASSERT_EQ("<success>",
+            errorText(draw(R"(#version 450
+layout(set = 0, binding = 0) buffer Counter { uint count; };
+layout(location = 0) in vec4 position;
+layout(location = 0) out float u;
+void main() {
+  atomicAdd(count, 1u);
+  gl_Position = position;
+  u = position.x * 0.5 + 0.5;
+}
+)",
+                           R"(#version 450
+layout(location = 0) in float u;
+layout(location = 0) out vec4 result;
+void main() { result = vec4(u, 1, 0, 1); }
+)",
+                           quad(-1, -1, 1, 1), runtime::GraphicsState(), target,
+                           0, &indices)));
+  EXPECT_EQ(counter[0], 4u);
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      EXPECT_NEAR(color.at(x, y).f[0], (x + 0.5) / kSize, 1e-6) << x << y;
+      EXPECT_EQ(color.at(x, y).f[1], 1.0) << x << "," << y;
+    }
 }
 
 TEST_F(GraphicsTest, ImplicitLodComesFromTheQuadsDerivatives) {

@@ -616,6 +616,7 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
       result["draw_ms_min"] = cpuTimes.min;
       result["draw_ms_max"] = cpuTimes.max;
       result["threads"] = cpu->threads;
+      result["vertex_invocations"] = cpu->statistics.vertexInvocations;
       result["fragment_invocations"] = cpu->statistics.fragmentInvocations;
       result["primitives"] = cpu->statistics.primitives;
     }
