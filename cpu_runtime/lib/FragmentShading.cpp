@@ -124,7 +124,9 @@ bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
   for (unsigned lane = 0; lane < 4; ++lane)
     for (unsigned sample = 0; sample < 4; ++sample)
       entry.depths[lane][sample] =
-          quad.pixels[lane].sampleDepth[sample] + quad.depthBias;
+          quad.interpolated || sample == 0
+              ? quad.getDepth(lane, sample) + quad.depthBias
+              : 0;
   return entries.size() < kCapacity || flush();
 }
 
@@ -141,19 +143,25 @@ FragmentStage::getVertexRecords(const DrawPrimitive &drawn) const {
 
 void QuadBatch::writeInputs(size_t index, const Quad &quad,
                             const DrawPrimitive &drawn) {
-  const Primitive &primitive = drawn.primitive;
+  if (!quad.interpolated) {
+    if (writeInputsFromPlanes(index, quad, drawn))
+      return;
+    // 1/w is zero at a pixel centre: the weights take the linear ones.
+    Quad interpolated = quad;
+    interpolated.interpolated = true;
+    for (unsigned lane = 0; lane < 4; ++lane)
+      quad.triangle->interpolateAt(quad.x + lane % 2 + 0.5,
+                                   quad.y + lane / 2 + 0.5,
+                                   interpolated.pixels[lane]);
+    writeInputs(index, interpolated, drawn);
+    return;
+  }
   std::array<const uint8_t *, 3> sources = stage.getVertexRecords(drawn);
-  // Sample shading: the invocation is at its sample's location.
-  std::array<double, 2> location =
-      quad.sample >= 0 ? getSampleLocation(stage.samples, quad.sample)
-                       : std::array<double, 2>{0.5, 0.5};
   for (unsigned lane = 0; lane < 4; ++lane) {
     const QuadPixel &pixel = quad.pixels[lane];
     uint8_t *record = inputs.at(index * 4 + lane);
     // Inputs no vertex output feeds, and builtins not set below, read zero.
     std::memset(record, 0, stage.inputSize);
-    uint32_t helper = !(quad.coverage & (1u << lane));
-    std::memcpy(record, &helper, 4);
     for (const Varying &varying : stage.varyings) {
       const spvb_stage_variable &input = *varying.input;
       uint8_t *to = record + input.offset;
@@ -170,18 +178,6 @@ void QuadBatch::writeInputs(size_t index, const Quad &quad,
           quad.centroid && (input.flags & SPVB_STAGE_CENTROID)
               ? (linear ? pixel.centroidLinear : pixel.centroidPerspective)
               : (linear ? pixel.linear : pixel.perspective);
-      if (input.bytes == 4) {
-        // The common case without loadFloat's and storeScalar's switches.
-        for (unsigned c = 0; c < input.count; ++c) {
-          float value[3];
-          for (unsigned k = 0; k < 3; ++k)
-            std::memcpy(&value[k], from[k] + 4 * c, 4);
-          float result = float(weights[0] * value[0] + weights[1] * value[1] +
-                               weights[2] * value[2]);
-          std::memcpy(to + 4 * c, &result, 4);
-        }
-        continue;
-      }
       for (unsigned c = 0; c < input.count; ++c) {
         unsigned at = c * input.bytes;
         double value = weights[0] * loadFloat(from[0] + at, input.bytes) +
@@ -190,34 +186,123 @@ void QuadBatch::writeInputs(size_t index, const Quad &quad,
         storeScalar(to + at, input, value, 0);
       }
     }
-    int32_t x = quad.x + lane % 2, y = quad.y + lane / 2;
-    if (stage.fragCoord) {
-      float coord[4] = {float(x + location[0]), float(y + location[1]),
-                        float(pixel.depth), float(pixel.inverseW)};
-      std::memcpy(record + stage.fragCoord->offset, coord, sizeof(coord));
+    writeBuiltins(record, quad, lane, pixel.depth, pixel.inverseW,
+                  drawn.primitive.id);
+  }
+}
+
+void QuadBatch::setVaryingPlanes(const TriangleSetup &triangle,
+                                 const DrawPrimitive &drawn) {
+  planesSerial = triangle.serial;
+  varyingPlanes.clear();
+  std::array<const uint8_t *, 3> sources = stage.getVertexRecords(drawn);
+  for (const Varying &varying : stage.varyings) {
+    const spvb_stage_variable &input = *varying.input;
+    if (!varying.interpolate)
+      continue;
+    bool linear = input.flags & SPVB_STAGE_NOPERSPECTIVE;
+    for (unsigned c = 0; c < input.count; ++c) {
+      TriangleSetup::Plane plane;
+      for (unsigned k = 0; k < 3; ++k) {
+        // The triangle's vertex k (a clipped polygon's corner) carries
+        // weights of the primitive's vertices.
+        double value = 0;
+        for (unsigned j = 0; j < 3; ++j)
+          value += triangle.weights[k][j] *
+                   loadFloat(sources[j] + *varying.source + c * input.bytes,
+                             input.bytes);
+        if (!linear)
+          value *= triangle.inverseW[k];
+        plane.a += value * triangle.barycentric[k].a;
+        plane.dx += value * triangle.barycentric[k].dx;
+        plane.dy += value * triangle.barycentric[k].dy;
+      }
+      varyingPlanes.push_back(plane);
     }
-    if (stage.frontFacing)
-      record[stage.frontFacing->offset] = quad.frontFacing;
-    if (stage.pointCoord && quad.pointSize > 0) {
-      float coord[2] = {
-          float((x + location[0] - quad.pointX) / quad.pointSize + 0.5),
-          float((y + location[1] - quad.pointY) / quad.pointSize + 0.5)};
-      std::memcpy(record + stage.pointCoord->offset, coord, sizeof(coord));
+  }
+}
+
+bool QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
+                                      const DrawPrimitive &drawn) {
+  const TriangleSetup &triangle = *quad.triangle;
+  double xs[4], ys[4], inverseWs[4];
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    xs[lane] = quad.x + lane % 2 + 0.5 - triangle.originX;
+    ys[lane] = quad.y + lane / 2 + 0.5 - triangle.originY;
+    inverseWs[lane] = triangle.inverseWPlane.at(xs[lane], ys[lane]);
+    if (inverseWs[lane] == 0)
+      return false;
+  }
+  if (planesSerial != triangle.serial)
+    setVaryingPlanes(triangle, drawn);
+  const uint8_t *provoking = stage.getVertexRecords(drawn)[0];
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    double x = xs[lane], y = ys[lane], w = 1 / inverseWs[lane];
+    uint8_t *record = inputs.at(index * 4 + lane);
+    std::memset(record, 0, stage.inputSize);
+    const TriangleSetup::Plane *plane = varyingPlanes.data();
+    for (const Varying &varying : stage.varyings) {
+      const spvb_stage_variable &input = *varying.input;
+      uint8_t *to = record + input.offset;
+      if (!varying.interpolate) {
+        std::memcpy(to, provoking + *varying.source, input.bytes * input.count);
+        continue;
+      }
+      bool linear = input.flags & SPVB_STAGE_NOPERSPECTIVE;
+      for (unsigned c = 0; c < input.count; ++c, ++plane) {
+        double value = plane->at(x, y);
+        if (!linear)
+          value *= w;
+        if (input.bytes == 4) {
+          float narrow = float(value);
+          std::memcpy(to + 4 * c, &narrow, 4);
+        } else {
+          storeScalar(to + c * input.bytes, input, value, 0);
+        }
+      }
     }
-    if (stage.primitiveId)
-      std::memcpy(record + stage.primitiveId->offset, &primitive.id, 4);
-    if (stage.sampleId) {
-      uint32_t id = std::max(quad.sample, 0);
-      std::memcpy(record + stage.sampleId->offset, &id, 4);
-    }
-    if (stage.sampleMask) {
-      uint32_t mask = helper ? 0 : quad.samples[lane];
-      std::memcpy(record + stage.sampleMask->offset, &mask, 4);
-    }
-    if (stage.samplePosition) {
-      float position[2] = {float(location[0]), float(location[1])};
-      std::memcpy(record + stage.samplePosition->offset, position, 8);
-    }
+    writeBuiltins(record, quad, lane, triangle.depth.at(x, y), inverseWs[lane],
+                  drawn.primitive.id);
+  }
+  return true;
+}
+
+void QuadBatch::writeBuiltins(uint8_t *record, const Quad &quad, unsigned lane,
+                              double depth, double inverseW,
+                              uint32_t primitiveId) const {
+  uint32_t helper = !(quad.coverage & (1u << lane));
+  std::memcpy(record, &helper, 4);
+  // Sample shading: the invocation is at its sample's location.
+  std::array<double, 2> location =
+      quad.sample >= 0 ? getSampleLocation(stage.samples, quad.sample)
+                       : std::array<double, 2>{0.5, 0.5};
+  int32_t x = quad.x + lane % 2, y = quad.y + lane / 2;
+  if (stage.fragCoord) {
+    float coord[4] = {float(x + location[0]), float(y + location[1]),
+                      float(depth), float(inverseW)};
+    std::memcpy(record + stage.fragCoord->offset, coord, sizeof(coord));
+  }
+  if (stage.frontFacing)
+    record[stage.frontFacing->offset] = quad.frontFacing;
+  if (stage.pointCoord && quad.pointSize > 0) {
+    float coord[2] = {
+        float((x + location[0] - quad.pointX) / quad.pointSize + 0.5),
+        float((y + location[1] - quad.pointY) / quad.pointSize + 0.5)};
+    std::memcpy(record + stage.pointCoord->offset, coord, sizeof(coord));
+  }
+  if (stage.primitiveId)
+    std::memcpy(record + stage.primitiveId->offset, &primitiveId, 4);
+  if (stage.sampleId) {
+    uint32_t id = std::max(quad.sample, 0);
+    std::memcpy(record + stage.sampleId->offset, &id, 4);
+  }
+  if (stage.sampleMask) {
+    uint32_t mask = helper ? 0 : quad.samples[lane];
+    std::memcpy(record + stage.sampleMask->offset, &mask, 4);
+  }
+  if (stage.samplePosition) {
+    float position[2] = {float(location[0]), float(location[1])};
+    std::memcpy(record + stage.samplePosition->offset, position, 8);
   }
 }
 

@@ -135,6 +135,16 @@ private:
 
   void writeInputs(size_t index, const Quad &quad,
                    const DrawPrimitive &primitive);
+  /// The same for a quad the rasterizer left uninterpolated, from its
+  /// triangle's planes; false (nothing written) where 1/w is zero.
+  bool writeInputsFromPlanes(size_t index, const Quad &quad,
+                             const DrawPrimitive &primitive);
+  /// The planes of the interpolated inputs' components over `triangle`.
+  void setVaryingPlanes(const TriangleSetup &triangle,
+                        const DrawPrimitive &primitive);
+  /// The helper flag and the builtin inputs of pixel `lane`.
+  void writeBuiltins(uint8_t *record, const Quad &quad, unsigned lane,
+                     double depth, double inverseW, uint32_t primitiveId) const;
   friend void interpolateInput(const QuadBatch &, const spvb_invocation &,
                                uint32_t, const uint8_t *, uint32_t,
                                const void *, uint32_t, void *);
@@ -143,6 +153,10 @@ private:
   std::vector<Entry> entries;
   /// The triangles of the queued quads, for interpolateAt*.
   std::vector<TriangleSetup> triangles;
+  /// Per interpolated input component, in order: its numerator's plane
+  /// (its own for noperspective inputs) over the triangle `planesSerial`.
+  std::vector<TriangleSetup::Plane> varyingPlanes;
+  uint64_t planesSerial = 0;
   StageRecords inputs, outputs;
   spvb_dispatch dispatch;
   std::optional<WorkgroupRunner> runner;

@@ -305,7 +305,7 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
               if ((quad.samples[lane] & (1u << sample)) &&
                   !operations.testDepthStencil(
                       quad.x + lane % 2, quad.y + lane / 2, sample,
-                      quad.pixels[lane].sampleDepth[sample] + quad.depthBias,
+                      quad.getDepth(lane, sample) + quad.depthBias,
                       quad.frontFacing))
                 quad.samples[lane] &= ~(1u << sample);
             if (!quad.samples[lane])

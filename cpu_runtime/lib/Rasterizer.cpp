@@ -149,6 +149,7 @@ void rasterizeScreenTriangle(const GraphicsState &state,
   triangle.area = area;
   static thread_local uint64_t serial = 0;
   triangle.serial = ++serial;
+  triangle.setPlanes(int32_t(x0 & ~int64_t(1)), int32_t(y0 & ~int64_t(1)));
   quad.triangle = &triangle;
   // Helpers (outside the triangle) are extrapolated.
   auto interpolate = [&](QuadPixel &pixel, const int64_t *e) {
@@ -184,6 +185,8 @@ void rasterizeScreenTriangle(const GraphicsState &state,
   };
   bool centreSamples = samples == 1 && offsets[0][0] == kSubPixels / 2 &&
                        offsets[0][1] == kSubPixels / 2;
+  // Pixel centres are all the consumer needs: it evaluates the planes.
+  bool deferred = centreSamples && !setup.centroid;
   // Centroid weights: at the first covered sample of a partly covered
   // pixel (inside the pixel and the primitive), else at the centre, whose
   // edge values are `centreEdges`; with sample shading too, as lavapipe.
@@ -255,6 +258,11 @@ void rasterizeScreenTriangle(const GraphicsState &state,
         quad.samples = covered;
         quad.sample = -1;
         quad.centroid = setup.centroid;
+        quad.interpolated = !deferred;
+        if (deferred) {
+          emit(quad);
+          continue;
+        }
         for (int i = 0; i < 4; ++i) {
           int64_t px = (qx + i % 2) * kSubPixels,
                   py = (qy + i / 2) * kSubPixels;
@@ -283,6 +291,7 @@ void rasterizeScreenTriangle(const GraphicsState &state,
         quad.coverage = pixels;
         quad.sample = int(sample);
         quad.centroid = setup.centroid;
+        quad.interpolated = true;
         for (int i = 0; i < 4; ++i) {
           QuadPixel &pixel = quad.pixels[i];
           int64_t px = (qx + i % 2) * kSubPixels,
@@ -570,4 +579,27 @@ void TriangleSetup::interpolateAt(double x, double y, QuadPixel &pixel) const {
            double(b[1] - a[1]) * (sx - double(a[0]));
   }
   interpolate(e, pixel);
+}
+
+void TriangleSetup::setPlanes(int32_t x, int32_t y) {
+  originX = x;
+  originY = y;
+  int64_t sx = int64_t(x) * kSubPixels, sy = int64_t(y) * kSubPixels;
+  depth = inverseWPlane = Plane();
+  for (int k = 0; k < 3; ++k) {
+    // Edge k runs from vertex k + 1 to vertex k + 2, as edge() computes.
+    const std::array<int64_t, 2> &a = fixed[(k + 1) % 3],
+                                 &b = fixed[(k + 2) % 3];
+    int64_t e = (b[0] - a[0]) * (sy - a[1]) - (b[1] - a[1]) * (sx - a[0]);
+    Plane &l = barycentric[k];
+    l.a = double(e) / double(area);
+    l.dx = double(-(b[1] - a[1]) * kSubPixels) / double(area);
+    l.dy = double((b[0] - a[0]) * kSubPixels) / double(area);
+    depth.a += l.a * z[k];
+    depth.dx += l.dx * z[k];
+    depth.dy += l.dy * z[k];
+    inverseWPlane.a += l.a * inverseW[k];
+    inverseWPlane.dx += l.dx * inverseW[k];
+    inverseWPlane.dy += l.dy * inverseW[k];
+  }
 }

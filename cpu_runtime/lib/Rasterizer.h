@@ -48,6 +48,13 @@ struct QuadPixel {
 /// vertices (a clipped polygon's, a line's or a point's corners carry the
 /// original vertices' weights).
 struct TriangleSetup {
+  /// An affine function of the framebuffer position (x, y) relative to
+  /// the origin, (originX + x, originY + y).
+  struct Plane {
+    double a = 0, dx = 0, dy = 0;
+    double at(double x, double y) const { return a + dx * x + dy * y; }
+  };
+
   std::array<std::array<int64_t, 2>, 3> fixed;
   std::array<double, 3> z, inverseW;
   std::array<std::array<double, 3>, 3> weights;
@@ -55,6 +62,17 @@ struct TriangleSetup {
   int64_t area;
   /// Distinguishes the triangles a thread rasterizes.
   uint64_t serial;
+  /// Where the planes are relative to: a pixel near the triangle, so that
+  /// they are evaluated without cancellation.
+  int32_t originX, originY;
+  /// Vertex k's screen-space weight (edge k over the area), the depth and
+  /// 1/w: interpolating a value v_k perspective-correctly is
+  /// sum(barycentric_k * inverseW_k * v_k) / inverseWPlane.
+  std::array<Plane, 3> barycentric;
+  Plane depth, inverseWPlane;
+
+  /// Sets the planes for the origin (x, y), once the vertices are set.
+  void setPlanes(int32_t x, int32_t y);
 
   /// Weights, depth and 1/w at the point whose edge values (edge k is
   /// opposite vertex k) are `e`; outside the triangle they extrapolate.
@@ -78,6 +96,10 @@ struct Quad {
   int sample = -1;
   /// Whether the pixels' centroid weights are set.
   bool centroid = false;
+  /// Whether `pixels` is set. Single-sampled triangles leave it to the
+  /// consumer, which evaluates the triangle's planes at the pixel centres
+  /// (most quads need only a few of the values).
+  bool interpolated = true;
   bool frontFacing = true;
   /// The depth bias of the primitive, to add to each pixel's depth.
   double depthBias = 0;
@@ -86,6 +108,14 @@ struct Quad {
   /// The triangle the quad was rasterized from, while it is emitted.
   const TriangleSetup *triangle = nullptr;
   std::array<QuadPixel, 4> pixels;
+
+  /// Pixel `lane`'s depth at `sample`, before the depth bias.
+  double getDepth(unsigned lane, unsigned sample) const {
+    if (interpolated)
+      return pixels[lane].sampleDepth[sample];
+    return triangle->depth.at(x + lane % 2 + 0.5 - triangle->originX,
+                              y + lane / 2 + 0.5 - triangle->originY);
+  }
 };
 
 /// Where sample `sample` of `samples` (1 or 4) lies in its pixel, in
