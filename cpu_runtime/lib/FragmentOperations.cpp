@@ -90,6 +90,16 @@ FragmentOperations::FragmentOperations(
         (blend.writeMask & mask) == mask)
       write = direct;
   }
+  unorm8Only = !fragDepthOffset && !sampleMaskOffset &&
+               !(target.depthStencil && target.depthStencil->data);
+  for (size_t index = 0; index < colorOutputs.size(); ++index) {
+    uint32_t location = colorOutputs[index].location;
+    const std::optional<Unorm8Write> &direct = unorm8Writes[index];
+    if (direct
+            ? direct->attachment->samples != 1
+            : location < target.colors.size() && target.colors[location].data)
+      unorm8Only = false;
+  }
   if (state.viewport) {
     minDepth = std::min(state.viewport->minDepth, state.viewport->maxDepth);
     maxDepth = std::max(state.viewport->minDepth, state.viewport->maxDepth);
@@ -210,6 +220,28 @@ bool FragmentOperations::testDepthStencil(int32_t x, int32_t y, uint32_t sample,
   return true;
 }
 
+/// encodeUnorm(value, 8) without branches: NaN and negative values give
+/// 0, and truncation is floor for the positive sums.
+static uint8_t encodeUnorm8(float value) {
+  double f = value > 0 ? double(value) : 0.0;
+  f = f < 1 ? f : 1.0;
+  return uint8_t(int32_t(f * 255.0 + 0.5));
+}
+
+void FragmentOperations::writeUnorm8(int32_t x, int32_t y,
+                                     const uint8_t *record) const {
+  for (const std::optional<Unorm8Write> &direct : unorm8Writes) {
+    if (!direct)
+      continue;
+    uint8_t *texel = direct->attachment->at(x, y);
+    for (unsigned i = 0; i < direct->bytes; ++i) {
+      float value;
+      std::memcpy(&value, record + direct->offset + 4 * direct->order[i], 4);
+      texel[i] = encodeUnorm8(value);
+    }
+  }
+}
+
 void FragmentOperations::writeColors(int32_t x, int32_t y, uint32_t sample,
                                      const uint8_t *record) {
   for (size_t index = 0; index < colorOutputs.size(); ++index) {
@@ -219,7 +251,7 @@ void FragmentOperations::writeColors(int32_t x, int32_t y, uint32_t sample,
       for (unsigned i = 0; i < direct->bytes; ++i) {
         float value;
         std::memcpy(&value, record + direct->offset + 4 * direct->order[i], 4);
-        texel[i] = uint8_t(encodeUnorm(value, 8));
+        texel[i] = encodeUnorm8(value);
       }
       continue;
     }

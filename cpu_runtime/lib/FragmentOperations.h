@@ -25,6 +25,14 @@ public:
   /// Whether the shader writes gl_FragDepth.
   bool writesDepth() const { return fragDepthOffset.has_value(); }
 
+  /// Whether a fragment's only effect is its colour outputs stored to
+  /// single-sampled one-byte UNORM attachments as they are: no depth or
+  /// stencil attachment, sample mask output, blending or write mask.
+  bool writesUnorm8Only() const { return unorm8Only; }
+  /// Writes the colour outputs in `record` to pixel (x, y), when
+  /// writesUnorm8Only().
+  void writeUnorm8(int32_t x, int32_t y, const uint8_t *record) const;
+
   /// Tests and writes the samples `samples` (bit s: sample s) of the
   /// fragment at (x, y). `depths` are its interpolated depths at the
   /// samples with the bias added; `record` its output record.
@@ -69,6 +77,7 @@ private:
   std::vector<std::optional<Unorm8Write>> unorm8Writes;
   std::optional<uint32_t> fragDepthOffset;
   std::optional<uint32_t> sampleMaskOffset;
+  bool unorm8Only = false;
   /// The viewport's depth range, for clamping.
   double minDepth = 0, maxDepth = 1;
 };

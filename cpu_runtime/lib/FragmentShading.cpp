@@ -350,6 +350,7 @@ bool QuadBatch::flush() {
   stage.invocations.fetch_add(count * 4, std::memory_order_relaxed);
 
   FragmentOperations &operations = stage.operations;
+  bool unorm8Only = operations.writesUnorm8Only();
   for (size_t q = 0; q < count; ++q) {
     const Entry &quad = entries[q];
     for (unsigned lane = 0; lane < 4; ++lane) {
@@ -362,6 +363,10 @@ bool QuadBatch::flush() {
       if (status & (SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED))
         continue;
       int32_t x = quad.x + lane % 2, y = quad.y + lane / 2;
+      if (unorm8Only) {
+        operations.writeUnorm8(x, y, record);
+        continue;
+      }
       if (fragment.earlyFragmentTests) {
         operations.writeSamples(x, y, quad.samples[lane], record);
         continue;

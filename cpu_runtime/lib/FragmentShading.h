@@ -30,8 +30,8 @@ struct DrawPrimitive {
   std::array<ClipPosition, 3> positions{};
   /// Points: gl_PointSize (1 without it).
   float pointSize = 1;
-  /// Pixels it may touch, within the scissor: [x0, x1) x [y0, y1).
-  int32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  /// Pixels it may touch, within the scissor.
+  PixelRect bounds;
 };
 
 /// How one fragment input is computed from the vertex outputs.

@@ -174,8 +174,14 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
     }
     uint64_t at = (uint64_t(call.firstVertex) + i) * call.indexSize;
     uint32_t index = 0;
-    if (at + call.indexSize <= call.indexBytes)
-      std::memcpy(&index, call.indices + at, call.indexSize);
+    if (at + call.indexSize > call.indexBytes)
+      index = 0; // robust: past the index buffer
+    else if (call.indexSize == 4)
+      std::memcpy(&index, call.indices + at, 4);
+    else if (call.indexSize == 2)
+      index = uint16_t(call.indices[at] | call.indices[at + 1] << 8);
+    else
+      index = call.indices[at];
     uint32_t restartValue =
         call.indexSize == 4 ? ~0u : (1u << (8 * call.indexSize)) - 1;
     if (state.primitiveRestart && index == restartValue)
@@ -241,42 +247,49 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
     return statistics;
   }
 
-  // Primitives in draw order, binned to the tiles they may touch.
-  std::vector<DrawPrimitive> primitives;
+  // Primitives in draw order, set up on every thread, then binned to the
+  // tiles they may touch.
   std::vector<Primitive> assembled;
-  TileBins bins(setup.getScissor());
   assemblePrimitives(state.topology, 0, call.vertexCount, restarts, assembled);
   // Primitives name the shaded vertices.
   for (Primitive &primitive : assembled)
     for (unsigned k = 0; k < primitive.vertexCount; ++k)
       primitive.vertices[k] = reuse.slots[primitive.vertices[k]];
-  for (uint32_t instance = 0; instance < call.instanceCount; ++instance) {
-    statistics.primitives += assembled.size();
-    uint64_t base = uint64_t(instance) * perInstance;
-    for (const Primitive &primitive : assembled) {
-      DrawPrimitive drawn;
-      drawn.primitive = primitive;
-      drawn.instance = instance;
-      for (unsigned k = 0; k < primitive.vertexCount; ++k)
-        std::memcpy(drawn.positions[k].data(),
-                    vertexOutputs.at(base + primitive.vertices[k]) +
-                        position->offset,
-                    16);
-      if (pointSize && primitive.vertexCount == 1)
-        std::memcpy(&drawn.pointSize,
-                    vertexOutputs.at(base + primitive.vertices[0]) +
-                        pointSize->offset,
-                    4);
-      PixelRect bounds = getPrimitiveBounds(
-          state, setup,
-          llvm::ArrayRef(drawn.positions).take_front(primitive.vertexCount),
-          primitive.vertexCount == 1 ? drawn.pointSize : 1.0);
-      if (bounds.empty())
-        continue;
-      bins.add(primitives.size(), bounds);
-      primitives.push_back(drawn);
+  std::vector<DrawPrimitive> primitives(assembled.size() * call.instanceCount);
+  statistics.primitives = primitives.size();
+  constexpr size_t kSetupChunk = 512;
+  std::atomic<size_t> nextChunk{0};
+  launcher.runOnAllThreads([&](unsigned) {
+    for (size_t first;
+         (first = nextChunk.fetch_add(kSetupChunk)) < primitives.size();) {
+      size_t last = std::min(first + kSetupChunk, primitives.size());
+      for (size_t i = first; i < last; ++i) {
+        DrawPrimitive &drawn = primitives[i];
+        const Primitive &primitive = assembled[i % assembled.size()];
+        drawn.primitive = primitive;
+        drawn.instance = uint32_t(i / assembled.size());
+        uint64_t base = uint64_t(drawn.instance) * perInstance;
+        for (unsigned k = 0; k < primitive.vertexCount; ++k)
+          std::memcpy(drawn.positions[k].data(),
+                      vertexOutputs.at(base + primitive.vertices[k]) +
+                          position->offset,
+                      16);
+        if (pointSize && primitive.vertexCount == 1)
+          std::memcpy(&drawn.pointSize,
+                      vertexOutputs.at(base + primitive.vertices[0]) +
+                          pointSize->offset,
+                      4);
+        drawn.bounds = getPrimitiveBounds(
+            state, setup,
+            llvm::ArrayRef(drawn.positions).take_front(primitive.vertexCount),
+            primitive.vertexCount == 1 ? drawn.pointSize : 1.0);
+      }
     }
-  }
+  });
+  TileBins bins(setup.getScissor());
+  for (size_t i = 0; i < primitives.size(); ++i)
+    if (!primitives[i].bounds.empty())
+      bins.add(i, primitives[i].bounds);
 
   // Threads take tiles, the busiest first; each queues its quads in
   // primitive order.
