@@ -124,7 +124,7 @@ bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
   for (unsigned lane = 0; lane < 4; ++lane)
     for (unsigned sample = 0; sample < 4; ++sample)
       entry.depths[lane][sample] =
-          quad.interpolated || sample == 0
+          quad.pixels || sample == 0
               ? quad.getDepth(lane, sample) + quad.depthBias
               : 0;
   return entries.size() < kCapacity || flush();
@@ -143,16 +143,16 @@ FragmentStage::getVertexRecords(const DrawPrimitive &drawn) const {
 
 void QuadBatch::writeInputs(size_t index, const Quad &quad,
                             const DrawPrimitive &drawn) {
-  if (!quad.interpolated) {
+  if (!quad.pixels) {
     if (writeInputsFromPlanes(index, quad, drawn))
       return;
     // 1/w is zero at a pixel centre: the weights take the linear ones.
-    Quad interpolated = quad;
-    interpolated.interpolated = true;
+    std::array<QuadPixel, 4> pixels;
     for (unsigned lane = 0; lane < 4; ++lane)
       quad.triangle->interpolateAt(quad.x + lane % 2 + 0.5,
-                                   quad.y + lane / 2 + 0.5,
-                                   interpolated.pixels[lane]);
+                                   quad.y + lane / 2 + 0.5, pixels[lane]);
+    Quad interpolated = quad;
+    interpolated.pixels = pixels.data();
     writeInputs(index, interpolated, drawn);
     return;
   }

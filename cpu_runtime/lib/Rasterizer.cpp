@@ -210,6 +210,49 @@ void rasterizeScreenTriangle(const GraphicsState &state,
   int64_t row[3];
   edgesAt(qx0 * kSubPixels + kSubPixels / 2,
           (y0 & ~int64_t(1)) * kSubPixels + kSubPixels / 2, row);
+  if (deferred) {
+    if (!(setup.sampleMask & 1))
+      return;
+    // Per pixel of a quad: its edge values' offsets from pixel 0's.
+    int64_t laneStep[4][3];
+    for (int k = 0; k < 3; ++k) {
+      laneStep[0][k] = 0;
+      laneStep[1][k] = stepX[k];
+      laneStep[2][k] = stepY[k];
+      laneStep[3][k] = stepX[k] + stepY[k];
+    }
+    for (int64_t qy = y0 & ~int64_t(1); qy < y1; qy += 2) {
+      // Pixels of the quad within the scissor: 0 and 1 in row qy, 2 and 3
+      // in row qy + 1 (quads start at even pixels, the scissor need not).
+      unsigned rows =
+          (qy >= setup.y0 ? 0x3u : 0) | (qy + 1 < setup.y1 ? 0xcu : 0);
+      int64_t e[3] = {row[0], row[1], row[2]};
+      for (int64_t qx = qx0; qx < x1; qx += 2) {
+        unsigned coverage = 0;
+        for (unsigned i = 0; i < 4; ++i)
+          coverage |= unsigned(e[0] + laneStep[i][0] >= bias[0] &&
+                               e[1] + laneStep[i][1] >= bias[1] &&
+                               e[2] + laneStep[i][2] >= bias[2])
+                      << i;
+        coverage &= rows & ((qx >= setup.x0 ? 0x5u : 0) |
+                            (qx + 1 < setup.x1 ? 0xau : 0));
+        for (int k = 0; k < 3; ++k)
+          e[k] += 2 * stepX[k];
+        if (!coverage)
+          continue;
+        quad.x = int32_t(qx);
+        quad.y = int32_t(qy);
+        quad.coverage = uint8_t(coverage);
+        for (unsigned i = 0; i < 4; ++i)
+          quad.samples[i] = quad.covered[i] = (coverage >> i) & 1;
+        emit(quad);
+      }
+      for (int k = 0; k < 3; ++k)
+        row[k] += 2 * stepY[k];
+    }
+    return;
+  }
+  std::array<QuadPixel, 4> pixels;
   for (int64_t qy = y0 & ~int64_t(1); qy < y1; qy += 2) {
     // Edge values at the centres of the quad's four pixels.
     int64_t centre[4][3];
@@ -258,15 +301,11 @@ void rasterizeScreenTriangle(const GraphicsState &state,
         quad.samples = covered;
         quad.sample = -1;
         quad.centroid = setup.centroid;
-        quad.interpolated = !deferred;
-        if (deferred) {
-          emit(quad);
-          continue;
-        }
+        quad.pixels = pixels.data();
         for (int i = 0; i < 4; ++i) {
           int64_t px = (qx + i % 2) * kSubPixels,
                   py = (qy + i / 2) * kSubPixels;
-          QuadPixel &pixel = quad.pixels[i];
+          QuadPixel &pixel = pixels[i];
           interpolate(pixel, centre[i]);
           pixel.sampleDepth[0] = pixel.depth;
           if (samples > 1)
@@ -282,25 +321,25 @@ void rasterizeScreenTriangle(const GraphicsState &state,
       // Sample shading: a quad per sample, interpolated at its location in
       // each of the four pixels.
       for (uint32_t sample = 0; sample < samples; ++sample) {
-        uint8_t pixels = 0;
+        uint8_t shaded = 0;
         for (int i = 0; i < 4; ++i)
           if (covered[i] & (1u << sample))
-            pixels |= 1u << i;
-        if (!pixels)
+            shaded |= 1u << i;
+        if (!shaded)
           continue;
-        quad.coverage = pixels;
+        quad.coverage = shaded;
         quad.sample = int(sample);
         quad.centroid = setup.centroid;
-        quad.interpolated = true;
+        quad.pixels = pixels.data();
         for (int i = 0; i < 4; ++i) {
-          QuadPixel &pixel = quad.pixels[i];
+          QuadPixel &pixel = pixels[i];
           int64_t px = (qx + i % 2) * kSubPixels,
                   py = (qy + i / 2) * kSubPixels;
           int64_t e[3];
           edgesAt(px + offsets[sample][0], py + offsets[sample][1], e);
           interpolate(pixel, e);
           pixel.sampleDepth[sample] = pixel.depth;
-          quad.samples[i] = (pixels & (1u << i)) ? 1u << sample : 0;
+          quad.samples[i] = (shaded & (1u << i)) ? 1u << sample : 0;
           if (setup.centroid)
             setCentroid(pixel, centre[i], px, py, covered[i]);
         }

@@ -96,10 +96,7 @@ struct Quad {
   int sample = -1;
   /// Whether the pixels' centroid weights are set.
   bool centroid = false;
-  /// Whether `pixels` is set. Single-sampled triangles leave it to the
-  /// consumer, which evaluates the triangle's planes at the pixel centres
-  /// (most quads need only a few of the values).
-  bool interpolated = true;
+
   bool frontFacing = true;
   /// The depth bias of the primitive, to add to each pixel's depth.
   double depthBias = 0;
@@ -107,11 +104,14 @@ struct Quad {
   double pointX = 0, pointY = 0, pointSize = 0;
   /// The triangle the quad was rasterized from, while it is emitted.
   const TriangleSetup *triangle = nullptr;
-  std::array<QuadPixel, 4> pixels;
+  /// The four pixels' weights, or null: single-sampled triangles leave
+  /// them to the consumer, which evaluates the triangle's planes at the
+  /// pixel centres (most quads need only a few of the values).
+  const QuadPixel *pixels = nullptr;
 
   /// Pixel `lane`'s depth at `sample`, before the depth bias.
   double getDepth(unsigned lane, unsigned sample) const {
-    if (interpolated)
+    if (pixels)
       return pixels[lane].sampleDepth[sample];
     return triangle->depth.at(x + lane % 2 + 0.5 - triangle->originX,
                               y + lane / 2 + 0.5 - triangle->originY);
