@@ -99,6 +99,8 @@ FragmentOperations::FragmentOperations(
             ? direct->attachment->samples != 1
             : location < target.colors.size() && target.colors[location].data)
       unorm8Only = false;
+    if (direct)
+      directWrites.push_back(*direct);
   }
   if (state.viewport) {
     minDepth = std::min(state.viewport->minDepth, state.viewport->maxDepth);
@@ -230,15 +232,14 @@ static uint8_t encodeUnorm8(float value) {
 
 void FragmentOperations::writeUnorm8(int32_t x, int32_t y,
                                      const uint8_t *record) const {
-  for (const std::optional<Unorm8Write> &direct : unorm8Writes) {
-    if (!direct)
-      continue;
-    uint8_t *texel = direct->attachment->at(x, y);
-    for (unsigned i = 0; i < direct->bytes; ++i) {
+  for (const Unorm8Write &direct : directWrites) {
+    uint8_t bytes[4];
+    for (unsigned i = 0; i < direct.bytes; ++i) {
       float value;
-      std::memcpy(&value, record + direct->offset + 4 * direct->order[i], 4);
-      texel[i] = encodeUnorm8(value);
+      std::memcpy(&value, record + direct.offset + 4 * direct.order[i], 4);
+      bytes[i] = encodeUnorm8(value);
     }
+    std::memcpy(direct.attachment->at(x, y), bytes, direct.bytes);
   }
 }
 

@@ -75,6 +75,8 @@ private:
   std::vector<spvb_stage_variable> colorOutputs;
   /// Per colour output: its direct write, if it has one.
   std::vector<std::optional<Unorm8Write>> unorm8Writes;
+  /// The direct writes alone, for writeUnorm8.
+  std::vector<Unorm8Write> directWrites;
   std::optional<uint32_t> fragDepthOffset;
   std::optional<uint32_t> sampleMaskOffset;
   bool unorm8Only = false;

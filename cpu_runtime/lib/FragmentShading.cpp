@@ -4,6 +4,7 @@
 #include "StageValues.h"
 #include "TypeDesc.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
@@ -77,6 +78,36 @@ FragmentStage::FragmentStage(const StageKernel &vertex,
     outputSize = info.stage_output_size;
     quadsPerGroup = std::max<uint32_t>(info.workgroup_size[0] / 4, 1);
   }
+  std::vector<bool> written(inputSize);
+  auto write = [&](uint32_t offset, uint32_t size) {
+    for (uint32_t i = offset; i < offset + size && i < inputSize; ++i)
+      written[i] = true;
+  };
+  write(0, 4); // the helper flag
+  for (const Varying &varying : varyings) {
+    const spvb_stage_variable &input = *varying.input;
+    write(input.offset, input.bytes * input.count);
+    if (!varying.interpolate) {
+      flatInputs.push_back(
+          {*varying.source, input.offset, input.bytes * input.count});
+      continue;
+    }
+    for (unsigned c = 0; c < input.count; ++c)
+      planeInputs.push_back({&input, *varying.source + c * input.bytes,
+                             input.offset + c * input.bytes,
+                             bool(input.flags & SPVB_STAGE_NOPERSPECTIVE)});
+  }
+  // gl_PointCoord is written for points only.
+  for (auto [var, size] :
+       {std::pair(fragCoord, 16), std::pair(frontFacing, 1),
+        std::pair(primitiveId, 4), std::pair(sampleId, 4),
+        std::pair(sampleMask, 4), std::pair(samplePosition, 8)})
+    if (var)
+      write(var->offset, size);
+  inputGaps = llvm::is_contained(written, false);
+  readsBuiltins = fragCoord || frontFacing || pointCoord || primitiveId ||
+                  sampleId || sampleMask || samplePosition;
+  needsDepths = !operations.writesUnorm8Only();
 }
 
 llvm::Error FragmentStage::prepare() {
@@ -121,12 +152,13 @@ bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
       (triangles.empty() || triangles.back().serial != quad.triangle->serial))
     triangles.push_back(*quad.triangle);
   entry.triangle = quad.triangle ? uint32_t(triangles.size() - 1) : ~0u;
-  for (unsigned lane = 0; lane < 4; ++lane)
-    for (unsigned sample = 0; sample < 4; ++sample)
-      entry.depths[lane][sample] =
-          quad.pixels || sample == 0
-              ? quad.getDepth(lane, sample) + quad.depthBias
-              : 0;
+  if (stage.needsDepths)
+    for (unsigned lane = 0; lane < 4; ++lane)
+      for (unsigned sample = 0; sample < 4; ++sample)
+        entry.depths[lane][sample] =
+            quad.pixels || sample == 0
+                ? quad.getDepth(lane, sample) + quad.depthBias
+                : 0;
   return entries.size() < kCapacity || flush();
 }
 
@@ -196,29 +228,22 @@ void QuadBatch::setVaryingPlanes(const TriangleSetup &triangle,
   planesSerial = triangle.serial;
   varyingPlanes.clear();
   std::array<const uint8_t *, 3> sources = stage.getVertexRecords(drawn);
-  for (const Varying &varying : stage.varyings) {
-    const spvb_stage_variable &input = *varying.input;
-    if (!varying.interpolate)
-      continue;
-    bool linear = input.flags & SPVB_STAGE_NOPERSPECTIVE;
-    for (unsigned c = 0; c < input.count; ++c) {
-      TriangleSetup::Plane plane;
-      for (unsigned k = 0; k < 3; ++k) {
-        // The triangle's vertex k (a clipped polygon's corner) carries
-        // weights of the primitive's vertices.
-        double value = 0;
-        for (unsigned j = 0; j < 3; ++j)
-          value += triangle.weights[k][j] *
-                   loadFloat(sources[j] + *varying.source + c * input.bytes,
-                             input.bytes);
-        if (!linear)
-          value *= triangle.inverseW[k];
-        plane.a += value * triangle.barycentric[k].a;
-        plane.dx += value * triangle.barycentric[k].dx;
-        plane.dy += value * triangle.barycentric[k].dy;
-      }
-      varyingPlanes.push_back(plane);
+  for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
+    TriangleSetup::Plane plane;
+    for (unsigned k = 0; k < 3; ++k) {
+      // The triangle's vertex k (a clipped polygon's corner) carries
+      // weights of the primitive's vertices.
+      double value = 0;
+      for (unsigned j = 0; j < 3; ++j)
+        value += triangle.weights[k][j] *
+                 loadFloat(sources[j] + input.source, input.input->bytes);
+      if (!input.linear)
+        value *= triangle.inverseW[k];
+      plane.a += value * triangle.barycentric[k].a;
+      plane.dx += value * triangle.barycentric[k].dx;
+      plane.dy += value * triangle.barycentric[k].dy;
     }
+    varyingPlanes.push_back(plane);
   }
 }
 
@@ -235,30 +260,29 @@ bool QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
   }
   if (planesSerial != triangle.serial)
     setVaryingPlanes(triangle, drawn);
-  const uint8_t *provoking = stage.getVertexRecords(drawn)[0];
+  const uint8_t *provoking =
+      stage.flatInputs.empty() ? nullptr : stage.getVertexRecords(drawn)[0];
+  // Four independent divisions overlap.
+  double ws[4];
+  for (unsigned lane = 0; lane < 4; ++lane)
+    ws[lane] = 1 / inverseWs[lane];
   for (unsigned lane = 0; lane < 4; ++lane) {
-    double x = xs[lane], y = ys[lane], w = 1 / inverseWs[lane];
+    double x = xs[lane], y = ys[lane], w = ws[lane];
     uint8_t *record = inputs.at(index * 4 + lane);
-    std::memset(record, 0, stage.inputSize);
+    if (stage.inputGaps)
+      std::memset(record, 0, stage.inputSize);
+    for (const FragmentStage::FlatInput &flat : stage.flatInputs)
+      std::memcpy(record + flat.offset, provoking + flat.source, flat.size);
     const TriangleSetup::Plane *plane = varyingPlanes.data();
-    for (const Varying &varying : stage.varyings) {
-      const spvb_stage_variable &input = *varying.input;
-      uint8_t *to = record + input.offset;
-      if (!varying.interpolate) {
-        std::memcpy(to, provoking + *varying.source, input.bytes * input.count);
-        continue;
-      }
-      bool linear = input.flags & SPVB_STAGE_NOPERSPECTIVE;
-      for (unsigned c = 0; c < input.count; ++c, ++plane) {
-        double value = plane->at(x, y);
-        if (!linear)
-          value *= w;
-        if (input.bytes == 4) {
-          float narrow = float(value);
-          std::memcpy(to + 4 * c, &narrow, 4);
-        } else {
-          storeScalar(to + c * input.bytes, input, value, 0);
-        }
+    for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
+      double value = (plane++)->at(x, y);
+      if (!input.linear)
+        value *= w;
+      if (input.input->bytes == 4) {
+        float narrow = float(value);
+        std::memcpy(record + input.offset, &narrow, 4);
+      } else {
+        storeScalar(record + input.offset, *input.input, value, 0);
       }
     }
     writeBuiltins(record, quad, lane, triangle.depth.at(x, y), inverseWs[lane],
@@ -272,6 +296,8 @@ void QuadBatch::writeBuiltins(uint8_t *record, const Quad &quad, unsigned lane,
                               uint32_t primitiveId) const {
   uint32_t helper = !(quad.coverage & (1u << lane));
   std::memcpy(record, &helper, 4);
+  if (!stage.readsBuiltins)
+    return;
   // Sample shading: the invocation is at its sample's location.
   std::array<double, 2> location =
       quad.sample >= 0 ? getSampleLocation(stage.samples, quad.sample)

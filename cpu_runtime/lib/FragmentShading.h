@@ -88,6 +88,26 @@ private:
   uint32_t verticesPerInstance;
   FragmentOperations &operations;
   std::vector<Varying> varyings;
+  /// The interpolated inputs' components, in the order of
+  /// QuadBatch::varyingPlanes: where each is in the vertex output and the
+  /// fragment input records.
+  struct PlaneInput {
+    const spvb_stage_variable *input;
+    uint32_t source, offset;
+    bool linear;
+  };
+  std::vector<PlaneInput> planeInputs;
+  /// Flat inputs: bytes copied from the provoking vertex's output record.
+  struct FlatInput {
+    uint32_t source, offset, size;
+  };
+  std::vector<FlatInput> flatInputs;
+  /// Whether bytes of the input record are left unwritten by the helper
+  /// flag, the inputs and the builtins (they must read zero), and whether
+  /// fragments need their depths after the shader.
+  bool inputGaps = true, needsDepths = true;
+  /// Whether the shader reads a builtin input besides the helper flag.
+  bool readsBuiltins = true;
   const spvb_stage_variable *fragCoord, *frontFacing, *pointCoord, *primitiveId,
       *sampleId, *sampleMask, *samplePosition;
   bool sampleInputs = false, centroidInputs = false;

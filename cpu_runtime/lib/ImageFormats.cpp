@@ -136,17 +136,6 @@ unsigned spvb::runtime::getImageDimensions(uint32_t dim) {
   return dim == spv::Dim3D ? 3 : 2;
 }
 
-/// double(i) / 255 for each byte: the division, not a multiplication by
-/// 1/255, so that the fast paths decode exactly as the general one.
-static const std::array<double, 256> kUnorm8 = [] {
-  std::array<double, 256> table;
-  for (unsigned i = 0; i < 256; ++i)
-    table[i] = double(i) / 255.0;
-  return table;
-}();
-
-const double *spvb::runtime::getUnorm8Values() { return kUnorm8.data(); }
-
 Texel spvb::runtime::decodeTexel(const ImageFormat &format,
                                  const uint8_t *bytes) {
   Texel texel;
@@ -170,7 +159,7 @@ Texel spvb::runtime::decodeTexel(const ImageFormat &format,
   // the general loop's variable-sized copies and divisions.
   if (format.kind == K::Unorm && format.texelBytes == format.components) {
     for (unsigned c = 0; c < format.components; ++c)
-      texel.f[c] = kUnorm8[bytes[c]];
+      texel.f[c] = kUnorm8Values.values[bytes[c]];
     return texel;
   }
   if (format.kind == K::Float && format.texelBytes == 4 * format.components) {

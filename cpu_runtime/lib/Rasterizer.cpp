@@ -349,6 +349,15 @@ void rasterizeScreenTriangle(const GraphicsState &state,
   }
 }
 
+/// std::llround without the library call: half away from zero.
+int64_t roundToSubPixel(double v) {
+  if (!(std::fabs(v) < 0x1p62))
+    return std::llround(v);
+  int64_t whole = int64_t(v); // truncated, exactly
+  double fraction = v - double(whole);
+  return whole + (fraction >= 0.5) - (fraction <= -0.5);
+}
+
 ScreenVertex toScreen(const VkViewport &vp, const std::array<double, 4> &c,
                       std::array<double, 3> weights) {
   ScreenVertex s;
@@ -357,8 +366,8 @@ ScreenVertex toScreen(const VkViewport &vp, const std::array<double, 4> &c,
   s.y = vp.y + vp.height / 2 + c[1] * inverseW * vp.height / 2;
   s.z = vp.minDepth + c[2] * inverseW * (vp.maxDepth - vp.minDepth);
   s.inverseW = inverseW;
-  s.fx = std::llround(s.x * kSubPixels);
-  s.fy = std::llround(s.y * kSubPixels);
+  s.fx = roundToSubPixel(s.x * kSubPixels);
+  s.fy = roundToSubPixel(s.y * kSubPixels);
   s.weights = weights;
   return s;
 }
@@ -368,8 +377,8 @@ ScreenVertex toScreen(const VkViewport &vp, const std::array<double, 4> &c,
 ScreenVertex offset(ScreenVertex from, double dx, double dy) {
   from.x += dx;
   from.y += dy;
-  from.fx = std::llround(from.x * kSubPixels);
-  from.fy = std::llround(from.y * kSubPixels);
+  from.fx = roundToSubPixel(from.x * kSubPixels);
+  from.fy = roundToSubPixel(from.y * kSubPixels);
   return from;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace spvb::runtime;
 
@@ -94,8 +95,7 @@ bool passesCompare(uint32_t op, double ref, double texel) {
 /// Component c of an 8-bit UNORM texel of `components` components
 /// (missing ones read as (0, 0, 0, 1)).
 double unorm8Component(const uint8_t *texel, unsigned components, unsigned c) {
-  static const double *const kValues = getUnorm8Values();
-  return c < components ? kValues[texel[c]] : c == 3 ? 1.0 : 0.0;
+  return c < components ? getUnorm8Values()[texel[c]] : c == 3 ? 1.0 : 0.0;
 }
 
 /// Bilinear filtering of four 8-bit UNORM texels, (i0, j0), (i1, j0),
@@ -104,6 +104,21 @@ double unorm8Component(const uint8_t *texel, unsigned components, unsigned c) {
 void filterUnorm8(const uint8_t *const corner[4], unsigned components, double a,
                   double b, double *result) {
   const double weight[4] = {(1 - a) * (1 - b), a * (1 - b), (1 - a) * b, a * b};
+  if (components == 4) {
+    // Two components per vector, each summed in the same order.
+    typedef double Double2 __attribute__((vector_size(16)));
+    const double *values = getUnorm8Values();
+    Double2 low = {0, 0}, high = {0, 0};
+    for (unsigned k = 0; k < 4; ++k) {
+      const uint8_t *texel = corner[k];
+      Double2 w = {weight[k], weight[k]};
+      low += w * Double2{values[texel[0]], values[texel[1]]};
+      high += w * Double2{values[texel[2]], values[texel[3]]};
+    }
+    std::memcpy(result, &low, sizeof(low));
+    std::memcpy(result + 2, &high, sizeof(high));
+    return;
+  }
   for (unsigned c = 0; c < 4; ++c) {
     double sum = 0;
     for (unsigned k = 0; k < 4; ++k)

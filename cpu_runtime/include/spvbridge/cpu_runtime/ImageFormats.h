@@ -42,8 +42,19 @@ struct Texel {
 unsigned getImageDimensions(uint32_t dim);
 
 Texel decodeTexel(const ImageFormat &format, const uint8_t *bytes);
-/// The 256 values of an 8-bit UNORM component, as decodeTexel gives them.
-const double *getUnorm8Values();
+/// double(i) / 255 for each byte: the division, not a multiplication by
+/// 1/255, so that the fast paths decode exactly as the general one.
+struct Unorm8Values {
+  double values[256];
+  constexpr Unorm8Values() : values() {
+    for (unsigned i = 0; i < 256; ++i)
+      values[i] = double(i) / 255.0;
+  }
+};
+inline constexpr Unorm8Values kUnorm8Values;
+/// The 256 values of an 8-bit UNORM component, as decodeTexel gives them
+/// (inline: sampling loops keep their sums in registers).
+inline const double *getUnorm8Values() { return kUnorm8Values.values; }
 void encodeTexel(const ImageFormat &format, const Texel &texel, uint8_t *bytes);
 
 } // namespace spvb::runtime
