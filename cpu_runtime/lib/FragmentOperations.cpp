@@ -9,6 +9,10 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 using namespace spvb::runtime;
 
 static bool compare(VkCompareOp op, double a, double b) {
@@ -80,7 +84,7 @@ FragmentOperations::FragmentOperations(
     BlendState blend;
     if (output.location < state.blend.size())
       blend = state.blend[output.location];
-    Unorm8Write direct{output.offset, &attachment, 0, {}};
+    Unorm8Write direct{output.offset, &attachment, 0, {}, output.count >= 4};
     if (!attachment.data || blend.enable || output.kind != SPVB_KIND_FLOAT ||
         output.bytes != 4 || output.component != 0)
       continue;
@@ -230,16 +234,57 @@ static uint8_t encodeUnorm8(float value) {
   return uint8_t(int32_t(f * 255.0 + 0.5));
 }
 
+/// encodeUnorm8 of four values at once, component c in byte c.
+static uint32_t encodeUnorm8x4(const uint8_t *values) {
+#if defined(__SSE2__)
+  __m128 v = _mm_loadu_ps(reinterpret_cast<const float *>(values));
+  __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0);
+  __m128d scale = _mm_set1_pd(255.0), half = _mm_set1_pd(0.5);
+  auto encode = [&](__m128d f) {
+    // maxpd returns its second operand for a NaN: NaN gives 0.
+    f = _mm_min_pd(_mm_max_pd(f, zero), one);
+    return _mm_cvttpd_epi32(_mm_add_pd(_mm_mul_pd(f, scale), half));
+  };
+  __m128i low = encode(_mm_cvtps_pd(v));
+  __m128i high = encode(_mm_cvtps_pd(_mm_movehl_ps(v, v)));
+  __m128i words = _mm_unpacklo_epi64(low, high);
+  __m128i packed = _mm_packs_epi32(words, words);
+  packed = _mm_packus_epi16(packed, packed);
+  return uint32_t(_mm_cvtsi128_si32(packed));
+#else
+  uint32_t four = 0;
+  for (unsigned c = 0; c < 4; ++c) {
+    float value;
+    std::memcpy(&value, values + 4 * c, 4);
+    four |= uint32_t(encodeUnorm8(value)) << (8 * c);
+  }
+  return four;
+#endif
+}
+
 void FragmentOperations::writeUnorm8(int32_t x, int32_t y,
                                      const uint8_t *record) const {
   for (const Unorm8Write &direct : directWrites) {
-    uint8_t bytes[4];
-    for (unsigned i = 0; i < direct.bytes; ++i) {
-      float value;
-      std::memcpy(&value, record + direct.offset + 4 * direct.order[i], 4);
-      bytes[i] = encodeUnorm8(value);
+    // The texel's bytes in a register: byte stores read back as a word
+    // would stall store forwarding.
+    uint32_t texel = 0;
+    if (direct.vec4) {
+      uint32_t rgba = encodeUnorm8x4(record + direct.offset);
+      for (unsigned i = 0; i < direct.bytes; ++i)
+        texel |= ((rgba >> (8 * direct.order[i])) & 0xff) << (8 * i);
+    } else {
+      for (unsigned i = 0; i < direct.bytes; ++i) {
+        float value;
+        std::memcpy(&value, record + direct.offset + 4 * direct.order[i], 4);
+        texel |= uint32_t(encodeUnorm8(value)) << (8 * i);
+      }
     }
-    std::memcpy(direct.attachment->at(x, y), bytes, direct.bytes);
+    uint8_t *to = direct.attachment->at(x, y);
+    if (direct.bytes == 4) // one store, not a call
+      std::memcpy(to, &texel, 4);
+    else
+      for (unsigned i = 0; i < direct.bytes; ++i)
+        to[i] = uint8_t(texel >> (8 * i));
   }
 }
 

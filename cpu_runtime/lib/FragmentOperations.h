@@ -68,6 +68,8 @@ private:
     const Attachment *attachment;
     unsigned bytes;
     uint8_t order[4];
+    /// Whether the output has four components (all converted at once).
+    bool vec4;
   };
 
   const GraphicsState &state;
