@@ -678,6 +678,34 @@ void main() { first = vec4(0.5, 0.2, 1.5, -0.25); second = vec4(0.5, 0.5, 0.5, 0
   EXPECT_EQ(s[3], 51);
 }
 
+TEST_F(GraphicsTest, ColourOnlyDrawsRoundClampAndSwizzleAsTheSpecSays) {
+  // One B8G8R8A8_UNORM attachment and nothing else, the draws' direct
+  // path: 0.5 -> 127.5 -> 128 (ties up), 0.2 -> 51, NaN -> 0, 1.5 and
+  // -0.25 clamp to 255 and 0; bytes in B, G, R, A order.
+  Image bgra("B8G8R8A8_UNORM");
+  runtime::RenderTarget target;
+  target.colors = {bgra.attachment()};
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 color;
+void main() {
+  float nan = uintBitsToFloat(0x7fc00000u);
+  color = gl_FragCoord.x < 4.0 ? vec4(0.5, nan, 1.5, -0.25)
+                               : vec4(0.2, 1.0, 0.0, 0.5);
+}
+)",
+                                        quad(-1, -1, 1, 1), strip(), target)));
+  const uint8_t *left = bgra.bytes.data() + (2 * kSize + 1) * 4;
+  EXPECT_EQ(left[0], 255); // B: 1.5
+  EXPECT_EQ(left[1], 0);   // G: NaN
+  EXPECT_EQ(left[2], 128); // R: 0.5
+  EXPECT_EQ(left[3], 0);   // A: -0.25
+  const uint8_t *right = bgra.bytes.data() + (2 * kSize + 6) * 4;
+  EXPECT_EQ(right[0], 0);
+  EXPECT_EQ(right[1], 255);
+  EXPECT_EQ(right[2], 51);
+  EXPECT_EQ(right[3], 128);
+}
+
 TEST_F(GraphicsTest, CullingByFacing) {
   // The strip's first triangle (-1,-1), (1,-1), (-1,1) in framebuffer
   // coordinates (y down) has a = -1/2 * sum(x_i y_i+1 - x_i+1 y_i) < 0:
