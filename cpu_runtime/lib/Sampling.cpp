@@ -347,6 +347,73 @@ LevelChoice chooseLevels(const spvb_image &image, const spvb_sampler &sampler,
   return choice;
 }
 
+/// The levels a 2D sample reads and where they start, for the last
+/// request on this thread with the same image, sampler and level inputs.
+struct LevelMemo {
+  spvb_image image;
+  spvb_sampler sampler;
+  double lod, bias, minLod;
+  double dx[2], dy[2];
+  bool hasGradients;
+  bool valid = false;
+
+  LevelChoice choice;
+  /// Byte offsets of choice.levels; whether both lie within the image.
+  uint64_t offsets[2];
+  bool readable;
+
+  bool matches(const spvb_image &image, const spvb_sampler &sampler,
+               const SampleRequest &request) const {
+    // Bitwise: the structures have no padding.
+    return valid && !std::memcmp(&this->image, &image, sizeof(image)) &&
+           !std::memcmp(&this->sampler, &sampler, sizeof(sampler)) &&
+           !std::memcmp(&lod, &request.lod, sizeof(double)) &&
+           !std::memcmp(&bias, &request.bias, sizeof(double)) &&
+           !std::memcmp(&minLod, &request.minLod, sizeof(double)) &&
+           hasGradients == request.hasGradients &&
+           !std::memcmp(dx, request.dx, sizeof(dx)) &&
+           !std::memcmp(dy, request.dy, sizeof(dy));
+  }
+};
+
+/// chooseLevels for a 2D sample, and the levels' offsets. A quad's four
+/// invocations share their gradients (coarse derivatives) and so their
+/// levels: they choose them once.
+const LevelMemo &chooseLevelsOnce(const spvb_image &image,
+                                  const ImageFormat &format,
+                                  const spvb_sampler &sampler,
+                                  const SampleRequest &request) {
+  static thread_local LevelMemo memo;
+  if (memo.matches(image, sampler, request))
+    return memo;
+  memo.image = image;
+  memo.sampler = sampler;
+  memo.lod = request.lod;
+  memo.bias = request.bias;
+  memo.minLod = request.minLod;
+  memo.hasGradients = request.hasGradients;
+  std::memcpy(memo.dx, request.dx, sizeof(memo.dx));
+  std::memcpy(memo.dy, request.dy, sizeof(memo.dy));
+  memo.valid = true;
+  LevelChoice &choice = memo.choice;
+  choice = chooseLevels(image, sampler, request, 2, /*integer=*/false);
+  uint32_t last = std::max(choice.levels[0], choice.levels[1]);
+  memo.readable = last < image.levels;
+  if (!memo.readable)
+    return memo;
+  // Byte offsets of the levels up to the last one read.
+  uint64_t offset = 0;
+  for (uint32_t l = 0; l <= last; ++l) {
+    for (unsigned k = 0; k < 2; ++k)
+      if (choice.levels[k] == l)
+        memo.offsets[k] = offset;
+    offset +=
+        levelExtent(image, 0, l) * levelExtent(image, 1, l) * format.texelBytes;
+  }
+  memo.readable = offset <= image.size;
+  return memo;
+}
+
 /// Most sampling in draws reads a 2D texture of 8-bit UNORM texels: that
 /// case specialized, with the general path's arithmetic in the same order
 /// (bit-identical results), wrapping each axis once and reading texels
@@ -366,22 +433,11 @@ bool sampleUnorm8Image2D(const spvb_image &image, const ImageFormat &format,
       !(std::fabs(request.coordinate[0]) < 1e9) ||
       !(std::fabs(request.coordinate[1]) < 1e9))
     return false;
-  LevelChoice choice =
-      chooseLevels(image, sampler, request, 2, /*integer=*/false);
-  uint32_t last = std::max(choice.levels[0], choice.levels[1]);
-  if (last >= image.levels)
+  const LevelMemo &levels = chooseLevelsOnce(image, format, sampler, request);
+  if (!levels.readable)
     return false;
-  // Byte offsets of the levels up to the last one read.
-  uint64_t offsets[2] = {0, 0}, offset = 0;
-  for (uint32_t l = 0; l <= last; ++l) {
-    for (unsigned k = 0; k < 2; ++k)
-      if (choice.levels[k] == l)
-        offsets[k] = offset;
-    offset +=
-        levelExtent(image, 0, l) * levelExtent(image, 1, l) * format.texelBytes;
-  }
-  if (offset > image.size)
-    return false;
+  const LevelChoice &choice = levels.choice;
+  const uint64_t *offsets = levels.offsets;
 
   auto filterAt = [&](unsigned k, double *out) {
     uint32_t level = choice.levels[k];
