@@ -1,9 +1,12 @@
 //===- Sampling.cpp - Texel filtering as Vulkan specifies it --------------===//
 #include "Sampling.h"
 
+#include "llvm/ADT/bit.h"
+
 #include <spirv/unified1/spirv.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -92,6 +95,9 @@ bool passesCompare(uint32_t op, double ref, double texel) {
   }
 }
 
+/// Two doubles in one SSE register (GCC and Clang vector extension).
+typedef double Double2 __attribute__((vector_size(16)));
+
 /// Component c of an 8-bit UNORM texel of `components` components
 /// (missing ones read as (0, 0, 0, 1)).
 double unorm8Component(const uint8_t *texel, unsigned components, unsigned c) {
@@ -106,7 +112,6 @@ void filterUnorm8(const uint8_t *const corner[4], unsigned components, double a,
   const double weight[4] = {(1 - a) * (1 - b), a * (1 - b), (1 - a) * b, a * b};
   if (components == 4) {
     // Two components per vector, each summed in the same order.
-    typedef double Double2 __attribute__((vector_size(16)));
     const double *values = getUnorm8Values();
     Double2 low = {0, 0}, high = {0, 0};
     for (unsigned k = 0; k < 4; ++k) {
@@ -347,53 +352,61 @@ LevelChoice chooseLevels(const spvb_image &image, const spvb_sampler &sampler,
   return choice;
 }
 
-/// The levels a 2D sample reads and where they start, for the last
-/// request on this thread with the same image, sampler and level inputs.
-struct LevelMemo {
-  spvb_image image;
-  spvb_sampler sampler;
-  double lod, bias, minLod;
-  double dx[2], dy[2];
-  bool hasGradients;
-  bool valid = false;
+/// What chooseLevels and the level offsets of a 2D sample depend on, as
+/// words (floating-point values as bits): `f(i, word)` for each. Compared
+/// word by word in registers (a key built in memory and compared as a
+/// block stalls on store forwarding, and memcmp is a call).
+constexpr unsigned kLevelKeyWords = 14;
+template <typename F>
+static void forEachLevelKeyWord(const spvb_image &image,
+                                const spvb_sampler &sampler,
+                                const SampleRequest &request, F f) {
+  auto pair = [](uint32_t low, uint32_t high) {
+    return low | uint64_t(high) << 32;
+  };
+  f(0, pair(image.extent[0], image.extent[1]));
+  f(1, pair(image.levels, image.format));
+  f(2, image.size);
+  f(3, pair(sampler.mag_filter, sampler.min_filter));
+  f(4, pair(sampler.mipmap_mode, sampler.unnormalized_coordinates));
+  f(5, pair(llvm::bit_cast<uint32_t>(sampler.mip_lod_bias),
+            llvm::bit_cast<uint32_t>(sampler.min_lod)));
+  f(6, pair(llvm::bit_cast<uint32_t>(sampler.max_lod), request.hasGradients));
+  f(7, llvm::bit_cast<uint64_t>(request.lod));
+  f(8, llvm::bit_cast<uint64_t>(request.bias));
+  f(9, llvm::bit_cast<uint64_t>(request.minLod));
+  f(10, llvm::bit_cast<uint64_t>(request.dx[0]));
+  f(11, llvm::bit_cast<uint64_t>(request.dx[1]));
+  f(12, llvm::bit_cast<uint64_t>(request.dy[0]));
+  f(13, llvm::bit_cast<uint64_t>(request.dy[1]));
+}
 
+/// The levels a 2D sample reads and where they start.
+struct LevelMemo {
+  uint64_t key[kLevelKeyWords];
+  bool valid = false;
   LevelChoice choice;
   /// Byte offsets of choice.levels; whether both lie within the image.
   uint64_t offsets[2];
   bool readable;
-
-  bool matches(const spvb_image &image, const spvb_sampler &sampler,
-               const SampleRequest &request) const {
-    // Bitwise: the structures have no padding.
-    return valid && !std::memcmp(&this->image, &image, sizeof(image)) &&
-           !std::memcmp(&this->sampler, &sampler, sizeof(sampler)) &&
-           !std::memcmp(&lod, &request.lod, sizeof(double)) &&
-           !std::memcmp(&bias, &request.bias, sizeof(double)) &&
-           !std::memcmp(&minLod, &request.minLod, sizeof(double)) &&
-           hasGradients == request.hasGradients &&
-           !std::memcmp(dx, request.dx, sizeof(dx)) &&
-           !std::memcmp(dy, request.dy, sizeof(dy));
-  }
 };
 
 /// chooseLevels for a 2D sample, and the levels' offsets. A quad's four
 /// invocations share their gradients (coarse derivatives) and so their
-/// levels: they choose them once.
+/// levels: the last choice is kept per thread.
 const LevelMemo &chooseLevelsOnce(const spvb_image &image,
                                   const ImageFormat &format,
                                   const spvb_sampler &sampler,
                                   const SampleRequest &request) {
   static thread_local LevelMemo memo;
-  if (memo.matches(image, sampler, request))
+  uint64_t differ = 0;
+  forEachLevelKeyWord(image, sampler, request, [&](unsigned i, uint64_t word) {
+    differ |= word ^ memo.key[i];
+  });
+  if (memo.valid && !differ)
     return memo;
-  memo.image = image;
-  memo.sampler = sampler;
-  memo.lod = request.lod;
-  memo.bias = request.bias;
-  memo.minLod = request.minLod;
-  memo.hasGradients = request.hasGradients;
-  std::memcpy(memo.dx, request.dx, sizeof(memo.dx));
-  std::memcpy(memo.dy, request.dy, sizeof(memo.dy));
+  forEachLevelKeyWord(image, sampler, request,
+                      [&](unsigned i, uint64_t word) { memo.key[i] = word; });
   memo.valid = true;
   LevelChoice &choice = memo.choice;
   choice = chooseLevels(image, sampler, request, 2, /*integer=*/false);
@@ -484,8 +497,16 @@ bool sampleUnorm8Image2D(const spvb_image &image, const ImageFormat &format,
     return true;
   double high[4];
   filterAt(1, high);
-  for (unsigned c = 0; c < 4; ++c)
-    result.f[c] = result.f[c] * (1 - choice.weight) + high[c] * choice.weight;
+  // Two components per vector, as filterUnorm8 writes them (stores and
+  // loads of one width forward).
+  Double2 weight = {choice.weight, choice.weight}, rest = 1 - weight;
+  for (unsigned c = 0; c < 4; c += 2) {
+    Double2 low, up;
+    std::memcpy(&low, result.f + c, sizeof(low));
+    std::memcpy(&up, high + c, sizeof(up));
+    low = low * rest + up * weight;
+    std::memcpy(result.f + c, &low, sizeof(low));
+  }
   return true;
 }
 
