@@ -95,6 +95,13 @@ bool passesCompare(uint32_t op, double ref, double texel) {
   }
 }
 
+/// int64_t(std::floor(x)) without the library call (std::floor is one
+/// without SSE4.1) for |x| < 2^62, as the 2D fast path's coordinates are.
+int64_t floorToInteger(double x) {
+  int64_t truncated = int64_t(x);
+  return truncated - (double(truncated) > x);
+}
+
 /// Two doubles in one SSE register (GCC and Clang vector extension).
 typedef double Double2 __attribute__((vector_size(16)));
 
@@ -466,8 +473,7 @@ bool sampleUnorm8Image2D(const spvb_image &image, const ImageFormat &format,
     if (choice.filter != kLinear) {
       int64_t position[2];
       for (unsigned d = 0; d < 2; ++d) {
-        position[d] =
-            int64_t(std::floor(request.coordinate[d] * double(extent[d])));
+        position[d] = floorToInteger(request.coordinate[d] * double(extent[d]));
         wrapAxis(position[d], d);
       }
       const uint8_t *texel =
@@ -480,9 +486,9 @@ bool sampleUnorm8Image2D(const spvb_image &image, const ImageFormat &format,
     double alpha[2];
     for (unsigned d = 0; d < 2; ++d) {
       double shifted = request.coordinate[d] * double(extent[d]) - 0.5;
-      position[d][0] = int64_t(std::floor(shifted));
+      position[d][0] = floorToInteger(shifted);
       position[d][1] = position[d][0] + 1;
-      alpha[d] = shifted - std::floor(shifted);
+      alpha[d] = shifted - double(position[d][0]);
       wrapAxis(position[d][0], d);
       wrapAxis(position[d][1], d);
     }
