@@ -4,7 +4,6 @@
 #include "StageValues.h"
 #include "TypeDesc.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
@@ -104,7 +103,15 @@ FragmentStage::FragmentStage(const StageKernel &vertex,
         std::pair(sampleMask, 4), std::pair(samplePosition, 8)})
     if (var)
       write(var->offset, size);
-  inputGaps = llvm::is_contained(written, false);
+  for (uint32_t i = 0; i < inputSize; ++i) {
+    if (written[i])
+      continue;
+    if (!inputGaps.empty() &&
+        inputGaps.back().first + inputGaps.back().second == i)
+      ++inputGaps.back().second;
+    else
+      inputGaps.push_back({i, 1});
+  }
   readsBuiltins = fragCoord || frontFacing || pointCoord || primitiveId ||
                   sampleId || sampleMask || samplePosition;
   needsDepths = !operations.writesUnorm8Only();
@@ -269,8 +276,10 @@ bool QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
   for (unsigned lane = 0; lane < 4; ++lane) {
     double x = xs[lane], y = ys[lane], w = ws[lane];
     uint8_t *record = inputs.at(index * 4 + lane);
-    if (stage.inputGaps)
-      std::memset(record, 0, stage.inputSize);
+    // Small ranges (padding between inputs) by hand, not by a call.
+    for (auto [offset, size] : stage.inputGaps)
+      for (uint32_t i = 0; i < size; ++i)
+        record[offset + i] = 0;
     for (const FragmentStage::FlatInput &flat : stage.flatInputs)
       std::memcpy(record + flat.offset, provoking + flat.source, flat.size);
     const TriangleSetup::Plane *plane = varyingPlanes.data();

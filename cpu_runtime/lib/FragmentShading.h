@@ -102,10 +102,11 @@ private:
     uint32_t source, offset, size;
   };
   std::vector<FlatInput> flatInputs;
-  /// Whether bytes of the input record are left unwritten by the helper
-  /// flag, the inputs and the builtins (they must read zero), and whether
-  /// fragments need their depths after the shader.
-  bool inputGaps = true, needsDepths = true;
+  /// The bytes of the input record the helper flag, the inputs and the
+  /// builtins leave unwritten (they must read zero), as (offset, size).
+  std::vector<std::pair<uint32_t, uint32_t>> inputGaps;
+  /// Whether fragments need their depths after the shader.
+  bool needsDepths = true;
   /// Whether the shader reads a builtin input besides the helper flag.
   bool readsBuiltins = true;
   const spvb_stage_variable *fragCoord, *frontFacing, *pointCoord, *primitiveId,
@@ -142,6 +143,9 @@ private:
   /// What the fragment operations need of a queued quad (its input
   /// records are written when it is queued).
   struct Entry {
+    /// Uninitialized: add() sets every field it reads (zeroing `depths`
+    /// for each quad cost as much as writing its inputs).
+    Entry() {}
     int32_t x, y;
     uint8_t coverage;
     bool frontFacing;
