@@ -247,45 +247,44 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
     return statistics;
   }
 
-  // Primitives in draw order, set up on every thread, then binned to the
-  // tiles they may touch.
+  // Primitives in draw order, binned to the tiles they may touch.
   std::vector<Primitive> assembled;
   assemblePrimitives(state.topology, 0, call.vertexCount, restarts, assembled);
   // Primitives name the shaded vertices.
   for (Primitive &primitive : assembled)
     for (unsigned k = 0; k < primitive.vertexCount; ++k)
       primitive.vertices[k] = reuse.slots[primitive.vertices[k]];
+  // Each shaded vertex projected once, for the primitives' bounds.
+  std::vector<ScreenPoint> projected(invocations);
+  for (uint64_t v = 0; v < invocations; ++v) {
+    ClipPosition clip;
+    std::memcpy(clip.data(), vertexOutputs.at(v) + position->offset, 16);
+    projected[v] = projectToScreen(setup, clip);
+  }
   std::vector<DrawPrimitive> primitives(assembled.size() * call.instanceCount);
   statistics.primitives = primitives.size();
-  constexpr size_t kSetupChunk = 512;
-  std::atomic<size_t> nextChunk{0};
-  launcher.runOnAllThreads([&](unsigned) {
-    for (size_t first;
-         (first = nextChunk.fetch_add(kSetupChunk)) < primitives.size();) {
-      size_t last = std::min(first + kSetupChunk, primitives.size());
-      for (size_t i = first; i < last; ++i) {
-        DrawPrimitive &drawn = primitives[i];
-        const Primitive &primitive = assembled[i % assembled.size()];
-        drawn.primitive = primitive;
-        drawn.instance = uint32_t(i / assembled.size());
-        uint64_t base = uint64_t(drawn.instance) * perInstance;
-        for (unsigned k = 0; k < primitive.vertexCount; ++k)
-          std::memcpy(drawn.positions[k].data(),
-                      vertexOutputs.at(base + primitive.vertices[k]) +
-                          position->offset,
-                      16);
-        if (pointSize && primitive.vertexCount == 1)
-          std::memcpy(&drawn.pointSize,
-                      vertexOutputs.at(base + primitive.vertices[0]) +
-                          pointSize->offset,
-                      4);
-        drawn.bounds = getPrimitiveBounds(
-            state, setup,
-            llvm::ArrayRef(drawn.positions).take_front(primitive.vertexCount),
-            primitive.vertexCount == 1 ? drawn.pointSize : 1.0);
-      }
+  for (size_t i = 0; i < primitives.size(); ++i) {
+    DrawPrimitive &drawn = primitives[i];
+    const Primitive &primitive = assembled[i % assembled.size()];
+    drawn.primitive = primitive;
+    drawn.instance = uint32_t(i / assembled.size());
+    uint64_t base = uint64_t(drawn.instance) * perInstance;
+    ScreenPoint vertices[3];
+    for (unsigned k = 0; k < primitive.vertexCount; ++k) {
+      uint64_t vertex = base + primitive.vertices[k];
+      std::memcpy(drawn.positions[k].data(),
+                  vertexOutputs.at(vertex) + position->offset, 16);
+      vertices[k] = projected[vertex];
     }
-  });
+    if (pointSize && primitive.vertexCount == 1)
+      std::memcpy(&drawn.pointSize,
+                  vertexOutputs.at(base + primitive.vertices[0]) +
+                      pointSize->offset,
+                  4);
+    drawn.bounds = getPrimitiveBounds(
+        state, setup, llvm::ArrayRef(vertices, primitive.vertexCount),
+        primitive.vertexCount == 1 ? drawn.pointSize : 1.0);
+  }
   TileBins bins(setup.getScissor());
   for (size_t i = 0; i < primitives.size(); ++i)
     if (!primitives[i].bounds.empty())

@@ -559,37 +559,51 @@ void spvb::runtime::rasterizeTriangle(
                             front, emit);
 }
 
+ScreenPoint spvb::runtime::projectToScreen(const RasterSetup &setup,
+                                           const ClipPosition &c) {
+  // Clipping keeps what has w > 0 of a primitive whose vertices all do
+  // within their projection's convex hull.
+  if (!(c[3] > 0))
+    return std::nullopt;
+  const VkViewport &vp = setup.viewport;
+  double inverseW = 1.0 / c[3];
+  double x = vp.x + vp.width / 2 + c[0] * inverseW * vp.width / 2;
+  double y = vp.y + vp.height / 2 + c[1] * inverseW * vp.height / 2;
+  if (!std::isfinite(x) || !std::isfinite(y))
+    return std::nullopt;
+  return std::array<double, 2>{x, y};
+}
+
 PixelRect spvb::runtime::getPrimitiveBounds(
     const GraphicsState &state, const RasterSetup &setup,
-    llvm::ArrayRef<ClipPosition> positions, double pointSize) {
+    llvm::ArrayRef<ScreenPoint> vertices, double pointSize) {
   PixelRect scissor = setup.getScissor();
-  const VkViewport &vp = setup.viewport;
   double minX = INFINITY, minY = INFINITY, maxX = -INFINITY, maxY = -INFINITY;
-  for (const ClipPosition &c : positions) {
-    // Clipping keeps what has w > 0 of a primitive whose vertices all do
-    // within their projection's convex hull.
-    if (!(c[3] > 0))
+  for (const ScreenPoint &vertex : vertices) {
+    if (!vertex)
       return scissor;
-    double inverseW = 1.0 / c[3];
-    double x = vp.x + vp.width / 2 + c[0] * inverseW * vp.width / 2;
-    double y = vp.y + vp.height / 2 + c[1] * inverseW * vp.height / 2;
-    if (!std::isfinite(x) || !std::isfinite(y))
-      return scissor;
-    minX = std::min(minX, x);
-    maxX = std::max(maxX, x);
-    minY = std::min(minY, y);
-    maxY = std::max(maxY, y);
+    minX = std::min(minX, (*vertex)[0]);
+    maxX = std::max(maxX, (*vertex)[0]);
+    minY = std::min(minY, (*vertex)[1]);
+    maxY = std::max(maxY, (*vertex)[1]);
   }
   // Half a line's width or a point's size, and a pixel for snapping.
   double pad = 1 + std::max({1.0, double(state.lineWidth), pointSize}) / 2;
-  auto clampTo = [](double value, int32_t low, int32_t high) {
-    return int32_t(std::clamp(value, double(low), double(high)));
+  // Clamped first, so that the floor and ceiling are of small values.
+  auto floorIn = [](double value, int32_t low, int32_t high) {
+    value = std::clamp(value, double(low), double(high));
+    int32_t truncated = int32_t(value);
+    return truncated - int32_t(double(truncated) > value);
   };
-  PixelRect bounds{clampTo(std::floor(minX - pad), scissor.x0, scissor.x1),
-                   clampTo(std::floor(minY - pad), scissor.y0, scissor.y1),
-                   clampTo(std::ceil(maxX + pad), scissor.x0, scissor.x1),
-                   clampTo(std::ceil(maxY + pad), scissor.y0, scissor.y1)};
-  return bounds;
+  auto ceilIn = [](double value, int32_t low, int32_t high) {
+    value = std::clamp(value, double(low), double(high));
+    int32_t truncated = int32_t(value);
+    return truncated + int32_t(double(truncated) < value);
+  };
+  return {floorIn(minX - pad, scissor.x0, scissor.x1),
+          floorIn(minY - pad, scissor.y0, scissor.y1),
+          ceilIn(maxX + pad, scissor.x0, scissor.x1),
+          ceilIn(maxY + pad, scissor.y0, scissor.y1)};
 }
 
 void TriangleSetup::interpolate(const double *e, QuadPixel &pixel) const {

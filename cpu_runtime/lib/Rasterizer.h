@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 namespace spvb::runtime {
 
@@ -166,13 +167,19 @@ struct RasterSetup {
   }
 };
 
-/// Pixels within the scissor that a primitive with these vertices (1 to
-/// 3) may touch, in any polygon mode, for lines of the state's width and
-/// points of `pointSize`: the bounds of the projected vertices, widened.
-/// When a vertex is behind the eye (w <= 0) that is the whole scissor.
+/// A vertex's position in framebuffer coordinates, or none when it is
+/// behind the eye (w <= 0) or not finite.
+using ScreenPoint = std::optional<std::array<double, 2>>;
+ScreenPoint projectToScreen(const RasterSetup &setup,
+                            const ClipPosition &position);
+
+/// Pixels within the scissor that a primitive with these projected
+/// vertices (1 to 3) may touch, in any polygon mode, for lines of the
+/// state's width and points of `pointSize`: their bounds, widened. When a
+/// vertex has no projection that is the whole scissor.
 PixelRect getPrimitiveBounds(const GraphicsState &state,
                              const RasterSetup &setup,
-                             llvm::ArrayRef<ClipPosition> positions,
+                             llvm::ArrayRef<ScreenPoint> vertices,
                              double pointSize);
 
 /// Rasterizes one triangle; calls `emit` for each quad with a covered
