@@ -3,10 +3,12 @@
 
 using namespace spvb::runtime;
 
-/// The primitives of one run of vertices without restarts.
-static void assembleRun(VkPrimitiveTopology topology, const uint32_t *v,
+/// The primitives of one run of vertices without restarts: the shaded
+/// vertices [first, first + n).
+static void assembleRun(VkPrimitiveTopology topology, uint32_t first,
                         uint32_t n, uint32_t &nextId,
                         std::vector<Primitive> &out) {
+  auto v = [first](uint32_t i) { return first + i; };
   auto add = [&](std::initializer_list<uint32_t> vertices) {
     Primitive primitive;
     for (uint32_t vertex : vertices)
@@ -17,44 +19,44 @@ static void assembleRun(VkPrimitiveTopology topology, const uint32_t *v,
   switch (topology) {
   case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
     for (uint32_t i = 0; i < n; ++i)
-      add({v[i]});
+      add({v(i)});
     break;
   case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
     for (uint32_t i = 0; i + 1 < n; i += 2)
-      add({v[i], v[i + 1]});
+      add({v(i), v(i + 1)});
     break;
   case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
     for (uint32_t i = 0; i + 1 < n; ++i)
-      add({v[i], v[i + 1]});
+      add({v(i), v(i + 1)});
     break;
   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
     for (uint32_t i = 0; i + 2 < n; i += 3)
-      add({v[i], v[i + 1], v[i + 2]});
+      add({v(i), v(i + 1), v(i + 2)});
     break;
   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
     for (uint32_t i = 0; i + 2 < n; ++i)
-      add({v[i], v[i + 1 + i % 2], v[i + 2 - i % 2]});
+      add({v(i), v(i + 1 + i % 2), v(i + 2 - i % 2)});
     break;
   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
     for (uint32_t i = 0; i + 2 < n; ++i)
-      add({v[i + 1], v[i + 2], v[0]});
+      add({v(i + 1), v(i + 2), v(0)});
     break;
   case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
     for (uint32_t i = 0; i + 3 < n; i += 4)
-      add({v[i + 1], v[i + 2]});
+      add({v(i + 1), v(i + 2)});
     break;
   case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
     for (uint32_t i = 1; i + 2 < n; ++i)
-      add({v[i], v[i + 1]});
+      add({v(i), v(i + 1)});
     break;
   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
     for (uint32_t i = 0; i + 5 < n; i += 6)
-      add({v[i], v[i + 2], v[i + 4]});
+      add({v(i), v(i + 2), v(i + 4)});
     break;
   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY:
     // The main triangles are those of a strip over the even vertices.
     for (uint32_t i = 0; 2 * i + 4 < n; ++i)
-      add({v[2 * i], v[2 * (i + 1 + i % 2)], v[2 * (i + 2 - i % 2)]});
+      add({v(2 * i), v(2 * (i + 1 + i % 2)), v(2 * (i + 2 - i % 2))});
     break;
   default:
     break;
@@ -65,18 +67,11 @@ void spvb::runtime::assemblePrimitives(VkPrimitiveTopology topology,
                                        uint32_t first, uint32_t count,
                                        llvm::ArrayRef<uint32_t> restarts,
                                        std::vector<Primitive> &primitives) {
-  std::vector<uint32_t> run;
-  uint32_t nextId = 0;
-  size_t restart = 0;
-  for (uint32_t i = first; i <= first + count; ++i) {
-    bool atRestart = restart < restarts.size() && restarts[restart] == i;
-    if (i == first + count || atRestart) {
-      assembleRun(topology, run.data(), run.size(), nextId, primitives);
-      run.clear();
-      if (atRestart)
-        ++restart;
-      continue;
-    }
-    run.push_back(i);
+  // Runs between restarts are contiguous.
+  uint32_t nextId = 0, start = first;
+  for (uint32_t restart : restarts) {
+    assembleRun(topology, start, restart - start, nextId, primitives);
+    start = restart + 1;
   }
+  assembleRun(topology, start, first + count - start, nextId, primitives);
 }

@@ -798,6 +798,31 @@ void main() { result = vec4(u, 1, 0, 1); }
     }
 }
 
+TEST_F(GraphicsTest, PrimitiveRestartStartsANewStrip) {
+  // Two strips of two triangles each, x in [-1, -0.5] and [0.5, 1] (pixels
+  // 0-1 and 6-7), separated by the restart index: the pixels between them
+  // (2-5) stay clear, as they would not if the strip went on through the
+  // restart.
+  Image color("R32G32B32A32_SFLOAT");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  std::vector<float> vertices = quad(-1, -1, -0.5f, 1);
+  std::vector<float> right = quad(0.5f, -1, 1, 1);
+  vertices.insert(vertices.end(), right.begin(), right.end());
+  std::vector<uint32_t> indices = {0, 1, 2, 3, ~0u, 4, 5, 6, 7};
+  runtime::GraphicsState state = strip();
+  state.primitiveRestart = true;
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(1); }
+)",
+                                        vertices, state, target, 0, &indices)));
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x)
+      EXPECT_EQ(color.at(x, y).f[0], x < 2 || x >= 6 ? 1.0 : 0.0)
+          << x << "," << y;
+}
+
 TEST_F(GraphicsTest, ImplicitLodComesFromTheQuadsDerivatives) {
   // An 8x8 RGBA32F texture whose level 0 is red and level 1 (4x4) green,
   // sampled with nearest filtering and mipmaps. u = x / 8 * scale moves
