@@ -256,45 +256,59 @@ void QuadBatch::setVaryingPlanes(const TriangleSetup &triangle,
 
 bool QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
                                       const DrawPrimitive &drawn) {
+  // The quad's pixels in pairs, (0, 1) and (2, 3): x differs within a
+  // pair, y between them. Each lane's arithmetic is the scalar plane's.
+  typedef double Double2 __attribute__((vector_size(16)));
   const TriangleSetup &triangle = *quad.triangle;
-  double xs[4], ys[4], inverseWs[4];
-  for (unsigned lane = 0; lane < 4; ++lane) {
-    xs[lane] = quad.x + lane % 2 + 0.5 - triangle.originX;
-    ys[lane] = quad.y + lane / 2 + 0.5 - triangle.originY;
-    inverseWs[lane] = triangle.inverseWPlane.at(xs[lane], ys[lane]);
-    if (inverseWs[lane] == 0)
+  Double2 x = {quad.x + 0.5 - triangle.originX,
+               quad.x + 1.5 - triangle.originX};
+  double y[2] = {quad.y + 0.5 - triangle.originY,
+                 quad.y + 1.5 - triangle.originY};
+  auto evaluate = [&](const TriangleSetup::Plane &plane, unsigned row) {
+    return plane.a + plane.dx * x + plane.dy * y[row];
+  };
+  Double2 inverseW[2] = {evaluate(triangle.inverseWPlane, 0),
+                         evaluate(triangle.inverseWPlane, 1)};
+  for (unsigned row = 0; row < 2; ++row)
+    if (inverseW[row][0] == 0 || inverseW[row][1] == 0)
       return false;
-  }
   if (planesSerial != triangle.serial)
     setVaryingPlanes(triangle, drawn);
   const uint8_t *provoking =
       stage.flatInputs.empty() ? nullptr : stage.getVertexRecords(drawn)[0];
-  // Four independent divisions overlap.
-  double ws[4];
-  for (unsigned lane = 0; lane < 4; ++lane)
-    ws[lane] = 1 / inverseWs[lane];
+  Double2 w[2] = {1 / inverseW[0], 1 / inverseW[1]};
+  uint8_t *records[4];
   for (unsigned lane = 0; lane < 4; ++lane) {
-    double x = xs[lane], y = ys[lane], w = ws[lane];
-    uint8_t *record = inputs.at(index * 4 + lane);
+    uint8_t *record = records[lane] = inputs.at(index * 4 + lane);
     // Small ranges (padding between inputs) by hand, not by a call.
     for (auto [offset, size] : stage.inputGaps)
       for (uint32_t i = 0; i < size; ++i)
         record[offset + i] = 0;
     for (const FragmentStage::FlatInput &flat : stage.flatInputs)
       std::memcpy(record + flat.offset, provoking + flat.source, flat.size);
-    const TriangleSetup::Plane *plane = varyingPlanes.data();
-    for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
-      double value = (plane++)->at(x, y);
+  }
+  const TriangleSetup::Plane *plane = varyingPlanes.data();
+  for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
+    for (unsigned row = 0; row < 2; ++row) {
+      Double2 value = evaluate(*plane, row);
       if (!input.linear)
-        value *= w;
-      if (input.input->bytes == 4) {
-        float narrow = float(value);
-        std::memcpy(record + input.offset, &narrow, 4);
-      } else {
-        storeScalar(record + input.offset, *input.input, value, 0);
+        value *= w[row];
+      for (unsigned column = 0; column < 2; ++column) {
+        uint8_t *to = records[2 * row + column] + input.offset;
+        if (input.input->bytes == 4) {
+          float narrow = float(value[column]);
+          std::memcpy(to, &narrow, 4);
+        } else {
+          storeScalar(to, *input.input, value[column], 0);
+        }
       }
     }
-    writeBuiltins(record, quad, lane, triangle.depth.at(x, y), inverseWs[lane],
+    ++plane;
+  }
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    unsigned row = lane / 2, column = lane % 2;
+    writeBuiltins(records[lane], quad, lane,
+                  triangle.depth.at(x[column], y[row]), inverseW[row][column],
                   drawn.primitive.id);
   }
   return true;
