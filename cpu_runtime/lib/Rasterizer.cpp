@@ -483,49 +483,12 @@ void spvb::runtime::rasterizePoint(
                        size, true, emit);
 }
 
-void spvb::runtime::rasterizeTriangle(
-    const GraphicsState &state, const RasterSetup &setup,
-    const std::array<ClipPosition, 3> &positions,
-    llvm::function_ref<void(const Quad &)> emit) {
-  llvm::SmallVector<ClipVertex, 12> polygon;
-  for (int i = 0; i < 3; ++i) {
-    ClipVertex v;
-    for (int k = 0; k < 4; ++k)
-      v.c[k] = positions[i][k];
-    v.weights = {0, 0, 0};
-    v.weights[i] = 1;
-    polygon.push_back(v);
-  }
-  // Most triangles lie inside every plane: clipping would keep them as
-  // they are.
-  bool inside = llvm::all_of(polygon, [&](const ClipVertex &v) {
-    const std::array<double, 4> &c = v.c;
-    return (state.depthClamp || (c[2] >= 0 && c[3] - c[2] >= 0)) &&
-           c[3] - 1e-30 >= 0 && c[3] * kGuardBand + c[0] >= 0 &&
-           c[3] * kGuardBand - c[0] >= 0 && c[3] * kGuardBand + c[1] >= 0 &&
-           c[3] * kGuardBand - c[1] >= 0;
-  });
-  if (!inside) {
-    if (!state.depthClamp) {
-      clipAgainst(polygon, [](const ClipVertex &v) { return v.c[2]; });
-      clipAgainst(polygon, [](const ClipVertex &v) { return v.c[3] - v.c[2]; });
-    }
-    clipAgainst(polygon, [](const ClipVertex &v) { return v.c[3] - 1e-30; });
-    for (int axis = 0; axis < 2; ++axis) {
-      clipAgainst(polygon, [&](const ClipVertex &v) {
-        return v.c[3] * kGuardBand + v.c[axis];
-      });
-      clipAgainst(polygon, [&](const ClipVertex &v) {
-        return v.c[3] * kGuardBand - v.c[axis];
-      });
-    }
-  }
-  if (polygon.size() < 3)
-    return;
-
-  llvm::SmallVector<ScreenVertex, 12> screen;
-  for (const ClipVertex &c : polygon)
-    screen.push_back(toScreen(setup.viewport, c.c, c.weights));
+/// A clipped polygon in framebuffer coordinates: culled by facing, then
+/// filled as a fan, or its edges or vertices drawn.
+static void rasterizePolygon(const GraphicsState &state,
+                             const RasterSetup &setup,
+                             llvm::ArrayRef<ScreenVertex> screen,
+                             llvm::function_ref<void(const Quad &)> emit) {
   // Facing: a = -1/2 sum(x_i y_(i+1) - x_(i+1) y_i) over the polygon;
   // a > 0 is counter-clockwise.
   double a = 0;
@@ -557,6 +520,62 @@ void spvb::runtime::rasterizeTriangle(
   for (size_t i = 1; i + 1 < screen.size(); ++i)
     rasterizeScreenTriangle(state, setup, screen[0], screen[i], screen[i + 1],
                             front, emit);
+}
+
+void spvb::runtime::rasterizeTriangle(
+    const GraphicsState &state, const RasterSetup &setup,
+    const std::array<ClipPosition, 3> &positions,
+    llvm::function_ref<void(const Quad &)> emit) {
+  auto isInside = [&](const ClipPosition &position) {
+    double c[4] = {position[0], position[1], position[2], position[3]};
+    return (state.depthClamp || (c[2] >= 0 && c[3] - c[2] >= 0)) &&
+           c[3] - 1e-30 >= 0 && c[3] * kGuardBand + c[0] >= 0 &&
+           c[3] * kGuardBand - c[0] >= 0 && c[3] * kGuardBand + c[1] >= 0 &&
+           c[3] * kGuardBand - c[1] >= 0;
+  };
+  // Most triangles lie inside every plane: clipping would keep them as
+  // they are.
+  if (llvm::all_of(positions, isInside)) {
+    std::array<ScreenVertex, 3> screen;
+    for (int i = 0; i < 3; ++i) {
+      std::array<double, 3> weights = {0, 0, 0};
+      weights[i] = 1;
+      screen[i] = toScreen(
+          setup.viewport,
+          {positions[i][0], positions[i][1], positions[i][2], positions[i][3]},
+          weights);
+    }
+    rasterizePolygon(state, setup, screen, emit);
+    return;
+  }
+  llvm::SmallVector<ClipVertex, 12> polygon;
+  for (int i = 0; i < 3; ++i) {
+    ClipVertex v;
+    for (int k = 0; k < 4; ++k)
+      v.c[k] = positions[i][k];
+    v.weights = {0, 0, 0};
+    v.weights[i] = 1;
+    polygon.push_back(v);
+  }
+  if (!state.depthClamp) {
+    clipAgainst(polygon, [](const ClipVertex &v) { return v.c[2]; });
+    clipAgainst(polygon, [](const ClipVertex &v) { return v.c[3] - v.c[2]; });
+  }
+  clipAgainst(polygon, [](const ClipVertex &v) { return v.c[3] - 1e-30; });
+  for (int axis = 0; axis < 2; ++axis) {
+    clipAgainst(polygon, [&](const ClipVertex &v) {
+      return v.c[3] * kGuardBand + v.c[axis];
+    });
+    clipAgainst(polygon, [&](const ClipVertex &v) {
+      return v.c[3] * kGuardBand - v.c[axis];
+    });
+  }
+  if (polygon.size() < 3)
+    return;
+  llvm::SmallVector<ScreenVertex, 12> screen;
+  for (const ClipVertex &c : polygon)
+    screen.push_back(toScreen(setup.viewport, c.c, c.weights));
+  rasterizePolygon(state, setup, screen, emit);
 }
 
 ScreenPoint spvb::runtime::projectToScreen(const RasterSetup &setup,
