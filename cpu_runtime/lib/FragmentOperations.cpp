@@ -262,30 +262,35 @@ static uint32_t encodeUnorm8x4(const uint8_t *values) {
 #endif
 }
 
-void FragmentOperations::writeUnorm8(int32_t x, int32_t y,
-                                     const uint8_t *record) const {
-  for (const Unorm8Write &direct : directWrites) {
-    // The texel's bytes in a register: byte stores read back as a word
-    // would stall store forwarding.
-    uint32_t texel = 0;
-    if (direct.vec4) {
-      uint32_t rgba = encodeUnorm8x4(record + direct.offset);
-      for (unsigned i = 0; i < direct.bytes; ++i)
-        texel |= ((rgba >> (8 * direct.order[i])) & 0xff) << (8 * i);
-    } else {
-      for (unsigned i = 0; i < direct.bytes; ++i) {
-        float value;
-        std::memcpy(&value, record + direct.offset + 4 * direct.order[i], 4);
-        texel |= uint32_t(encodeUnorm8(value)) << (8 * i);
+void FragmentOperations::writeUnorm8Quad(int32_t x, int32_t y, unsigned lanes,
+                                         const uint8_t *records,
+                                         uint64_t recordSize) const {
+  for (const Unorm8Write &direct : directWrites)
+    for (unsigned lane = 0; lane < 4; ++lane) {
+      if (!(lanes & (1u << lane)))
+        continue;
+      const uint8_t *record = records + lane * recordSize + direct.offset;
+      // The texel's bytes in a register: byte stores read back as a word
+      // would stall store forwarding.
+      uint32_t texel = 0;
+      if (direct.vec4) {
+        uint32_t rgba = encodeUnorm8x4(record);
+        for (unsigned i = 0; i < direct.bytes; ++i)
+          texel |= ((rgba >> (8 * direct.order[i])) & 0xff) << (8 * i);
+      } else {
+        for (unsigned i = 0; i < direct.bytes; ++i) {
+          float value;
+          std::memcpy(&value, record + 4 * direct.order[i], 4);
+          texel |= uint32_t(encodeUnorm8(value)) << (8 * i);
+        }
       }
+      uint8_t *to = direct.attachment->at(x + lane % 2, y + lane / 2);
+      if (direct.bytes == 4) // one store, not a call
+        std::memcpy(to, &texel, 4);
+      else
+        for (unsigned i = 0; i < direct.bytes; ++i)
+          to[i] = uint8_t(texel >> (8 * i));
     }
-    uint8_t *to = direct.attachment->at(x, y);
-    if (direct.bytes == 4) // one store, not a call
-      std::memcpy(to, &texel, 4);
-    else
-      for (unsigned i = 0; i < direct.bytes; ++i)
-        to[i] = uint8_t(texel >> (8 * i));
-  }
 }
 
 void FragmentOperations::writeColors(int32_t x, int32_t y, uint32_t sample,

@@ -399,7 +399,23 @@ bool QuadBatch::flush() {
   stage.invocations.fetch_add(count * 4, std::memory_order_relaxed);
 
   FragmentOperations &operations = stage.operations;
-  bool unorm8Only = operations.writesUnorm8Only();
+  if (operations.writesUnorm8Only()) {
+    for (size_t q = 0; q < count; ++q) {
+      const Entry &quad = entries[q];
+      unsigned lanes = quad.coverage;
+      for (unsigned lane = 0; lane < 4 && fragment.entry; ++lane) {
+        uint32_t status;
+        std::memcpy(&status, outputs.at(q * 4 + lane), 4);
+        if (status & (SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED))
+          lanes &= ~(1u << lane);
+      }
+      operations.writeUnorm8Quad(quad.x, quad.y, lanes, outputs.at(q * 4),
+                                 outputs.getRecordSize());
+    }
+    entries.clear();
+    triangles.clear();
+    return true;
+  }
   for (size_t q = 0; q < count; ++q) {
     const Entry &quad = entries[q];
     for (unsigned lane = 0; lane < 4; ++lane) {
@@ -412,10 +428,6 @@ bool QuadBatch::flush() {
       if (status & (SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED))
         continue;
       int32_t x = quad.x + lane % 2, y = quad.y + lane / 2;
-      if (unorm8Only) {
-        operations.writeUnorm8(x, y, record);
-        continue;
-      }
       if (fragment.earlyFragmentTests) {
         operations.writeSamples(x, y, quad.samples[lane], record);
         continue;
