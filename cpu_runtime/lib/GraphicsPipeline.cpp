@@ -188,8 +188,9 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
       restarts.push_back(i);
     vertexIndices[i] = uint32_t(int64_t(index) + call.vertexOffset);
   }
-  VertexReuse reuse = call.indices ? VertexReuse::deduplicate(vertexIndices)
-                                   : VertexReuse::identity(vertexIndices);
+  VertexReuse reuse = call.indices
+                          ? VertexReuse::deduplicate(vertexIndices, restarts)
+                          : VertexReuse::identity(vertexIndices);
   uint32_t perInstance = reuse.shaded.size();
   uint64_t invocations = uint64_t(perInstance) * call.instanceCount;
   StageRecords vertexInputs(vertexInfo.stage_input_size, invocations);

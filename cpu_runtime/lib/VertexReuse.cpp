@@ -1,20 +1,35 @@
 //===- VertexReuse.cpp - Each vertex of an indexed draw shaded once -------===//
 #include "VertexReuse.h"
 
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 
 using namespace spvb::runtime;
 
-VertexReuse VertexReuse::deduplicate(llvm::ArrayRef<uint32_t> indices) {
+VertexReuse VertexReuse::deduplicate(llvm::ArrayRef<uint32_t> indices,
+                                     llvm::ArrayRef<uint32_t> restarts) {
   VertexReuse reuse;
-  reuse.slots.resize(indices.size());
-  if (indices.empty())
+  reuse.slots.assign(indices.size(), 0);
+  // Positions that name a vertex: all but the restarts.
+  llvm::SmallVector<uint32_t> positions;
+  positions.reserve(indices.size());
+  for (uint32_t i = 0, next = 0; i < indices.size(); ++i) {
+    if (next < restarts.size() && restarts[next] == i) {
+      ++next;
+      continue;
+    }
+    positions.push_back(i);
+  }
+  if (positions.empty())
     return reuse;
-  auto [low, high] = std::minmax_element(indices.begin(), indices.end());
-  uint64_t range = uint64_t(*high) - *low + 1;
+  uint32_t low = ~0u, high = 0;
+  for (uint32_t i : positions) {
+    low = std::min(low, indices[i]);
+    high = std::max(high, indices[i]);
+  }
   auto slotFor = [&](uint32_t index, uint32_t &slot) {
     if (slot == ~0u) {
       slot = reuse.shaded.size();
@@ -23,15 +38,16 @@ VertexReuse VertexReuse::deduplicate(llvm::ArrayRef<uint32_t> indices) {
     return slot;
   };
   // Indices usually span about as many vertices as they name: a table;
-  // sparse ones (a restart value among small indices) a map.
+  // sparse ones a hash map (any 32-bit value may be an index).
+  uint64_t range = uint64_t(high) - low + 1;
   if (range <= 4 * uint64_t(indices.size()) + 1024) {
     std::vector<uint32_t> table(range, ~0u);
-    for (size_t i = 0; i < indices.size(); ++i)
-      reuse.slots[i] = slotFor(indices[i], table[indices[i] - *low]);
+    for (uint32_t i : positions)
+      reuse.slots[i] = slotFor(indices[i], table[indices[i] - low]);
     return reuse;
   }
-  llvm::DenseMap<uint32_t, uint32_t> map;
-  for (size_t i = 0; i < indices.size(); ++i)
+  std::unordered_map<uint32_t, uint32_t> map;
+  for (uint32_t i : positions)
     reuse.slots[i] =
         slotFor(indices[i], map.try_emplace(indices[i], ~0u).first->second);
   return reuse;

@@ -23,8 +23,11 @@ struct VertexReuse {
   /// For each position of the draw, its shaded vertex.
   std::vector<uint32_t> slots;
 
-  /// Shades each distinct value of `indices` once.
-  static VertexReuse deduplicate(llvm::ArrayRef<uint32_t> indices);
+  /// Shades each distinct value of `indices` once, except at the
+  /// positions in `restarts` (ascending), which name no vertex (their slot
+  /// is 0 and never read).
+  static VertexReuse deduplicate(llvm::ArrayRef<uint32_t> indices,
+                                 llvm::ArrayRef<uint32_t> restarts);
   /// Shades every position (non-indexed draws, whose indices differ).
   static VertexReuse identity(llvm::ArrayRef<uint32_t> indices);
 };

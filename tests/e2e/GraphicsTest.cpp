@@ -798,25 +798,65 @@ void main() { result = vec4(u, 1, 0, 1); }
     }
 }
 
+TEST_F(GraphicsTest, AnyIndexValueIsAVertexWithoutRestart) {
+  // Without primitive restart ~0u and ~0u - 1 are vertices like any other
+  // (past the vertex buffer, so their attributes read zeros): five
+  // distinct indices, five vertex invocations.
+  Image color("R32G32B32A32_SFLOAT");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  std::vector<uint32_t> counter(1, 0);
+  storage = &counter;
+  std::vector<uint32_t> indices = {0, 1, 2, ~0u, ~0u - 1, ~0u};
+  ASSERT_EQ("<success>",
+            errorText(draw(R"(#version 450
+layout(set = 0, binding = 0) buffer Counter { uint count; };
+layout(location = 0) in vec4 position;
+void main() {
+  atomicAdd(count, 1u);
+  gl_Position = position;
+}
+)",
+                           R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(1); }
+)",
+                           quad(-1, -1, 1, 1), runtime::GraphicsState(), target,
+                           0, &indices)));
+  EXPECT_EQ(counter[0], 5u);
+}
+
 TEST_F(GraphicsTest, PrimitiveRestartStartsANewStrip) {
   // Two strips of two triangles each, x in [-1, -0.5] and [0.5, 1] (pixels
   // 0-1 and 6-7), separated by the restart index: the pixels between them
   // (2-5) stay clear, as they would not if the strip went on through the
-  // restart.
+  // restart, and the restart index (~0u, also DenseMap's empty key) names
+  // no vertex: eight vertex invocations.
   Image color("R32G32B32A32_SFLOAT");
   runtime::RenderTarget target;
   target.colors = {color.attachment()};
+  std::vector<uint32_t> counter(1, 0);
+  storage = &counter;
   std::vector<float> vertices = quad(-1, -1, -0.5f, 1);
   std::vector<float> right = quad(0.5f, -1, 1, 1);
   vertices.insert(vertices.end(), right.begin(), right.end());
   std::vector<uint32_t> indices = {0, 1, 2, 3, ~0u, 4, 5, 6, 7};
   runtime::GraphicsState state = strip();
   state.primitiveRestart = true;
-  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+  ASSERT_EQ("<success>", errorText(draw(R"(#version 450
+layout(set = 0, binding = 0) buffer Counter { uint count; };
+layout(location = 0) in vec4 position;
+void main() {
+  atomicAdd(count, 1u);
+  gl_Position = position;
+}
+)",
+                                        R"(#version 450
 layout(location = 0) out vec4 result;
 void main() { result = vec4(1); }
 )",
                                         vertices, state, target, 0, &indices)));
+  EXPECT_EQ(counter[0], 8u);
   for (uint32_t y = 0; y < kSize; ++y)
     for (uint32_t x = 0; x < kSize; ++x)
       EXPECT_EQ(color.at(x, y).f[0], x < 2 || x >= 6 ? 1.0 : 0.0)
