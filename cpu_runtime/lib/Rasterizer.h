@@ -6,9 +6,10 @@
 // 8 sub-pixel bits (lavapipe's subPixelPrecisionBits), culled by facing,
 // and rasterized with exact integer edge functions and the top-left rule at
 // the pixel centres, or at the four standard sample locations when
-// multisampled. Each 2x2 quad with a covered sample comes out with the
-// barycentric weights of all four of its pixels, helpers included (their
-// weights are extrapolated), so the fragment shader's derivatives see
+// multisampled. Each 2x2 quad with a covered sample comes out with its
+// triangle's plane equations (and, multisampled, the weights of its pixels
+// at their samples and centroids), which also hold for helpers outside
+// the triangle (extrapolated), so the fragment shader's derivatives see
 // smooth values.
 //
 //===----------------------------------------------------------------------===//
@@ -97,7 +98,6 @@ struct Quad {
   int sample = -1;
   /// Whether the pixels' centroid weights are set.
   bool centroid = false;
-
   bool frontFacing = true;
   /// The depth bias of the primitive, to add to each pixel's depth.
   double depthBias = 0;
