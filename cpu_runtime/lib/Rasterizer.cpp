@@ -221,6 +221,41 @@ void rasterizeScreenTriangle(const GraphicsState &state,
       laneStep[2][k] = stepY[k];
       laneStep[3][k] = stepX[k] + stepY[k];
     }
+    // Over most triangles' bounding boxes the edge values fit 32 bits: a
+    // quad's four pixels are then tested with one vector per edge.
+    typedef int32_t Int4 __attribute__((vector_size(16)));
+    int64_t quadColumns = (x1 - qx0) / 2 + 1;
+    int64_t quadRows = (y1 - (y0 & ~int64_t(1))) / 2 + 1;
+    bool narrow = true;
+    Int4 laneStep32[3], limit32[3];
+    for (int k = 0; k < 3; ++k) {
+      int64_t sx = std::abs(stepX[k]), sy = std::abs(stepY[k]);
+      int64_t bound =
+          std::abs(row[k]) + 2 * sx * quadColumns + 2 * sy * quadRows + sx + sy;
+      narrow &= bound < (int64_t(1) << 30);
+      laneStep32[k] = Int4{0, int32_t(stepX[k]), int32_t(stepY[k]),
+                           int32_t(stepX[k] + stepY[k])};
+      // e >= bias, as e > bias - 1 (the vector compare is signed >).
+      limit32[k] = Int4{} + int32_t(bias[k] - 1);
+    }
+    // The pixels of the quad whose edge values at pixel 0 are `e` inside
+    // the triangle (bit i: pixel i).
+    auto covers = [&](const int64_t *e) {
+      if (narrow) {
+        Int4 inside = (int32_t(e[0]) + laneStep32[0] > limit32[0]) &
+                      (int32_t(e[1]) + laneStep32[1] > limit32[1]) &
+                      (int32_t(e[2]) + laneStep32[2] > limit32[2]);
+        return unsigned((inside[0] & 1) | (inside[1] & 2) | (inside[2] & 4) |
+                        (inside[3] & 8));
+      }
+      unsigned coverage = 0;
+      for (unsigned i = 0; i < 4; ++i)
+        coverage |= unsigned(e[0] + laneStep[i][0] >= bias[0] &&
+                             e[1] + laneStep[i][1] >= bias[1] &&
+                             e[2] + laneStep[i][2] >= bias[2])
+                    << i;
+      return coverage;
+    };
     for (int64_t qy = y0 & ~int64_t(1); qy < y1; qy += 2) {
       // Pixels of the quad within the scissor: 0 and 1 in row qy, 2 and 3
       // in row qy + 1 (quads start at even pixels, the scissor need not).
@@ -228,14 +263,9 @@ void rasterizeScreenTriangle(const GraphicsState &state,
           (qy >= setup.y0 ? 0x3u : 0) | (qy + 1 < setup.y1 ? 0xcu : 0);
       int64_t e[3] = {row[0], row[1], row[2]};
       for (int64_t qx = qx0; qx < x1; qx += 2) {
-        unsigned coverage = 0;
-        for (unsigned i = 0; i < 4; ++i)
-          coverage |= unsigned(e[0] + laneStep[i][0] >= bias[0] &&
-                               e[1] + laneStep[i][1] >= bias[1] &&
-                               e[2] + laneStep[i][2] >= bias[2])
-                      << i;
-        coverage &= rows & ((qx >= setup.x0 ? 0x5u : 0) |
-                            (qx + 1 < setup.x1 ? 0xau : 0));
+        unsigned coverage =
+            covers(e) & rows &
+            ((qx >= setup.x0 ? 0x5u : 0) | (qx + 1 < setup.x1 ? 0xau : 0));
         for (int k = 0; k < 3; ++k)
           e[k] += 2 * stepX[k];
         if (!coverage)
