@@ -262,35 +262,38 @@ static uint32_t encodeUnorm8x4(const uint8_t *values) {
 #endif
 }
 
+void FragmentOperations::writeDirect(const Unorm8Write &direct,
+                                     const uint8_t *record, uint8_t *to) {
+  record += direct.offset;
+  // The texel's bytes in a register: byte stores read back as a word
+  // would stall store forwarding.
+  uint32_t texel = 0;
+  if (direct.vec4) {
+    uint32_t rgba = encodeUnorm8x4(record);
+    for (unsigned i = 0; i < direct.bytes; ++i)
+      texel |= ((rgba >> (8 * direct.order[i])) & 0xff) << (8 * i);
+  } else {
+    for (unsigned i = 0; i < direct.bytes; ++i) {
+      float value;
+      std::memcpy(&value, record + 4 * direct.order[i], 4);
+      texel |= uint32_t(encodeUnorm8(value)) << (8 * i);
+    }
+  }
+  if (direct.bytes == 4) // one store, not a call
+    std::memcpy(to, &texel, 4);
+  else
+    for (unsigned i = 0; i < direct.bytes; ++i)
+      to[i] = uint8_t(texel >> (8 * i));
+}
+
 void FragmentOperations::writeUnorm8Quad(int32_t x, int32_t y, unsigned lanes,
                                          const uint8_t *records,
                                          uint64_t recordSize) const {
   for (const Unorm8Write &direct : directWrites)
-    for (unsigned lane = 0; lane < 4; ++lane) {
-      if (!(lanes & (1u << lane)))
-        continue;
-      const uint8_t *record = records + lane * recordSize + direct.offset;
-      // The texel's bytes in a register: byte stores read back as a word
-      // would stall store forwarding.
-      uint32_t texel = 0;
-      if (direct.vec4) {
-        uint32_t rgba = encodeUnorm8x4(record);
-        for (unsigned i = 0; i < direct.bytes; ++i)
-          texel |= ((rgba >> (8 * direct.order[i])) & 0xff) << (8 * i);
-      } else {
-        for (unsigned i = 0; i < direct.bytes; ++i) {
-          float value;
-          std::memcpy(&value, record + 4 * direct.order[i], 4);
-          texel |= uint32_t(encodeUnorm8(value)) << (8 * i);
-        }
-      }
-      uint8_t *to = direct.attachment->at(x + lane % 2, y + lane / 2);
-      if (direct.bytes == 4) // one store, not a call
-        std::memcpy(to, &texel, 4);
-      else
-        for (unsigned i = 0; i < direct.bytes; ++i)
-          to[i] = uint8_t(texel >> (8 * i));
-    }
+    for (unsigned lane = 0; lane < 4; ++lane)
+      if (lanes & (1u << lane))
+        writeDirect(direct, records + lane * recordSize,
+                    direct.attachment->at(x + lane % 2, y + lane / 2));
 }
 
 void FragmentOperations::writeColors(int32_t x, int32_t y, uint32_t sample,
@@ -298,12 +301,7 @@ void FragmentOperations::writeColors(int32_t x, int32_t y, uint32_t sample,
   for (size_t index = 0; index < colorOutputs.size(); ++index) {
     const spvb_stage_variable &output = colorOutputs[index];
     if (const std::optional<Unorm8Write> &direct = unorm8Writes[index]) {
-      uint8_t *texel = direct->attachment->at(x, y, sample);
-      for (unsigned i = 0; i < direct->bytes; ++i) {
-        float value;
-        std::memcpy(&value, record + direct->offset + 4 * direct->order[i], 4);
-        texel[i] = encodeUnorm8(value);
-      }
+      writeDirect(*direct, record, direct->attachment->at(x, y, sample));
       continue;
     }
     // A Component-decorated output writes part of its location.

@@ -74,6 +74,9 @@ private:
     /// Whether the output has four components (all converted at once).
     bool vec4;
   };
+  /// Stores a direct write's output in `record` to the texel at `to`.
+  static void writeDirect(const Unorm8Write &direct, const uint8_t *record,
+                          uint8_t *to);
 
   const GraphicsState &state;
   RenderTarget &target;

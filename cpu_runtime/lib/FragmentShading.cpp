@@ -199,35 +199,33 @@ void QuadBatch::writeInputs(size_t index, const Quad &quad,
   for (unsigned lane = 0; lane < 4; ++lane) {
     const QuadPixel &pixel = quad.pixels[lane];
     uint8_t *record = inputs.at(index * 4 + lane);
-    // Inputs no vertex output feeds, and builtins not set below, read zero.
-    std::memset(record, 0, stage.inputSize);
-    for (const Varying &varying : stage.varyings) {
-      const spvb_stage_variable &input = *varying.input;
-      uint8_t *to = record + input.offset;
-      const uint8_t *from[3] = {sources[0] + *varying.source,
-                                sources[1] + *varying.source,
-                                sources[2] + *varying.source};
-      if (!varying.interpolate) {
-        // Flat: the provoking vertex's value.
-        std::memcpy(to, from[0], input.bytes * input.count);
-        continue;
-      }
-      bool linear = input.flags & SPVB_STAGE_NOPERSPECTIVE;
+    writeUninterpolated(record, sources[0]);
+    for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
+      unsigned flags = input.input->flags;
       const std::array<double, 3> &weights =
-          quad.centroid && (input.flags & SPVB_STAGE_CENTROID)
-              ? (linear ? pixel.centroidLinear : pixel.centroidPerspective)
-              : (linear ? pixel.linear : pixel.perspective);
-      for (unsigned c = 0; c < input.count; ++c) {
-        unsigned at = c * input.bytes;
-        double value = weights[0] * loadFloat(from[0] + at, input.bytes) +
-                       weights[1] * loadFloat(from[1] + at, input.bytes) +
-                       weights[2] * loadFloat(from[2] + at, input.bytes);
-        storeScalar(to + at, input, value, 0);
-      }
+          quad.centroid && (flags & SPVB_STAGE_CENTROID)
+              ? (input.linear ? pixel.centroidLinear
+                              : pixel.centroidPerspective)
+              : (input.linear ? pixel.linear : pixel.perspective);
+      double value = 0;
+      for (unsigned k = 0; k < 3; ++k)
+        value += weights[k] *
+                 loadFloat(sources[k] + input.source, input.input->bytes);
+      storeScalar(record + input.offset, *input.input, value, 0);
     }
     writeBuiltins(record, quad, lane, pixel.depth, pixel.inverseW,
                   drawn.primitive.id);
   }
+}
+
+void QuadBatch::writeUninterpolated(uint8_t *record,
+                                    const uint8_t *provoking) const {
+  // Small ranges (padding between inputs) by hand, not by a call.
+  for (auto [offset, size] : stage.inputGaps)
+    for (uint32_t i = 0; i < size; ++i)
+      record[offset + i] = 0;
+  for (const FragmentStage::FlatInput &flat : stage.flatInputs)
+    std::memcpy(record + flat.offset, provoking + flat.source, flat.size);
 }
 
 void QuadBatch::setVaryingPlanes(const TriangleSetup &triangle,
@@ -279,13 +277,8 @@ bool QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
   Double2 w[2] = {1 / inverseW[0], 1 / inverseW[1]};
   uint8_t *records[4];
   for (unsigned lane = 0; lane < 4; ++lane) {
-    uint8_t *record = records[lane] = inputs.at(index * 4 + lane);
-    // Small ranges (padding between inputs) by hand, not by a call.
-    for (auto [offset, size] : stage.inputGaps)
-      for (uint32_t i = 0; i < size; ++i)
-        record[offset + i] = 0;
-    for (const FragmentStage::FlatInput &flat : stage.flatInputs)
-      std::memcpy(record + flat.offset, provoking + flat.source, flat.size);
+    records[lane] = inputs.at(index * 4 + lane);
+    writeUninterpolated(records[lane], provoking);
   }
   const TriangleSetup::Plane *plane = varyingPlanes.data();
   for (const FragmentStage::PlaneInput &input : stage.planeInputs) {

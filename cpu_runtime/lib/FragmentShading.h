@@ -166,6 +166,9 @@ private:
   /// The planes of the interpolated inputs' components over `triangle`.
   void setVaryingPlanes(const TriangleSetup &triangle,
                         const DrawPrimitive &primitive);
+  /// Zeros the record's bytes no input or builtin writes and copies the
+  /// flat inputs from the provoking vertex's output record.
+  void writeUninterpolated(uint8_t *record, const uint8_t *provoking) const;
   /// The helper flag and the builtin inputs of pixel `lane`.
   void writeBuiltins(uint8_t *record, const Quad &quad, unsigned lane,
                      double depth, double inverseW, uint32_t primitiveId) const;

@@ -31,6 +31,21 @@ layout(location = 0) in vec4 position;
 void main() { gl_Position = position; }
 )";
 
+/// Counts its invocations in the buffer at set 0, binding 0.
+constexpr const char *kCountingVertex = R"(#version 450
+layout(set = 0, binding = 0) buffer Counter { uint count; };
+layout(location = 0) in vec4 position;
+void main() {
+  atomicAdd(count, 1u);
+  gl_Position = position;
+}
+)";
+
+constexpr const char *kWhiteFragment = R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(1); }
+)";
+
 class GraphicsTest : public KernelFixture {
 protected:
   /// A width x height attachment of `format` (8x8 by default),
@@ -809,20 +824,8 @@ TEST_F(GraphicsTest, AnyIndexValueIsAVertexWithoutRestart) {
   storage = &counter;
   std::vector<uint32_t> indices = {0, 1, 2, ~0u, ~0u - 1, ~0u};
   ASSERT_EQ("<success>",
-            errorText(draw(R"(#version 450
-layout(set = 0, binding = 0) buffer Counter { uint count; };
-layout(location = 0) in vec4 position;
-void main() {
-  atomicAdd(count, 1u);
-  gl_Position = position;
-}
-)",
-                           R"(#version 450
-layout(location = 0) out vec4 result;
-void main() { result = vec4(1); }
-)",
-                           quad(-1, -1, 1, 1), runtime::GraphicsState(), target,
-                           0, &indices)));
+            errorText(draw(kCountingVertex, kWhiteFragment, quad(-1, -1, 1, 1),
+                           runtime::GraphicsState(), target, 0, &indices)));
   EXPECT_EQ(counter[0], 5u);
 }
 
@@ -830,8 +833,8 @@ TEST_F(GraphicsTest, PrimitiveRestartStartsANewStrip) {
   // Two strips of two triangles each, x in [-1, -0.5] and [0.5, 1] (pixels
   // 0-1 and 6-7), separated by the restart index: the pixels between them
   // (2-5) stay clear, as they would not if the strip went on through the
-  // restart, and the restart index (~0u, also DenseMap's empty key) names
-  // no vertex: eight vertex invocations.
+  // restart, and the restart index names no vertex: eight vertex
+  // invocations.
   Image color("R32G32B32A32_SFLOAT");
   runtime::RenderTarget target;
   target.colors = {color.attachment()};
@@ -843,18 +846,7 @@ TEST_F(GraphicsTest, PrimitiveRestartStartsANewStrip) {
   std::vector<uint32_t> indices = {0, 1, 2, 3, ~0u, 4, 5, 6, 7};
   runtime::GraphicsState state = strip();
   state.primitiveRestart = true;
-  ASSERT_EQ("<success>", errorText(draw(R"(#version 450
-layout(set = 0, binding = 0) buffer Counter { uint count; };
-layout(location = 0) in vec4 position;
-void main() {
-  atomicAdd(count, 1u);
-  gl_Position = position;
-}
-)",
-                                        R"(#version 450
-layout(location = 0) out vec4 result;
-void main() { result = vec4(1); }
-)",
+  ASSERT_EQ("<success>", errorText(draw(kCountingVertex, kWhiteFragment,
                                         vertices, state, target, 0, &indices)));
   EXPECT_EQ(counter[0], 8u);
   for (uint32_t y = 0; y < kSize; ++y)

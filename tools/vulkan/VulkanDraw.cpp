@@ -194,41 +194,41 @@ llvm::Error DrawSession::checkLimits(const DrawJob &job,
                                      getFormatName(attachment.format)));
   }
   // Past these, drivers index fixed arrays (lavapipe crashes).
+  auto beyond = [](const llvm::Twine &what, uint32_t limit,
+                   llvm::StringRef unit, llvm::StringRef name) {
+    return makeError("error: vertex data: " + what +
+                     " the Vulkan device's limit of " + llvm::Twine(limit) +
+                     unit + " (" + name + ")");
+  };
   if (job.attributes.size() > limits.maxVertexInputAttributes)
-    return makeError(llvm::formatv(
-        "error: vertex data: {0} attributes exceed the Vulkan device's limit "
-        "of {1} (maxVertexInputAttributes)",
-        job.attributes.size(), limits.maxVertexInputAttributes));
+    return beyond(llvm::Twine(job.attributes.size()) + " attributes exceed",
+                  limits.maxVertexInputAttributes, "",
+                  "maxVertexInputAttributes");
   if (job.vertexBuffers.size() > limits.maxVertexInputBindings)
-    return makeError(llvm::formatv(
-        "error: vertex data: {0} buffers exceed the Vulkan device's limit of "
-        "{1} vertex bindings (maxVertexInputBindings)",
-        job.vertexBuffers.size(), limits.maxVertexInputBindings));
+    return beyond(llvm::Twine(job.vertexBuffers.size()) + " buffers exceed",
+                  limits.maxVertexInputBindings, " vertex bindings",
+                  "maxVertexInputBindings");
   for (const VertexBuffer &vertices : job.vertexBuffers) {
     if (vertices.binding >= limits.maxVertexInputBindings)
-      return makeError(llvm::formatv(
-          "error: vertex data: binding {0} exceeds the Vulkan device's limit "
-          "of {1} vertex bindings (maxVertexInputBindings)",
-          vertices.binding, limits.maxVertexInputBindings));
+      return beyond("binding " + llvm::Twine(vertices.binding) + " exceeds",
+                    limits.maxVertexInputBindings, " vertex bindings",
+                    "maxVertexInputBindings");
     if (vertices.stride > limits.maxVertexInputBindingStride)
-      return makeError(llvm::formatv(
-          "error: vertex data: stride {0} of binding {1} exceeds the Vulkan "
-          "device's limit of {2} (maxVertexInputBindingStride)",
-          vertices.stride, vertices.binding,
-          limits.maxVertexInputBindingStride));
+      return beyond(llvm::formatv("stride {0} of binding {1} exceeds",
+                                  vertices.stride, vertices.binding),
+                    limits.maxVertexInputBindingStride, "",
+                    "maxVertexInputBindingStride");
   }
   for (const VertexAttribute &attribute : job.attributes) {
     if (attribute.location >= limits.maxVertexInputAttributes)
-      return makeError(llvm::formatv(
-          "error: vertex data: Location {0} exceeds the Vulkan device's limit "
-          "of {1} vertex attributes (maxVertexInputAttributes)",
-          attribute.location, limits.maxVertexInputAttributes));
+      return beyond("Location " + llvm::Twine(attribute.location) + " exceeds",
+                    limits.maxVertexInputAttributes, " vertex attributes",
+                    "maxVertexInputAttributes");
     if (attribute.offset > limits.maxVertexInputAttributeOffset)
-      return makeError(llvm::formatv(
-          "error: vertex data: offset {0} of Location {1} exceeds the Vulkan "
-          "device's limit of {2} (maxVertexInputAttributeOffset)",
-          attribute.offset, attribute.location,
-          limits.maxVertexInputAttributeOffset));
+      return beyond(llvm::formatv("offset {0} of Location {1} exceeds",
+                                  attribute.offset, attribute.location),
+                    limits.maxVertexInputAttributeOffset, "",
+                    "maxVertexInputAttributeOffset");
   }
   for (const VertexAttribute &attribute : job.attributes) {
     VkFormatProperties support;
