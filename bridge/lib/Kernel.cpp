@@ -192,6 +192,8 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   defineRuntime("spvb_rt_printf", &spvb_rt_printf);
   defineRuntime("spvb_rt_subgroup", &spvb_rt_subgroup);
   defineRuntime("spvb_rt_image", &spvb_rt_image);
+  defineRuntime("spvb_rt_sample2", &spvb_rt_sample2);
+  defineRuntime("spvb_rt_sample2_lanes", &spvb_rt_sample2_lanes);
   defineRuntime("spvb_rt_interpolate", &spvb_rt_interpolate);
   defineRuntime("spvb_rt_fault", &spvb_rt_fault);
   defineRuntime("spvb_rt_record_access", &spvb_rt_record_access);

@@ -134,6 +134,7 @@ private:
   bool widenStore(StoreInst &store);
   Value *accessLanes(Type *type, Value *addresses, Align align, Value *values);
   bool widenCall(CallInst &call);
+  bool widenSample2(CallInst &call);
   bool widenArithmetic(Instruction &inst);
   bool widenQuadDerivative(CallInst &call);
   unsigned getMathWidth(const CallInst &call);
@@ -447,6 +448,8 @@ bool LaneWidener::widenCall(CallInst &call) {
     return widenMaskOperation(call, callee->getName());
   if (isQuadDerivative(call))
     return widenQuadDerivative(call);
+  if (callee && callee->getName() == "spvb_rt_sample2")
+    return widenSample2(call);
   if (call.isConvergent() || call.isInlineAsm())
     return false;
   auto *intrinsic = dyn_cast<IntrinsicInst>(&call);
@@ -483,6 +486,55 @@ bool LaneWidener::widenCall(CallInst &call) {
       overloads.push_back(args.back()->getType());
   }
   vectors[&call] = callInParts(call, args, overloads);
+  return true;
+}
+
+/// spvb_rt_sample2(image_operands, image, sampler, 8 floats, result) for
+/// all lanes in one spvb_rt_sample2_lanes call: the lanes' images,
+/// samplers, result addresses and the rows of their inputs in arrays.
+bool LaneWidener::widenSample2(CallInst &call) {
+  constexpr unsigned kImage = 1, kFirstInput = 3;
+  if (call.arg_size() != kFirstInput + SPVB_SAMPLE2_INPUTS + 1 ||
+      !isa<ConstantInt>(call.getArgOperand(0)) || frame.lanes > 64)
+    return runPerLane(call);
+  IRBuilder<> entry(frame.allocaPoint);
+  Type *ptr = b.getPtrTy();
+  auto laneArray = [&](Type *element, unsigned rows, const Twine &name) {
+    AllocaInst *array = entry.CreateAlloca(
+        ArrayType::get(element, rows * frame.lanes), nullptr, name);
+    array->setAlignment(Align(32));
+    return array;
+  };
+  auto storeRow = [&](Value *array, unsigned row, Value *value) {
+    Value *lanes = vector(value);
+    if (!lanes)
+      return false;
+    Type *element = lanes->getType()->getScalarType();
+    b.CreateAlignedStore(lanes,
+                         b.CreateConstInBoundsGEP1_64(
+                             element, array, uint64_t(row) * frame.lanes),
+                         Align(layout.getTypeStoreSize(element)));
+    return true;
+  };
+  Value *images = laneArray(ptr, 1, "sample.images");
+  Value *samplers = laneArray(ptr, 1, "sample.samplers");
+  Value *results = laneArray(ptr, 1, "sample.results");
+  Value *inputs =
+      laneArray(b.getFloatTy(), SPVB_SAMPLE2_INPUTS, "sample.inputs");
+  if (!storeRow(images, 0, call.getArgOperand(kImage)) ||
+      !storeRow(samplers, 0, call.getArgOperand(kImage + 1)) ||
+      !storeRow(results, 0, call.getArgOperand(call.arg_size() - 1)))
+    return false;
+  for (unsigned row = 0; row < SPVB_SAMPLE2_INPUTS; ++row)
+    if (!storeRow(inputs, row, call.getArgOperand(kFirstInput + row)))
+      return false;
+  Value *active = b.CreateZExt(
+      b.CreateBitCast(loadActive(), b.getIntNTy(frame.lanes)), b.getInt64Ty());
+  FunctionCallee lanesFunction = module.getOrInsertFunction(
+      "spvb_rt_sample2_lanes", b.getVoidTy(), b.getInt32Ty(), b.getInt32Ty(),
+      b.getInt64Ty(), ptr, ptr, ptr, ptr);
+  b.CreateCall(lanesFunction, {call.getArgOperand(0), b.getInt32(frame.lanes),
+                               active, images, samplers, inputs, results});
   return true;
 }
 

@@ -137,6 +137,81 @@ public:
 class ImagePattern : public OpConversionPattern<ImageOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
+
+  /// The commonest sampling (a vec4 from a vec2 coordinate, with at most
+  /// bias, lod and gradients) passes its operands by value to
+  /// spvb_rt_sample2, which lane widening turns into one call for all
+  /// lanes. False if `op` is not of that form.
+  bool lowerSample2(ImageOp op, ArrayRef<Value> flat, Type resultType,
+                    ConversionPatternRewriter &rewriter) const {
+    uint32_t mask = op.getImageOperands();
+    const uint32_t allowed = spv::ImageOperandsBiasMask |
+                             spv::ImageOperandsLodMask |
+                             spv::ImageOperandsGradMask;
+    if ((op.getOpcode() != spv::OpImageSampleImplicitLod &&
+         op.getOpcode() != spv::OpImageSampleExplicitLod) ||
+        (mask & ~allowed))
+      return false;
+    Type f32 = rewriter.getF32Type();
+    Type vec2 = VectorType::get({2}, f32);
+    if (resultType != VectorType::get({4}, f32) || flat.size() < 3 ||
+        !isa<LLVM::LLVMPointerType>(flat[0].getType()) ||
+        !isa<LLVM::LLVMPointerType>(flat[1].getType()) ||
+        flat[2].getType() != vec2)
+      return false;
+    Location loc = op.getLoc();
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, f32,
+                                          rewriter.getF32FloatAttr(0));
+    // u, v, bias, lod, du/dx, dv/dx, du/dy, dv/dy.
+    SmallVector<Value> inputs(8, zero);
+    auto component = [&](Value vector, int64_t index) -> Value {
+      return LLVM::ExtractElementOp::create(
+          rewriter, loc, vector,
+          createIntConstant(rewriter, loc, rewriter.getI32Type(), index));
+    };
+    inputs[0] = component(flat[2], 0);
+    inputs[1] = component(flat[2], 1);
+    // Image operands follow in mask-bit order.
+    size_t next = 3;
+    for (auto [bit, slot] : {std::pair(spv::ImageOperandsBiasMask, 2),
+                             std::pair(spv::ImageOperandsLodMask, 3)}) {
+      if (!(mask & bit))
+        continue;
+      if (next >= flat.size() || flat[next].getType() != f32)
+        return false;
+      inputs[slot] = flat[next++];
+    }
+    if (mask & spv::ImageOperandsGradMask) {
+      if (next + 2 != flat.size() || flat[next].getType() != vec2 ||
+          flat[next + 1].getType() != vec2)
+        return false;
+      for (unsigned i = 0; i < 2; ++i) {
+        inputs[4 + 2 * i] = component(flat[next + i], 0);
+        inputs[5 + 2 * i] = component(flat[next + i], 1);
+      }
+      next += 2;
+    }
+    if (next != flat.size())
+      return false;
+    Type ptr = LLVM::LLVMPointerType::get(getContext());
+    Type i32 = rewriter.getI32Type();
+    Value result = createEntrySlot(rewriter, loc, op, resultType);
+    SmallVector<Value> args = {createIntConstant(rewriter, loc, i32, mask),
+                               flat[0], flat[1]};
+    llvm::append_range(args, inputs);
+    args.push_back(result);
+    SmallVector<Type> types = {i32, ptr, ptr};
+    types.append(8, f32);
+    types.push_back(ptr);
+    StringRef name = "spvb_rt_sample2";
+    declareRuntimeFunction(rewriter, op, name,
+                           LLVM::LLVMFunctionType::get(
+                               LLVM::LLVMVoidType::get(getContext()), types));
+    LLVM::CallOp::create(rewriter, loc, TypeRange{}, name, args);
+    rewriter.replaceOp(op, reload(rewriter, loc, result, resultType));
+    return true;
+  }
+
   LogicalResult
   matchAndRewrite(ImageOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -171,6 +246,8 @@ public:
         flat.push_back(operand);
       }
     }
+    if (lowerSample2(op, flat, resultType, rewriter))
+      return success();
     size_t count = std::max<size_t>(flat.size(), 1);
     Value array = createEntrySlot(rewriter, loc, op,
                                   LLVM::LLVMArrayType::get(ptr, count));

@@ -14,6 +14,8 @@
 #include "TypeDesc.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
+#include "llvm/ADT/bit.h"
+
 #include <spirv/unified1/spirv.hpp>
 
 #include <algorithm>
@@ -326,5 +328,56 @@ extern "C" void spvb_rt_image(spvb_invocation *, uint32_t opcode,
     // The JIT refuses kernels with other image instructions.
     std::memset(result, 0, resultSize());
     return;
+  }
+}
+
+/// A sample's four float components.
+static void writeSample2Result(const Texel &texel, float *result) {
+  for (unsigned c = 0; c < 4; ++c)
+    result[c] = float(texel.f[c]);
+}
+
+extern "C" void spvb_rt_sample2(uint32_t imageOperands, const spvb_image *image,
+                                const spvb_sampler *sampler, float u, float v,
+                                float bias, float lod, float dudx, float dvdx,
+                                float dudy, float dvdy, float *result) {
+  const float inputs[SPVB_SAMPLE2_INPUTS] = {u,    v,    bias, lod,
+                                             dudx, dvdx, dudy, dvdy};
+  spvb_rt_sample2_lanes(imageOperands, 1, 1, &image, &sampler, inputs, &result);
+}
+
+extern "C" void spvb_rt_sample2_lanes(uint32_t imageOperands, uint32_t lanes,
+                                      uint64_t active,
+                                      const spvb_image *const *images,
+                                      const spvb_sampler *const *samplers,
+                                      const float *inputs,
+                                      float *const *results) {
+  uint64_t pending =
+      lanes >= 64 ? active : active & ((uint64_t(1) << lanes) - 1);
+  while (pending) {
+    // The lanes of one image and sampler are sampled together.
+    unsigned leader = llvm::countr_zero(pending);
+    const spvb_image *image = images[leader];
+    const spvb_sampler *sampler = samplers[leader];
+    uint64_t group = 0;
+    for (uint64_t rest = pending; rest; rest &= rest - 1) {
+      unsigned lane = llvm::countr_zero(rest);
+      if (images[lane] == image && samplers[lane] == sampler)
+        group |= uint64_t(1) << lane;
+    }
+    pending &= ~group;
+    const ImageFormat *format = getImageFormat(image->format);
+    if (format)
+      group = sampleRgba8Lanes(*image, *format, sampler, imageOperands, inputs,
+                               lanes, group, results);
+    for (; group; group &= group - 1) {
+      unsigned lane = llvm::countr_zero(group);
+      Texel texel;
+      if (format)
+        texel = sampleImage(
+            *image, *format, sampler,
+            makeSample2Request(imageOperands, inputs + lane, lanes));
+      writeSample2Result(texel, results[lane]);
+    }
   }
 }

@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <tuple>
 
 using namespace spvb::runtime;
 
@@ -516,6 +517,179 @@ bool sampleUnorm8Image2D(const spvb_image &image, const ImageFormat &format,
   return true;
 }
 
+/// Eight lanes of single-precision values and of 32-bit integers.
+typedef float Float8 __attribute__((vector_size(32)));
+typedef int32_t Int8 __attribute__((vector_size(32)));
+constexpr unsigned kFilterLanes = 8;
+
+/// One mip level per lane of a four-component 8-bit UNORM image: where
+/// each lane samples and the level it reads.
+struct Rgba8Level {
+  alignas(32) float u[kFilterLanes], v[kFilterLanes];
+  alignas(32) float width[kFilterLanes], height[kFilterLanes];
+  /// The last texel's coordinates (extents minus one).
+  alignas(32) int32_t lastX[kFilterLanes], lastY[kFilterLanes];
+  /// Byte offsets of the level and of its rows.
+  alignas(32) int32_t offset[kFilterLanes], pitch[kFilterLanes];
+};
+
+/// Bilinear filtering of eight lanes, each at its own level: the four
+/// corners' components in [0, 255], as floats, to `out[component][lane]`.
+/// `repeat[d]` wraps axis d by masking (power-of-two extents); otherwise it
+/// clamps to the edge. Built for AVX2 and for the baseline, chosen when the
+/// program loads.
+__attribute__((target_clones("avx2", "default"))) void
+filterRgba8(const uint8_t *data, const Rgba8Level &in, const bool *repeat,
+            float (*out)[kFilterLanes]) {
+  // Values cross into and out of vectors by memcpy: no function here
+  // takes or returns a vector, whose ABI differs between the clones.
+  Float8 u, v, width, height;
+  Int8 lastX, lastY, offset, pitch;
+  std::memcpy(&u, in.u, sizeof(u));
+  std::memcpy(&v, in.v, sizeof(v));
+  std::memcpy(&width, in.width, sizeof(width));
+  std::memcpy(&height, in.height, sizeof(height));
+  std::memcpy(&lastX, in.lastX, sizeof(lastX));
+  std::memcpy(&lastY, in.lastY, sizeof(lastY));
+  std::memcpy(&offset, in.offset, sizeof(offset));
+  std::memcpy(&pitch, in.pitch, sizeof(pitch));
+  Float8 x = u * width - 0.5f;
+  Float8 y = v * height - 0.5f;
+  // floor: truncate, then step down where that rounded up.
+  Int8 ix = __builtin_convertvector(x, Int8);
+  Int8 iy = __builtin_convertvector(y, Int8);
+  ix += __builtin_convertvector(ix, Float8) > x;
+  iy += __builtin_convertvector(iy, Float8) > y;
+  Float8 a = x - __builtin_convertvector(ix, Float8);
+  Float8 b = y - __builtin_convertvector(iy, Float8);
+  Int8 x0 = ix, x1 = ix + 1, y0 = iy, y1 = iy + 1;
+  for (auto [i, last, masked] :
+       {std::tuple(&x0, lastX, repeat[0]), std::tuple(&x1, lastX, repeat[0]),
+        std::tuple(&y0, lastY, repeat[1]), std::tuple(&y1, lastY, repeat[1])}) {
+    if (masked) {
+      *i &= last;
+      continue;
+    }
+    *i = *i < 0 ? Int8{} : *i;
+    *i = *i > last ? last : *i;
+  }
+  Int8 row0 = offset + y0 * pitch, row1 = offset + y1 * pitch;
+  x0 *= 4;
+  x1 *= 4;
+  const Int8 corners[4] = {row0 + x0, row0 + x1, row1 + x0, row1 + x1};
+  Int8 texels[4];
+  for (unsigned k = 0; k < 4; ++k)
+    for (unsigned lane = 0; lane < kFilterLanes; ++lane) {
+      uint32_t texel;
+      std::memcpy(&texel, data + corners[k][lane], sizeof(texel));
+      texels[k][lane] = int32_t(texel);
+    }
+  for (unsigned c = 0; c < 4; ++c) {
+    Float8 v[4];
+    for (unsigned k = 0; k < 4; ++k)
+      v[k] = __builtin_convertvector((texels[k] >> (8 * c)) & 0xff, Float8);
+    Float8 top = v[0] + a * (v[1] - v[0]);
+    Float8 bottom = v[2] + a * (v[3] - v[2]);
+    Float8 value = top + b * (bottom - top);
+    std::memcpy(out[c], &value, sizeof(value));
+  }
+}
+
+/// sampleRgba8Lanes for the lanes [first, first + count), count at most
+/// kFilterLanes.
+uint64_t sampleRgba8Group(const spvb_image &image, const ImageFormat &format,
+                          const spvb_sampler &sampler, uint32_t imageOperands,
+                          const float *inputs, unsigned stride, unsigned count,
+                          uint64_t active, float *const *results) {
+  Rgba8Level levels[2];
+  float weight[kFilterLanes] = {};
+  uint64_t taken = 0;
+  bool blend = false;
+  // A texel coordinate this large has too few fraction bits in single
+  // precision (Vulkan asks for four sub-texel bits).
+  const float limit[2] = {float(1 << 18) / float(image.extent[0]),
+                          float(1 << 18) / float(image.extent[1])};
+  // The inputs the level choice depends on: bias, lod and the gradients.
+  constexpr unsigned kFirstLevelInput = 2, kLevelInputs = 6;
+  float previous[kLevelInputs];
+  bool chosen = false;
+  LevelMemo choice{};
+  for (unsigned lane = 0; lane < count; ++lane) {
+    if (!(active >> lane & 1))
+      continue;
+    const float *at = inputs + lane;
+    float u = at[0], v = at[stride];
+    if (!(std::fabs(u) < limit[0]) || !(std::fabs(v) < limit[1]))
+      continue;
+    // A quad's lanes share their gradients (coarse derivatives), so their
+    // levels.
+    float levelInputs[kLevelInputs];
+    for (unsigned i = 0; i < kLevelInputs; ++i)
+      levelInputs[i] = at[(kFirstLevelInput + i) * stride];
+    if (!chosen || std::memcmp(levelInputs, previous, sizeof(previous))) {
+      choice = chooseLevelsOnce(image, format, sampler,
+                                makeSample2Request(imageOperands, at, stride));
+      std::memcpy(previous, levelInputs, sizeof(previous));
+      chosen = true;
+    }
+    if (!choice.readable || choice.choice.filter != kLinear)
+      continue;
+    for (unsigned k = 0; k < 2; ++k) {
+      uint32_t level = choice.choice.levels[k];
+      uint32_t width = uint32_t(levelExtent(image, 0, level));
+      uint32_t height = uint32_t(levelExtent(image, 1, level));
+      Rgba8Level &to = levels[k];
+      to.u[lane] = u;
+      to.v[lane] = v;
+      to.width[lane] = float(width);
+      to.height[lane] = float(height);
+      to.lastX[lane] = int32_t(width - 1);
+      to.lastY[lane] = int32_t(height - 1);
+      to.offset[lane] = int32_t(choice.offsets[k]);
+      to.pitch[lane] = int32_t(width * 4);
+    }
+    weight[lane] = float(choice.choice.weight);
+    blend |= choice.choice.levels[0] != choice.choice.levels[1] &&
+             choice.choice.weight != 0;
+    taken |= uint64_t(1) << lane;
+  }
+  if (!taken)
+    return active;
+  // Lanes not taken read the first taken lane's texel, harmlessly.
+  unsigned first = llvm::countr_zero(taken);
+  for (unsigned lane = 0; lane < kFilterLanes; ++lane) {
+    if (lane < count && (taken >> lane & 1))
+      continue;
+    for (Rgba8Level &at : levels) {
+      at.u[lane] = at.u[first];
+      at.v[lane] = at.v[first];
+      at.width[lane] = at.width[first];
+      at.height[lane] = at.height[first];
+      at.lastX[lane] = at.lastX[first];
+      at.lastY[lane] = at.lastY[first];
+      at.offset[lane] = at.offset[first];
+      at.pitch[lane] = at.pitch[first];
+    }
+  }
+  const bool repeat[2] = {sampler.address_mode[0] == kRepeat,
+                          sampler.address_mode[1] == kRepeat};
+  float low[4][kFilterLanes], high[4][kFilterLanes];
+  filterRgba8(image.data, levels[0], repeat, low);
+  if (blend)
+    filterRgba8(image.data, levels[1], repeat, high);
+  for (unsigned lane = 0; lane < count; ++lane) {
+    if (!(taken >> lane & 1))
+      continue;
+    for (unsigned c = 0; c < 4; ++c) {
+      float value = low[c][lane];
+      if (blend)
+        value += weight[lane] * (high[c][lane] - value);
+      results[lane][c] = value / 255.0f;
+    }
+  }
+  return active & ~taken;
+}
+
 } // namespace
 
 uint8_t *spvb::runtime::locateTexel(const spvb_image &image,
@@ -644,4 +818,57 @@ Texel spvb::runtime::sampleImage(const spvb_image &image,
   if (levels[1] == levels[0] || levelWeight == 0)
     return low;
   return mix(low, filterAt(levels[1]), levelWeight);
+}
+
+SampleRequest spvb::runtime::makeSample2Request(uint32_t imageOperands,
+                                                const float *inputs,
+                                                unsigned stride) {
+  auto input = [&](unsigned row) { return double(inputs[row * stride]); };
+  SampleRequest request;
+  request.coordinateCount = 2;
+  request.coordinate[0] = input(0);
+  request.coordinate[1] = input(1);
+  if (imageOperands & spv::ImageOperandsBiasMask)
+    request.bias = input(2);
+  if (imageOperands & spv::ImageOperandsLodMask)
+    request.lod = input(3);
+  if (imageOperands & spv::ImageOperandsGradMask) {
+    request.hasGradients = true;
+    request.dx[0] = input(4);
+    request.dx[1] = input(5);
+    request.dy[0] = input(6);
+    request.dy[1] = input(7);
+  }
+  return request;
+}
+
+uint64_t spvb::runtime::sampleRgba8Lanes(
+    const spvb_image &image, const ImageFormat &format,
+    const spvb_sampler *sampler, uint32_t imageOperands, const float *inputs,
+    unsigned lanes, uint64_t active, float *const *results) {
+  // Repeat masks, so needs power-of-two extents (then every level's is);
+  // byte offsets are 32-bit.
+  auto addressable = [&](unsigned d) {
+    uint32_t mode = sampler->address_mode[d];
+    return mode == kClampToEdge ||
+           (mode == kRepeat && llvm::has_single_bit(image.extent[d]));
+  };
+  if (!sampler || image.dim != spv::Dim2D || image.layers != 1 ||
+      image.samples > 1 || format.kind != NumericKind::Unorm ||
+      format.components != 4 || format.texelBytes != 4 ||
+      sampler->unnormalized_coordinates || image.size >= (uint64_t(1) << 31) ||
+      image.extent[0] == 0 || image.extent[1] == 0 || !addressable(0) ||
+      !addressable(1))
+    return active;
+  uint64_t left = 0;
+  for (unsigned first = 0; first < lanes && first < 64; first += kFilterLanes) {
+    unsigned count = std::min(lanes - first, kFilterLanes);
+    uint64_t group = (active >> first) & ((uint64_t(1) << count) - 1);
+    if (group)
+      left |=
+          sampleRgba8Group(image, format, *sampler, imageOperands,
+                           inputs + first, lanes, count, group, results + first)
+          << first;
+  }
+  return left;
 }

@@ -46,6 +46,22 @@ struct SampleRequest {
 Texel sampleImage(const spvb_image &image, const ImageFormat &format,
                   const spvb_sampler *sampler, const SampleRequest &request);
 
+/// The request of spvb_rt_sample2's operands: `inputs` are its eight
+/// floats (u, v, bias, lod, du/dx, dv/dx, du/dy, dv/dy), `stride` apart.
+SampleRequest makeSample2Request(uint32_t imageOperands, const float *inputs,
+                                 unsigned stride);
+
+/// spvb_rt_sample2_lanes for `lanes` lanes (at most 64) of one image and
+/// sampler, those in `active`, when the image is 2D with four 8-bit UNORM
+/// components and the sampler filters linearly: eight lanes at a time in
+/// SIMD registers, in single precision (Vulkan's filtering precision, not
+/// sampleImage's bits). Lane l's inputs are inputs[row * lanes + l], its
+/// result goes to results[l]; returns the lanes left to sampleImage.
+uint64_t sampleRgba8Lanes(const spvb_image &image, const ImageFormat &format,
+                          const spvb_sampler *sampler, uint32_t imageOperands,
+                          const float *inputs, unsigned lanes, uint64_t active,
+                          float *const *results);
+
 } // namespace spvb::runtime
 
 #endif // SPVBRIDGE_CPU_RUNTIME_LIB_SAMPLING_H

@@ -882,6 +882,144 @@ void main() {
   EXPECT_FLOAT_EQ(r[11], 2);
 }
 
+TEST_F(Execution, Rgba8SamplingInLanesFiltersAsVulkanSpecifies) {
+  // 64 invocations in SIMD lanes sample a mipmapped 4x4 RGBA8 texture at
+  // scattered coordinates and levels of detail, through linear samplers
+  // (the single-precision lane path), a nearest one (the general path) and
+  // divergent branches (inactive lanes). The reference below is Vulkan's
+  // filtering written out in double precision: lambda clamped, the level(s)
+  // chosen, u' = u * size - 0.5 and bilinear weights for linear, floor(u *
+  // size) for nearest, repeat and clamp-to-edge wrapping.
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) uniform sampler2D linearRepeat;
+layout(set = 0, binding = 1) uniform sampler2D linearClamp;
+layout(set = 0, binding = 2) uniform sampler2D nearestRepeat;
+layout(set = 0, binding = 3) buffer In { vec4 at[]; };
+layout(set = 0, binding = 4) buffer Out { vec4 r[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  vec4 p = at[i];
+  int mode = int(p.w);
+  if (mode == 0)
+    r[i] = textureLod(linearRepeat, p.xy, p.z);
+  else if (mode == 1)
+    r[i] = textureLod(linearClamp, p.xy, p.z);
+  else if (mode == 2)
+    r[i] = textureLod(nearestRepeat, p.xy, p.z);
+  else // lambda = log2(max(4 * 0.25 * 2^z, 4 * 0.25)) = max(z, 0)
+    r[i] = textureGrad(linearRepeat, p.xy, vec2(0.25 * exp2(p.z), 0),
+                       vec2(0, 0.25));
+}
+)");
+  ASSERT_TRUE(kernel);
+  // Levels 4x4, 2x2, 1x1; components vary with x, y, level and channel.
+  std::vector<uint8_t> texels;
+  for (unsigned level = 0, size = 4; level < 3; ++level, size /= 2)
+    for (unsigned y = 0; y < size; ++y)
+      for (unsigned x = 0; x < size; ++x)
+        for (unsigned c = 0; c < 4; ++c)
+          texels.push_back(uint8_t((x * 61 + y * 17 + level * 97 + c * 43) %
+                                   256));
+  auto texel = [&](unsigned level, int64_t x, int64_t y, unsigned c) {
+    unsigned offsets[3] = {0, 16, 20}, size = 4u >> level;
+    return texels[(offsets[level] + y * size + x) * 4 + c] / 255.0;
+  };
+  struct Mode {
+    bool linear, mipLinear, repeat;
+  };
+  auto reference = [&](Mode mode, double u, double v, double lambda,
+                       unsigned c) {
+    lambda = std::clamp(lambda, 0.0, 1000.0);
+    double level = std::clamp(lambda, 0.0, 2.0);
+    unsigned levels[2];
+    double weight = 0;
+    if (mode.mipLinear) {
+      levels[0] = unsigned(std::floor(level));
+      levels[1] = std::min(levels[0] + 1, 2u);
+      weight = level - std::floor(level);
+    } else {
+      levels[0] = levels[1] =
+          level <= 0.5 ? 0 : unsigned(std::ceil(level + 0.5) - 1);
+    }
+    auto filter = [&](unsigned d) {
+      int64_t size = 4 >> d;
+      auto wrap = [&](int64_t i) {
+        return mode.repeat ? ((i % size) + size) % size
+                           : std::clamp<int64_t>(i, 0, size - 1);
+      };
+      if (!mode.linear)
+        return texel(d, wrap(int64_t(std::floor(u * size))),
+                     wrap(int64_t(std::floor(v * size))), c);
+      double x = u * size - 0.5, y = v * size - 0.5;
+      int64_t i = int64_t(std::floor(x)), j = int64_t(std::floor(y));
+      double a = x - std::floor(x), b = y - std::floor(y);
+      return (1 - a) * (1 - b) * texel(d, wrap(i), wrap(j), c) +
+             a * (1 - b) * texel(d, wrap(i + 1), wrap(j), c) +
+             (1 - a) * b * texel(d, wrap(i), wrap(j + 1), c) +
+             a * b * texel(d, wrap(i + 1), wrap(j + 1), c);
+    };
+    return (1 - weight) * filter(levels[0]) + weight * filter(levels[1]);
+  };
+  // VkFilter 1 linear; VkSamplerMipmapMode 1 linear; address modes 0
+  // repeat, 2 clamp to edge.
+  spvb_sampler linearRepeat{1, 1, 1, {0, 0, 0}, 0.0f, 0.0f, 1000.0f, 0, 0,
+                            0, 0};
+  spvb_sampler linearClamp{1, 1, 0, {2, 2, 2}, 0.0f, 0.0f, 1000.0f, 0, 0,
+                           0, 0};
+  spvb_sampler nearestRepeat{0, 0, 0, {0, 0, 0}, 0.0f, 0.0f, 1000.0f, 0, 0,
+                             0, 0};
+  const Mode modes[4] = {{true, true, true},
+                         {true, false, false},
+                         {false, false, true},
+                         {true, true, true}};
+  spvb_image image{};
+  image.data = texels.data();
+  image.format = spv::ImageFormatRgba8;
+  image.dim = spv::Dim2D;
+  image.extent[0] = image.extent[1] = 4;
+  image.extent[2] = 1;
+  image.layers = image.samples = 1;
+  image.levels = 3;
+  image.size = texels.size();
+  spvb_image images[3] = {image, image, image};
+  images[0].sampler = &linearRepeat;
+  images[1].sampler = &linearClamp;
+  images[2].sampler = &nearestRepeat;
+  constexpr unsigned kCount = 64;
+  std::vector<float> at(kCount * 4), r(kCount * 4, -1.0f);
+  uint32_t seed = 12345;
+  auto next = [&](float low, float high) {
+    seed = seed * 1664525u + 1013904223u;
+    return low + (high - low) * float(seed >> 8) / float(1u << 24);
+  };
+  for (unsigned i = 0; i < kCount; ++i) {
+    at[i * 4 + 0] = next(-1.5f, 2.5f);
+    at[i * 4 + 1] = next(-1.5f, 2.5f);
+    at[i * 4 + 2] = next(-1.0f, 3.0f);
+    at[i * 4 + 3] = float((i * 7 + i / 8) % 4);
+  }
+  Dispatch dispatch(kernel);
+  for (unsigned b = 0; b < 3; ++b)
+    dispatch.bindImage(0, b, &images[b]);
+  dispatch.bindBuffer(0, 3, at.data(), at.size() * 4);
+  dispatch.bindBuffer(0, 4, r.data(), r.size() * 4);
+  runtime::Launcher launcher(1);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {kCount / 16, 1, 1})),
+            "<success>");
+  for (unsigned i = 0; i < kCount; ++i) {
+    unsigned mode = unsigned(at[i * 4 + 3]);
+    double lambda = mode == 3 ? std::max<double>(at[i * 4 + 2], 0.0)
+                              : double(at[i * 4 + 2]);
+    for (unsigned c = 0; c < 4; ++c)
+      EXPECT_NEAR(r[i * 4 + c],
+                  reference(modes[mode], at[i * 4], at[i * 4 + 1], lambda, c),
+                  1e-5)
+          << "invocation " << i << " mode " << mode << " component " << c;
+  }
+}
+
 TEST_F(Execution, SeparateSampledImagesFetchAndQuery) {
   // texture2D and utexture2DArray without samplers (as HLSL's Texture2D
   // Load): fetches by level and layer, and the queries. The 4x4 r32f level

@@ -244,12 +244,12 @@ module {
 // -----
 
 // A sampled image passes as two operands (image, sampler). OpImageSample-
-// ExplicitLod (88) with the Lod image operand (0x2): operands are image,
-// sampler, coordinate and lod, so the count is 4.
+// ExplicitLod (88) with the Lod (0x2) and ConstOffset (0x8) image operands:
+// operands are image, sampler, coordinate, lod and offset, so the count is 5.
 !Tex = !spirv.image<f32, Dim2D, NoDepth, NonArrayed, SingleSampled, NeedSampler, Unknown>
-// CHECK-LABEL: llvm.func internal @sample
-// CHECK-SAME: (%{{.*}}: !llvm.ptr, %[[INV:[a-z0-9]+]]: !llvm.ptr, %[[SI:[a-z0-9]+]]: !llvm.struct<(ptr, ptr)>, %[[UV:[a-z0-9]+]]: vector<2xf32>, %[[LOD:[a-z0-9]+]]: f32)
-// CHECK: %[[ARRAY:.*]] = llvm.alloca %{{.*}} x !llvm.array<4 x ptr>
+// CHECK-LABEL: llvm.func internal @sample_offset
+// CHECK-SAME: (%{{.*}}: !llvm.ptr, %[[INV:[a-z0-9]+]]: !llvm.ptr, %[[SI:[a-z0-9]+]]: !llvm.struct<(ptr, ptr)>, %[[UV:[a-z0-9]+]]: vector<2xf32>, %[[LOD:[a-z0-9]+]]: f32, %[[OFF:[a-z0-9]+]]: vector<2xi32>)
+// CHECK: %[[ARRAY:.*]] = llvm.alloca %{{.*}} x !llvm.array<5 x ptr>
 // CHECK: %[[I:.*]] = llvm.extractvalue %[[SI]][0] : !llvm.struct<(ptr, ptr)>
 // CHECK: %[[S:.*]] = llvm.extractvalue %[[SI]][1] : !llvm.struct<(ptr, ptr)>
 // CHECK: llvm.store %[[I]], %[[ISLOT:.*]] : !llvm.ptr, !llvm.ptr
@@ -261,11 +261,38 @@ module {
 // CHECK: llvm.mlir.constant(16 : i64)
 // CHECK: llvm.store %[[LOD]], %{{.*}} : f32, !llvm.ptr
 // CHECK: llvm.mlir.constant(24 : i64)
+// CHECK: llvm.store %[[OFF]], %{{.*}} : vector<2xi32>, !llvm.ptr
+// CHECK: llvm.mlir.constant(32 : i64)
 // CHECK: %[[OPC:.*]] = llvm.mlir.constant(88 : i32) : i32
-// CHECK: %[[MASK:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: %[[MASK:.*]] = llvm.mlir.constant(10 : i32) : i32
 // CHECK: %[[DESC:.*]] = llvm.mlir.constant(66564 : i32) : i32
-// CHECK: %[[COUNT:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK: %[[COUNT:.*]] = llvm.mlir.constant(5 : i32) : i32
 // CHECK: llvm.call @spvb_rt_image(%[[INV]], %[[OPC]], %[[MASK]], %[[DESC]], %[[COUNT]], %{{.*}}, %[[ARRAY]], %{{.*}})
+module {
+  spirv.func @sample_offset(%si: !spirv.sampled_image<!Tex>, %uv: vector<2xf32>, %lod: f32, %offset: vector<2xi32>) -> vector<4xf32> "None" {
+    %0 = spvb.image 88 (%si, %uv, %lod, %offset) {image_operands = 10 : i32} : (!spirv.sampled_image<!Tex>, vector<2xf32>, f32, vector<2xi32>) -> vector<4xf32>
+    spirv.ReturnValue %0 : vector<4xf32>
+  }
+}
+
+// -----
+
+// The commonest sampling, a vec4 at a vec2 coordinate with at most bias,
+// lod and gradients, passes its operands by value to spvb_rt_sample2:
+// (mask, image, sampler, u, v, bias, lod, du/dx, dv/dx, du/dy, dv/dy,
+// result). Here with Lod (0x2); the absent operands are zero.
+!Tex = !spirv.image<f32, Dim2D, NoDepth, NonArrayed, SingleSampled, NeedSampler, Unknown>
+// CHECK-LABEL: llvm.func internal @sample
+// CHECK-SAME: (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[SI:[a-z0-9]+]]: !llvm.struct<(ptr, ptr)>, %[[UV:[a-z0-9]+]]: vector<2xf32>, %[[LOD:[a-z0-9]+]]: f32)
+// CHECK: %[[RESULT:.*]] = llvm.alloca %{{.*}} x vector<4xf32>
+// CHECK: %[[I:.*]] = llvm.extractvalue %[[SI]][0] : !llvm.struct<(ptr, ptr)>
+// CHECK: %[[S:.*]] = llvm.extractvalue %[[SI]][1] : !llvm.struct<(ptr, ptr)>
+// CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+// CHECK: %[[U:.*]] = llvm.extractelement %[[UV]][%{{.*}} : i32] : vector<2xf32>
+// CHECK: %[[V:.*]] = llvm.extractelement %[[UV]][%{{.*}} : i32] : vector<2xf32>
+// CHECK: %[[MASK:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: llvm.call @spvb_rt_sample2(%[[MASK]], %[[I]], %[[S]], %[[U]], %[[V]], %[[ZERO]], %[[LOD]], %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[RESULT]])
+// CHECK: llvm.load %[[RESULT]] : !llvm.ptr -> vector<4xf32>
 module {
   spirv.func @sample(%si: !spirv.sampled_image<!Tex>, %uv: vector<2xf32>, %lod: f32) -> vector<4xf32> "None" {
     %0 = spvb.image 88 (%si, %uv, %lod) {image_operands = 2 : i32} : (!spirv.sampled_image<!Tex>, vector<2xf32>, f32) -> vector<4xf32>

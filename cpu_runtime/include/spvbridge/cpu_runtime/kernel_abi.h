@@ -57,7 +57,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 10
+#define SPVB_ABI_VERSION 11
 
 /* 2x2 quads a fragment shader's workgroup shades (its SIMD lanes). */
 #define SPVB_FRAGMENT_QUADS_PER_WORKGROUP 4
@@ -315,6 +315,27 @@ void spvb_rt_image(spvb_invocation *invocation, uint32_t opcode,
                    uint32_t image_operands, uint32_t result_desc,
                    uint32_t operand_count, const uint32_t *operand_descs,
                    const void *const *operands, void *result);
+
+/* The commonest sampling, by value: OpImageSample{Implicit,Explicit}Lod with
+ * a two-component float coordinate, a four-component float result and no
+ * image operands but Bias, Lod and Grad (`image_operands` says which of
+ * bias, lod and the gradients (du/dx, dv/dx), (du/dy, dv/dy) are given).
+ * The same as spvb_rt_image otherwise. */
+void spvb_rt_sample2(uint32_t image_operands, const spvb_image *image,
+                     const spvb_sampler *sampler, float u, float v, float bias,
+                     float lod, float dudx, float dvdx, float dudy, float dvdy,
+                     float *result);
+
+/* spvb_rt_sample2 for `lanes` invocations at once (the SIMD lanes of a
+ * vectorized body), those of the `active` bit mask: images[l] and
+ * samplers[l] are lane l's, `inputs` holds rows of `lanes` floats (u, v,
+ * bias, lod, du/dx, dv/dx, du/dy, dv/dy) and lane l's result goes to
+ * results[l]. */
+#define SPVB_SAMPLE2_INPUTS 8
+void spvb_rt_sample2_lanes(uint32_t image_operands, uint32_t lanes,
+                           uint64_t active, const spvb_image *const *images,
+                           const spvb_sampler *const *samplers,
+                           const float *inputs, float *const *results);
 
 /* GLSL.std.450 InterpolateAtCentroid, InterpolateAtSample and
  * InterpolateAtOffset (`instruction`) in a fragment shader: the input
