@@ -77,15 +77,8 @@ FragmentStage::FragmentStage(const StageKernel &vertex,
     outputSize = info.stage_output_size;
     quadsPerGroup = std::max<uint32_t>(info.workgroup_size[0] / 4, 1);
   }
-  std::vector<bool> written(inputSize);
-  auto write = [&](uint32_t offset, uint32_t size) {
-    for (uint32_t i = offset; i < offset + size && i < inputSize; ++i)
-      written[i] = true;
-  };
-  write(0, 4); // the helper flag
   for (const Varying &varying : varyings) {
     const spvb_stage_variable &input = *varying.input;
-    write(input.offset, input.bytes * input.count);
     if (!varying.interpolate) {
       flatInputs.push_back(
           {*varying.source, input.offset, input.bytes * input.count});
@@ -95,22 +88,6 @@ FragmentStage::FragmentStage(const StageKernel &vertex,
       planeInputs.push_back({&input, *varying.source + c * input.bytes,
                              input.offset + c * input.bytes,
                              bool(input.flags & SPVB_STAGE_NOPERSPECTIVE)});
-  }
-  // gl_PointCoord is written for points only.
-  for (auto [var, size] :
-       {std::pair(fragCoord, 16), std::pair(frontFacing, 1),
-        std::pair(primitiveId, 4), std::pair(sampleId, 4),
-        std::pair(sampleMask, 4), std::pair(samplePosition, 8)})
-    if (var)
-      write(var->offset, size);
-  for (uint32_t i = 0; i < inputSize; ++i) {
-    if (written[i])
-      continue;
-    if (!inputGaps.empty() &&
-        inputGaps.back().first + inputGaps.back().second == i)
-      ++inputGaps.back().second;
-    else
-      inputGaps.push_back({i, 1});
   }
   readsBuiltins = fragCoord || frontFacing || pointCoord || primitiveId ||
                   sampleId || sampleMask || samplePosition;
@@ -199,7 +176,7 @@ void QuadBatch::writeInputs(size_t index, const Quad &quad,
   for (unsigned lane = 0; lane < 4; ++lane) {
     const QuadPixel &pixel = quad.pixels[lane];
     uint8_t *record = inputs.at(index * 4 + lane);
-    writeUninterpolated(record, sources[0]);
+    writeFlatInputs(record, sources[0]);
     for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
       unsigned flags = input.input->flags;
       const std::array<double, 3> &weights =
@@ -218,12 +195,8 @@ void QuadBatch::writeInputs(size_t index, const Quad &quad,
   }
 }
 
-void QuadBatch::writeUninterpolated(uint8_t *record,
-                                    const uint8_t *provoking) const {
-  // Small ranges (padding between inputs) by hand, not by a call.
-  for (auto [offset, size] : stage.inputGaps)
-    for (uint32_t i = 0; i < size; ++i)
-      record[offset + i] = 0;
+void QuadBatch::writeFlatInputs(uint8_t *record,
+                                const uint8_t *provoking) const {
   for (const FragmentStage::FlatInput &flat : stage.flatInputs)
     std::memcpy(record + flat.offset, provoking + flat.source, flat.size);
 }
@@ -278,7 +251,8 @@ bool QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
   uint8_t *records[4];
   for (unsigned lane = 0; lane < 4; ++lane) {
     records[lane] = inputs.at(index * 4 + lane);
-    writeUninterpolated(records[lane], provoking);
+    if (provoking)
+      writeFlatInputs(records[lane], provoking);
   }
   const TriangleSetup::Plane *plane = varyingPlanes.data();
   for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
@@ -299,6 +273,11 @@ bool QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
     ++plane;
   }
   for (unsigned lane = 0; lane < 4; ++lane) {
+    if (!stage.readsBuiltins) {
+      uint32_t helper = !(quad.coverage & (1u << lane));
+      std::memcpy(records[lane], &helper, 4);
+      continue;
+    }
     unsigned row = lane / 2, column = lane % 2;
     writeBuiltins(records[lane], quad, lane,
                   triangle.depth.at(x[column], y[row]), inverseW[row][column],
@@ -326,10 +305,13 @@ void QuadBatch::writeBuiltins(uint8_t *record, const Quad &quad, unsigned lane,
   }
   if (stage.frontFacing)
     record[stage.frontFacing->offset] = quad.frontFacing;
-  if (stage.pointCoord && quad.pointSize > 0) {
-    float coord[2] = {
-        float((x + location[0] - quad.pointX) / quad.pointSize + 0.5),
-        float((y + location[1] - quad.pointY) / quad.pointSize + 0.5)};
+  if (stage.pointCoord) {
+    // Zero but for points.
+    float coord[2] = {0, 0};
+    if (quad.pointSize > 0) {
+      coord[0] = float((x + location[0] - quad.pointX) / quad.pointSize + 0.5);
+      coord[1] = float((y + location[1] - quad.pointY) / quad.pointSize + 0.5);
+    }
     std::memcpy(record + stage.pointCoord->offset, coord, sizeof(coord));
   }
   if (stage.primitiveId)

@@ -102,9 +102,6 @@ private:
     uint32_t source, offset, size;
   };
   std::vector<FlatInput> flatInputs;
-  /// The bytes of the input record the helper flag, the inputs and the
-  /// builtins leave unwritten (they must read zero), as (offset, size).
-  std::vector<std::pair<uint32_t, uint32_t>> inputGaps;
   /// Whether fragments need their depths after the shader.
   bool needsDepths = true;
   /// Whether the shader reads a builtin input besides the helper flag.
@@ -166,9 +163,9 @@ private:
   /// The planes of the interpolated inputs' components over `triangle`.
   void setVaryingPlanes(const TriangleSetup &triangle,
                         const DrawPrimitive &primitive);
-  /// Zeros the record's bytes no input or builtin writes and copies the
-  /// flat inputs from the provoking vertex's output record.
-  void writeUninterpolated(uint8_t *record, const uint8_t *provoking) const;
+  /// Copies the flat inputs from the provoking vertex's output record
+  /// (bytes no input or builtin writes stay as the records start: zero).
+  void writeFlatInputs(uint8_t *record, const uint8_t *provoking) const;
   /// The helper flag and the builtin inputs of pixel `lane`.
   void writeBuiltins(uint8_t *record, const Quad &quad, unsigned lane,
                      double depth, double inverseW, uint32_t primitiveId) const;

@@ -245,8 +245,9 @@ void rasterizeScreenTriangle(const GraphicsState &state,
         Int4 inside = (int32_t(e[0]) + laneStep32[0] > limit32[0]) &
                       (int32_t(e[1]) + laneStep32[1] > limit32[1]) &
                       (int32_t(e[2]) + laneStep32[2] > limit32[2]);
-        return unsigned((inside[0] & 1) | (inside[1] & 2) | (inside[2] & 4) |
-                        (inside[3] & 8));
+        // The lanes' sign bits (movmskps).
+        typedef float Float4 __attribute__((vector_size(16)));
+        return unsigned(__builtin_ia32_movmskps(Float4(inside)));
       }
       unsigned coverage = 0;
       for (unsigned i = 0; i < 4; ++i)
