@@ -595,16 +595,109 @@ filterRgba8(const uint8_t *data, const Rgba8Level &in, const bool *repeat,
   }
 }
 
+/// The levels of a 2D four-component 8-bit image as the lane path reads
+/// them: extents and byte offsets of those lying whole within the data.
+struct LevelTable {
+  static constexpr unsigned kMaxLevels = 32;
+  const uint8_t *data = nullptr;
+  uint64_t size = 0;
+  uint32_t extent[2] = {0, 0};
+  uint32_t levels = 0;
+  /// Levels [0, readable) lie within the data.
+  uint32_t readable = 0;
+  int32_t width[kMaxLevels], height[kMaxLevels], offset[kMaxLevels];
+};
+
+/// The level table of `image`; the last one is kept per thread.
+const LevelTable &getLevelTable(const spvb_image &image) {
+  static thread_local LevelTable table;
+  if (table.data == image.data && table.size == image.size &&
+      table.extent[0] == image.extent[0] &&
+      table.extent[1] == image.extent[1] && table.levels == image.levels)
+    return table;
+  table.data = image.data;
+  table.size = image.size;
+  table.extent[0] = image.extent[0];
+  table.extent[1] = image.extent[1];
+  table.levels = image.levels;
+  table.readable = 0;
+  uint64_t offset = 0;
+  for (uint32_t level = 0;
+       level < image.levels && level < LevelTable::kMaxLevels; ++level) {
+    uint64_t width = levelExtent(image, 0, level);
+    uint64_t height = levelExtent(image, 1, level);
+    uint64_t end = offset + width * height * 4;
+    if (end > image.size)
+      break;
+    table.width[level] = int32_t(width);
+    table.height[level] = int32_t(height);
+    table.offset[level] = int32_t(offset);
+    table.readable = level + 1;
+    offset = end;
+  }
+  return table;
+}
+
+/// The one or two levels a lane reads and the weight of the second, as
+/// chooseLevels chooses them for linear filtering, in single precision.
+struct LaneLevels {
+  uint32_t levels[2];
+  float weight;
+  /// False: a NaN level of detail, or a level past the data.
+  bool valid;
+};
+
+LaneLevels chooseLaneLevels(const spvb_image &image,
+                            const spvb_sampler &sampler, uint32_t imageOperands,
+                            const float *at, unsigned stride,
+                            uint32_t readable) {
+  auto input = [&](unsigned row) { return at[row * stride]; };
+  float lambda = imageOperands & spv::ImageOperandsLodMask ? input(3) : 0;
+  if (imageOperands & spv::ImageOperandsGradMask) {
+    float width = float(image.extent[0]), height = float(image.extent[1]);
+    float dx[2] = {input(4) * width, input(5) * height};
+    float dy[2] = {input(6) * width, input(7) * height};
+    float x2 = dx[0] * dx[0] + dx[1] * dx[1];
+    float y2 = dy[0] * dy[0] + dy[1] * dy[1];
+    float rho2 = std::max(x2, y2);
+    // log2(sqrt(rho2)), without the square root.
+    lambda = rho2 > 0 ? 0.5f * std::log2(rho2) : rho2 == 0 ? -INFINITY : rho2;
+  }
+  lambda += sampler.mip_lod_bias +
+            (imageOperands & spv::ImageOperandsBiasMask ? input(2) : 0.0f);
+  LaneLevels choice{{0, 0}, 0, false};
+  if (lambda != lambda)
+    return choice;
+  lambda = std::clamp(lambda, sampler.min_lod,
+                      std::max(sampler.min_lod, sampler.max_lod));
+  float level = std::clamp(lambda, 0.0f, float(image.levels - 1));
+  // level >= 0: truncation is floor.
+  uint32_t whole = uint32_t(level);
+  if (sampler.mipmap_mode == kLinear) {
+    choice.levels[0] = whole;
+    choice.levels[1] = std::min(whole + 1, image.levels - 1);
+    choice.weight = level - float(whole);
+  } else {
+    // ceil(level + 0.5) - 1 above 0.5.
+    float half = level + 0.5f;
+    uint32_t ceiling = uint32_t(half) + (float(uint32_t(half)) < half);
+    choice.levels[0] = choice.levels[1] = level <= 0.5f ? 0 : ceiling - 1;
+  }
+  choice.valid = choice.levels[1] < readable && choice.levels[0] < readable;
+  return choice;
+}
+
 /// sampleRgba8Lanes for the lanes [first, first + count), count at most
 /// kFilterLanes.
-uint64_t sampleRgba8Group(const spvb_image &image, const ImageFormat &format,
-                          const spvb_sampler &sampler, uint32_t imageOperands,
-                          const float *inputs, unsigned stride, unsigned count,
-                          uint64_t active, float *const *results) {
+uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
+                          uint32_t imageOperands, const float *inputs,
+                          unsigned stride, unsigned count, uint64_t active,
+                          float *const *results) {
   Rgba8Level levels[2];
   float weight[kFilterLanes] = {};
   uint64_t taken = 0;
   bool blend = false;
+  const LevelTable &table = getLevelTable(image);
   // A texel coordinate this large has too few fraction bits in single
   // precision (Vulkan asks for four sub-texel bits).
   const float limit[2] = {float(1 << 18) / float(image.extent[0]),
@@ -613,7 +706,7 @@ uint64_t sampleRgba8Group(const spvb_image &image, const ImageFormat &format,
   constexpr unsigned kFirstLevelInput = 2, kLevelInputs = 6;
   float previous[kLevelInputs];
   bool chosen = false;
-  LevelMemo choice{};
+  LaneLevels choice{};
   for (unsigned lane = 0; lane < count; ++lane) {
     if (!(active >> lane & 1))
       continue;
@@ -627,30 +720,27 @@ uint64_t sampleRgba8Group(const spvb_image &image, const ImageFormat &format,
     for (unsigned i = 0; i < kLevelInputs; ++i)
       levelInputs[i] = at[(kFirstLevelInput + i) * stride];
     if (!chosen || std::memcmp(levelInputs, previous, sizeof(previous))) {
-      choice = chooseLevelsOnce(image, format, sampler,
-                                makeSample2Request(imageOperands, at, stride));
+      choice = chooseLaneLevels(image, sampler, imageOperands, at, stride,
+                                table.readable);
       std::memcpy(previous, levelInputs, sizeof(previous));
       chosen = true;
     }
-    if (!choice.readable || choice.choice.filter != kLinear)
+    if (!choice.valid)
       continue;
     for (unsigned k = 0; k < 2; ++k) {
-      uint32_t level = choice.choice.levels[k];
-      uint32_t width = uint32_t(levelExtent(image, 0, level));
-      uint32_t height = uint32_t(levelExtent(image, 1, level));
+      uint32_t level = choice.levels[k];
       Rgba8Level &to = levels[k];
       to.u[lane] = u;
       to.v[lane] = v;
-      to.width[lane] = float(width);
-      to.height[lane] = float(height);
-      to.lastX[lane] = int32_t(width - 1);
-      to.lastY[lane] = int32_t(height - 1);
-      to.offset[lane] = int32_t(choice.offsets[k]);
-      to.pitch[lane] = int32_t(width * 4);
+      to.width[lane] = float(table.width[level]);
+      to.height[lane] = float(table.height[level]);
+      to.lastX[lane] = table.width[level] - 1;
+      to.lastY[lane] = table.height[level] - 1;
+      to.offset[lane] = table.offset[level];
+      to.pitch[lane] = table.width[level] * 4;
     }
-    weight[lane] = float(choice.choice.weight);
-    blend |= choice.choice.levels[0] != choice.choice.levels[1] &&
-             choice.choice.weight != 0;
+    weight[lane] = choice.weight;
+    blend |= choice.levels[0] != choice.levels[1] && choice.weight != 0;
     taken |= uint64_t(1) << lane;
   }
   if (!taken)
@@ -856,19 +946,19 @@ uint64_t spvb::runtime::sampleRgba8Lanes(
   if (!sampler || image.dim != spv::Dim2D || image.layers != 1 ||
       image.samples > 1 || format.kind != NumericKind::Unorm ||
       format.components != 4 || format.texelBytes != 4 ||
-      sampler->unnormalized_coordinates || image.size >= (uint64_t(1) << 31) ||
-      image.extent[0] == 0 || image.extent[1] == 0 || !addressable(0) ||
-      !addressable(1))
+      sampler->unnormalized_coordinates || sampler->mag_filter != kLinear ||
+      sampler->min_filter != kLinear || image.levels == 0 ||
+      image.size >= (uint64_t(1) << 31) || image.extent[0] == 0 ||
+      image.extent[1] == 0 || !addressable(0) || !addressable(1))
     return active;
   uint64_t left = 0;
   for (unsigned first = 0; first < lanes && first < 64; first += kFilterLanes) {
     unsigned count = std::min(lanes - first, kFilterLanes);
     uint64_t group = (active >> first) & ((uint64_t(1) << count) - 1);
     if (group)
-      left |=
-          sampleRgba8Group(image, format, *sampler, imageOperands,
-                           inputs + first, lanes, count, group, results + first)
-          << first;
+      left |= sampleRgba8Group(image, *sampler, imageOperands, inputs + first,
+                               lanes, count, group, results + first)
+              << first;
   }
   return left;
 }
