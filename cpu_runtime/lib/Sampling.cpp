@@ -533,66 +533,83 @@ struct Rgba8Level {
   alignas(32) int32_t offset[kFilterLanes], pitch[kFilterLanes];
 };
 
-/// Bilinear filtering of eight lanes, each at its own level: the four
-/// corners' components in [0, 255], as floats, to `out[component][lane]`.
-/// `repeat[d]` wraps axis d by masking (power-of-two extents); otherwise it
-/// clamps to the edge. Built for AVX2 and for the baseline, chosen when the
-/// program loads.
+/// Trilinear filtering of eight lanes: bilinear at levels[0], and where
+/// `blend`, at levels[1] mixed in by `weight`; lane l's four components, in
+/// [0, 1], to out[l]. `repeat[d]` wraps axis d by masking (power-of-two
+/// extents); otherwise it clamps to the edge. Built for AVX2 and for the
+/// baseline, chosen when the program loads.
 __attribute__((target_clones("avx2", "default"))) void
-filterRgba8(const uint8_t *data, const Rgba8Level &in, const bool *repeat,
-            float (*out)[kFilterLanes]) {
+filterRgba8(const uint8_t *data, const Rgba8Level *levels, const float *weight,
+            bool blend, const bool *repeat, float (*out)[4]) {
   // Values cross into and out of vectors by memcpy: no function here
   // takes or returns a vector, whose ABI differs between the clones.
-  Float8 u, v, width, height;
-  Int8 lastX, lastY, offset, pitch;
-  std::memcpy(&u, in.u, sizeof(u));
-  std::memcpy(&v, in.v, sizeof(v));
-  std::memcpy(&width, in.width, sizeof(width));
-  std::memcpy(&height, in.height, sizeof(height));
-  std::memcpy(&lastX, in.lastX, sizeof(lastX));
-  std::memcpy(&lastY, in.lastY, sizeof(lastY));
-  std::memcpy(&offset, in.offset, sizeof(offset));
-  std::memcpy(&pitch, in.pitch, sizeof(pitch));
-  Float8 x = u * width - 0.5f;
-  Float8 y = v * height - 0.5f;
-  // floor: truncate, then step down where that rounded up.
-  Int8 ix = __builtin_convertvector(x, Int8);
-  Int8 iy = __builtin_convertvector(y, Int8);
-  ix += __builtin_convertvector(ix, Float8) > x;
-  iy += __builtin_convertvector(iy, Float8) > y;
-  Float8 a = x - __builtin_convertvector(ix, Float8);
-  Float8 b = y - __builtin_convertvector(iy, Float8);
-  Int8 x0 = ix, x1 = ix + 1, y0 = iy, y1 = iy + 1;
-  for (auto [i, last, masked] :
-       {std::tuple(&x0, lastX, repeat[0]), std::tuple(&x1, lastX, repeat[0]),
-        std::tuple(&y0, lastY, repeat[1]), std::tuple(&y1, lastY, repeat[1])}) {
-    if (masked) {
-      *i &= last;
-      continue;
+  Float8 sums[2][4];
+  for (unsigned k = 0; k < (blend ? 2u : 1u); ++k) {
+    const Rgba8Level &in = levels[k];
+    Float8 u, v, width, height;
+    Int8 lastX, lastY, offset, pitch;
+    std::memcpy(&u, in.u, sizeof(u));
+    std::memcpy(&v, in.v, sizeof(v));
+    std::memcpy(&width, in.width, sizeof(width));
+    std::memcpy(&height, in.height, sizeof(height));
+    std::memcpy(&lastX, in.lastX, sizeof(lastX));
+    std::memcpy(&lastY, in.lastY, sizeof(lastY));
+    std::memcpy(&offset, in.offset, sizeof(offset));
+    std::memcpy(&pitch, in.pitch, sizeof(pitch));
+    Float8 x = u * width - 0.5f;
+    Float8 y = v * height - 0.5f;
+    // floor: truncate, then step down where that rounded up.
+    Int8 ix = __builtin_convertvector(x, Int8);
+    Int8 iy = __builtin_convertvector(y, Int8);
+    ix += __builtin_convertvector(ix, Float8) > x;
+    iy += __builtin_convertvector(iy, Float8) > y;
+    Float8 a = x - __builtin_convertvector(ix, Float8);
+    Float8 b = y - __builtin_convertvector(iy, Float8);
+    Int8 x0 = ix, x1 = ix + 1, y0 = iy, y1 = iy + 1;
+    for (auto [i, last, masked] :
+         {std::tuple(&x0, lastX, repeat[0]), std::tuple(&x1, lastX, repeat[0]),
+          std::tuple(&y0, lastY, repeat[1]),
+          std::tuple(&y1, lastY, repeat[1])}) {
+      if (masked) {
+        *i &= last;
+        continue;
+      }
+      *i = *i < 0 ? Int8{} : *i;
+      *i = *i > last ? last : *i;
     }
-    *i = *i < 0 ? Int8{} : *i;
-    *i = *i > last ? last : *i;
+    Int8 row0 = offset + y0 * pitch, row1 = offset + y1 * pitch;
+    x0 *= 4;
+    x1 *= 4;
+    const Int8 corners[4] = {row0 + x0, row0 + x1, row1 + x0, row1 + x1};
+    Int8 texels[4];
+    for (unsigned c = 0; c < 4; ++c)
+      for (unsigned lane = 0; lane < kFilterLanes; ++lane) {
+        uint32_t texel;
+        std::memcpy(&texel, data + corners[c][lane], sizeof(texel));
+        texels[c][lane] = int32_t(texel);
+      }
+    for (unsigned c = 0; c < 4; ++c) {
+      Float8 t[4];
+      for (unsigned j = 0; j < 4; ++j)
+        t[j] = __builtin_convertvector((texels[j] >> (8 * c)) & 0xff, Float8);
+      Float8 top = t[0] + a * (t[1] - t[0]);
+      Float8 bottom = t[2] + a * (t[3] - t[2]);
+      sums[k][c] = top + b * (bottom - top);
+    }
   }
-  Int8 row0 = offset + y0 * pitch, row1 = offset + y1 * pitch;
-  x0 *= 4;
-  x1 *= 4;
-  const Int8 corners[4] = {row0 + x0, row0 + x1, row1 + x0, row1 + x1};
-  Int8 texels[4];
-  for (unsigned k = 0; k < 4; ++k)
-    for (unsigned lane = 0; lane < kFilterLanes; ++lane) {
-      uint32_t texel;
-      std::memcpy(&texel, data + corners[k][lane], sizeof(texel));
-      texels[k][lane] = int32_t(texel);
-    }
+  Float8 w;
+  std::memcpy(&w, weight, sizeof(w));
+  float components[4][kFilterLanes];
   for (unsigned c = 0; c < 4; ++c) {
-    Float8 v[4];
-    for (unsigned k = 0; k < 4; ++k)
-      v[k] = __builtin_convertvector((texels[k] >> (8 * c)) & 0xff, Float8);
-    Float8 top = v[0] + a * (v[1] - v[0]);
-    Float8 bottom = v[2] + a * (v[3] - v[2]);
-    Float8 value = top + b * (bottom - top);
-    std::memcpy(out[c], &value, sizeof(value));
+    Float8 value = sums[0][c];
+    if (blend)
+      value += w * (sums[1][c] - value);
+    value /= 255.0f;
+    std::memcpy(components[c], &value, sizeof(value));
   }
+  for (unsigned lane = 0; lane < kFilterLanes; ++lane)
+    for (unsigned c = 0; c < 4; ++c)
+      out[lane][c] = components[c][lane];
 }
 
 /// The levels of a 2D four-component 8-bit image as the lane path reads
@@ -694,7 +711,7 @@ uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
                           unsigned stride, unsigned count, uint64_t active,
                           float *const *results) {
   Rgba8Level levels[2];
-  float weight[kFilterLanes] = {};
+  alignas(32) float weight[kFilterLanes] = {};
   uint64_t taken = 0;
   bool blend = false;
   const LevelTable &table = getLevelTable(image);
@@ -704,7 +721,7 @@ uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
                           float(1 << 18) / float(image.extent[1])};
   // The inputs the level choice depends on: bias, lod and the gradients.
   constexpr unsigned kFirstLevelInput = 2, kLevelInputs = 6;
-  float previous[kLevelInputs];
+  uint32_t previous[kLevelInputs] = {};
   bool chosen = false;
   LaneLevels choice{};
   for (unsigned lane = 0; lane < count; ++lane) {
@@ -716,13 +733,16 @@ uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
       continue;
     // A quad's lanes share their gradients (coarse derivatives), so their
     // levels.
-    float levelInputs[kLevelInputs];
-    for (unsigned i = 0; i < kLevelInputs; ++i)
-      levelInputs[i] = at[(kFirstLevelInput + i) * stride];
-    if (!chosen || std::memcmp(levelInputs, previous, sizeof(previous))) {
+    bool same = chosen;
+    for (unsigned i = 0; i < kLevelInputs; ++i) {
+      uint32_t bits =
+          llvm::bit_cast<uint32_t>(at[(kFirstLevelInput + i) * stride]);
+      same &= bits == previous[i];
+      previous[i] = bits;
+    }
+    if (!same) {
       choice = chooseLaneLevels(image, sampler, imageOperands, at, stride,
                                 table.readable);
-      std::memcpy(previous, levelInputs, sizeof(previous));
       chosen = true;
     }
     if (!choice.valid)
@@ -763,20 +783,11 @@ uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
   }
   const bool repeat[2] = {sampler.address_mode[0] == kRepeat,
                           sampler.address_mode[1] == kRepeat};
-  float low[4][kFilterLanes], high[4][kFilterLanes];
-  filterRgba8(image.data, levels[0], repeat, low);
-  if (blend)
-    filterRgba8(image.data, levels[1], repeat, high);
-  for (unsigned lane = 0; lane < count; ++lane) {
-    if (!(taken >> lane & 1))
-      continue;
-    for (unsigned c = 0; c < 4; ++c) {
-      float value = low[c][lane];
-      if (blend)
-        value += weight[lane] * (high[c][lane] - value);
-      results[lane][c] = value / 255.0f;
-    }
-  }
+  float texels[kFilterLanes][4];
+  filterRgba8(image.data, levels, weight, blend, repeat, texels);
+  for (unsigned lane = 0; lane < count; ++lane)
+    if (taken >> lane & 1)
+      std::memcpy(results[lane], texels[lane], sizeof(texels[lane]));
   return active & ~taken;
 }
 
