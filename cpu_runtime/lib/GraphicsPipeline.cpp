@@ -42,6 +42,21 @@ llvm::Error runStage(Launcher &launcher, const StageKernel &stage,
                          {static_cast<uint32_t>(groups), 1, 1});
 }
 
+/// body(begin, end) over [0, count) in chunks of `chunk`, spread over the
+/// launcher's threads when there is more than a chunk.
+void forEachChunk(Launcher &launcher, uint64_t count, uint64_t chunk,
+                  llvm::function_ref<void(uint64_t, uint64_t)> body) {
+  if (count <= chunk || launcher.getThreadCount() == 1) {
+    body(0, count);
+    return;
+  }
+  std::atomic<uint64_t> next{0};
+  launcher.runOnAllThreads([&](unsigned) {
+    for (uint64_t begin; (begin = next.fetch_add(chunk)) < count;)
+      body(begin, std::min(count, begin + chunk));
+  });
+}
+
 } // namespace
 
 /// Whether a vertex input takes its attribute's 32-bit components as they
@@ -255,37 +270,44 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   for (Primitive &primitive : assembled)
     for (unsigned k = 0; k < primitive.vertexCount; ++k)
       primitive.vertices[k] = reuse.slots[primitive.vertices[k]];
-  // Each shaded vertex projected once, for the primitives' bounds.
+  // Each shaded vertex projected once, for the primitives' bounds; both
+  // loops spread over the threads (with the binning, they are the serial
+  // part of a draw).
   std::vector<ScreenPoint> projected(invocations);
-  for (uint64_t v = 0; v < invocations; ++v) {
-    ClipPosition clip;
-    std::memcpy(clip.data(), vertexOutputs.at(v) + position->offset, 16);
-    projected[v] = projectToScreen(setup, clip);
-  }
+  forEachChunk(launcher, invocations, 1024, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t v = begin; v < end; ++v) {
+      ClipPosition clip;
+      std::memcpy(clip.data(), vertexOutputs.at(v) + position->offset, 16);
+      projected[v] = projectToScreen(setup, clip);
+    }
+  });
   std::vector<DrawPrimitive> primitives(assembled.size() * call.instanceCount);
   statistics.primitives = primitives.size();
-  for (size_t i = 0; i < primitives.size(); ++i) {
-    DrawPrimitive &drawn = primitives[i];
-    const Primitive &primitive = assembled[i % assembled.size()];
-    drawn.primitive = primitive;
-    drawn.instance = uint32_t(i / assembled.size());
-    uint64_t base = uint64_t(drawn.instance) * perInstance;
-    ScreenPoint vertices[3];
-    for (unsigned k = 0; k < primitive.vertexCount; ++k) {
-      uint64_t vertex = base + primitive.vertices[k];
-      std::memcpy(drawn.positions[k].data(),
-                  vertexOutputs.at(vertex) + position->offset, 16);
-      vertices[k] = projected[vertex];
-    }
-    if (pointSize && primitive.vertexCount == 1)
-      std::memcpy(&drawn.pointSize,
-                  vertexOutputs.at(base + primitive.vertices[0]) +
-                      pointSize->offset,
-                  4);
-    drawn.bounds = getPrimitiveBounds(
-        state, setup, llvm::ArrayRef(vertices, primitive.vertexCount),
-        primitive.vertexCount == 1 ? drawn.pointSize : 1.0);
-  }
+  forEachChunk(
+      launcher, primitives.size(), 1024, [&](uint64_t begin, uint64_t end) {
+        for (uint64_t i = begin; i < end; ++i) {
+          DrawPrimitive &drawn = primitives[i];
+          const Primitive &primitive = assembled[i % assembled.size()];
+          drawn.primitive = primitive;
+          drawn.instance = uint32_t(i / assembled.size());
+          uint64_t base = uint64_t(drawn.instance) * perInstance;
+          ScreenPoint vertices[3];
+          for (unsigned k = 0; k < primitive.vertexCount; ++k) {
+            uint64_t vertex = base + primitive.vertices[k];
+            std::memcpy(drawn.positions[k].data(),
+                        vertexOutputs.at(vertex) + position->offset, 16);
+            vertices[k] = projected[vertex];
+          }
+          if (pointSize && primitive.vertexCount == 1)
+            std::memcpy(&drawn.pointSize,
+                        vertexOutputs.at(base + primitive.vertices[0]) +
+                            pointSize->offset,
+                        4);
+          drawn.bounds = getPrimitiveBounds(
+              state, setup, llvm::ArrayRef(vertices, primitive.vertexCount),
+              primitive.vertexCount == 1 ? drawn.pointSize : 1.0);
+        }
+      });
   TileBins bins(setup.getScissor());
   for (size_t i = 0; i < primitives.size(); ++i)
     if (!primitives[i].bounds.empty())
