@@ -9,7 +9,6 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <tuple>
 
 using namespace spvb::runtime;
 
@@ -566,16 +565,18 @@ filterRgba8(const uint8_t *data, const Rgba8Level *levels, const float *weight,
     Float8 a = x - __builtin_convertvector(ix, Float8);
     Float8 b = y - __builtin_convertvector(iy, Float8);
     Int8 x0 = ix, x1 = ix + 1, y0 = iy, y1 = iy + 1;
-    for (auto [i, last, masked] :
-         {std::tuple(&x0, lastX, repeat[0]), std::tuple(&x1, lastX, repeat[0]),
-          std::tuple(&y0, lastY, repeat[1]),
-          std::tuple(&y1, lastY, repeat[1])}) {
-      if (masked) {
-        *i &= last;
+    // No templates here: Clang leaves their instances in a function it
+    // clones undefined.
+    Int8 *axes[4] = {&x0, &x1, &y0, &y1};
+    for (unsigned i = 0; i < 4; ++i) {
+      Int8 &value = *axes[i];
+      Int8 last = i < 2 ? lastX : lastY;
+      if (repeat[i / 2]) {
+        value &= last;
         continue;
       }
-      *i = *i < 0 ? Int8{} : *i;
-      *i = *i > last ? last : *i;
+      value = value < 0 ? Int8{} : value;
+      value = value > last ? last : value;
     }
     Int8 row0 = offset + y0 * pitch, row1 = offset + y1 * pitch;
     x0 *= 4;
