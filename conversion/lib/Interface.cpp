@@ -94,6 +94,8 @@ llvm::Expected<InterfaceLayout> spvb::computeInterfaceLayout(
     // The deserializer names entry functions after their entry point.
     info.name = info.function;
     info.model = entry.getExecutionModel();
+    if (info.model == spirv::ExecutionModel::Vertex)
+      info.workgroupSize[0] = SPVB_VERTICES_PER_WORKGROUP;
     if (info.model == spirv::ExecutionModel::Fragment)
       info.workgroupSize[0] = 4 * SPVB_FRAGMENT_QUADS_PER_WORKGROUP;
     if (isGraphicsModel(info.model))

@@ -42,6 +42,30 @@ llvm::Error runStage(Launcher &launcher, const StageKernel &stage,
                          {static_cast<uint32_t>(groups), 1, 1});
 }
 
+/// The vertex shader for `count` vertices: whole workgroups (SIMD lanes),
+/// then the vertices of a partial last one each on its own, as the
+/// invocation entry (its invocations have effects, so none may be added).
+llvm::Error runVertexStage(Launcher &launcher, const StageKernel &vertex,
+                           StageRecords &inputs, StageRecords &outputs,
+                           uint64_t count) {
+  uint64_t width = std::max<uint32_t>(1, vertex.entry->info.workgroup_size[0]);
+  uint64_t whole = count / width * width;
+  if (whole)
+    if (llvm::Error error = runStage(launcher, vertex, inputs.data(),
+                                     outputs.data(), whole / width, 0))
+      return error;
+  if (whole == count)
+    return llvm::Error::success();
+  KernelEntry single = *vertex.entry;
+  single.workgroup = nullptr;
+  single.info.workgroup_entry = SPVB_WORKGROUP_ENTRY_NONE;
+  single.info.workgroup_size[0] = 1;
+  StageKernel rest = vertex;
+  rest.entry = &single;
+  return runStage(launcher, rest, inputs.at(whole), outputs.at(whole),
+                  count - whole, 0);
+}
+
 /// body(begin, end) over [0, count) in chunks of `chunk`, spread over the
 /// launcher's threads when there is more than a chunk.
 void forEachChunk(Launcher &launcher, uint64_t count, uint64_t chunk,
@@ -214,10 +238,9 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   if (llvm::Error error = fetchVertices(attributes, call, vertex.variables,
                                         reuse.shaded, vertexInputs))
     return error;
-  if (invocations)
-    if (llvm::Error error = runStage(launcher, vertex, vertexInputs.data(),
-                                     vertexOutputs.data(), invocations, 0))
-      return error;
+  if (llvm::Error error = runVertexStage(launcher, vertex, vertexInputs,
+                                         vertexOutputs, invocations))
+    return error;
   statistics.vertexInvocations = invocations;
 
   const spvb_stage_variable *position =

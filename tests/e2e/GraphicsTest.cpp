@@ -813,6 +813,43 @@ void main() { result = vec4(u, 1, 0, 1); }
     }
 }
 
+TEST_F(GraphicsTest, EveryVertexRunsOnceInWholeAndPartialWorkgroups) {
+  // Vertex shaders run SPVB_VERTICES_PER_WORKGROUP (16) vertices per
+  // workgroup in SIMD lanes, and a last partial group's vertices one by
+  // one: for 5 (partial only), 16 (one whole group) and 37 vertices (two
+  // and a partial one) the counter counts each vertex once and every
+  // gl_VertexIndex is seen exactly once, none past the count.
+  for (uint32_t count : {5u, 16u, 37u}) {
+    Image color("R8G8B8A8_UNORM");
+    runtime::RenderTarget target;
+    target.colors = {color.attachment()};
+    std::vector<uint32_t> counter(1 + 48, 0);
+    storage = &counter;
+    // Points at the centre of the framebuffer.
+    std::vector<float> points;
+    for (uint32_t i = 0; i < count; ++i)
+      points.insert(points.end(), {0, 0, 0, 1});
+    runtime::GraphicsState state;
+    state.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+    ASSERT_EQ("<success>", errorText(draw(R"(#version 450
+layout(set = 0, binding = 0) buffer Counter { uint count; uint seen[]; };
+layout(location = 0) in vec4 position;
+void main() {
+  atomicAdd(count, 1u);
+  atomicAdd(seen[gl_VertexIndex], 1u);
+  gl_Position = position;
+  gl_PointSize = 1.0;
+}
+)",
+                                          kWhiteFragment, points, state,
+                                          target)))
+        << count;
+    EXPECT_EQ(counter[0], count);
+    for (uint32_t i = 0; i < 48; ++i)
+      EXPECT_EQ(counter[1 + i], i < count ? 1u : 0u) << count << ": " << i;
+  }
+}
+
 TEST_F(GraphicsTest, AnyIndexValueIsAVertexWithoutRestart) {
   // Without primitive restart ~0u and ~0u - 1 are vertices like any other
   // (past the vertex buffer, so their attributes read zeros): five

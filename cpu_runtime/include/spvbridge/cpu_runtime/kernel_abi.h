@@ -37,7 +37,9 @@
  *     and output records.
  *
  * Graphics stages run on the same entries. A vertex shader is dispatched
- * with one invocation per vertex (workgroup size 1), a fragment shader with
+ * with one invocation per vertex, SPVB_VERTICES_PER_WORKGROUP per workgroup
+ * (SIMD lanes for all of them; the invocations of a last, partial group
+ * run one by one through the invocation entry), a fragment shader with
  * SPVB_FRAGMENT_QUADS_PER_WORKGROUP 2x2 quads per workgroup (workgroup
  * size 4 x that, subgroup size 4: one subgroup per quad; local index =
  * 4 * quad + x + 2y, helper invocations included).
@@ -58,6 +60,9 @@ extern "C" {
 #endif
 
 #define SPVB_ABI_VERSION 11
+
+/* Vertices a vertex shader's workgroup shades (its SIMD lanes). */
+#define SPVB_VERTICES_PER_WORKGROUP 16
 
 /* 2x2 quads a fragment shader's workgroup shades (its SIMD lanes). */
 #define SPVB_FRAGMENT_QUADS_PER_WORKGROUP 4
