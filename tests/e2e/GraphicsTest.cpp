@@ -831,7 +831,8 @@ TEST_F(GraphicsTest, EveryVertexRunsOnceInWholeAndPartialWorkgroups) {
       points.insert(points.end(), {0, 0, 0, 1});
     runtime::GraphicsState state;
     state.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
-    ASSERT_EQ("<success>", errorText(draw(R"(#version 450
+    ASSERT_EQ("<success>",
+              errorText(draw(R"(#version 450
 layout(set = 0, binding = 0) buffer Counter { uint count; uint seen[]; };
 layout(location = 0) in vec4 position;
 void main() {
@@ -841,8 +842,7 @@ void main() {
   gl_PointSize = 1.0;
 }
 )",
-                                          kWhiteFragment, points, state,
-                                          target)))
+                             kWhiteFragment, points, state, target)))
         << count;
     EXPECT_EQ(counter[0], count);
     for (uint32_t i = 0; i < 48; ++i)
@@ -932,6 +932,61 @@ void main() { result = texture(tex, gl_FragCoord.xy / 8.0 * SCALE); }
     runtime::Color c = color.at(2, 2);
     EXPECT_EQ(c.f[0], scale == 1 ? 1.0 : 0.0) << scale;
     EXPECT_EQ(c.f[1], scale == 1 ? 0.0 : 1.0) << scale;
+  }
+}
+
+TEST_F(GraphicsTest, Rgba8TrilinearLodComesFromTheQuadsDerivatives) {
+  // An 8x8 RGBA8 texture whose level 0 is red and level 1 (4x4) green,
+  // sampled with linear filtering and linear mipmaps (the single-precision
+  // lane path). u = x / 8 * scale moves `scale` texels per pixel, so
+  // lambda = log2(scale): each level is one colour, so bilinear filtering
+  // returns it exactly and the result is red * (1 - f) + green * f with
+  // f = lambda's fraction (level 0 when lambda <= 0, level 1 at 1).
+  std::vector<uint8_t> texels((64 + 16) * 4, 0);
+  for (int i = 0; i < 64; ++i)
+    texels[i * 4 + 0] = texels[i * 4 + 3] = 255; // red
+  for (int i = 64; i < 80; ++i)
+    texels[i * 4 + 1] = texels[i * 4 + 3] = 255; // green
+  spvb_sampler sampler{};
+  sampler.mag_filter = sampler.min_filter = 1; // VK_FILTER_LINEAR
+  sampler.mipmap_mode = 1;                     // VK_SAMPLER_MIPMAP_MODE_LINEAR
+  sampler.max_lod = 10;
+  spvb_image texture{};
+  texture.data = texels.data();
+  texture.format = spv::ImageFormatRgba8;
+  texture.dim = spv::Dim2D;
+  texture.extent[0] = texture.extent[1] = 8;
+  texture.extent[2] = 1;
+  texture.levels = 2;
+  texture.layers = 1;
+  texture.samples = 1;
+  texture.sampler = &sampler;
+  texture.size = texels.size();
+  image = &texture;
+  for (auto [scale, fraction] :
+       {std::pair(1.0, 0.0), std::pair(0.5, 0.0), std::pair(2.0, 1.0),
+        std::pair(std::pow(2.0, 0.25), 0.25),
+        std::pair(std::pow(2.0, 0.5), 0.5)}) {
+    Image color("R32G32B32A32_SFLOAT");
+    runtime::RenderTarget target;
+    target.colors = {color.attachment()};
+    std::string source = R"(#version 450
+layout(set = 0, binding = 1) uniform sampler2D tex;
+layout(location = 0) out vec4 result;
+void main() { result = texture(tex, gl_FragCoord.xy / 8.0 * SCALE); }
+)";
+    source.replace(source.find("SCALE"), 5, std::to_string(scale));
+    ASSERT_EQ("<success>",
+              errorText(draw(kPositionVertex, source, quad(-1, -1, 1, 1),
+                             strip(), target)));
+    for (uint32_t y = 0; y < kSize; ++y)
+      for (uint32_t x = 0; x < kSize; ++x) {
+        runtime::Color c = color.at(x, y);
+        EXPECT_NEAR(c.f[0], 1 - fraction, 2e-5) << scale << " " << x << y;
+        EXPECT_NEAR(c.f[1], fraction, 2e-5) << scale << " " << x << y;
+        EXPECT_EQ(c.f[2], 0.0) << scale;
+        EXPECT_NEAR(c.f[3], 1.0, 1e-6) << scale;
+      }
   }
 }
 
