@@ -398,6 +398,53 @@ struct LevelMemo {
   bool readable;
 };
 
+/// The levels of a 2D single-layer image as the specialized paths read
+/// them: extents and byte offsets of those lying whole within the data.
+struct LevelTable {
+  static constexpr unsigned kMaxLevels = 32;
+  const uint8_t *data = nullptr;
+  uint64_t size = 0;
+  uint32_t extent[2] = {0, 0};
+  uint32_t levels = 0, texelBytes = 0;
+  /// Levels [0, readable) lie within the data.
+  uint32_t readable = 0;
+  uint32_t width[kMaxLevels], height[kMaxLevels];
+  uint64_t offset[kMaxLevels];
+};
+
+/// The level table of `image` with texels of `texelBytes`; the last one is
+/// kept per thread.
+const LevelTable &getLevelTable(const spvb_image &image, uint32_t texelBytes) {
+  static thread_local LevelTable table;
+  if (table.data == image.data && table.size == image.size &&
+      table.extent[0] == image.extent[0] &&
+      table.extent[1] == image.extent[1] && table.levels == image.levels &&
+      table.texelBytes == texelBytes)
+    return table;
+  table.data = image.data;
+  table.size = image.size;
+  table.extent[0] = image.extent[0];
+  table.extent[1] = image.extent[1];
+  table.levels = image.levels;
+  table.texelBytes = texelBytes;
+  table.readable = 0;
+  uint64_t offset = 0;
+  for (uint32_t level = 0;
+       level < image.levels && level < LevelTable::kMaxLevels; ++level) {
+    uint64_t width = levelExtent(image, 0, level);
+    uint64_t height = levelExtent(image, 1, level);
+    uint64_t end = offset + width * height * texelBytes;
+    if (end > image.size)
+      break;
+    table.width[level] = uint32_t(width);
+    table.height[level] = uint32_t(height);
+    table.offset[level] = offset;
+    table.readable = level + 1;
+    offset = end;
+  }
+  return table;
+}
+
 /// chooseLevels for a 2D sample, and the levels' offsets. A quad's four
 /// invocations share their gradients (coarse derivatives) and so their
 /// levels: the last choice is kept per thread.
@@ -417,20 +464,11 @@ const LevelMemo &chooseLevelsOnce(const spvb_image &image,
   memo.valid = true;
   LevelChoice &choice = memo.choice;
   choice = chooseLevels(image, sampler, request, 2, /*integer=*/false);
-  uint32_t last = std::max(choice.levels[0], choice.levels[1]);
-  memo.readable = last < image.levels;
-  if (!memo.readable)
-    return memo;
-  // Byte offsets of the levels up to the last one read.
-  uint64_t offset = 0;
-  for (uint32_t l = 0; l <= last; ++l) {
+  const LevelTable &table = getLevelTable(image, format.texelBytes);
+  memo.readable = std::max(choice.levels[0], choice.levels[1]) < table.readable;
+  if (memo.readable)
     for (unsigned k = 0; k < 2; ++k)
-      if (choice.levels[k] == l)
-        memo.offsets[k] = offset;
-    offset +=
-        levelExtent(image, 0, l) * levelExtent(image, 1, l) * format.texelBytes;
-  }
-  memo.readable = offset <= image.size;
+      memo.offsets[k] = table.offset[choice.levels[k]];
   return memo;
 }
 
@@ -613,49 +651,6 @@ filterRgba8(const uint8_t *data, const Rgba8Level *levels, const float *weight,
       out[lane][c] = components[c][lane];
 }
 
-/// The levels of a 2D four-component 8-bit image as the lane path reads
-/// them: extents and byte offsets of those lying whole within the data.
-struct LevelTable {
-  static constexpr unsigned kMaxLevels = 32;
-  const uint8_t *data = nullptr;
-  uint64_t size = 0;
-  uint32_t extent[2] = {0, 0};
-  uint32_t levels = 0;
-  /// Levels [0, readable) lie within the data.
-  uint32_t readable = 0;
-  int32_t width[kMaxLevels], height[kMaxLevels], offset[kMaxLevels];
-};
-
-/// The level table of `image`; the last one is kept per thread.
-const LevelTable &getLevelTable(const spvb_image &image) {
-  static thread_local LevelTable table;
-  if (table.data == image.data && table.size == image.size &&
-      table.extent[0] == image.extent[0] &&
-      table.extent[1] == image.extent[1] && table.levels == image.levels)
-    return table;
-  table.data = image.data;
-  table.size = image.size;
-  table.extent[0] = image.extent[0];
-  table.extent[1] = image.extent[1];
-  table.levels = image.levels;
-  table.readable = 0;
-  uint64_t offset = 0;
-  for (uint32_t level = 0;
-       level < image.levels && level < LevelTable::kMaxLevels; ++level) {
-    uint64_t width = levelExtent(image, 0, level);
-    uint64_t height = levelExtent(image, 1, level);
-    uint64_t end = offset + width * height * 4;
-    if (end > image.size)
-      break;
-    table.width[level] = int32_t(width);
-    table.height[level] = int32_t(height);
-    table.offset[level] = int32_t(offset);
-    table.readable = level + 1;
-    offset = end;
-  }
-  return table;
-}
-
 /// The one or two levels a lane reads and the weight of the second, as
 /// chooseLevels chooses them for linear filtering, in single precision.
 struct LaneLevels {
@@ -715,7 +710,7 @@ uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
   alignas(32) float weight[kFilterLanes] = {};
   uint64_t taken = 0;
   bool blend = false;
-  const LevelTable &table = getLevelTable(image);
+  const LevelTable &table = getLevelTable(image, 4);
   // A texel coordinate this large has too few fraction bits in single
   // precision (Vulkan asks for four sub-texel bits).
   const float limit[2] = {float(1 << 18) / float(image.extent[0]),
@@ -753,12 +748,13 @@ uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
       Rgba8Level &to = levels[k];
       to.u[lane] = u;
       to.v[lane] = v;
+      // Below 2^31 bytes (sampleRgba8Lanes): 32-bit.
       to.width[lane] = float(table.width[level]);
       to.height[lane] = float(table.height[level]);
-      to.lastX[lane] = table.width[level] - 1;
-      to.lastY[lane] = table.height[level] - 1;
-      to.offset[lane] = table.offset[level];
-      to.pitch[lane] = table.width[level] * 4;
+      to.lastX[lane] = int32_t(table.width[level] - 1);
+      to.lastY[lane] = int32_t(table.height[level] - 1);
+      to.offset[lane] = int32_t(table.offset[level]);
+      to.pitch[lane] = int32_t(table.width[level] * 4);
     }
     weight[lane] = choice.weight;
     blend |= choice.levels[0] != choice.levels[1] && choice.weight != 0;

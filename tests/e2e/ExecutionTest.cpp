@@ -848,15 +848,8 @@ void main() {
   // border; border 4 = float opaque white.
   spvb_sampler linear{1, 1, 0, {0, 0, 0}, 0.0f, 0.0f, 1000.0f, 0, 0};
   spvb_sampler border{0, 0, 0, {3, 3, 3}, 0.0f, 0.0f, 1000.0f, 4, 0};
-  spvb_image image{};
-  image.data = reinterpret_cast<uint8_t *>(texels.data());
-  image.format = 3; // R32f
-  image.dim = 1;    // 2D
-  image.extent[0] = image.extent[1] = 4;
-  image.extent[2] = 1;
-  image.layers = image.samples = 1;
-  image.levels = 2;
-  image.size = texels.size() * 4;
+  spvb_image image = makeImage2D(texels.data(), texels.size() * 4,
+                                 spv::ImageFormatR32f, 4, 4, 2);
   spvb_image withLinear = image, withBorder = image;
   withLinear.sampler = &linear;
   withBorder.sampler = &border;
@@ -920,8 +913,8 @@ void main() {
     for (unsigned y = 0; y < size; ++y)
       for (unsigned x = 0; x < size; ++x)
         for (unsigned c = 0; c < 4; ++c)
-          texels.push_back(uint8_t((x * 61 + y * 17 + level * 97 + c * 43) %
-                                   256));
+          texels.push_back(
+              uint8_t((x * 61 + y * 17 + level * 97 + c * 43) % 256));
   auto texel = [&](unsigned level, int64_t x, int64_t y, unsigned c) {
     unsigned offsets[3] = {0, 16, 20}, size = 4u >> level;
     return texels[(offsets[level] + y * size + x) * 4 + c] / 255.0;
@@ -964,25 +957,17 @@ void main() {
   };
   // VkFilter 1 linear; VkSamplerMipmapMode 1 linear; address modes 0
   // repeat, 2 clamp to edge.
-  spvb_sampler linearRepeat{1, 1, 1, {0, 0, 0}, 0.0f, 0.0f, 1000.0f, 0, 0,
-                            0, 0};
-  spvb_sampler linearClamp{1, 1, 0, {2, 2, 2}, 0.0f, 0.0f, 1000.0f, 0, 0,
-                           0, 0};
-  spvb_sampler nearestRepeat{0, 0, 0, {0, 0, 0}, 0.0f, 0.0f, 1000.0f, 0, 0,
-                             0, 0};
+  spvb_sampler linearRepeat{1,       1, 1, {0, 0, 0}, 0.0f, 0.0f,
+                            1000.0f, 0, 0, 0,         0};
+  spvb_sampler linearClamp{1, 1, 0, {2, 2, 2}, 0.0f, 0.0f, 1000.0f, 0, 0, 0, 0};
+  spvb_sampler nearestRepeat{0,       0, 0, {0, 0, 0}, 0.0f, 0.0f,
+                             1000.0f, 0, 0, 0,         0};
   const Mode modes[4] = {{true, true, true},
                          {true, false, false},
                          {false, false, true},
                          {true, true, true}};
-  spvb_image image{};
-  image.data = texels.data();
-  image.format = spv::ImageFormatRgba8;
-  image.dim = spv::Dim2D;
-  image.extent[0] = image.extent[1] = 4;
-  image.extent[2] = 1;
-  image.layers = image.samples = 1;
-  image.levels = 3;
-  image.size = texels.size();
+  spvb_image image =
+      makeImage2D(texels.data(), texels.size(), spv::ImageFormatRgba8, 4, 4, 3);
   spvb_image images[3] = {image, image, image};
   images[0].sampler = &linearRepeat;
   images[1].sampler = &linearClamp;
@@ -1053,15 +1038,8 @@ void main() {
   for (int y = 0; y < 2; ++y)
     for (int x = 0; x < 2; ++x)
       texels.push_back(float(100 + x + 10 * y));
-  spvb_image image{};
-  image.data = reinterpret_cast<uint8_t *>(texels.data());
-  image.format = 3; // R32f
-  image.dim = 1;    // 2D
-  image.extent[0] = image.extent[1] = 4;
-  image.extent[2] = 1;
-  image.layers = image.samples = 1;
-  image.levels = 2;
-  image.size = texels.size() * 4;
+  spvb_image image = makeImage2D(texels.data(), texels.size() * 4,
+                                 spv::ImageFormatR32f, 4, 4, 2);
   uint32_t layerTexels[4] = {0, 1, 1000, 1001};
   spvb_image array{};
   array.data = reinterpret_cast<uint8_t *>(layerTexels);
@@ -1119,14 +1097,8 @@ void main() {
 )");
   ASSERT_TRUE(kernel);
   float texels[4] = {1, 2, 3, 4};
-  spvb_image image{};
-  image.data = reinterpret_cast<uint8_t *>(texels);
-  image.format = 3; // R32f
-  image.dim = 1;    // 2D
-  image.extent[0] = image.extent[1] = 2;
-  image.extent[2] = 1;
-  image.layers = image.levels = image.samples = 1;
-  image.size = sizeof(texels);
+  spvb_image image =
+      makeImage2D(texels, sizeof(texels), spv::ImageFormatR32f, 2, 2);
   // VkFilter nearest 0, linear 1; VkSamplerAddressMode repeat 0, clamp to
   // edge 2.
   spvb_sampler nearestClamp{};
@@ -1169,13 +1141,8 @@ void main() { r = textureLod(sampler2D(tex, smp), vec2(0.5), 0.0); }
 )");
   ASSERT_TRUE(kernel);
   float texel = 1;
-  spvb_image image{};
-  image.data = reinterpret_cast<uint8_t *>(&texel);
-  image.format = 3;
-  image.dim = 1;
-  image.extent[0] = image.extent[1] = image.extent[2] = 1;
-  image.layers = image.levels = image.samples = 1;
-  image.size = sizeof(texel);
+  spvb_image image =
+      makeImage2D(&texel, sizeof(texel), spv::ImageFormatR32f, 1, 1);
   float r[4];
   Dispatch dispatch(kernel);
   dispatch.bindImage(0, 0, &image);
@@ -1243,15 +1210,8 @@ void main() {
   sampler.max_lod = 1000;
   sampler.compare_enable = 1;
   sampler.compare_op = 1; // VK_COMPARE_OP_LESS
-  spvb_image image{};
-  image.data = reinterpret_cast<uint8_t *>(texels);
-  image.size = sizeof(texels);
-  image.format = spv::ImageFormatR32f;
-  image.dim = spv::Dim2D;
-  image.extent[0] = 2;
-  image.extent[1] = image.extent[2] = 1;
-  image.layers = image.levels = 1;
-  image.sampler = &sampler;
+  spvb_image image = makeImage2D(texels, sizeof(texels), spv::ImageFormatR32f,
+                                 2, 1, 1, &sampler);
   float r[4] = {-1, -1, -1, -1};
   Dispatch dispatch(kernel);
   dispatch.bindImage(0, 0, &image);

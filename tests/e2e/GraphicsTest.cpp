@@ -46,6 +46,12 @@ layout(location = 0) out vec4 result;
 void main() { result = vec4(1); }
 )";
 
+runtime::GraphicsState strip() {
+  runtime::GraphicsState state;
+  state.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+  return state;
+}
+
 class GraphicsTest : public KernelFixture {
 protected:
   /// A width x height attachment of `format` (8x8 by default),
@@ -124,6 +130,20 @@ protected:
     return statistics ? llvm::Error::success() : statistics.takeError();
   }
 
+  /// Draws texture(tex, gl_FragCoord.xy / 8 * scale) of `image` (binding
+  /// 1) over the whole framebuffer into `color`.
+  llvm::Error drawScaledTexture(double scale, Image &color) {
+    runtime::RenderTarget target;
+    target.colors = {color.attachment()};
+    std::string source = R"(#version 450
+layout(set = 0, binding = 1) uniform sampler2D tex;
+layout(location = 0) out vec4 result;
+void main() { result = texture(tex, gl_FragCoord.xy / 8.0 * SCALE); }
+)";
+    source.replace(source.find("SCALE"), 5, std::to_string(scale));
+    return draw(kPositionVertex, source, quad(-1, -1, 1, 1), strip(), target);
+  }
+
   /// Draws one triangle covering framebuffer x < 2.5 (its third edge lies
   /// left of the framebuffer) into the 4-sample `color`, resolving into
   /// `resolved` if given: pixel 2 is covered at samples 0 and 2 (x + 0.375,
@@ -146,12 +166,6 @@ protected:
   std::vector<uint32_t> *storage = nullptr;
   const spvb_image *image = nullptr;
 };
-
-runtime::GraphicsState strip() {
-  runtime::GraphicsState state;
-  state.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
-  return state;
-}
 
 TEST_F(GraphicsTest, TopLeftRuleTakesLeftAndTopEdgesOnly) {
   // Framebuffer x = (ndc + 1) * 4: -0.625 is 1.5 and 0.375 is 5.5, edges
@@ -892,43 +906,31 @@ TEST_F(GraphicsTest, PrimitiveRestartStartsANewStrip) {
           << x << "," << y;
 }
 
-TEST_F(GraphicsTest, ImplicitLodComesFromTheQuadsDerivatives) {
-  // An 8x8 RGBA32F texture whose level 0 is red and level 1 (4x4) green,
-  // sampled with nearest filtering and mipmaps. u = x / 8 * scale moves
-  // scale texels per pixel, so lambda = log2(scale): level 0 for scale 1,
-  // level 1 for scale 2.
-  std::vector<float> texels((64 + 16) * 4, 0);
+/// An 8x8 RGBA texture whose level 0 is red and level 1 (4x4) green, with
+/// `one` the components' value for 1.
+template <typename T> std::vector<T> redOverGreen(T one) {
+  std::vector<T> texels((64 + 16) * 4, 0);
   for (int i = 0; i < 64; ++i)
-    texels[i * 4 + 0] = texels[i * 4 + 3] = 1; // red
+    texels[i * 4 + 0] = texels[i * 4 + 3] = one;
   for (int i = 64; i < 80; ++i)
-    texels[i * 4 + 1] = texels[i * 4 + 3] = 1; // green
+    texels[i * 4 + 1] = texels[i * 4 + 3] = one;
+  return texels;
+}
+
+TEST_F(GraphicsTest, ImplicitLodComesFromTheQuadsDerivatives) {
+  // The red-over-green texture in RGBA32F, sampled with nearest filtering
+  // and mipmaps (the general path). u = x / 8 * scale moves scale texels
+  // per pixel, so lambda = log2(scale): level 0 for scale 1, level 1 for
+  // scale 2.
+  std::vector<float> texels = redOverGreen(1.0f);
   spvb_sampler sampler{};
   sampler.max_lod = 10;
-  spvb_image texture{};
-  texture.data = reinterpret_cast<uint8_t *>(texels.data());
-  texture.format = spv::ImageFormatRgba32f;
-  texture.dim = spv::Dim2D;
-  texture.extent[0] = texture.extent[1] = 8;
-  texture.extent[2] = 1;
-  texture.levels = 2;
-  texture.layers = 1;
-  texture.samples = 1;
-  texture.sampler = &sampler;
-  texture.size = texels.size() * 4;
+  spvb_image texture = makeImage2D(texels.data(), texels.size() * 4,
+                                   spv::ImageFormatRgba32f, 8, 8, 2, &sampler);
   image = &texture;
-  for (float scale : {1.0f, 2.0f}) {
+  for (double scale : {1.0, 2.0}) {
     Image color("R32G32B32A32_SFLOAT");
-    runtime::RenderTarget target;
-    target.colors = {color.attachment()};
-    std::string source = R"(#version 450
-layout(set = 0, binding = 1) uniform sampler2D tex;
-layout(location = 0) out vec4 result;
-void main() { result = texture(tex, gl_FragCoord.xy / 8.0 * SCALE); }
-)";
-    source.replace(source.find("SCALE"), 5, scale == 1 ? "1.0" : "2.0");
-    ASSERT_EQ("<success>",
-              errorText(draw(kPositionVertex, source, quad(-1, -1, 1, 1),
-                             strip(), target)));
+    ASSERT_EQ("<success>", errorText(drawScaledTexture(scale, color)));
     runtime::Color c = color.at(2, 2);
     EXPECT_EQ(c.f[0], scale == 1 ? 1.0 : 0.0) << scale;
     EXPECT_EQ(c.f[1], scale == 1 ? 0.0 : 1.0) << scale;
@@ -936,49 +938,25 @@ void main() { result = texture(tex, gl_FragCoord.xy / 8.0 * SCALE); }
 }
 
 TEST_F(GraphicsTest, Rgba8TrilinearLodComesFromTheQuadsDerivatives) {
-  // An 8x8 RGBA8 texture whose level 0 is red and level 1 (4x4) green,
-  // sampled with linear filtering and linear mipmaps (the single-precision
-  // lane path). u = x / 8 * scale moves `scale` texels per pixel, so
-  // lambda = log2(scale): each level is one colour, so bilinear filtering
-  // returns it exactly and the result is red * (1 - f) + green * f with
-  // f = lambda's fraction (level 0 when lambda <= 0, level 1 at 1).
-  std::vector<uint8_t> texels((64 + 16) * 4, 0);
-  for (int i = 0; i < 64; ++i)
-    texels[i * 4 + 0] = texels[i * 4 + 3] = 255; // red
-  for (int i = 64; i < 80; ++i)
-    texels[i * 4 + 1] = texels[i * 4 + 3] = 255; // green
+  // The red-over-green texture in RGBA8, sampled with linear filtering and
+  // linear mipmaps (the single-precision lane path); lambda = log2(scale)
+  // as above. Each level is one colour, so bilinear filtering returns it
+  // exactly and the result is red * (1 - f) + green * f with f = lambda's
+  // fraction (level 0 when lambda <= 0, level 1 at 1).
+  std::vector<uint8_t> texels = redOverGreen(uint8_t(255));
   spvb_sampler sampler{};
   sampler.mag_filter = sampler.min_filter = 1; // VK_FILTER_LINEAR
   sampler.mipmap_mode = 1;                     // VK_SAMPLER_MIPMAP_MODE_LINEAR
   sampler.max_lod = 10;
-  spvb_image texture{};
-  texture.data = texels.data();
-  texture.format = spv::ImageFormatRgba8;
-  texture.dim = spv::Dim2D;
-  texture.extent[0] = texture.extent[1] = 8;
-  texture.extent[2] = 1;
-  texture.levels = 2;
-  texture.layers = 1;
-  texture.samples = 1;
-  texture.sampler = &sampler;
-  texture.size = texels.size();
+  spvb_image texture = makeImage2D(texels.data(), texels.size(),
+                                   spv::ImageFormatRgba8, 8, 8, 2, &sampler);
   image = &texture;
   for (auto [scale, fraction] :
        {std::pair(1.0, 0.0), std::pair(0.5, 0.0), std::pair(2.0, 1.0),
         std::pair(std::pow(2.0, 0.25), 0.25),
         std::pair(std::pow(2.0, 0.5), 0.5)}) {
     Image color("R32G32B32A32_SFLOAT");
-    runtime::RenderTarget target;
-    target.colors = {color.attachment()};
-    std::string source = R"(#version 450
-layout(set = 0, binding = 1) uniform sampler2D tex;
-layout(location = 0) out vec4 result;
-void main() { result = texture(tex, gl_FragCoord.xy / 8.0 * SCALE); }
-)";
-    source.replace(source.find("SCALE"), 5, std::to_string(scale));
-    ASSERT_EQ("<success>",
-              errorText(draw(kPositionVertex, source, quad(-1, -1, 1, 1),
-                             strip(), target)));
+    ASSERT_EQ("<success>", errorText(drawScaledTexture(scale, color)));
     for (uint32_t y = 0; y < kSize; ++y)
       for (uint32_t x = 0; x < kSize; ++x) {
         runtime::Color c = color.at(x, y);

@@ -10,8 +10,32 @@
 #include "../unit/TestUtil.h"
 
 #include "spvbridge/bridge/Kernel.h"
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+
+#include <spirv/unified1/spirv.hpp>
 
 namespace spvb::test {
+
+/// A single-sampled 2D image of one layer over the `bytes` bytes at
+/// `data`: `width` x `height` texels of the SPIR-V ImageFormat `format` at
+/// level 0, `levels` levels in all.
+inline spvb_image makeImage2D(const void *data, uint64_t bytes, uint32_t format,
+                              uint32_t width, uint32_t height,
+                              uint32_t levels = 1,
+                              const spvb_sampler *sampler = nullptr) {
+  spvb_image image{};
+  image.data = static_cast<uint8_t *>(const_cast<void *>(data));
+  image.size = bytes;
+  image.format = format;
+  image.dim = spv::Dim2D;
+  image.extent[0] = width;
+  image.extent[1] = height;
+  image.extent[2] = 1;
+  image.layers = image.samples = 1;
+  image.levels = levels;
+  image.sampler = sampler;
+  return image;
+}
 
 class KernelFixture : public ::testing::Test {
 protected:
