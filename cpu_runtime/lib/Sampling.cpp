@@ -410,6 +410,11 @@ struct LevelTable {
   uint32_t readable = 0;
   uint32_t width[kMaxLevels], height[kMaxLevels];
   uint64_t offset[kMaxLevels];
+  /// The offsets of images below 2^31 bytes (sampleRgba8Lanes).
+  int32_t offset32[kMaxLevels];
+  /// Normalized coordinates this large have too few fraction bits in
+  /// single precision at level 0 (Vulkan asks for four sub-texel bits).
+  float coordinateLimit[2];
 };
 
 /// The level table of `image` with texels of `texelBytes`; the last one is
@@ -428,6 +433,8 @@ const LevelTable &getLevelTable(const spvb_image &image, uint32_t texelBytes) {
   table.levels = image.levels;
   table.texelBytes = texelBytes;
   table.readable = 0;
+  for (unsigned d = 0; d < 2; ++d)
+    table.coordinateLimit[d] = float(1 << 18) / float(image.extent[d]);
   uint64_t offset = 0;
   for (uint32_t level = 0;
        level < image.levels && level < LevelTable::kMaxLevels; ++level) {
@@ -439,6 +446,7 @@ const LevelTable &getLevelTable(const spvb_image &image, uint32_t texelBytes) {
     table.width[level] = uint32_t(width);
     table.height[level] = uint32_t(height);
     table.offset[level] = offset;
+    table.offset32[level] = int32_t(offset);
     table.readable = level + 1;
     offset = end;
   }
@@ -559,42 +567,40 @@ typedef float Float8 __attribute__((vector_size(32)));
 typedef int32_t Int8 __attribute__((vector_size(32)));
 constexpr unsigned kFilterLanes = 8;
 
-/// One mip level per lane of a four-component 8-bit UNORM image: where
-/// each lane samples and the level it reads.
-struct Rgba8Level {
-  alignas(32) float u[kFilterLanes], v[kFilterLanes];
-  alignas(32) float width[kFilterLanes], height[kFilterLanes];
-  /// The last texel's coordinates (extents minus one).
-  alignas(32) int32_t lastX[kFilterLanes], lastY[kFilterLanes];
-  /// Byte offsets of the level and of its rows.
-  alignas(32) int32_t offset[kFilterLanes], pitch[kFilterLanes];
+/// What filterRgba8 samples in each lane of a four-component 8-bit UNORM
+/// image: where, the level it reads, and the one it blends in by `weight`.
+struct Rgba8Lanes {
+  alignas(32) float u[kFilterLanes], v[kFilterLanes], weight[kFilterLanes];
+  alignas(32) int32_t level[2][kFilterLanes];
 };
 
-/// Trilinear filtering of eight lanes: bilinear at levels[0], and where
-/// `blend`, at levels[1] mixed in by `weight`; lane l's four components, in
-/// [0, 1], to out[l]. `repeat[d]` wraps axis d by masking (power-of-two
-/// extents); otherwise it clamps to the edge. Built for AVX2 and for the
+/// Trilinear filtering of eight lanes: bilinear at level[0], and where
+/// `blend`, at level[1] mixed in by `weight`; the four components, in
+/// [0, 1], to results[l] for each lane l of `taken`. `repeat[d]` wraps axis
+/// d by masking (power-of-two extents); otherwise it clamps to the edge.
+/// Levels are in `table`, with 32-bit offsets. Built for AVX2 and for the
 /// baseline, chosen when the program loads.
 __attribute__((target_clones("avx2", "default"))) void
-filterRgba8(const uint8_t *data, const Rgba8Level *levels, const float *weight,
-            bool blend, const bool *repeat, float (*out)[4]) {
+filterRgba8(const uint8_t *data, const LevelTable &table,
+            const Rgba8Lanes &lanes, bool blend, const bool *repeat,
+            uint64_t taken, float *const *results) {
   // Values cross into and out of vectors by memcpy: no function here
   // takes or returns a vector, whose ABI differs between the clones.
   Float8 sums[2][4];
+  Float8 u, v;
+  std::memcpy(&u, lanes.u, sizeof(u));
+  std::memcpy(&v, lanes.v, sizeof(v));
   for (unsigned k = 0; k < (blend ? 2u : 1u); ++k) {
-    const Rgba8Level &in = levels[k];
-    Float8 u, v, width, height;
-    Int8 lastX, lastY, offset, pitch;
-    std::memcpy(&u, in.u, sizeof(u));
-    std::memcpy(&v, in.v, sizeof(v));
-    std::memcpy(&width, in.width, sizeof(width));
-    std::memcpy(&height, in.height, sizeof(height));
-    std::memcpy(&lastX, in.lastX, sizeof(lastX));
-    std::memcpy(&lastY, in.lastY, sizeof(lastY));
-    std::memcpy(&offset, in.offset, sizeof(offset));
-    std::memcpy(&pitch, in.pitch, sizeof(pitch));
-    Float8 x = u * width - 0.5f;
-    Float8 y = v * height - 0.5f;
+    Int8 level, w = {}, h = {}, offset = {};
+    std::memcpy(&level, lanes.level[k], sizeof(level));
+    for (unsigned lane = 0; lane < kFilterLanes; ++lane) {
+      w[lane] = int32_t(table.width[level[lane]]);
+      h[lane] = int32_t(table.height[level[lane]]);
+      offset[lane] = table.offset32[level[lane]];
+    }
+    Int8 lastX = w - 1, lastY = h - 1, pitch = w * 4;
+    Float8 x = u * __builtin_convertvector(w, Float8) - 0.5f;
+    Float8 y = v * __builtin_convertvector(h, Float8) - 0.5f;
     // floor: truncate, then step down where that rounded up.
     Int8 ix = __builtin_convertvector(x, Int8);
     Int8 iy = __builtin_convertvector(y, Int8);
@@ -621,12 +627,12 @@ filterRgba8(const uint8_t *data, const Rgba8Level *levels, const float *weight,
     x1 *= 4;
     const Int8 corners[4] = {row0 + x0, row0 + x1, row1 + x0, row1 + x1};
     Int8 texels[4];
-    for (unsigned c = 0; c < 4; ++c)
-      for (unsigned lane = 0; lane < kFilterLanes; ++lane) {
-        uint32_t texel;
-        std::memcpy(&texel, data + corners[c][lane], sizeof(texel));
-        texels[c][lane] = int32_t(texel);
-      }
+    for (unsigned c = 0; c < 4; ++c) {
+      alignas(32) int32_t words[kFilterLanes];
+      for (unsigned lane = 0; lane < kFilterLanes; ++lane)
+        std::memcpy(&words[lane], data + corners[c][lane], sizeof(words[lane]));
+      std::memcpy(&texels[c], words, sizeof(words));
+    }
     for (unsigned c = 0; c < 4; ++c) {
       Float8 t[4];
       for (unsigned j = 0; j < 4; ++j)
@@ -636,25 +642,26 @@ filterRgba8(const uint8_t *data, const Rgba8Level *levels, const float *weight,
       sums[k][c] = top + b * (bottom - top);
     }
   }
-  Float8 w;
-  std::memcpy(&w, weight, sizeof(w));
+  Float8 weight;
+  std::memcpy(&weight, lanes.weight, sizeof(weight));
   float components[4][kFilterLanes];
   for (unsigned c = 0; c < 4; ++c) {
     Float8 value = sums[0][c];
     if (blend)
-      value += w * (sums[1][c] - value);
+      value += weight * (sums[1][c] - value);
     value /= 255.0f;
     std::memcpy(components[c], &value, sizeof(value));
   }
   for (unsigned lane = 0; lane < kFilterLanes; ++lane)
-    for (unsigned c = 0; c < 4; ++c)
-      out[lane][c] = components[c][lane];
+    if (taken >> lane & 1)
+      for (unsigned c = 0; c < 4; ++c)
+        results[lane][c] = components[c][lane];
 }
 
 /// The one or two levels a lane reads and the weight of the second, as
 /// chooseLevels chooses them for linear filtering, in single precision.
 struct LaneLevels {
-  uint32_t levels[2];
+  int32_t levels[2];
   float weight;
   /// False: a NaN level of detail, or a level past the data.
   bool valid;
@@ -687,16 +694,18 @@ LaneLevels chooseLaneLevels(const spvb_image &image,
   // level >= 0: truncation is floor.
   uint32_t whole = uint32_t(level);
   if (sampler.mipmap_mode == kLinear) {
-    choice.levels[0] = whole;
-    choice.levels[1] = std::min(whole + 1, image.levels - 1);
+    choice.levels[0] = int32_t(whole);
+    choice.levels[1] = int32_t(std::min(whole + 1, image.levels - 1));
     choice.weight = level - float(whole);
   } else {
     // ceil(level + 0.5) - 1 above 0.5.
     float half = level + 0.5f;
     uint32_t ceiling = uint32_t(half) + (float(uint32_t(half)) < half);
-    choice.levels[0] = choice.levels[1] = level <= 0.5f ? 0 : ceiling - 1;
+    choice.levels[0] = choice.levels[1] =
+        level <= 0.5f ? 0 : int32_t(ceiling - 1);
   }
-  choice.valid = choice.levels[1] < readable && choice.levels[0] < readable;
+  choice.valid = uint32_t(choice.levels[1]) < readable &&
+                 uint32_t(choice.levels[0]) < readable;
   return choice;
 }
 
@@ -706,85 +715,59 @@ uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
                           uint32_t imageOperands, const float *inputs,
                           unsigned stride, unsigned count, uint64_t active,
                           float *const *results) {
-  Rgba8Level levels[2];
-  alignas(32) float weight[kFilterLanes] = {};
-  uint64_t taken = 0;
-  bool blend = false;
   const LevelTable &table = getLevelTable(image, 4);
-  // A texel coordinate this large has too few fraction bits in single
-  // precision (Vulkan asks for four sub-texel bits).
-  const float limit[2] = {float(1 << 18) / float(image.extent[0]),
-                          float(1 << 18) / float(image.extent[1])};
+  const float *limit = table.coordinateLimit;
+  // Lanes not taken sample level 0 at (0, 0), harmlessly.
+  Rgba8Lanes lanes;
+  uint64_t taken = 0;
+  for (unsigned lane = 0; lane < kFilterLanes; ++lane) {
+    float u = lane < count ? inputs[lane] : 0;
+    float v = lane < count ? inputs[stride + lane] : 0;
+    bool take = (active >> lane & 1) && std::fabs(u) < limit[0] &&
+                std::fabs(v) < limit[1];
+    taken |= uint64_t(take) << lane;
+    lanes.u[lane] = take ? u : 0;
+    lanes.v[lane] = take ? v : 0;
+  }
   // The inputs the level choice depends on: bias, lod and the gradients.
+  // A quad's lanes share them (coarse derivatives), so their levels.
   constexpr unsigned kFirstLevelInput = 2, kLevelInputs = 6;
   uint32_t previous[kLevelInputs] = {};
-  bool chosen = false;
+  bool chosen = false, blend = false;
   LaneLevels choice{};
-  for (unsigned lane = 0; lane < count; ++lane) {
-    if (!(active >> lane & 1))
+  for (unsigned lane = 0; lane < kFilterLanes; ++lane) {
+    lanes.level[0][lane] = lanes.level[1][lane] = 0;
+    lanes.weight[lane] = 0;
+    if (!(taken >> lane & 1))
       continue;
     const float *at = inputs + lane;
-    float u = at[0], v = at[stride];
-    if (!(std::fabs(u) < limit[0]) || !(std::fabs(v) < limit[1]))
-      continue;
-    // A quad's lanes share their gradients (coarse derivatives), so their
-    // levels.
     bool same = chosen;
     for (unsigned i = 0; i < kLevelInputs; ++i) {
       uint32_t bits =
           llvm::bit_cast<uint32_t>(at[(kFirstLevelInput + i) * stride]);
-      same &= bits == previous[i];
+      same = same && bits == previous[i];
       previous[i] = bits;
     }
     if (!same) {
       choice = chooseLaneLevels(image, sampler, imageOperands, at, stride,
                                 table.readable);
       chosen = true;
+      blend |= choice.levels[0] != choice.levels[1] && choice.weight != 0;
     }
-    if (!choice.valid)
+    if (!choice.valid) {
+      taken &= ~(uint64_t(1) << lane);
+      lanes.u[lane] = lanes.v[lane] = 0;
       continue;
-    for (unsigned k = 0; k < 2; ++k) {
-      uint32_t level = choice.levels[k];
-      Rgba8Level &to = levels[k];
-      to.u[lane] = u;
-      to.v[lane] = v;
-      // Below 2^31 bytes (sampleRgba8Lanes): 32-bit.
-      to.width[lane] = float(table.width[level]);
-      to.height[lane] = float(table.height[level]);
-      to.lastX[lane] = int32_t(table.width[level] - 1);
-      to.lastY[lane] = int32_t(table.height[level] - 1);
-      to.offset[lane] = int32_t(table.offset[level]);
-      to.pitch[lane] = int32_t(table.width[level] * 4);
     }
-    weight[lane] = choice.weight;
-    blend |= choice.levels[0] != choice.levels[1] && choice.weight != 0;
-    taken |= uint64_t(1) << lane;
+    lanes.level[0][lane] = choice.levels[0];
+    lanes.level[1][lane] = choice.levels[1];
+    lanes.weight[lane] = choice.weight;
   }
   if (!taken)
     return active;
-  // Lanes not taken read the first taken lane's texel, harmlessly.
-  unsigned first = llvm::countr_zero(taken);
-  for (unsigned lane = 0; lane < kFilterLanes; ++lane) {
-    if (lane < count && (taken >> lane & 1))
-      continue;
-    for (Rgba8Level &at : levels) {
-      at.u[lane] = at.u[first];
-      at.v[lane] = at.v[first];
-      at.width[lane] = at.width[first];
-      at.height[lane] = at.height[first];
-      at.lastX[lane] = at.lastX[first];
-      at.lastY[lane] = at.lastY[first];
-      at.offset[lane] = at.offset[first];
-      at.pitch[lane] = at.pitch[first];
-    }
-  }
   const bool repeat[2] = {sampler.address_mode[0] == kRepeat,
                           sampler.address_mode[1] == kRepeat};
-  float texels[kFilterLanes][4];
-  filterRgba8(image.data, levels, weight, blend, repeat, texels);
-  for (unsigned lane = 0; lane < count; ++lane)
-    if (taken >> lane & 1)
-      std::memcpy(results[lane], texels[lane], sizeof(texels[lane]));
+  filterRgba8(image.data, table, lanes, blend, repeat, taken, results);
   return active & ~taken;
 }
 
