@@ -84,7 +84,7 @@ spvb::createHostTargetMachine(OptLevel level) {
 
 void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
                           const CompileOptions &options) {
-  OptLevel level = options.optLevel;
+  OptLevel level = options.getOptLevel();
   module.setTargetTriple(machine.getTargetTriple());
   module.setDataLayout(machine.createDataLayout());
   markConvergentOperations(module);

@@ -1,6 +1,8 @@
 //===- Compiler.cpp - Shader to LLVM module, stage by stage ---------------===//
 #include "spvbridge/bridge/Compiler.h"
 
+#include "ShaderDebugInfo.h"
+
 #include "spvbridge/spirv/Deserializer.h"
 #include "spvbridge/spirv/Validator.h"
 
@@ -93,7 +95,7 @@ llvm::Expected<ModuleReflection> Compiler::reflect(const SpirvBinary &binary) {
 
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 Compiler::deserialize(const SpirvBinary &binary) {
-  return deserializeSpirv(binary, *mlirContext);
+  return deserializeSpirv(binary, *mlirContext, options.debug);
 }
 
 llvm::Expected<LoweredModule>
@@ -107,6 +109,7 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
   lowering.boundsReports = options.checkBounds;
   lowering.raceReports = options.checkRaces;
   lowering.undefinedChecks = options.undefinedChecks;
+  lowering.debugInfo = options.debug;
   // The binding table is reflection's: the runtime fills it in that order.
   std::vector<std::pair<uint32_t, const ResourceInfo *>> slots;
   for (const ResourceInfo &resource : reflection.resources)
@@ -121,8 +124,13 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
                                {resource->set, resource->binding});
   llvm::Expected<LoweredModule> lowered =
       lowerToLLVMDialect(std::move(module), lowering, fileName);
-  if (lowered)
+  if (lowered) {
+    if (options.debug)
+      for (const auto &entry : lowered->layout.entryPoints)
+        attachShaderDebugInfo(*lowered->module, fileName, entry.name,
+                              getInvocationEntrySymbol(entry.name));
     return lowered;
+  }
   // The interface's errors name the variable; add the file.
   std::string message = llvm::toString(lowered.takeError());
   llvm::StringRef text(message);
@@ -146,6 +154,10 @@ Compiler::translate(mlir::ModuleOp module, llvm::LLVMContext &context,
   if (!llvmModule)
     return makeError("error: " + fileName +
                      ": translation to LLVM IR failed: " + diagnostics);
+  // DWARF 5 marks where each function's prologue ends, where debuggers
+  // stop on entry.
+  if (options.debug)
+    llvmModule->addModuleFlag(llvm::Module::Max, "Dwarf Version", 5);
   std::string verifierMessage;
   llvm::raw_string_ostream os(verifierMessage);
   if (llvm::verifyModule(*llvmModule, &os))

@@ -8,6 +8,7 @@
 #include "spvbridge/spirv/SpvbDialect.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -29,18 +30,28 @@ static llvm::Error makeError(const llvm::Twine &message) {
 JitCompiler::JitCompiler(std::unique_ptr<LLJIT> jit) : jit(std::move(jit)) {}
 JitCompiler::~JitCompiler() = default;
 
-llvm::Expected<std::unique_ptr<JitCompiler>> JitCompiler::create() {
+llvm::Expected<std::unique_ptr<JitCompiler>>
+JitCompiler::create(bool debuggable) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   auto machineBuilder = JITTargetMachineBuilder::detectHost();
   if (!machineBuilder)
     return machineBuilder.takeError();
   machineBuilder->getOptions().VecLib = getVectorMathLibrary();
+  // Code a debugger steps through: statements in source order, variables
+  // in their stack slots.
+  if (debuggable)
+    machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::None);
   auto jit = LLJITBuilder()
                  .setJITTargetMachineBuilder(std::move(*machineBuilder))
                  .create();
   if (!jit)
     return jit.takeError();
+  // Registers each object's DWARF with the GDB JIT interface, which gdb
+  // and lldb read.
+  if (debuggable)
+    if (llvm::Error error = enableDebuggerSupport(**jit))
+      return error;
   return std::unique_ptr<JitCompiler>(new JitCompiler(std::move(*jit)));
 }
 
@@ -96,12 +107,13 @@ static std::string getCacheKey(const SpirvBinary &binary,
   key +=
       "|" + options.entryPoint + "|" +
       std::to_string(static_cast<int>(options.executionModel)) + "|O" +
-      std::to_string(static_cast<int>(options.optLevel)) + "|" +
+      std::to_string(static_cast<int>(options.getOptLevel())) + "|" +
       (options.validate ? "v" : "nv") +
       (options.getBarrierMode() == BarrierMode::Loops ? "|loops" : "|fibers") +
       (options.robust ? "|robust" : "") +
       (options.shouldVectorize() ? "|lanes" : "") +
       (options.checkBounds ? "|check-bounds" : "") +
+      (options.debug ? "|debug" : "") +
       (options.checkRaces ? "|check-races" : "") +
       (options.undefinedChecks == UndefinedChecks::Report ? "|check-undefined"
        : options.undefinedChecks == UndefinedChecks::Perturb
@@ -172,7 +184,7 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   auto module = compiler.translate(*lowered->module, *context, binary.name);
   if (!module)
     return module.takeError();
-  auto machine = createHostTargetMachine(options.optLevel);
+  auto machine = createHostTargetMachine(options.getOptLevel());
   if (!machine)
     return machine.takeError();
   optimizeModule(**module, **machine, options);

@@ -5,8 +5,10 @@
 // become the ABI's spvb_NAME_invocation; other functions are internal.
 //
 //===----------------------------------------------------------------------===//
+#include "DebugTypes.h"
 #include "PatternUtils.h"
 #include "spvbridge/conversion/Patterns.h"
+#include "spvbridge/spirv/Deserializer.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -67,6 +69,22 @@ public:
       rewriter.eraseOp(op);
       return success();
     }
+    if (layout.debugInfo)
+      for (auto [i, input] : llvm::enumerate(type.getInputs())) {
+        auto name = op.getArgAttrOfType<StringAttr>(i, kDebugNameAttr);
+        if (!name)
+          continue;
+        // A pointer parameter (glslang passes `in` and `inout` so) is
+        // shown as the variable it points to.
+        auto pointer = dyn_cast<spirv::PointerType>(input);
+        Type shown = pointer ? pointer.getPointeeType() : input;
+        func.setArgAttr(i + 2, kDebugNameAttr, name);
+        func.setArgAttr(
+            i + 2, kDebugTypeAttr,
+            getDebugType(shown, op.getArgAttr(i, kDebugTypeNamesAttr)));
+        if (pointer)
+          func.setArgAttr(i + 2, kDebugIndirectAttr, rewriter.getUnitAttr());
+      }
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
     // The entry block takes the ABI signature; the other blocks' arguments
     // (phis, pointers among them) take the converted types.

@@ -1,6 +1,8 @@
 //===- Lowering.cpp - spirv dialect to llvm dialect, whole module ---------===//
 #include "spvbridge/conversion/Lowering.h"
 
+#include "DebugTypes.h"
+
 #include "EntryWrappers.h"
 #include "HelperInvocations.h"
 #include "ImplicitLod.h"
@@ -8,6 +10,7 @@
 #include "UndefinedChecks.h"
 #include "spvbridge/conversion/Patterns.h"
 #include "spvbridge/conversion/TypeConverter.h"
+#include "spvbridge/spirv/Deserializer.h"
 #include "spvbridge/spirv/LocationFormat.h"
 #include "spvbridge/spirv/SpvbDialect.h"
 
@@ -102,6 +105,18 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   layout->raceReports = options.raceReports;
   layout->perturbUndefined =
       options.undefinedChecks == UndefinedChecks::Perturb;
+  layout->debugInfo = options.debugInfo;
+  if (options.debugInfo)
+    top.walk([&](spirv::GlobalVariableOp global) {
+      auto it = layout->variables.find(global.getSymName());
+      if (it == layout->variables.end())
+        return;
+      if (auto name = global->getAttrOfType<StringAttr>(kDebugNameAttr))
+        it->second.debugName = name.str();
+      it->second.debugType = getDebugType(
+          cast<spirv::PointerType>(global.getType()).getPointeeType(),
+          global->getAttr(kDebugTypeNamesAttr));
+    });
   // Barriers and subgroup operations count only in what the entry point
   // reaches.
   bool barriers = false, subgroupOps = false;

@@ -6,6 +6,7 @@
 // and scalar layouts, vec3 members and padding all follow the decorations.
 //
 //===----------------------------------------------------------------------===//
+#include "DebugTypes.h"
 #include "DescriptorEntry.h"
 #include "PatternUtils.h"
 #include "PointerLayout.h"
@@ -14,6 +15,7 @@
 #include "spvbridge/conversion/Layout.h"
 #include "spvbridge/conversion/Patterns.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
+#include "spvbridge/spirv/Deserializer.h"
 #include "spvbridge/spirv/SpvbDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -585,6 +587,14 @@ public:
     Value alloca = LLVM::AllocaOp::create(
         rewriter, loc, LLVM::LLVMPointerType::get(getContext()), bytes, count,
         std::max<uint64_t>(getAlignment(pointee), 16));
+    if (layout.debugInfo)
+      if (auto name = op->getAttrOfType<StringAttr>(kDebugNameAttr);
+          name && !name.getValue().empty()) {
+        Operation *slot = alloca.getDefiningOp();
+        slot->setAttr(kDebugNameAttr, name);
+        slot->setAttr(kDebugTypeAttr,
+                      getDebugType(pointee, op->getAttr(kDebugTypeNamesAttr)));
+      }
     if (Value init = adaptor.getInitializer())
       storeValue(rewriter, loc, init, alloca, pointee, {});
     else
@@ -803,6 +813,16 @@ public:
       break;
     default:
       return rewriter.notifyMatchFailure(op, "unsupported storage class");
+    }
+    if (layout.debugInfo && var.debugType) {
+      // An op of its own (the address may be an argument) to carry the
+      // variable to the debug information.
+      address =
+          LLVM::GEPOp::create(rewriter, loc, ptrType, rewriter.getI8Type(),
+                              address, llvm::ArrayRef<LLVM::GEPArg>{0});
+      address.getDefiningOp()->setAttr(kDebugNameAttr,
+                                       rewriter.getStringAttr(var.debugName));
+      address.getDefiningOp()->setAttr(kDebugTypeAttr, var.debugType);
     }
     rewriter.replaceOp(op, address);
     return success();

@@ -67,8 +67,9 @@ public:
 class Deserializer {
 public:
   Deserializer(const SpirvBinary &binary, const ParsedModule &parsed,
-               MLIRContext &context)
-      : binary(binary), parsed(parsed), context(context), builder(&context) {}
+               MLIRContext &context, bool debugInfo)
+      : binary(binary), parsed(parsed), context(context), builder(&context),
+        debugInfo(debugInfo) {}
 
   llvm::Expected<OwningOpRef<ModuleOp>> run();
 
@@ -77,6 +78,11 @@ private:
   LogicalResult collectDebugAndDecorations();
   LogicalResult processDeclarations();
   LogicalResult processType(const ParsedInstruction &inst);
+  /// kDebugTypeNamesAttr's tree for the type `typeId`.
+  Attribute getDebugTypeNames(uint32_t typeId);
+  /// Sets the debug attributes of the variable `id` of pointer type
+  /// `pointerTypeId`.
+  void setDebugNames(Operation *variable, uint32_t id, uint32_t pointerTypeId);
   LogicalResult processConstant(const ParsedInstruction &inst);
   LogicalResult processGlobalVariable(const ParsedInstruction &inst);
   LogicalResult declareFunctions();
@@ -144,9 +150,11 @@ private:
   OpBuilder builder;
   ModuleOp module;
   std::string errorMessage;
+  bool debugInfo;
 
   // Debug information.
   llvm::DenseMap<uint32_t, std::string> names;
+  llvm::DenseMap<uint32_t, std::map<uint32_t, std::string>> memberNames;
   llvm::DenseMap<uint32_t, std::string> strings;
   std::optional<FileLineColLoc> currentLine;
   const ParsedInstruction *currentInst = nullptr;
@@ -602,6 +610,9 @@ LogicalResult Deserializer::collectDebugAndDecorations() {
     case spv::OpName:
       names[inst.arg(0)] = inst.argString(1).str();
       break;
+    case spv::OpMemberName:
+      memberNames[inst.arg(0)][inst.arg(1)] = inst.argString(2).str();
+      break;
     case spv::OpString:
       strings[inst.resultId] = inst.argString(0).str();
       break;
@@ -939,6 +950,7 @@ Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
       builder, loc, pointerType, symbol, /*initializer=*/nullptr, location,
       binding, set, builtin, /*linkage=*/nullptr);
   globals[inst.resultId] = global;
+  setDebugNames(global, inst.resultId, inst.typeId);
   if (hasDecoration(inst.resultId, spv::DecorationComponent, &literal))
     global->setAttr(kComponentAttr, builder.getI32IntegerAttr(literal));
   if (!builtin &&
@@ -976,6 +988,38 @@ Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
     privateInitializers[inst.resultId] = inst.arg(1);
   }
   return success();
+}
+
+Attribute Deserializer::getDebugTypeNames(uint32_t typeId) {
+  Type type = getType(typeId);
+  llvm::SmallVector<uint32_t, 1> components = componentTypeIds.lookup(typeId);
+  if (auto structType = dyn_cast_or_null<spirv::StructType>(type)) {
+    SmallVector<Attribute> members, trees;
+    const std::map<uint32_t, std::string> &named = memberNames[typeId];
+    for (unsigned i = 0; i < structType.getNumElements(); ++i) {
+      auto it = named.find(i);
+      members.push_back(builder.getStringAttr(
+          it != named.end() ? it->second : "_" + std::to_string(i)));
+      trees.push_back(i < components.size() ? getDebugTypeNames(components[i])
+                                            : builder.getStringAttr(""));
+    }
+    return builder.getArrayAttr({builder.getStringAttr(names.lookup(typeId)),
+                                 builder.getArrayAttr(members),
+                                 builder.getArrayAttr(trees)});
+  }
+  if (isa_and_nonnull<spirv::ArrayType, spirv::RuntimeArrayType>(type) &&
+      !components.empty())
+    return builder.getArrayAttr({getDebugTypeNames(components.front())});
+  return builder.getStringAttr(isUnsignedType(typeId) ? "u" : "");
+}
+
+void Deserializer::setDebugNames(Operation *variable, uint32_t id,
+                                 uint32_t pointerTypeId) {
+  if (!debugInfo)
+    return;
+  variable->setAttr(kDebugNameAttr, builder.getStringAttr(names.lookup(id)));
+  variable->setAttr(kDebugTypeNamesAttr,
+                    getDebugTypeNames(pointeeTypeIds.lookup(pointerTypeId)));
 }
 
 LogicalResult Deserializer::processDeclarations() {
@@ -1081,7 +1125,18 @@ LogicalResult Deserializer::declareFunctions() {
   llvm::DenseMap<uint32_t, std::string> entryNames;
   for (const EntryPoint &entry : entryPoints)
     entryNames.try_emplace(entry.functionId, entry.name);
+  // A function is at the OpLine before it (glslang's declaration line).
+  std::optional<FileLineColLoc> line;
   for (const ParsedInstruction &inst : parsed.instructions) {
+    if (inst.opcode == spv::OpLine) {
+      auto file = strings.find(inst.arg(0));
+      line = FileLineColLoc::get(
+          &context, file != strings.end() ? file->second : "<unknown>",
+          inst.arg(1), inst.arg(2));
+    } else if (inst.opcode == spv::OpNoLine ||
+               inst.opcode == spv::OpFunctionEnd) {
+      line.reset();
+    }
     if (inst.opcode != spv::OpFunction)
       continue;
     auto fnType = dyn_cast_or_null<FunctionType>(getType(inst.arg(1)));
@@ -1097,8 +1152,9 @@ LogicalResult Deserializer::declareFunctions() {
                              ? reserved->second
                              : uniqueSymbol(base, inst.resultId);
     auto control = static_cast<spirv::FunctionControl>(inst.arg(0));
-    auto func = spirv::FuncOp::create(builder, currentLocation(inst), symbol,
-                                      fnType, control);
+    auto func = spirv::FuncOp::create(
+        builder, line ? Location(*line) : currentLocation(inst), symbol, fnType,
+        control);
     functions[inst.resultId] = func;
   }
   return success();
@@ -1230,6 +1286,14 @@ LogicalResult Deserializer::processFunction(size_t begin, size_t end) {
                                     : spirv::Decoration::AliasedPointer);
         func.setArgAttr(getEntry()->getNumArguments(), "spirv.decoration",
                         spirv::DecorationAttr::get(&context, decoration));
+      }
+      unsigned index = getEntry()->getNumArguments();
+      if (std::string name = names.lookup(inst.resultId);
+          debugInfo && !name.empty()) {
+        func.setArgAttr(index, kDebugNameAttr, builder.getStringAttr(name));
+        uint32_t pointee = pointeeTypeIds.lookup(inst.typeId);
+        func.setArgAttr(index, kDebugTypeNamesAttr,
+                        getDebugTypeNames(pointee ? pointee : inst.typeId));
       }
       values[inst.resultId] =
           getEntry()->addArgument(type, currentLocation(inst));
@@ -1637,6 +1701,7 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
     auto var = spirv::VariableOp::create(builder, loc, resultType,
                                          spirv::StorageClass::Function,
                                          /*initializer=*/nullptr);
+    setDebugNames(var, inst.resultId, inst.typeId);
     if (holdsBufferReference(resultType))
       var->setAttr(hasDecoration(inst.resultId, spv::DecorationRestrictPointer)
                        ? "restrict_pointer"
@@ -2191,10 +2256,11 @@ llvm::Expected<OwningOpRef<ModuleOp>> Deserializer::run() {
 }
 
 llvm::Expected<OwningOpRef<ModuleOp>>
-spvb::deserializeSpirv(const SpirvBinary &binary, MLIRContext &context) {
+spvb::deserializeSpirv(const SpirvBinary &binary, MLIRContext &context,
+                       bool debugInfo) {
   llvm::Expected<ParsedModule> parsed = parseModule(binary);
   if (!parsed)
     return parsed.takeError();
-  Deserializer deserializer(binary, *parsed, context);
+  Deserializer deserializer(binary, *parsed, context, debugInfo);
   return deserializer.run();
 }

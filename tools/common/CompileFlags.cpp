@@ -81,6 +81,14 @@ static cl::opt<bool> perturbUndefined(
              "on undefined values"),
     cl::cat(spvb::tools::getToolCategory()));
 
+static cl::opt<bool> debug(
+    "debug",
+    cl::desc("Compile for gdb and lldb: DWARF line tables and variables of "
+             "the shader's source, no optimization, one invocation at a "
+             "time; `gdb --args spv-run --debug ...` then stops at "
+             "`break shader.comp:LINE`"),
+    cl::cat(spvb::tools::getToolCategory()));
+
 Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   if (Expected<spv_target_env> env = parseTargetEnv(targetEnv); !env)
     return env.takeError();
@@ -119,6 +127,7 @@ Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   options.vectorize = vectorize == "on";
   options.checkBounds = checkBounds;
   options.checkRaces = checkRaces;
+  options.debug = debug;
   if (checkUndefined)
     options.undefinedChecks = UndefinedChecks::Report;
   else if (perturbUndefined)

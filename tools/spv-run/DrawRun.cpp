@@ -481,7 +481,7 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
   // The CPU compiles the fragment shader even for --backend=vulkan: its
   // stage variables give the attachments and the full-screen vertex
   // shader's outputs.
-  Expected<std::unique_ptr<JitCompiler>> jit = JitCompiler::create();
+  Expected<std::unique_ptr<JitCompiler>> jit = JitCompiler::create(compile.debug);
   if (!jit)
     return jit.takeError();
   Expected<DrawShaders> shaders = compileShaders(**jit, options, compile);

@@ -91,7 +91,8 @@ int spvb::runScriptFile(StringRef path, const ExecutorOptions &options,
     text.consume_front("error: ");
     result.fail(0, text.str());
   } else {
-    Expected<std::unique_ptr<JitCompiler>> jit = JitCompiler::create();
+    Expected<std::unique_ptr<JitCompiler>> jit =
+        JitCompiler::create(options.compile.debug);
     if (!jit) {
       errs() << toString(jit.takeError()) << "\n";
       return 1;

@@ -931,7 +931,7 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  Expected<std::unique_ptr<JitCompiler>> jit = JitCompiler::create();
+  Expected<std::unique_ptr<JitCompiler>> jit = JitCompiler::create(options->debug);
   if (!jit)
     return fail(jit.takeError());
   auto compileStart = std::chrono::steady_clock::now();

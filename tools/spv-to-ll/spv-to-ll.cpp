@@ -91,7 +91,7 @@ int main(int argc, char **argv) {
   auto module = compiler.translate(*lowered->module, context, binary->name);
   if (!module)
     return fail(module.takeError());
-  auto machine = createHostTargetMachine(options->optLevel);
+  auto machine = createHostTargetMachine(options->getOptLevel());
   if (!machine)
     return fail(machine.takeError());
   optimizeModule(**module, **machine, *options);

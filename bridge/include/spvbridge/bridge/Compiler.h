@@ -66,17 +66,26 @@ struct CompileOptions {
   /// Run the invocations of kernels without barriers in SIMD lanes
   /// (--vectorize); off, they run one after the other.
   bool vectorize = true;
+  /// Compile for a source-level debugger (--debug): line tables and
+  /// variables in DWARF, no optimization, each invocation its own call (on
+  /// its own fiber when the kernel has barriers), and the code registered
+  /// with the GDB JIT interface by a JitCompiler created for debugging.
+  bool debug = false;
 
   /// The barrier mode to compile with: race checks tell barrier intervals
-  /// apart by counting each invocation's barriers, which only fibers do.
+  /// apart by counting each invocation's barriers, which only fibers do; a
+  /// debugger steps through one invocation's code, which only fibers keep
+  /// whole.
   BarrierMode getBarrierMode() const {
-    return checkRaces ? BarrierMode::Fibers : barriers;
+    return checkRaces || debug ? BarrierMode::Fibers : barriers;
   }
+  /// The optimization level to compile with.
+  OptLevel getOptLevel() const { return debug ? OptLevel::O0 : optLevel; }
 
   /// Whether to vectorize: the checks report the first fault in invocation
   /// order, which lanes would change.
   bool shouldVectorize() const {
-    return vectorize && !checkBounds && !checkRaces &&
+    return vectorize && !checkBounds && !checkRaces && !debug &&
            undefinedChecks != UndefinedChecks::Report;
   }
 };

@@ -46,7 +46,11 @@ struct Kernel {
 
 class JitCompiler {
 public:
-  static llvm::Expected<std::unique_ptr<JitCompiler>> create();
+  /// `debuggable`: register compiled code with the GDB JIT interface, so
+  /// that gdb and lldb see the kernels compiled with
+  /// CompileOptions::debug.
+  static llvm::Expected<std::unique_ptr<JitCompiler>>
+  create(bool debuggable = false);
   ~JitCompiler();
 
   /// Loads, prepares and compiles a shader file, or returns the cached

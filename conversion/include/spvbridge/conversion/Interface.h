@@ -10,6 +10,7 @@
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -32,6 +33,15 @@ struct DescriptorBinding {
   }
 };
 
+/// On an op whose result is a variable's address, with debug information
+/// (InterfaceLayout::debugInfo): the variable's LLVM::DITypeAttr, beside its
+/// name (kDebugNameAttr).
+inline constexpr llvm::StringLiteral kDebugTypeAttr = "spvb.debug_type";
+/// On a function argument marked so: the argument is the variable's
+/// address, not its value.
+inline constexpr llvm::StringLiteral kDebugIndirectAttr =
+    "spvb.debug_indirect";
+
 struct InterfaceVariable {
   mlir::spirv::StorageClass storageClass;
   /// Binding-table slot for buffers.
@@ -47,6 +57,10 @@ struct InterfaceVariable {
   /// An Input or Output variable of a vertex or fragment entry: it lives in
   /// the invocation's record (kernel_abi.h).
   bool inStageRecord = false;
+  /// With debug information: the name the shader gives it (empty for an
+  /// anonymous block, whose members are named) and its DWARF type.
+  std::string debugName;
+  mlir::LLVM::DITypeAttr debugType;
 };
 
 struct EntryPointLayout {
@@ -91,6 +105,8 @@ struct InterfaceLayout {
   /// Function variables without an initializer start as all ones instead
   /// of zero (--perturb-undefined).
   bool perturbUndefined = false;
+  /// Variables' addresses carry kDebugNameAttr and kDebugTypeAttr.
+  bool debugInfo = false;
 };
 
 /// Decides the interface. `bindings` is the binding table reflection chose;

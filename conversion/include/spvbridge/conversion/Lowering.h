@@ -39,6 +39,10 @@ struct LoweringOptions {
   /// reported (spvb_rt_record_access).
   bool raceReports = false;
   UndefinedChecks undefinedChecks = UndefinedChecks::None;
+  /// Variables' addresses (allocas, and the values global addresses lower
+  /// to) carry the variable's name (kDebugNameAttr) and DWARF type
+  /// (kDebugTypeAttr), for the debug information a debugger reads.
+  bool debugInfo = false;
 };
 
 struct LoweredModule {

@@ -52,14 +52,26 @@ inline constexpr llvm::StringLiteral kUnsignedAttr = "spvb.unsigned";
 /// take another symbol: a vertex and a fragment entry may both be "main").
 inline constexpr llvm::StringLiteral kEntryNameAttr = "spvb.entry_name";
 
+/// On variables (global and function) for debug information: the OpName
+/// of the variable, and the source-level names along its pointee type, a
+/// tree parallel to the type: a struct is [type name, [member names],
+/// [member trees]], an array [element tree], anything else "u" when its
+/// scalars are unsigned integers (the dialect keeps no signedness), else "".
+inline constexpr llvm::StringLiteral kDebugNameAttr = "spvb.debug_name";
+inline constexpr llvm::StringLiteral kDebugTypeNamesAttr =
+    "spvb.debug_type_names";
+
 /// Registers the dialects the deserializer emits.
 void registerDeserializerDialects(mlir::MLIRContext &context);
 
 /// Builds a verified module from a specialized SPIR-V binary. Errors start
 /// with "error: " and name the instruction (opcode, result id, OpName) and
 /// its source line when the module has line information.
+/// `debugInfo`: variables and function parameters carry kDebugNameAttr and
+/// kDebugTypeNamesAttr (OpName and OpMemberName would otherwise be lost).
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
-deserializeSpirv(const SpirvBinary &binary, mlir::MLIRContext &context);
+deserializeSpirv(const SpirvBinary &binary, mlir::MLIRContext &context,
+                 bool debugInfo = false);
 
 } // namespace spvb
 

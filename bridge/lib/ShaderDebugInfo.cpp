@@ -1,0 +1,217 @@
+//===- ShaderDebugInfo.cpp - DWARF scopes for the shader's source ---------===//
+//
+// The deserializer turns OpLine into FileLineColLoc locations; the LLVM IR
+// translation emits them as line tables only inside a function that has a
+// DISubprogram, so each lowered function with source locations gets one,
+// in a compile unit of the shader's language. Files are named by their
+// absolute directory so that debuggers find the text on disk.
+//
+//===----------------------------------------------------------------------===//
+#include "ShaderDebugInfo.h"
+
+#include "spvbridge/conversion/Interface.h"
+#include "spvbridge/spirv/Deserializer.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+
+/// The first file location in `loc` (locations nest in fused and named
+/// ones).
+static FileLineColLoc findFileLocation(Location loc) {
+  FileLineColLoc found;
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      found = file;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+/// `name` as the shader named it, made absolute against the working
+/// directory or, failing that, the directory of `sourcePath`.
+static std::string resolveSourcePath(llvm::StringRef name,
+                                     llvm::StringRef sourcePath) {
+  llvm::SmallString<256> path(name);
+  if (llvm::sys::path::is_absolute(path))
+    return std::string(path);
+  llvm::SmallString<256> besideSource(llvm::sys::path::parent_path(sourcePath));
+  llvm::sys::path::append(besideSource, name);
+  if (!llvm::sys::fs::exists(path) && llvm::sys::fs::exists(besideSource))
+    path = besideSource;
+  llvm::sys::fs::make_absolute(path);
+  llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+  return std::string(path);
+}
+
+/// Declares the variables whose addresses the lowering marked in
+/// `function`: function variables at their stack slots; globals (buffers,
+/// push constants, shared memory, builtins) through a slot holding their
+/// address, which stays readable however the address itself is kept. The
+/// members of an anonymous block are variables of their own, as the shader
+/// names them.
+static void declareVariables(LLVM::LLVMFuncOp function,
+                             LLVM::DISubprogramAttr subprogram,
+                             LLVM::DIFileAttr file, FileLineColLoc scopeLoc) {
+  MLIRContext *context = function.getContext();
+  SmallVector<Operation *> marked;
+  function.walk([&](Operation *op) {
+    if (op->hasAttr(spvb::kDebugTypeAttr) && op->getNumResults() == 1)
+      marked.push_back(op);
+  });
+  OpBuilder builder(context);
+  // `argument`: the parameter's number from 1, or 0 for a local.
+  auto declare = [&](Value address, llvm::StringRef name, LLVM::DITypeAttr type,
+                     unsigned line,
+                     llvm::ArrayRef<LLVM::DIExpressionElemAttr> expression,
+                     unsigned argument = 0) {
+    auto variable = LLVM::DILocalVariableAttr::get(
+        context, subprogram, StringAttr::get(context, name), file, line,
+        argument, /*alignInBits=*/0, type, LLVM::DIFlags::Zero);
+    LLVM::DbgDeclareOp::create(
+        builder, scopeLoc, address, variable,
+        expression.empty() ? LLVM::DIExpressionAttr()
+                           : LLVM::DIExpressionAttr::get(context, expression));
+  };
+  auto element = [&](unsigned opcode, llvm::ArrayRef<uint64_t> arguments) {
+    return LLVM::DIExpressionElemAttr::get(context, opcode, arguments);
+  };
+  Block &entry = function.getBody().front();
+  // A slot in the entry block holding `value`, stored where it is defined,
+  // on line 0 (no statement), so that a breakpoint on the function's first
+  // line stops after the stores.
+  Location artificial =
+      FileLineColLoc::get(scopeLoc.getFilename(), /*line=*/0, /*column=*/0);
+  auto spill = [&](Value value) {
+    builder.setInsertionPointToStart(&entry);
+    Value one =
+        LLVM::ConstantOp::create(builder, artificial, builder.getI64Type(),
+                                 builder.getI64IntegerAttr(1));
+    Value slot = LLVM::AllocaOp::create(builder, artificial,
+                                        LLVM::LLVMPointerType::get(context),
+                                        value.getType(), one, /*alignment=*/8);
+    if (Operation *definition = value.getDefiningOp())
+      builder.setInsertionPointAfter(definition);
+    LLVM::StoreOp::create(builder, artificial, value, slot);
+    return slot;
+  };
+  for (unsigned i = 0; i < function.getNumArguments(); ++i) {
+    auto name = function.getArgAttrOfType<StringAttr>(i, spvb::kDebugNameAttr);
+    auto type =
+        function.getArgAttrOfType<LLVM::DITypeAttr>(i, spvb::kDebugTypeAttr);
+    bool indirect = function.getArgAttr(i, spvb::kDebugIndirectAttr) != nullptr;
+    function.removeArgAttr(i, spvb::kDebugNameAttr);
+    function.removeArgAttr(i, spvb::kDebugTypeAttr);
+    function.removeArgAttr(i, spvb::kDebugIndirectAttr);
+    if (!name || !type)
+      continue;
+    // Arguments 0 and 1 are the ABI's dispatch and invocation blocks.
+    Value slot = spill(function.getArgument(i));
+    SmallVector<LLVM::DIExpressionElemAttr, 1> expression;
+    if (indirect)
+      expression.push_back(element(llvm::dwarf::DW_OP_deref, {}));
+    declare(slot, name.getValue(), type, scopeLoc.getLine(), expression,
+            /*argument=*/i - 1);
+  }
+  for (Operation *op : marked) {
+    auto name = op->getAttrOfType<StringAttr>(spvb::kDebugNameAttr);
+    auto type = op->getAttrOfType<LLVM::DITypeAttr>(spvb::kDebugTypeAttr);
+    if (!name || !type)
+      continue;
+    FileLineColLoc at = findFileLocation(op->getLoc());
+    unsigned line = at ? at.getLine() : scopeLoc.getLine();
+    Value address = op->getResult(0);
+    if (isa<LLVM::AllocaOp>(op)) {
+      builder.setInsertionPointAfter(op);
+      declare(address, name.getValue(), type, line, {});
+      continue;
+    }
+    Value slot = spill(address);
+    auto structType = dyn_cast<LLVM::DICompositeTypeAttr>(type);
+    if (!name.getValue().empty() || !structType ||
+        structType.getTag() != llvm::dwarf::DW_TAG_structure_type) {
+      declare(slot, name.getValue(), type, line,
+              {element(llvm::dwarf::DW_OP_deref, {})});
+      continue;
+    }
+    for (LLVM::DINodeAttr node : structType.getElements()) {
+      auto member = dyn_cast<LLVM::DIDerivedTypeAttr>(node);
+      if (!member || !member.getName())
+        continue;
+      declare(slot, member.getName().getValue(), member.getBaseType(), line,
+              {element(llvm::dwarf::DW_OP_deref, {}),
+               element(llvm::dwarf::DW_OP_plus_uconst,
+                       {member.getOffsetInBits() / 8})});
+    }
+  }
+}
+
+void spvb::attachShaderDebugInfo(ModuleOp module, llvm::StringRef sourcePath,
+                                 llvm::StringRef entryPoint,
+                                 llvm::StringRef entrySymbol) {
+  MLIRContext *context = module.getContext();
+  unsigned language = sourcePath.ends_with_insensitive(".hlsl")
+                          ? llvm::dwarf::DW_LANG_HLSL
+                          : llvm::dwarf::DW_LANG_GLSL;
+  llvm::StringMap<LLVM::DIFileAttr> files;
+  auto getFile = [&](llvm::StringRef name) {
+    LLVM::DIFileAttr &file = files[name];
+    if (!file) {
+      std::string path = resolveSourcePath(name, sourcePath);
+      file = LLVM::DIFileAttr::get(context, llvm::sys::path::filename(path),
+                                   llvm::sys::path::parent_path(path));
+    }
+    return file;
+  };
+  LLVM::DICompileUnitAttr unit;
+  auto subroutineType =
+      LLVM::DISubroutineTypeAttr::get(context, llvm::dwarf::DW_CC_normal, {});
+  module.walk([&](LLVM::LLVMFuncOp function) {
+    if (function.isExternal())
+      return;
+    // The function's own line (glslang puts an OpLine before OpFunction)
+    // keeps a breakpoint on its first statement past the prologue.
+    FileLineColLoc first = findFileLocation(function.getLoc());
+    if (!first)
+      function.walk([&](Operation *op) {
+        first = findFileLocation(op->getLoc());
+        return first ? WalkResult::interrupt() : WalkResult::advance();
+      });
+    if (!first)
+      return;
+    LLVM::DIFileAttr file = getFile(first.getFilename());
+    if (!unit)
+      unit = LLVM::DICompileUnitAttr::get(
+          DistinctAttr::create(UnitAttr::get(context)), language, file,
+          // As rustc does: gdb trusts the line table to end the prologue
+          // (where `step` and `break FUNCTION` stop) only for producers it
+          // knows emit LLVM's, which start "clang ".
+          StringAttr::get(context, "clang LLVM (spvbridge)"), /*isOptimized=*/false,
+          LLVM::DIEmissionKind::Full);
+    llvm::StringRef name = function.getSymName();
+    if (name == entrySymbol)
+      name = entryPoint;
+    else if (name.starts_with("spvb_"))
+      return; // the ABI's wrappers, no code of the shader's
+    // glslang names functions with their parameter types: "collatz(u1;".
+    name = name.take_until([](char c) { return c == '('; });
+    auto subprogram = LLVM::DISubprogramAttr::get(
+        context, DistinctAttr::create(UnitAttr::get(context)), unit, file,
+        StringAttr::get(context, name), /*linkageName=*/nullptr, file,
+        first.getLine(), first.getLine(), LLVM::DISubprogramFlags::Definition,
+        subroutineType, /*retainedNodes=*/{}, /*annotations=*/{});
+    function->setLoc(FusedLoc::get(context, {function.getLoc()}, subprogram));
+    declareVariables(function, subprogram, file, first);
+  });
+  // The lowering's markers have served.
+  module.walk([](Operation *op) {
+    op->removeAttr(kDebugNameAttr);
+    op->removeAttr(kDebugTypeAttr);
+  });
+}
