@@ -31,7 +31,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 PACKAGES=(cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools
   llvm-22-tools glslang-dev glslang-tools spirv-tools spirv-headers
   libvulkan-dev mesa-vulkan-drivers libboost-context-dev libgtest-dev
-  clang-22 libclang-rt-22-dev libpng-dev)
+  clang-22 libclang-rt-22-dev libpng-dev gdb lldb-22)
 
 install_missing() {
   local missing=()

@@ -28,3 +28,10 @@ with open(os.path.join(config.test_source_root, "..", "..", "cpu_runtime",
 # other drivers are installed; without it those tests fail ("no Vulkan
 # device"), they do not pass.
 config.environment["VK_ICD_FILENAMES"] = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+# Debugger sessions (Debugging/) need gdb and lldb-22, which build.sh
+# installs; without one its tests are unsupported, not failed.
+import shutil
+if shutil.which("gdb"):
+    config.available_features.add("gdb")
+if shutil.which("lldb-22"):
+    config.available_features.add("lldb")
