@@ -132,7 +132,11 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
             uint32_t(linear % groups[0]),
             uint32_t((linear / groups[0]) % groups[1]),
             uint32_t(linear / (uint64_t(groups[0]) * groups[1]))};
-        if (std::optional<KernelFault> fault = runner.run(id)) {
+        const DebugInvocation *debug =
+            debugInvocation && debugInvocation->workgroup == id
+                ? &*debugInvocation
+                : nullptr;
+        if (std::optional<KernelFault> fault = runner.run(id, debug)) {
           faults.report(std::move(*fault));
           return;
         }

@@ -63,8 +63,8 @@ bool WorkgroupFibers::runSubgroupOperations(uint32_t subgroupSize,
 std::string WorkgroupFibers::run(spvb_entry_fn entry,
                                  const spvb_dispatch &dispatch,
                                  const spvb_invocation &group,
-                                 uint8_t *privateStorage,
-                                 uint64_t privateSize) {
+                                 uint8_t *privateStorage, uint64_t privateSize,
+                                 const DebugInvocation *debug) {
   const uint32_t *size = dispatch.workgroup_size;
   uint32_t count = size[0] * size[1] * size[2];
   uint32_t subgroupSize = dispatch.subgroup_size ? dispatch.subgroup_size : 1;
@@ -85,10 +85,12 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
     block.runtime = &inv;
     inv.state = State::Ready;
     inv.barriers = 0;
+    spvb_entry_fn code =
+        debug && debug->localIndex == index ? debug->entry : entry;
     inv.fiber = ctx::fiber(std::allocator_arg, stacks.getAllocator(),
-                           [&inv, entry, &dispatch](ctx::fiber &&scheduler) {
+                           [&inv, code, &dispatch](ctx::fiber &&scheduler) {
                              inv.scheduler = &scheduler;
-                             entry(&dispatch, &inv.block);
+                             code(&dispatch, &inv.block);
                              inv.state = State::Done;
                              return std::move(scheduler);
                            });

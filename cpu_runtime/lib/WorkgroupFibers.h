@@ -15,6 +15,7 @@
 #include "FiberStacks.h"
 #include "SubgroupOperations.h"
 
+#include "spvbridge/cpu_runtime/Launcher.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
 #include <boost/context/fiber.hpp>
@@ -28,12 +29,13 @@ class WorkgroupFibers {
 public:
   WorkgroupFibers();
 
-  /// Runs the workgroup `group.workgroup_id` of `entry`; `privateStorage`
-  /// holds `privateSize` bytes per invocation. Returns an error message, or
-  /// "" on success.
+  /// Runs the workgroup `group.workgroup_id` of `entry` (one invocation
+  /// through `debug`'s entry if given); `privateStorage` holds
+  /// `privateSize` bytes per invocation. Returns an error message, or ""
+  /// on success.
   std::string run(spvb_entry_fn entry, const spvb_dispatch &dispatch,
                   const spvb_invocation &group, uint8_t *privateStorage,
-                  uint64_t privateSize);
+                  uint64_t privateSize, const DebugInvocation *debug = nullptr);
   /// Gives up the fibers of a run a fault left unfinished: destroying them
   /// would unwind frames of the faulting kernel.
   void abandon();

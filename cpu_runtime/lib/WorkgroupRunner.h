@@ -36,15 +36,20 @@ public:
   /// `dispatch` outlives the runner; its fields may change between runs.
   WorkgroupRunner(const KernelEntry &kernel, const spvb_dispatch &dispatch);
 
-  /// Runs one workgroup. A hardware fault ends it and is returned; the
-  /// runner is then unusable. Other errors go to the dispatch's state.
-  std::optional<KernelFault> run(std::array<uint32_t, 3> workgroup);
+  /// Runs one workgroup, on fibers with one invocation through `debug`'s
+  /// entry if given. A hardware fault ends it and is returned; the runner
+  /// is then unusable. Other errors go to the dispatch's state.
+  std::optional<KernelFault> run(std::array<uint32_t, 3> workgroup,
+                                 const DebugInvocation *debug = nullptr);
 
 private:
   const KernelEntry &kernel;
   const spvb_dispatch &dispatch;
   GuardedBuffer shared;
   GuardedBuffer privateStorage;
+  /// Every invocation's private memory, for a debug run of a kernel whose
+  /// workgroup entry keeps only one's.
+  GuardedBuffer debugPrivateStorage;
   uint64_t privateSize;
   WorkgroupFibers fibers;
   spvb_invocation invocation{};

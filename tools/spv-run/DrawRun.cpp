@@ -306,7 +306,7 @@ Expected<CpuDraw> drawOnCpu(const DrawOptions &options,
     double ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - start)
                     .count();
-    if (i > 0)
+    if (i > 0 || options.repeat == 0) // one run: the warm-up only
       result.milliseconds.push_back(ms);
   }
   return result;
@@ -481,7 +481,8 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
   // The CPU compiles the fragment shader even for --backend=vulkan: its
   // stage variables give the attachments and the full-screen vertex
   // shader's outputs.
-  Expected<std::unique_ptr<JitCompiler>> jit = JitCompiler::create(compile.debug);
+  Expected<std::unique_ptr<JitCompiler>> jit =
+      JitCompiler::create(compile.debug);
   if (!jit)
     return jit.takeError();
   Expected<DrawShaders> shaders = compileShaders(**jit, options, compile);
@@ -658,7 +659,7 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
       outs() << formatv("draw:      {0:F3} ms median over {1} (min {2:F3}, "
                         "max {3:F3}) on {4} threads; {5} primitives, {6} "
                         "fragment invocations\n",
-                        cpuTimes.median, options.repeat, cpuTimes.min,
+                        cpuTimes.median, cpu->milliseconds.size(), cpuTimes.min,
                         cpuTimes.max, cpu->threads, cpu->statistics.primitives,
                         cpu->statistics.fragmentInvocations);
     }

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "../common/CompileFlags.h"
 #include "BufferCompare.h"
+#include "DebugTarget.h"
 #include "DeviceAddresses.h"
 #include "DrawRun.h"
 #include "HostJob.h"
@@ -153,6 +154,15 @@ static cl::opt<std::string> workgroupOrderArg(
              "reverse; with --threads 1 an output that changes depends on "
              "scheduling"),
     cl::init("forward"), cl::cat(category));
+static cl::opt<std::string> debugInvocationArg(
+    "debug-invocation",
+    cl::desc("X[,Y[,Z]] (a global invocation id) or WX,WY,WZ/LX,LY,LZ (a "
+             "workgroup and a local id): that invocation runs through a "
+             "debug build of the kernel (as --debug compiles it, registered "
+             "with gdb and lldb), the others optimized, so a breakpoint "
+             "stops in it alone; its workgroup runs on fibers and its thread "
+             "is named \"inv X,Y,Z\""),
+    cl::cat(category));
 static cl::opt<std::string> timeoutArg(
     "timeout",
     cl::desc("Seconds a CPU dispatch, or a whole script, may run before "
@@ -605,7 +615,23 @@ static StringRef getWorkgroupEntryName(uint32_t kind) {
   }
 }
 
+/// Whether a debugger may stop the run (--debug, --debug-invocation): the
+/// watchdog then waits forever and the shader runs once, unless the
+/// command line says otherwise.
+static bool isDebugging() {
+  return cl::getRegisteredOptions().lookup("debug")->getNumOccurrences() ||
+         debugInvocationArg.getNumOccurrences();
+}
+
+static Expected<uint32_t> parseRepeat() {
+  if (isDebugging() && !repeatArg.getNumOccurrences())
+    return 0;
+  return run::parsePositive(repeatArg, "--repeat");
+}
+
 static Expected<double> parseTimeout() {
+  if (isDebugging() && !timeoutArg.getNumOccurrences())
+    return 0.0;
   double seconds = 0;
   if (StringRef(timeoutArg).getAsDouble(seconds) || !(seconds >= 0))
     return createStringError(
@@ -754,7 +780,7 @@ static int runDraw(StringRef threadsArg) {
       return fail(instances.takeError());
     options.instances = *instances;
   }
-  Expected<uint32_t> repeat = run::parsePositive(repeatArg, "--repeat");
+  Expected<uint32_t> repeat = parseRepeat();
   if (!repeat)
     return fail(repeat.takeError());
   options.repeat = *repeat;
@@ -813,6 +839,10 @@ int main(int argc, char **argv) {
       "  --threads N  host threads (default: all hardware threads)\n");
 
   shaderPath = shaderPaths.front();
+  if (debugInvocationArg.getNumOccurrences() &&
+      (isScriptPath(shaderPath) || framebufferArg.getNumOccurrences()))
+    return fail("--debug-invocation names an invocation of a compute "
+                "dispatch; debug a script or a draw with --debug");
   if (isScriptPath(shaderPath))
     return runScript(threadsArg);
   if (shaderPaths.size() > 2 ||
@@ -863,7 +893,7 @@ int main(int argc, char **argv) {
       return fail(count.takeError());
     groups[d] = *count;
   }
-  Expected<uint32_t> repeat = run::parsePositive(repeatArg, "--repeat");
+  Expected<uint32_t> repeat = parseRepeat();
   if (!repeat)
     return fail(repeat.takeError());
   uint32_t threads = 0;
@@ -890,6 +920,9 @@ int main(int argc, char **argv) {
   Expected<BackendChoice> backends = parseBackendChoice();
   if (!backends)
     return fail(backends.takeError());
+  if (debugInvocationArg.getNumOccurrences() && backends->vulkan)
+    return fail("--debug-invocation runs on the CPU backend, not with "
+                "--backend=vulkan or --compare");
 
   // Vulkan first: with --compare the CPU's buffers stay in `working` for
   // --out and --print, which show the CPU's results.
@@ -931,7 +964,8 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  Expected<std::unique_ptr<JitCompiler>> jit = JitCompiler::create(options->debug);
+  Expected<std::unique_ptr<JitCompiler>> jit =
+      JitCompiler::create(options->debug);
   if (!jit)
     return fail(jit.takeError());
   auto compileStart = std::chrono::steady_clock::now();
@@ -964,6 +998,30 @@ int main(int argc, char **argv) {
   }
   runtime::Launcher launcher(threads, cpuSubgroupSize);
   launcher.setReverseOrder(workgroupOrderArg == "reverse");
+  // The invocation to debug, through a build a debugger sees; the JIT that
+  // holds it outlives the runs.
+  std::unique_ptr<JitCompiler> debugJit;
+  std::shared_ptr<const Kernel> debugKernel;
+  if (debugInvocationArg.getNumOccurrences()) {
+    Expected<runtime::DebugInvocation> target = run::parseDebugInvocation(
+        debugInvocationArg, groups, (*kernel)->entry.info.workgroup_size);
+    if (!target)
+      return fail(target.takeError());
+    Expected<std::unique_ptr<JitCompiler>> created =
+        JitCompiler::create(/*debuggable=*/true);
+    if (!created)
+      return fail(created.takeError());
+    debugJit = std::move(*created);
+    CompileOptions debugOptions = *options;
+    debugOptions.debug = true;
+    Expected<std::shared_ptr<const Kernel>> compiled =
+        debugJit->compileFile(shaderPath, debugOptions);
+    if (!compiled)
+      return fail(compiled.takeError());
+    debugKernel = *compiled;
+    target->entry = debugKernel->entry.invocation;
+    launcher.setDebugInvocation(*target);
+  }
   Dispatch dispatch(*kernel);
   dispatch.setLimits(*limits);
   bindHostJob(dispatch, job, [&](uint32_t set, uint32_t binding) {
@@ -996,7 +1054,7 @@ int main(int argc, char **argv) {
     double ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - start)
                     .count();
-    if (i > 0)
+    if (i > 0 || *repeat == 0) // one run: the warm-up only
       timings.push_back(ms);
   }
 
@@ -1034,7 +1092,7 @@ int main(int argc, char **argv) {
     outs() << formatv("compile:   {0:F3} ms\n", compileMs);
     outs() << formatv("dispatch:  {0:F3} ms median over {1} (min {2:F3}, "
                       "max {3:F3}) on {4} threads\n",
-                      summary.median, *repeat, summary.min, summary.max,
+                      summary.median, timings.size(), summary.min, summary.max,
                       launcher.getThreadCount());
   }
   printBuffers(job.prints, buffers, jsonOutput);

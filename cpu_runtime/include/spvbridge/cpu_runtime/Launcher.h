@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,17 @@ public:
 };
 
 /// Where debugPrintfEXT output goes (stdout by default); nullptr drops it.
+/// One invocation of a dispatch run through another build of its kernel (a
+/// debug build, CompileOptions::debug): its workgroup runs on fibers, that
+/// invocation through `entry`, the others through the kernel's own
+/// invocation entry; the builds share the ABI and memory layouts.
+struct DebugInvocation {
+  spvb_entry_fn entry = nullptr;
+  std::array<uint32_t, 3> workgroup{};
+  /// Its local invocation index in the workgroup.
+  uint32_t localIndex = 0;
+};
+
 void setPrintfSink(FILE *file);
 
 class Launcher {
@@ -111,6 +123,12 @@ public:
   /// Hands out workgroups from the last (linear id) to the first: with one
   /// thread, a result that changes depends on the order workgroups run in.
   void setReverseOrder(bool reverse) { reverseOrder = reverse; }
+  /// Runs one invocation of the following launches through a debug build
+  /// (--debug-invocation); its thread is named for it meanwhile, so that a
+  /// debugger's thread list shows it.
+  void setDebugInvocation(std::optional<DebugInvocation> invocation) {
+    debugInvocation = invocation;
+  }
   /// How many workgroups of the current (or last) launch have finished;
   /// safe to read from another thread while it runs.
   uint64_t getFinishedWorkgroups() const {
@@ -132,6 +150,7 @@ public:
 private:
   uint32_t subgroupSize;
   bool reverseOrder = false;
+  std::optional<DebugInvocation> debugInvocation;
   std::atomic<uint64_t> finishedWorkgroups{0};
   std::unique_ptr<WorkerPool> pool;
 };
