@@ -207,6 +207,21 @@ void spvb::attachShaderDebugInfo(ModuleOp module, llvm::StringRef sourcePath,
         first.getLine(), first.getLine(), LLVM::DISubprogramFlags::Definition,
         subroutineType, /*retainedNodes=*/{}, /*annotations=*/{});
     function->setLoc(FusedLoc::get(context, {function.getLoc()}, subprogram));
+    // The translation takes every line in the function to be in its
+    // subprogram's file: lines of another (an #include) are scoped by a
+    // lexical block of that file.
+    llvm::StringMap<LLVM::DILexicalBlockFileAttr> blocks;
+    function.walk([&](Operation *op) {
+      auto line = dyn_cast<FileLineColLoc>(op->getLoc());
+      if (!line || line.getFilename() == first.getFilename())
+        return;
+      LLVM::DILexicalBlockFileAttr &block = blocks[line.getFilename()];
+      if (!block)
+        block = LLVM::DILexicalBlockFileAttr::get(
+            context, subprogram, getFile(line.getFilename()),
+            /*discriminator=*/0);
+      op->setLoc(FusedLoc::get(context, {line}, block));
+    });
     declareVariables(function, subprogram, file, first);
   });
   // The lowering's markers have served.
