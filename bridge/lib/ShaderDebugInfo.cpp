@@ -192,8 +192,8 @@ void spvb::attachShaderDebugInfo(ModuleOp module, llvm::StringRef sourcePath,
           // As rustc does: gdb trusts the line table to end the prologue
           // (where `step` and `break FUNCTION` stop) only for producers it
           // knows emit LLVM's, which start "clang ".
-          StringAttr::get(context, "clang LLVM (spvbridge)"), /*isOptimized=*/false,
-          LLVM::DIEmissionKind::Full);
+          StringAttr::get(context, "clang LLVM (spvbridge)"),
+          /*isOptimized=*/false, LLVM::DIEmissionKind::Full);
     llvm::StringRef name = function.getSymName();
     if (name == entrySymbol)
       name = entryPoint;
@@ -211,15 +211,26 @@ void spvb::attachShaderDebugInfo(ModuleOp module, llvm::StringRef sourcePath,
     // subprogram's file: lines of another (an #include) are scoped by a
     // lexical block of that file.
     llvm::StringMap<LLVM::DILexicalBlockFileAttr> blocks;
+    // A call must have a line in a function with debug information (LLVM's
+    // verifier): one without takes the line before it.
+    for (Block &block : function.getBody()) {
+      Location previous = first;
+      for (Operation &op : block) {
+        if (findFileLocation(op.getLoc()))
+          previous = op.getLoc();
+        else if (isa<LLVM::CallOp>(op))
+          op.setLoc(previous);
+      }
+    }
     function.walk([&](Operation *op) {
       auto line = dyn_cast<FileLineColLoc>(op->getLoc());
       if (!line || line.getFilename() == first.getFilename())
         return;
       LLVM::DILexicalBlockFileAttr &block = blocks[line.getFilename()];
       if (!block)
-        block = LLVM::DILexicalBlockFileAttr::get(
-            context, subprogram, getFile(line.getFilename()),
-            /*discriminator=*/0);
+        block = LLVM::DILexicalBlockFileAttr::get(context, subprogram,
+                                                  getFile(line.getFilename()),
+                                                  /*discriminator=*/0);
       op->setLoc(FusedLoc::get(context, {line}, block));
     });
     declareVariables(function, subprogram, file, first);

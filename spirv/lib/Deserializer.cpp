@@ -156,6 +156,11 @@ private:
   llvm::DenseMap<uint32_t, std::string> names;
   llvm::DenseMap<uint32_t, std::map<uint32_t, std::string>> memberNames;
   llvm::DenseMap<uint32_t, std::string> strings;
+  uint32_t shaderDebugInfoSet = 0;
+  static constexpr uint32_t kDebugSource = 35, kDebugLine = 103,
+                            kDebugNoLine = 104;
+  llvm::DenseMap<uint32_t, std::string> debugSources;
+  llvm::DenseMap<uint32_t, uint32_t> literalConstants;
   std::optional<FileLineColLoc> currentLine;
   const ParsedInstruction *currentInst = nullptr;
 
@@ -612,6 +617,22 @@ LogicalResult Deserializer::collectDebugAndDecorations() {
       break;
     case spv::OpMemberName:
       memberNames[inst.arg(0)][inst.arg(1)] = inst.argString(2).str();
+      break;
+    // NonSemantic.Shader.DebugInfo.100 (glslang -gV, DXC
+    // -fspv-debug=vulkan-with-source) gives lines as DebugLine: its
+    // DebugSource files and constant operands.
+    case spv::OpExtInstImport:
+      if (inst.argString(0) == "NonSemantic.Shader.DebugInfo.100")
+        shaderDebugInfoSet = inst.resultId;
+      break;
+    case spv::OpConstant:
+      if (inst.getNumArgs() == 1)
+        literalConstants[inst.resultId] = inst.arg(0);
+      break;
+    case spv::OpExtInst:
+      if (shaderDebugInfoSet && inst.arg(0) == shaderDebugInfoSet &&
+          inst.arg(1) == kDebugSource && inst.getNumArgs() > 2)
+        debugSources[inst.resultId] = strings.lookup(inst.arg(2));
       break;
     case spv::OpString:
       strings[inst.resultId] = inst.argString(0).str();
@@ -2176,6 +2197,20 @@ LogicalResult Deserializer::processExtInst(const ParsedInstruction &inst) {
     return fail(inst, "extended instruction set is not imported");
   llvm::StringRef set = setIt->second;
   uint32_t number = inst.arg(1);
+  if (inst.arg(0) == shaderDebugInfoSet) {
+    // DebugLine Source LineStart LineEnd ColumnStart ColumnEnd, the
+    // numbers as constants: as OpLine.
+    if (number == kDebugLine && inst.getNumArgs() > 5) {
+      auto source = debugSources.find(inst.arg(2));
+      currentLine = FileLineColLoc::get(
+          &context, source != debugSources.end() ? source->second : "<unknown>",
+          literalConstants.lookup(inst.arg(3)),
+          literalConstants.lookup(inst.arg(5)));
+    } else if (number == kDebugNoLine) {
+      currentLine.reset();
+    }
+    return success();
+  }
   SmallVector<Value> operands;
   for (unsigned i = 2; i < inst.getNumArgs(); ++i)
     operands.push_back(getValue(inst.arg(i)));
