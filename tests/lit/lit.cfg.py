@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import sys
 import lit.formats
 
 config.name = "spvbridge"
@@ -35,3 +36,6 @@ if shutil.which("gdb"):
     config.available_features.add("gdb")
 if shutil.which("lldb-22"):
     config.available_features.add("lldb")
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(
+    ("%spv_run", os.path.join(config.spvb_tools_dir, "spv-run")))
