@@ -113,7 +113,7 @@ static std::string getCacheKey(const SpirvBinary &binary,
       (options.robust ? "|robust" : "") +
       (options.shouldVectorize() ? "|lanes" : "") +
       (options.checkBounds ? "|check-bounds" : "") +
-      (options.debug ? "|debug" : "") +
+      (options.debug ? "|debug" : "") + (options.checkNan ? "|check-nan" : "") +
       (options.checkRaces ? "|check-races" : "") +
       (options.undefinedChecks == UndefinedChecks::Report ? "|check-undefined"
        : options.undefinedChecks == UndefinedChecks::Perturb

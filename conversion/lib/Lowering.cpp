@@ -6,6 +6,7 @@
 #include "EntryWrappers.h"
 #include "HelperInvocations.h"
 #include "ImplicitLod.h"
+#include "NanChecks.h"
 #include "Termination.h"
 #include "UndefinedChecks.h"
 #include "spvbridge/conversion/Patterns.h"
@@ -142,6 +143,8 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   });
   annotatePointerLayouts(top);
   insertUndefinedChecks(top, options.undefinedChecks);
+  if (options.nanChecks)
+    insertNanChecks(top);
 
   std::string firstError;
   ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {

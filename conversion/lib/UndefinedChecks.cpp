@@ -12,7 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "UndefinedChecks.h"
 
-#include "spvbridge/spirv/LocationFormat.h"
+#include "CheckMessages.h"
+
 #include "spvbridge/spirv/SpvbDialect.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -95,16 +96,6 @@ private:
   OpBuilder &b;
   Location loc;
 };
-
-/// A DebugPrintf conversion for a value of `type`: "%g", or "(%v4g)" for a
-/// vector.
-std::string conversionFor(Type type, char conversion) {
-  if (auto vector = dyn_cast<VectorType>(type))
-    return "(%v" +
-           std::to_string(std::min<int64_t>(vector.getNumElements(), 4)) +
-           conversion + ")";
-  return std::string("%") + conversion;
-}
 
 unsigned elementWidth(Value value) {
   return getElementTypeOrSelf(value.getType()).getIntOrFloatBitWidth();
@@ -455,28 +446,9 @@ SmallVector<Rule> buildRules(Operation *op, OpBuilder &b) {
   return rules;
 }
 
-/// Messages are DebugPrintf formats: a '%' of the site is literal.
-std::string escapePercent(StringRef text) {
-  std::string out;
-  for (char ch : text) {
-    out += ch;
-    if (ch == '%')
-      out += '%';
-  }
-  return out;
-}
-
 void reportRules(Operation *op, ArrayRef<Rule> rules, OpBuilder &b) {
-  std::string site = escapePercent(formatLocation(op->getLoc()));
-  for (const Rule &rule : rules) {
-    Value undefined = rule.undefined;
-    if (isa<VectorType>(undefined.getType()))
-      undefined = AnyOp::create(b, op->getLoc(), b.getI1Type(), undefined);
-    CheckDefinedOp::create(
-        b, op->getLoc(), undefined,
-        b.getStringAttr((site.empty() ? "" : site + ": ") + rule.message),
-        rule.args);
-  }
+  for (const Rule &rule : rules)
+    insertCheck(b, op, rule.undefined, rule.message, rule.args);
 }
 
 /// The value with every bit flipped.

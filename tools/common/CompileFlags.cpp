@@ -73,6 +73,12 @@ static cl::opt<bool> checkUndefined(
              "OpConvertFToU of -1.5, Pow(0, -1), a shift by the bit width, "
              "...) naming the shader line, operands and invocation"),
     cl::cat(spvb::tools::getToolCategory()));
+static cl::opt<bool> checkNan(
+    "check-nan",
+    cl::desc("Report the first float operation that makes a NaN or an "
+             "infinity from finite operands (0/0, log(0), sqrt(-1), an "
+             "overflow) naming the shader line, operands and invocation"),
+    cl::cat(spvb::tools::getToolCategory()));
 static cl::opt<bool> perturbUndefined(
     "perturb-undefined",
     cl::desc("Flip every bit of each result the specifications leave "
@@ -128,6 +134,7 @@ Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   options.checkBounds = checkBounds;
   options.checkRaces = checkRaces;
   options.debug = debug;
+  options.checkNan = checkNan;
   if (checkUndefined)
     options.undefinedChecks = UndefinedChecks::Report;
   else if (perturbUndefined)

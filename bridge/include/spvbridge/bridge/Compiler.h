@@ -63,6 +63,10 @@ struct CompileOptions {
   /// Results the specifications leave undefined for their operands: report
   /// the first (--check-undefined) or flip their bits (--perturb-undefined).
   UndefinedChecks undefinedChecks = UndefinedChecks::None;
+  /// Report the first float operation that makes a NaN or an infinity from
+  /// finite operands, naming its source line, operands and invocation
+  /// (--check-nan).
+  bool checkNan = false;
   /// Run the invocations of kernels without barriers in SIMD lanes
   /// (--vectorize); off, they run one after the other.
   bool vectorize = true;
@@ -85,7 +89,7 @@ struct CompileOptions {
   /// Whether to vectorize: the checks report the first fault in invocation
   /// order, which lanes would change.
   bool shouldVectorize() const {
-    return vectorize && !checkBounds && !checkRaces && !debug &&
+    return vectorize && !checkBounds && !checkRaces && !debug && !checkNan &&
            undefinedChecks != UndefinedChecks::Report;
   }
 };

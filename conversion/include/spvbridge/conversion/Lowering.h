@@ -39,6 +39,9 @@ struct LoweringOptions {
   /// reported (spvb_rt_record_access).
   bool raceReports = false;
   UndefinedChecks undefinedChecks = UndefinedChecks::None;
+  /// The first float operation that makes a NaN or an infinity from finite
+  /// operands fails the dispatch, naming it (--check-nan).
+  bool nanChecks = false;
   /// Variables' addresses (allocas, and the values global addresses lower
   /// to) carry the variable's name (kDebugNameAttr) and DWARF type
   /// (kDebugTypeAttr), for the debug information a debugger reads.

@@ -247,12 +247,13 @@ def Spvb_IsHelperOp : Spvb_Op<"is_helper"> {
 }
 
 def Spvb_CheckDefinedOp : Spvb_Op<"check_defined"> {
-  let summary = "Fails the dispatch where an operation's result is undefined";
+  let summary = "Fails the dispatch where a checked result is wrong";
   let description = [{
     Inserted by --check-undefined beside an operation whose result SPIR-V,
     GLSL.std.450 or Vulkan's SPIR-V environment leave undefined for some
-    operands: when `undefined` is true, the dispatch fails with `message`,
-    formatted with `args` as DebugPrintf formats its arguments.
+    operands, and by --check-nan after a float operation that may make a
+    NaN or an infinity: when `undefined` is true, the dispatch fails with
+    `message`, formatted with `args` as DebugPrintf formats its arguments.
   }];
   let arguments = (ins I1:$undefined, StrAttr:$message,
                    Variadic<AnyType>:$args);
