@@ -8,6 +8,10 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugProgramInstruction.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -140,6 +144,33 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
   return makeError(message);
 }
 
+/// Names the stack slots of declared variables after them, and parameters
+/// after theirs, so that the IR reads like the shader (`%i`, `%n`).
+static void nameDeclaredValues(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &inst : llvm::instructions(function))
+      for (llvm::DbgVariableRecord &record :
+           llvm::filterDbgVars(inst.getDbgRecordRange())) {
+        auto *slot = llvm::dyn_cast_or_null<llvm::AllocaInst>(
+            record.isDbgDeclare() ? record.getAddress() : nullptr);
+        if (!slot || slot->hasName())
+          continue;
+        llvm::StringRef name = record.getVariable()->getName();
+        // A parameter or a global's address, read through the slot.
+        if (record.getVariable()->getArg() ||
+            record.getExpression()->getNumElements()) {
+          slot->setName(name + ".addr");
+          for (llvm::User *user : slot->users())
+            if (auto *store = llvm::dyn_cast<llvm::StoreInst>(user))
+              if (auto *argument =
+                      llvm::dyn_cast<llvm::Argument>(store->getValueOperand()))
+                argument->setName(name);
+          continue;
+        }
+        slot->setName(name);
+      }
+}
+
 llvm::Expected<std::unique_ptr<llvm::Module>>
 Compiler::translate(mlir::ModuleOp module, llvm::LLVMContext &context,
                     llvm::StringRef fileName) {
@@ -157,8 +188,10 @@ Compiler::translate(mlir::ModuleOp module, llvm::LLVMContext &context,
                      ": translation to LLVM IR failed: " + diagnostics);
   // DWARF 5 marks where each function's prologue ends, where debuggers
   // stop on entry.
-  if (options.debug)
+  if (options.debug) {
     llvmModule->addModuleFlag(llvm::Module::Max, "Dwarf Version", 5);
+    nameDeclaredValues(*llvmModule);
+  }
   std::string verifierMessage;
   llvm::raw_string_ostream os(verifierMessage);
   if (llvm::verifyModule(*llvmModule, &os))

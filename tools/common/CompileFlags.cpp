@@ -95,6 +95,10 @@ static cl::opt<bool> debug(
              "`break shader.comp:LINE`"),
     cl::cat(spvb::tools::getToolCategory()));
 
+static cl::alias debugAlias("g", cl::desc("Alias for --debug"),
+                            cl::aliasopt(debug),
+                            cl::cat(spvb::tools::getToolCategory()));
+
 Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   if (Expected<spv_target_env> env = parseTargetEnv(targetEnv); !env)
     return env.takeError();
