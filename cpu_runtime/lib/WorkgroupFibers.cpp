@@ -1,7 +1,11 @@
 //===- WorkgroupFibers.cpp - One workgroup's invocations on fibers --------===//
 #include "WorkgroupFibers.h"
 
+#include "FaultTrap.h"
+
 #include "llvm/Support/FormatVariadic.h"
+
+#include <pthread.h>
 
 using namespace spvb::runtime;
 namespace ctx = boost::context;
@@ -14,7 +18,31 @@ WorkgroupFibers::WorkgroupFibers() : stacks(kFiberStackSize) {}
 void WorkgroupFibers::suspend(spvb_invocation *invocation, State state) {
   auto *self = static_cast<Invocation *>(invocation->runtime);
   self->state = state;
+  if (self->thread) {
+    self->thread->pass(/*toInvocation=*/false);
+    return;
+  }
   *self->scheduler = std::move(*self->scheduler).resume();
+}
+
+void WorkgroupFibers::Thread::pass(bool toInvocation) {
+  std::unique_lock<std::mutex> lock(mutex);
+  invocationsTurn = toInvocation;
+  changed.notify_all();
+  changed.wait(lock, [&] { return invocationsTurn != toInvocation; });
+}
+
+void WorkgroupFibers::Thread::waitForTurn() {
+  std::unique_lock<std::mutex> lock(mutex);
+  changed.wait(lock, [&] { return invocationsTurn; });
+}
+
+void WorkgroupFibers::resume(Invocation &inv) {
+  if (inv.thread) {
+    inv.thread->pass(/*toInvocation=*/true);
+    return;
+  }
+  inv.fiber = std::move(inv.fiber).resume();
 }
 
 void WorkgroupFibers::waitAtBarrier(spvb_invocation *invocation) {
@@ -85,8 +113,28 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
     block.runtime = &inv;
     inv.state = State::Ready;
     inv.barriers = 0;
-    spvb_entry_fn code =
-        debug && debug->localIndex == index ? debug->entry : entry;
+    bool threaded = debug && debug->wholeWorkgroup;
+    spvb_entry_fn code = debug && (threaded || debug->localIndex == index)
+                             ? debug->entry
+                             : entry;
+    if (threaded) {
+      inv.thread = std::make_unique<Thread>();
+      std::string name = llvm::formatv("inv {0},{1},{2}", block.global_id[0],
+                                       block.global_id[1], block.global_id[2]);
+      inv.thread->thread = std::thread([&inv, code, &dispatch, name] {
+        // Linux keeps 15 characters of a thread's name.
+        pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
+        inv.thread->waitForTurn();
+        FaultTrap trap;
+        inv.thread->faulted =
+            trap.run([&] { code(&dispatch, &inv.block); }).has_value();
+        inv.state = State::Done;
+        std::lock_guard<std::mutex> lock(inv.thread->mutex);
+        inv.thread->invocationsTurn = false;
+        inv.thread->changed.notify_all();
+      });
+      continue;
+    }
     inv.fiber = ctx::fiber(std::allocator_arg, stacks.getAllocator(),
                            [&inv, code, &dispatch](ctx::fiber &&scheduler) {
                              inv.scheduler = &scheduler;
@@ -100,7 +148,7 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
   for (;;) {
     for (Invocation &inv : invocations)
       if (inv.state == State::Ready)
-        inv.fiber = std::move(inv.fiber).resume();
+        resume(inv);
     // Subgroup operations complete before the barrier: the invocations
     // waiting at one may still have to reach it.
     if (runSubgroupOperations(subgroupSize, error))
@@ -125,6 +173,19 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
           "workgroup must reach each OpControlBarrier)",
           group.workgroup_id[0], group.workgroup_id[1], group.workgroup_id[2],
           done, count);
+  }
+  for (Invocation &inv : invocations) {
+    if (!inv.thread)
+      continue;
+    inv.thread->thread.join();
+    if (inv.thread->faulted && error.empty())
+      error = llvm::formatv(
+          "error: invocation ({0}, {1}, {2}) faulted (a debug run of its "
+          "workgroup, each invocation on its own thread); rerun without "
+          "--debug-invocation to have the fault explained",
+          inv.block.global_id[0], inv.block.global_id[1],
+          inv.block.global_id[2]);
+    inv.thread.reset();
   }
   return error;
 }

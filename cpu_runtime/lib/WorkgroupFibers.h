@@ -20,7 +20,11 @@
 
 #include <boost/context/fiber.hpp>
 
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace spvb::runtime {
@@ -53,6 +57,22 @@ public:
 
 private:
   enum class State { Ready, AtBarrier, AtSubgroupOperation, Done };
+  /// An invocation on a thread of its own (DebugInvocation::
+  /// wholeWorkgroup): control passes between it and the scheduler, so that
+  /// one runs at a time.
+  struct Thread {
+    std::thread thread;
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool invocationsTurn = false;
+    /// A fault the thread's own trap caught.
+    bool faulted = false;
+    /// Gives the turn to the invocation (or back to the scheduler) and
+    /// waits until it comes back.
+    void pass(bool toInvocation);
+    /// Waits for the invocation's turn (its start).
+    void waitForTurn();
+  };
   struct Invocation {
     spvb_invocation block;
     State state = State::Ready;
@@ -60,8 +80,11 @@ private:
     uint32_t barriers = 0;
     boost::context::fiber fiber;
     boost::context::fiber *scheduler = nullptr;
+    std::unique_ptr<Thread> thread;
   };
   static void suspend(spvb_invocation *invocation, State state);
+  /// Runs `inv` until it waits or returns.
+  static void resume(Invocation &inv);
   /// Completes one operation per subgroup; false if none was waiting.
   bool runSubgroupOperations(uint32_t subgroupSize, std::string &error);
 

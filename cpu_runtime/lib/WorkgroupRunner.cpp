@@ -123,13 +123,16 @@ WorkgroupRunner::run(std::array<uint32_t, 3> workgroup,
     std::memset(shared.data(), kernel.workgroupFill, info.shared_memory_size);
   std::string error;
   std::optional<ThreadNameScope> name;
-  if (debug) {
+  if (debug && !debug->wholeWorkgroup) {
     const uint32_t *size = dispatch.workgroup_size;
     uint32_t local = debug->localIndex;
     name.emplace(std::array<uint32_t, 3>{
         workgroup[0] * size[0] + local % size[0],
         workgroup[1] * size[1] + (local / size[0]) % size[1],
         workgroup[2] * size[2] + local / (size[0] * size[1])});
+  }
+  if (debug) {
+    const uint32_t *size = dispatch.workgroup_size;
     if (kernel.workgroup && !debugPrivateStorage.data())
       debugPrivateStorage =
           GuardedBuffer(privateSize * size[0] * size[1] * size[2]);

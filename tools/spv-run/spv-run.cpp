@@ -1020,6 +1020,9 @@ int main(int argc, char **argv) {
       return fail(compiled.takeError());
     debugKernel = *compiled;
     target->entry = debugKernel->entry.invocation;
+    // With barriers, the whole workgroup in the debug build, an invocation
+    // per thread: a debugger switches between them at a barrier.
+    target->wholeWorkgroup = debugKernel->entry.info.uses_barriers != 0;
     launcher.setDebugInvocation(*target);
   }
   Dispatch dispatch(*kernel);

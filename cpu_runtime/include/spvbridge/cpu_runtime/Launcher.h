@@ -108,6 +108,11 @@ struct DebugInvocation {
   std::array<uint32_t, 3> workgroup{};
   /// Its local invocation index in the workgroup.
   uint32_t localIndex = 0;
+  /// Every invocation of the workgroup runs through `entry` instead, each
+  /// on an OS thread of its own named for it ("inv X,Y,Z"), one at a time
+  /// as on fibers: for kernels with barriers, where a debugger then lists
+  /// the invocations as threads and switches between them.
+  bool wholeWorkgroup = false;
 };
 
 void setPrintfSink(FILE *file);
