@@ -13,10 +13,13 @@
 #include "spvbridge/spirv/Deserializer.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
@@ -34,17 +37,73 @@ static FileLineColLoc findFileLocation(Location loc) {
   return found;
 }
 
+/// `text` with its `#line N` directives applied, so that line N of the file
+/// is the source's line N (glslang puts "// OpModuleProcessed ..." lines
+/// and `#line 1` before the source it embeds).
+static std::string applyLineDirectives(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> in, out;
+  text.split(in, '\n');
+  size_t next = 0;
+  for (llvm::StringRef line : in) {
+    llvm::StringRef directive = line.trim();
+    unsigned number = 0;
+    if (directive.consume_front("#line") &&
+        !directive.trim().take_while(llvm::isDigit).getAsInteger(10, number) &&
+        number > 0) {
+      next = number - 1;
+      continue;
+    }
+    if (out.size() <= next)
+      out.resize(next + 1);
+    out[next++] = line;
+  }
+  return llvm::join(out, "\n");
+}
+
+/// Where a debugger reads `text`, the source of `name` that exists only in
+/// the module: a file named as it was, in the user's cache folder
+/// (spvbridge/sources/HASH/), written once.
+static std::optional<std::string> cacheSourceText(llvm::StringRef name,
+                                                  llvm::StringRef text) {
+  llvm::SmallString<256> path;
+  if (!llvm::sys::path::cache_directory(path))
+    return std::nullopt;
+  llvm::SHA256 hash;
+  hash.update(name);
+  hash.update(text);
+  llvm::sys::path::append(path, "spvbridge", "sources",
+                          llvm::toHex(hash.final()).substr(0, 16));
+  if (llvm::sys::fs::create_directories(path))
+    return std::nullopt;
+  llvm::sys::path::append(path, llvm::sys::path::filename(name));
+  if (!llvm::sys::fs::exists(path)) {
+    std::error_code error;
+    llvm::raw_fd_ostream out(path, error);
+    if (error)
+      return std::nullopt;
+    out << applyLineDirectives(text);
+  }
+  return std::string(path);
+}
+
 /// `name` as the shader named it, made absolute against the working
-/// directory or, failing that, the directory of `sourcePath`.
+/// directory or, failing that, the directory of `sourcePath`; a file on
+/// neither path whose text the module carries (`texts`) is written to the
+/// cache folder.
 static std::string resolveSourcePath(llvm::StringRef name,
-                                     llvm::StringRef sourcePath) {
+                                     llvm::StringRef sourcePath,
+                                     DictionaryAttr texts) {
   llvm::SmallString<256> path(name);
-  if (llvm::sys::path::is_absolute(path))
-    return std::string(path);
   llvm::SmallString<256> besideSource(llvm::sys::path::parent_path(sourcePath));
   llvm::sys::path::append(besideSource, name);
-  if (!llvm::sys::fs::exists(path) && llvm::sys::fs::exists(besideSource))
+  if (!llvm::sys::path::is_absolute(path) && !llvm::sys::fs::exists(path) &&
+      llvm::sys::fs::exists(besideSource))
     path = besideSource;
+  if (!llvm::sys::fs::exists(path))
+    if (auto text = texts ? texts.getAs<StringAttr>(name) : StringAttr())
+      if (std::optional<std::string> cached =
+              cacheSourceText(name, text.getValue()))
+        return *cached;
   llvm::sys::fs::make_absolute(path);
   llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
   return std::string(path);
@@ -159,11 +218,13 @@ void spvb::attachShaderDebugInfo(ModuleOp module, llvm::StringRef sourcePath,
   unsigned language = sourcePath.ends_with_insensitive(".hlsl")
                           ? llvm::dwarf::DW_LANG_HLSL
                           : llvm::dwarf::DW_LANG_GLSL;
+  auto texts = module->getAttrOfType<DictionaryAttr>(kDebugSourcesAttr);
+  module->removeAttr(kDebugSourcesAttr);
   llvm::StringMap<LLVM::DIFileAttr> files;
   auto getFile = [&](llvm::StringRef name) {
     LLVM::DIFileAttr &file = files[name];
     if (!file) {
-      std::string path = resolveSourcePath(name, sourcePath);
+      std::string path = resolveSourcePath(name, sourcePath, texts);
       file = LLVM::DIFileAttr::get(context, llvm::sys::path::filename(path),
                                    llvm::sys::path::parent_path(path));
     }

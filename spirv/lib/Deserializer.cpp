@@ -157,8 +157,11 @@ private:
   llvm::DenseMap<uint32_t, std::map<uint32_t, std::string>> memberNames;
   llvm::DenseMap<uint32_t, std::string> strings;
   uint32_t shaderDebugInfoSet = 0;
-  static constexpr uint32_t kDebugSource = 35, kDebugLine = 103,
-                            kDebugNoLine = 104;
+  static constexpr uint32_t kDebugSource = 35, kDebugSourceContinued = 102,
+                            kDebugLine = 103, kDebugNoLine = 104;
+  /// Source text the module carries, by file name.
+  std::map<std::string, std::string> sourceTexts;
+  std::string lastSourceFile;
   llvm::DenseMap<uint32_t, std::string> debugSources;
   llvm::DenseMap<uint32_t, uint32_t> literalConstants;
   std::optional<FileLineColLoc> currentLine;
@@ -630,9 +633,27 @@ LogicalResult Deserializer::collectDebugAndDecorations() {
         literalConstants[inst.resultId] = inst.arg(0);
       break;
     case spv::OpExtInst:
-      if (shaderDebugInfoSet && inst.arg(0) == shaderDebugInfoSet &&
-          inst.arg(1) == kDebugSource && inst.getNumArgs() > 2)
-        debugSources[inst.resultId] = strings.lookup(inst.arg(2));
+      if (!shaderDebugInfoSet || inst.arg(0) != shaderDebugInfoSet)
+        break;
+      if (inst.arg(1) == kDebugSource && inst.getNumArgs() > 2) {
+        lastSourceFile = strings.lookup(inst.arg(2));
+        debugSources[inst.resultId] = lastSourceFile;
+        if (inst.getNumArgs() > 3)
+          sourceTexts[lastSourceFile] = strings.lookup(inst.arg(3));
+      } else if (inst.arg(1) == kDebugSourceContinued &&
+                 inst.getNumArgs() > 2) {
+        sourceTexts[lastSourceFile] += strings.lookup(inst.arg(2));
+      }
+      break;
+    // The source text glslang -g and DXC put in the module.
+    case spv::OpSource:
+      if (inst.getNumArgs() > 3) {
+        lastSourceFile = strings.lookup(inst.arg(2));
+        sourceTexts[lastSourceFile] = inst.argString(3).str();
+      }
+      break;
+    case spv::OpSourceContinued:
+      sourceTexts[lastSourceFile] += inst.argString(0).str();
       break;
     case spv::OpString:
       strings[inst.resultId] = inst.argString(0).str();
@@ -2272,6 +2293,14 @@ llvm::Expected<OwningOpRef<ModuleOp>> Deserializer::run() {
   module->setAttr("spvb.memory_model",
                   builder.getStringAttr(spirv::stringifyMemoryModel(
                       static_cast<spirv::MemoryModel>(memoryModel))));
+  if (debugInfo && !sourceTexts.empty()) {
+    SmallVector<NamedAttribute> texts;
+    for (const auto &[file, text] : sourceTexts)
+      if (!file.empty() && !text.empty())
+        texts.push_back(
+            builder.getNamedAttr(file, builder.getStringAttr(text)));
+    module->setAttr(kDebugSourcesAttr, builder.getDictionaryAttr(texts));
+  }
   if (failed(processFunctions()))
     return error();
   builder.setInsertionPointToEnd(module.getBody());

@@ -60,6 +60,9 @@ inline constexpr llvm::StringLiteral kEntryNameAttr = "spvb.entry_name";
 inline constexpr llvm::StringLiteral kDebugNameAttr = "spvb.debug_name";
 inline constexpr llvm::StringLiteral kDebugTypeNamesAttr =
     "spvb.debug_type_names";
+/// On the module, for debug information: the source text it carries
+/// (OpSource, DebugSource), by file name.
+inline constexpr llvm::StringLiteral kDebugSourcesAttr = "spvb.debug_sources";
 
 /// Registers the dialects the deserializer emits.
 void registerDeserializerDialects(mlir::MLIRContext &context);
