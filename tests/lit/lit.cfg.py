@@ -30,11 +30,28 @@ with open(os.path.join(config.test_source_root, "..", "..", "cpu_runtime",
 # device"), they do not pass.
 config.environment["VK_ICD_FILENAMES"] = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 # Debugger sessions (Debugging/) need gdb and lldb-22, which build.sh
-# installs; without one its tests are unsupported, not failed.
+# installs, and a machine that lets them trace a process (containers may
+# forbid ptrace): without either, their tests are unsupported, not failed.
 import shutil
-if shutil.which("gdb"):
+import subprocess
+
+
+def debugger_runs(command, success):
+    try:
+        result = subprocess.run(command, capture_output=True, text=True,
+                                timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return success in result.stdout + result.stderr
+
+
+if shutil.which("gdb") and debugger_runs(
+        ["gdb", "-batch", "-nx", "-ex", "run", "--args", "/bin/true"],
+        "exited normally"):
     config.available_features.add("gdb")
-if shutil.which("lldb-22"):
+if shutil.which("lldb-22") and debugger_runs(
+        ["lldb-22", "--batch", "--no-lldbinit", "-o", "run", "--", "/bin/true"],
+        "exited with status = 0"):
     config.available_features.add("lldb")
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
