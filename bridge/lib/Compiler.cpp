@@ -32,7 +32,9 @@ Compiler::Compiler(CompileOptions options)
 Compiler::~Compiler() = default;
 
 llvm::Expected<SpirvBinary> Compiler::load(llvm::StringRef path) {
-  llvm::Expected<SpirvBinary> binary = loadShaderFile(path, options.source);
+  SourceOptions source = options.source;
+  source.debug |= options.debug;
+  llvm::Expected<SpirvBinary> binary = loadShaderFile(path, source);
   if (!binary)
     return binary.takeError();
   return prepare(std::move(*binary));

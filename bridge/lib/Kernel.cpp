@@ -129,7 +129,9 @@ static std::string getCacheKey(const SpirvBinary &binary,
 
 llvm::Expected<std::shared_ptr<const Kernel>>
 JitCompiler::compileFile(llvm::StringRef path, const CompileOptions &options) {
-  llvm::Expected<SpirvBinary> binary = loadShaderFile(path, options.source);
+  SourceOptions source = options.source;
+  source.debug |= options.debug;
+  llvm::Expected<SpirvBinary> binary = loadShaderFile(path, source);
   if (!binary)
     return binary.takeError();
   return compile(*binary, options);

@@ -246,6 +246,22 @@ compileWithGlslang(llvm::StringRef source, llvm::StringRef name,
   spv::SpvBuildLogger logger;
   SpirvBinary binary;
   binary.name = nameText;
+  if (hlsl && opts.debug) {
+    // Unlegalized, if that is valid: the debugger then sees every function
+    // and variable.
+    glslang::SpvOptions unlegalized = spvOptions;
+    unlegalized.disableOptimizer = true;
+    spv::SpvBuildLogger quiet;
+    glslang::GlslangToSpv(*program.getIntermediate(glslangStage), binary.words,
+                          &quiet, &unlegalized);
+    if (!binary.words.empty()) {
+      if (llvm::Error invalid = validateSpirv(binary, opts.targetEnv))
+        llvm::consumeError(std::move(invalid));
+      else
+        return binary;
+    }
+    binary.words.clear();
+  }
   glslang::GlslangToSpv(*program.getIntermediate(glslangStage), binary.words,
                         &logger, &spvOptions);
   if (binary.words.empty())

@@ -138,6 +138,7 @@ Expected<spvb::CompileOptions> spvb::tools::getCompileOptions() {
   options.checkBounds = checkBounds;
   options.checkRaces = checkRaces;
   options.debug = debug;
+  options.source.debug = debug;
   options.checkNan = checkNan;
   if (checkUndefined)
     options.undefinedChecks = UndefinedChecks::Report;

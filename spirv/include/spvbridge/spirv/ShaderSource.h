@@ -46,6 +46,10 @@ struct SourceOptions {
   std::string targetEnv = "vulkan1.2";
   /// HLSL entry point function; becomes the SPIR-V entry point name.
   std::string entry = "main";
+  /// For a debugger: HLSL is not legalized (SPIRV-Tools' inlining and SSA
+  /// rewriting remove functions and variables) when the module is valid
+  /// without it.
+  bool debug = false;
 };
 
 /// Loads a shader by file extension: .spv (binary, either byte order),
