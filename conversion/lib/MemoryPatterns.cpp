@@ -722,12 +722,25 @@ public:
                                   8, false, false,
                                   /*isInvariant=*/base != invocation);
     };
+    // With debug information: an op of its own (the address may be an
+    // argument) carries the variable to it.
+    auto markForDebugger = [&](Value address) -> Value {
+      if (!layout.debugInfo || !var.debugType)
+        return address;
+      address =
+          LLVM::GEPOp::create(rewriter, loc, ptrType, rewriter.getI8Type(),
+                              address, llvm::ArrayRef<LLVM::GEPArg>{0});
+      address.getDefiningOp()->setAttr(kDebugNameAttr,
+                                       rewriter.getStringAttr(var.debugName));
+      address.getDefiningOp()->setAttr(kDebugTypeAttr, var.debugType);
+      return address;
+    };
     Value address;
     if (var.inStageRecord) {
       bool output = var.storageClass == spirv::StorageClass::Output;
-      rewriter.replaceOp(op, getStageRecordAddress(rewriter, loc, dispatch,
-                                                   invocation, output, layout,
-                                                   var.offset));
+      rewriter.replaceOp(op, markForDebugger(getStageRecordAddress(
+                                 rewriter, loc, dispatch, invocation, output,
+                                 layout, var.offset)));
       return success();
     }
     switch (var.storageClass) {
@@ -814,17 +827,7 @@ public:
     default:
       return rewriter.notifyMatchFailure(op, "unsupported storage class");
     }
-    if (layout.debugInfo && var.debugType) {
-      // An op of its own (the address may be an argument) to carry the
-      // variable to the debug information.
-      address =
-          LLVM::GEPOp::create(rewriter, loc, ptrType, rewriter.getI8Type(),
-                              address, llvm::ArrayRef<LLVM::GEPArg>{0});
-      address.getDefiningOp()->setAttr(kDebugNameAttr,
-                                       rewriter.getStringAttr(var.debugName));
-      address.getDefiningOp()->setAttr(kDebugTypeAttr, var.debugType);
-    }
-    rewriter.replaceOp(op, address);
+    rewriter.replaceOp(op, markForDebugger(address));
     return success();
   }
 
