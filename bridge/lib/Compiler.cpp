@@ -132,10 +132,12 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
   llvm::Expected<LoweredModule> lowered =
       lowerToLLVMDialect(std::move(module), lowering, fileName);
   if (lowered) {
-    if (options.debug)
+    if (options.debug) {
+      llvm::StringMap<std::string> entryPoints;
       for (const auto &entry : lowered->layout.entryPoints)
-        attachShaderDebugInfo(*lowered->module, fileName, entry.name,
-                              getInvocationEntrySymbol(entry.name));
+        entryPoints[getInvocationEntrySymbol(entry.name)] = entry.name;
+      attachShaderDebugInfo(*lowered->module, fileName, entryPoints);
+    }
     return lowered;
   }
   // The interface's errors name the variable; add the file.

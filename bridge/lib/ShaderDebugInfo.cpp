@@ -165,9 +165,6 @@ static void declareVariables(LLVM::LLVMFuncOp function,
     auto type =
         function.getArgAttrOfType<LLVM::DITypeAttr>(i, spvb::kDebugTypeAttr);
     bool indirect = function.getArgAttr(i, spvb::kDebugIndirectAttr) != nullptr;
-    function.removeArgAttr(i, spvb::kDebugNameAttr);
-    function.removeArgAttr(i, spvb::kDebugTypeAttr);
-    function.removeArgAttr(i, spvb::kDebugIndirectAttr);
     if (!name || !type)
       continue;
     // Arguments 0 and 1 are the ABI's dispatch and invocation blocks.
@@ -211,9 +208,9 @@ static void declareVariables(LLVM::LLVMFuncOp function,
   }
 }
 
-void spvb::attachShaderDebugInfo(ModuleOp module, llvm::StringRef sourcePath,
-                                 llvm::StringRef entryPoint,
-                                 llvm::StringRef entrySymbol) {
+void spvb::attachShaderDebugInfo(
+    ModuleOp module, llvm::StringRef sourcePath,
+    const llvm::StringMap<std::string> &entryPoints) {
   MLIRContext *context = module.getContext();
   unsigned language = sourcePath.ends_with_insensitive(".hlsl")
                           ? llvm::dwarf::DW_LANG_HLSL
@@ -256,8 +253,8 @@ void spvb::attachShaderDebugInfo(ModuleOp module, llvm::StringRef sourcePath,
           StringAttr::get(context, "clang LLVM (spvbridge)"),
           /*isOptimized=*/false, LLVM::DIEmissionKind::Full);
     llvm::StringRef name = function.getSymName();
-    if (name == entrySymbol)
-      name = entryPoint;
+    if (auto entry = entryPoints.find(name); entry != entryPoints.end())
+      name = entry->second;
     else if (name.starts_with("spvb_"))
       return; // the ABI's wrappers, no code of the shader's
     // glslang names functions with their parameter types: "collatz(u1;".
@@ -268,10 +265,6 @@ void spvb::attachShaderDebugInfo(ModuleOp module, llvm::StringRef sourcePath,
         first.getLine(), first.getLine(), LLVM::DISubprogramFlags::Definition,
         subroutineType, /*retainedNodes=*/{}, /*annotations=*/{});
     function->setLoc(FusedLoc::get(context, {function.getLoc()}, subprogram));
-    // The translation takes every line in the function to be in its
-    // subprogram's file: lines of another (an #include) are scoped by a
-    // lexical block of that file.
-    llvm::StringMap<LLVM::DILexicalBlockFileAttr> blocks;
     // A call must have a line in a function with debug information (LLVM's
     // verifier): one without takes the line before it.
     for (Block &block : function.getBody()) {
@@ -283,6 +276,10 @@ void spvb::attachShaderDebugInfo(ModuleOp module, llvm::StringRef sourcePath,
           op.setLoc(previous);
       }
     }
+    // The translation takes every line in the function to be in its
+    // subprogram's file: lines of another (an #include) are scoped by a
+    // lexical block of that file.
+    llvm::StringMap<LLVM::DILexicalBlockFileAttr> blocks;
     function.walk([&](Operation *op) {
       auto line = dyn_cast<FileLineColLoc>(op->getLoc());
       if (!line || line.getFilename() == first.getFilename())
@@ -296,9 +293,15 @@ void spvb::attachShaderDebugInfo(ModuleOp module, llvm::StringRef sourcePath,
     });
     declareVariables(function, subprogram, file, first);
   });
-  // The lowering's markers have served.
+  // The lowering's markers have served, also where no subprogram took them.
   module.walk([](Operation *op) {
     op->removeAttr(kDebugNameAttr);
     op->removeAttr(kDebugTypeAttr);
+    if (auto function = dyn_cast<LLVM::LLVMFuncOp>(op))
+      for (unsigned i = 0; i < function.getNumArguments(); ++i)
+        for (llvm::StringRef marker :
+             {kDebugNameAttr.data(), kDebugTypeAttr.data(),
+              kDebugIndirectAttr.data()})
+          function.removeArgAttr(i, marker);
   });
 }

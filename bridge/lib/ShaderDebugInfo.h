@@ -3,17 +3,18 @@
 #define SPVBRIDGE_BRIDGE_SHADERDEBUGINFO_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace spvb {
 
 /// Gives every function of the lowered (llvm dialect) `module` that has
 /// source locations a DISubprogram in a compile unit of the shader's
 /// language (GLSL, or HLSL for `sourcePath` ending in .hlsl), so that its
-/// locations become line tables. The function `entrySymbol` is named
-/// `entryPoint` in the debug information.
+/// locations become line tables, and declares the variables the lowering
+/// marked. `entryPoints` maps each entry's invocation symbol to the entry
+/// point name the debug information gives it.
 void attachShaderDebugInfo(mlir::ModuleOp module, llvm::StringRef sourcePath,
-                           llvm::StringRef entryPoint,
-                           llvm::StringRef entrySymbol);
+                           const llvm::StringMap<std::string> &entryPoints);
 
 } // namespace spvb
 

@@ -5,6 +5,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <optional>
 #include <pthread.h>
 
 using namespace spvb::runtime;
@@ -24,6 +25,29 @@ void WorkgroupFibers::suspend(spvb_invocation *invocation, State state) {
   }
   *self->scheduler = std::move(*self->scheduler).resume();
 }
+
+/// "inv 5,0,0": a thread's name for the invocation it runs (Linux keeps 15
+/// characters).
+static std::string getThreadName(const spvb_invocation &block) {
+  std::string name = llvm::formatv("inv {0},{1},{2}", block.global_id[0],
+                                   block.global_id[1], block.global_id[2]);
+  return name.substr(0, 15);
+}
+
+namespace {
+/// Names the calling thread for an invocation while it lives.
+class ThreadNameScope {
+public:
+  explicit ThreadNameScope(const spvb_invocation &block) {
+    pthread_getname_np(pthread_self(), saved, sizeof(saved));
+    pthread_setname_np(pthread_self(), getThreadName(block).c_str());
+  }
+  ~ThreadNameScope() { pthread_setname_np(pthread_self(), saved); }
+
+private:
+  char saved[16] = {};
+};
+} // namespace
 
 void WorkgroupFibers::Thread::pass(bool toInvocation) {
   std::unique_lock<std::mutex> lock(mutex);
@@ -119,11 +143,9 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
                              : entry;
     if (threaded) {
       inv.thread = std::make_unique<Thread>();
-      std::string name = llvm::formatv("inv {0},{1},{2}", block.global_id[0],
-                                       block.global_id[1], block.global_id[2]);
+      std::string name = getThreadName(block);
       inv.thread->thread = std::thread([&inv, code, &dispatch, name] {
-        // Linux keeps 15 characters of a thread's name.
-        pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
+        pthread_setname_np(pthread_self(), name.c_str());
         inv.thread->waitForTurn();
         FaultTrap trap;
         inv.thread->faulted =
@@ -144,6 +166,10 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
                            });
   }
 
+  // The debugged invocation's thread is named for it while it runs there.
+  std::optional<ThreadNameScope> name;
+  if (debug && !debug->wholeWorkgroup && debug->localIndex < count)
+    name.emplace(invocations[debug->localIndex].block);
   std::string error;
   for (;;) {
     for (Invocation &inv : invocations)

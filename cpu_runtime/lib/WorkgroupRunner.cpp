@@ -6,7 +6,6 @@
 
 #include <csignal>
 #include <cstring>
-#include <pthread.h>
 
 using namespace spvb::runtime;
 
@@ -98,21 +97,6 @@ static bool isNearStackPointer(uintptr_t address, uintptr_t stackPointer) {
          address <= stackPointer + kAbove;
 }
 
-/// Names the calling thread for an invocation while it lives ("inv
-/// 5,0,0": Linux keeps 15 characters).
-class ThreadNameScope {
-public:
-  explicit ThreadNameScope(const std::array<uint32_t, 3> &id) {
-    pthread_getname_np(pthread_self(), saved, sizeof(saved));
-    std::string name = llvm::formatv("inv {0},{1},{2}", id[0], id[1], id[2]);
-    pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
-  }
-  ~ThreadNameScope() { pthread_setname_np(pthread_self(), saved); }
-
-private:
-  char saved[16] = {};
-};
-
 std::optional<KernelFault>
 WorkgroupRunner::run(std::array<uint32_t, 3> workgroup,
                      const DebugInvocation *debug) {
@@ -122,20 +106,10 @@ WorkgroupRunner::run(std::array<uint32_t, 3> workgroup,
   if (info.shared_memory_size)
     std::memset(shared.data(), kernel.workgroupFill, info.shared_memory_size);
   std::string error;
-  std::optional<ThreadNameScope> name;
-  if (debug && !debug->wholeWorkgroup) {
+  if (debug && kernel.workgroup && !debugPrivateStorage.data()) {
     const uint32_t *size = dispatch.workgroup_size;
-    uint32_t local = debug->localIndex;
-    name.emplace(std::array<uint32_t, 3>{
-        workgroup[0] * size[0] + local % size[0],
-        workgroup[1] * size[1] + (local / size[0]) % size[1],
-        workgroup[2] * size[2] + local / (size[0] * size[1])});
-  }
-  if (debug) {
-    const uint32_t *size = dispatch.workgroup_size;
-    if (kernel.workgroup && !debugPrivateStorage.data())
-      debugPrivateStorage =
-          GuardedBuffer(privateSize * size[0] * size[1] * size[2]);
+    debugPrivateStorage =
+        GuardedBuffer(privateSize * size[0] * size[1] * size[2]);
   }
   std::optional<TrappedSignal> signal = trap.run([&] {
     if (debug)
