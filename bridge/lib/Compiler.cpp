@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/InstIterator.h"
@@ -101,7 +102,8 @@ llvm::Expected<ModuleReflection> Compiler::reflect(const SpirvBinary &binary) {
 
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 Compiler::deserialize(const SpirvBinary &binary) {
-  return deserializeSpirv(binary, *mlirContext, options.debug);
+  return deserializeSpirv(binary, *mlirContext,
+                          options.debug || options.valueNames);
 }
 
 llvm::Expected<LoweredModule>
@@ -115,7 +117,7 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
   lowering.boundsReports = options.checkBounds;
   lowering.raceReports = options.checkRaces;
   lowering.undefinedChecks = options.undefinedChecks;
-  lowering.debugInfo = options.debug;
+  lowering.debugInfo = options.debug || options.valueNames;
   lowering.nanChecks = options.checkNan;
   // The binding table is reflection's: the runtime fills it in that order.
   std::vector<std::pair<uint32_t, const ResourceInfo *>> slots;
@@ -132,7 +134,10 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
   llvm::Expected<LoweredModule> lowered =
       lowerToLLVMDialect(std::move(module), lowering, fileName);
   if (lowered) {
-    if (options.debug) {
+    if (options.debug || options.valueNames) {
+      // Names alone need no source files.
+      if (!options.debug)
+        (*lowered->module)->removeAttr(kDebugSourcesAttr);
       llvm::StringMap<std::string> entryPoints;
       for (const auto &entry : lowered->layout.entryPoints)
         entryPoints[getInvocationEntrySymbol(entry.name)] = entry.name;
@@ -148,9 +153,11 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
   return makeError(message);
 }
 
-/// Names the stack slots of declared variables after them, and parameters
-/// after theirs, so that the IR reads like the shader (`%i`, `%n`).
-static void nameDeclaredValues(llvm::Module &module) {
+/// Names the stack slots of declared variables and the values stored in
+/// them after the variables, and parameters after theirs, so that the IR
+/// reads like the shader (`%i`, `%n`). `preferValues`: the slots will be
+/// promoted to registers, so the values get the plain names.
+static void nameDeclaredValues(llvm::Module &module, bool preferValues) {
   for (llvm::Function &function : module)
     for (llvm::Instruction &inst : llvm::instructions(function))
       for (llvm::DbgVariableRecord &record :
@@ -171,7 +178,19 @@ static void nameDeclaredValues(llvm::Module &module) {
                 argument->setName(name);
           continue;
         }
-        slot->setName(name);
+        if (!preferValues)
+          slot->setName(name);
+        // The values stored into a variable take its name, and keep it when
+        // the slot is promoted to registers.
+        for (llvm::User *user : slot->users())
+          if (auto *store = llvm::dyn_cast<llvm::StoreInst>(user))
+            if (auto *value =
+                    llvm::dyn_cast<llvm::Instruction>(store->getValueOperand());
+                value && store->getPointerOperand() == slot &&
+                !value->hasName() && !value->getType()->isVoidTy())
+              value->setName(name);
+        if (preferValues)
+          slot->setName(name + ".addr");
       }
 }
 
@@ -194,7 +213,12 @@ Compiler::translate(mlir::ModuleOp module, llvm::LLVMContext &context,
   // stop on entry.
   if (options.debug) {
     llvmModule->addModuleFlag(llvm::Module::Max, "Dwarf Version", 5);
-    nameDeclaredValues(*llvmModule);
+    nameDeclaredValues(*llvmModule, /*preferValues=*/false);
+  } else if (options.valueNames) {
+    // The variables' debug records carry their names to the IR; the debug
+    // information itself was not asked for.
+    nameDeclaredValues(*llvmModule, /*preferValues=*/true);
+    llvm::StripDebugInfo(*llvmModule);
   }
   std::string verifierMessage;
   llvm::raw_string_ostream os(verifierMessage);

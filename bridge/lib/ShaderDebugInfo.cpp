@@ -21,6 +21,8 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
+
 using namespace mlir;
 
 /// The first file location in `loc` (locations nest in fused and named
@@ -208,6 +210,78 @@ static void declareVariables(LLVM::LLVMFuncOp function,
   }
 }
 
+/// The subprogram whose code `loc` is: the inlined function's for inlined
+/// code, else `function`'s.
+static LLVM::DISubprogramAttr
+getInnermostSubprogram(Location loc, LLVM::DISubprogramAttr function) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return getInnermostSubprogram(name.getChildLoc(), function);
+  if (auto call = dyn_cast<CallSiteLoc>(loc))
+    if (auto callee = dyn_cast<FusedLoc>(call.getCallee()))
+      if (auto inlined =
+              dyn_cast_or_null<LLVM::DISubprogramAttr>(callee.getMetadata()))
+        return inlined;
+  return function;
+}
+
+/// The call site of inlined code at `loc`, or null.
+static Location getInlinedCallSite(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return getInlinedCallSite(name.getChildLoc());
+  if (auto call = dyn_cast<CallSiteLoc>(loc))
+    return call.getCaller();
+  return nullptr;
+}
+
+/// Gives the variables of DebugValue (llvm.intr.dbg.value, scoped to a
+/// placeholder by the lowering) stack slots, as clang's -O0 code has: the
+/// values are stored there where DebugValue gave them, and the slot is
+/// declared. Unoptimized code's value locations end at each block, where
+/// a debugger would then show the variable as optimized out. A variable is
+/// scoped by the subprogram of its location, as the verifier requires
+/// (one without a line takes the function's first), and has one slot for
+/// each place its function was inlined.
+static void declareDebugValues(LLVM::LLVMFuncOp function,
+                               LLVM::DISubprogramAttr subprogram,
+                               FileLineColLoc first) {
+  MLIRContext *context = function.getContext();
+  Block &entry = function.getBody().front();
+  OpBuilder builder(context);
+  Location artificial =
+      FileLineColLoc::get(first.getFilename(), /*line=*/0, /*column=*/0);
+  llvm::DenseMap<std::pair<Attribute, Location>, Value> slots;
+  SmallVector<LLVM::DbgValueOp> values;
+  function.walk([&](LLVM::DbgValueOp op) { values.push_back(op); });
+  for (LLVM::DbgValueOp op : values) {
+    Location loc = findFileLocation(op.getLoc()) ? op.getLoc() : first;
+    LLVM::DISubprogramAttr scope = getInnermostSubprogram(loc, subprogram);
+    LLVM::DILocalVariableAttr placeholder = op.getVarInfo();
+    auto variable = LLVM::DILocalVariableAttr::get(
+        context, scope, placeholder.getName(), scope.getFile(),
+        placeholder.getLine(), placeholder.getArg(),
+        placeholder.getAlignInBits(), placeholder.getType(),
+        placeholder.getFlags());
+    Value value = op.getValue();
+    Value &slot = slots[{variable, getInlinedCallSite(loc)}];
+    if (!slot) {
+      builder.setInsertionPointToStart(&entry);
+      Value one =
+          LLVM::ConstantOp::create(builder, artificial, builder.getI64Type(),
+                                   builder.getI64IntegerAttr(1));
+      slot = LLVM::AllocaOp::create(builder, artificial,
+                                    LLVM::LLVMPointerType::get(context),
+                                    value.getType(), one, /*alignment=*/16);
+      LLVM::StoreOp::create(
+          builder, artificial,
+          LLVM::ZeroOp::create(builder, artificial, value.getType()), slot);
+      LLVM::DbgDeclareOp::create(builder, loc, slot, variable);
+    }
+    builder.setInsertionPoint(op);
+    LLVM::StoreOp::create(builder, loc, value, slot);
+    op.erase();
+  }
+}
+
 void spvb::attachShaderDebugInfo(
     ModuleOp module, llvm::StringRef sourcePath,
     const llvm::StringMap<std::string> &entryPoints) {
@@ -230,6 +304,52 @@ void spvb::attachShaderDebugInfo(
   LLVM::DICompileUnitAttr unit;
   auto subroutineType =
       LLVM::DISubroutineTypeAttr::get(context, llvm::dwarf::DW_CC_normal, {});
+  auto createSubprogram = [&](llvm::StringRef name, LLVM::DIFileAttr file,
+                              unsigned line) {
+    return LLVM::DISubprogramAttr::get(
+        context, DistinctAttr::create(UnitAttr::get(context)), unit, file,
+        StringAttr::get(context, name), /*linkageName=*/nullptr, file, line,
+        line, LLVM::DISubprogramFlags::Definition, subroutineType,
+        /*retainedNodes=*/{}, /*annotations=*/{});
+  };
+  // Inlined code (kInlinedFunctionAttr markers) is scoped by one subprogram
+  // per inlined function, without code of its own, as LLVM's inliner does.
+  llvm::StringMap<LLVM::DISubprogramAttr> inlinedFunctions;
+  // The outermost caller is scoped explicitly by `function`: the
+  // translation scopes a debug intrinsic's whole location by the first
+  // scope it finds in it, the callee's.
+  std::function<Location(Location, LLVM::DISubprogramAttr)> scopeInlined =
+      [&](Location loc, LLVM::DISubprogramAttr function) {
+        if (auto call = dyn_cast<CallSiteLoc>(loc)) {
+          Location caller = call.getCaller();
+          caller = isa<CallSiteLoc>(caller)
+                       ? scopeInlined(caller, function)
+                       : FusedLoc::get(context, {caller}, function);
+          return Location(CallSiteLoc::get(
+              scopeInlined(call.getCallee(), function), caller));
+        }
+        if (auto name = dyn_cast<NameLoc>(loc))
+          return Location(NameLoc::get(
+              name.getName(), scopeInlined(name.getChildLoc(), function)));
+        auto fused = dyn_cast<FusedLoc>(loc);
+        auto marker =
+            fused ? dyn_cast_or_null<DictionaryAttr>(fused.getMetadata())
+                  : nullptr;
+        auto name =
+            marker ? marker.getAs<StringAttr>(kInlinedFunctionAttr) : nullptr;
+        FileLineColLoc at = name ? findFileLocation(loc) : FileLineColLoc();
+        if (!at)
+          return loc;
+        LLVM::DISubprogramAttr &inlined = inlinedFunctions[name.getValue()];
+        if (!inlined) {
+          // glslang gives functions line 0: take the first line seen then.
+          auto line = marker.getAs<IntegerAttr>("line");
+          inlined = createSubprogram(name.getValue(), getFile(at.getFilename()),
+                                     line && line.getInt() ? line.getInt()
+                                                           : at.getLine());
+        }
+        return Location(FusedLoc::get(context, fused.getLocations(), inlined));
+      };
   module.walk([&](LLVM::LLVMFuncOp function) {
     if (function.isExternal())
       return;
@@ -259,12 +379,12 @@ void spvb::attachShaderDebugInfo(
       return; // the ABI's wrappers, no code of the shader's
     // glslang names functions with their parameter types: "collatz(u1;".
     name = name.take_until([](char c) { return c == '('; });
-    auto subprogram = LLVM::DISubprogramAttr::get(
-        context, DistinctAttr::create(UnitAttr::get(context)), unit, file,
-        StringAttr::get(context, name), /*linkageName=*/nullptr, file,
-        first.getLine(), first.getLine(), LLVM::DISubprogramFlags::Definition,
-        subroutineType, /*retainedNodes=*/{}, /*annotations=*/{});
+    LLVM::DISubprogramAttr subprogram =
+        createSubprogram(name, file, first.getLine());
     function->setLoc(FusedLoc::get(context, {function.getLoc()}, subprogram));
+    function.walk([&](Operation *op) {
+      op->setLoc(scopeInlined(op->getLoc(), subprogram));
+    });
     // A call must have a line in a function with debug information (LLVM's
     // verifier): one without takes the line before it.
     for (Block &block : function.getBody()) {
@@ -292,8 +412,10 @@ void spvb::attachShaderDebugInfo(
       op->setLoc(FusedLoc::get(context, {line}, block));
     });
     declareVariables(function, subprogram, file, first);
+    declareDebugValues(function, subprogram, first);
   });
   // The lowering's markers have served, also where no subprogram took them.
+  module.walk([](LLVM::DbgValueOp op) { op.erase(); });
   module.walk([](Operation *op) {
     op->removeAttr(kDebugNameAttr);
     op->removeAttr(kDebugTypeAttr);

@@ -173,6 +173,7 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   populateGLSLPatterns(converter, patterns);
   populateMatrixPatterns(converter, patterns);
   populateTerminationPatterns(converter, *layout, patterns);
+  populateDebugValuePatterns(converter, patterns);
 
   ConversionTarget target(*context);
   target.addLegalDialect<LLVM::LLVMDialect>();

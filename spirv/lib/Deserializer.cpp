@@ -26,6 +26,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
+#include <spirv/unified1/NonSemanticShaderDebugInfo100.h>
 #include <spirv/unified1/spirv.hpp>
 
 using namespace mlir;
@@ -157,8 +158,37 @@ private:
   llvm::DenseMap<uint32_t, std::map<uint32_t, std::string>> memberNames;
   llvm::DenseMap<uint32_t, std::string> strings;
   uint32_t shaderDebugInfoSet = 0;
-  static constexpr uint32_t kDebugSource = 35, kDebugSourceContinued = 102,
-                            kDebugLine = 103, kDebugNoLine = 104;
+  /// NonSemantic.Shader.DebugInfo.100's scopes: a DebugFunction's name and
+  /// line, a DebugLexicalBlock's parent, a DebugInlinedAt's call line,
+  /// caller scope and outer DebugInlinedAt.
+  struct DebugScopeInfo {
+    std::string functionName;
+    uint32_t line = 0, parent = 0, source = 0;
+  };
+  struct DebugInlinedAtInfo {
+    uint32_t line = 0, scope = 0, inlinedAt = 0;
+  };
+  struct DebugLocalVariableInfo {
+    std::string name;
+    uint32_t line = 0, argument = 0, source = 0, scope = 0;
+  };
+  llvm::DenseMap<uint32_t, DebugScopeInfo> debugScopes;
+  llvm::DenseMap<uint32_t, DebugInlinedAtInfo> debugInlinedAts;
+  llvm::DenseMap<uint32_t, DebugLocalVariableInfo> debugLocalVariables;
+  llvm::DenseSet<uint32_t> emptyDebugExpressions;
+  /// The DebugScope in effect: its scope and DebugInlinedAt (0 for none).
+  uint32_t currentScope = 0, currentInlinedAt = 0;
+  /// In the function being read: its own DebugFunction, and the last
+  /// DebugInlinedAt of each function inlined into it.
+  const DebugScopeInfo *currentFunctionScope = nullptr;
+  llvm::DenseMap<const DebugScopeInfo *, uint32_t> lastInlinedAt;
+  void collectShaderDebugInfo(const ParsedInstruction &inst);
+  const DebugScopeInfo *getScopeFunction(uint32_t scope);
+  Location getInlinedLocation(Location loc, uint32_t scope, uint32_t inlinedAt,
+                              unsigned depth = 0);
+  /// Result id -> type id, for the types of DebugValue's values.
+  llvm::DenseMap<uint32_t, uint32_t> resultTypeIds;
+  void processDebugValue(const ParsedInstruction &inst);
   /// Source text the module carries, by file name.
   std::map<std::string, std::string> sourceTexts;
   std::string lastSourceFile;
@@ -249,6 +279,8 @@ LogicalResult Deserializer::fail(const ParsedInstruction &inst,
 Location Deserializer::currentLocation(const ParsedInstruction &inst) {
   Location loc =
       currentLine ? Location(*currentLine) : UnknownLoc::get(&context);
+  if (currentLine && currentInlinedAt && debugInfo)
+    loc = getInlinedLocation(loc, currentScope, currentInlinedAt);
   if (inst.resultId) {
     auto it = names.find(inst.resultId);
     if (it != names.end() && !it->second.empty())
@@ -612,8 +644,140 @@ SmallVector<Value> Deserializer::getSuccessorOperands(Block *target) {
 // Module-level declarations
 //===----------------------------------------------------------------------===//
 
+/// What the debug information needs of NonSemantic.Shader.DebugInfo.100:
+/// source files and text, function and block scopes, inlining, local
+/// variables. Its numbers are ids of constants.
+void Deserializer::collectShaderDebugInfo(const ParsedInstruction &inst) {
+  auto number = [&](unsigned i) {
+    return i < inst.getNumArgs() ? literalConstants.lookup(inst.arg(i)) : 0;
+  };
+  auto id = [&](unsigned i) { return i < inst.getNumArgs() ? inst.arg(i) : 0; };
+  switch (inst.arg(1)) {
+  case NonSemanticShaderDebugInfo100DebugSource:
+    lastSourceFile = strings.lookup(id(2));
+    debugSources[inst.resultId] = lastSourceFile;
+    if (inst.getNumArgs() > 3)
+      sourceTexts[lastSourceFile] = strings.lookup(inst.arg(3));
+    break;
+  case NonSemanticShaderDebugInfo100DebugSourceContinued:
+    sourceTexts[lastSourceFile] += strings.lookup(id(2));
+    break;
+  case NonSemanticShaderDebugInfo100DebugFunction: {
+    // glslang names functions with their parameter types: "collatz(u1;".
+    std::string name = strings.lookup(id(2));
+    name = name.substr(0, name.find('('));
+    debugScopes[inst.resultId] = {name, number(5), 0, id(4)};
+    break;
+  }
+  case NonSemanticShaderDebugInfo100DebugFunctionDefinition:
+    // Optimizers drop OpName; the debug information keeps the name.
+    if (auto scope = debugScopes.find(id(2));
+        scope != debugScopes.end() && names.lookup(id(3)).empty())
+      names[id(3)] = scope->second.functionName;
+    break;
+  case NonSemanticShaderDebugInfo100DebugLexicalBlock:
+    debugScopes[inst.resultId] = {"", number(3), id(5), id(2)};
+    break;
+  case NonSemanticShaderDebugInfo100DebugInlinedAt:
+    debugInlinedAts[inst.resultId] = {number(2), id(3), id(4)};
+    break;
+  case NonSemanticShaderDebugInfo100DebugLocalVariable:
+    debugLocalVariables[inst.resultId] = {strings.lookup(id(2)), number(5),
+                                          number(9), id(4), id(7)};
+    break;
+  case NonSemanticShaderDebugInfo100DebugExpression:
+    if (inst.getNumArgs() == 2)
+      emptyDebugExpressions.insert(inst.resultId);
+    break;
+  case NonSemanticShaderDebugInfo100DebugDeclare:
+    // A variable the optimizer kept without its OpName.
+    if (auto variable = debugLocalVariables.find(id(2));
+        variable != debugLocalVariables.end() && inst.getNumArgs() == 5 &&
+        emptyDebugExpressions.count(id(4)) && names.lookup(id(3)).empty())
+      names[id(3)] = variable->second.name;
+    break;
+  }
+}
+
+/// The DebugFunction a scope is in, following lexical blocks' parents.
+const Deserializer::DebugScopeInfo *
+Deserializer::getScopeFunction(uint32_t scope) {
+  for (unsigned depth = 0; depth < 64; ++depth) {
+    auto it = debugScopes.find(scope);
+    if (it == debugScopes.end())
+      return nullptr;
+    if (!it->second.functionName.empty())
+      return &it->second;
+    scope = it->second.parent;
+  }
+  return nullptr;
+}
+
+/// `loc` in `scope` inlined at `inlinedAt`: a CallSiteLoc whose callee is
+/// fused with a kInlinedFunctionAttr marker naming the inlined function
+/// and whose caller is the call's line, itself inlined when its scope was.
+Location Deserializer::getInlinedLocation(Location loc, uint32_t scope,
+                                          uint32_t inlinedAt, unsigned depth) {
+  const DebugScopeInfo *function = getScopeFunction(scope);
+  auto call = debugInlinedAts.find(inlinedAt);
+  if (!function || call == debugInlinedAts.end() || depth > 64)
+    return loc;
+  Attribute marker = builder.getDictionaryAttr(
+      {builder.getNamedAttr(kInlinedFunctionAttr,
+                            builder.getStringAttr(function->functionName)),
+       builder.getNamedAttr("line",
+                            builder.getI32IntegerAttr(function->line))});
+  auto callerScope = debugScopes.find(call->second.scope);
+  llvm::StringRef file =
+      callerScope == debugScopes.end()
+          ? llvm::StringRef("<unknown>")
+          : llvm::StringRef(debugSources.lookup(callerScope->second.source));
+  Location caller =
+      FileLineColLoc::get(&context, file, call->second.line, /*column=*/0);
+  return CallSiteLoc::get(FusedLoc::get(&context, {loc}, marker),
+                          getInlinedLocation(caller, call->second.scope,
+                                             call->second.inlinedAt,
+                                             depth + 1));
+}
+
+/// DebugValue of a whole value (no indexes, no operations): a
+/// spvb.debug_value naming the variable. Optimizers leave some outside
+/// their variable's scope (spirv-opt puts an inlined parameter's first
+/// value before the inlined code's DebugScope): those are placed in the
+/// variable's function, inlined where it last was, or dropped.
+void Deserializer::processDebugValue(const ParsedInstruction &inst) {
+  auto found = debugLocalVariables.find(inst.arg(2));
+  if (inst.getNumArgs() != 5 || found == debugLocalVariables.end() ||
+      !emptyDebugExpressions.count(inst.arg(4)))
+    return;
+  const DebugLocalVariableInfo &variable = found->second;
+  Value value = getValue(inst.arg(3));
+  if (!value || isa<spirv::PointerType>(value.getType()))
+    return;
+  const DebugScopeInfo *function = getScopeFunction(variable.scope);
+  Location loc = currentLocation(inst);
+  if (function && function != getScopeFunction(currentScope)) {
+    Location line = FileLineColLoc::get(
+        &context, debugSources.lookup(variable.source),
+        variable.line ? variable.line : function->line, /*column=*/0);
+    if (function == currentFunctionScope)
+      loc = line;
+    else if (uint32_t inlinedAt = lastInlinedAt.lookup(function))
+      loc = getInlinedLocation(line, variable.scope, inlinedAt);
+    else
+      return;
+  }
+  DebugValueOp::create(builder, loc, value,
+                       builder.getStringAttr(variable.name),
+                       builder.getI32IntegerAttr(variable.line),
+                       builder.getI32IntegerAttr(variable.argument),
+                       getDebugTypeNames(resultTypeIds.lookup(inst.arg(3))));
+}
+
 LogicalResult Deserializer::collectDebugAndDecorations() {
   for (const ParsedInstruction &inst : parsed.instructions) {
+    if (debugInfo && inst.resultId && inst.typeId)
+      resultTypeIds[inst.resultId] = inst.typeId;
     switch (inst.opcode) {
     case spv::OpName:
       names[inst.arg(0)] = inst.argString(1).str();
@@ -635,15 +799,7 @@ LogicalResult Deserializer::collectDebugAndDecorations() {
     case spv::OpExtInst:
       if (!shaderDebugInfoSet || inst.arg(0) != shaderDebugInfoSet)
         break;
-      if (inst.arg(1) == kDebugSource && inst.getNumArgs() > 2) {
-        lastSourceFile = strings.lookup(inst.arg(2));
-        debugSources[inst.resultId] = lastSourceFile;
-        if (inst.getNumArgs() > 3)
-          sourceTexts[lastSourceFile] = strings.lookup(inst.arg(3));
-      } else if (inst.arg(1) == kDebugSourceContinued &&
-                 inst.getNumArgs() > 2) {
-        sourceTexts[lastSourceFile] += strings.lookup(inst.arg(2));
-      }
+      collectShaderDebugInfo(inst);
       break;
     // The source text glslang -g and DXC put in the module.
     case spv::OpSource:
@@ -1292,6 +1448,9 @@ LogicalResult Deserializer::processFunction(size_t begin, size_t end) {
   blocks.clear();
   phis.clear();
   currentLine.reset();
+  currentScope = currentInlinedAt = 0;
+  currentFunctionScope = nullptr;
+  lastInlinedAt.clear();
   prologue = std::make_unique<Block>();
 
   // Blocks, with OpPhi as block arguments. The entry block also holds the
@@ -2221,14 +2380,29 @@ LogicalResult Deserializer::processExtInst(const ParsedInstruction &inst) {
   if (inst.arg(0) == shaderDebugInfoSet) {
     // DebugLine Source LineStart LineEnd ColumnStart ColumnEnd, the
     // numbers as constants: as OpLine.
-    if (number == kDebugLine && inst.getNumArgs() > 5) {
+    if (number == NonSemanticShaderDebugInfo100DebugLine &&
+        inst.getNumArgs() > 5) {
       auto source = debugSources.find(inst.arg(2));
       currentLine = FileLineColLoc::get(
           &context, source != debugSources.end() ? source->second : "<unknown>",
           literalConstants.lookup(inst.arg(3)),
           literalConstants.lookup(inst.arg(5)));
-    } else if (number == kDebugNoLine) {
+    } else if (number == NonSemanticShaderDebugInfo100DebugNoLine) {
       currentLine.reset();
+    } else if (number == NonSemanticShaderDebugInfo100DebugScope &&
+               inst.getNumArgs() > 2) {
+      currentScope = inst.arg(2);
+      currentInlinedAt = inst.getNumArgs() > 3 ? inst.arg(3) : 0;
+      if (const DebugScopeInfo *function = getScopeFunction(currentScope)) {
+        if (currentInlinedAt)
+          lastInlinedAt[function] = currentInlinedAt;
+        else
+          currentFunctionScope = function;
+      }
+    } else if (number == NonSemanticShaderDebugInfo100DebugNoScope) {
+      currentScope = currentInlinedAt = 0;
+    } else if (number == NonSemanticShaderDebugInfo100DebugValue && debugInfo) {
+      processDebugValue(inst);
     }
     return success();
   }

@@ -53,6 +53,8 @@ int main(int argc, char **argv) {
   Expected<CompileOptions> options = spvb::tools::getCompileOptions();
   if (!options)
     return fail(options.takeError());
+  // LLVM IR is for people to read: values named as in the shader.
+  options->valueNames = emitKind == "llvm" || emitKind == "bc";
   Compiler compiler(*options);
   Expected<SpirvBinary> binary = compiler.load(inputPath);
   if (!binary)

@@ -75,6 +75,10 @@ struct CompileOptions {
   /// its own fiber when the kernel has barriers), and the code registered
   /// with the GDB JIT interface by a JitCompiler created for debugging.
   bool debug = false;
+  /// Name the IR's functions, stack slots and parameters after the shader's
+  /// OpNames even without debug information (spv-to-ll), so that the IR
+  /// reads like the shader.
+  bool valueNames = false;
 
   /// The barrier mode to compile with: race checks tell barrier intervals
   /// apart by counting each invocation's barriers, which only fibers do; a

@@ -50,6 +50,10 @@ void populateTerminationPatterns(const mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 void populateMatrixPatterns(const mlir::TypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
+/// spvb.debug_value: llvm.intr.dbg.value of a variable scoped to a
+/// placeholder file, which ShaderDebugInfo replaces.
+void populateDebugValuePatterns(const mlir::TypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
 
 } // namespace spvb
 

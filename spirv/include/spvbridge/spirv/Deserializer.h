@@ -63,6 +63,12 @@ inline constexpr llvm::StringLiteral kDebugTypeNamesAttr =
 /// On the module, for debug information: the source text it carries
 /// (OpSource, DebugSource), by file name.
 inline constexpr llvm::StringLiteral kDebugSourcesAttr = "spvb.debug_sources";
+/// In locations, for debug information: code inlined from a function
+/// (NonSemantic.Shader.DebugInfo.100's DebugInlinedAt) is a CallSiteLoc
+/// whose callee is a FusedLoc with a dictionary holding this key (the
+/// function's name) and "line" (its declaration line).
+inline constexpr llvm::StringLiteral kInlinedFunctionAttr =
+    "spvb.inlined_function";
 
 /// Registers the dialects the deserializer emits.
 void registerDeserializerDialects(mlir::MLIRContext &context);
@@ -71,7 +77,9 @@ void registerDeserializerDialects(mlir::MLIRContext &context);
 /// with "error: " and name the instruction (opcode, result id, OpName) and
 /// its source line when the module has line information.
 /// `debugInfo`: variables and function parameters carry kDebugNameAttr and
-/// kDebugTypeNamesAttr (OpName and OpMemberName would otherwise be lost).
+/// kDebugTypeNamesAttr (OpName and OpMemberName would otherwise be lost);
+/// NonSemantic.Shader.DebugInfo.100's DebugValue becomes spvb.debug_value,
+/// its inlined scopes kInlinedFunctionAttr locations.
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 deserializeSpirv(const SpirvBinary &binary, mlir::MLIRContext &context,
                  bool debugInfo = false);

@@ -226,6 +226,18 @@ def Spvb_DebugPrintfOp : Spvb_Op<"debug_printf"> {
   let assemblyFormat = "$format (`(` $args^ `:` type($args) `)`)? attr-dict";
 }
 
+def Spvb_DebugValueOp : Spvb_Op<"debug_value"> {
+  let summary = "NonSemantic.Shader.DebugInfo.100's DebugValue";
+  let description = [{
+    Only with debug information: from here on, the source variable `name`
+    (declared on `line`; `arg` is its parameter number from 1, or 0) holds
+    `value`. `type_names` is the kDebugTypeNamesAttr tree of its type.
+  }];
+  let arguments = (ins AnyType:$value, StrAttr:$name, I32Attr:$line,
+                   I32Attr:$arg, AnyAttr:$type_names);
+  let assemblyFormat = "$name `=` $value attr-dict `:` type($value)";
+}
+
 def Spvb_DemoteOp : Spvb_Op<"demote"> {
   let summary = "OpDemoteToHelperInvocation";
   let description = [{
