@@ -1020,9 +1020,11 @@ int main(int argc, char **argv) {
       return fail(compiled.takeError());
     debugKernel = *compiled;
     target->entry = debugKernel->entry.invocation;
-    // With barriers, the whole workgroup in the debug build, an invocation
-    // per thread: a debugger switches between them at a barrier.
-    target->wholeWorkgroup = debugKernel->entry.info.uses_barriers != 0;
+    // With barriers or subgroup operations, the whole workgroup in the
+    // debug build, an invocation per thread: a debugger switches between
+    // them where they wait for each other.
+    target->wholeWorkgroup = debugKernel->entry.info.uses_barriers != 0 ||
+                             debugKernel->reflection.usesSubgroupOps;
     launcher.setDebugInvocation(*target);
   }
   Dispatch dispatch(*kernel);
