@@ -746,8 +746,10 @@ Location Deserializer::getInlinedLocation(Location loc, uint32_t scope,
 /// value before the inlined code's DebugScope): those are placed in the
 /// variable's function, inlined where it last was, or dropped.
 void Deserializer::processDebugValue(const ParsedInstruction &inst) {
+  if (inst.getNumArgs() != 5)
+    return;
   auto found = debugLocalVariables.find(inst.arg(2));
-  if (inst.getNumArgs() != 5 || found == debugLocalVariables.end() ||
+  if (found == debugLocalVariables.end() ||
       !emptyDebugExpressions.count(inst.arg(4)))
     return;
   const DebugLocalVariableInfo &variable = found->second;

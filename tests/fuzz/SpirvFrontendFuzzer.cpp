@@ -1,9 +1,10 @@
 //===- SpirvFrontendFuzzer.cpp - libFuzzer: SPIR-V binary to LLVM IR -----===//
 //
 // What spv-to-ll does with a .spv file: header check, validation, entry
-// point reflection, deserialization, lowering to the llvm dialect and
-// translation to verified LLVM IR. Any input may be refused with an error;
-// none may crash.
+// point reflection, deserialization (half the inputs with the debug
+// information spv-to-ll reads for value names), lowering to the llvm
+// dialect and translation to verified LLVM IR. Any input may be refused with an
+// error; none may crash.
 //
 //===----------------------------------------------------------------------===//
 #include "spvbridge/bridge/Compiler.h"
@@ -20,7 +21,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     llvm::consumeError(binary.takeError());
     return 0;
   }
-  Compiler compiler{CompileOptions()};
+  // Half the inputs as spv-to-ll's LLVM IR is made, with the debug
+  // information that names values read from the module.
+  CompileOptions options;
+  options.valueNames = size % 2;
+  Compiler compiler(options);
   auto check = [](auto &&expected) {
     if (!expected) {
       llvm::consumeError(expected.takeError());

@@ -50,6 +50,19 @@ def compile_repo_shaders(seeds):
                        out]
         subprocess.run(command, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, check=False)
+    # Modules with NonSemantic.Shader.DebugInfo.100, as compiled and after
+    # an optimizer turned their variables into DebugValue and inlined calls.
+    debugging = os.path.join(ROOT, "tests", "lit", "Debugging", "Inputs")
+    for path in find_files(debugging, (".comp",)):
+        out = os.path.join(seeds, os.path.basename(path) + ".gVS.spv")
+        subprocess.run(["glslangValidator", "-V", "-gVS", path, "-o", out],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=False)
+        if os.path.exists(out):
+            subprocess.run(["spirv-opt", "-O", out, "-o",
+                            out.replace(".gVS.", ".gVS-O.")],
+                           stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, check=False)
 
 
 def gather_seeds(fuzzer, corpus, seeds):
