@@ -1,19 +1,28 @@
 #!/usr/bin/env python3
-"""spv-run against lavapipe: compute (vkref) and draws (spv-run
---backend=vulkan).
+"""spv-run against lavapipe and hand-written C: compute kernels and draws.
 
-Compute: 1M-element saxpy and reduction; both runners get the same command
-line (--repeat 20: one untimed warm-up, the median of 20 timed dispatches).
+Compute: each kernel runs on lavapipe (vkref), on spv-run with all
+threads and with one, and as hand-written C/OpenMP (tools/bench/native.c,
+built here with cc -O3 -march=native -fopenmp, OMP_NUM_THREADS as
+spv-run's threads), all on the same inputs; lavapipe and spv-run get the
+same command line (--repeat N: one untimed warm-up, the median of N timed
+dispatches); every output must agree with lavapipe's before its row is
+printed. The kernels: saxpy, a shared-memory reduction, a shared-atomic
+histogram, a tiled matrix multiply, mandelbrot (a divergent loop), a
+subgroup reduction, ggml's rms_norm and ncnn's swish from ../shared/corpus
+(skipped without it).
+
 Draws: a full-screen 256x256 fragment shader with a loop
 (shaders/waves.frag), a textured mesh of 4608 triangles with
 implicit-LOD sampling of a mipmapped 256x256 texture (shaders/mesh.vert,
 shaders/textured.frag) and the same mesh without the texture
 (shaders/mesh-uv.frag), timed the same way. Prints Markdown tables.
 
-  tools/benchmark.py [--build DIR]   (default DIR: build)
+  tools/benchmark.py [--build DIR] [--repeat N] [--only compute|draws]
 """
 import argparse
 import json
+import math
 import os
 import struct
 import subprocess
@@ -21,6 +30,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus")
 
 
 def run(command, env):
@@ -30,70 +40,177 @@ def run(command, env):
     return json.loads(result.stdout)
 
 
-def check_agreement(name, ref_path, our_path):
-    """A fast wrong answer is no answer: outputs agree within 1e-5 relative."""
+def check_agreement(name, ref_path, our_path, kind="f32", who="spv-run"):
+    """A fast wrong answer is no answer: float outputs agree within 1e-5
+    relative, integer outputs exactly."""
     with open(ref_path, "rb") as f:
         ref = f.read()
     with open(our_path, "rb") as f:
         ours = f.read()
     count = len(ref) // 4
     if len(ours) != len(ref):
-        sys.exit("error: %s: output sizes differ (%d vs %d bytes)" %
-                 (name, len(ref), len(ours)))
-    a = struct.unpack("<%df" % count, ref)
-    b = struct.unpack("<%df" % count, ours)
+        sys.exit("error: %s: %s output size differs (%d vs %d bytes)" %
+                 (name, who, len(ref), len(ours)))
+    code = "f" if kind == "f32" else "I"
+    a = struct.unpack("<%d%s" % (count, code), ref)
+    b = struct.unpack("<%d%s" % (count, code), ours)
     for i, (x, y) in enumerate(zip(a, b)):
-        if abs(x - y) > 1e-5 * max(abs(x), abs(y), 1.0):
-            sys.exit("error: %s: element %d differs: lavapipe %r, spv-run %r"
-                     % (name, i, x, y))
+        if abs(x - y) > (1e-5 * max(abs(x), abs(y), 1.0) if code == "f" else 0):
+            sys.exit("error: %s: element %d differs: lavapipe %r, %s %r"
+                     % (name, i, x, who, y))
+
+
+def write(path, kind, values):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<%d%s" % (len(values), kind), *values))
+    return path
+
+
+def glsl(work, path, name=None, prefix=""):
+    """`path` compiled for Vulkan 1.1; `prefix` is inserted after #version."""
+    name = name or os.path.basename(path)
+    source = path
+    if prefix:
+        with open(path) as f:
+            lines = f.read().split("\n")
+        at = next(i for i, line in enumerate(lines)
+                  if line.startswith("#version"))
+        source = os.path.join(work, name)
+        with open(source, "w") as f:
+            f.write("\n".join(lines[:at + 1] + [prefix] + lines[at + 1:]))
+    spv = os.path.join(work, name + ".spv")
+    subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.1",
+                    source, "-o", spv], check=True, capture_output=True)
+    return spv
+
+
+def compute_benchmarks(args, work, env):
+    n = 1 << 20
+    x = write(os.path.join(work, "x.bin"), "f",
+              [(i % 1000) * 0.5 for i in range(n)])
+    y = write(os.path.join(work, "y.bin"), "f", [float(i % 7) for i in range(n)])
+    v = write(os.path.join(work, "v.bin"), "I",
+              [(i * 2654435761) & 0xffffffff for i in range(n)])
+    # Multiples of 1/16 with short sums: every summation order is exact.
+    m = 256
+    a = write(os.path.join(work, "a.bin"), "f",
+              [((i * 7) % 13 - 6) * 0.25 for i in range(m * m)])
+    b = write(os.path.join(work, "b.bin"), "f",
+              [((i * 5) % 11 - 5) * 0.5 for i in range(m * m)])
+    shaders = os.path.join(ROOT, "shaders")
+    # (name, spv, flags, output binding, output kind, native kernel, inputs)
+    benchmarks = [
+        ("saxpy 1M", glsl(work, os.path.join(shaders, "saxpy.comp")),
+         ["--groups", str(n // 64), "1", "1", "--buffer", "0:0:storage:" + x,
+          "--buffer", "0:1:storage:" + y, "--push", "f32:2.5,u32:%d" % n],
+         "0:1", "f32", "saxpy", [x, y]),
+        ("shared-memory reduction 1M",
+         glsl(work, os.path.join(shaders, "reduce.comp")),
+         ["--groups", str(n // 256), "1", "1", "--buffer", "0:0:storage:" + x,
+          "--buffer", "0:1:storage:zero:%d" % (4 * n // 256)],
+         "0:1", "f32", "reduce", [x]),
+        ("shared-atomic histogram 1M",
+         glsl(work, os.path.join(shaders, "histogram.comp")),
+         ["--groups", str(n // 256), "1", "1", "--buffer", "0:0:storage:" + v,
+          "--buffer", "0:1:storage:zero:1024"],
+         "0:1", "u32", "histogram", [v]),
+        ("tiled matmul 256", glsl(work, os.path.join(shaders, "matmul.comp")),
+         ["--groups", str(m // 16), str(m // 16), "1",
+          "--buffer", "0:0:storage:" + a, "--buffer", "0:1:storage:" + b,
+          "--buffer", "0:2:storage:zero:%d" % (4 * m * m),
+          "--push", "u32:%d" % m],
+         "0:2", "f32", "matmul", [a, b]),
+        ("mandelbrot 1024x512",
+         glsl(work, os.path.join(shaders, "mandelbrot.comp")),
+         ["--groups", "64", "32", "1",
+          "--buffer", "0:0:storage:zero:%d" % (4 * 1024 * 512)],
+         "0:0", "u32", "mandelbrot", []),
+        ("subgroup reduction 1M",
+         glsl(work, os.path.join(shaders, "subgroup_sum.comp")),
+         ["--groups", str(n // 256), "1", "1", "--buffer", "0:0:storage:" + x,
+          "--buffer", "0:1:storage:zero:%d" % (4 * n // 256)],
+         "0:1", "f32", "reduce", [x]),
+    ]
+    rms_norm = os.path.join(CORPUS, "ggml-vulkan", "rms_norm.comp.spv")
+    swish = os.path.join(CORPUS, "ncnn", "swish.comp")
+    if os.path.exists(rms_norm) and os.path.exists(swish):
+        rows, cols = 256, 4096
+        # ggml's binary-op push constants: shapes (ne) and element strides
+        # (nb) of src0, src1 and dst, misalignments, then eps.
+        push = ("u32:%d,%d,%d,1,1,1,%d,%d,%d,1,1,1,1,0,0,0,0,"
+                "%d,%d,1,1,1,%d,%d,%d,0,f32:1e-6,0,i32:0" %
+                (n, cols, rows, cols, n, n, cols, rows, cols, n, n))
+        with open(os.path.join(CORPUS, "_scripts",
+                               "ncnn_fp32_preamble.glsl")) as f:
+            preamble = f.read()
+        benchmarks += [
+            ("ggml rms_norm 256x4096", rms_norm,
+             ["--groups", str(rows), "1", "1", "--buffer", "0:0:storage:" + x,
+              "--buffer", "0:1:storage:zero:16",
+              "--buffer", "0:2:storage:zero:%d" % (4 * n), "--push", push],
+             "0:2", "f32", "rms_norm", [x]),
+            # ncnn sets the local size through specialization constant 233;
+            # 256 here, as the preamble its corpus build uses otherwise.
+            ("ncnn swish 1M", glsl(work, swish, "swish.comp", preamble +
+                                   "\nlayout(local_size_x = 256) in;"),
+             ["--groups", str(n // 4 // 256), "1", "1",
+              "--buffer", "0:0:storage:" + x, "--push", "u32:%d" % (n // 4)],
+             "0:0", "f32", "swish", [x]),
+        ]
+    else:
+        print("skipped: ggml rms_norm and ncnn swish (no %s)" % CORPUS)
+
+    native = os.path.join(work, "native")
+    subprocess.run(["cc", "-O3", "-march=native", "-fopenmp", "-ffp-contract=off",
+                    os.path.join(ROOT, "tools", "bench", "native.c"), "-o",
+                    native, "-lm"], check=True)
+    print("| kernel | lavapipe ms | spv-run ms | C/OpenMP ms | lavapipe / "
+          "spv-run | spv-run / C | spv-run 1 thread / all |")
+    print("|---|---|---|---|---|---|---|")
+    speedups, natives = [], []
+    for index, (name, spv, flags, out, kind, kernel, inputs) in enumerate(
+            benchmarks):
+        common = flags + ["--repeat", args.repeat, "--json"]
+        files = {who: os.path.join(work, "out%d.%s.bin" % (index, who))
+                 for who in ("lavapipe", "spv-run", "native")}
+        ref = run([args.vkref, "--spv", spv] + common +
+                  ["--out", "%s:%s" % (out, files["lavapipe"])], env)
+        ours = run([args.spv_run, spv] + common +
+                   ["--out", "%s:%s" % (out, files["spv-run"])], env)
+        single = run([args.spv_run, spv] + common + ["--threads", "1"], env)
+        theirs = run([native, kernel, args.repeat, files["native"]] + inputs,
+                     dict(env, OMP_NUM_THREADS=str(ours["threads"])))
+        check_agreement(name, files["lavapipe"], files["spv-run"], kind)
+        check_agreement(name, files["lavapipe"], files["native"], kind,
+                        "C/OpenMP")
+        speedup = ref["dispatch_ms"] / ours["dispatch_ms"]
+        slowdown = ours["dispatch_ms"] / theirs["dispatch_ms"]
+        speedups.append(speedup)
+        natives.append(slowdown)
+        print("| %s | %.3f | %.3f | %.3f | %.2fx | %.2fx | %.2fx |" % (name, ref["dispatch_ms"], ours["dispatch_ms"],
+                           theirs["dispatch_ms"], speedup, slowdown,
+                           single["dispatch_ms"] / ours["dispatch_ms"]))
+    geomean = lambda values: math.exp(sum(map(math.log, values)) / len(values))
+    print("| geomean | | | | %.2fx | %.2fx | |" %
+          (geomean(speedups), geomean(natives)))
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--repeat", default="20")
+    parser.add_argument("--only", choices=["compute", "draws"])
     args = parser.parse_args()
-    spv_run = os.path.join(args.build, "tools", "spv-run")
-    vkref = os.path.join(args.build, "tests", "differential", "vkref", "vkref")
+    args.spv_run = os.path.join(args.build, "tools", "spv-run")
+    args.vkref = os.path.join(args.build, "tests", "differential", "vkref",
+                              "vkref")
     env = dict(os.environ,
                VK_ICD_FILENAMES="/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
-    n = 1 << 20
     work = tempfile.mkdtemp(prefix="spvb-bench-")
-    x = os.path.join(work, "x.bin")
-    y = os.path.join(work, "y.bin")
-    with open(x, "wb") as f:
-        f.write(struct.pack("<%df" % n, *[(i % 1000) * 0.5 for i in range(n)]))
-    with open(y, "wb") as f:
-        f.write(struct.pack("<%df" % n, *[float(i % 7) for i in range(n)]))
-    benchmarks = [
-        ("saxpy 1M", "saxpy.comp",
-         ["--groups", str(n // 64), "1", "1", "--buffer", "0:0:storage:" + x,
-          "--buffer", "0:1:storage:" + y, "--push", "f32:2.5,u32:%d" % n]),
-        ("shared-memory reduction 1M", "reduce.comp",
-         ["--groups", str(n // 256), "1", "1", "--buffer", "0:0:storage:" + x,
-          "--buffer", "0:1:storage:zero:%d" % (4 * n // 256)]),
-    ]
-    print("| kernel | lavapipe dispatch_ms | spv-run dispatch_ms | speed-up | "
-          "spv-run compile_ms | threads |")
-    print("|---|---|---|---|---|---|")
-    for name, shader, flags in benchmarks:
-        spv = os.path.join(work, shader + ".spv")
-        subprocess.run(["glslangValidator", "-V", os.path.join(ROOT, "shaders",
-                                                                shader),
-                        "-o", spv], check=True, capture_output=True)
-        common = flags + ["--repeat", args.repeat, "--json"]
-        ref_out = os.path.join(work, shader + ".lavapipe.bin")
-        our_out = os.path.join(work, shader + ".spv-run.bin")
-        ref = run([vkref, "--spv", spv] + common + ["--out", "0:1:" + ref_out],
-                  env)
-        ours = run([spv_run, spv] + common + ["--out", "0:1:" + our_out], env)
-        check_agreement(name, ref_out, our_out)
-        print("| %s | %.3f | %.3f | %.2fx | %.1f | %d |" % (
-            name, ref["dispatch_ms"], ours["dispatch_ms"],
-            ref["dispatch_ms"] / ours["dispatch_ms"], ours["compile_ms"],
-            ours["threads"]))
-
-    draw_benchmarks(spv_run, env, work, args.repeat)
+    if args.only != "draws":
+        compute_benchmarks(args, work, env)
+    if args.only != "compute":
+        draw_benchmarks(args.spv_run, env, work, args.repeat)
 
 
 def check_image(name, ref_path, our_path, tolerance):
