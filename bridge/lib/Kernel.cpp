@@ -205,6 +205,7 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   defineRuntime("spvb_rt_control_barrier", &spvb_rt_control_barrier);
   defineRuntime("spvb_rt_printf", &spvb_rt_printf);
   defineRuntime("spvb_rt_subgroup", &spvb_rt_subgroup);
+  defineRuntime("spvb_rt_subgroup_all", &spvb_rt_subgroup_all);
   defineRuntime("spvb_rt_image", &spvb_rt_image);
   defineRuntime("spvb_rt_sample2", &spvb_rt_sample2);
   defineRuntime("spvb_rt_sample2_lanes", &spvb_rt_sample2_lanes);

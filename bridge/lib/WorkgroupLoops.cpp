@@ -8,6 +8,13 @@
 // i+1 runs next, if all return the workgroup is done, and anything else is a
 // barrier divergence reported through spvb_rt_fault.
 //
+// A subgroup instruction that every invocation reaches exactly once (its
+// block post-dominates the entry, outside any loop) cuts the body too: the
+// region before it leaves each invocation's operand in its scratch slot,
+// spvb_rt_subgroup_all runs the instruction for every subgroup at once, and
+// the next region reads the results. Other subgroup instructions keep the
+// kernel on fibers.
+//
 //===----------------------------------------------------------------------===//
 #include "WorkgroupLoops.h"
 
@@ -17,6 +24,8 @@
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -39,6 +48,7 @@ using namespace spvb;
 
 static constexpr StringLiteral kBarrierFunction = "spvb_rt_control_barrier";
 static constexpr StringLiteral kSubgroupFunction = "spvb_rt_subgroup";
+static constexpr StringLiteral kSubgroupAllFunction = "spvb_rt_subgroup_all";
 static constexpr StringLiteral kFaultFunction = "spvb_rt_fault";
 /// The exit id of an invocation that returned; barrier i is exit id i + 1.
 static constexpr uint32_t kReturned = ~0u;
@@ -83,7 +93,10 @@ public:
 
 private:
   bool cloneAndInline();
+  bool isRegionSubgroupCall(CallBase &call, const PostDominatorTree &postDom,
+                            const LoopInfo &loops) const;
   void splitAtBarriers();
+  void emitSubgroupCall(CallBase &call);
   void collectRegion(BasicBlock *start);
   bool crossesBarrier(const Instruction &value) const;
   bool isRematerializable(Value *value, unsigned depth = 0);
@@ -99,7 +112,10 @@ private:
 
   /// The working copy of the invocation, deleted when done.
   Function *body = nullptr;
+  /// The cuts: barriers and subgroup instructions, each in a block of its
+  /// own; the subgroup instruction of each cut that is one, else null.
   SmallVector<BasicBlock *> barriers;
+  SmallVector<CallBase *> subgroupCalls;
   DenseMap<BasicBlock *, unsigned> barrierIds;
   SmallVector<Region> regions;
   DenseMap<Value *, bool> rematerializable;
@@ -138,14 +154,42 @@ bool WorkgroupLoopsBuilder::cloneAndInline() {
   body = cloneInlinedBody(invocation);
   if (!body)
     return false;
-  // A subgroup operation needs its partners at the same point, which
-  // loops over the whole workgroup cannot provide.
+  // A subgroup operation needs its partners at the same point: region
+  // loops provide it only where every invocation comes exactly once.
+  DominatorTree dominators(*body);
+  LoopInfo loops(dominators);
+  PostDominatorTree postDominators(*body);
   for (Instruction &inst : instructions(*body))
     if (auto *call = dyn_cast<CallBase>(&inst))
       if (Function *callee = call->getCalledFunction())
-        if (callee->getName() == kSubgroupFunction)
+        if (callee->getName() == kSubgroupFunction &&
+            !isRegionSubgroupCall(*call, postDominators, loops))
           return false;
   return true;
+}
+
+/// Whether every invocation makes `call` exactly once, with constant
+/// operation and types and its operands and result in allocas (which
+/// become scratch arrays), so that spvb_rt_subgroup_all can run it.
+bool WorkgroupLoopsBuilder::isRegionSubgroupCall(
+    CallBase &call, const PostDominatorTree &postDominators,
+    const LoopInfo &loops) const {
+  BasicBlock *block = call.getParent();
+  if (call.arg_size() != 10 ||
+      !postDominators.dominates(block, &body->getEntryBlock()) ||
+      loops.getLoopFor(block))
+    return false;
+  for (unsigned i : {1, 2, 3, 5, 6})
+    if (!isa<ConstantInt>(call.getArgOperand(i)))
+      return false;
+  // Operands may be absent (OpGroupNonUniformElect has none).
+  auto inSlot = [](Value *value, bool optional) {
+    return isa<AllocaInst>(value) ||
+           (optional && isa<ConstantPointerNull>(value));
+  };
+  return inSlot(call.getArgOperand(7), true) &&
+         inSlot(call.getArgOperand(8), true) &&
+         inSlot(call.getArgOperand(9), false);
 }
 
 void WorkgroupLoopsBuilder::splitAtBarriers() {
@@ -153,14 +197,18 @@ void WorkgroupLoopsBuilder::splitAtBarriers() {
   for (Instruction &inst : instructions(*body))
     if (auto *call = dyn_cast<CallBase>(&inst))
       if (Function *callee = call->getCalledFunction())
-        if (callee->getName() == kBarrierFunction)
+        if (callee->getName() == kBarrierFunction ||
+            callee->getName() == kSubgroupFunction)
           calls.push_back(call);
-  // Each barrier gets a block of its own, whose successor has no phis.
+  // Each cut gets a block of its own, whose successor has no phis.
   for (CallBase *call : calls) {
     BasicBlock *barrier = SplitBlock(call->getParent(), call->getIterator());
     SplitBlock(barrier, std::next(call->getIterator()));
     barrierIds[barrier] = barriers.size();
     barriers.push_back(barrier);
+    subgroupCalls.push_back(
+        call->getCalledFunction()->getName() == kSubgroupFunction ? call
+                                                                  : nullptr);
   }
 }
 
@@ -341,17 +389,26 @@ bool WorkgroupLoopsBuilder::emitRegion(unsigned index) {
   auto *head = BasicBlock::Create(context, name, entry);
   auto *latch = BasicBlock::Create(context, name + ".latch", entry);
   auto *done = BasicBlock::Create(context, name + ".done", entry);
-  regionSwitch->addCase(b.getInt32(index), head);
+  // A region after a subgroup instruction starts by running it.
+  BasicBlock *preheader = nextRegion;
+  if (index > 0 && subgroupCalls[index - 1]) {
+    preheader = BasicBlock::Create(context, name + ".subgroup", entry, head);
+    b.SetInsertPoint(preheader);
+    emitSubgroupCall(*subgroupCalls[index - 1]);
+    b.CreateBr(head);
+  }
+  regionSwitch->addCase(b.getInt32(index),
+                        preheader == nextRegion ? head : preheader);
 
   b.SetInsertPoint(head);
   PHINode *localIndex = b.CreatePHI(i32, 2, "local.index");
   PHINode *low = b.CreatePHI(i32, 2, "exit.low");
   PHINode *high = b.CreatePHI(i32, 2, "exit.high");
   PHINode *returned = b.CreatePHI(i32, 2, "returned");
-  localIndex->addIncoming(b.getInt32(0), nextRegion);
-  low->addIncoming(b.getInt32(kReturned), nextRegion);
-  high->addIncoming(b.getInt32(0), nextRegion);
-  returned->addIncoming(b.getInt32(0), nextRegion);
+  localIndex->addIncoming(b.getInt32(0), preheader);
+  low->addIncoming(b.getInt32(kReturned), preheader);
+  high->addIncoming(b.getInt32(0), preheader);
+  returned->addIncoming(b.getInt32(0), preheader);
 
   // This invocation's block: ids, and its slice of the Private storage.
   auto store = [&](Value *value, size_t offset) {
@@ -453,6 +510,32 @@ bool WorkgroupLoopsBuilder::emitRegion(unsigned index) {
   return true;
 }
 
+/// spvb_rt_subgroup_all for the subgroup instruction `call` of the body,
+/// its operands and result in their scratch arrays.
+void WorkgroupLoopsBuilder::emitSubgroupCall(CallBase &call) {
+  IRBuilder<> &b = *builder;
+  Type *i32 = b.getInt32Ty();
+  Type *i64 = b.getInt64Ty();
+  Type *ptr = b.getPtrTy();
+  auto arrayOf = [&](Value *alloca) -> std::pair<Value *, Value *> {
+    for (auto [array, base] : zip(arrays, arrayBases))
+      if (array.alloca == alloca)
+        return {base, b.getInt64(array.stride)};
+    return {ConstantPointerNull::get(b.getPtrTy()), b.getInt64(0)};
+  };
+  auto [operand0, stride0] = arrayOf(call.getArgOperand(7));
+  auto [operand1, stride1] = arrayOf(call.getArgOperand(8));
+  auto [result, resultStride] = arrayOf(call.getArgOperand(9));
+  FunctionCallee function = module.getOrInsertFunction(
+      kSubgroupAllFunction, b.getVoidTy(), ptr, i32, i32, i32, i32, i32, i32,
+      ptr, i64, ptr, i64, ptr, i64);
+  b.CreateCall(function,
+               {entry->getArg(0), b.getInt32(count), call.getArgOperand(1),
+                call.getArgOperand(2), call.getArgOperand(3),
+                call.getArgOperand(5), call.getArgOperand(6), operand0, stride0,
+                operand1, stride1, result, resultStride});
+}
+
 Function *WorkgroupLoopsBuilder::build(StringRef symbol) {
   if (count == 0 || !cloneAndInline())
     return nullptr;
@@ -551,9 +634,12 @@ Function *WorkgroupLoopsBuilder::build(StringRef symbol) {
 PreservedAnalyses WorkgroupLoopsPass::run(Module &module,
                                           ModuleAnalysisManager &) {
   bool changed = false;
+  Function *subgroup = module.getFunction(kSubgroupFunction);
+  bool usesSubgroups = subgroup && !subgroup->use_empty();
   for (KernelInfoGlobal &kernel : getKernelInfoGlobals(module)) {
     if (module.getFunction(kernel.workgroupSymbol) ||
-        !kernel.field(offsetof(spvb_kernel_info, uses_barriers)))
+        (!kernel.field(offsetof(spvb_kernel_info, uses_barriers)) &&
+         !usesSubgroups))
       continue;
     WorkgroupLoopsBuilder builder(module, *kernel.invocation, kernel.fields);
     if (!builder.build(kernel.workgroupSymbol))

@@ -170,32 +170,39 @@ std::string runArithmetic(llvm::ArrayRef<SubgroupMember> members) {
   if (operation > spv::GroupOperationClusteredReduce)
     return llvm::formatv("group operation {0} is not supported", operation);
   uint32_t cluster = std::max<uint32_t>(first.clusterSize, 1);
+  bool reduce = operation == spv::GroupOperationReduce ||
+                operation == spv::GroupOperationClusteredReduce;
+  // Which total a member of a reduction takes: its cluster's (local ids
+  // are below 64, so are clusters).
+  auto clusterOf = [&](const SubgroupMember &member) {
+    return operation == spv::GroupOperationReduce
+               ? 0u
+               : std::min<uint32_t>(member.localId / cluster, 63);
+  };
   for (unsigned c = 0; c < type.count; ++c) {
+    if (reduce) {
+      // Each total once, combined in local id order.
+      std::array<uint64_t, 64> totals;
+      totals.fill(combine.identity());
+      for (const SubgroupMember &member : members) {
+        uint64_t &total = totals[clusterOf(member)];
+        total = combine(total, loadComponent(member.call->operand0, type, c));
+      }
+      for (const SubgroupMember &member : members)
+        storeComponent(member.call->result, type, c,
+                       totals[clusterOf(member)]);
+      continue;
+    }
     uint64_t running = combine.identity();
     for (const SubgroupMember &member : members) {
       uint64_t value = loadComponent(member.call->operand0, type, c);
       uint64_t result = 0;
-      switch (operation) {
-      case spv::GroupOperationReduce:
-      case spv::GroupOperationClusteredReduce: {
-        uint32_t only = operation == spv::GroupOperationReduce
-                            ? ~0u
-                            : member.localId / cluster;
-        result = combine.identity();
-        for (const SubgroupMember &other : members)
-          if (only == ~0u || other.localId / cluster == only)
-            result =
-                combine(result, loadComponent(other.call->operand0, type, c));
-        break;
-      }
-      case spv::GroupOperationInclusiveScan:
+      if (operation == spv::GroupOperationInclusiveScan) {
         running = combine(running, value);
         result = running;
-        break;
-      default: // ExclusiveScan
+      } else { // ExclusiveScan
         result = running;
         running = combine(running, value);
-        break;
       }
       storeComponent(member.call->result, type, c, result);
     }

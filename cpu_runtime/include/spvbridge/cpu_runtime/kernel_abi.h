@@ -265,6 +265,20 @@ void spvb_rt_subgroup(spvb_invocation *invocation, uint32_t opcode,
                       uint32_t result_desc, const void *operand0,
                       const void *operand1, void *result);
 
+/* A subgroup instruction that every invocation of the workgroup reaches
+ * exactly once, run for all of them together by a region-loops workgroup
+ * entry between two regions: invocation i's operands are at
+ * operand0 + i * operand0_stride (operand1 likewise, or NULL) and its result
+ * is written at result + i * result_stride; the other arguments are
+ * spvb_rt_subgroup's. */
+void spvb_rt_subgroup_all(const spvb_dispatch *dispatch,
+                          uint32_t invocation_count, uint32_t opcode,
+                          uint32_t group_operation, uint32_t cluster_size,
+                          uint32_t operand_desc, uint32_t result_desc,
+                          const uint8_t *operand0, uint64_t operand0_stride,
+                          const uint8_t *operand1, uint64_t operand1_stride,
+                          uint8_t *result, uint64_t result_stride);
+
 /* An image, texel buffer or sampled image: the binding-table entry of an
  * image resource has base = (uint8_t *)&descriptor and size =
  * sizeof(spvb_image). Texels are tightly packed at `data`, x fastest, then
