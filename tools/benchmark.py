@@ -89,6 +89,11 @@ def compute_benchmarks(args, work, env):
     x = write(os.path.join(work, "x.bin"), "f",
               [(i % 1000) * 0.5 for i in range(n)])
     y = write(os.path.join(work, "y.bin"), "f", [float(i % 7) for i in range(n)])
+    # Activations as a network's layers see them, for ncnn's swish: in
+    # [-8, 8). (Arguments whose exp underflows to a subnormal, e^-87.3 to
+    # e^-105, take glibc's slow path: see docs/performance.md.)
+    activations = write(os.path.join(work, "act.bin"), "f",
+                        [((i * 37) % 1024 - 512) / 64 for i in range(n)])
     v = write(os.path.join(work, "v.bin"), "I",
               [(i * 2654435761) & 0xffffffff for i in range(n)])
     # Multiples of 1/16 with short sums: every summation order is exact.
@@ -154,8 +159,9 @@ def compute_benchmarks(args, work, env):
             ("ncnn swish 1M", glsl(work, swish, "swish.comp", preamble +
                                    "\nlayout(local_size_x = 256) in;"),
              ["--groups", str(n // 4 // 256), "1", "1",
-              "--buffer", "0:0:storage:" + x, "--push", "u32:%d" % (n // 4)],
-             "0:0", "f32", "swish", [x]),
+              "--buffer", "0:0:storage:" + activations,
+              "--push", "u32:%d" % (n // 4)],
+             "0:0", "f32", "swish", [activations]),
         ]
     else:
         print("skipped: ggml rms_norm and ncnn swish (no %s)" % CORPUS)
@@ -206,11 +212,11 @@ def main():
                               "vkref")
     env = dict(os.environ,
                VK_ICD_FILENAMES="/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
-    work = tempfile.mkdtemp(prefix="spvb-bench-")
-    if args.only != "draws":
-        compute_benchmarks(args, work, env)
-    if args.only != "compute":
-        draw_benchmarks(args.spv_run, env, work, args.repeat)
+    with tempfile.TemporaryDirectory(prefix="spvb-bench-") as work:
+        if args.only != "draws":
+            compute_benchmarks(args, work, env)
+        if args.only != "compute":
+            draw_benchmarks(args.spv_run, env, work, args.repeat)
 
 
 def check_image(name, ref_path, our_path, tolerance):

@@ -5,9 +5,10 @@
 // spirv dialect has the op and `spvb.glsl` otherwise; both forms go through
 // one builder per instruction number, so `spvb.glsl` accepts every number.
 //
-// Upstream lowers Ceil, Cos, Exp, FAbs, Floor, FMax, FMin, Log, Sin, SMax,
+// Upstream lowers Ceil, Cos, FAbs, Floor, FMax, FMin, Log, Sin, SMax,
 // SMin, Sqrt, InverseSqrt and Tan as we would; we override its Tanh, whose
-// (e^2x - 1) / (e^2x + 1) is NaN once e^2x overflows (|x| > ~44 in f32).
+// (e^2x - 1) / (e^2x + 1) is NaN once e^2x overflows (|x| > ~44 in f32),
+// and its Exp (buildExp).
 //
 // Float operations run in the order the specification writes them, with no
 // fast-math flags. What the specification leaves undefined still yields a
@@ -187,6 +188,31 @@ Value buildInverseSqrt(OpBuilder &b, Location loc, Value x) {
 
 Value buildTanh(OpBuilder &b, Location loc, Value x) {
   return LLVM::TanhOp::create(b, loc, x.getType(), x);
+}
+
+/// e^x, or 2^x with `base2`. glibc's exp (scalar and libmvec's vectors)
+/// leaves its fast path to set errno for arguments whose float result
+/// underflows or overflows, one scalar call per such lane; softmax-like
+/// kernels pass many. Where the result is known (below half the smallest
+/// subnormal it rounds to +0, above the largest float to +inf) it is
+/// chosen instead and exp sees 0.
+Value buildExp(OpBuilder &b, Location loc, Value x, bool base2) {
+  Type type = x.getType();
+  if (!getElementTypeOrSelf(type).isF32())
+    return base2 ? buildUnary<LLVM::Exp2Op>(b, loc, x)
+                 : buildUnary<LLVM::ExpOp>(b, loc, x);
+  // e^-105 < 2^-150 and e^89.5 > 2^128; 2^-151 and 2^129 likewise.
+  Value low = createConstant(b, loc, type, base2 ? -151.0 : -105.0);
+  Value high = createConstant(b, loc, type, base2 ? 129.0 : 89.5);
+  Value zero = createConstant(b, loc, type, 0.0);
+  Value inf =
+      createConstant(b, loc, type, std::numeric_limits<double>::infinity());
+  Value under = fcmp(b, loc, LLVM::FCmpPredicate::olt, x, low);
+  Value over = fcmp(b, loc, LLVM::FCmpPredicate::ogt, x, high);
+  Value argument = select(b, loc, under, zero, select(b, loc, over, zero, x));
+  Value result = base2 ? buildUnary<LLVM::Exp2Op>(b, loc, argument)
+                       : buildUnary<LLVM::ExpOp>(b, loc, argument);
+  return select(b, loc, under, zero, select(b, loc, over, inf, result));
 }
 
 /// From this magnitude on sqrt(x * x +- 1) rounds to |x| and x * x may
@@ -842,11 +868,11 @@ Value buildGLSL(OpBuilder &b, Location loc, unsigned inst, ValueRange args,
   case GLSLstd450Pow:
     return buildBinary<LLVM::PowOp>(b, loc, x, y);
   case GLSLstd450Exp:
-    return buildUnary<LLVM::ExpOp>(b, loc, x);
+    return buildExp(b, loc, x, /*base2=*/false);
   case GLSLstd450Log:
     return buildUnary<LLVM::LogOp>(b, loc, x);
   case GLSLstd450Exp2:
-    return buildUnary<LLVM::Exp2Op>(b, loc, x);
+    return buildExp(b, loc, x, /*base2=*/true);
   case GLSLstd450Log2:
     return buildUnary<LLVM::Log2Op>(b, loc, x);
   case GLSLstd450Sqrt:
@@ -1083,8 +1109,8 @@ public:
 
 void spvb::populateGLSLPatterns(const TypeConverter &converter,
                                 RewritePatternSet &patterns) {
-  // Upstream's lowering of Ceil, Cos, Exp, FAbs, Floor, FMax, FMin, Log,
-  // Sin, SMax, SMin, Sqrt, InverseSqrt and Tan stays.
+  // Upstream's lowering of Ceil, Cos, FAbs, Floor, FMax, FMin, Log, Sin,
+  // SMax, SMin, Sqrt, InverseSqrt and Tan stays.
   patterns.add<GLSLExtPattern, GLOpPattern<spirv::GLRoundOp, GLSLstd450Round>,
                GLOpPattern<spirv::GLRoundEvenOp, GLSLstd450RoundEven>,
                GLOpPattern<spirv::GLSAbsOp, GLSLstd450SAbs>,
@@ -1101,6 +1127,7 @@ void spvb::populateGLSLPatterns(const TypeConverter &converter,
                GLOpPattern<spirv::GLAcoshOp, GLSLstd450Acosh>,
                GLOpPattern<spirv::GLAtanhOp, GLSLstd450Atanh>,
                GLOpPattern<spirv::GLPowOp, GLSLstd450Pow>,
+               GLOpPattern<spirv::GLExpOp, GLSLstd450Exp>,
                GLOpPattern<spirv::GLExp2Op, GLSLstd450Exp2>,
                GLOpPattern<spirv::GLLog2Op, GLSLstd450Log2>,
                GLOpPattern<spirv::GLUMinOp, GLSLstd450UMin>,
