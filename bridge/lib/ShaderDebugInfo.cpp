@@ -111,6 +111,20 @@ static std::string resolveSourcePath(llvm::StringRef name,
   return std::string(path);
 }
 
+/// A stack slot for a `type` value at the start of `entry`, on line 0 (no
+/// statement) of the function's file, so that a breakpoint on the
+/// function's first line stops after the slots are made.
+static Value createEntrySlot(OpBuilder &builder, Block &entry,
+                             Location artificial, Type type,
+                             unsigned alignment) {
+  builder.setInsertionPointToStart(&entry);
+  Value one = LLVM::ConstantOp::create(
+      builder, artificial, builder.getI64Type(), builder.getI64IntegerAttr(1));
+  return LLVM::AllocaOp::create(
+      builder, artificial, LLVM::LLVMPointerType::get(builder.getContext()),
+      type, one, alignment);
+}
+
 /// Declares the variables whose addresses the lowering marked in
 /// `function`: function variables at their stack slots; globals (buffers,
 /// push constants, shared memory, builtins) through a slot holding their
@@ -150,13 +164,8 @@ static void declareVariables(LLVM::LLVMFuncOp function,
   Location artificial =
       FileLineColLoc::get(scopeLoc.getFilename(), /*line=*/0, /*column=*/0);
   auto spill = [&](Value value) {
-    builder.setInsertionPointToStart(&entry);
-    Value one =
-        LLVM::ConstantOp::create(builder, artificial, builder.getI64Type(),
-                                 builder.getI64IntegerAttr(1));
-    Value slot = LLVM::AllocaOp::create(builder, artificial,
-                                        LLVM::LLVMPointerType::get(context),
-                                        value.getType(), one, /*alignment=*/8);
+    Value slot = createEntrySlot(builder, entry, artificial, value.getType(),
+                                 /*alignment=*/8);
     if (Operation *definition = value.getDefiningOp())
       builder.setInsertionPointAfter(definition);
     LLVM::StoreOp::create(builder, artificial, value, slot);
@@ -264,13 +273,8 @@ static void declareDebugValues(LLVM::LLVMFuncOp function,
     Value value = op.getValue();
     Value &slot = slots[{variable, getInlinedCallSite(loc)}];
     if (!slot) {
-      builder.setInsertionPointToStart(&entry);
-      Value one =
-          LLVM::ConstantOp::create(builder, artificial, builder.getI64Type(),
-                                   builder.getI64IntegerAttr(1));
-      slot = LLVM::AllocaOp::create(builder, artificial,
-                                    LLVM::LLVMPointerType::get(context),
-                                    value.getType(), one, /*alignment=*/16);
+      slot = createEntrySlot(builder, entry, artificial, value.getType(),
+                             /*alignment=*/16);
       LLVM::StoreOp::create(
           builder, artificial,
           LLVM::ZeroOp::create(builder, artificial, value.getType()), slot);

@@ -753,9 +753,6 @@ void Deserializer::processDebugValue(const ParsedInstruction &inst) {
       !emptyDebugExpressions.count(inst.arg(4)))
     return;
   const DebugLocalVariableInfo &variable = found->second;
-  Value value = getValue(inst.arg(3));
-  if (!value || isa<spirv::PointerType>(value.getType()))
-    return;
   const DebugScopeInfo *function = getScopeFunction(variable.scope);
   Location loc = currentLocation(inst);
   if (function && function != getScopeFunction(currentScope)) {
@@ -769,6 +766,10 @@ void Deserializer::processDebugValue(const ParsedInstruction &inst) {
     else
       return;
   }
+  // Only now: a constant operand is materialized where it is asked for.
+  Value value = getValue(inst.arg(3));
+  if (!value || isa<spirv::PointerType>(value.getType()))
+    return;
   DebugValueOp::create(builder, loc, value,
                        builder.getStringAttr(variable.name),
                        builder.getI32IntegerAttr(variable.line),
