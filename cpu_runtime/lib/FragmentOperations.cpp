@@ -62,6 +62,21 @@ static int64_t loadIntComponent(const spvb_stage_variable &var,
   return int64_t(bits);
 }
 
+/// A direct write's RGBA word (component c in byte c) as its texel, for
+/// the two orders four-byte formats use.
+static uint32_t (*getSwizzle(unsigned bytes, const uint8_t *order))(uint32_t) {
+  static constexpr uint8_t kRgba[4] = {0, 1, 2, 3}, kBgra[4] = {2, 1, 0, 3};
+  if (bytes != 4)
+    return nullptr;
+  if (std::equal(order, order + 4, kRgba))
+    return [](uint32_t rgba) { return rgba; };
+  if (std::equal(order, order + 4, kBgra))
+    return [](uint32_t rgba) {
+      return (rgba & 0xff00ff00u) | (rgba >> 16 & 0xffu) | (rgba & 0xffu) << 16;
+    };
+  return nullptr;
+}
+
 FragmentOperations::FragmentOperations(
     const GraphicsState &state, RenderTarget &target,
     llvm::ArrayRef<spvb_stage_variable> variables)
@@ -89,6 +104,7 @@ FragmentOperations::FragmentOperations(
         output.bytes != 4 || output.component != 0)
       continue;
     direct.bytes = getUnorm8Order(*attachment.format, direct.order);
+    direct.swizzle = getSwizzle(direct.bytes, direct.order);
     unsigned mask = (1u << attachment.format->components) - 1;
     if (direct.bytes && output.count >= attachment.format->components &&
         (blend.writeMask & mask) == mask)
@@ -237,7 +253,12 @@ static uint8_t encodeUnorm8(float value) {
 /// encodeUnorm8 of four values at once, component c in byte c.
 static uint32_t encodeUnorm8x4(const uint8_t *values) {
 #if defined(__SSE2__)
-  __m128 v = _mm_loadu_ps(reinterpret_cast<const float *>(values));
+  // Four loads, not one: the shader stored the components one by one,
+  // and a wider load would wait for them to reach the cache.
+  float c[4];
+  for (unsigned i = 0; i < 4; ++i)
+    std::memcpy(&c[i], values + 4 * i, 4);
+  __m128 v = _mm_setr_ps(c[0], c[1], c[2], c[3]);
   __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0);
   __m128d scale = _mm_set1_pd(255.0), half = _mm_set1_pd(0.5);
   auto encode = [&](__m128d f) {
@@ -289,11 +310,33 @@ void FragmentOperations::writeDirect(const Unorm8Write &direct,
 void FragmentOperations::writeUnorm8Quad(int32_t x, int32_t y, unsigned lanes,
                                          const uint8_t *records,
                                          uint64_t recordSize) const {
-  for (const Unorm8Write &direct : directWrites)
+  for (const Unorm8Write &direct : directWrites) {
+    const Attachment &attachment = *direct.attachment;
+    uint8_t *row = attachment.at(x, y);
+    uint64_t pitch = uint64_t(attachment.width) * attachment.format->texelBytes;
+    if (!direct.vec4 || direct.bytes != 4 || !direct.swizzle) {
+      for (unsigned lane = 0; lane < 4; ++lane)
+        if (lanes & (1u << lane))
+          writeDirect(direct, records + lane * recordSize,
+                      row + (lane / 2) * pitch + (lane % 2) * 4);
+      continue;
+    }
+    // Four-byte RGBA or BGRA texels: each row's pair in one store when
+    // both are covered.
+    uint32_t texels[4];
     for (unsigned lane = 0; lane < 4; ++lane)
-      if (lanes & (1u << lane))
-        writeDirect(direct, records + lane * recordSize,
-                    direct.attachment->at(x + lane % 2, y + lane / 2));
+      texels[lane] = direct.swizzle(
+          encodeUnorm8x4(records + lane * recordSize + direct.offset));
+    for (unsigned r = 0; r < 2; ++r, row += pitch) {
+      unsigned pair = (lanes >> (2 * r)) & 3;
+      if (pair == 3) {
+        uint64_t both = texels[2 * r] | uint64_t(texels[2 * r + 1]) << 32;
+        std::memcpy(row, &both, 8);
+      } else if (pair) {
+        std::memcpy(row + 4 * (pair >> 1), &texels[2 * r + (pair >> 1)], 4);
+      }
+    }
+  }
 }
 
 void FragmentOperations::writeColors(int32_t x, int32_t y, uint32_t sample,

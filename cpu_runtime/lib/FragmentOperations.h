@@ -73,6 +73,8 @@ private:
     uint8_t order[4];
     /// Whether the output has four components (all converted at once).
     bool vec4;
+    /// Four-byte texels in a common order: the RGBA word as the texel.
+    uint32_t (*swizzle)(uint32_t) = nullptr;
   };
   /// Stores a direct write's output in `record` to the texel at `to`.
   static void writeDirect(const Unorm8Write &direct, const uint8_t *record,

@@ -89,6 +89,9 @@ FragmentStage::FragmentStage(const StageKernel &vertex,
                              input.offset + c * input.bytes,
                              bool(input.flags & SPVB_STAGE_NOPERSPECTIVE)});
   }
+  planeInputsAre32Bit = llvm::all_of(planeInputs, [](const PlaneInput &input) {
+    return input.input->bytes == 4;
+  });
   readsBuiltins = fragCoord || frontFacing || pointCoord || primitiveId ||
                   sampleId || sampleMask || samplePosition;
   needsDepths = !operations.writesUnorm8Only();
@@ -144,6 +147,53 @@ bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
                 ? quad.getDepth(lane, sample) + quad.depthBias
                 : 0;
   return entries.size() < kCapacity || flush();
+}
+
+bool QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
+                           const DrawPrimitive &primitive) {
+  Quad quad = base;
+  for (const QuadCoverage &covered : quads) {
+    quad.x = covered.x;
+    quad.y = covered.y;
+    quad.coverage = covered.coverage;
+    for (unsigned i = 0; i < 4; ++i)
+      quad.samples[i] = quad.covered[i] = (covered.coverage >> i) & 1;
+    if (!add(quad, primitive))
+      return false;
+  }
+  return true;
+}
+
+void FragmentSink::emit(const Quad &rasterized) {
+  if (!running)
+    return;
+  if (!earlyTests) {
+    running = batch.add(rasterized, primitive);
+    return;
+  }
+  // Early tests run here, in primitive order; a fragment that fails them
+  // is shaded as a helper only.
+  Quad quad = rasterized;
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    for (uint32_t sample = 0; sample < 4; ++sample)
+      if ((quad.samples[lane] & (1u << sample)) &&
+          !operations.testDepthStencil(
+              quad.x + lane % 2, quad.y + lane / 2, sample,
+              quad.getDepth(lane, sample) + quad.depthBias, quad.frontFacing))
+        quad.samples[lane] &= ~(1u << sample);
+    if (!quad.samples[lane])
+      quad.coverage &= ~(1u << lane);
+  }
+  if (quad.coverage)
+    running = batch.add(quad, primitive);
+}
+
+void FragmentSink::emitCentred(const Quad &base,
+                               llvm::ArrayRef<QuadCoverage> quads) {
+  if (earlyTests)
+    QuadSink::emitCentred(base, quads);
+  else if (running)
+    running = batch.addCentred(base, quads, primitive);
 }
 
 std::array<const uint8_t *, 3>
@@ -225,63 +275,58 @@ void QuadBatch::setVaryingPlanes(const TriangleSetup &triangle,
   }
 }
 
-bool QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
-                                      const DrawPrimitive &drawn) {
-  // The quad's pixels in pairs, (0, 1) and (2, 3): x differs within a
-  // pair, y between them. Each lane's arithmetic is the scalar plane's.
-  typedef double Double2 __attribute__((vector_size(16)));
+__attribute__((target_clones("avx2", "default"))) bool
+QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
+                                 const DrawPrimitive &drawn) {
+  // The quad's four pixels in one vector each of x and y; each lane's
+  // arithmetic is the scalar plane's.
+  typedef double Double4 __attribute__((vector_size(32)));
+  typedef float Float4 __attribute__((vector_size(16)));
   const TriangleSetup &triangle = *quad.triangle;
-  Double2 x = {quad.x + 0.5 - triangle.originX,
-               quad.x + 1.5 - triangle.originX};
-  double y[2] = {quad.y + 0.5 - triangle.originY,
-                 quad.y + 1.5 - triangle.originY};
-  auto evaluate = [&](const TriangleSetup::Plane &plane, unsigned row) {
-    return plane.a + plane.dx * x + plane.dy * y[row];
+  double x0 = quad.x + 0.5 - triangle.originX;
+  double y0 = quad.y + 0.5 - triangle.originY;
+  Double4 x = {x0, x0 + 1, x0, x0 + 1}, y = {y0, y0, y0 + 1, y0 + 1};
+  auto evaluate = [&](const TriangleSetup::Plane &plane) {
+    return plane.a + plane.dx * x + plane.dy * y;
   };
-  Double2 inverseW[2] = {evaluate(triangle.inverseWPlane, 0),
-                         evaluate(triangle.inverseWPlane, 1)};
-  for (unsigned row = 0; row < 2; ++row)
-    if (inverseW[row][0] == 0 || inverseW[row][1] == 0)
-      return false;
+  Double4 inverseW = evaluate(triangle.inverseWPlane);
+  if (inverseW[0] == 0 || inverseW[1] == 0 || inverseW[2] == 0 ||
+      inverseW[3] == 0)
+    return false;
   if (planesSerial != triangle.serial)
     setVaryingPlanes(triangle, drawn);
-  const uint8_t *provoking =
-      stage.flatInputs.empty() ? nullptr : stage.getVertexRecords(drawn)[0];
-  Double2 w[2] = {1 / inverseW[0], 1 / inverseW[1]};
-  uint8_t *records[4];
-  for (unsigned lane = 0; lane < 4; ++lane) {
-    records[lane] = inputs.at(index * 4 + lane);
-    if (provoking)
-      writeFlatInputs(records[lane], provoking);
+  Double4 w = 1 / inverseW;
+  uint64_t recordSize = inputs.getRecordSize();
+  uint8_t *records = inputs.at(index * 4);
+  if (!stage.flatInputs.empty()) {
+    const uint8_t *provoking = stage.getVertexRecords(drawn)[0];
+    for (unsigned lane = 0; lane < 4; ++lane)
+      writeFlatInputs(records + lane * recordSize, provoking);
   }
   const TriangleSetup::Plane *plane = varyingPlanes.data();
   for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
-    for (unsigned row = 0; row < 2; ++row) {
-      Double2 value = evaluate(*plane, row);
-      if (!input.linear)
-        value *= w[row];
-      for (unsigned column = 0; column < 2; ++column) {
-        uint8_t *to = records[2 * row + column] + input.offset;
-        if (input.input->bytes == 4) {
-          float narrow = float(value[column]);
-          std::memcpy(to, &narrow, 4);
-        } else {
-          storeScalar(to, *input.input, value[column], 0);
-        }
-      }
-    }
-    ++plane;
-  }
-  for (unsigned lane = 0; lane < 4; ++lane) {
-    if (!stage.readsBuiltins) {
-      uint32_t helper = !(quad.coverage & (1u << lane));
-      std::memcpy(records[lane], &helper, 4);
+    Double4 value = evaluate(*plane++);
+    if (!input.linear)
+      value *= w;
+    uint8_t *to = records + input.offset;
+    if (stage.planeInputsAre32Bit) {
+      Float4 narrow = __builtin_convertvector(value, Float4);
+      for (unsigned lane = 0; lane < 4; ++lane)
+        std::memcpy(to + lane * recordSize, &narrow[lane], 4);
       continue;
     }
-    unsigned row = lane / 2, column = lane % 2;
-    writeBuiltins(records[lane], quad, lane,
-                  triangle.depth.at(x[column], y[row]), inverseW[row][column],
-                  drawn.primitive.id);
+    for (unsigned lane = 0; lane < 4; ++lane)
+      storeScalar(to + lane * recordSize, *input.input, value[lane], 0);
+  }
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    uint8_t *record = records + lane * recordSize;
+    if (!stage.readsBuiltins) {
+      uint32_t helper = !(quad.coverage & (1u << lane));
+      std::memcpy(record, &helper, 4);
+      continue;
+    }
+    writeBuiltins(record, quad, lane, triangle.depth.at(x[lane], y[lane]),
+                  inverseW[lane], drawn.primitive.id);
   }
   return true;
 }

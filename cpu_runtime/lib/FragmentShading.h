@@ -30,6 +30,8 @@ struct DrawPrimitive {
   std::array<ClipPosition, 3> positions{};
   /// Points: gl_PointSize (1 without it).
   float pointSize = 1;
+  /// Its vertices' projections.
+  std::array<const ProjectedVertex *, 3> projected{};
   /// Pixels it may touch, within the scissor.
   PixelRect bounds;
 };
@@ -97,6 +99,8 @@ private:
     bool linear;
   };
   std::vector<PlaneInput> planeInputs;
+  /// Whether every interpolated component is a 32-bit float.
+  bool planeInputsAre32Bit = true;
   /// Flat inputs: bytes copied from the provoking vertex's output record.
   struct FlatInput {
     uint32_t source, offset, size;
@@ -130,6 +134,9 @@ public:
   /// Queues a quad of `primitive`, writing its input records; shades the
   /// queue when it is full. False once the draw has failed.
   bool add(const Quad &quad, const DrawPrimitive &primitive);
+  /// add() for each of the quads of a triangle covered at pixel centres.
+  bool addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
+                  const DrawPrimitive &primitive);
   /// Shades the queued quads and writes their fragments. False once the
   /// draw has failed.
   bool flush();
@@ -184,6 +191,29 @@ private:
   StageRecords inputs, outputs;
   spvb_dispatch dispatch;
   std::optional<WorkgroupRunner> runner;
+};
+
+/// A primitive's quads on their way to a thread's batch, through the
+/// early fragment tests when the shader asks for them.
+class FragmentSink final : public QuadSink {
+public:
+  FragmentSink(QuadBatch &batch, const DrawPrimitive &primitive,
+               FragmentOperations &operations, bool earlyTests)
+      : batch(batch), primitive(primitive), operations(operations),
+        earlyTests(earlyTests) {}
+
+  void emit(const Quad &quad) override;
+  void emitCentred(const Quad &base,
+                   llvm::ArrayRef<QuadCoverage> quads) override;
+  /// False once the draw has failed.
+  bool isRunning() const { return running; }
+
+private:
+  QuadBatch &batch;
+  const DrawPrimitive &primitive;
+  FragmentOperations &operations;
+  bool earlyTests;
+  bool running = true;
 };
 
 } // namespace spvb::runtime

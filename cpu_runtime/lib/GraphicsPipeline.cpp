@@ -296,12 +296,12 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   // Each shaded vertex projected once, for the primitives' bounds; both
   // loops spread over the threads (with the binning, they are the serial
   // part of a draw).
-  std::vector<ScreenPoint> projected(invocations);
+  std::vector<ProjectedVertex> projected(invocations);
   forEachChunk(launcher, invocations, 1024, [&](uint64_t begin, uint64_t end) {
     for (uint64_t v = begin; v < end; ++v) {
       ClipPosition clip;
       std::memcpy(clip.data(), vertexOutputs.at(v) + position->offset, 16);
-      projected[v] = projectToScreen(setup, clip);
+      projected[v] = projectVertex(state, setup, clip);
     }
   });
   std::vector<DrawPrimitive> primitives(assembled.size() * call.instanceCount);
@@ -314,12 +314,11 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
           drawn.primitive = primitive;
           drawn.instance = uint32_t(i / assembled.size());
           uint64_t base = uint64_t(drawn.instance) * perInstance;
-          ScreenPoint vertices[3];
           for (unsigned k = 0; k < primitive.vertexCount; ++k) {
             uint64_t vertex = base + primitive.vertices[k];
             std::memcpy(drawn.positions[k].data(),
                         vertexOutputs.at(vertex) + position->offset, 16);
-            vertices[k] = projected[vertex];
+            drawn.projected[k] = &projected[vertex];
           }
           if (pointSize && primitive.vertexCount == 1)
             std::memcpy(&drawn.pointSize,
@@ -327,7 +326,8 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                             pointSize->offset,
                         4);
           drawn.bounds = getPrimitiveBounds(
-              state, setup, llvm::ArrayRef(vertices, primitive.vertexCount),
+              state, setup,
+              llvm::ArrayRef(drawn.projected.data(), primitive.vertexCount),
               primitive.vertexCount == 1 ? drawn.pointSize : 1.0);
         }
       });
@@ -348,45 +348,23 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
       RasterSetup tileSetup = setup.restrictedTo(tile.pixels);
       for (uint32_t primitiveIndex : tile.primitives) {
         const DrawPrimitive &drawn = primitives[primitiveIndex];
-        auto emit = [&](const Quad &rasterized) {
-          if (!running)
-            return;
-          if (!fragment.earlyFragmentTests) {
-            running = batch.add(rasterized, drawn);
-            return;
-          }
-          // Early tests run here, in primitive order; a fragment that
-          // fails them is shaded as a helper only.
-          Quad quad = rasterized;
-          for (unsigned lane = 0; lane < 4; ++lane) {
-            for (uint32_t sample = 0; sample < 4; ++sample)
-              if ((quad.samples[lane] & (1u << sample)) &&
-                  !operations.testDepthStencil(
-                      quad.x + lane % 2, quad.y + lane / 2, sample,
-                      quad.getDepth(lane, sample) + quad.depthBias,
-                      quad.frontFacing))
-                quad.samples[lane] &= ~(1u << sample);
-            if (!quad.samples[lane])
-              quad.coverage &= ~(1u << lane);
-          }
-          if (!quad.coverage)
-            return;
-          running = batch.add(quad, drawn);
-        };
+        FragmentSink sink(batch, drawn, operations,
+                          fragment.earlyFragmentTests);
         switch (drawn.primitive.vertexCount) {
         case 3:
-          rasterizeTriangle(state, tileSetup, drawn.positions, emit);
+          rasterizeTriangle(state, tileSetup, drawn.positions, drawn.projected,
+                            sink);
           break;
         case 2:
           rasterizeLine(state, tileSetup,
-                        {drawn.positions[0], drawn.positions[1]}, emit);
+                        {drawn.positions[0], drawn.positions[1]}, sink);
           break;
         default:
           rasterizePoint(state, tileSetup, drawn.positions[0], drawn.pointSize,
-                         emit);
+                         sink);
           break;
         }
-        if (!running)
+        if (!(running = sink.isRunning()))
           break;
       }
     }

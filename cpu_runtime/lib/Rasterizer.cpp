@@ -102,8 +102,7 @@ double getDepthBias(const GraphicsState &state, const RasterSetup &setup,
 void rasterizeScreenTriangle(const GraphicsState &state,
                              const RasterSetup &setup, ScreenVertex v0,
                              ScreenVertex v1, ScreenVertex v2, bool frontFacing,
-                             llvm::function_ref<void(const Quad &)> emit,
-                             const Quad &base = Quad()) {
+                             QuadSink &sink, const Quad &base = Quad()) {
   int64_t area = edge(v0, v1, v2.fx, v2.fy);
   if (area == 0)
     return;
@@ -257,6 +256,9 @@ void rasterizeScreenTriangle(const GraphicsState &state,
                     << i;
       return coverage;
     };
+    // The triangle's quads go to the sink together.
+    QuadCoverage covered[64];
+    size_t count = 0;
     for (int64_t qy = y0 & ~int64_t(1); qy < y1; qy += 2) {
       // Pixels of the quad within the scissor: 0 and 1 in row qy, 2 and 3
       // in row qy + 1 (quads start at even pixels, the scissor need not).
@@ -271,16 +273,17 @@ void rasterizeScreenTriangle(const GraphicsState &state,
           e[k] += 2 * stepX[k];
         if (!coverage)
           continue;
-        quad.x = int32_t(qx);
-        quad.y = int32_t(qy);
-        quad.coverage = uint8_t(coverage);
-        for (unsigned i = 0; i < 4; ++i)
-          quad.samples[i] = quad.covered[i] = (coverage >> i) & 1;
-        emit(quad);
+        if (count == std::size(covered)) {
+          sink.emitCentred(quad, covered);
+          count = 0;
+        }
+        covered[count++] = {int32_t(qx), int32_t(qy), uint8_t(coverage)};
       }
       for (int k = 0; k < 3; ++k)
         row[k] += 2 * stepY[k];
     }
+    if (count)
+      sink.emitCentred(quad, llvm::ArrayRef(covered, count));
     return;
   }
   std::array<QuadPixel, 4> pixels;
@@ -346,7 +349,7 @@ void rasterizeScreenTriangle(const GraphicsState &state,
           if (setup.centroid)
             setCentroid(pixel, centre[i], px, py, covered[i]);
         }
-        emit(quad);
+        sink.emit(quad);
         continue;
       }
       // Sample shading: a quad per sample, interpolated at its location in
@@ -374,7 +377,7 @@ void rasterizeScreenTriangle(const GraphicsState &state,
           if (setup.centroid)
             setCentroid(pixel, centre[i], px, py, covered[i]);
         }
-        emit(quad);
+        sink.emit(quad);
       }
     }
   }
@@ -415,7 +418,7 @@ ScreenVertex offset(ScreenVertex from, double dx, double dy) {
 
 void rasterizeScreenLine(const GraphicsState &state, const RasterSetup &setup,
                          ScreenVertex a, ScreenVertex b, bool frontFacing,
-                         llvm::function_ref<void(const Quad &)> emit) {
+                         QuadSink &sink) {
   double dx = b.x - a.x, dy = b.y - a.y, length = std::hypot(dx, dy);
   if (length == 0)
     return;
@@ -426,13 +429,13 @@ void rasterizeScreenLine(const GraphicsState &state, const RasterSetup &setup,
   a.inverseW = b.inverseW = 1;
   ScreenVertex a0 = offset(a, nx, ny), a1 = offset(a, -nx, -ny);
   ScreenVertex b0 = offset(b, nx, ny), b1 = offset(b, -nx, -ny);
-  rasterizeScreenTriangle(state, setup, a0, b0, a1, frontFacing, emit);
-  rasterizeScreenTriangle(state, setup, a1, b0, b1, frontFacing, emit);
+  rasterizeScreenTriangle(state, setup, a0, b0, a1, frontFacing, sink);
+  rasterizeScreenTriangle(state, setup, a1, b0, b1, frontFacing, sink);
 }
 
 void rasterizeScreenPoint(const GraphicsState &state, const RasterSetup &setup,
                           ScreenVertex p, double size, bool frontFacing,
-                          llvm::function_ref<void(const Quad &)> emit) {
+                          QuadSink &sink) {
   double half = std::max(1.0, size) / 2;
   Quad base;
   base.pointX = p.x;
@@ -441,8 +444,8 @@ void rasterizeScreenPoint(const GraphicsState &state, const RasterSetup &setup,
   p.inverseW = 1;
   ScreenVertex c00 = offset(p, -half, -half), c10 = offset(p, half, -half);
   ScreenVertex c01 = offset(p, -half, half), c11 = offset(p, half, half);
-  rasterizeScreenTriangle(state, setup, c00, c10, c01, frontFacing, emit, base);
-  rasterizeScreenTriangle(state, setup, c01, c10, c11, frontFacing, emit, base);
+  rasterizeScreenTriangle(state, setup, c00, c10, c01, frontFacing, sink, base);
+  rasterizeScreenTriangle(state, setup, c01, c10, c11, frontFacing, sink, base);
 }
 
 /// Whether a point survives the near and far planes.
@@ -453,6 +456,19 @@ bool isInDepthRange(const GraphicsState &state, const ClipPosition &c) {
 }
 
 } // namespace
+
+void QuadSink::emitCentred(const Quad &base,
+                           llvm::ArrayRef<QuadCoverage> quads) {
+  Quad quad = base;
+  for (const QuadCoverage &covered : quads) {
+    quad.x = covered.x;
+    quad.y = covered.y;
+    quad.coverage = covered.coverage;
+    for (unsigned i = 0; i < 4; ++i)
+      quad.samples[i] = quad.covered[i] = (covered.coverage >> i) & 1;
+    emit(quad);
+  }
+}
 
 std::array<double, 2> spvb::runtime::getSampleLocation(uint32_t samples,
                                                        uint32_t sample) {
@@ -467,7 +483,7 @@ std::array<double, 2> spvb::runtime::getSampleLocation(uint32_t samples,
 void spvb::runtime::rasterizeLine(const GraphicsState &state,
                                   const RasterSetup &setup,
                                   const std::array<ClipPosition, 2> &positions,
-                                  llvm::function_ref<void(const Quad &)> emit) {
+                                  QuadSink &sink) {
   // Clipped against the near and far planes (unless depth clamp) and w > 0
   // as a segment a + t (b - a), t in [t0, t1].
   std::array<double, 4> a, b;
@@ -498,20 +514,20 @@ void spvb::runtime::rasterizeLine(const GraphicsState &state,
   }
   rasterizeScreenLine(
       state, setup, toScreen(setup.viewport, c0, {1 - t0, t0, 0}),
-      toScreen(setup.viewport, c1, {1 - t1, t1, 0}), true, emit);
+      toScreen(setup.viewport, c1, {1 - t1, t1, 0}), true, sink);
 }
 
-void spvb::runtime::rasterizePoint(
-    const GraphicsState &state, const RasterSetup &setup,
-    const ClipPosition &position, double size,
-    llvm::function_ref<void(const Quad &)> emit) {
+void spvb::runtime::rasterizePoint(const GraphicsState &state,
+                                   const RasterSetup &setup,
+                                   const ClipPosition &position, double size,
+                                   QuadSink &sink) {
   if (!isInDepthRange(state, position))
     return;
   std::array<double, 4> c;
   for (int k = 0; k < 4; ++k)
     c[k] = position[k];
   rasterizeScreenPoint(state, setup, toScreen(setup.viewport, c, {1, 0, 0}),
-                       size, true, emit);
+                       size, true, sink);
 }
 
 /// A clipped polygon in framebuffer coordinates: culled by facing, then
@@ -519,7 +535,7 @@ void spvb::runtime::rasterizePoint(
 static void rasterizePolygon(const GraphicsState &state,
                              const RasterSetup &setup,
                              llvm::ArrayRef<ScreenVertex> screen,
-                             llvm::function_ref<void(const Quad &)> emit) {
+                             QuadSink &sink) {
   // Facing: a = -1/2 sum(x_i y_(i+1) - x_(i+1) y_i) over the polygon;
   // a > 0 is counter-clockwise.
   double a = 0;
@@ -540,43 +556,66 @@ static void rasterizePolygon(const GraphicsState &state,
   if (state.polygonMode == VK_POLYGON_MODE_LINE) {
     for (size_t i = 0, n = screen.size(); i < n; ++i)
       rasterizeScreenLine(state, setup, screen[i], screen[(i + 1) % n], front,
-                          emit);
+                          sink);
     return;
   }
   if (state.polygonMode == VK_POLYGON_MODE_POINT) {
     for (const ScreenVertex &vertex : screen)
-      rasterizeScreenPoint(state, setup, vertex, 1.0, front, emit);
+      rasterizeScreenPoint(state, setup, vertex, 1.0, front, sink);
     return;
   }
   for (size_t i = 1; i + 1 < screen.size(); ++i)
     rasterizeScreenTriangle(state, setup, screen[0], screen[i], screen[i + 1],
-                            front, emit);
+                            front, sink);
+}
+
+ProjectedVertex spvb::runtime::projectVertex(const GraphicsState &state,
+                                             const RasterSetup &setup,
+                                             const ClipPosition &position) {
+  ProjectedVertex projected;
+  double c[4] = {position[0], position[1], position[2], position[3]};
+  // Clipping keeps what has w > 0 of a primitive whose vertices all do
+  // within their projection's convex hull.
+  if (!(c[3] > 0))
+    return projected;
+  const VkViewport &vp = setup.viewport;
+  double inverseW = 1.0 / c[3];
+  projected.x = vp.x + vp.width / 2 + c[0] * inverseW * vp.width / 2;
+  projected.y = vp.y + vp.height / 2 + c[1] * inverseW * vp.height / 2;
+  projected.projected =
+      std::isfinite(projected.x) && std::isfinite(projected.y);
+  projected.unclipped = (state.depthClamp || (c[2] >= 0 && c[3] - c[2] >= 0)) &&
+                        c[3] - 1e-30 >= 0 && c[3] * kGuardBand + c[0] >= 0 &&
+                        c[3] * kGuardBand - c[0] >= 0 &&
+                        c[3] * kGuardBand + c[1] >= 0 &&
+                        c[3] * kGuardBand - c[1] >= 0;
+  if (projected.unclipped) {
+    // As toScreen.
+    projected.z = vp.minDepth + c[2] * inverseW * (vp.maxDepth - vp.minDepth);
+    projected.inverseW = inverseW;
+    projected.fx = roundToSubPixel(projected.x * kSubPixels);
+    projected.fy = roundToSubPixel(projected.y * kSubPixels);
+  }
+  return projected;
 }
 
 void spvb::runtime::rasterizeTriangle(
     const GraphicsState &state, const RasterSetup &setup,
     const std::array<ClipPosition, 3> &positions,
-    llvm::function_ref<void(const Quad &)> emit) {
-  auto isInside = [&](const ClipPosition &position) {
-    double c[4] = {position[0], position[1], position[2], position[3]};
-    return (state.depthClamp || (c[2] >= 0 && c[3] - c[2] >= 0)) &&
-           c[3] - 1e-30 >= 0 && c[3] * kGuardBand + c[0] >= 0 &&
-           c[3] * kGuardBand - c[0] >= 0 && c[3] * kGuardBand + c[1] >= 0 &&
-           c[3] * kGuardBand - c[1] >= 0;
-  };
-  // Most triangles lie inside every plane: clipping would keep them as
-  // they are.
-  if (llvm::all_of(positions, isInside)) {
+    const std::array<const ProjectedVertex *, 3> &projected, QuadSink &sink) {
+  // Most triangles lie inside every clip plane: clipping would keep them
+  // as they are.
+  if (llvm::all_of(projected, [](const ProjectedVertex *vertex) {
+        return vertex->unclipped;
+      })) {
     std::array<ScreenVertex, 3> screen;
     for (int i = 0; i < 3; ++i) {
-      std::array<double, 3> weights = {0, 0, 0};
-      weights[i] = 1;
-      screen[i] = toScreen(
-          setup.viewport,
-          {positions[i][0], positions[i][1], positions[i][2], positions[i][3]},
-          weights);
+      const ProjectedVertex &vertex = *projected[i];
+      screen[i] = {vertex.x,  vertex.y,  vertex.z, vertex.inverseW,
+                   vertex.fx, vertex.fy, {0, 0, 0}};
+      screen[i].weights[i] = 1;
     }
-    rasterizePolygon(state, setup, screen, emit);
+    rasterizePolygon(state, setup, screen, sink);
     return;
   }
   llvm::SmallVector<ClipVertex, 12> polygon;
@@ -606,36 +645,21 @@ void spvb::runtime::rasterizeTriangle(
   llvm::SmallVector<ScreenVertex, 12> screen;
   for (const ClipVertex &c : polygon)
     screen.push_back(toScreen(setup.viewport, c.c, c.weights));
-  rasterizePolygon(state, setup, screen, emit);
-}
-
-ScreenPoint spvb::runtime::projectToScreen(const RasterSetup &setup,
-                                           const ClipPosition &c) {
-  // Clipping keeps what has w > 0 of a primitive whose vertices all do
-  // within their projection's convex hull.
-  if (!(c[3] > 0))
-    return std::nullopt;
-  const VkViewport &vp = setup.viewport;
-  double inverseW = 1.0 / c[3];
-  double x = vp.x + vp.width / 2 + c[0] * inverseW * vp.width / 2;
-  double y = vp.y + vp.height / 2 + c[1] * inverseW * vp.height / 2;
-  if (!std::isfinite(x) || !std::isfinite(y))
-    return std::nullopt;
-  return std::array<double, 2>{x, y};
+  rasterizePolygon(state, setup, screen, sink);
 }
 
 PixelRect spvb::runtime::getPrimitiveBounds(
     const GraphicsState &state, const RasterSetup &setup,
-    llvm::ArrayRef<ScreenPoint> vertices, double pointSize) {
+    llvm::ArrayRef<const ProjectedVertex *> vertices, double pointSize) {
   PixelRect scissor = setup.getScissor();
   double minX = INFINITY, minY = INFINITY, maxX = -INFINITY, maxY = -INFINITY;
-  for (const ScreenPoint &vertex : vertices) {
-    if (!vertex)
+  for (const ProjectedVertex *vertex : vertices) {
+    if (!vertex->projected)
       return scissor;
-    minX = std::min(minX, (*vertex)[0]);
-    maxX = std::max(maxX, (*vertex)[0]);
-    minY = std::min(minY, (*vertex)[1]);
-    maxY = std::max(maxY, (*vertex)[1]);
+    minX = std::min(minX, vertex->x);
+    maxX = std::max(maxX, vertex->x);
+    minY = std::min(minY, vertex->y);
+    maxY = std::max(maxY, vertex->y);
   }
   // Half a line's width or a point's size, and a pixel for snapping.
   double pad = 1 + std::max({1.0, double(state.lineWidth), pointSize}) / 2;

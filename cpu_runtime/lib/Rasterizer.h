@@ -19,7 +19,6 @@
 #include "spvbridge/cpu_runtime/GraphicsPipeline.h"
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <algorithm>
 #include <array>
@@ -119,6 +118,30 @@ struct Quad {
   }
 };
 
+/// A quad of a single-sampled triangle whose pixels are covered at their
+/// centres.
+struct QuadCoverage {
+  int32_t x, y;
+  /// Bit i: pixel i is covered.
+  uint8_t coverage;
+};
+
+/// Where a rasterizer's quads go.
+class QuadSink {
+public:
+  /// A quad with a covered sample.
+  virtual void emit(const Quad &quad) = 0;
+  /// Quads of one single-sampled triangle covered at their pixel centres,
+  /// in raster order: `base` (the triangle, facing and depth bias, no
+  /// per-pixel weights) at each quad's position with its coverage. Each is
+  /// emitted alone unless a sink does better.
+  virtual void emitCentred(const Quad &base,
+                           llvm::ArrayRef<QuadCoverage> quads);
+
+protected:
+  ~QuadSink() = default;
+};
+
 /// Where sample `sample` of `samples` (1 or 4) lies in its pixel, in
 /// pixels: the centre, or Vulkan's standard 4-sample locations.
 std::array<double, 2> getSampleLocation(uint32_t samples, uint32_t sample);
@@ -167,11 +190,22 @@ struct RasterSetup {
   }
 };
 
-/// A vertex's position in framebuffer coordinates, or none when it is
-/// behind the eye (w <= 0) or not finite.
-using ScreenPoint = std::optional<std::array<double, 2>>;
-ScreenPoint projectToScreen(const RasterSetup &setup,
-                            const ClipPosition &position);
+/// A vertex of a draw, projected once for all its primitives.
+struct ProjectedVertex {
+  /// Framebuffer coordinates and depth, 1/w, and x and y snapped to
+  /// sub-pixels (set when `unclipped`).
+  double x = 0, y = 0, z = 0, inverseW = 0;
+  int64_t fx = 0, fy = 0;
+  /// Whether w > 0 and x and y are finite (else the primitive's bounds
+  /// are the whole scissor).
+  bool projected = false;
+  /// Whether the vertex lies inside every clip plane: a triangle of three
+  /// such vertices goes to the screen without clipping.
+  bool unclipped = false;
+};
+ProjectedVertex projectVertex(const GraphicsState &state,
+                              const RasterSetup &setup,
+                              const ClipPosition &position);
 
 /// Pixels within the scissor that a primitive with these projected
 /// vertices (1 to 3) may touch, in any polygon mode, for lines of the
@@ -179,28 +213,28 @@ ScreenPoint projectToScreen(const RasterSetup &setup,
 /// vertex has no projection that is the whole scissor.
 PixelRect getPrimitiveBounds(const GraphicsState &state,
                              const RasterSetup &setup,
-                             llvm::ArrayRef<ScreenPoint> vertices,
+                             llvm::ArrayRef<const ProjectedVertex *> vertices,
                              double pointSize);
 
-/// Rasterizes one triangle; calls `emit` for each quad with a covered
-/// pixel, in raster order. Polygon modes LINE and POINT draw its edges and
-/// vertices (after culling).
+/// Rasterizes one triangle, whose vertices project to `projected`; sends
+/// each quad with a covered pixel to `sink`, in raster order. Polygon
+/// modes LINE and POINT draw its edges and vertices (after culling).
 void rasterizeTriangle(const GraphicsState &state, const RasterSetup &setup,
                        const std::array<ClipPosition, 3> &positions,
-                       llvm::function_ref<void(const Quad &)> emit);
+                       const std::array<const ProjectedVertex *, 3> &projected,
+                       QuadSink &sink);
 
 /// A line of the state's width as the rectangle around the segment
 /// (strict lines, no end caps); weights are of vertices 0 and 1, linear in
 /// screen space.
 void rasterizeLine(const GraphicsState &state, const RasterSetup &setup,
                    const std::array<ClipPosition, 2> &positions,
-                   llvm::function_ref<void(const Quad &)> emit);
+                   QuadSink &sink);
 
 /// A point: the square of side `size` around it; every weight is vertex
 /// 0's.
 void rasterizePoint(const GraphicsState &state, const RasterSetup &setup,
-                    const ClipPosition &position, double size,
-                    llvm::function_ref<void(const Quad &)> emit);
+                    const ClipPosition &position, double size, QuadSink &sink);
 
 } // namespace spvb::runtime
 
