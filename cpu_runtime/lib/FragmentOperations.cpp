@@ -62,21 +62,6 @@ static int64_t loadIntComponent(const spvb_stage_variable &var,
   return int64_t(bits);
 }
 
-/// A direct write's RGBA word (component c in byte c) as its texel, for
-/// the two orders four-byte formats use.
-static uint32_t (*getSwizzle(unsigned bytes, const uint8_t *order))(uint32_t) {
-  static constexpr uint8_t kRgba[4] = {0, 1, 2, 3}, kBgra[4] = {2, 1, 0, 3};
-  if (bytes != 4)
-    return nullptr;
-  if (std::equal(order, order + 4, kRgba))
-    return [](uint32_t rgba) { return rgba; };
-  if (std::equal(order, order + 4, kBgra))
-    return [](uint32_t rgba) {
-      return (rgba & 0xff00ff00u) | (rgba >> 16 & 0xffu) | (rgba & 0xffu) << 16;
-    };
-  return nullptr;
-}
-
 FragmentOperations::FragmentOperations(
     const GraphicsState &state, RenderTarget &target,
     llvm::ArrayRef<spvb_stage_variable> variables)
@@ -104,7 +89,10 @@ FragmentOperations::FragmentOperations(
         output.bytes != 4 || output.component != 0)
       continue;
     direct.bytes = getUnorm8Order(*attachment.format, direct.order);
-    direct.swizzle = getSwizzle(direct.bytes, direct.order);
+    static constexpr uint8_t kRgba[4] = {0, 1, 2, 3}, kBgra[4] = {2, 1, 0, 3};
+    bool fourBytes = direct.vec4 && direct.bytes == 4;
+    direct.rgba = fourBytes && std::equal(kRgba, kRgba + 4, direct.order);
+    direct.bgra = fourBytes && std::equal(kBgra, kBgra + 4, direct.order);
     unsigned mask = (1u << attachment.format->components) - 1;
     if (direct.bytes && output.count >= attachment.format->components &&
         (blend.writeMask & mask) == mask)
@@ -253,12 +241,7 @@ static uint8_t encodeUnorm8(float value) {
 /// encodeUnorm8 of four values at once, component c in byte c.
 static uint32_t encodeUnorm8x4(const uint8_t *values) {
 #if defined(__SSE2__)
-  // Four loads, not one: the shader stored the components one by one,
-  // and a wider load would wait for them to reach the cache.
-  float c[4];
-  for (unsigned i = 0; i < 4; ++i)
-    std::memcpy(&c[i], values + 4 * i, 4);
-  __m128 v = _mm_setr_ps(c[0], c[1], c[2], c[3]);
+  __m128 v = _mm_loadu_ps(reinterpret_cast<const float *>(values));
   __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0);
   __m128d scale = _mm_set1_pd(255.0), half = _mm_set1_pd(0.5);
   auto encode = [&](__m128d f) {
@@ -307,6 +290,33 @@ void FragmentOperations::writeDirect(const Unorm8Write &direct,
       to[i] = uint8_t(texel >> (8 * i));
 }
 
+/// encodeUnorm8x4 of the four-component outputs of a quad's pixels at
+/// `records + lane * recordSize`, red and blue swapped when `bgra`. Built
+/// for AVX2 and for the baseline, chosen when the program loads.
+__attribute__((target_clones("avx2", "default"))) static void
+encodeUnorm8Quad(const uint8_t *records, uint64_t recordSize, bool bgra,
+                 uint32_t *texels) {
+  typedef float Float4 __attribute__((vector_size(16)));
+  typedef double Double4 __attribute__((vector_size(32)));
+  typedef int32_t Int4 __attribute__((vector_size(16)));
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    // Four loads, not one: the shader stored the components one by one,
+    // and a wider load would wait for them to reach the cache.
+    Float4 value;
+    for (unsigned c = 0; c < 4; ++c)
+      std::memcpy(&value[c], records + lane * recordSize + 4 * c, 4);
+    if (bgra)
+      value = __builtin_shufflevector(value, value, 2, 1, 0, 3);
+    // As encodeUnorm8: NaN and negative values give 0.
+    Double4 f = __builtin_convertvector(value, Double4);
+    f = f > 0 ? f : 0;
+    f = f < 1 ? f : 1;
+    Int4 bytes = __builtin_convertvector(f * 255.0 + 0.5, Int4);
+    texels[lane] = uint32_t(bytes[0]) | uint32_t(bytes[1]) << 8 |
+                   uint32_t(bytes[2]) << 16 | uint32_t(bytes[3]) << 24;
+  }
+}
+
 void FragmentOperations::writeUnorm8Quad(int32_t x, int32_t y, unsigned lanes,
                                          const uint8_t *records,
                                          uint64_t recordSize) const {
@@ -314,19 +324,16 @@ void FragmentOperations::writeUnorm8Quad(int32_t x, int32_t y, unsigned lanes,
     const Attachment &attachment = *direct.attachment;
     uint8_t *row = attachment.at(x, y);
     uint64_t pitch = uint64_t(attachment.width) * attachment.format->texelBytes;
-    if (!direct.vec4 || direct.bytes != 4 || !direct.swizzle) {
+    if (!direct.rgba && !direct.bgra) {
       for (unsigned lane = 0; lane < 4; ++lane)
         if (lanes & (1u << lane))
           writeDirect(direct, records + lane * recordSize,
                       row + (lane / 2) * pitch + (lane % 2) * 4);
       continue;
     }
-    // Four-byte RGBA or BGRA texels: each row's pair in one store when
-    // both are covered.
+    // Each row's pair in one store when both are covered.
     uint32_t texels[4];
-    for (unsigned lane = 0; lane < 4; ++lane)
-      texels[lane] = direct.swizzle(
-          encodeUnorm8x4(records + lane * recordSize + direct.offset));
+    encodeUnorm8Quad(records + direct.offset, recordSize, direct.bgra, texels);
     for (unsigned r = 0; r < 2; ++r, row += pitch) {
       unsigned pair = (lanes >> (2 * r)) & 3;
       if (pair == 3) {

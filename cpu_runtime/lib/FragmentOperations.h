@@ -73,8 +73,9 @@ private:
     uint8_t order[4];
     /// Whether the output has four components (all converted at once).
     bool vec4;
-    /// Four-byte texels in a common order: the RGBA word as the texel.
-    uint32_t (*swizzle)(uint32_t) = nullptr;
+    /// Four-byte RGBA or BGRA texels of a four-component output, whose
+    /// quads are converted together.
+    bool rgba = false, bgra = false;
   };
   /// Stores a direct write's output in `record` to the texel at `to`.
   static void writeDirect(const Unorm8Write &direct, const uint8_t *record,

@@ -149,16 +149,73 @@ bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
   return entries.size() < kCapacity || flush();
 }
 
-bool QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
-                           const DrawPrimitive &primitive) {
+__attribute__((target_clones("avx2", "default"))) bool
+QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
+                      const DrawPrimitive &primitive) {
+  const TriangleSetup &triangle = *base.triangle;
+  // The common case in one loop: interpolated 32-bit inputs and the
+  // helper flag, as writeInputsFromPlanes writes them, and the depths.
+  bool direct = stage.fragment.entry && stage.planeInputsAre32Bit &&
+                stage.flatInputs.empty() && !stage.readsBuiltins;
+  typedef double Double4 __attribute__((vector_size(32)));
+  typedef float Float4 __attribute__((vector_size(16)));
+  if (direct && planesSerial != triangle.serial)
+    setVaryingPlanes(triangle, primitive);
+  uint64_t recordSize = inputs.getRecordSize();
   Quad quad = base;
   for (const QuadCoverage &covered : quads) {
-    quad.x = covered.x;
-    quad.y = covered.y;
-    quad.coverage = covered.coverage;
+    double x0 = covered.x + 0.5 - triangle.originX;
+    double y0 = covered.y + 0.5 - triangle.originY;
+    Double4 x = {x0, x0 + 1, x0, x0 + 1}, y = {y0, y0, y0 + 1, y0 + 1};
+    auto evaluate = [&](const TriangleSetup::Plane &plane) {
+      return plane.a + plane.dx * x + plane.dy * y;
+    };
+    Double4 inverseW = evaluate(triangle.inverseWPlane);
+    if (!direct || inverseW[0] == 0 || inverseW[1] == 0 || inverseW[2] == 0 ||
+        inverseW[3] == 0) {
+      quad.x = covered.x;
+      quad.y = covered.y;
+      quad.coverage = covered.coverage;
+      for (unsigned i = 0; i < 4; ++i)
+        quad.samples[i] = quad.covered[i] = (covered.coverage >> i) & 1;
+      if (!add(quad, primitive))
+        return false;
+      continue;
+    }
+    size_t index = entries.size();
+    uint8_t *records = inputs.at(index * 4);
+    Double4 w = 1 / inverseW;
+    const TriangleSetup::Plane *plane = varyingPlanes.data();
+    for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
+      Double4 value = evaluate(*plane++);
+      if (!input.linear)
+        value *= w;
+      Float4 narrow = __builtin_convertvector(value, Float4);
+      for (unsigned lane = 0; lane < 4; ++lane)
+        std::memcpy(records + lane * recordSize + input.offset, &narrow[lane],
+                    4);
+    }
+    for (unsigned lane = 0; lane < 4; ++lane) {
+      uint32_t helper = !(covered.coverage & (1u << lane));
+      std::memcpy(records + lane * recordSize, &helper, 4);
+    }
+    Entry &entry = entries.emplace_back();
+    entry.x = covered.x;
+    entry.y = covered.y;
+    entry.coverage = covered.coverage;
+    entry.frontFacing = base.frontFacing;
     for (unsigned i = 0; i < 4; ++i)
-      quad.samples[i] = quad.covered[i] = (covered.coverage >> i) & 1;
-    if (!add(quad, primitive))
+      entry.samples[i] = entry.covered[i] = (covered.coverage >> i) & 1;
+    entry.primitive = &primitive;
+    if (triangles.empty() || triangles.back().serial != triangle.serial)
+      triangles.push_back(triangle);
+    entry.triangle = uint32_t(triangles.size() - 1);
+    if (stage.needsDepths) {
+      Double4 depth = evaluate(triangle.depth) + base.depthBias;
+      for (unsigned lane = 0; lane < 4; ++lane)
+        entry.depths[lane] = {depth[lane], 0, 0, 0};
+    }
+    if (entries.size() == kCapacity && !flush())
       return false;
   }
   return true;
@@ -256,15 +313,22 @@ void QuadBatch::setVaryingPlanes(const TriangleSetup &triangle,
   planesSerial = triangle.serial;
   varyingPlanes.clear();
   std::array<const uint8_t *, 3> sources = stage.getVertexRecords(drawn);
+  // An unclipped triangle's vertices are the primitive's.
+  static constexpr std::array<std::array<double, 3>, 3> kCorners = {
+      {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+  bool corners = triangle.weights == kCorners;
   for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
     TriangleSetup::Plane plane;
     for (unsigned k = 0; k < 3; ++k) {
       // The triangle's vertex k (a clipped polygon's corner) carries
       // weights of the primitive's vertices.
       double value = 0;
-      for (unsigned j = 0; j < 3; ++j)
-        value += triangle.weights[k][j] *
-                 loadFloat(sources[j] + input.source, input.input->bytes);
+      if (corners)
+        value = loadFloat(sources[k] + input.source, input.input->bytes);
+      else
+        for (unsigned j = 0; j < 3; ++j)
+          value += triangle.weights[k][j] *
+                   loadFloat(sources[j] + input.source, input.input->bytes);
       if (!input.linear)
         value *= triangle.inverseW[k];
       plane.a += value * triangle.barycentric[k].a;

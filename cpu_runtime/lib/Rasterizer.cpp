@@ -100,16 +100,19 @@ double getDepthBias(const GraphicsState &state, const RasterSetup &setup,
 }
 
 void rasterizeScreenTriangle(const GraphicsState &state,
-                             const RasterSetup &setup, ScreenVertex v0,
-                             ScreenVertex v1, ScreenVertex v2, bool frontFacing,
+                             const RasterSetup &setup,
+                             const ScreenVertex &first,
+                             const ScreenVertex &second,
+                             const ScreenVertex &third, bool frontFacing,
                              QuadSink &sink, const Quad &base = Quad()) {
-  int64_t area = edge(v0, v1, v2.fx, v2.fy);
+  int64_t area = edge(first, second, third.fx, third.fy);
   if (area == 0)
     return;
-  if (area < 0) {
-    std::swap(v1, v2);
-    area = -area;
-  }
+  // Counter-clockwise in framebuffer coordinates.
+  bool flip = area < 0;
+  const ScreenVertex &v0 = first, &v1 = flip ? third : second,
+                     &v2 = flip ? second : third;
+  area = std::abs(area);
   const ScreenVertex *v[3] = {&v0, &v1, &v2};
   // Edge k is opposite vertex k; a sample on it is inside only if the edge
   // is a top or left edge.
@@ -119,10 +122,20 @@ void rasterizeScreenTriangle(const GraphicsState &state,
   int64_t maxX = std::max({v0.fx, v1.fx, v2.fx});
   int64_t minY = std::min({v0.fy, v1.fy, v2.fy});
   int64_t maxY = std::max({v0.fy, v1.fy, v2.fy});
-  int64_t x0 = std::max<int64_t>(setup.x0, (minX >> kSubPixelBits) - 1);
-  int64_t x1 = std::min<int64_t>(setup.x1, (maxX >> kSubPixelBits) + 1);
-  int64_t y0 = std::max<int64_t>(setup.y0, (minY >> kSubPixelBits) - 1);
-  int64_t y1 = std::min<int64_t>(setup.y1, (maxY >> kSubPixelBits) + 1);
+  // Pixels with a sample in the bounds: a sample lies within [low, high]
+  // sub-pixels of its pixel's corner (the centre when single-sampled).
+  int64_t low = setup.samples == 1 ? kSubPixels / 2 : 0;
+  int64_t high = setup.samples == 1 ? kSubPixels / 2 : kSubPixels;
+  auto firstPixel = [&](int64_t min) {
+    return (min - high + kSubPixels - 1) >> kSubPixelBits;
+  };
+  auto pastPixel = [&](int64_t max) {
+    return ((max - low) >> kSubPixelBits) + 1;
+  };
+  int64_t x0 = std::max<int64_t>(setup.x0, firstPixel(minX));
+  int64_t x1 = std::min<int64_t>(setup.x1, pastPixel(maxX));
+  int64_t y0 = std::max<int64_t>(setup.y0, firstPixel(minY));
+  int64_t y1 = std::min<int64_t>(setup.y1, pastPixel(maxY));
   if (x0 >= x1 || y0 >= y1)
     return;
   double depthBias = getDepthBias(state, setup, v0, v1, v2);
