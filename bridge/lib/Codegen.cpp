@@ -121,7 +121,7 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
                   llvm::OptimizationLevel optLevel,
                   llvm::ThinOrFullLTOPhase phase) {
             if (loops)
-              modulePasses.addPass(WorkgroupLoopsPass());
+              modulePasses.addPass(WorkgroupLoopsPass(lanes));
             if (lanes)
               modulePasses.addPass(InvocationVectorizerPass(machine));
             modulePasses.addPass(llvm::createModuleToFunctionPassAdaptor(

@@ -20,6 +20,7 @@
 
 #include "InlinedBody.h"
 #include "KernelInfoGlobals.h"
+#include "LaneWidening.h"
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
@@ -38,6 +39,8 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+
+#include <spirv/unified1/spirv.hpp>
 
 #include <cstddef>
 
@@ -636,10 +639,18 @@ PreservedAnalyses WorkgroupLoopsPass::run(Module &module,
   bool changed = false;
   Function *subgroup = module.getFunction(kSubgroupFunction);
   bool usesSubgroups = subgroup && !subgroup->use_empty();
+  bool onlyDerivatives =
+      usesSubgroups && all_of(subgroup->users(), [](const User *user) {
+        auto *call = dyn_cast<CallBase>(user);
+        return call && isQuadDerivative(*call);
+      });
   for (KernelInfoGlobal &kernel : getKernelInfoGlobals(module)) {
+    bool barriers = kernel.field(offsetof(spvb_kernel_info, uses_barriers));
+    bool fragment = kernel.field(offsetof(spvb_kernel_info, execution_model)) ==
+                    spv::ExecutionModelFragment;
     if (module.getFunction(kernel.workgroupSymbol) ||
-        (!kernel.field(offsetof(spvb_kernel_info, uses_barriers)) &&
-         !usesSubgroups))
+        (!barriers && !usesSubgroups) ||
+        (!barriers && lanes && fragment && onlyDerivatives))
       continue;
     WorkgroupLoopsBuilder builder(module, *kernel.invocation, kernel.fields);
     if (!builder.build(kernel.workgroupSymbol))

@@ -18,14 +18,20 @@
 namespace spvb {
 
 /// Builds spvb_NAME_workgroup for every kernel whose spvb_NAME_info says it
-/// uses barriers and has no workgroup entry, and records the entry kind and
-/// scratch size in spvb_NAME_info. A kernel it cannot transform (subgroup
-/// operations, which need every invocation's partners at each operation)
-/// keeps running on fibers.
+/// uses barriers or that makes subgroup calls and has no workgroup entry,
+/// and records the entry kind and scratch size in spvb_NAME_info. A kernel
+/// it cannot transform (subgroup operations that not every invocation
+/// reaches exactly once) keeps running on fibers. With `lanes`, a fragment
+/// shader without barriers whose only subgroup calls are derivatives is
+/// left to the SIMD lanes, which take them as shuffles within each quad.
 class WorkgroupLoopsPass : public llvm::PassInfoMixin<WorkgroupLoopsPass> {
 public:
+  explicit WorkgroupLoopsPass(bool lanes = false) : lanes(lanes) {}
   llvm::PreservedAnalyses run(llvm::Module &module,
                               llvm::ModuleAnalysisManager &analyses);
+
+private:
+  bool lanes;
 };
 
 } // namespace spvb

@@ -10,7 +10,7 @@
 #include <cstring>
 
 #if defined(__SSE2__)
-#include <emmintrin.h>
+#include <immintrin.h>
 #endif
 
 using namespace spvb::runtime;
@@ -291,31 +291,43 @@ void FragmentOperations::writeDirect(const Unorm8Write &direct,
 }
 
 /// encodeUnorm8x4 of the four-component outputs of a quad's pixels at
-/// `records + lane * recordSize`, red and blue swapped when `bgra`. Built
-/// for AVX2 and for the baseline, chosen when the program loads.
-__attribute__((target_clones("avx2", "default"))) static void
-encodeUnorm8Quad(const uint8_t *records, uint64_t recordSize, bool bgra,
-                 uint32_t *texels) {
-  typedef float Float4 __attribute__((vector_size(16)));
-  typedef double Double4 __attribute__((vector_size(32)));
-  typedef int32_t Int4 __attribute__((vector_size(16)));
+/// `records + lane * recordSize`, red and blue swapped when `bgra`.
+static void encodeUnorm8Quad(const uint8_t *records, uint64_t recordSize,
+                             bool bgra, uint32_t *texels) {
   for (unsigned lane = 0; lane < 4; ++lane) {
-    // Four loads, not one: the shader stored the components one by one,
-    // and a wider load would wait for them to reach the cache.
-    Float4 value;
-    for (unsigned c = 0; c < 4; ++c)
-      std::memcpy(&value[c], records + lane * recordSize + 4 * c, 4);
-    if (bgra)
-      value = __builtin_shufflevector(value, value, 2, 1, 0, 3);
-    // As encodeUnorm8: NaN and negative values give 0.
-    Double4 f = __builtin_convertvector(value, Double4);
-    f = f > 0 ? f : 0;
-    f = f < 1 ? f : 1;
-    Int4 bytes = __builtin_convertvector(f * 255.0 + 0.5, Int4);
-    texels[lane] = uint32_t(bytes[0]) | uint32_t(bytes[1]) << 8 |
-                   uint32_t(bytes[2]) << 16 | uint32_t(bytes[3]) << 24;
+    uint32_t rgba = encodeUnorm8x4(records + lane * recordSize);
+    texels[lane] = bgra ? (rgba & 0xff00ff00u) | (rgba >> 16 & 0xffu) |
+                              (rgba & 0xffu) << 16
+                        : rgba;
   }
 }
+
+#if defined(__x86_64__)
+/// The same with AVX2: each pixel's components as four doubles (their
+/// products with 255 are exact, so the fused multiply-add rounds as
+/// encodeUnorm8 does), the sixteen results packed to bytes at once.
+__attribute__((target("avx2,fma"))) static void
+encodeUnorm8QuadAvx2(const uint8_t *records, uint64_t recordSize, bool bgra,
+                     uint32_t *texels) {
+  __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+  __m256d scale = _mm256_set1_pd(255.0), half = _mm256_set1_pd(0.5);
+  __m128i words[4];
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    __m128 value = _mm_loadu_ps(
+        reinterpret_cast<const float *>(records + lane * recordSize));
+    if (bgra)
+      value = _mm_permute_ps(value, _MM_SHUFFLE(3, 0, 1, 2));
+    // maxpd returns its second operand for a NaN: NaN gives 0.
+    __m256d f = _mm256_max_pd(_mm256_cvtps_pd(value), zero);
+    f = _mm256_min_pd(f, one);
+    words[lane] = _mm256_cvttpd_epi32(_mm256_fmadd_pd(f, scale, half));
+  }
+  __m128i low = _mm_packus_epi32(words[0], words[1]);
+  __m128i high = _mm_packus_epi32(words[2], words[3]);
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(texels),
+                   _mm_packus_epi16(low, high));
+}
+#endif
 
 void FragmentOperations::writeUnorm8Quad(int32_t x, int32_t y, unsigned lanes,
                                          const uint8_t *records,
@@ -333,7 +345,16 @@ void FragmentOperations::writeUnorm8Quad(int32_t x, int32_t y, unsigned lanes,
     }
     // Each row's pair in one store when both are covered.
     uint32_t texels[4];
-    encodeUnorm8Quad(records + direct.offset, recordSize, direct.bgra, texels);
+#if defined(__x86_64__)
+    static const bool avx2 =
+        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    if (avx2)
+      encodeUnorm8QuadAvx2(records + direct.offset, recordSize, direct.bgra,
+                           texels);
+    else
+#endif
+      encodeUnorm8Quad(records + direct.offset, recordSize, direct.bgra,
+                       texels);
     for (unsigned r = 0; r < 2; ++r, row += pitch) {
       unsigned pair = (lanes >> (2 * r)) & 3;
       if (pair == 3) {
