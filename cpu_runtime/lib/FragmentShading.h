@@ -27,7 +27,6 @@ namespace spvb::runtime {
 struct DrawPrimitive {
   Primitive primitive;
   uint32_t instance = 0;
-  std::array<ClipPosition, 3> positions{};
   /// Points: gl_PointSize (1 without it).
   float pointSize = 1;
   /// Its vertices' projections.

@@ -288,11 +288,8 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
 
   // Primitives in draw order, binned to the tiles they may touch.
   std::vector<Primitive> assembled;
+  assembled.reserve(call.vertexCount);
   assemblePrimitives(state.topology, 0, call.vertexCount, restarts, assembled);
-  // Primitives name the shaded vertices.
-  for (Primitive &primitive : assembled)
-    for (unsigned k = 0; k < primitive.vertexCount; ++k)
-      primitive.vertices[k] = reuse.slots[primitive.vertices[k]];
   // Each shaded vertex projected once, for the primitives' bounds; both
   // loops spread over the threads (with the binning, they are the serial
   // part of a draw).
@@ -310,15 +307,14 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
       launcher, primitives.size(), 1024, [&](uint64_t begin, uint64_t end) {
         for (uint64_t i = begin; i < end; ++i) {
           DrawPrimitive &drawn = primitives[i];
-          const Primitive &primitive = assembled[i % assembled.size()];
-          drawn.primitive = primitive;
+          Primitive &primitive = drawn.primitive;
+          primitive = assembled[i % assembled.size()];
           drawn.instance = uint32_t(i / assembled.size());
           uint64_t base = uint64_t(drawn.instance) * perInstance;
           for (unsigned k = 0; k < primitive.vertexCount; ++k) {
-            uint64_t vertex = base + primitive.vertices[k];
-            std::memcpy(drawn.positions[k].data(),
-                        vertexOutputs.at(vertex) + position->offset, 16);
-            drawn.projected[k] = &projected[vertex];
+            // Primitives name the shaded vertices.
+            primitive.vertices[k] = reuse.slots[primitive.vertices[k]];
+            drawn.projected[k] = &projected[base + primitive.vertices[k]];
           }
           if (pointSize && primitive.vertexCount == 1)
             std::memcpy(&drawn.pointSize,
@@ -352,16 +348,16 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                           fragment.earlyFragmentTests);
         switch (drawn.primitive.vertexCount) {
         case 3:
-          rasterizeTriangle(state, tileSetup, drawn.positions, drawn.projected,
-                            sink);
+          rasterizeTriangle(state, tileSetup, drawn.projected, sink);
           break;
         case 2:
           rasterizeLine(state, tileSetup,
-                        {drawn.positions[0], drawn.positions[1]}, sink);
+                        {drawn.projected[0]->clip, drawn.projected[1]->clip},
+                        sink);
           break;
         default:
-          rasterizePoint(state, tileSetup, drawn.positions[0], drawn.pointSize,
-                         sink);
+          rasterizePoint(state, tileSetup, drawn.projected[0]->clip,
+                         drawn.pointSize, sink);
           break;
         }
         if (!(running = sink.isRunning()))

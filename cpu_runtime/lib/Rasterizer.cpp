@@ -586,6 +586,7 @@ ProjectedVertex spvb::runtime::projectVertex(const GraphicsState &state,
                                              const RasterSetup &setup,
                                              const ClipPosition &position) {
   ProjectedVertex projected;
+  projected.clip = position;
   double c[4] = {position[0], position[1], position[2], position[3]};
   // Clipping keeps what has w > 0 of a primitive whose vertices all do
   // within their projection's convex hull.
@@ -614,7 +615,6 @@ ProjectedVertex spvb::runtime::projectVertex(const GraphicsState &state,
 
 void spvb::runtime::rasterizeTriangle(
     const GraphicsState &state, const RasterSetup &setup,
-    const std::array<ClipPosition, 3> &positions,
     const std::array<const ProjectedVertex *, 3> &projected, QuadSink &sink) {
   // Most triangles lie inside every clip plane: clipping would keep them
   // as they are.
@@ -635,7 +635,7 @@ void spvb::runtime::rasterizeTriangle(
   for (int i = 0; i < 3; ++i) {
     ClipVertex v;
     for (int k = 0; k < 4; ++k)
-      v.c[k] = positions[i][k];
+      v.c[k] = projected[i]->clip[k];
     v.weights = {0, 0, 0};
     v.weights[i] = 1;
     polygon.push_back(v);
@@ -687,6 +687,20 @@ PixelRect spvb::runtime::getPrimitiveBounds(
     int32_t truncated = int32_t(value);
     return truncated + int32_t(double(truncated) < value);
   };
+  if (vertices.size() == 3 && state.polygonMode == VK_POLYGON_MODE_FILL &&
+      setup.samples == 1) {
+    // A filled triangle covers pixels by their centres, x + 0.5 within
+    // the snapped bounds (snapping moves a vertex by at most half a
+    // sub-pixel; a whole one is allowed).
+    double snap = 1.0 / kSubPixels;
+    auto pastIn = [&](double value, int32_t low, int32_t high) {
+      return std::min(floorIn(value, low, high) + 1, high);
+    };
+    return {floorIn(minX - 0.5 - snap, scissor.x0, scissor.x1),
+            floorIn(minY - 0.5 - snap, scissor.y0, scissor.y1),
+            pastIn(maxX - 0.5 + snap, scissor.x0, scissor.x1),
+            pastIn(maxY - 0.5 + snap, scissor.y0, scissor.y1)};
+  }
   return {floorIn(minX - pad, scissor.x0, scissor.x1),
           floorIn(minY - pad, scissor.y0, scissor.y1),
           ceilIn(maxX + pad, scissor.x0, scissor.x1),

@@ -192,6 +192,8 @@ struct RasterSetup {
 
 /// A vertex of a draw, projected once for all its primitives.
 struct ProjectedVertex {
+  /// Its clip-space position (gl_Position).
+  ClipPosition clip{};
   /// Framebuffer coordinates and depth, 1/w, and x and y snapped to
   /// sub-pixels (set when `unclipped`).
   double x = 0, y = 0, z = 0, inverseW = 0;
@@ -216,11 +218,10 @@ PixelRect getPrimitiveBounds(const GraphicsState &state,
                              llvm::ArrayRef<const ProjectedVertex *> vertices,
                              double pointSize);
 
-/// Rasterizes one triangle, whose vertices project to `projected`; sends
+/// Rasterizes one triangle, whose vertices are `projected`; sends
 /// each quad with a covered pixel to `sink`, in raster order. Polygon
 /// modes LINE and POINT draw its edges and vertices (after culling).
 void rasterizeTriangle(const GraphicsState &state, const RasterSetup &setup,
-                       const std::array<ClipPosition, 3> &positions,
                        const std::array<const ProjectedVertex *, 3> &projected,
                        QuadSink &sink);
 
