@@ -18,7 +18,7 @@ namespace spvb::runtime {
 
 class TileBins {
 public:
-  static constexpr int32_t kTileSize = 32;
+  static constexpr int32_t kTileSize = 64;
 
   struct Tile {
     PixelRect pixels;

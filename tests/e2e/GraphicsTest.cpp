@@ -188,7 +188,7 @@ void main() { result = vec4(1.0); }
 }
 
 TEST_F(GraphicsTest, OverlappingTrianglesKeepDrawOrderAcrossTiles) {
-  // 60 triangles over a 100x70 framebuffer (tiles of 32 pixels, the last
+  // 60 triangles over a 100x70 framebuffer (tiles of 64 pixels, the last
   // ones partial) and a scissor at odd offsets; each writes its number. A
   // pixel holds the number of the last triangle whose coverage takes its
   // centre: vertices snapped to 1/256 pixel, exact edge functions, and the
