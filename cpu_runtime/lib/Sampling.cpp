@@ -572,6 +572,8 @@ constexpr unsigned kFilterLanes = 8;
 struct Rgba8Lanes {
   alignas(32) float u[kFilterLanes], v[kFilterLanes], weight[kFilterLanes];
   alignas(32) int32_t level[2][kFilterLanes];
+  /// Whether every lane reads the same levels (those of lane 0).
+  bool sameLevels;
 };
 
 /// Trilinear filtering of eight lanes: bilinear at level[0], and where
@@ -593,10 +595,16 @@ filterRgba8(const uint8_t *data, const LevelTable &table,
   for (unsigned k = 0; k < (blend ? 2u : 1u); ++k) {
     Int8 level, w = {}, h = {}, offset = {};
     std::memcpy(&level, lanes.level[k], sizeof(level));
-    for (unsigned lane = 0; lane < kFilterLanes; ++lane) {
-      w[lane] = int32_t(table.width[level[lane]]);
-      h[lane] = int32_t(table.height[level[lane]]);
-      offset[lane] = table.offset32[level[lane]];
+    if (lanes.sameLevels) {
+      w += int32_t(table.width[level[0]]);
+      h += int32_t(table.height[level[0]]);
+      offset += table.offset32[level[0]];
+    } else {
+      for (unsigned lane = 0; lane < kFilterLanes; ++lane) {
+        w[lane] = int32_t(table.width[level[lane]]);
+        h[lane] = int32_t(table.height[level[lane]]);
+        offset[lane] = table.offset32[level[lane]];
+      }
     }
     Int8 lastX = w - 1, lastY = h - 1, pitch = w * 4;
     Float8 x = u * __builtin_convertvector(w, Float8) - 0.5f;
@@ -729,42 +737,62 @@ uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
     lanes.u[lane] = take ? u : 0;
     lanes.v[lane] = take ? v : 0;
   }
-  // The inputs the level choice depends on: bias, lod and the gradients.
-  // A quad's lanes share them (coarse derivatives), so their levels.
-  constexpr unsigned kFirstLevelInput = 2, kLevelInputs = 6;
-  uint32_t previous[kLevelInputs] = {};
-  bool chosen = false, blend = false;
-  LaneLevels choice{};
-  for (unsigned lane = 0; lane < kFilterLanes; ++lane) {
-    lanes.level[0][lane] = lanes.level[1][lane] = 0;
-    lanes.weight[lane] = 0;
-    if (!(taken >> lane & 1))
-      continue;
-    const float *at = inputs + lane;
-    bool same = chosen;
-    for (unsigned i = 0; i < kLevelInputs; ++i) {
-      uint32_t bits =
-          llvm::bit_cast<uint32_t>(at[(kFirstLevelInput + i) * stride]);
-      same = same && bits == previous[i];
-      previous[i] = bits;
-    }
-    if (!same) {
-      choice = chooseLaneLevels(image, sampler, imageOperands, at, stride,
-                                table.readable);
-      chosen = true;
-      blend |= choice.levels[0] != choice.levels[1] && choice.weight != 0;
-    }
-    if (!choice.valid) {
-      taken &= ~(uint64_t(1) << lane);
-      lanes.u[lane] = lanes.v[lane] = 0;
+  // The rows of inputs the level choice reads: bias, lod, the gradients.
+  unsigned rows[6], rowCount = 0;
+  if (imageOperands & spv::ImageOperandsBiasMask)
+    rows[rowCount++] = 2;
+  if (imageOperands & spv::ImageOperandsLodMask)
+    rows[rowCount++] = 3;
+  if (imageOperands & spv::ImageOperandsGradMask)
+    for (unsigned row = 4; row < 8; ++row)
+      rows[rowCount++] = row;
+  auto sameInputs = [&](unsigned a, unsigned b) {
+    for (unsigned i = 0; i < rowCount; ++i)
+      if (llvm::bit_cast<uint32_t>(inputs[rows[i] * stride + a]) !=
+          llvm::bit_cast<uint32_t>(inputs[rows[i] * stride + b]))
+        return false;
+    return true;
+  };
+  std::memset(lanes.level, 0, sizeof(lanes.level));
+  std::memset(lanes.weight, 0, sizeof(lanes.weight));
+  // Runs of lanes with the same inputs share a choice: a quad's lanes have
+  // the same gradients (coarse derivatives).
+  bool blend = false;
+  for (unsigned lane = 0; lane < count;) {
+    if (!(taken >> lane & 1)) {
+      ++lane;
       continue;
     }
-    lanes.level[0][lane] = choice.levels[0];
-    lanes.level[1][lane] = choice.levels[1];
-    lanes.weight[lane] = choice.weight;
+    LaneLevels choice = chooseLaneLevels(image, sampler, imageOperands,
+                                         inputs + lane, stride, table.readable);
+    blend |= choice.levels[0] != choice.levels[1] && choice.weight != 0;
+    unsigned first = lane;
+    do {
+      if (!(taken >> lane & 1))
+        continue;
+      if (!choice.valid) {
+        taken &= ~(uint64_t(1) << lane);
+        lanes.u[lane] = lanes.v[lane] = 0;
+        continue;
+      }
+      lanes.level[0][lane] = choice.levels[0];
+      lanes.level[1][lane] = choice.levels[1];
+      lanes.weight[lane] = choice.weight;
+    } while (++lane < count && sameInputs(lane, first));
   }
   if (!taken)
     return active;
+  // Lanes not taken read the first taken lane's levels (at (0, 0),
+  // harmlessly), so that most groups read one pair of levels.
+  unsigned first = llvm::countr_zero(taken);
+  lanes.sameLevels = true;
+  for (unsigned lane = 0; lane < kFilterLanes; ++lane) {
+    for (unsigned k = 0; k < 2; ++k) {
+      if (!(taken >> lane & 1))
+        lanes.level[k][lane] = lanes.level[k][first];
+      lanes.sameLevels &= lanes.level[k][lane] == lanes.level[k][first];
+    }
+  }
   const bool repeat[2] = {sampler.address_mode[0] == kRepeat,
                           sampler.address_mode[1] == kRepeat};
   filterRgba8(image.data, table, lanes, blend, repeat, taken, results);
