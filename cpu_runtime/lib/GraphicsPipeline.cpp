@@ -83,6 +83,50 @@ void forEachChunk(Launcher &launcher, uint64_t count, uint64_t chunk,
 
 } // namespace
 
+/// The vertex index at each position of `call`, and the positions of
+/// primitive restarts; indices past the index buffer read 0 (robust).
+static void readVertexIndices(const GraphicsState &state, const DrawCall &call,
+                              llvm::MutableArrayRef<uint32_t> vertexIndices,
+                              std::vector<uint32_t> &restarts) {
+  uint32_t count = vertexIndices.size();
+  if (!call.indices) {
+    for (uint32_t i = 0; i < count; ++i)
+      vertexIndices[i] = call.firstVertex + i;
+    return;
+  }
+  uint64_t size = call.indexSize;
+  uint64_t first = call.firstVertex;
+  // Positions [0, inRange) lie within the index buffer.
+  uint64_t available = call.indexBytes / size;
+  uint32_t inRange = uint32_t(
+      std::min<uint64_t>(count, available > first ? available - first : 0));
+  const uint8_t *at = call.indices + first * size;
+  uint32_t offset = uint32_t(call.vertexOffset);
+  // Indices in one loop per size (the 32-bit one vectorizes): modular
+  // addition is int64_t(index) + vertexOffset truncated.
+  for (uint32_t i = 0; i < inRange; ++i) {
+    uint32_t index;
+    if (size == 4) {
+      std::memcpy(&index, at + 4 * uint64_t(i), 4);
+    } else if (size == 2) {
+      uint16_t half;
+      std::memcpy(&half, at + 2 * uint64_t(i), 2);
+      index = half;
+    } else {
+      index = at[i];
+    }
+    vertexIndices[i] = index + offset;
+  }
+  for (uint32_t i = inRange; i < count; ++i)
+    vertexIndices[i] = offset;
+  if (!state.primitiveRestart)
+    return;
+  uint32_t restartValue = size == 4 ? ~0u : (1u << (8 * size)) - 1;
+  for (uint32_t i = 0; i < inRange; ++i)
+    if (vertexIndices[i] - offset == restartValue)
+      restarts.push_back(i);
+}
+
 /// Whether a vertex input takes its attribute's 32-bit components as they
 /// are stored: 32-bit float, int or uint formats read by a 32-bit input
 /// of the same kind.
@@ -206,27 +250,7 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   // restart.
   std::vector<uint32_t> vertexIndices(call.vertexCount);
   std::vector<uint32_t> restarts;
-  for (uint32_t i = 0; i < call.vertexCount; ++i) {
-    if (!call.indices) {
-      vertexIndices[i] = call.firstVertex + i;
-      continue;
-    }
-    uint64_t at = (uint64_t(call.firstVertex) + i) * call.indexSize;
-    uint32_t index = 0;
-    if (at + call.indexSize > call.indexBytes)
-      index = 0; // robust: past the index buffer
-    else if (call.indexSize == 4)
-      std::memcpy(&index, call.indices + at, 4);
-    else if (call.indexSize == 2)
-      index = uint16_t(call.indices[at] | call.indices[at + 1] << 8);
-    else
-      index = call.indices[at];
-    uint32_t restartValue =
-        call.indexSize == 4 ? ~0u : (1u << (8 * call.indexSize)) - 1;
-    if (state.primitiveRestart && index == restartValue)
-      restarts.push_back(i);
-    vertexIndices[i] = uint32_t(int64_t(index) + call.vertexOffset);
-  }
+  readVertexIndices(state, call, vertexIndices, restarts);
   VertexReuse reuse = call.indices
                           ? VertexReuse::deduplicate(vertexIndices, restarts)
                           : VertexReuse::identity(vertexIndices);

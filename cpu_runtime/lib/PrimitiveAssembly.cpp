@@ -1,6 +1,8 @@
 //===- PrimitiveAssembly.cpp - Vertices to primitives ---------------------===//
 #include "PrimitiveAssembly.h"
 
+#include <algorithm>
+
 using namespace spvb::runtime;
 
 /// The primitives of one run of vertices without restarts: the shaded
@@ -10,11 +12,10 @@ static void assembleRun(VkPrimitiveTopology topology, uint32_t first,
                         std::vector<Primitive> &out) {
   auto v = [first](uint32_t i) { return first + i; };
   auto add = [&](std::initializer_list<uint32_t> vertices) {
-    Primitive primitive;
-    for (uint32_t vertex : vertices)
-      primitive.vertices[primitive.vertexCount++] = vertex;
+    Primitive &primitive = out.emplace_back();
+    std::copy(vertices.begin(), vertices.end(), primitive.vertices);
+    primitive.vertexCount = vertices.size();
     primitive.id = nextId++;
-    out.push_back(primitive);
   };
   switch (topology) {
   case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:

@@ -1,8 +1,6 @@
 //===- VertexReuse.cpp - Each vertex of an indexed draw shaded once -------===//
 #include "VertexReuse.h"
 
-#include "llvm/ADT/SmallVector.h"
-
 #include <algorithm>
 #include <numeric>
 #include <unordered_map>
@@ -13,23 +11,23 @@ VertexReuse VertexReuse::deduplicate(llvm::ArrayRef<uint32_t> indices,
                                      llvm::ArrayRef<uint32_t> restarts) {
   VertexReuse reuse;
   reuse.slots.assign(indices.size(), 0);
-  // Positions that name a vertex: all but the restarts.
-  llvm::SmallVector<uint32_t> positions;
-  positions.reserve(indices.size());
-  for (uint32_t i = 0, next = 0; i < indices.size(); ++i) {
-    if (next < restarts.size() && restarts[next] == i) {
-      ++next;
-      continue;
-    }
-    positions.push_back(i);
-  }
-  if (positions.empty())
+  if (indices.size() == restarts.size())
     return reuse;
+  // Positions that name a vertex: all but the restarts (ascending).
+  auto forEachPosition = [&](auto body) {
+    for (uint32_t i = 0, next = 0; i < indices.size(); ++i) {
+      if (next < restarts.size() && restarts[next] == i) {
+        ++next;
+        continue;
+      }
+      body(i);
+    }
+  };
   uint32_t low = ~0u, high = 0;
-  for (uint32_t i : positions) {
+  forEachPosition([&](uint32_t i) {
     low = std::min(low, indices[i]);
     high = std::max(high, indices[i]);
-  }
+  });
   auto slotFor = [&](uint32_t index, uint32_t &slot) {
     if (slot == ~0u) {
       slot = reuse.shaded.size();
@@ -42,14 +40,17 @@ VertexReuse VertexReuse::deduplicate(llvm::ArrayRef<uint32_t> indices,
   uint64_t range = uint64_t(high) - low + 1;
   if (range <= 4 * uint64_t(indices.size()) + 1024) {
     std::vector<uint32_t> table(range, ~0u);
-    for (uint32_t i : positions)
+    reuse.shaded.reserve(range);
+    forEachPosition([&](uint32_t i) {
       reuse.slots[i] = slotFor(indices[i], table[indices[i] - low]);
+    });
     return reuse;
   }
   std::unordered_map<uint32_t, uint32_t> map;
-  for (uint32_t i : positions)
+  forEachPosition([&](uint32_t i) {
     reuse.slots[i] =
         slotFor(indices[i], map.try_emplace(indices[i], ~0u).first->second);
+  });
   return reuse;
 }
 
