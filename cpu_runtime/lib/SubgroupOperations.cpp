@@ -189,8 +189,7 @@ std::string runArithmetic(llvm::ArrayRef<SubgroupMember> members) {
         total = combine(total, loadComponent(member.call->operand0, type, c));
       }
       for (const SubgroupMember &member : members)
-        storeComponent(member.call->result, type, c,
-                       totals[clusterOf(member)]);
+        storeComponent(member.call->result, type, c, totals[clusterOf(member)]);
       continue;
     }
     uint64_t running = combine.identity();
