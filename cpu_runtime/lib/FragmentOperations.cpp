@@ -329,39 +329,47 @@ encodeUnorm8QuadAvx2(const uint8_t *records, uint64_t recordSize, bool bgra,
 }
 #endif
 
-void FragmentOperations::writeUnorm8Quad(int32_t x, int32_t y, unsigned lanes,
-                                         const uint8_t *records,
-                                         uint64_t recordSize) const {
+void FragmentOperations::writeUnorm8Quads(llvm::ArrayRef<QuadWrite> quads,
+                                          const uint8_t *records,
+                                          uint64_t recordSize) const {
+#if defined(__x86_64__)
+  static const bool avx2 =
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
   for (const Unorm8Write &direct : directWrites) {
     const Attachment &attachment = *direct.attachment;
-    uint8_t *row = attachment.at(x, y);
     uint64_t pitch = uint64_t(attachment.width) * attachment.format->texelBytes;
-    if (!direct.rgba && !direct.bgra) {
-      for (unsigned lane = 0; lane < 4; ++lane)
-        if (lanes & (1u << lane))
-          writeDirect(direct, records + lane * recordSize,
-                      row + (lane / 2) * pitch + (lane % 2) * 4);
-      continue;
-    }
-    // Each row's pair in one store when both are covered.
-    uint32_t texels[4];
+    for (size_t q = 0; q < quads.size(); ++q) {
+      const QuadWrite &quad = quads[q];
+      if (!quad.lanes)
+        continue;
+      const uint8_t *quadRecords = records + 4 * q * recordSize;
+      uint8_t *row = attachment.at(quad.x, quad.y);
+      if (!direct.rgba && !direct.bgra) {
+        for (unsigned lane = 0; lane < 4; ++lane)
+          if (quad.lanes & (1u << lane))
+            writeDirect(direct, quadRecords + lane * recordSize,
+                        row + (lane / 2) * pitch + (lane % 2) * 4);
+        continue;
+      }
+      // Each row's pair in one store when both are covered.
+      uint32_t texels[4];
 #if defined(__x86_64__)
-    static const bool avx2 =
-        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    if (avx2)
-      encodeUnorm8QuadAvx2(records + direct.offset, recordSize, direct.bgra,
-                           texels);
-    else
+      if (avx2)
+        encodeUnorm8QuadAvx2(quadRecords + direct.offset, recordSize,
+                             direct.bgra, texels);
+      else
 #endif
-      encodeUnorm8Quad(records + direct.offset, recordSize, direct.bgra,
-                       texels);
-    for (unsigned r = 0; r < 2; ++r, row += pitch) {
-      unsigned pair = (lanes >> (2 * r)) & 3;
-      if (pair == 3) {
-        uint64_t both = texels[2 * r] | uint64_t(texels[2 * r + 1]) << 32;
-        std::memcpy(row, &both, 8);
-      } else if (pair) {
-        std::memcpy(row + 4 * (pair >> 1), &texels[2 * r + (pair >> 1)], 4);
+        encodeUnorm8Quad(quadRecords + direct.offset, recordSize, direct.bgra,
+                         texels);
+      for (unsigned r = 0; r < 2; ++r, row += pitch) {
+        unsigned pair = (quad.lanes >> (2 * r)) & 3;
+        if (pair == 3) {
+          uint64_t both = texels[2 * r] | uint64_t(texels[2 * r + 1]) << 32;
+          std::memcpy(row, &both, 8);
+        } else if (pair) {
+          std::memcpy(row + 4 * (pair >> 1), &texels[2 * r + (pair >> 1)], 4);
+        }
       }
     }
   }

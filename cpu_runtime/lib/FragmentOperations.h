@@ -29,12 +29,16 @@ public:
   /// single-sampled one-byte UNORM attachments as they are: no depth or
   /// stencil attachment, sample mask output, blending or write mask.
   bool writesUnorm8Only() const { return unorm8Only; }
-  /// Writes the colour outputs of the quad at (x, y) to the pixels in
-  /// `lanes` (bit i: pixel (x + i % 2, y + i / 2)), when
-  /// writesUnorm8Only(); pixel i's output record is at
-  /// `records + i * recordSize`.
-  void writeUnorm8Quad(int32_t x, int32_t y, unsigned lanes,
-                       const uint8_t *records, uint64_t recordSize) const;
+  /// A quad at (x, y) whose pixels in `lanes` (bit i: pixel (x + i % 2,
+  /// y + i / 2)) are written.
+  struct QuadWrite {
+    int32_t x, y;
+    uint8_t lanes;
+  };
+  /// Writes the colour outputs of `quads` when writesUnorm8Only(): pixel i
+  /// of quad q has its output record at `records + (4 q + i) * recordSize`.
+  void writeUnorm8Quads(llvm::ArrayRef<QuadWrite> quads, const uint8_t *records,
+                        uint64_t recordSize) const;
 
   /// Tests and writes the samples `samples` (bit s: sample s) of the
   /// fragment at (x, y). `depths` are its interpolated depths at the

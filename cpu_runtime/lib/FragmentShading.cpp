@@ -118,6 +118,7 @@ QuadBatch::QuadBatch(FragmentStage &stage)
       outputs(stage.outputSize, (kCapacity + stage.quadsPerGroup) * 4),
       dispatch(stage.dispatch) {
   entries.reserve(kCapacity);
+  quadWrites.reserve(kCapacity);
   dispatch.stage_inputs = inputs.data();
   dispatch.stage_outputs = outputs.data();
   if (stage.fragment.entry)
@@ -484,6 +485,7 @@ bool QuadBatch::flush() {
 
   FragmentOperations &operations = stage.operations;
   if (operations.writesUnorm8Only()) {
+    quadWrites.clear();
     for (size_t q = 0; q < count; ++q) {
       const Entry &quad = entries[q];
       unsigned lanes = quad.coverage;
@@ -493,9 +495,10 @@ bool QuadBatch::flush() {
         if (status & (SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED))
           lanes &= ~(1u << lane);
       }
-      operations.writeUnorm8Quad(quad.x, quad.y, lanes, outputs.at(q * 4),
-                                 outputs.getRecordSize());
+      quadWrites.push_back({quad.x, quad.y, uint8_t(lanes)});
     }
+    operations.writeUnorm8Quads(quadWrites, outputs.data(),
+                                outputs.getRecordSize());
     entries.clear();
     triangles.clear();
     return true;

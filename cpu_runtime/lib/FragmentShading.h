@@ -181,6 +181,8 @@ private:
 
   FragmentStage &stage;
   std::vector<Entry> entries;
+  /// The queued quads' colour writes, when they are all there is.
+  std::vector<FragmentOperations::QuadWrite> quadWrites;
   /// The triangles of the queued quads, for interpolateAt*.
   std::vector<TriangleSetup> triangles;
   /// Per interpolated input component, in order: its numerator's plane
