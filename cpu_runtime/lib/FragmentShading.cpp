@@ -168,10 +168,9 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
     double x0 = covered.x + 0.5 - triangle.originX;
     double y0 = covered.y + 0.5 - triangle.originY;
     Double4 x = {x0, x0 + 1, x0, x0 + 1}, y = {y0, y0, y0 + 1, y0 + 1};
-    auto evaluate = [&](const TriangleSetup::Plane &plane) {
-      return plane.a + plane.dx * x + plane.dy * y;
-    };
-    Double4 inverseW = evaluate(triangle.inverseWPlane);
+    Double4 inverseW = triangle.inverseWPlane.a +
+                       triangle.inverseWPlane.dx * x +
+                       triangle.inverseWPlane.dy * y;
     if (!direct || inverseW[0] == 0 || inverseW[1] == 0 || inverseW[2] == 0 ||
         inverseW[3] == 0) {
       quad.x = covered.x;
@@ -188,10 +187,13 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
     Double4 w = 1 / inverseW;
     const TriangleSetup::Plane *plane = varyingPlanes.data();
     for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
-      Double4 value = evaluate(*plane++);
+      Double4 value = plane->a + plane->dx * x + plane->dy * y;
+      ++plane;
       if (!input.linear)
         value *= w;
-      Float4 narrow = __builtin_convertvector(value, Float4);
+      float narrow[4];
+      Float4 converted = __builtin_convertvector(value, Float4);
+      std::memcpy(narrow, &converted, sizeof(narrow));
       for (unsigned lane = 0; lane < 4; ++lane)
         std::memcpy(records + lane * recordSize + input.offset, &narrow[lane],
                     4);
@@ -212,7 +214,8 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
       triangles.push_back(triangle);
     entry.triangle = uint32_t(triangles.size() - 1);
     if (stage.needsDepths) {
-      Double4 depth = evaluate(triangle.depth) + base.depthBias;
+      Double4 depth = triangle.depth.a + triangle.depth.dx * x +
+                      triangle.depth.dy * y + base.depthBias;
       for (unsigned lane = 0; lane < 4; ++lane)
         entry.depths[lane] = {depth[lane], 0, 0, 0};
     }
@@ -263,6 +266,66 @@ FragmentStage::getVertexRecords(const DrawPrimitive &drawn) const {
     records[k] = vertexOutputs.at(
         base + primitive.vertices[std::min(k, primitive.vertexCount - 1)]);
   return records;
+}
+
+// Defined before its first call: Clang rejects a function that becomes
+// multiversioned after it has been used. No lambdas or templates in the
+// cloned functions either: Clang does not clone them with the function.
+__attribute__((target_clones("avx2", "default"))) bool
+QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
+                                 const DrawPrimitive &drawn) {
+  // The quad's four pixels in one vector each of x and y; each lane's
+  // arithmetic is the scalar plane's.
+  typedef double Double4 __attribute__((vector_size(32)));
+  typedef float Float4 __attribute__((vector_size(16)));
+  const TriangleSetup &triangle = *quad.triangle;
+  double x0 = quad.x + 0.5 - triangle.originX;
+  double y0 = quad.y + 0.5 - triangle.originY;
+  Double4 x = {x0, x0 + 1, x0, x0 + 1}, y = {y0, y0, y0 + 1, y0 + 1};
+  Double4 inverseW = triangle.inverseWPlane.a + triangle.inverseWPlane.dx * x +
+                     triangle.inverseWPlane.dy * y;
+  if (inverseW[0] == 0 || inverseW[1] == 0 || inverseW[2] == 0 ||
+      inverseW[3] == 0)
+    return false;
+  if (planesSerial != triangle.serial)
+    setVaryingPlanes(triangle, drawn);
+  Double4 w = 1 / inverseW;
+  uint64_t recordSize = inputs.getRecordSize();
+  uint8_t *records = inputs.at(index * 4);
+  if (!stage.flatInputs.empty()) {
+    const uint8_t *provoking = stage.getVertexRecords(drawn)[0];
+    for (unsigned lane = 0; lane < 4; ++lane)
+      writeFlatInputs(records + lane * recordSize, provoking);
+  }
+  const TriangleSetup::Plane *plane = varyingPlanes.data();
+  for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
+    Double4 value = plane->a + plane->dx * x + plane->dy * y;
+    ++plane;
+    if (!input.linear)
+      value *= w;
+    uint8_t *to = records + input.offset;
+    if (stage.planeInputsAre32Bit) {
+      float narrow[4];
+      Float4 converted = __builtin_convertvector(value, Float4);
+      std::memcpy(narrow, &converted, sizeof(narrow));
+      for (unsigned lane = 0; lane < 4; ++lane)
+        std::memcpy(to + lane * recordSize, &narrow[lane], 4);
+      continue;
+    }
+    for (unsigned lane = 0; lane < 4; ++lane)
+      storeScalar(to + lane * recordSize, *input.input, value[lane], 0);
+  }
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    uint8_t *record = records + lane * recordSize;
+    if (!stage.readsBuiltins) {
+      uint32_t helper = !(quad.coverage & (1u << lane));
+      std::memcpy(record, &helper, 4);
+      continue;
+    }
+    writeBuiltins(record, quad, lane, triangle.depth.at(x[lane], y[lane]),
+                  inverseW[lane], drawn.primitive.id);
+  }
+  return true;
 }
 
 void QuadBatch::writeInputs(size_t index, const Quad &quad,
@@ -338,62 +401,6 @@ void QuadBatch::setVaryingPlanes(const TriangleSetup &triangle,
     }
     varyingPlanes.push_back(plane);
   }
-}
-
-__attribute__((target_clones("avx2", "default"))) bool
-QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
-                                 const DrawPrimitive &drawn) {
-  // The quad's four pixels in one vector each of x and y; each lane's
-  // arithmetic is the scalar plane's.
-  typedef double Double4 __attribute__((vector_size(32)));
-  typedef float Float4 __attribute__((vector_size(16)));
-  const TriangleSetup &triangle = *quad.triangle;
-  double x0 = quad.x + 0.5 - triangle.originX;
-  double y0 = quad.y + 0.5 - triangle.originY;
-  Double4 x = {x0, x0 + 1, x0, x0 + 1}, y = {y0, y0, y0 + 1, y0 + 1};
-  auto evaluate = [&](const TriangleSetup::Plane &plane) {
-    return plane.a + plane.dx * x + plane.dy * y;
-  };
-  Double4 inverseW = evaluate(triangle.inverseWPlane);
-  if (inverseW[0] == 0 || inverseW[1] == 0 || inverseW[2] == 0 ||
-      inverseW[3] == 0)
-    return false;
-  if (planesSerial != triangle.serial)
-    setVaryingPlanes(triangle, drawn);
-  Double4 w = 1 / inverseW;
-  uint64_t recordSize = inputs.getRecordSize();
-  uint8_t *records = inputs.at(index * 4);
-  if (!stage.flatInputs.empty()) {
-    const uint8_t *provoking = stage.getVertexRecords(drawn)[0];
-    for (unsigned lane = 0; lane < 4; ++lane)
-      writeFlatInputs(records + lane * recordSize, provoking);
-  }
-  const TriangleSetup::Plane *plane = varyingPlanes.data();
-  for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
-    Double4 value = evaluate(*plane++);
-    if (!input.linear)
-      value *= w;
-    uint8_t *to = records + input.offset;
-    if (stage.planeInputsAre32Bit) {
-      Float4 narrow = __builtin_convertvector(value, Float4);
-      for (unsigned lane = 0; lane < 4; ++lane)
-        std::memcpy(to + lane * recordSize, &narrow[lane], 4);
-      continue;
-    }
-    for (unsigned lane = 0; lane < 4; ++lane)
-      storeScalar(to + lane * recordSize, *input.input, value[lane], 0);
-  }
-  for (unsigned lane = 0; lane < 4; ++lane) {
-    uint8_t *record = records + lane * recordSize;
-    if (!stage.readsBuiltins) {
-      uint32_t helper = !(quad.coverage & (1u << lane));
-      std::memcpy(record, &helper, 4);
-      continue;
-    }
-    writeBuiltins(record, quad, lane, triangle.depth.at(x[lane], y[lane]),
-                  inverseW[lane], drawn.primitive.id);
-  }
-  return true;
 }
 
 void QuadBatch::writeBuiltins(uint8_t *record, const Quad &quad, unsigned lane,
