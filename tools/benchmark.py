@@ -16,15 +16,20 @@ Draws: a full-screen 256x256 fragment shader with a loop
 (shaders/waves.frag), a textured mesh of 4608 triangles with
 implicit-LOD sampling of a mipmapped 256x256 texture (shaders/mesh.vert,
 shaders/textured.frag) and the same mesh without the texture
-(shaders/mesh-uv.frag), timed the same way. Prints Markdown tables.
+(shaders/mesh-uv.frag), timed the same way, lavapipe and spv-run
+alternating --rounds times (3 by default; the median of their medians, so
+that a slow phase of a shared machine falls on both). Prints Markdown
+tables.
 
-  tools/benchmark.py [--build DIR] [--repeat N] [--only compute|draws]
+  tools/benchmark.py [--build DIR] [--repeat N] [--rounds N]
+                     [--only compute|draws]
 """
 import argparse
 import json
 import math
 import os
 import struct
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -205,6 +210,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--repeat", default="20")
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", choices=["compute", "draws"])
     args = parser.parse_args()
     args.spv_run = os.path.join(args.build, "tools", "spv-run")
@@ -216,7 +222,8 @@ def main():
         if args.only != "draws":
             compute_benchmarks(args, work, env)
         if args.only != "compute":
-            draw_benchmarks(args.spv_run, env, work, args.repeat)
+            draw_benchmarks(args.spv_run, env, work, args.repeat,
+                            args.rounds)
 
 
 def check_image(name, ref_path, our_path, tolerance):
@@ -272,7 +279,7 @@ def write_mesh(work, grid=48):
     return paths, len(indices) // 3, len(levels)
 
 
-def draw_benchmarks(spv_run, env, work, repeat):
+def draw_benchmarks(spv_run, env, work, repeat, rounds):
     mesh, triangles, levels = write_mesh(work)
     shaders = os.path.join(ROOT, "shaders")
     vertices = ["--framebuffer", "256x256",
@@ -300,14 +307,19 @@ def draw_benchmarks(spv_run, env, work, repeat):
         common = flags + ["--repeat", repeat, "--json"]
         ref_out = os.path.join(work, "draw%d.lavapipe.bin" % index)
         our_out = os.path.join(work, "draw%d.spv-run.bin" % index)
-        ref = run([spv_run] + common + ["--backend=vulkan",
-                                        "--attachment-out", ref_out], env)
-        ours = run([spv_run] + common + ["--attachment-out", our_out], env)
-        check_image(name, ref_out, our_out, tolerance)
+        refs, ours = [], []
+        for _ in range(max(1, rounds)):
+            refs.append(run([spv_run] + common + [
+                "--backend=vulkan", "--attachment-out", ref_out], env))
+            ours.append(run([spv_run] + common +
+                            ["--attachment-out", our_out], env))
+            check_image(name, ref_out, our_out, tolerance)
+        ref_ms = statistics.median([r["draw_ms"] for r in refs])
+        our_ms = statistics.median([r["draw_ms"] for r in ours])
+        compile_ms = statistics.median([r["compile_ms"] for r in ours])
         print("| %s | %.3f | %.3f | %.2fx | %.1f | %d |" % (
-            name, ref["draw_ms"], ours["draw_ms"],
-            ref["draw_ms"] / ours["draw_ms"], ours["compile_ms"],
-            ours["threads"]))
+            name, ref_ms, our_ms, ref_ms / our_ms, compile_ms,
+            ours[0]["threads"]))
 
 
 if __name__ == "__main__":
