@@ -11,6 +11,22 @@
 
 using namespace spvb::runtime;
 
+/// A quad's four pixels' values.
+typedef double Double4 __attribute__((vector_size(32)));
+typedef float Float4 __attribute__((vector_size(16)));
+
+/// Stores `values` as floats at `to` in four records `stride` bytes apart.
+/// Inlined into the callers' AVX2 clones (a vector argument's ABI differs
+/// between clones).
+__attribute__((always_inline)) static inline void
+storeFloats(const Double4 &values, uint8_t *to, uint64_t stride) {
+  float narrow[4];
+  Float4 converted = __builtin_convertvector(values, Float4);
+  std::memcpy(narrow, &converted, sizeof(narrow));
+  for (unsigned lane = 0; lane < 4; ++lane)
+    std::memcpy(to + lane * stride, &narrow[lane], 4);
+}
+
 /// The batch this thread is shading, for spvb_rt_interpolate.
 static thread_local const QuadBatch *shadingBatch = nullptr;
 
@@ -155,11 +171,10 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
                       const DrawPrimitive &primitive) {
   const TriangleSetup &triangle = *base.triangle;
   // The common case in one loop: interpolated 32-bit inputs and the
-  // helper flag, as writeInputsFromPlanes writes them, and the depths.
+  // helper flag, as writeInputsFromPlanes writes them, and the depths
+  // (calling it and add() per quad took 10% more instructions per draw).
   bool direct = stage.fragment.entry && stage.planeInputsAre32Bit &&
                 stage.flatInputs.empty() && !stage.readsBuiltins;
-  typedef double Double4 __attribute__((vector_size(32)));
-  typedef float Float4 __attribute__((vector_size(16)));
   if (direct && planesSerial != triangle.serial)
     setVaryingPlanes(triangle, primitive);
   uint64_t recordSize = inputs.getRecordSize();
@@ -191,12 +206,7 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
       ++plane;
       if (!input.linear)
         value *= w;
-      float narrow[4];
-      Float4 converted = __builtin_convertvector(value, Float4);
-      std::memcpy(narrow, &converted, sizeof(narrow));
-      for (unsigned lane = 0; lane < 4; ++lane)
-        std::memcpy(records + lane * recordSize + input.offset, &narrow[lane],
-                    4);
+      storeFloats(value, records + input.offset, recordSize);
     }
     for (unsigned lane = 0; lane < 4; ++lane) {
       uint32_t helper = !(covered.coverage & (1u << lane));
@@ -276,8 +286,6 @@ QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
                                  const DrawPrimitive &drawn) {
   // The quad's four pixels in one vector each of x and y; each lane's
   // arithmetic is the scalar plane's.
-  typedef double Double4 __attribute__((vector_size(32)));
-  typedef float Float4 __attribute__((vector_size(16)));
   const TriangleSetup &triangle = *quad.triangle;
   double x0 = quad.x + 0.5 - triangle.originX;
   double y0 = quad.y + 0.5 - triangle.originY;
@@ -292,6 +300,10 @@ QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
   Double4 w = 1 / inverseW;
   uint64_t recordSize = inputs.getRecordSize();
   uint8_t *records = inputs.at(index * 4);
+  // In locals: the byte stores below could alias the stage's fields.
+  const bool narrowFloats = stage.planeInputsAre32Bit;
+  const bool builtins = stage.readsBuiltins;
+  const unsigned coverage = quad.coverage;
   if (!stage.flatInputs.empty()) {
     const uint8_t *provoking = stage.getVertexRecords(drawn)[0];
     for (unsigned lane = 0; lane < 4; ++lane)
@@ -304,12 +316,8 @@ QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
     if (!input.linear)
       value *= w;
     uint8_t *to = records + input.offset;
-    if (stage.planeInputsAre32Bit) {
-      float narrow[4];
-      Float4 converted = __builtin_convertvector(value, Float4);
-      std::memcpy(narrow, &converted, sizeof(narrow));
-      for (unsigned lane = 0; lane < 4; ++lane)
-        std::memcpy(to + lane * recordSize, &narrow[lane], 4);
+    if (narrowFloats) {
+      storeFloats(value, to, recordSize);
       continue;
     }
     for (unsigned lane = 0; lane < 4; ++lane)
@@ -317,8 +325,8 @@ QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
   }
   for (unsigned lane = 0; lane < 4; ++lane) {
     uint8_t *record = records + lane * recordSize;
-    if (!stage.readsBuiltins) {
-      uint32_t helper = !(quad.coverage & (1u << lane));
+    if (!builtins) {
+      uint32_t helper = !(coverage & (1u << lane));
       std::memcpy(record, &helper, 4);
       continue;
     }

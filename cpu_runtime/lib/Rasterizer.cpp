@@ -592,24 +592,20 @@ ProjectedVertex spvb::runtime::projectVertex(const GraphicsState &state,
   // within their projection's convex hull.
   if (!(c[3] > 0))
     return projected;
-  const VkViewport &vp = setup.viewport;
-  double inverseW = 1.0 / c[3];
-  projected.x = vp.x + vp.width / 2 + c[0] * inverseW * vp.width / 2;
-  projected.y = vp.y + vp.height / 2 + c[1] * inverseW * vp.height / 2;
-  projected.projected =
-      std::isfinite(projected.x) && std::isfinite(projected.y);
+  ScreenVertex screen =
+      toScreen(setup.viewport, {c[0], c[1], c[2], c[3]}, {1, 0, 0});
+  projected.x = screen.x;
+  projected.y = screen.y;
+  projected.z = screen.z;
+  projected.inverseW = screen.inverseW;
+  projected.fx = screen.fx;
+  projected.fy = screen.fy;
+  projected.projected = std::isfinite(screen.x) && std::isfinite(screen.y);
   projected.unclipped = (state.depthClamp || (c[2] >= 0 && c[3] - c[2] >= 0)) &&
                         c[3] - 1e-30 >= 0 && c[3] * kGuardBand + c[0] >= 0 &&
                         c[3] * kGuardBand - c[0] >= 0 &&
                         c[3] * kGuardBand + c[1] >= 0 &&
                         c[3] * kGuardBand - c[1] >= 0;
-  if (projected.unclipped) {
-    // As toScreen.
-    projected.z = vp.minDepth + c[2] * inverseW * (vp.maxDepth - vp.minDepth);
-    projected.inverseW = inverseW;
-    projected.fx = roundToSubPixel(projected.x * kSubPixels);
-    projected.fy = roundToSubPixel(projected.y * kSubPixels);
-  }
   return projected;
 }
 

@@ -195,7 +195,7 @@ struct ProjectedVertex {
   /// Its clip-space position (gl_Position).
   ClipPosition clip{};
   /// Framebuffer coordinates and depth, 1/w, and x and y snapped to
-  /// sub-pixels (set when `unclipped`).
+  /// sub-pixels (meaningful when `unclipped`).
   double x = 0, y = 0, z = 0, inverseW = 0;
   int64_t fx = 0, fy = 0;
   /// Whether w > 0 and x and y are finite (else the primitive's bounds
