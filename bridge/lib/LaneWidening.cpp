@@ -31,6 +31,8 @@
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <map>
+
 #define DEBUG_TYPE "spvb-lanes"
 
 using namespace llvm;
@@ -142,6 +144,20 @@ private:
   Value *callInParts(const CallInst &call, ArrayRef<Value *> args,
                      ArrayRef<Type *> overloads);
   bool widenAlloca(AllocaInst &alloca);
+  /// Finds the register allocas and makes their element slots.
+  void findRegisterAllocas();
+  /// The slot of the element at `pointer` + `offset` in a register alloca,
+  /// or null.
+  AllocaInst *getElementSlot(Value *pointer, int64_t offset = 0);
+  Value *loadElement(AllocaInst *slot) {
+    return b.CreateLoad(slot->getAllocatedType(), slot);
+  }
+  /// Writes the active lanes of `values` to `slot`.
+  void storeElement(AllocaInst *slot, Value *values) {
+    b.CreateStore(b.CreateSelect(loadActive(), values, loadElement(slot)),
+                  slot);
+  }
+  bool takesSample2Lanes(const CallInst &call) const;
   /// Runs `inst` once per active lane, in lane order.
   bool runPerLane(Instruction &inst);
   /// Before the mask changes at the end of `block`: blend the values of
@@ -166,6 +182,13 @@ private:
   /// The block where each body block's code ends (per-lane loops split).
   DenseMap<const BasicBlock *, BasicBlock *> tails;
   DenseMap<const PHINode *, AllocaInst *> slots;
+  /// Private variables the widener sees every access to (the spill slots
+  /// of derivatives and samples, which only loads, stores and those calls
+  /// use): each element lives in a <W x T> slot, keyed by the alloca and
+  /// the element's offset, that mem2reg promotes, instead of in per-lane
+  /// copies reached by gathers and scatters.
+  DenseSet<const Value *> registerAllocas;
+  DenseMap<std::pair<const Value *, int64_t>, AllocaInst *> elementSlots;
   SmallVector<std::pair<PHINode *, PHINode *>> uniformPhis;
   DenseMap<const PHINode *, bool> varyingPhis;
   bool edgesStored = false;
@@ -271,6 +294,8 @@ bool LaneWidener::widenMaskOperation(CallInst &call, StringRef name) {
 }
 
 bool LaneWidener::widenAlloca(AllocaInst &alloca) {
+  if (registerAllocas.contains(&alloca))
+    return true;
   if (!alloca.isStaticAlloca())
     return false;
   std::optional<TypeSize> bytes = alloca.getAllocationSize(layout);
@@ -292,11 +317,108 @@ bool LaneWidener::widenAlloca(AllocaInst &alloca) {
   return true;
 }
 
+bool LaneWidener::takesSample2Lanes(const CallInst &call) const {
+  const Function *callee = call.getCalledFunction();
+  return callee && callee->getName() == "spvb_rt_sample2" &&
+         call.arg_size() == 3 + SPVB_SAMPLE2_INPUTS + 1 &&
+         isa<ConstantInt>(call.getArgOperand(0)) && frame.lanes <= 64;
+}
+
+void LaneWidener::findRegisterAllocas() {
+  IRBuilder<> entry(frame.allocaPoint);
+  Type *f32 = Type::getFloatTy(context);
+  for (Instruction &inst : body.getEntryBlock()) {
+    auto *alloca = dyn_cast<AllocaInst>(&inst);
+    if (!alloca || !alloca->isStaticAlloca())
+      continue;
+    std::map<int64_t, Type *> elements;
+    bool eligible = true;
+    auto note = [&](int64_t offset, Type *type) {
+      eligible &= elements.try_emplace(offset, type).first->second == type;
+    };
+    auto noteAccess = [&](User *user, Value *pointer, int64_t offset) {
+      if (auto *load = dyn_cast<LoadInst>(user);
+          load && load->isSimple() && isLaneScalar(load->getType())) {
+        note(offset, load->getType());
+        return true;
+      }
+      auto *store = dyn_cast<StoreInst>(user);
+      if (!store || !store->isSimple() || store->getValueOperand() == pointer ||
+          !isLaneScalar(store->getValueOperand()->getType()))
+        return false;
+      note(offset, store->getValueOperand()->getType());
+      return true;
+    };
+    for (User *user : alloca->users()) {
+      if (noteAccess(user, alloca, 0))
+        continue;
+      if (auto *gep = dyn_cast<GetElementPtrInst>(user)) {
+        APInt offset(layout.getIndexTypeSizeInBits(gep->getType()), 0);
+        if (gep->getPointerOperand() != alloca ||
+            !gep->accumulateConstantOffset(layout, offset)) {
+          eligible = false;
+          break;
+        }
+        for (User *access : gep->users())
+          eligible &= noteAccess(access, gep, offset.getSExtValue());
+        continue;
+      }
+      auto *call = dyn_cast<CallInst>(user);
+      if (call && isQuadDerivative(*call) &&
+          call->getArgOperand(kSubgroupOperand0 + 1) != alloca) {
+        unsigned count =
+            cast<ConstantInt>(call->getArgOperand(kSubgroupOperandDesc))
+                ->getZExtValue() &
+            0xff;
+        for (unsigned c = 0; c < count; ++c)
+          note(4 * c, f32);
+        continue;
+      }
+      if (call && takesSample2Lanes(*call) &&
+          count(call->args(), alloca) == 1 &&
+          call->getArgOperand(call->arg_size() - 1) == alloca) {
+        for (unsigned c = 0; c < 4; ++c)
+          note(4 * c, f32);
+        continue;
+      }
+      if (auto *intrinsic = dyn_cast<IntrinsicInst>(user);
+          intrinsic && intrinsic->isLifetimeStartOrEnd())
+        continue;
+      eligible = false;
+      break;
+    }
+    // Elements must not overlap.
+    int64_t end = 0;
+    for (auto [offset, type] : elements) {
+      eligible &= offset >= end;
+      end = offset + layout.getTypeStoreSize(type);
+    }
+    if (!eligible || elements.empty())
+      continue;
+    registerAllocas.insert(alloca);
+    for (auto [offset, type] : elements)
+      elementSlots[{alloca, offset}] = entry.CreateAlloca(
+          widen(type), nullptr, alloca->getName() + ".element");
+  }
+}
+
+AllocaInst *LaneWidener::getElementSlot(Value *pointer, int64_t offset) {
+  int64_t base = 0;
+  Value *object = GetPointerBaseWithConstantOffset(pointer, base, layout);
+  if (!registerAllocas.contains(object))
+    return nullptr;
+  return elementSlots.lookup({object, base + offset});
+}
+
 bool LaneWidener::widenLoad(LoadInst &load) {
   Value *pointer = load.getPointerOperand();
   Type *type = load.getType();
   if (!isLaneScalar(type))
     return false;
+  if (AllocaInst *slot = getElementSlot(pointer)) {
+    vectors[&load] = loadElement(slot);
+    return true;
+  }
   int64_t offset = 0;
   if (GetPointerBaseWithConstantOffset(pointer, offset, layout) ==
       body.getArg(1)) {
@@ -406,6 +528,13 @@ bool LaneWidener::widenStore(StoreInst &store) {
   Value *value = store.getValueOperand();
   if (!isLaneScalar(value->getType()))
     return false;
+  if (AllocaInst *slot = getElementSlot(pointer)) {
+    Value *values = vector(value);
+    if (!values)
+      return false;
+    storeElement(slot, values);
+    return true;
+  }
   if (!store.isSimple())
     return runPerLane(store);
   if (isVarying(pointer)) {
@@ -448,7 +577,7 @@ bool LaneWidener::widenCall(CallInst &call) {
     return widenMaskOperation(call, callee->getName());
   if (isQuadDerivative(call))
     return widenQuadDerivative(call);
-  if (callee && callee->getName() == "spvb_rt_sample2")
+  if (takesSample2Lanes(call))
     return widenSample2(call);
   if (call.isConvergent() || call.isInlineAsm())
     return false;
@@ -494,9 +623,6 @@ bool LaneWidener::widenCall(CallInst &call) {
 /// samplers, result addresses and the rows of their inputs in arrays.
 bool LaneWidener::widenSample2(CallInst &call) {
   constexpr unsigned kImage = 1, kFirstInput = 3;
-  if (call.arg_size() != kFirstInput + SPVB_SAMPLE2_INPUTS + 1 ||
-      !isa<ConstantInt>(call.getArgOperand(0)) || frame.lanes > 64)
-    return runPerLane(call);
   IRBuilder<> entry(frame.allocaPoint);
   Type *ptr = b.getPtrTy();
   auto laneArray = [&](Type *element, unsigned rows, const Twine &name) {
@@ -516,14 +642,17 @@ bool LaneWidener::widenSample2(CallInst &call) {
                          Align(layout.getTypeStoreSize(element)));
     return true;
   };
+  Type *f32 = b.getFloatTy();
   Value *images = laneArray(ptr, 1, "sample.images");
   Value *samplers = laneArray(ptr, 1, "sample.samplers");
-  Value *results = laneArray(ptr, 1, "sample.results");
-  Value *inputs =
-      laneArray(b.getFloatTy(), SPVB_SAMPLE2_INPUTS, "sample.inputs");
+  Value *results = laneArray(f32, 4, "sample.results");
+  Value *inputs = laneArray(f32, SPVB_SAMPLE2_INPUTS, "sample.inputs");
+  Value *destination = call.getArgOperand(call.arg_size() - 1);
+  Value *destinations = nullptr;
+  if (!getElementSlot(destination) && !(destinations = vector(destination)))
+    return false;
   if (!storeRow(images, 0, call.getArgOperand(kImage)) ||
-      !storeRow(samplers, 0, call.getArgOperand(kImage + 1)) ||
-      !storeRow(results, 0, call.getArgOperand(call.arg_size() - 1)))
+      !storeRow(samplers, 0, call.getArgOperand(kImage + 1)))
     return false;
   for (unsigned row = 0; row < SPVB_SAMPLE2_INPUTS; ++row)
     if (!storeRow(inputs, row, call.getArgOperand(kFirstInput + row)))
@@ -535,6 +664,16 @@ bool LaneWidener::widenSample2(CallInst &call) {
       b.getInt64Ty(), ptr, ptr, ptr, ptr);
   b.CreateCall(lanesFunction, {call.getArgOperand(0), b.getInt32(frame.lanes),
                                active, images, samplers, inputs, results});
+  for (unsigned c = 0; c < 4; ++c) {
+    Value *row = b.CreateAlignedLoad(
+        widen(f32), b.CreateConstInBoundsGEP1_64(f32, results, c * frame.lanes),
+        Align(32));
+    if (AllocaInst *slot = getElementSlot(destination, 4 * c))
+      storeElement(slot, row);
+    else
+      b.CreateMaskedScatter(row, b.CreateConstGEP1_32(f32, destinations, c),
+                            Align(4), loadActive());
+  }
   return true;
 }
 
@@ -645,9 +784,14 @@ bool LaneWidener::widenQuadDerivative(CallInst &call) {
   unsigned count = cast<ConstantInt>(call.getArgOperand(kSubgroupOperandDesc))
                        ->getZExtValue() &
                    0xff;
-  Value *operands = vector(call.getArgOperand(kSubgroupOperand0));
-  Value *results = vector(call.getArgOperand(kSubgroupResult));
-  if (!operands || !results)
+  // Register allocas' elements are slots; other operands are read and
+  // written through each lane's address.
+  Value *operand = call.getArgOperand(kSubgroupOperand0);
+  Value *destination = call.getArgOperand(kSubgroupResult);
+  Value *operands = getElementSlot(operand) ? nullptr : vector(operand);
+  Value *results = getElementSlot(destination) ? nullptr : vector(destination);
+  if ((!operands && !getElementSlot(operand)) ||
+      (!results && !getElementSlot(destination)))
     return false;
   bool fine = opcode != spv::OpDPdxCoarse && opcode != spv::OpDPdyCoarse &&
               opcode != spv::OpFwidthCoarse;
@@ -663,8 +807,11 @@ bool LaneWidener::widenQuadDerivative(CallInst &call) {
   Value *active = loadActive();
   Type *f32 = b.getFloatTy();
   for (unsigned c = 0; c < count; ++c) {
-    Value *values = b.CreateMaskedGather(
-        widen(f32), b.CreateConstGEP1_32(f32, operands, c), Align(4), active);
+    Value *values =
+        operands ? b.CreateMaskedGather(widen(f32),
+                                        b.CreateConstGEP1_32(f32, operands, c),
+                                        Align(4), active)
+                 : loadElement(getElementSlot(operand, 4 * c));
     auto neighbour = [&](ArrayRef<int> lanes) {
       return b.CreateSelect(b.CreateShuffleVector(active, lanes),
                             b.CreateShuffleVector(values, lanes), values);
@@ -688,8 +835,11 @@ bool LaneWidener::widenQuadDerivative(CallInst &call) {
                             b.CreateUnaryIntrinsic(Intrinsic::fabs, dy));
       break;
     }
-    b.CreateMaskedScatter(result, b.CreateConstGEP1_32(f32, results, c),
-                          Align(4), active);
+    if (results)
+      b.CreateMaskedScatter(result, b.CreateConstGEP1_32(f32, results, c),
+                            Align(4), active);
+    else
+      storeElement(getElementSlot(destination, 4 * c), result);
   }
   return true;
 }
@@ -873,6 +1023,9 @@ bool LaneWidener::widenInstruction(Instruction &inst) {
   if (isa<GetElementPtrInst>(inst) &&
       GetPointerBaseWithConstantOffset(&inst, offset, layout) == body.getArg(1))
     return true; // A field's address: its loads read the frame instead.
+  if (auto *gep = dyn_cast<GetElementPtrInst>(&inst);
+      gep && registerAllocas.contains(gep->getPointerOperand()))
+    return true; // An element's address: its accesses use the slot.
   if (isa<BinaryOperator, UnaryOperator, CmpInst, CastInst, SelectInst,
           FreezeInst, GetElementPtrInst>(inst))
     return widenArithmetic(inst);
@@ -939,6 +1092,7 @@ bool LaneWidener::run() {
   Function *function = frame.start->getParent();
   for (BasicBlock &block : body)
     heads[&block] = BasicBlock::Create(context, block.getName(), function);
+  findRegisterAllocas();
   IRBuilder<> entry(frame.allocaPoint);
   for (BasicBlock &block : body)
     for (PHINode &phi : block.phis())

@@ -331,27 +331,20 @@ extern "C" void spvb_rt_image(spvb_invocation *, uint32_t opcode,
   }
 }
 
-/// A sample's four float components.
-static void writeSample2Result(const Texel &texel, float *result) {
-  for (unsigned c = 0; c < 4; ++c)
-    result[c] = float(texel.f[c]);
-}
-
 extern "C" void spvb_rt_sample2(uint32_t imageOperands, const spvb_image *image,
                                 const spvb_sampler *sampler, float u, float v,
                                 float bias, float lod, float dudx, float dvdx,
                                 float dudy, float dvdy, float *result) {
   const float inputs[SPVB_SAMPLE2_INPUTS] = {u,    v,    bias, lod,
                                              dudx, dvdx, dudy, dvdy};
-  spvb_rt_sample2_lanes(imageOperands, 1, 1, &image, &sampler, inputs, &result);
+  spvb_rt_sample2_lanes(imageOperands, 1, 1, &image, &sampler, inputs, result);
 }
 
 extern "C" void spvb_rt_sample2_lanes(uint32_t imageOperands, uint32_t lanes,
                                       uint64_t active,
                                       const spvb_image *const *images,
                                       const spvb_sampler *const *samplers,
-                                      const float *inputs,
-                                      float *const *results) {
+                                      const float *inputs, float *results) {
   uint64_t pending =
       lanes >= 64 ? active : active & ((uint64_t(1) << lanes) - 1);
   while (pending) {
@@ -377,7 +370,8 @@ extern "C" void spvb_rt_sample2_lanes(uint32_t imageOperands, uint32_t lanes,
         texel = sampleImage(
             *image, *format, sampler,
             makeSample2Request(imageOperands, inputs + lane, lanes));
-      writeSample2Result(texel, results[lane]);
+      for (unsigned c = 0; c < 4; ++c)
+        results[c * lanes + lane] = float(texel.f[c]);
     }
   }
 }

@@ -577,15 +577,15 @@ struct Rgba8Lanes {
 };
 
 /// Trilinear filtering of eight lanes: bilinear at level[0], and where
-/// `blend`, at level[1] mixed in by `weight`; the four components, in
-/// [0, 1], to results[l] for each lane l of `taken`. `repeat[d]` wraps axis
+/// `blend`, at level[1] mixed in by `weight`; component c, in [0, 1], to
+/// results[c * stride + l] for each lane l of `taken`. `repeat[d]` wraps axis
 /// d by masking (power-of-two extents); otherwise it clamps to the edge.
 /// Levels are in `table`, with 32-bit offsets. Built for AVX2 and for the
 /// baseline, chosen when the program loads.
 __attribute__((target_clones("avx2", "default"))) void
 filterRgba8(const uint8_t *data, const LevelTable &table,
             const Rgba8Lanes &lanes, bool blend, const bool *repeat,
-            uint64_t taken, float *const *results) {
+            uint64_t taken, float *results, unsigned stride) {
   // Values cross into and out of vectors by memcpy: no function here
   // takes or returns a vector, whose ABI differs between the clones.
   Float8 sums[2][4];
@@ -652,18 +652,22 @@ filterRgba8(const uint8_t *data, const LevelTable &table,
   }
   Float8 weight;
   std::memcpy(&weight, lanes.weight, sizeof(weight));
-  float components[4][kFilterLanes];
   for (unsigned c = 0; c < 4; ++c) {
     Float8 value = sums[0][c];
     if (blend)
       value += weight * (sums[1][c] - value);
     value /= 255.0f;
-    std::memcpy(components[c], &value, sizeof(value));
+    float *row = results + c * stride;
+    if (taken == (uint64_t(1) << kFilterLanes) - 1) {
+      std::memcpy(row, &value, sizeof(value));
+      continue;
+    }
+    alignas(32) float values[kFilterLanes];
+    std::memcpy(values, &value, sizeof(value));
+    for (unsigned lane = 0; lane < kFilterLanes; ++lane)
+      if (taken >> lane & 1)
+        row[lane] = values[lane];
   }
-  for (unsigned lane = 0; lane < kFilterLanes; ++lane)
-    if (taken >> lane & 1)
-      for (unsigned c = 0; c < 4; ++c)
-        results[lane][c] = components[c][lane];
 }
 
 /// The one or two levels a lane reads and the weight of the second, as
@@ -722,7 +726,7 @@ LaneLevels chooseLaneLevels(const spvb_image &image,
 uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
                           uint32_t imageOperands, const float *inputs,
                           unsigned stride, unsigned count, uint64_t active,
-                          float *const *results) {
+                          float *results) {
   const LevelTable &table = getLevelTable(image, 4);
   const float *limit = table.coordinateLimit;
   // Lanes not taken sample level 0 at (0, 0), harmlessly.
@@ -795,7 +799,7 @@ uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
   }
   const bool repeat[2] = {sampler.address_mode[0] == kRepeat,
                           sampler.address_mode[1] == kRepeat};
-  filterRgba8(image.data, table, lanes, blend, repeat, taken, results);
+  filterRgba8(image.data, table, lanes, blend, repeat, taken, results, stride);
   return active & ~taken;
 }
 
@@ -951,10 +955,12 @@ SampleRequest spvb::runtime::makeSample2Request(uint32_t imageOperands,
   return request;
 }
 
-uint64_t spvb::runtime::sampleRgba8Lanes(
-    const spvb_image &image, const ImageFormat &format,
-    const spvb_sampler *sampler, uint32_t imageOperands, const float *inputs,
-    unsigned lanes, uint64_t active, float *const *results) {
+uint64_t spvb::runtime::sampleRgba8Lanes(const spvb_image &image,
+                                         const ImageFormat &format,
+                                         const spvb_sampler *sampler,
+                                         uint32_t imageOperands,
+                                         const float *inputs, unsigned lanes,
+                                         uint64_t active, float *results) {
   // Repeat masks, so needs power-of-two extents (then every level's is);
   // byte offsets are 32-bit.
   auto addressable = [&](unsigned d) {

@@ -56,11 +56,12 @@ SampleRequest makeSample2Request(uint32_t imageOperands, const float *inputs,
 /// components and the sampler filters linearly: eight lanes at a time in
 /// SIMD registers, in single precision (Vulkan's filtering precision, not
 /// sampleImage's bits). Lane l's inputs are inputs[row * lanes + l], its
-/// result goes to results[l]; returns the lanes left to sampleImage.
+/// component c to results[c * lanes + l]; returns the lanes left to
+/// sampleImage.
 uint64_t sampleRgba8Lanes(const spvb_image &image, const ImageFormat &format,
                           const spvb_sampler *sampler, uint32_t imageOperands,
                           const float *inputs, unsigned lanes, uint64_t active,
-                          float *const *results);
+                          float *results);
 
 } // namespace spvb::runtime
 

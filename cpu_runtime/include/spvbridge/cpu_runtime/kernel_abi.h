@@ -59,7 +59,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 11
+#define SPVB_ABI_VERSION 12
 
 /* Vertices a vertex shader's workgroup shades (its SIMD lanes). */
 #define SPVB_VERTICES_PER_WORKGROUP 16
@@ -348,13 +348,13 @@ void spvb_rt_sample2(uint32_t image_operands, const spvb_image *image,
 /* spvb_rt_sample2 for `lanes` invocations at once (the SIMD lanes of a
  * vectorized body), those of the `active` bit mask: images[l] and
  * samplers[l] are lane l's, `inputs` holds rows of `lanes` floats (u, v,
- * bias, lod, du/dx, dv/dx, du/dy, dv/dy) and lane l's result goes to
- * results[l]. */
+ * bias, lod, du/dx, dv/dx, du/dy, dv/dy), and so do the results: component
+ * c of lane l goes to results[c * lanes + l]. */
 #define SPVB_SAMPLE2_INPUTS 8
 void spvb_rt_sample2_lanes(uint32_t image_operands, uint32_t lanes,
                            uint64_t active, const spvb_image *const *images,
                            const spvb_sampler *const *samplers,
-                           const float *inputs, float *const *results);
+                           const float *inputs, float *results);
 
 /* GLSL.std.450 InterpolateAtCentroid, InterpolateAtSample and
  * InterpolateAtOffset (`instruction`) in a fragment shader: the input
