@@ -209,6 +209,7 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   defineRuntime("spvb_rt_image", &spvb_rt_image);
   defineRuntime("spvb_rt_sample2", &spvb_rt_sample2);
   defineRuntime("spvb_rt_sample2_lanes", &spvb_rt_sample2_lanes);
+  defineRuntime("spvb_rt_sample2_uniform", &spvb_rt_sample2_uniform);
   defineRuntime("spvb_rt_interpolate", &spvb_rt_interpolate);
   defineRuntime("spvb_rt_fault", &spvb_rt_fault);
   defineRuntime("spvb_rt_record_access", &spvb_rt_record_access);

@@ -619,8 +619,9 @@ bool LaneWidener::widenCall(CallInst &call) {
 }
 
 /// spvb_rt_sample2(image_operands, image, sampler, 8 floats, result) for
-/// all lanes in one spvb_rt_sample2_lanes call: the lanes' images,
-/// samplers, result addresses and the rows of their inputs in arrays.
+/// all lanes in one spvb_rt_sample2_uniform call (one image and sampler)
+/// or spvb_rt_sample2_lanes call (the lanes' images and samplers in
+/// arrays), with rows of inputs and of results.
 bool LaneWidener::widenSample2(CallInst &call) {
   constexpr unsigned kImage = 1, kFirstInput = 3;
   IRBuilder<> entry(frame.allocaPoint);
@@ -643,27 +644,46 @@ bool LaneWidener::widenSample2(CallInst &call) {
     return true;
   };
   Type *f32 = b.getFloatTy();
-  Value *images = laneArray(ptr, 1, "sample.images");
-  Value *samplers = laneArray(ptr, 1, "sample.samplers");
   Value *results = laneArray(f32, 4, "sample.results");
   Value *inputs = laneArray(f32, SPVB_SAMPLE2_INPUTS, "sample.inputs");
   Value *destination = call.getArgOperand(call.arg_size() - 1);
   Value *destinations = nullptr;
   if (!getElementSlot(destination) && !(destinations = vector(destination)))
     return false;
-  if (!storeRow(images, 0, call.getArgOperand(kImage)) ||
-      !storeRow(samplers, 0, call.getArgOperand(kImage + 1)))
-    return false;
-  for (unsigned row = 0; row < SPVB_SAMPLE2_INPUTS; ++row)
-    if (!storeRow(inputs, row, call.getArgOperand(kFirstInput + row)))
+  // Only the rows the image operands ask for are read: u, v, bias (row 2),
+  // lod (3), the gradients (4 to 7).
+  auto operands = cast<ConstantInt>(call.getArgOperand(0))->getZExtValue();
+  for (unsigned row = 0; row < SPVB_SAMPLE2_INPUTS; ++row) {
+    bool read = row < 2 ||
+                (row == 2 && (operands & spv::ImageOperandsBiasMask)) ||
+                (row == 3 && (operands & spv::ImageOperandsLodMask)) ||
+                (row >= 4 && (operands & spv::ImageOperandsGradMask));
+    if (read && !storeRow(inputs, row, call.getArgOperand(kFirstInput + row)))
       return false;
+  }
   Value *active = b.CreateZExt(
       b.CreateBitCast(loadActive(), b.getIntNTy(frame.lanes)), b.getInt64Ty());
-  FunctionCallee lanesFunction = module.getOrInsertFunction(
-      "spvb_rt_sample2_lanes", b.getVoidTy(), b.getInt32Ty(), b.getInt32Ty(),
-      b.getInt64Ty(), ptr, ptr, ptr, ptr);
-  b.CreateCall(lanesFunction, {call.getArgOperand(0), b.getInt32(frame.lanes),
-                               active, images, samplers, inputs, results});
+  Value *image = call.getArgOperand(kImage);
+  Value *sampler = call.getArgOperand(kImage + 1);
+  if (!isVarying(image) && !isVarying(sampler) && scalar(image) &&
+      scalar(sampler)) {
+    FunctionCallee uniformFunction = module.getOrInsertFunction(
+        "spvb_rt_sample2_uniform", b.getVoidTy(), b.getInt32Ty(),
+        b.getInt32Ty(), b.getInt64Ty(), ptr, ptr, ptr, ptr);
+    b.CreateCall(uniformFunction,
+                 {call.getArgOperand(0), b.getInt32(frame.lanes), active,
+                  scalar(image), scalar(sampler), inputs, results});
+  } else {
+    Value *images = laneArray(ptr, 1, "sample.images");
+    Value *samplers = laneArray(ptr, 1, "sample.samplers");
+    if (!storeRow(images, 0, image) || !storeRow(samplers, 0, sampler))
+      return false;
+    FunctionCallee lanesFunction = module.getOrInsertFunction(
+        "spvb_rt_sample2_lanes", b.getVoidTy(), b.getInt32Ty(), b.getInt32Ty(),
+        b.getInt64Ty(), ptr, ptr, ptr, ptr);
+    b.CreateCall(lanesFunction, {call.getArgOperand(0), b.getInt32(frame.lanes),
+                                 active, images, samplers, inputs, results});
+  }
   for (unsigned c = 0; c < 4; ++c) {
     Value *row = b.CreateAlignedLoad(
         widen(f32), b.CreateConstInBoundsGEP1_64(f32, results, c * frame.lanes),

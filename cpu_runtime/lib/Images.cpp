@@ -340,13 +340,37 @@ extern "C" void spvb_rt_sample2(uint32_t imageOperands, const spvb_image *image,
   spvb_rt_sample2_lanes(imageOperands, 1, 1, &image, &sampler, inputs, result);
 }
 
+/// spvb_rt_sample2_lanes for the lanes of `group`, which sample `image`
+/// through `sampler`.
+static void sampleLanes(uint32_t imageOperands, uint32_t lanes, uint64_t group,
+                        const spvb_image &image, const spvb_sampler *sampler,
+                        const float *inputs, float *results) {
+  const ImageFormat *format = getImageFormat(image.format);
+  if (format)
+    group = sampleRgba8Lanes(image, *format, sampler, imageOperands, inputs,
+                             lanes, group, results);
+  for (; group; group &= group - 1) {
+    unsigned lane = llvm::countr_zero(group);
+    Texel texel;
+    if (format)
+      texel =
+          sampleImage(image, *format, sampler,
+                      makeSample2Request(imageOperands, inputs + lane, lanes));
+    for (unsigned c = 0; c < 4; ++c)
+      results[c * lanes + lane] = float(texel.f[c]);
+  }
+}
+
+static uint64_t laneMask(uint32_t lanes, uint64_t active) {
+  return lanes >= 64 ? active : active & ((uint64_t(1) << lanes) - 1);
+}
+
 extern "C" void spvb_rt_sample2_lanes(uint32_t imageOperands, uint32_t lanes,
                                       uint64_t active,
                                       const spvb_image *const *images,
                                       const spvb_sampler *const *samplers,
                                       const float *inputs, float *results) {
-  uint64_t pending =
-      lanes >= 64 ? active : active & ((uint64_t(1) << lanes) - 1);
+  uint64_t pending = laneMask(lanes, active);
   while (pending) {
     // The lanes of one image and sampler are sampled together.
     unsigned leader = llvm::countr_zero(pending);
@@ -359,19 +383,15 @@ extern "C" void spvb_rt_sample2_lanes(uint32_t imageOperands, uint32_t lanes,
         group |= uint64_t(1) << lane;
     }
     pending &= ~group;
-    const ImageFormat *format = getImageFormat(image->format);
-    if (format)
-      group = sampleRgba8Lanes(*image, *format, sampler, imageOperands, inputs,
-                               lanes, group, results);
-    for (; group; group &= group - 1) {
-      unsigned lane = llvm::countr_zero(group);
-      Texel texel;
-      if (format)
-        texel = sampleImage(
-            *image, *format, sampler,
-            makeSample2Request(imageOperands, inputs + lane, lanes));
-      for (unsigned c = 0; c < 4; ++c)
-        results[c * lanes + lane] = float(texel.f[c]);
-    }
+    sampleLanes(imageOperands, lanes, group, *image, sampler, inputs, results);
   }
+}
+
+extern "C" void spvb_rt_sample2_uniform(uint32_t imageOperands, uint32_t lanes,
+                                        uint64_t active,
+                                        const spvb_image *image,
+                                        const spvb_sampler *sampler,
+                                        const float *inputs, float *results) {
+  if (uint64_t group = laneMask(lanes, active))
+    sampleLanes(imageOperands, lanes, group, *image, sampler, inputs, results);
 }

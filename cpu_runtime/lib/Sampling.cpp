@@ -721,6 +721,23 @@ LaneLevels chooseLaneLevels(const spvb_image &image,
   return choice;
 }
 
+/// Whether each quad of a group (lanes 4q to 4q + 3) has equal inputs in
+/// `rows`: coarse derivatives, and a bias or lod that does not vary within
+/// the quad, make it so, and then one level choice serves the quad.
+bool quadsShareInputs(const float *inputs, unsigned stride,
+                      const unsigned *rows, unsigned rowCount) {
+  Int8 differ = {};
+  for (unsigned i = 0; i < rowCount; ++i) {
+    Int8 row;
+    std::memcpy(&row, inputs + rows[i] * stride, sizeof(row));
+    differ |= row ^ __builtin_shufflevector(row, row, 0, 0, 0, 0, 4, 4, 4, 4);
+  }
+  differ |= __builtin_shufflevector(differ, differ, 4, 5, 6, 7, 0, 1, 2, 3);
+  differ |= __builtin_shufflevector(differ, differ, 2, 3, 0, 1, 2, 3, 0, 1);
+  differ |= __builtin_shufflevector(differ, differ, 1, 0, 1, 0, 1, 0, 1, 0);
+  return differ[0] == 0;
+}
+
 /// sampleRgba8Lanes for the lanes [first, first + count), count at most
 /// kFilterLanes.
 uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
@@ -729,6 +746,17 @@ uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
                           float *results) {
   const LevelTable &table = getLevelTable(image, 4);
   const float *limit = table.coordinateLimit;
+  const bool repeat[2] = {sampler.address_mode[0] == kRepeat,
+                          sampler.address_mode[1] == kRepeat};
+  // The rows of inputs the level choice reads: bias, lod, the gradients.
+  unsigned rows[6], rowCount = 0;
+  if (imageOperands & spv::ImageOperandsBiasMask)
+    rows[rowCount++] = 2;
+  if (imageOperands & spv::ImageOperandsLodMask)
+    rows[rowCount++] = 3;
+  if (imageOperands & spv::ImageOperandsGradMask)
+    for (unsigned row = 4; row < 8; ++row)
+      rows[rowCount++] = row;
   // Lanes not taken sample level 0 at (0, 0), harmlessly.
   Rgba8Lanes lanes;
   uint64_t taken = 0;
@@ -741,15 +769,48 @@ uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
     lanes.u[lane] = take ? u : 0;
     lanes.v[lane] = take ? v : 0;
   }
-  // The rows of inputs the level choice reads: bias, lod, the gradients.
-  unsigned rows[6], rowCount = 0;
-  if (imageOperands & spv::ImageOperandsBiasMask)
-    rows[rowCount++] = 2;
-  if (imageOperands & spv::ImageOperandsLodMask)
-    rows[rowCount++] = 3;
-  if (imageOperands & spv::ImageOperandsGradMask)
-    for (unsigned row = 4; row < 8; ++row)
-      rows[rowCount++] = row;
+  // The common case, a group of two quads: one choice per quad.
+  if (count == kFilterLanes &&
+      quadsShareInputs(inputs, stride, rows, rowCount)) {
+    LaneLevels choices[2] = {};
+    for (unsigned quad = 0; quad < 2; ++quad) {
+      uint64_t quadLanes = uint64_t(0xf) << (4 * quad);
+      if (!(taken & quadLanes))
+        continue;
+      choices[quad] =
+          chooseLaneLevels(image, sampler, imageOperands, inputs + 4 * quad,
+                           stride, table.readable);
+      if (!choices[quad].valid)
+        taken &= ~quadLanes;
+    }
+    if (!taken)
+      return active;
+    // A quad without taken lanes reads the other's levels.
+    if (!(taken & 0xf))
+      choices[0] = choices[1];
+    if (!(taken & 0xf0))
+      choices[1] = choices[0];
+    bool blend = false;
+    for (const LaneLevels &choice : choices)
+      blend |= choice.levels[0] != choice.levels[1] && choice.weight != 0;
+    for (unsigned k = 0; k < 2; ++k) {
+      int32_t low = choices[0].levels[k], high = choices[1].levels[k];
+      Int8 level = {low, low, low, low, high, high, high, high};
+      std::memcpy(lanes.level[k], &level, sizeof(level));
+    }
+    float low = choices[0].weight, high = choices[1].weight;
+    Float8 weight = {low, low, low, low, high, high, high, high};
+    std::memcpy(lanes.weight, &weight, sizeof(weight));
+    // Lanes of a quad whose choice was invalid no longer sample.
+    for (unsigned lane = 0; lane < kFilterLanes; ++lane)
+      if (!(taken >> lane & 1))
+        lanes.u[lane] = lanes.v[lane] = 0;
+    lanes.sameLevels = choices[0].levels[0] == choices[1].levels[0] &&
+                       choices[0].levels[1] == choices[1].levels[1];
+    filterRgba8(image.data, table, lanes, blend, repeat, taken, results,
+                stride);
+    return active & ~taken;
+  }
   auto sameInputs = [&](unsigned a, unsigned b) {
     for (unsigned i = 0; i < rowCount; ++i)
       if (llvm::bit_cast<uint32_t>(inputs[rows[i] * stride + a]) !=
@@ -797,8 +858,6 @@ uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
       lanes.sameLevels &= lanes.level[k][lane] == lanes.level[k][first];
     }
   }
-  const bool repeat[2] = {sampler.address_mode[0] == kRepeat,
-                          sampler.address_mode[1] == kRepeat};
   filterRgba8(image.data, table, lanes, blend, repeat, taken, results, stride);
   return active & ~taken;
 }

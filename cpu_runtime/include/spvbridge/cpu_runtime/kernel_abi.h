@@ -356,6 +356,13 @@ void spvb_rt_sample2_lanes(uint32_t image_operands, uint32_t lanes,
                            const spvb_sampler *const *samplers,
                            const float *inputs, float *results);
 
+/* spvb_rt_sample2_lanes when every lane samples `image` through `sampler`
+ * (the descriptors are uniform). */
+void spvb_rt_sample2_uniform(uint32_t image_operands, uint32_t lanes,
+                             uint64_t active, const spvb_image *image,
+                             const spvb_sampler *sampler, const float *inputs,
+                             float *results);
+
 /* GLSL.std.450 InterpolateAtCentroid, InterpolateAtSample and
  * InterpolateAtOffset (`instruction`) in a fragment shader: the input
  * variable (or a component of it) that `input` points at in the
