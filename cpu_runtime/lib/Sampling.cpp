@@ -1,6 +1,8 @@
 //===- Sampling.cpp - Texel filtering as Vulkan specifies it --------------===//
 #include "Sampling.h"
 
+#include "LaneSampling.h"
+
 #include "llvm/ADT/bit.h"
 
 #include <spirv/unified1/spirv.hpp>
@@ -11,18 +13,9 @@
 #include <cstring>
 
 using namespace spvb::runtime;
+using namespace spvb::runtime::sampling;
 
 namespace {
-
-// VkSamplerAddressMode, VkFilter, VkSamplerMipmapMode, VkBorderColor.
-enum : uint32_t {
-  kRepeat = 0,
-  kMirroredRepeat = 1,
-  kClampToEdge = 2,
-  kClampToBorder = 3,
-  kMirrorClampToEdge = 4,
-};
-enum : uint32_t { kNearest = 0, kLinear = 1 };
 
 uint64_t levelExtent(const spvb_image &image, unsigned d, uint32_t level) {
   return std::max<uint64_t>(1, image.extent[d] >> level);
@@ -398,28 +391,11 @@ struct LevelMemo {
   bool readable;
 };
 
-/// The levels of a 2D single-layer image as the specialized paths read
-/// them: extents and byte offsets of those lying whole within the data.
-struct LevelTable {
-  static constexpr unsigned kMaxLevels = 32;
-  const uint8_t *data = nullptr;
-  uint64_t size = 0;
-  uint32_t extent[2] = {0, 0};
-  uint32_t levels = 0, texelBytes = 0;
-  /// Levels [0, readable) lie within the data.
-  uint32_t readable = 0;
-  uint32_t width[kMaxLevels], height[kMaxLevels];
-  uint64_t offset[kMaxLevels];
-  /// The offsets of images below 2^31 bytes (sampleRgba8Lanes).
-  int32_t offset32[kMaxLevels];
-  /// Normalized coordinates this large have too few fraction bits in
-  /// single precision at level 0 (Vulkan asks for four sub-texel bits).
-  float coordinateLimit[2];
-};
+} // namespace
 
-/// The level table of `image` with texels of `texelBytes`; the last one is
-/// kept per thread.
-const LevelTable &getLevelTable(const spvb_image &image, uint32_t texelBytes) {
+const LevelTable &
+spvb::runtime::sampling::getLevelTable(const spvb_image &image,
+                                       uint32_t texelBytes) {
   static thread_local LevelTable table;
   if (table.data == image.data && table.size == image.size &&
       table.extent[0] == image.extent[0] &&
@@ -443,8 +419,8 @@ const LevelTable &getLevelTable(const spvb_image &image, uint32_t texelBytes) {
     uint64_t end = offset + width * height * texelBytes;
     if (end > image.size)
       break;
-    table.width[level] = uint32_t(width);
-    table.height[level] = uint32_t(height);
+    table.width[level] = int32_t(width);
+    table.height[level] = int32_t(height);
     table.offset[level] = offset;
     table.offset32[level] = int32_t(offset);
     table.readable = level + 1;
@@ -452,6 +428,8 @@ const LevelTable &getLevelTable(const spvb_image &image, uint32_t texelBytes) {
   }
   return table;
 }
+
+namespace {
 
 /// chooseLevels for a 2D sample, and the levels' offsets. A quad's four
 /// invocations share their gradients (coarse derivatives) and so their
@@ -721,23 +699,6 @@ LaneLevels chooseLaneLevels(const spvb_image &image,
   return choice;
 }
 
-/// Whether each quad of a group (lanes 4q to 4q + 3) has equal inputs in
-/// `rows`: coarse derivatives, and a bias or lod that does not vary within
-/// the quad, make it so, and then one level choice serves the quad.
-bool quadsShareInputs(const float *inputs, unsigned stride,
-                      const unsigned *rows, unsigned rowCount) {
-  Int8 differ = {};
-  for (unsigned i = 0; i < rowCount; ++i) {
-    Int8 row;
-    std::memcpy(&row, inputs + rows[i] * stride, sizeof(row));
-    differ |= row ^ __builtin_shufflevector(row, row, 0, 0, 0, 0, 4, 4, 4, 4);
-  }
-  differ |= __builtin_shufflevector(differ, differ, 4, 5, 6, 7, 0, 1, 2, 3);
-  differ |= __builtin_shufflevector(differ, differ, 2, 3, 0, 1, 2, 3, 0, 1);
-  differ |= __builtin_shufflevector(differ, differ, 1, 0, 1, 0, 1, 0, 1, 0);
-  return differ[0] == 0;
-}
-
 /// sampleRgba8Lanes for the lanes [first, first + count), count at most
 /// kFilterLanes.
 uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
@@ -745,6 +706,9 @@ uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
                           unsigned stride, unsigned count, uint64_t active,
                           float *results) {
   const LevelTable &table = getLevelTable(image, 4);
+  if (count == kFilterLanes && hasAvx2Sampling())
+    return sampleRgba8GroupAvx2(image, sampler, table, imageOperands, inputs,
+                                stride, active, results);
   const float *limit = table.coordinateLimit;
   const bool repeat[2] = {sampler.address_mode[0] == kRepeat,
                           sampler.address_mode[1] == kRepeat};
@@ -768,48 +732,6 @@ uint64_t sampleRgba8Group(const spvb_image &image, const spvb_sampler &sampler,
     taken |= uint64_t(take) << lane;
     lanes.u[lane] = take ? u : 0;
     lanes.v[lane] = take ? v : 0;
-  }
-  // The common case, a group of two quads: one choice per quad.
-  if (count == kFilterLanes &&
-      quadsShareInputs(inputs, stride, rows, rowCount)) {
-    LaneLevels choices[2] = {};
-    for (unsigned quad = 0; quad < 2; ++quad) {
-      uint64_t quadLanes = uint64_t(0xf) << (4 * quad);
-      if (!(taken & quadLanes))
-        continue;
-      choices[quad] =
-          chooseLaneLevels(image, sampler, imageOperands, inputs + 4 * quad,
-                           stride, table.readable);
-      if (!choices[quad].valid)
-        taken &= ~quadLanes;
-    }
-    if (!taken)
-      return active;
-    // A quad without taken lanes reads the other's levels.
-    if (!(taken & 0xf))
-      choices[0] = choices[1];
-    if (!(taken & 0xf0))
-      choices[1] = choices[0];
-    bool blend = false;
-    for (const LaneLevels &choice : choices)
-      blend |= choice.levels[0] != choice.levels[1] && choice.weight != 0;
-    for (unsigned k = 0; k < 2; ++k) {
-      int32_t low = choices[0].levels[k], high = choices[1].levels[k];
-      Int8 level = {low, low, low, low, high, high, high, high};
-      std::memcpy(lanes.level[k], &level, sizeof(level));
-    }
-    float low = choices[0].weight, high = choices[1].weight;
-    Float8 weight = {low, low, low, low, high, high, high, high};
-    std::memcpy(lanes.weight, &weight, sizeof(weight));
-    // Lanes of a quad whose choice was invalid no longer sample.
-    for (unsigned lane = 0; lane < kFilterLanes; ++lane)
-      if (!(taken >> lane & 1))
-        lanes.u[lane] = lanes.v[lane] = 0;
-    lanes.sameLevels = choices[0].levels[0] == choices[1].levels[0] &&
-                       choices[0].levels[1] == choices[1].levels[1];
-    filterRgba8(image.data, table, lanes, blend, repeat, taken, results,
-                stride);
-    return active & ~taken;
   }
   auto sameInputs = [&](unsigned a, unsigned b) {
     for (unsigned i = 0; i < rowCount; ++i)
