@@ -71,6 +71,8 @@ private:
   /// The whole mapping, guards included.
   void *mapping = nullptr;
   uint64_t mappingSize = 0;
+  /// The guard before the data pages, and their length.
+  uint64_t guardBefore = 0, dataSpan = 0;
 };
 
 } // namespace spvb::runtime
