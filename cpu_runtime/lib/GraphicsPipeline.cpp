@@ -81,6 +81,16 @@ void forEachChunk(Launcher &launcher, uint64_t count, uint64_t chunk,
   });
 }
 
+/// A thread's per-draw arrays, kept from one draw to the next: allocated
+/// anew, the larger ones came from fresh pages (mapped, faulted in and
+/// unmapped by malloc) every draw.
+struct DrawScratch {
+  std::vector<uint32_t> vertexIndices;
+  std::vector<Primitive> assembled;
+  std::vector<ProjectedVertex> projected;
+  std::vector<DrawPrimitive> primitives;
+};
+
 } // namespace
 
 /// The vertex index at each position of `call`, and the positions of
@@ -248,7 +258,9 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
 
   // The vertex index at each position of the draw, and where strips
   // restart.
-  std::vector<uint32_t> vertexIndices(call.vertexCount);
+  static thread_local DrawScratch scratch;
+  std::vector<uint32_t> &vertexIndices = scratch.vertexIndices;
+  vertexIndices.assign(call.vertexCount, 0);
   std::vector<uint32_t> restarts;
   readVertexIndices(state, call, vertexIndices, restarts);
   VertexReuse reuse = call.indices
@@ -311,13 +323,15 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   }
 
   // Primitives in draw order, binned to the tiles they may touch.
-  std::vector<Primitive> assembled;
+  std::vector<Primitive> &assembled = scratch.assembled;
+  assembled.clear();
   assembled.reserve(call.vertexCount);
   assemblePrimitives(state.topology, 0, call.vertexCount, restarts, assembled);
   // Each shaded vertex projected once, for the primitives' bounds; both
   // loops spread over the threads (with the binning, they are the serial
   // part of a draw).
-  std::vector<ProjectedVertex> projected(invocations);
+  std::vector<ProjectedVertex> &projected = scratch.projected;
+  projected.assign(invocations, ProjectedVertex());
   forEachChunk(launcher, invocations, 1024, [&](uint64_t begin, uint64_t end) {
     for (uint64_t v = begin; v < end; ++v) {
       ClipPosition clip;
@@ -325,15 +339,24 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
       projected[v] = projectVertex(state, setup, clip);
     }
   });
-  std::vector<DrawPrimitive> primitives(assembled.size() * call.instanceCount);
+  std::vector<DrawPrimitive> &primitives = scratch.primitives;
+  primitives.assign(assembled.size() * call.instanceCount, DrawPrimitive());
   statistics.primitives = primitives.size();
   forEachChunk(
       launcher, primitives.size(), 1024, [&](uint64_t begin, uint64_t end) {
-        for (uint64_t i = begin; i < end; ++i) {
+        // Primitive i is assembled[i % size] of instance i / size,
+        // stepped through without dividing.
+        uint64_t size = assembled.size();
+        uint64_t instance = begin / size, at = begin % size;
+        for (uint64_t i = begin; i < end; ++i, ++at) {
+          if (at == size) {
+            at = 0;
+            ++instance;
+          }
           DrawPrimitive &drawn = primitives[i];
           Primitive &primitive = drawn.primitive;
-          primitive = assembled[i % assembled.size()];
-          drawn.instance = uint32_t(i / assembled.size());
+          primitive = assembled[at];
+          drawn.instance = uint32_t(instance);
           uint64_t base = uint64_t(drawn.instance) * perInstance;
           for (unsigned k = 0; k < primitive.vertexCount; ++k) {
             // Primitives name the shaded vertices.

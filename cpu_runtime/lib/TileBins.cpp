@@ -38,6 +38,16 @@ void TileBins::add(uint32_t index, PixelRect bounds) {
   bounds = bounds.intersect(region);
   if (bounds.empty())
     return;
+  int32_t row0 = tileOf(bounds.y0), column0 = tileOf(bounds.x0);
+  if (row0 == tileOf(bounds.y1 - 1) && column0 == tileOf(bounds.x1 - 1)) {
+    // Most primitives of a mesh lie in one tile.
+    Tile &tile =
+        tiles[size_t(row0 - firstRow) * columns + (column0 - firstColumn)];
+    tile.primitives.push_back(index);
+    tile.work += kSetupWork + uint64_t(bounds.x1 - bounds.x0) *
+                                  uint64_t(bounds.y1 - bounds.y0);
+    return;
+  }
   for (int32_t row = tileOf(bounds.y0); row <= tileOf(bounds.y1 - 1); ++row)
     for (int32_t column = tileOf(bounds.x0); column <= tileOf(bounds.x1 - 1);
          ++column) {
