@@ -483,16 +483,12 @@ bool QuadBatch::flush() {
       }
     uint32_t batch = stage.nextBatch.fetch_add(1);
     shadingBatch = this;
-    for (uint32_t group = 0; group < groups; ++group) {
-      if (std::optional<KernelFault> fault = runner->run({group, batch, 0})) {
-        shadingBatch = nullptr;
-        stage.faults.report(std::move(*fault));
-        entries.clear();
-        triangles.clear();
-        return false;
-      }
-      stage.state.races.finishWorkgroup(
-          uint64_t(batch) * dispatch.workgroup_count[0] + group);
+    if (std::optional<KernelFault> fault = runner->runRow(groups, batch)) {
+      shadingBatch = nullptr;
+      stage.faults.report(std::move(*fault));
+      entries.clear();
+      triangles.clear();
+      return false;
     }
   }
   shadingBatch = nullptr;
@@ -500,7 +496,9 @@ bool QuadBatch::flush() {
 
   FragmentOperations &operations = stage.operations;
   if (operations.writesUnorm8Only()) {
-    quadWrites.clear();
+    // Filled in place: a pushed copy built on the stack stalled on store
+    // forwarding for every quad.
+    quadWrites.resize(count);
     for (size_t q = 0; q < count; ++q) {
       const Entry &quad = entries[q];
       unsigned lanes = quad.coverage;
@@ -510,7 +508,10 @@ bool QuadBatch::flush() {
         if (status & (SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED))
           lanes &= ~(1u << lane);
       }
-      quadWrites.push_back({quad.x, quad.y, uint8_t(lanes)});
+      FragmentOperations::QuadWrite &write = quadWrites[q];
+      write.x = quad.x;
+      write.y = quad.y;
+      write.lanes = uint8_t(lanes);
     }
     operations.writeUnorm8Quads(quadWrites, outputs.data(),
                                 outputs.getRecordSize());

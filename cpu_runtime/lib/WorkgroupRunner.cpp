@@ -128,31 +128,68 @@ WorkgroupRunner::run(std::array<uint32_t, 3> workgroup,
     state.faults.report(std::move(error));
   if (!signal)
     return std::nullopt;
+  return makeFault(*signal, workgroup);
+}
 
+std::optional<KernelFault> WorkgroupRunner::runRow(uint32_t count, uint32_t y) {
+  auto &state = *static_cast<DispatchState *>(dispatch.runtime);
+  if (!kernel.workgroup) {
+    for (uint32_t x = 0; x < count; ++x) {
+      if (std::optional<KernelFault> fault = run({x, y, 0}))
+        return fault;
+      state.races.finishWorkgroup(uint64_t(y) * dispatch.workgroup_count[0] +
+                                  x);
+    }
+    return std::nullopt;
+  }
+  // One trap for the row: arming it per workgroup cost as much as a small
+  // fragment shader.
+  const spvb_kernel_info &info = kernel.info;
+  invocation.workgroup_id[1] = y;
+  invocation.workgroup_id[2] = 0;
+  std::optional<TrappedSignal> signal = trap.run([&] {
+    for (uint32_t x = 0; x < count; ++x) {
+      invocation.workgroup_id[0] = x;
+      if (info.shared_memory_size)
+        std::memset(shared.data(), kernel.workgroupFill,
+                    info.shared_memory_size);
+      kernel.workgroup(&dispatch, &invocation);
+      state.races.finishWorkgroup(uint64_t(y) * dispatch.workgroup_count[0] +
+                                  x);
+    }
+  });
+  if (!signal)
+    return std::nullopt;
+  return makeFault(*signal, {invocation.workgroup_id[0], y, 0});
+}
+
+KernelFault WorkgroupRunner::makeFault(const TrappedSignal &signal,
+                                       std::array<uint32_t, 3> workgroup) {
+  const spvb_kernel_info &info = kernel.info;
   fibers.abandon();
   KernelFault fault;
   fault.workgroup = workgroup;
-  fault.address = signal->address;
-  fault.access = signal->access == TrappedSignal::Access::Write
+  fault.address = signal.address;
+  fault.access = signal.access == TrappedSignal::Access::Write
                      ? KernelFault::Access::Write
-                 : signal->access == TrappedSignal::Access::Read
+                 : signal.access == TrappedSignal::Access::Read
                      ? KernelFault::Access::Read
                      : KernelFault::Access::Unknown;
-  if (signal->signal == SIGFPE) {
+  if (signal.signal == SIGFPE) {
     fault.kind = KernelFault::Kind::Arithmetic;
-  } else if (signal->signal == SIGILL) {
+  } else if (signal.signal == SIGILL) {
     fault.kind = KernelFault::Kind::IllegalInstruction;
-  } else if (signal->code == SI_KERNEL) {
+  } else if (signal.code == SI_KERNEL) {
     fault.kind = KernelFault::Kind::BadAddress;
-  } else if (shared.covers(signal->address)) {
+  } else if (shared.covers(signal.address)) {
     fault.region = "Workgroup memory";
     fault.regionStart = reinterpret_cast<uintptr_t>(shared.data());
     fault.regionSize = info.shared_memory_size;
-  } else if (privateStorage.covers(signal->address)) {
+  } else if (privateStorage.covers(signal.address)) {
     fault.region = "Private memory";
     fault.regionStart = reinterpret_cast<uintptr_t>(privateStorage.data());
     fault.regionSize = privateStorage.size();
-  } else if (isNearStackPointer(signal->address, signal->stackPointer)) {
+  } else if (isNearStackPointer(signal.address, signal.stackPointer)) {
     fault.kind = KernelFault::Kind::StackOverflow;
   }
   return fault;

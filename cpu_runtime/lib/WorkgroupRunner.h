@@ -41,8 +41,16 @@ public:
   /// is then unusable. Other errors go to the dispatch's state.
   std::optional<KernelFault> run(std::array<uint32_t, 3> workgroup,
                                  const DebugInvocation *debug = nullptr);
+  /// Runs workgroups (0, y, 0) to (count - 1, y, 0) in order, each reported
+  /// finished to the race detector as workgroup y * workgroup_count[0] + x;
+  /// stops at the first hardware fault, as run().
+  std::optional<KernelFault> runRow(uint32_t count, uint32_t y);
 
 private:
+  /// The fault `signal` makes of `workgroup`; abandons its fibers.
+  KernelFault makeFault(const TrappedSignal &signal,
+                        std::array<uint32_t, 3> workgroup);
+
   const KernelEntry &kernel;
   const spvb_dispatch &dispatch;
   GuardedBuffer shared;
