@@ -14,6 +14,7 @@
 
 #include <spirv/unified1/spirv.hpp>
 
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 
@@ -49,9 +50,51 @@ SPVB_AVX2_INLINE inline __m256 loadRow(const float *inputs, unsigned stride,
   return _mm256_loadu_ps(inputs + row * stride);
 }
 
-/// chooseLaneLevels (Sampling.cpp) for eight lanes: the logarithm lane by
-/// lane (libm's, as there), once for each run of equal operands, the rest
-/// in registers.
+/// 0.5 * log2(x) for eight lanes: for normal x, from the exponent and
+/// the series of atanh (exact for powers of two, within a few units in the
+/// last place otherwise); 0 gives -inf, and other lanes (subnormal,
+/// infinite, NaN) take libm's logarithm one by one, as chooseLaneLevels.
+SPVB_AVX2_INLINE inline __m256 halfLog2(__m256 x) {
+  __m256 normal =
+      _mm256_and_ps(_mm256_cmp_ps(x, _mm256_set1_ps(FLT_MIN), _CMP_GE_OQ),
+                    _mm256_cmp_ps(x, _mm256_set1_ps(FLT_MAX), _CMP_LE_OQ));
+  __m256 zero = _mm256_cmp_ps(x, _mm256_setzero_ps(), _CMP_EQ_OQ);
+  if (_mm256_movemask_ps(_mm256_or_ps(normal, zero)) != 0xff) {
+    alignas(32) float values[8];
+    _mm256_store_ps(values, x);
+    for (float &value : values)
+      value = value > 0    ? 0.5f * std::log2(value)
+              : value == 0 ? -INFINITY
+                           : value;
+    return _mm256_load_ps(values);
+  }
+  // x = m 2^e with m in [sqrt(1/2), sqrt(2)).
+  __m256i bits = _mm256_castps_si256(x);
+  __m256i exponent =
+      _mm256_sub_epi32(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(127));
+  __m256 m = _mm256_castsi256_ps(
+      _mm256_or_si256(_mm256_and_si256(bits, _mm256_set1_epi32(0x7fffff)),
+                      _mm256_set1_epi32(0x3f800000)));
+  __m256 high = _mm256_cmp_ps(m, _mm256_set1_ps(float(M_SQRT2)), _CMP_GE_OQ);
+  m = _mm256_blendv_ps(m, _mm256_mul_ps(m, _mm256_set1_ps(0.5f)), high);
+  exponent = _mm256_sub_epi32(exponent, _mm256_castps_si256(high));
+  // log2(m) = 2 / ln 2 * atanh(t), t = (m - 1) / (m + 1), |t| < 0.172.
+  __m256 one = _mm256_set1_ps(1.0f);
+  __m256 t = _mm256_div_ps(_mm256_sub_ps(m, one), _mm256_add_ps(m, one));
+  __m256 t2 = _mm256_mul_ps(t, t);
+  __m256 series =
+      _mm256_fmadd_ps(t2, _mm256_set1_ps(1.0f / 9), _mm256_set1_ps(1.0f / 7));
+  series = _mm256_fmadd_ps(series, t2, _mm256_set1_ps(1.0f / 5));
+  series = _mm256_fmadd_ps(series, t2, _mm256_set1_ps(1.0f / 3));
+  series = _mm256_fmadd_ps(series, t2, one);
+  __m256 log2m =
+      _mm256_mul_ps(_mm256_mul_ps(series, t), _mm256_set1_ps(float(2 / M_LN2)));
+  __m256 log2x = _mm256_add_ps(_mm256_cvtepi32_ps(exponent), log2m);
+  __m256 result = _mm256_mul_ps(log2x, _mm256_set1_ps(0.5f));
+  return _mm256_blendv_ps(result, _mm256_set1_ps(-INFINITY), zero);
+}
+
+/// chooseLaneLevels (Sampling.cpp) for eight lanes, in registers.
 SPVB_AVX2_INLINE inline LaneLevels
 chooseLevels(const spvb_image &image, const spvb_sampler &sampler,
              uint32_t imageOperands, const float *inputs, unsigned stride,
@@ -70,19 +113,7 @@ chooseLevels(const spvb_image &image, const spvb_sampler &sampler,
     __m256 y2 = _mm256_add_ps(_mm256_mul_ps(dy0, dy0), _mm256_mul_ps(dy1, dy1));
     // std::max(x2, y2): maxps returns its second operand for a NaN.
     __m256 rho2 = _mm256_max_ps(y2, x2);
-    alignas(32) float squares[8], logs[8];
-    _mm256_store_ps(squares, rho2);
-    for (unsigned lane = 0; lane < 8; ++lane) {
-      float r = squares[lane];
-      if (lane && llvm::bit_cast<uint32_t>(r) ==
-                      llvm::bit_cast<uint32_t>(squares[lane - 1])) {
-        logs[lane] = logs[lane - 1];
-        continue;
-      }
-      // log2(sqrt(rho2)), without the square root.
-      logs[lane] = r > 0 ? 0.5f * std::log2(r) : r == 0 ? -INFINITY : r;
-    }
-    lambda = _mm256_load_ps(logs);
+    lambda = halfLog2(rho2);
   }
   __m256 bias = _mm256_set1_ps(sampler.mip_lod_bias);
   if (imageOperands & spv::ImageOperandsBiasMask)
