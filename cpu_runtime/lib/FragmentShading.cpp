@@ -208,8 +208,10 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
         value *= w;
       storeFloats(value, records + input.offset, recordSize);
     }
+    // Coverage bit i to byte i (bit 8 i): one sample per pixel.
+    uint32_t samples = (uint32_t(covered.coverage) * 0x204081u) & 0x01010101u;
     for (unsigned lane = 0; lane < 4; ++lane) {
-      uint32_t helper = !(covered.coverage & (1u << lane));
+      uint32_t helper = !(samples >> (8 * lane) & 1);
       std::memcpy(records + lane * recordSize, &helper, 4);
     }
     Entry &entry = entries.emplace_back();
@@ -217,8 +219,8 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
     entry.y = covered.y;
     entry.coverage = covered.coverage;
     entry.frontFacing = base.frontFacing;
-    for (unsigned i = 0; i < 4; ++i)
-      entry.samples[i] = entry.covered[i] = (covered.coverage >> i) & 1;
+    std::memcpy(entry.samples.data(), &samples, 4);
+    std::memcpy(entry.covered.data(), &samples, 4);
     entry.primitive = &primitive;
     if (triangles.empty() || triangles.back().serial != triangle.serial)
       triangles.push_back(triangle);

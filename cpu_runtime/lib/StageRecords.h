@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace spvb::runtime {
@@ -24,9 +25,9 @@ public:
   /// undefined: --perturb-undefined fills them with ones
   /// (KernelEntry::workgroupFill).
   void clear(uint64_t count, uint8_t fill = 0) {
-    std::fill_n(words.begin(),
-                std::min<uint64_t>(words.size(), (recordSize * count + 7) / 8),
-                fill ? ~uint64_t(0) : 0);
+    uint64_t bytes =
+        8 * std::min<uint64_t>(words.size(), (recordSize * count + 7) / 8);
+    std::memset(words.data(), fill ? 0xff : 0, bytes);
   }
 
 private:
