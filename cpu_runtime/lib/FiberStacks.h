@@ -3,7 +3,8 @@
 //
 // Every fiber stack has an inaccessible page below it, so an invocation that
 // overflows its stack faults (and FaultTrap reports it) instead of writing
-// over its neighbour's. Stacks are kept for the next workgroup.
+// over its neighbour's. Stacks are kept for the next workgroup, and when the
+// FiberStacks goes, for the next runner's.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_CPU_RUNTIME_LIB_FIBERSTACKS_H
@@ -43,6 +44,8 @@ public:
 private:
   boost::context::stack_context allocate();
   void deallocate(boost::context::stack_context &stack);
+  /// A stack a destroyed FiberStacks of this size left, or null.
+  void *takeKept();
 
   size_t size;
   /// The lowest address of each mapping (its guard page).

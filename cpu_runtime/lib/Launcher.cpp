@@ -123,10 +123,14 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
       if (begin >= total)
         return;
       uint64_t end = std::min(begin + chunk, total);
-      for (uint64_t index = begin; index < end; ++index) {
+      uint64_t index = begin;
+      bool stop = false;
+      for (; index < end; ++index) {
         // The first thread that faults stops the others.
-        if (faults.any())
-          return;
+        if (faults.any()) {
+          stop = true;
+          break;
+        }
         uint64_t linear = reverseOrder ? total - 1 - index : index;
         std::array<uint32_t, 3> id = {
             uint32_t(linear % groups[0]),
@@ -138,11 +142,16 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
                 : nullptr;
         if (std::optional<KernelFault> fault = runner.run(id, debug)) {
           faults.report(std::move(*fault));
-          return;
+          stop = true;
+          break;
         }
         state.races.finishWorkgroup(linear);
-        finishedWorkgroups.fetch_add(1, std::memory_order_relaxed);
       }
+      // Counted once a chunk: a counter every thread bumped for every
+      // workgroup cost more than a small vertex shader.
+      finishedWorkgroups.fetch_add(index - begin, std::memory_order_relaxed);
+      if (stop)
+        return;
     }
   });
   return faults.takeError(state);
