@@ -342,6 +342,9 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   std::vector<DrawPrimitive> &primitives = scratch.primitives;
   primitives.assign(assembled.size() * call.instanceCount, DrawPrimitive());
   statistics.primitives = primitives.size();
+  bool filledTriangles =
+      state.polygonMode == VK_POLYGON_MODE_FILL && setup.samples == 1;
+  PixelRect scissorPixels = setup.getScissor();
   forEachChunk(
       launcher, primitives.size(), 1024, [&](uint64_t begin, uint64_t end) {
         // Primitive i is assembled[i % size] of instance i / size,
@@ -368,6 +371,14 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                         vertexOutputs.at(base + primitive.vertices[0]) +
                             pointSize->offset,
                         4);
+          if (filledTriangles && primitive.vertexCount == 3 &&
+              drawn.projected[0]->unclipped && drawn.projected[1]->unclipped &&
+              drawn.projected[2]->unclipped) {
+            drawn.bounds = getUnclippedTriangleBounds(
+                *drawn.projected[0], *drawn.projected[1], *drawn.projected[2],
+                scissorPixels);
+            continue;
+          }
           drawn.bounds = getPrimitiveBounds(
               state, setup,
               llvm::ArrayRef(drawn.projected.data(), primitive.vertexCount),

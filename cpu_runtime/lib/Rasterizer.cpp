@@ -657,36 +657,40 @@ void spvb::runtime::rasterizeTriangle(
   rasterizePolygon(state, setup, screen, sink);
 }
 
+PixelRect spvb::runtime::getUnclippedTriangleBounds(const ProjectedVertex &a,
+                                                    const ProjectedVertex &b,
+                                                    const ProjectedVertex &c,
+                                                    const PixelRect &scissor) {
+  // The triangle reaches rasterizeScreenTriangle with these snapped
+  // vertices: its bounds, the pixels whose centre lies within theirs,
+  // computed as there.
+  int64_t minX = std::min(std::min(a.fx, b.fx), c.fx);
+  int64_t maxX = std::max(std::max(a.fx, b.fx), c.fx);
+  int64_t minY = std::min(std::min(a.fy, b.fy), c.fy);
+  int64_t maxY = std::max(std::max(a.fy, b.fy), c.fy);
+  constexpr int64_t kHalf = kSubPixels / 2;
+  auto first = [](int64_t min, int32_t low, int32_t high) {
+    return int32_t(std::clamp<int64_t>(
+        (min - kHalf + kSubPixels - 1) >> kSubPixelBits, low, high));
+  };
+  auto past = [](int64_t max, int32_t low, int32_t high) {
+    return int32_t(
+        std::clamp<int64_t>(((max - kHalf) >> kSubPixelBits) + 1, low, high));
+  };
+  return {
+      first(minX, scissor.x0, scissor.x1), first(minY, scissor.y0, scissor.y1),
+      past(maxX, scissor.x0, scissor.x1), past(maxY, scissor.y0, scissor.y1)};
+}
+
 PixelRect spvb::runtime::getPrimitiveBounds(
     const GraphicsState &state, const RasterSetup &setup,
     llvm::ArrayRef<const ProjectedVertex *> vertices, double pointSize) {
   PixelRect scissor = setup.getScissor();
   if (vertices.size() == 3 && state.polygonMode == VK_POLYGON_MODE_FILL &&
       setup.samples == 1 && vertices[0]->unclipped && vertices[1]->unclipped &&
-      vertices[2]->unclipped) {
-    // An unclipped triangle reaches rasterizeScreenTriangle with these
-    // snapped vertices: its bounds, the pixels whose centre lies within
-    // theirs, computed as there.
-    const ProjectedVertex &a = *vertices[0], &b = *vertices[1],
-                          &c = *vertices[2];
-    int64_t minX = std::min({a.fx, b.fx, c.fx});
-    int64_t maxX = std::max({a.fx, b.fx, c.fx});
-    int64_t minY = std::min({a.fy, b.fy, c.fy});
-    int64_t maxY = std::max({a.fy, b.fy, c.fy});
-    constexpr int64_t kHalf = kSubPixels / 2;
-    auto first = [](int64_t min, int32_t low, int32_t high) {
-      return int32_t(std::clamp<int64_t>(
-          (min - kHalf + kSubPixels - 1) >> kSubPixelBits, low, high));
-    };
-    auto past = [](int64_t max, int32_t low, int32_t high) {
-      return int32_t(
-          std::clamp<int64_t>(((max - kHalf) >> kSubPixelBits) + 1, low, high));
-    };
-    return {first(minX, scissor.x0, scissor.x1),
-            first(minY, scissor.y0, scissor.y1),
-            past(maxX, scissor.x0, scissor.x1),
-            past(maxY, scissor.y0, scissor.y1)};
-  }
+      vertices[2]->unclipped)
+    return getUnclippedTriangleBounds(*vertices[0], *vertices[1], *vertices[2],
+                                      scissor);
   double minX = INFINITY, minY = INFINITY, maxX = -INFINITY, maxY = -INFINITY;
   for (const ProjectedVertex *vertex : vertices) {
     if (!vertex->projected)

@@ -5,17 +5,6 @@
 
 using namespace spvb::runtime;
 
-/// A primitive's setup in a tile costs about as much as shading this many
-/// pixels.
-static constexpr uint64_t kSetupWork = 16;
-
-static int32_t tileOf(int32_t pixel) {
-  // Rounds down for negative pixels too.
-  return pixel >= 0
-             ? pixel / TileBins::kTileSize
-             : -((-pixel + TileBins::kTileSize - 1) / TileBins::kTileSize);
-}
-
 TileBins::TileBins(PixelRect region) : region(region) {
   if (region.empty())
     return;
@@ -34,20 +23,7 @@ TileBins::TileBins(PixelRect region) : region(region) {
     }
 }
 
-void TileBins::add(uint32_t index, PixelRect bounds) {
-  bounds = bounds.intersect(region);
-  if (bounds.empty())
-    return;
-  int32_t row0 = tileOf(bounds.y0), column0 = tileOf(bounds.x0);
-  if (row0 == tileOf(bounds.y1 - 1) && column0 == tileOf(bounds.x1 - 1)) {
-    // Most primitives of a mesh lie in one tile.
-    Tile &tile =
-        tiles[size_t(row0 - firstRow) * columns + (column0 - firstColumn)];
-    tile.primitives.push_back(index);
-    tile.work += kSetupWork + uint64_t(bounds.x1 - bounds.x0) *
-                                  uint64_t(bounds.y1 - bounds.y0);
-    return;
-  }
+void TileBins::addSpanning(uint32_t index, PixelRect bounds) {
   for (int32_t row = tileOf(bounds.y0); row <= tileOf(bounds.y1 - 1); ++row)
     for (int32_t column = tileOf(bounds.x0); column <= tileOf(bounds.x1 - 1);
          ++column) {

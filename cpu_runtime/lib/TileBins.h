@@ -32,7 +32,22 @@ public:
   explicit TileBins(PixelRect region);
 
   /// Lists primitive `index` in every tile `bounds` touches.
-  void add(uint32_t index, PixelRect bounds);
+  void add(uint32_t index, PixelRect bounds) {
+    bounds = bounds.intersect(region);
+    if (bounds.empty())
+      return;
+    int32_t row = tileOf(bounds.y0), column = tileOf(bounds.x0);
+    if (row != tileOf(bounds.y1 - 1) || column != tileOf(bounds.x1 - 1)) {
+      addSpanning(index, bounds);
+      return;
+    }
+    // Most primitives of a mesh lie in one tile.
+    Tile &tile =
+        tiles[size_t(row - firstRow) * columns + (column - firstColumn)];
+    tile.primitives.push_back(index);
+    tile.work += kSetupWork + uint64_t(bounds.x1 - bounds.x0) *
+                                  uint64_t(bounds.y1 - bounds.y0);
+  }
 
   size_t size() const { return tiles.size(); }
   /// The tiles with primitives, the most work first: threads that take
@@ -42,6 +57,17 @@ public:
   const Tile &operator[](size_t index) const { return tiles[index]; }
 
 private:
+  /// A primitive's setup in a tile costs about as much as shading this
+  /// many pixels.
+  static constexpr uint64_t kSetupWork = 16;
+  static int32_t tileOf(int32_t pixel) {
+    // Rounds down for negative pixels too.
+    return pixel >= 0 ? pixel / kTileSize
+                      : -((-pixel + kTileSize - 1) / kTileSize);
+  }
+  /// add() for bounds within the region that touch several tiles.
+  void addSpanning(uint32_t index, PixelRect bounds);
+
   PixelRect region;
   int32_t firstColumn = 0, firstRow = 0, columns = 0;
   std::vector<Tile> tiles;
