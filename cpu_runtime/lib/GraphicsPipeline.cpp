@@ -170,42 +170,64 @@ static void fetchDirect(const VulkanFormat &format,
 
 /// Fills the vertex input records of every invocation: attributes by
 /// Location, then the vertex and instance builtins.
-static llvm::Error fetchVertices(llvm::ArrayRef<VertexAttribute> attributes,
+static llvm::Error fetchVertices(Launcher &launcher,
+                                 llvm::ArrayRef<VertexAttribute> attributes,
                                  const DrawCall &call,
                                  llvm::ArrayRef<spvb_stage_variable> variables,
                                  llvm::ArrayRef<uint32_t> vertexIndices,
                                  StageRecords &inputs) {
   uint32_t perInstance = vertexIndices.size();
+  // Each input by Location with its attribute.
+  struct Fetch {
+    const spvb_stage_variable *var;
+    const VertexAttribute *attribute;
+    bool direct;
+  };
+  llvm::SmallVector<Fetch, 8> fetches;
   for (const spvb_stage_variable &var : variables) {
-    if (var.flags & SPVB_STAGE_OUTPUT)
+    if ((var.flags & SPVB_STAGE_OUTPUT) || var.location == ~0u)
       continue;
-    if (var.location != ~0u) {
-      const VertexAttribute *attribute = nullptr;
-      for (const VertexAttribute &candidate : attributes)
-        if (candidate.location == var.location)
-          attribute = &candidate;
-      if (!attribute)
-        return makeError(llvm::formatv(
-            "the vertex shader reads input Location {0}, but no vertex data "
-            "is bound to it",
-            var.location));
-      const VulkanFormat &format = *attribute->format;
-      bool direct = isDirectFetch(format, var);
-      for (uint32_t instance = 0; instance < call.instanceCount; ++instance)
-        for (uint32_t v = 0; v < perInstance; ++v) {
-          uint64_t element = attribute->perInstance
+    const VertexAttribute *attribute = nullptr;
+    for (const VertexAttribute &candidate : attributes)
+      if (candidate.location == var.location)
+        attribute = &candidate;
+    if (!attribute)
+      return makeError(llvm::formatv(
+          "the vertex shader reads input Location {0}, but no vertex data "
+          "is bound to it",
+          var.location));
+    fetches.push_back(
+        {&var, attribute, isDirectFetch(*attribute->format, var)});
+  }
+  // The vertices in chunks over the threads, every attribute of a chunk's
+  // vertices at once.
+  uint64_t total = uint64_t(call.instanceCount) * perInstance;
+  if (total && !fetches.empty())
+    forEachChunk(launcher, total, 512, [&](uint64_t begin, uint64_t end) {
+      uint32_t instance = uint32_t(begin / perInstance);
+      uint32_t v = uint32_t(begin % perInstance);
+      for (uint64_t i = begin; i < end; ++i, ++v) {
+        if (v == perInstance) {
+          v = 0;
+          ++instance;
+        }
+        uint8_t *record = inputs.at(i);
+        for (const Fetch &fetch : fetches) {
+          const spvb_stage_variable &var = *fetch.var;
+          const VertexAttribute &attribute = *fetch.attribute;
+          const VulkanFormat &format = *attribute.format;
+          uint64_t element = attribute.perInstance
                                  ? uint64_t(instance) + call.firstInstance
                                  : vertexIndices[v];
-          uint64_t at = attribute->offset + element * attribute->stride;
-          uint8_t *record = inputs.at(uint64_t(instance) * perInstance + v);
-          if (direct) {
-            fetchDirect(format, var, attribute->data, attribute->size, at,
+          uint64_t at = attribute.offset + element * attribute.stride;
+          if (fetch.direct) {
+            fetchDirect(format, var, attribute.data, attribute.size, at,
                         record + var.offset);
             continue;
           }
           Color color;
-          if (at + format.texelBytes <= attribute->size)
-            color = decodeColor(format, attribute->data + at);
+          if (at + format.texelBytes <= attribute.size)
+            color = decodeColor(format, attribute.data + at);
           else
             color.f[3] = 0, color.i[3] = 0; // robust: zeros
           for (unsigned c = 0; c < var.count && var.component + c < 4; ++c)
@@ -215,8 +237,11 @@ static llvm::Error fetchVertices(llvm::ArrayRef<VertexAttribute> attributes,
                             ? color.i[var.component + c]
                             : int64_t(color.f[var.component + c]));
         }
+      }
+    });
+  for (const spvb_stage_variable &var : variables) {
+    if ((var.flags & SPVB_STAGE_OUTPUT) || var.location != ~0u)
       continue;
-    }
     for (uint32_t instance = 0; instance < call.instanceCount; ++instance)
       for (uint32_t v = 0; v < perInstance; ++v) {
         int64_t value = 0;
@@ -271,8 +296,9 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   StageRecords vertexInputs(vertexInfo.stage_input_size, invocations);
   StageRecords vertexOutputs(vertexInfo.stage_output_size, invocations,
                              vertex.entry->workgroupFill);
-  if (llvm::Error error = fetchVertices(attributes, call, vertex.variables,
-                                        reuse.shaded, vertexInputs))
+  if (llvm::Error error =
+          fetchVertices(launcher, attributes, call, vertex.variables,
+                        reuse.shaded, vertexInputs))
     return error;
   if (llvm::Error error = runVertexStage(launcher, vertex, vertexInputs,
                                          vertexOutputs, invocations))
@@ -323,16 +349,24 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   }
 
   // Primitives in draw order, binned to the tiles they may touch.
+  // A triangle list without restarts is assembled where it is read.
+  bool triangleList =
+      state.topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST && restarts.empty();
   std::vector<Primitive> &assembled = scratch.assembled;
   assembled.clear();
-  assembled.reserve(call.vertexCount);
-  assemblePrimitives(state.topology, 0, call.vertexCount, restarts, assembled);
+  if (!triangleList) {
+    assembled.reserve(call.vertexCount);
+    assemblePrimitives(state.topology, 0, call.vertexCount, restarts,
+                       assembled);
+  }
+  uint64_t primitivesPerInstance =
+      triangleList ? call.vertexCount / 3 : assembled.size();
   // Each shaded vertex projected once, for the primitives' bounds; both
   // loops spread over the threads (with the binning, they are the serial
   // part of a draw).
   std::vector<ProjectedVertex> &projected = scratch.projected;
   projected.assign(invocations, ProjectedVertex());
-  forEachChunk(launcher, invocations, 1024, [&](uint64_t begin, uint64_t end) {
+  forEachChunk(launcher, invocations, 256, [&](uint64_t begin, uint64_t end) {
     for (uint64_t v = begin; v < end; ++v) {
       ClipPosition clip;
       std::memcpy(clip.data(), vertexOutputs.at(v) + position->offset, 16);
@@ -340,51 +374,63 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
     }
   });
   std::vector<DrawPrimitive> &primitives = scratch.primitives;
-  primitives.assign(assembled.size() * call.instanceCount, DrawPrimitive());
+  primitives.assign(primitivesPerInstance * call.instanceCount,
+                    DrawPrimitive());
   statistics.primitives = primitives.size();
   bool filledTriangles =
       state.polygonMode == VK_POLYGON_MODE_FILL && setup.samples == 1;
   PixelRect scissorPixels = setup.getScissor();
-  forEachChunk(
-      launcher, primitives.size(), 1024, [&](uint64_t begin, uint64_t end) {
-        // Primitive i is assembled[i % size] of instance i / size,
-        // stepped through without dividing.
-        uint64_t size = assembled.size();
-        uint64_t instance = begin / size, at = begin % size;
-        for (uint64_t i = begin; i < end; ++i, ++at) {
-          if (at == size) {
-            at = 0;
-            ++instance;
+  if (!primitives.empty())
+    forEachChunk(
+        launcher, primitives.size(), 512, [&](uint64_t begin, uint64_t end) {
+          // Primitive i is assembled[i % size] of instance i / size,
+          // stepped through without dividing.
+          uint64_t size = primitivesPerInstance;
+          uint64_t instance = begin / size, at = begin % size;
+          for (uint64_t i = begin; i < end; ++i, ++at) {
+            if (at == size) {
+              at = 0;
+              ++instance;
+            }
+            DrawPrimitive &drawn = primitives[i];
+            Primitive &primitive = drawn.primitive;
+            if (triangleList) {
+              uint32_t first = uint32_t(3 * at);
+              primitive.vertices[0] = first;
+              primitive.vertices[1] = first + 1;
+              primitive.vertices[2] = first + 2;
+              primitive.vertexCount = 3;
+              primitive.id = uint32_t(at);
+            } else {
+              primitive = assembled[at];
+            }
+            drawn.instance = uint32_t(instance);
+            uint64_t base = uint64_t(drawn.instance) * perInstance;
+            for (unsigned k = 0; k < primitive.vertexCount; ++k) {
+              // Primitives name the shaded vertices.
+              primitive.vertices[k] = reuse.slots[primitive.vertices[k]];
+              drawn.projected[k] = &projected[base + primitive.vertices[k]];
+            }
+            if (pointSize && primitive.vertexCount == 1)
+              std::memcpy(&drawn.pointSize,
+                          vertexOutputs.at(base + primitive.vertices[0]) +
+                              pointSize->offset,
+                          4);
+            if (filledTriangles && primitive.vertexCount == 3 &&
+                drawn.projected[0]->unclipped &&
+                drawn.projected[1]->unclipped &&
+                drawn.projected[2]->unclipped) {
+              drawn.bounds = getUnclippedTriangleBounds(
+                  *drawn.projected[0], *drawn.projected[1], *drawn.projected[2],
+                  scissorPixels);
+              continue;
+            }
+            drawn.bounds = getPrimitiveBounds(
+                state, setup,
+                llvm::ArrayRef(drawn.projected.data(), primitive.vertexCount),
+                primitive.vertexCount == 1 ? drawn.pointSize : 1.0);
           }
-          DrawPrimitive &drawn = primitives[i];
-          Primitive &primitive = drawn.primitive;
-          primitive = assembled[at];
-          drawn.instance = uint32_t(instance);
-          uint64_t base = uint64_t(drawn.instance) * perInstance;
-          for (unsigned k = 0; k < primitive.vertexCount; ++k) {
-            // Primitives name the shaded vertices.
-            primitive.vertices[k] = reuse.slots[primitive.vertices[k]];
-            drawn.projected[k] = &projected[base + primitive.vertices[k]];
-          }
-          if (pointSize && primitive.vertexCount == 1)
-            std::memcpy(&drawn.pointSize,
-                        vertexOutputs.at(base + primitive.vertices[0]) +
-                            pointSize->offset,
-                        4);
-          if (filledTriangles && primitive.vertexCount == 3 &&
-              drawn.projected[0]->unclipped && drawn.projected[1]->unclipped &&
-              drawn.projected[2]->unclipped) {
-            drawn.bounds = getUnclippedTriangleBounds(
-                *drawn.projected[0], *drawn.projected[1], *drawn.projected[2],
-                scissorPixels);
-            continue;
-          }
-          drawn.bounds = getPrimitiveBounds(
-              state, setup,
-              llvm::ArrayRef(drawn.projected.data(), primitive.vertexCount),
-              primitive.vertexCount == 1 ? drawn.pointSize : 1.0);
-        }
-      });
+        });
   TileBins bins(setup.getScissor());
   for (size_t i = 0; i < primitives.size(); ++i)
     if (!primitives[i].bounds.empty())

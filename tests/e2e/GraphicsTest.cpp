@@ -1017,6 +1017,23 @@ void main() { result = vec4(1.0); }
       EXPECT_EQ(color.at(x, y).f[0], y == 4 ? 1.0 : 0.0) << x << "," << y;
 }
 
+TEST_F(GraphicsTest, TooFewVerticesForATriangleDrawNothing) {
+  // Two vertices of a triangle list make no primitive: the draw succeeds
+  // and leaves the attachment as it was (all zero).
+  Image color("R8G8B8A8_UNORM");
+  runtime::RenderTarget target;
+  target.colors = {color.attachment()};
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void main() { result = vec4(1.0); }
+)",
+                                        {-1, -1, 0, 1, 1, 1, 0, 1},
+                                        runtime::GraphicsState(), target)));
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x)
+      EXPECT_EQ(color.at(x, y).f[0], 0.0) << x << "," << y;
+}
+
 TEST_F(GraphicsTest, MissingVertexDataIsAnError) {
   Image color("R8G8B8A8_UNORM");
   runtime::RenderTarget target;
