@@ -374,8 +374,8 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
     }
   });
   std::vector<DrawPrimitive> &primitives = scratch.primitives;
-  primitives.assign(primitivesPerInstance * call.instanceCount,
-                    DrawPrimitive());
+  // Every field is set below: kept elements are not cleared first.
+  primitives.resize(primitivesPerInstance * call.instanceCount);
   statistics.primitives = primitives.size();
   bool filledTriangles =
       state.polygonMode == VK_POLYGON_MODE_FILL && setup.samples == 1;
@@ -405,6 +405,8 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
               primitive = assembled[at];
             }
             drawn.instance = uint32_t(instance);
+            drawn.pointSize = 1;
+            drawn.projected = {};
             uint64_t base = uint64_t(drawn.instance) * perInstance;
             for (unsigned k = 0; k < primitive.vertexCount; ++k) {
               // Primitives name the shaded vertices.
