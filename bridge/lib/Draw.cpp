@@ -97,6 +97,9 @@ Draw::run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
       if (entry.name == fragmentKernel.entryPoint &&
           entry.executionModel == spv::ExecutionModelFragment)
         fragmentStage.earlyFragmentTests = entry.earlyFragmentTests;
+    fragmentStage.interpolatesAtPoints =
+        llvm::is_contained(fragmentKernel.reflection.capabilities,
+                           spv::CapabilityInterpolationFunction);
   }
   const Kernel &vertexKernel = vertex.getKernel();
   runtime::StageKernel vertexStage{

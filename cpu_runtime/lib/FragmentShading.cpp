@@ -152,10 +152,12 @@ bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
   entry.samples = quad.samples;
   entry.covered = quad.covered;
   entry.primitive = &primitive;
-  if (quad.triangle &&
-      (triangles.empty() || triangles.back().serial != quad.triangle->serial))
-    triangles.push_back(*quad.triangle);
-  entry.triangle = quad.triangle ? uint32_t(triangles.size() - 1) : ~0u;
+  entry.triangle = ~0u;
+  if (quad.triangle && stage.fragment.interpolatesAtPoints) {
+    if (triangles.empty() || triangles.back().serial != quad.triangle->serial)
+      triangles.push_back(*quad.triangle);
+    entry.triangle = uint32_t(triangles.size() - 1);
+  }
   if (stage.needsDepths)
     for (unsigned lane = 0; lane < 4; ++lane)
       for (unsigned sample = 0; sample < 4; ++sample)
@@ -222,9 +224,12 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
     std::memcpy(entry.samples.data(), &samples, 4);
     std::memcpy(entry.covered.data(), &samples, 4);
     entry.primitive = &primitive;
-    if (triangles.empty() || triangles.back().serial != triangle.serial)
-      triangles.push_back(triangle);
-    entry.triangle = uint32_t(triangles.size() - 1);
+    entry.triangle = ~0u;
+    if (stage.fragment.interpolatesAtPoints) {
+      if (triangles.empty() || triangles.back().serial != triangle.serial)
+        triangles.push_back(triangle);
+      entry.triangle = uint32_t(triangles.size() - 1);
+    }
     if (stage.needsDepths) {
       Double4 depth = triangle.depth.a + triangle.depth.dx * x +
                       triangle.depth.dy * y + base.depthBias;

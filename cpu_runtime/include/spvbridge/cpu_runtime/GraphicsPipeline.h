@@ -161,6 +161,9 @@ struct StageKernel {
   /// (and their writes) come before the shader, a failing fragment runs as
   /// a helper only, and gl_FragDepth is ignored.
   bool earlyFragmentTests = false;
+  /// Whether the shader may call InterpolateAt* (the InterpolationFunction
+  /// capability): fragment batches then keep each quad's triangle.
+  bool interpolatesAtPoints = true;
 };
 
 /// What a draw did, for tools to report.
