@@ -501,7 +501,19 @@ Value *LaneWidener::accessLanes(Type *type, Value *addresses, Align align,
   auto *scatterBlock = BasicBlock::Create(context, "lanes.sparse", function);
   auto *after = BasicBlock::Create(context, "lanes.accessed", function);
   b.CreateCondBr(dense, vectorBlock, scatterBlock);
+  // With every lane active, a plain vector access: masked stores are
+  // microcoded on AMD's cores, many times slower.
   b.SetInsertPoint(vectorBlock);
+  auto *fullBlock = BasicBlock::Create(context, "lanes.full", function);
+  auto *maskedBlock = BasicBlock::Create(context, "lanes.masked", function);
+  b.CreateCondBr(b.CreateAndReduce(active), fullBlock, maskedBlock);
+  b.SetInsertPoint(fullBlock);
+  Value *whole =
+      values ? nullptr : b.CreateAlignedLoad(widen(type), first, align);
+  if (values)
+    b.CreateAlignedStore(values, first, align);
+  b.CreateBr(after);
+  b.SetInsertPoint(maskedBlock);
   Value *loaded =
       values ? nullptr : b.CreateMaskedLoad(widen(type), first, align, active);
   if (values)
@@ -517,8 +529,9 @@ Value *LaneWidener::accessLanes(Type *type, Value *addresses, Align align,
   b.SetInsertPoint(after);
   if (values)
     return nullptr;
-  PHINode *result = b.CreatePHI(widen(type), 2);
-  result->addIncoming(loaded, vectorBlock);
+  PHINode *result = b.CreatePHI(widen(type), 3);
+  result->addIncoming(whole, fullBlock);
+  result->addIncoming(loaded, maskedBlock);
   result->addIncoming(gathered, scatterBlock);
   return result;
 }
