@@ -34,6 +34,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -105,6 +106,8 @@ private:
   bool isRematerializable(Value *value, unsigned depth = 0);
   void demoteValuesLiveAcrossBarriers();
   bool layOutScratch();
+  std::pair<uint32_t, std::optional<unsigned>>
+  getGuardedBound(const Region &region) const;
   bool emitRegion(unsigned index);
 
   Module &module;
@@ -381,6 +384,60 @@ bool WorkgroupLoopsBuilder::layOutScratch() {
   return true;
 }
 
+/// How many invocations region `region`'s loop must run, and the barrier
+/// the others reach at once. A region of a one-dimensional workgroup that
+/// starts with `if (local < C)` (a tree reduction's step), whose other edge
+/// goes straight to a barrier, does nothing for the invocations from C on:
+/// they reach that barrier, and the loop stops at C. Otherwise every
+/// invocation, and no barrier.
+std::pair<uint32_t, std::optional<unsigned>>
+WorkgroupLoopsBuilder::getGuardedBound(const Region &region) const {
+  using namespace PatternMatch;
+  std::pair<uint32_t, std::optional<unsigned>> all{count, std::nullopt};
+  if (size[1] * size[2] != 1)
+    return all;
+  auto *branch = dyn_cast<BranchInst>(region.start->getTerminator());
+  if (!branch || !branch->isConditional())
+    return all;
+  CmpPredicate predicate;
+  Value *operand;
+  const APInt *bound;
+  if (!match(branch->getCondition(),
+             m_ICmp(predicate, m_Value(operand), m_APInt(bound))) ||
+      predicate != ICmpInst::ICMP_ULT || bound->isZero() || bound->uge(count))
+    return all;
+  // The operand is this invocation's local id or index, from its block.
+  auto isLocalIndex = [&](Value *value) {
+    auto *load = dyn_cast<LoadInst>(value);
+    if (!load || !load->getType()->isIntegerTy(32))
+      return false;
+    Value *pointer = load->getPointerOperand();
+    APInt offset(64, 0);
+    const Value *base = pointer->stripAndAccumulateConstantOffsets(
+        module.getDataLayout(), offset, /*AllowNonInbounds=*/true);
+    return base == body->getArg(1) &&
+           (offset == offsetof(spvb_invocation, local_id) ||
+            offset == offsetof(spvb_invocation, local_index));
+  };
+  if (!isLocalIndex(operand))
+    return all;
+  // Nothing before the branch has an effect.
+  for (Instruction &inst : *region.start)
+    if (&inst != branch && inst.mayHaveSideEffects())
+      return all;
+  BasicBlock *skip = branch->getSuccessor(1);
+  if (!barrierIds.count(skip)) {
+    auto *next = dyn_cast<BranchInst>(skip->getTerminator());
+    if (skip->size() != 1 || !next || next->isConditional())
+      return all;
+    skip = next->getSuccessor(0);
+  }
+  auto barrier = barrierIds.find(skip);
+  if (barrier == barrierIds.end() || branch->getSuccessor(0) == skip)
+    return all;
+  return {uint32_t(bound->getZExtValue()), barrier->second};
+}
+
 bool WorkgroupLoopsBuilder::emitRegion(unsigned index) {
   IRBuilder<> &b = *builder;
   LLVMContext &context = module.getContext();
@@ -499,14 +556,21 @@ bool WorkgroupLoopsBuilder::emitRegion(unsigned index) {
   Value *nextReturned = b.CreateAdd(
       returned,
       b.CreateZExt(b.CreateICmpEQ(exitId, b.getInt32(kReturned)), i32));
+  auto [limit, skipped] = getGuardedBound(region);
   Value *nextIndex = b.CreateNUWAdd(localIndex, b.getInt32(1));
-  b.CreateCondBr(b.CreateICmpULT(nextIndex, b.getInt32(count)), head, done);
+  b.CreateCondBr(b.CreateICmpULT(nextIndex, b.getInt32(limit)), head, done);
   localIndex->addIncoming(nextIndex, latch);
   low->addIncoming(nextLow, latch);
   high->addIncoming(nextHigh, latch);
   returned->addIncoming(nextReturned, latch);
 
   b.SetInsertPoint(done);
+  if (skipped) {
+    // The invocations the loop skipped reach barrier `skipped`.
+    Value *id = b.getInt32(*skipped + 1);
+    nextLow = b.CreateBinaryIntrinsic(Intrinsic::umin, nextLow, id);
+    nextHigh = b.CreateBinaryIntrinsic(Intrinsic::umax, nextHigh, id);
+  }
   b.CreateCondBr(b.CreateICmpNE(nextLow, nextHigh), divergence, nextRegion);
   state->addIncoming(nextLow, done);
   returnedCount->addIncoming(nextReturned, done);
