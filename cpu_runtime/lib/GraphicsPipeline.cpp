@@ -285,7 +285,8 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   // restart.
   static thread_local DrawScratch scratch;
   std::vector<uint32_t> &vertexIndices = scratch.vertexIndices;
-  vertexIndices.assign(call.vertexCount, 0);
+  // readVertexIndices sets every element.
+  vertexIndices.resize(call.vertexCount);
   std::vector<uint32_t> restarts;
   readVertexIndices(state, call, vertexIndices, restarts);
   VertexReuse reuse = call.indices
@@ -377,9 +378,6 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   // Every field is set below: kept elements are not cleared first.
   primitives.resize(primitivesPerInstance * call.instanceCount);
   statistics.primitives = primitives.size();
-  bool filledTriangles =
-      state.polygonMode == VK_POLYGON_MODE_FILL && setup.samples == 1;
-  PixelRect scissorPixels = setup.getScissor();
   if (!primitives.empty())
     forEachChunk(
         launcher, primitives.size(), 512, [&](uint64_t begin, uint64_t end) {
@@ -394,16 +392,8 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
             }
             DrawPrimitive &drawn = primitives[i];
             Primitive &primitive = drawn.primitive;
-            if (triangleList) {
-              uint32_t first = uint32_t(3 * at);
-              primitive.vertices[0] = first;
-              primitive.vertices[1] = first + 1;
-              primitive.vertices[2] = first + 2;
-              primitive.vertexCount = 3;
-              primitive.id = uint32_t(at);
-            } else {
-              primitive = assembled[at];
-            }
+            primitive =
+                triangleList ? getListTriangle(uint32_t(at)) : assembled[at];
             drawn.instance = uint32_t(instance);
             drawn.pointSize = 1;
             drawn.projected = {};
@@ -418,15 +408,6 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                           vertexOutputs.at(base + primitive.vertices[0]) +
                               pointSize->offset,
                           4);
-            if (filledTriangles && primitive.vertexCount == 3 &&
-                drawn.projected[0]->unclipped &&
-                drawn.projected[1]->unclipped &&
-                drawn.projected[2]->unclipped) {
-              drawn.bounds = getUnclippedTriangleBounds(
-                  *drawn.projected[0], *drawn.projected[1], *drawn.projected[2],
-                  scissorPixels);
-              continue;
-            }
             drawn.bounds = getPrimitiveBounds(
                 state, setup,
                 llvm::ArrayRef(drawn.projected.data(), primitive.vertexCount),

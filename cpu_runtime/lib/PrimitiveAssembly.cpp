@@ -31,8 +31,11 @@ static void assembleRun(VkPrimitiveTopology topology, uint32_t first,
       add({v(i), v(i + 1)});
     break;
   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
-    for (uint32_t i = 0; i + 2 < n; i += 3)
-      add({v(i), v(i + 1), v(i + 2)});
+    for (uint32_t i = 0; i + 2 < n; i += 3) {
+      Primitive &triangle = out.emplace_back(getListTriangle(nextId++));
+      for (uint32_t &vertex : triangle.vertices)
+        vertex += first;
+    }
     break;
   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
     for (uint32_t i = 0; i + 2 < n; ++i)

@@ -31,6 +31,19 @@ void assemblePrimitives(VkPrimitiveTopology topology, uint32_t first,
                         uint32_t count, llvm::ArrayRef<uint32_t> restarts,
                         std::vector<Primitive> &primitives);
 
+/// Triangle `index` of a triangle list without restarts over shaded
+/// vertices from 0, as assemblePrimitives makes it: a draw computes these
+/// where it reads them instead of storing them all first.
+inline Primitive getListTriangle(uint32_t index) {
+  Primitive triangle;
+  triangle.vertices[0] = 3 * index;
+  triangle.vertices[1] = 3 * index + 1;
+  triangle.vertices[2] = 3 * index + 2;
+  triangle.vertexCount = 3;
+  triangle.id = index;
+  return triangle;
+}
+
 } // namespace spvb::runtime
 
 #endif // SPVBRIDGE_CPU_RUNTIME_LIB_PRIMITIVEASSEMBLY_H

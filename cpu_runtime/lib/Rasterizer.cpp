@@ -657,10 +657,13 @@ void spvb::runtime::rasterizeTriangle(
   rasterizePolygon(state, setup, screen, sink);
 }
 
-PixelRect spvb::runtime::getUnclippedTriangleBounds(const ProjectedVertex &a,
-                                                    const ProjectedVertex &b,
-                                                    const ProjectedVertex &c,
-                                                    const PixelRect &scissor) {
+/// getPrimitiveBounds of a filled, single-sampled triangle of three
+/// `unclipped` vertices: exactly the pixels whose centres its snapped
+/// vertices' bounds hold, within `scissor`.
+static PixelRect getUnclippedTriangleBounds(const ProjectedVertex &a,
+                                            const ProjectedVertex &b,
+                                            const ProjectedVertex &c,
+                                            const PixelRect &scissor) {
   // The triangle reaches rasterizeScreenTriangle with these snapped
   // vertices: its bounds, the pixels whose centre lies within theirs,
   // computed as there.

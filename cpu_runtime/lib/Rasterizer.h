@@ -213,13 +213,6 @@ ProjectedVertex projectVertex(const GraphicsState &state,
 /// vertices (1 to 3) may touch, in any polygon mode, for lines of the
 /// state's width and points of `pointSize`: their bounds, widened. When a
 /// vertex has no projection that is the whole scissor.
-/// getPrimitiveBounds of a filled triangle of three `unclipped` vertices,
-/// single-sampled: exactly the pixels whose centres its snapped vertices'
-/// bounds hold, within `scissor`.
-PixelRect getUnclippedTriangleBounds(const ProjectedVertex &a,
-                                     const ProjectedVertex &b,
-                                     const ProjectedVertex &c,
-                                     const PixelRect &scissor);
 PixelRect getPrimitiveBounds(const GraphicsState &state,
                              const RasterSetup &setup,
                              llvm::ArrayRef<const ProjectedVertex *> vertices,

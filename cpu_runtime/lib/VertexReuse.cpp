@@ -38,29 +38,22 @@ VertexReuse VertexReuse::deduplicate(llvm::ArrayRef<uint32_t> indices,
   // Indices usually span about as many vertices as they name: a table;
   // sparse ones a hash map (any 32-bit value may be an index).
   uint64_t range = uint64_t(high) - low + 1;
-  if (restarts.empty() && range <= 4 * uint64_t(indices.size()) + 1024) {
-    // The common case in one plain loop (a quarter of the instructions).
+  if (range <= 4 * uint64_t(indices.size()) + 1024) {
+    // Slots through plain pointers: push_back's checks took most of the
+    // instructions.
     std::vector<uint32_t> table(range, ~0u);
     reuse.shaded.resize(std::min<uint64_t>(range, indices.size()));
     uint32_t *shaded = reuse.shaded.data(), *slots = reuse.slots.data();
     uint32_t count = 0;
-    for (size_t i = 0; i < indices.size(); ++i) {
+    forEachPosition([&](uint32_t i) {
       uint32_t &slot = table[indices[i] - low];
       if (slot == ~0u) {
         slot = count;
         shaded[count++] = indices[i];
       }
       slots[i] = slot;
-    }
-    reuse.shaded.resize(count);
-    return reuse;
-  }
-  if (range <= 4 * uint64_t(indices.size()) + 1024) {
-    std::vector<uint32_t> table(range, ~0u);
-    reuse.shaded.reserve(range);
-    forEachPosition([&](uint32_t i) {
-      reuse.slots[i] = slotFor(indices[i], table[indices[i] - low]);
     });
+    reuse.shaded.resize(count);
     return reuse;
   }
   std::unordered_map<uint32_t, uint32_t> map;
