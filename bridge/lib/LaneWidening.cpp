@@ -15,6 +15,7 @@
 #include "LaneMasks.h"
 
 #include "spvbridge/bridge/Codegen.h"
+#include "spvbridge/conversion/Lowering.h"
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
@@ -135,6 +136,14 @@ private:
   bool widenLoad(LoadInst &load);
   bool widenStore(StoreInst &store);
   Value *accessLanes(Type *type, Value *addresses, Align align, Value *values);
+  /// The robust-access select (Lowering.h) `inst` is, if its varying
+  /// address is used only as the address of plain loads and stores.
+  SelectInst *getDeferredGuard(Instruction &inst);
+  Value *accessGuarded(Type *type, SelectInst &guard, Align align,
+                       Value *values);
+  /// `value` for one lane, computed in scalars from the invocation's fields
+  /// and uniform values; null if it depends on anything else.
+  Value *laneValue(Value *value, unsigned lane, unsigned depth = 0);
   bool widenCall(CallInst &call);
   bool widenSample2(CallInst &call);
   bool widenArithmetic(Instruction &inst);
@@ -191,6 +200,8 @@ private:
   DenseMap<std::pair<const Value *, int64_t>, AllocaInst *> elementSlots;
   SmallVector<std::pair<PHINode *, PHINode *>> uniformPhis;
   DenseMap<const PHINode *, bool> varyingPhis;
+  /// Robust-access selects left for their loads and stores to emit.
+  DenseSet<const Value *> deferredGuards;
   bool edgesStored = false;
   bool failed = false;
 };
@@ -475,6 +486,11 @@ bool LaneWidener::widenLoad(LoadInst &load) {
       scalars[&load] = copy;
     return true;
   }
+  if (deferredGuards.contains(pointer)) {
+    vectors[&load] = accessGuarded(type, *cast<SelectInst>(pointer),
+                                   load.getAlign(), nullptr);
+    return vectors[&load] != nullptr;
+  }
   Value *addresses = vector(pointer);
   if (!addresses)
     return false;
@@ -536,6 +552,114 @@ Value *LaneWidener::accessLanes(Type *type, Value *addresses, Align align,
   return result;
 }
 
+SelectInst *LaneWidener::getDeferredGuard(Instruction &inst) {
+  auto *select = dyn_cast<SelectInst>(&inst);
+  auto *spare =
+      select ? dyn_cast<GlobalVariable>(select->getFalseValue()) : nullptr;
+  if (!spare || !isVarying(select) ||
+      !(spare->getName().starts_with(kRobustZeroPrefix) ||
+        spare->getName().starts_with(kRobustSinkPrefix)))
+    return nullptr;
+  for (const User *user : select->users()) {
+    const auto *load = dyn_cast<LoadInst>(user);
+    const auto *store = dyn_cast<StoreInst>(user);
+    if (!(load && load->isSimple()) &&
+        !(store && store->isSimple() && store->getValueOperand() != select))
+      return nullptr;
+  }
+  return select;
+}
+
+Value *LaneWidener::laneValue(Value *value, unsigned lane, unsigned depth) {
+  if (!isVarying(value))
+    return scalar(value);
+  auto *inst = dyn_cast<Instruction>(value);
+  if (!inst || depth == 8)
+    return nullptr;
+  // A varying load other than an invocation's field may be a buffer bound
+  // that differs between lanes (an array of buffers).
+  int64_t offset = 0;
+  if (auto *load = dyn_cast<LoadInst>(inst)) {
+    Value *lanes =
+        GetPointerBaseWithConstantOffset(load->getPointerOperand(), offset,
+                                         layout) == body.getArg(1)
+            ? vector(value)
+            : nullptr;
+    return lanes ? b.CreateExtractElement(lanes, lane) : nullptr;
+  }
+  // Lanes past the workgroup hold anything: no division for them.
+  if (!isa<CmpInst, CastInst, GetElementPtrInst, SelectInst>(inst) &&
+      !(isa<BinaryOperator>(inst) && !inst->isIntDivRem()))
+    return nullptr;
+  Instruction *copy = inst->clone();
+  for (Use &operand : copy->operands()) {
+    Value *operandValue = laneValue(operand.get(), lane, depth + 1);
+    if (!operandValue) {
+      copy->deleteValue();
+      return nullptr;
+    }
+    operand.set(operandValue);
+  }
+  return b.Insert(copy);
+}
+
+/// A robust access whose lanes are all active and consecutive checks its
+/// first and last lanes' bounds, which bracket the others' when the bounds
+/// are uniform (Lowering.h); any other takes the selected addresses lane by
+/// lane.
+Value *LaneWidener::accessGuarded(Type *type, SelectInst &guard, Align align,
+                                  Value *values) {
+  Value *addresses = vector(guard.getTrueValue());
+  Value *inside = vector(guard.getCondition());
+  if (!addresses || !inside)
+    return nullptr;
+  auto checkLanes = [&] {
+    Value *spare =
+        ConstantVector::getSplat(ElementCount::getFixed(frame.lanes),
+                                 cast<Constant>(guard.getFalseValue()));
+    Value *loaded = accessLanes(type, b.CreateSelect(inside, addresses, spare),
+                                align, values);
+    return values ? values : loaded;
+  };
+  Value *firstInside = laneValue(guard.getCondition(), 0);
+  Value *lastInside = laneValue(guard.getCondition(), frame.lanes - 1);
+  if (!firstInside || !lastInside)
+    return checkLanes();
+  Value *active = loadActive();
+  uint64_t size = layout.getTypeAllocSize(type);
+  Value *first = b.CreateExtractElement(addresses, uint64_t(0));
+  SmallVector<Constant *> offsets;
+  for (unsigned lane = 0; lane < frame.lanes; ++lane)
+    offsets.push_back(b.getInt64(lane * size));
+  Value *dense = b.CreateAndReduce(
+      b.CreateICmpEQ(addresses, b.CreateGEP(b.getInt8Ty(), first,
+                                            ConstantVector::get(offsets))));
+  Value *whole =
+      b.CreateAnd({b.CreateAndReduce(active), dense, firstInside, lastInside});
+  Function *function = frame.start->getParent();
+  auto *wholeBlock = BasicBlock::Create(context, "lanes.inside", function);
+  auto *checkedBlock = BasicBlock::Create(context, "lanes.checked", function);
+  auto *after = BasicBlock::Create(context, "lanes.guarded", function);
+  b.CreateCondBr(whole, wholeBlock, checkedBlock);
+  b.SetInsertPoint(wholeBlock);
+  Value *loaded =
+      values ? nullptr : b.CreateAlignedLoad(widen(type), first, align);
+  if (values)
+    b.CreateAlignedStore(values, first, align);
+  b.CreateBr(after);
+  b.SetInsertPoint(checkedBlock);
+  Value *checked = checkLanes();
+  BasicBlock *checkedEnd = b.GetInsertBlock();
+  b.CreateBr(after);
+  b.SetInsertPoint(after);
+  if (values)
+    return values;
+  PHINode *result = b.CreatePHI(widen(type), 2);
+  result->addIncoming(loaded, wholeBlock);
+  result->addIncoming(checked, checkedEnd);
+  return result;
+}
+
 bool LaneWidener::widenStore(StoreInst &store) {
   Value *pointer = store.getPointerOperand();
   Value *value = store.getValueOperand();
@@ -551,6 +675,12 @@ bool LaneWidener::widenStore(StoreInst &store) {
   if (!store.isSimple())
     return runPerLane(store);
   if (isVarying(pointer)) {
+    if (deferredGuards.contains(pointer)) {
+      Value *values = vector(value);
+      return values &&
+             accessGuarded(value->getType(), *cast<SelectInst>(pointer),
+                           store.getAlign(), values);
+    }
     Value *addresses = vector(pointer);
     Value *values = vector(value);
     if (!addresses || !values)
@@ -1059,6 +1189,10 @@ bool LaneWidener::widenInstruction(Instruction &inst) {
   if (auto *gep = dyn_cast<GetElementPtrInst>(&inst);
       gep && registerAllocas.contains(gep->getPointerOperand()))
     return true; // An element's address: its accesses use the slot.
+  if (getDeferredGuard(inst)) {
+    deferredGuards.insert(&inst);
+    return true;
+  }
   if (isa<BinaryOperator, UnaryOperator, CmpInst, CastInst, SelectInst,
           FreezeInst, GetElementPtrInst>(inst))
     return widenArithmetic(inst);

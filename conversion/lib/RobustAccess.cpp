@@ -3,6 +3,7 @@
 
 #include "DescriptorEntry.h"
 #include "PatternUtils.h"
+#include "spvbridge/conversion/Lowering.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 #include "spvbridge/spirv/LocationFormat.h"
 
@@ -34,7 +35,7 @@ static Value getSpareMemory(OpBuilder &b, Operation *op, uint64_t bytes,
                             AccessKind kind) {
   uint64_t size = llvm::PowerOf2Ceil(std::max<uint64_t>(bytes, 16));
   std::string name =
-      (kind == AccessKind::Read ? "spvb_robust_zero_" : "spvb_robust_sink_") +
+      (kind == AccessKind::Read ? kRobustZeroPrefix : kRobustSinkPrefix) +
       std::to_string(size);
   auto module = op->getParentOfType<ModuleOp>();
   Location loc = op->getLoc();
