@@ -2,17 +2,21 @@
 #include "spvbridge/bridge/Kernel.h"
 
 #include "spvbridge/bridge/Codegen.h"
+#include "spvbridge/bridge/KernelCache.h"
 #include "spvbridge/spirv/Deserializer.h"
 #include "spvbridge/spirv/LocationFormat.h"
 #include "spvbridge/spirv/OpcodeNames.h"
 #include "spvbridge/spirv/SpvbDialect.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ExecutionEngine/ObjectCache.h"
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -27,8 +31,51 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
-JitCompiler::JitCompiler(std::unique_ptr<LLJIT> jit) : jit(std::move(jit)) {}
+/// The object files the JIT compiles, by module identifier, while a disk
+/// cache wants them.
+class spvb::CompiledObjects : public llvm::ObjectCache {
+public:
+  void notifyObjectCompiled(const llvm::Module *module,
+                            llvm::MemoryBufferRef object) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (recording)
+      objects[module->getModuleIdentifier()] =
+          llvm::MemoryBuffer::getMemBufferCopy(object.getBuffer());
+  }
+  std::unique_ptr<llvm::MemoryBuffer> getObject(const llvm::Module *) override {
+    return nullptr;
+  }
+  std::unique_ptr<llvm::MemoryBuffer> take(const std::string &module) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto found = objects.find(module);
+    if (found == objects.end())
+      return nullptr;
+    std::unique_ptr<llvm::MemoryBuffer> object = std::move(found->second);
+    objects.erase(found);
+    return object;
+  }
+  void record() {
+    std::lock_guard<std::mutex> lock(mutex);
+    recording = true;
+  }
+
+private:
+  std::mutex mutex;
+  bool recording = false;
+  std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> objects;
+};
+
+JitCompiler::JitCompiler(std::unique_ptr<LLJIT> jit,
+                         std::shared_ptr<CompiledObjects> objects)
+    : jit(std::move(jit)), objects(std::move(objects)) {}
 JitCompiler::~JitCompiler() = default;
+
+void JitCompiler::setDiskCache(std::unique_ptr<KernelDiskCache> cache) {
+  std::lock_guard<std::mutex> lock(mutex);
+  diskCache = std::move(cache);
+  if (diskCache)
+    objects->record();
+}
 
 llvm::Expected<std::unique_ptr<JitCompiler>>
 JitCompiler::create(bool debuggable) {
@@ -42,8 +89,20 @@ JitCompiler::create(bool debuggable) {
   // in their stack slots.
   if (debuggable)
     machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::None);
+  // LLJIT's own compiler, also handing the objects to a disk cache.
+  auto objects = std::make_shared<CompiledObjects>();
   auto jit = LLJITBuilder()
                  .setJITTargetMachineBuilder(std::move(*machineBuilder))
+                 .setCompileFunctionCreator(
+                     [objects](JITTargetMachineBuilder builder)
+                         -> llvm::Expected<
+                             std::unique_ptr<IRCompileLayer::IRCompiler>> {
+                       auto machine = builder.createTargetMachine();
+                       if (!machine)
+                         return machine.takeError();
+                       return std::make_unique<TMOwningSimpleCompiler>(
+                           std::move(*machine), objects.get());
+                     })
                  .create();
   if (!jit)
     return jit.takeError();
@@ -52,7 +111,8 @@ JitCompiler::create(bool debuggable) {
   if (debuggable)
     if (llvm::Error error = enableDebuggerSupport(**jit))
       return error;
-  return std::unique_ptr<JitCompiler>(new JitCompiler(std::move(*jit)));
+  return std::unique_ptr<JitCompiler>(
+      new JitCompiler(std::move(*jit), std::move(objects)));
 }
 
 static bool isImage(ResourceKind kind) {
@@ -131,10 +191,42 @@ llvm::Expected<std::shared_ptr<const Kernel>>
 JitCompiler::compileFile(llvm::StringRef path, const CompileOptions &options) {
   SourceOptions source = options.source;
   source.debug |= options.debug;
-  llvm::Expected<SpirvBinary> binary = loadShaderFile(path, source);
+  llvm::Expected<SpirvBinary> binary = loadSource(path, source);
   if (!binary)
     return binary.takeError();
   return compile(*binary, options);
+}
+
+/// What the front end's SPIR-V depends on besides the files it includes.
+static std::string getSourceKey(llvm::StringRef path, llvm::StringRef contents,
+                                const SourceOptions &source) {
+  std::string key = path.str();
+  key += '\0' +
+         llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(contents)));
+  for (const std::vector<std::string> *list :
+       {&source.defines, &source.includeDirs})
+    key += '\0' + llvm::join(*list, std::string(1, '\1'));
+  key += '\0' + source.targetEnv + '\0' + source.entry +
+         (source.debug ? "\0debug" : "");
+  return key;
+}
+
+llvm::Expected<SpirvBinary>
+JitCompiler::loadSource(llvm::StringRef path, const SourceOptions &source) {
+  llvm::StringRef extension = llvm::sys::path::extension(path);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!diskCache || extension == ".spv" || extension == ".spvasm")
+    return loadShaderFile(path, source);
+  auto contents = llvm::MemoryBuffer::getFile(path);
+  if (!contents)
+    return loadShaderFile(path, source); // It names the error.
+  std::string key = getSourceKey(path, (*contents)->getBuffer(), source);
+  if (std::optional<SpirvBinary> cached = diskCache->loadSpirv(key, path))
+    return std::move(*cached);
+  llvm::Expected<SpirvBinary> binary = loadShaderFile(path, source);
+  if (binary)
+    diskCache->storeSpirv(key, *binary);
+  return binary;
 }
 
 llvm::Expected<std::shared_ptr<const Kernel>>
@@ -160,6 +252,24 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
           "the runtime does not support yet",
           binary.name, resource.name, resource.set, resource.binding,
           getResourceKindName(resource.kind)));
+  auto kernel = std::make_shared<Kernel>();
+  kernel->sourceName = binary.name;
+  kernel->entryPoint = compiler.getOptions().entryPoint;
+  kernel->reflection = std::move(*reflection);
+  auto finish = [&](std::shared_ptr<Kernel> done) {
+    done->compileMilliseconds = std::chrono::duration<double, std::milli>(
+                                    std::chrono::steady_clock::now() - start)
+                                    .count();
+    cache[key] = done;
+    return done;
+  };
+  if (diskCache) {
+    if (std::optional<std::shared_ptr<Kernel>> loaded =
+            loadFromDisk(key, *kernel))
+      return finish(std::move(*loaded));
+    kernel->diskCache = DiskCacheUse::Miss;
+  }
+
   auto spirvModule = compiler.deserialize(*prepared);
   if (!spirvModule)
     return spirvModule.takeError();
@@ -179,7 +289,7 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
       perturbWorkgroup &= !variable->hasAttr(kZeroInitializedAttr);
     });
   llvm::Expected<LoweredModule> lowered =
-      compiler.lower(std::move(*spirvModule), *reflection, binary.name);
+      compiler.lower(std::move(*spirvModule), kernel->reflection, binary.name);
   if (!lowered)
     return lowered.takeError();
   auto context = std::make_unique<llvm::LLVMContext>();
@@ -191,6 +301,32 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
     return machine.takeError();
   optimizeModule(**module, **machine, options);
 
+  llvm::Expected<JITDylib *> dylib = createKernelDylib();
+  if (!dylib)
+    return dylib.takeError();
+  std::string moduleName = (*dylib)->getName();
+  (*module)->setModuleIdentifier(moduleName);
+  if (llvm::Error error = jit->addIRModule(
+          **dylib, ThreadSafeModule(std::move(*module), std::move(context))))
+    return error;
+  for (const DescriptorBinding &used : lowered->layout.usedBindings)
+    kernel->usedBindings.insert({used.set, used.binding});
+  if (perturbWorkgroup)
+    kernel->entry.workgroupFill = 0xff;
+  const std::string &name = lowered->layout.entryPoints.front().name;
+  if (llvm::Error error = linkEntries(*kernel, **dylib, name))
+    return error;
+  if (diskCache)
+    if (std::unique_ptr<llvm::MemoryBuffer> object = objects->take(moduleName))
+      diskCache->store(
+          key, {name,
+                {kernel->usedBindings.begin(), kernel->usedBindings.end()},
+                kernel->entry.workgroupFill,
+                std::move(object)});
+  return finish(std::move(kernel));
+}
+
+llvm::Expected<JITDylib *> JitCompiler::createKernelDylib() {
   // One JITDylib per kernel: every kernel exports the same ABI names.
   auto dylib = jit->createJITDylib("kernel" + std::to_string(dylibCount++));
   if (!dylib)
@@ -222,46 +358,58 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   if (!process)
     return process.takeError();
   dylib->addGenerator(std::move(*process));
-  if (llvm::Error error = jit->addIRModule(
-          *dylib, ThreadSafeModule(std::move(*module), std::move(context))))
-    return error;
+  return &*dylib;
+}
 
-  auto kernel = std::make_shared<Kernel>();
-  kernel->sourceName = binary.name;
-  kernel->entryPoint = compiler.getOptions().entryPoint;
-  kernel->reflection = std::move(*reflection);
-  for (const DescriptorBinding &used : lowered->layout.usedBindings)
-    kernel->usedBindings.insert({used.set, used.binding});
-  const std::string &name = lowered->layout.entryPoints.front().name;
-  auto invocation = jit->lookup(*dylib, getInvocationEntrySymbol(name));
+llvm::Error JitCompiler::linkEntries(Kernel &kernel, JITDylib &dylib,
+                                     llvm::StringRef name) {
+  auto invocation = jit->lookup(dylib, getInvocationEntrySymbol(name));
   if (!invocation)
     return invocation.takeError();
-  auto info = jit->lookup(*dylib, getKernelInfoSymbol(name));
+  auto info = jit->lookup(dylib, getKernelInfoSymbol(name));
   if (!info)
     return info.takeError();
-  kernel->entry.invocation = invocation->toPtr<spvb_entry_fn>();
-  kernel->entry.info = *info->toPtr<const spvb_kernel_info *>();
-  if (perturbWorkgroup)
-    kernel->entry.workgroupFill = 0xff;
-  if (kernel->entry.info.execution_model != spv::ExecutionModelGLCompute) {
-    auto table = jit->lookup(*dylib, getStageVariablesSymbol(name));
+  kernel.entry.invocation = invocation->toPtr<spvb_entry_fn>();
+  kernel.entry.info = *info->toPtr<const spvb_kernel_info *>();
+  if (kernel.entry.info.execution_model != spv::ExecutionModelGLCompute) {
+    auto table = jit->lookup(dylib, getStageVariablesSymbol(name));
     if (!table)
       return table.takeError();
     const auto *variables = table->toPtr<const spvb_stage_variable *>();
-    kernel->stageVariables.assign(
-        variables, variables + kernel->entry.info.stage_variable_count);
+    kernel.stageVariables.assign(
+        variables, variables + kernel.entry.info.stage_variable_count);
   }
-  if (kernel->entry.info.workgroup_entry != SPVB_WORKGROUP_ENTRY_NONE) {
-    auto workgroup = jit->lookup(*dylib, getWorkgroupEntrySymbol(name));
+  if (kernel.entry.info.workgroup_entry != SPVB_WORKGROUP_ENTRY_NONE) {
+    auto workgroup = jit->lookup(dylib, getWorkgroupEntrySymbol(name));
     if (!workgroup)
       return workgroup.takeError();
-    kernel->entry.workgroup = workgroup->toPtr<spvb_entry_fn>();
+    kernel.entry.workgroup = workgroup->toPtr<spvb_entry_fn>();
   }
-  kernel->compileMilliseconds = std::chrono::duration<double, std::milli>(
-                                    std::chrono::steady_clock::now() - start)
-                                    .count();
-  cache[key] = kernel;
-  return kernel;
+  return llvm::Error::success();
+}
+
+std::optional<std::shared_ptr<Kernel>>
+JitCompiler::loadFromDisk(llvm::StringRef key, const Kernel &reflected) {
+  std::optional<KernelDiskCache::Entry> entry = diskCache->load(key);
+  if (!entry)
+    return std::nullopt;
+  auto kernel = std::make_shared<Kernel>(reflected);
+  kernel->usedBindings.insert(entry->usedBindings.begin(),
+                              entry->usedBindings.end());
+  kernel->entry.workgroupFill = entry->workgroupFill;
+  kernel->diskCache = DiskCacheUse::Hit;
+  llvm::Expected<JITDylib *> dylib = createKernelDylib();
+  llvm::Error error =
+      dylib ? jit->addObjectFile(**dylib, std::move(entry->object))
+            : dylib.takeError();
+  if (!error)
+    error = linkEntries(*kernel, **dylib, entry->entryName);
+  if (!error)
+    return kernel;
+  // An object that does not link is dropped and compiled again.
+  llvm::consumeError(std::move(error));
+  diskCache->remove(key);
+  return std::nullopt;
 }
 
 Dispatch::Dispatch(std::shared_ptr<const Kernel> kernel)

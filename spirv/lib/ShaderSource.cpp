@@ -148,6 +148,7 @@ private:
       if (!buffer)
         continue;
       llvm::MemoryBuffer *owned = buffer->release();
+      includedFiles.push_back(std::string(path));
       return new IncludeResult(std::string(path), owned->getBufferStart(),
                                owned->getBufferSize(), owned);
     }
@@ -156,6 +157,9 @@ private:
   }
 
   const std::vector<std::string> &includeDirs;
+
+public:
+  std::vector<std::string> includedFiles;
 };
 
 /// "NAME=VALUE" -> "#define NAME VALUE", "NAME" -> "#define NAME 1".
@@ -246,6 +250,7 @@ compileWithGlslang(llvm::StringRef source, llvm::StringRef name,
   spv::SpvBuildLogger logger;
   SpirvBinary binary;
   binary.name = nameText;
+  binary.includedFiles = std::move(includer.includedFiles);
   if (hlsl && opts.debug) {
     // Unlegalized, if that is valid: the debugger then sees every function
     // and variable.

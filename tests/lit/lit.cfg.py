@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import shutil
 import sys
 import lit.formats
 
@@ -25,6 +26,13 @@ with open(os.path.join(config.test_source_root, "..", "..", "cpu_runtime",
     for line in header:
         if line.startswith("#define SPVB_ABI_VERSION "):
             config.substitutions.append(("%spvb_abi", line.split()[2]))
+# spv-run keeps compiled kernels in a cache of this run's own: a test's
+# first compilation of a kernel stores it and later tests with the same
+# kernel and flags load it, so both paths run and nothing from another
+# build or run is used.
+kernel_cache = os.path.join(config.test_exec_root, "kernel-cache")
+shutil.rmtree(kernel_cache, ignore_errors=True)
+config.environment["SPVBRIDGE_KERNEL_CACHE"] = kernel_cache
 # spv-run --backend=vulkan / --compare run on Mesa's lavapipe only, whatever
 # other drivers are installed; without it those tests fail ("no Vulkan
 # device"), they do not pass.
@@ -32,7 +40,6 @@ config.environment["VK_ICD_FILENAMES"] = "/usr/share/vulkan/icd.d/lvp_icd.x86_64
 # Debugger sessions (Debugging/) need gdb and lldb-22, which build.sh
 # installs, and a machine that lets them trace a process (containers may
 # forbid ptrace): without either, their tests are unsupported, not failed.
-import shutil
 import subprocess
 
 

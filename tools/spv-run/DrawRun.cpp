@@ -1,6 +1,8 @@
 //===- DrawRun.cpp - spv-run's draws --------------------------------------===//
 #include "DrawRun.h"
 
+#include "../common/JitCompilerFlags.h"
+
 #include "FullScreenVertexShader.h"
 #include "PngFiles.h"
 #include "ResourceChecks.h"
@@ -482,7 +484,7 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
   // stage variables give the attachments and the full-screen vertex
   // shader's outputs.
   Expected<std::unique_ptr<JitCompiler>> jit =
-      JitCompiler::create(compile.debug);
+      tools::createJitCompiler(compile.debug);
   if (!jit)
     return jit.takeError();
   Expected<DrawShaders> shaders = compileShaders(**jit, options, compile);

@@ -1,6 +1,8 @@
 //===- ScriptRun.cpp - spv-run SCRIPT: one Amber script -------------------===//
 #include "ScriptRun.h"
 
+#include "../common/JitCompilerFlags.h"
+
 #include "ScriptParser.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -92,7 +94,7 @@ int spvb::runScriptFile(StringRef path, const ExecutorOptions &options,
     result.fail(0, text.str());
   } else {
     Expected<std::unique_ptr<JitCompiler>> jit =
-        JitCompiler::create(options.compile.debug);
+        tools::createJitCompiler(options.compile.debug);
     if (!jit) {
       errs() << toString(jit.takeError()) << "\n";
       return 1;

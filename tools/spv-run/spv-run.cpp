@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "../common/CompileFlags.h"
+#include "../common/JitCompilerFlags.h"
 #include "BufferCompare.h"
 #include "DebugTarget.h"
 #include "DeviceAddresses.h"
@@ -615,6 +616,18 @@ static StringRef getWorkgroupEntryName(uint32_t kind) {
   }
 }
 
+static StringRef getDiskCacheUseName(DiskCacheUse use) {
+  switch (use) {
+  case DiskCacheUse::Hit:
+    return "hit";
+  case DiskCacheUse::Miss:
+    return "miss";
+  case DiskCacheUse::Off:
+    break;
+  }
+  return "off";
+}
+
 /// Whether a debugger may stop the run (--debug, --debug-invocation): the
 /// watchdog then waits forever and the shader runs once, unless the
 /// command line says otherwise.
@@ -965,7 +978,7 @@ int main(int argc, char **argv) {
   }
 
   Expected<std::unique_ptr<JitCompiler>> jit =
-      JitCompiler::create(options->debug);
+      tools::createJitCompiler(options->debug);
   if (!jit)
     return fail(jit.takeError());
   auto compileStart = std::chrono::steady_clock::now();
@@ -1073,6 +1086,7 @@ int main(int argc, char **argv) {
       {"local_size", json::Array{size[0], size[1], size[2]}},
       {"groups", json::Array{groups[0], groups[1], groups[2]}},
       {"compile_ms", compileMs},
+      {"kernel_cache", getDiskCacheUseName((*kernel)->diskCache)},
       {"repeat", *repeat},
       {"dispatch_ms", summary.median},
       {"dispatch_ms_min", summary.min},

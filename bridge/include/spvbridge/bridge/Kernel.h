@@ -2,7 +2,7 @@
 //
 //   JitCompiler  compiles a shader (file or SPIR-V) for the host with ORC's
 //                LLJIT and caches kernels by (SPIR-V, entry, specialization,
-//                options);
+//                options), in memory and optionally on disk (KernelCache.h);
 //   Kernel       is one compiled entry point: reflection + ABI entries;
 //   Dispatch     binds buffers by (set, binding) and push constants, checks
 //                that everything the shader uses is bound, and runs.
@@ -21,13 +21,21 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 
 namespace llvm::orc {
+class JITDylib;
 class LLJIT;
 } // namespace llvm::orc
 
 namespace spvb {
+
+class KernelDiskCache;
+class CompiledObjects;
+
+/// How a kernel's compilation used the disk cache.
+enum class DiskCacheUse { Off, Miss, Hit };
 
 struct Kernel {
   std::string sourceName;
@@ -42,6 +50,7 @@ struct Kernel {
   /// Wall time of the compilation that produced it (0 for a cache hit's
   /// repeat use is not recorded: callers time the call themselves).
   double compileMilliseconds = 0;
+  DiskCacheUse diskCache = DiskCacheUse::Off;
 };
 
 class JitCompiler {
@@ -53,6 +62,9 @@ public:
   create(bool debuggable = false);
   ~JitCompiler();
 
+  /// Keeps compiled kernels in `cache` too, and loads them from it.
+  void setDiskCache(std::unique_ptr<KernelDiskCache> cache);
+
   /// Loads, prepares and compiles a shader file, or returns the cached
   /// kernel for the same module and options.
   llvm::Expected<std::shared_ptr<const Kernel>>
@@ -62,8 +74,23 @@ public:
   compile(const SpirvBinary &binary, const CompileOptions &options);
 
 private:
-  explicit JitCompiler(std::unique_ptr<llvm::orc::LLJIT> jit);
+  JitCompiler(std::unique_ptr<llvm::orc::LLJIT> jit,
+              std::shared_ptr<CompiledObjects> objects);
+  /// Loads a shader file; GLSL and HLSL through the disk cache.
+  llvm::Expected<SpirvBinary> loadSource(llvm::StringRef path,
+                                         const SourceOptions &source);
+  /// A new JITDylib with the runtime's symbols and the process's.
+  llvm::Expected<llvm::orc::JITDylib *> createKernelDylib();
+  /// Looks up the ABI symbols of entry point `name` in `dylib`.
+  llvm::Error linkEntries(Kernel &kernel, llvm::orc::JITDylib &dylib,
+                          llvm::StringRef name);
+  /// A kernel from the disk cache's entry for `key`, if it links.
+  std::optional<std::shared_ptr<Kernel>> loadFromDisk(llvm::StringRef key,
+                                                      const Kernel &reflected);
+
   std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::shared_ptr<CompiledObjects> objects;
+  std::unique_ptr<KernelDiskCache> diskCache;
   std::mutex mutex;
   std::map<std::string, std::shared_ptr<const Kernel>> cache;
   unsigned dylibCount = 0;

@@ -19,6 +19,8 @@ struct SpirvBinary {
   std::vector<uint32_t> words;
   /// The file name, or "<inline>", used as FILE in "error: FILE: ..." texts.
   std::string name;
+  /// The files #include directives read, when compiled from GLSL or HLSL.
+  std::vector<std::string> includedFiles;
 };
 
 } // namespace spvb
