@@ -10,7 +10,10 @@ dispatches); every output must agree with lavapipe's before its row is
 printed. The kernels: saxpy, a shared-memory reduction, a shared-atomic
 histogram, a tiled matrix multiply, mandelbrot (a divergent loop), a
 subgroup reduction, ggml's rms_norm and ncnn's swish from ../shared/corpus
-(skipped without it).
+(skipped without it). Compile times come from a fresh kernel cache: the
+first spv-run compiles (cold), the second loads (warm). The first kernel
+also runs with --robust, alternating with plain runs five times each, and
+the ratio of their medians is printed.
 
 Draws: a full-screen 256x256 fragment shader with a loop
 (shaders/waves.frag), a textured mesh of 4608 triangles with
@@ -175,9 +178,13 @@ def compute_benchmarks(args, work, env):
     subprocess.run(["cc", "-O3", "-march=native", "-fopenmp", "-ffp-contract=off",
                     os.path.join(ROOT, "tools", "bench", "native.c"), "-o",
                     native, "-lm"], check=True)
+    # A fresh kernel cache: the first spv-run compiles (cold), the second
+    # loads (warm).
+    env = dict(env, SPVBRIDGE_KERNEL_CACHE=os.path.join(work, "kernel-cache"))
     print("| kernel | lavapipe ms | spv-run ms | C/OpenMP ms | lavapipe / "
-          "spv-run | spv-run / C | spv-run 1 thread / all |")
-    print("|---|---|---|---|---|---|---|")
+          "spv-run | spv-run / C | spv-run 1 thread / all | compile ms cold "
+          "/ warm |")
+    print("|---|---|---|---|---|---|---|---|")
     speedups, natives = [], []
     for index, (name, spv, flags, out, kind, kernel, inputs) in enumerate(
             benchmarks):
@@ -198,12 +205,27 @@ def compute_benchmarks(args, work, env):
         slowdown = ours["dispatch_ms"] / theirs["dispatch_ms"]
         speedups.append(speedup)
         natives.append(slowdown)
-        print("| %s | %.3f | %.3f | %.3f | %.2fx | %.2fx | %.2fx |" % (name, ref["dispatch_ms"], ours["dispatch_ms"],
-                           theirs["dispatch_ms"], speedup, slowdown,
-                           single["dispatch_ms"] / ours["dispatch_ms"]))
+        print("| %s | %.3f | %.3f | %.3f | %.2fx | %.2fx | %.2fx | "
+              "%.1f / %.1f |" % (
+                  name, ref["dispatch_ms"], ours["dispatch_ms"],
+                  theirs["dispatch_ms"], speedup, slowdown,
+                  single["dispatch_ms"] / ours["dispatch_ms"],
+                  ours["compile_ms"], single["compile_ms"]))
+        if index == 0:
+            # Alternating, five times each: the cost is a few percent, less
+            # than a shared machine's drift between two runs.
+            times = {"plain": [], "robust": []}
+            for _ in range(5):
+                for mode, extra in (("plain", []), ("robust", ["--robust"])):
+                    times[mode].append(run([args.spv_run, spv] + common +
+                                           extra, env)["dispatch_ms"])
+            robust_ratio = (statistics.median(times["robust"]) /
+                            statistics.median(times["plain"]))
     geomean = lambda values: math.exp(sum(map(math.log, values)) / len(values))
-    print("| geomean | | | | %.2fx | %.2fx | |" %
+    print("| geomean | | | | %.2fx | %.2fx | | |" %
           (geomean(speedups), geomean(natives)))
+    print("\n%s with --robust / without: %.2fx" % (benchmarks[0][0],
+                                                  robust_ratio))
 
 
 def main():

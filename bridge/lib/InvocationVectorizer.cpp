@@ -328,6 +328,7 @@ InvocationVectorizer::emitEntry(const DenseSet<const Value *> &divergent) {
   // Lanes past the workgroup divide too: keep their divisor non-zero.
   frame.subgroupId = b.CreateUDiv(index, subgroupSizes);
   frame.subgroupLocalId = b.CreateURem(index, subgroupSizes);
+  frame.rowHoldsChunk = size[1] * size[2] == 1 || size[0] % lanes == 0;
   if (blocks) {
     Value *all =
         Constant::getAllOnesValue(FixedVectorType::get(b.getInt1Ty(), lanes));

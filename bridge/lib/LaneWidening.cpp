@@ -25,6 +25,7 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/VectorUtils.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -135,7 +136,18 @@ private:
   bool widenMaskOperation(CallInst &call, StringRef name);
   bool widenLoad(LoadInst &load);
   bool widenStore(StoreInst &store);
-  Value *accessLanes(Type *type, Value *addresses, Align align, Value *values);
+  Value *accessLanes(Type *type, Value *pointer, Value *addresses, Align align,
+                     Value *values);
+  /// How the lanes' values of `value` (an integer or a pointer of the
+  /// body) step from one lane to the next when they lie on a line modulo
+  /// 2^bits: 0 for a uniform value, bytes for pointers; none if not known
+  /// to. Each widening of a narrower line may add a jump of 2^N at one
+  /// lane, counted in `jumps`.
+  std::optional<int64_t> getLaneStride(Value *value, unsigned &jumps,
+                                       unsigned depth = 0);
+  /// i1: whether `addresses` (of `pointer` in the body, or null) are
+  /// consecutive elements of `size` bytes.
+  Value *areConsecutive(Value *pointer, Value *addresses, uint64_t size);
   /// The robust-access select (Lowering.h) `inst` is, if its varying
   /// address is used only as the address of plain loads and stores.
   SelectInst *getDeferredGuard(Instruction &inst);
@@ -494,24 +506,129 @@ bool LaneWidener::widenLoad(LoadInst &load) {
   Value *addresses = vector(pointer);
   if (!addresses)
     return false;
-  vectors[&load] = accessLanes(type, addresses, load.getAlign(), nullptr);
+  vectors[&load] =
+      accessLanes(type, pointer, addresses, load.getAlign(), nullptr);
   return true;
 }
 
-/// Loads (`values` null) or stores the lanes' elements at `addresses`: one
-/// vector access when the addresses are consecutive (invocation i at
-/// element i, the common case), else a gather or scatter.
-Value *LaneWidener::accessLanes(Type *type, Value *addresses, Align align,
-                                Value *values) {
-  Value *active = loadActive();
-  uint64_t size = layout.getTypeAllocSize(type);
+std::optional<int64_t> LaneWidener::getLaneStride(Value *value, unsigned &jumps,
+                                                  unsigned depth) {
+  if (!isVarying(value))
+    return 0;
+  auto *inst = dyn_cast<Instruction>(value);
+  if (!inst || depth == 8)
+    return std::nullopt;
+  auto stride = [&](Value *operand) {
+    return getLaneStride(operand, jumps, depth + 1);
+  };
+  // Widening an N-bit line, which wraps modulo 2^N, jumps by 2^N at most
+  // once across the lanes when its step is small.
+  auto widen = [&](std::optional<int64_t> step, Type *from) {
+    unsigned bits = from->getScalarSizeInBits();
+    if (step && *step && bits < 64) {
+      if (std::abs(*step) * int64_t(frame.lanes) >= (int64_t(1) << (bits - 1)))
+        return std::optional<int64_t>();
+      ++jumps;
+    }
+    return step;
+  };
+  if (auto *load = dyn_cast<LoadInst>(inst)) {
+    int64_t offset = 0;
+    if (!load->isSimple() ||
+        GetPointerBaseWithConstantOffset(load->getPointerOperand(), offset,
+                                         layout) != body.getArg(1))
+      return std::nullopt;
+    std::optional<InvocationFieldAccess> access =
+        getInvocationField(offset, layout.getTypeStoreSize(load->getType()));
+    if (access && (access->field == InvocationField::LocalIndex ||
+                   (access->component == 0 && frame.rowHoldsChunk &&
+                    (access->field == InvocationField::LocalId ||
+                     access->field == InvocationField::GlobalId))))
+      return 1;
+    return std::nullopt;
+  }
+  if (auto *gep = dyn_cast<GetElementPtrInst>(inst)) {
+    std::optional<int64_t> total = stride(gep->getPointerOperand());
+    for (gep_type_iterator index = gep_type_begin(gep), end = gep_type_end(gep);
+         total && index != end; ++index) {
+      // Narrower indices are sign-extended.
+      std::optional<int64_t> step =
+          widen(stride(index.getOperand()), index.getOperand()->getType());
+      if (!step || (*step && index.isStruct()))
+        return std::nullopt;
+      *total += *step * int64_t(index.getSequentialElementStride(layout));
+    }
+    return total;
+  }
+  std::optional<int64_t> first = stride(inst->getOperand(0));
+  if (!first)
+    return std::nullopt;
+  auto *constant = inst->getNumOperands() > 1
+                       ? dyn_cast<ConstantInt>(inst->getOperand(1))
+                       : nullptr;
+  switch (inst->getOpcode()) {
+  case Instruction::SExt:
+  case Instruction::ZExt:
+    return widen(first, inst->getOperand(0)->getType());
+  case Instruction::Trunc:
+    return first;
+  case Instruction::Or:
+    if (!cast<PossiblyDisjointInst>(inst)->isDisjoint())
+      return std::nullopt;
+    [[fallthrough]];
+  case Instruction::Add:
+  case Instruction::Sub: {
+    std::optional<int64_t> second = stride(inst->getOperand(1));
+    if (!second)
+      return std::nullopt;
+    return inst->getOpcode() == Instruction::Sub ? *first - *second
+                                                 : *first + *second;
+  }
+  case Instruction::Mul:
+    if (!constant)
+      return std::nullopt;
+    return *first * constant->getSExtValue();
+  case Instruction::Shl:
+    if (!constant || constant->getZExtValue() >= 32)
+      return std::nullopt;
+    return *first * (int64_t(1) << constant->getZExtValue());
+  default:
+    return std::nullopt;
+  }
+}
+
+Value *LaneWidener::areConsecutive(Value *pointer, Value *addresses,
+                                   uint64_t size) {
   Value *first = b.CreateExtractElement(addresses, uint64_t(0));
+  unsigned jumps = 0;
+  std::optional<int64_t> stride =
+      pointer ? getLaneStride(pointer, jumps) : std::nullopt;
+  if (stride && *stride == int64_t(size) && jumps <= 1) {
+    // On a line with the right step but for at most one jump, which
+    // changes the span of the first and last lanes.
+    Value *last = b.CreateExtractElement(addresses, frame.lanes - 1);
+    return b.CreateICmpEQ(b.CreateSub(b.CreatePtrToInt(last, b.getInt64Ty()),
+                                      b.CreatePtrToInt(first, b.getInt64Ty())),
+                          b.getInt64((frame.lanes - 1) * size));
+  }
   SmallVector<Constant *> offsets;
   for (unsigned lane = 0; lane < frame.lanes; ++lane)
     offsets.push_back(b.getInt64(lane * size));
-  Value *dense = b.CreateAndReduce(
+  return b.CreateAndReduce(
       b.CreateICmpEQ(addresses, b.CreateGEP(b.getInt8Ty(), first,
                                             ConstantVector::get(offsets))));
+}
+
+/// Loads (`values` null) or stores the lanes' elements at `addresses` (of
+/// `pointer` in the body, or null): one vector access when the addresses
+/// are consecutive (invocation i at element i, the common case), else a
+/// gather or scatter.
+Value *LaneWidener::accessLanes(Type *type, Value *pointer, Value *addresses,
+                                Align align, Value *values) {
+  Value *active = loadActive();
+  uint64_t size = layout.getTypeAllocSize(type);
+  Value *first = b.CreateExtractElement(addresses, uint64_t(0));
+  Value *dense = areConsecutive(pointer, addresses, size);
   Function *function = frame.start->getParent();
   auto *vectorBlock = BasicBlock::Create(context, "lanes.dense", function);
   auto *scatterBlock = BasicBlock::Create(context, "lanes.sparse", function);
@@ -606,7 +723,8 @@ Value *LaneWidener::laneValue(Value *value, unsigned lane, unsigned depth) {
 /// A robust access whose lanes are all active and consecutive checks its
 /// first and last lanes' bounds, which bracket the others' when the bounds
 /// are uniform (Lowering.h); any other takes the selected addresses lane by
-/// lane.
+/// lane. Only addresses on a line of the access's step (getLaneStride)
+/// take the first path.
 Value *LaneWidener::accessGuarded(Type *type, SelectInst &guard, Align align,
                                   Value *values) {
   Value *addresses = vector(guard.getTrueValue());
@@ -617,25 +735,28 @@ Value *LaneWidener::accessGuarded(Type *type, SelectInst &guard, Align align,
     Value *spare =
         ConstantVector::getSplat(ElementCount::getFixed(frame.lanes),
                                  cast<Constant>(guard.getFalseValue()));
-    Value *loaded = accessLanes(type, b.CreateSelect(inside, addresses, spare),
-                                align, values);
+    Value *loaded = accessLanes(
+        type, nullptr, b.CreateSelect(inside, addresses, spare), align, values);
     return values ? values : loaded;
   };
+  // All in scalars, so that the vector code sinks into the checked path.
+  uint64_t size = layout.getTypeAllocSize(type);
+  unsigned jumps = 0;
+  std::optional<int64_t> stride = getLaneStride(guard.getTrueValue(), jumps);
+  if (!stride || *stride != int64_t(size) || jumps > 1)
+    return checkLanes();
   Value *firstInside = laneValue(guard.getCondition(), 0);
   Value *lastInside = laneValue(guard.getCondition(), frame.lanes - 1);
-  if (!firstInside || !lastInside)
+  Value *first = laneValue(guard.getTrueValue(), 0);
+  Value *last = laneValue(guard.getTrueValue(), frame.lanes - 1);
+  if (!firstInside || !lastInside || !first || !last)
     return checkLanes();
-  Value *active = loadActive();
-  uint64_t size = layout.getTypeAllocSize(type);
-  Value *first = b.CreateExtractElement(addresses, uint64_t(0));
-  SmallVector<Constant *> offsets;
-  for (unsigned lane = 0; lane < frame.lanes; ++lane)
-    offsets.push_back(b.getInt64(lane * size));
-  Value *dense = b.CreateAndReduce(
-      b.CreateICmpEQ(addresses, b.CreateGEP(b.getInt8Ty(), first,
-                                            ConstantVector::get(offsets))));
-  Value *whole =
-      b.CreateAnd({b.CreateAndReduce(active), dense, firstInside, lastInside});
+  Value *dense =
+      b.CreateICmpEQ(b.CreateSub(b.CreatePtrToInt(last, b.getInt64Ty()),
+                                 b.CreatePtrToInt(first, b.getInt64Ty())),
+                     b.getInt64((frame.lanes - 1) * size));
+  Value *whole = b.CreateAnd(
+      {b.CreateAndReduce(loadActive()), dense, firstInside, lastInside});
   Function *function = frame.start->getParent();
   auto *wholeBlock = BasicBlock::Create(context, "lanes.inside", function);
   auto *checkedBlock = BasicBlock::Create(context, "lanes.checked", function);
@@ -687,7 +808,7 @@ bool LaneWidener::widenStore(StoreInst &store) {
       return false;
     // Lanes that store to the same address store in lane order, as the
     // invocations would one after the other.
-    accessLanes(value->getType(), addresses, store.getAlign(), values);
+    accessLanes(value->getType(), pointer, addresses, store.getAlign(), values);
     return true;
   }
   Value *address = scalar(pointer);

@@ -44,6 +44,9 @@ struct LaneFrame {
   llvm::Value *subgroupId = nullptr;
   llvm::Value *subgroupLocalId = nullptr;
   llvm::Value *privateMemory = nullptr;
+  /// Whether a chunk's lanes lie in one row of the workgroup, so that the
+  /// x components of their ids count up as the local index does.
+  bool rowHoldsChunk = false;
 };
 
 /// Whether `call` is spvb_rt_subgroup for a derivative (OpDPdx ...
