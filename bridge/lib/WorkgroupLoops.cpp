@@ -8,9 +8,10 @@
 // i+1 runs next, if all return the workgroup is done, and anything else is a
 // barrier divergence reported through spvb_rt_fault.
 //
-// A subgroup instruction that every invocation reaches exactly once (its
-// block post-dominates the entry, outside any loop) cuts the body too: the
-// region before it leaves each invocation's operand in its scratch slot,
+// A subgroup instruction in control flow the whole workgroup takes together
+// (no divergent branch between it and where the invocations part; a loop
+// around it has uniform exits) cuts the body too: the region before it
+// leaves each invocation's operand in its scratch slot,
 // spvb_rt_subgroup_all runs the instruction for every subgroup at once, and
 // the next region reads the results. Other subgroup instructions keep the
 // kernel on fibers.
@@ -20,6 +21,7 @@
 
 #include "InlinedBody.h"
 #include "KernelInfoGlobals.h"
+#include "LaneDivergence.h"
 #include "LaneWidening.h"
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
@@ -27,6 +29,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/UniformityAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -36,6 +39,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -97,8 +101,12 @@ public:
 
 private:
   bool cloneAndInline();
-  bool isRegionSubgroupCall(CallBase &call, const PostDominatorTree &postDom,
-                            const LoopInfo &loops) const;
+  /// The blocks some invocations of a workgroup may run while others do
+  /// not, or run a different number of times.
+  DenseSet<const BasicBlock *>
+  findDivergentBlocks(UniformityInfo &uniformity,
+                      const PostDominatorTree &postDom);
+  bool isRegionSubgroupCall(CallBase &call) const;
   void splitAtBarriers();
   void emitSubgroupCall(CallBase &call);
   void collectRegion(BasicBlock *start);
@@ -161,29 +169,59 @@ bool WorkgroupLoopsBuilder::cloneAndInline() {
   if (!body)
     return false;
   // A subgroup operation needs its partners at the same point: region
-  // loops provide it only where every invocation comes exactly once.
-  DominatorTree dominators(*body);
-  LoopInfo loops(dominators);
-  PostDominatorTree postDominators(*body);
+  // loops provide it where the whole workgroup comes together.
+  SmallVector<CallBase *> subgroupOperations;
   for (Instruction &inst : instructions(*body))
     if (auto *call = dyn_cast<CallBase>(&inst))
       if (Function *callee = call->getCalledFunction())
-        if (callee->getName() == kSubgroupFunction &&
-            !isRegionSubgroupCall(*call, postDominators, loops))
-          return false;
+        if (callee->getName() == kSubgroupFunction)
+          subgroupOperations.push_back(call);
+  if (subgroupOperations.empty())
+    return true;
+  FunctionAnalysisManager analyses;
+  analyses.registerPass([] { return getLaneDivergenceAnalysis(); });
+  PassBuilder passes;
+  passes.registerFunctionAnalyses(analyses);
+  DenseSet<const BasicBlock *> divergentBlocks =
+      findDivergentBlocks(analyses.getResult<UniformityInfoAnalysis>(*body),
+                          analyses.getResult<PostDominatorTreeAnalysis>(*body));
+  for (CallBase *call : subgroupOperations)
+    if (divergentBlocks.contains(call->getParent()) ||
+        !isRegionSubgroupCall(*call))
+      return false;
   return true;
 }
 
-/// Whether every invocation makes `call` exactly once, with constant
-/// operation and types and its operands and result in allocas (which
-/// become scratch arrays), so that spvb_rt_subgroup_all can run it.
-bool WorkgroupLoopsBuilder::isRegionSubgroupCall(
-    CallBase &call, const PostDominatorTree &postDominators,
-    const LoopInfo &loops) const {
-  BasicBlock *block = call.getParent();
-  if (call.arg_size() != 10 ||
-      !postDominators.dominates(block, &body->getEntryBlock()) ||
-      loops.getLoopFor(block))
+DenseSet<const BasicBlock *>
+WorkgroupLoopsBuilder::findDivergentBlocks(UniformityInfo &uniformity,
+                                           const PostDominatorTree &postDom) {
+  // Invocations that part at a divergent branch come together again at its
+  // immediate post-dominator; the blocks between run for some of them (or
+  // a different number of times, around a loop).
+  DenseSet<const BasicBlock *> divergent;
+  for (BasicBlock &branch : *body) {
+    if (!uniformity.hasDivergentTerminator(branch))
+      continue;
+    DomTreeNode *node = postDom.getNode(&branch);
+    const BasicBlock *join =
+        node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+    SmallVector<const BasicBlock *> worklist(succ_begin(&branch),
+                                             succ_end(&branch));
+    while (!worklist.empty()) {
+      const BasicBlock *current = worklist.pop_back_val();
+      if (current == join || !divergent.insert(current).second)
+        continue;
+      append_range(worklist, successors(current));
+    }
+  }
+  return divergent;
+}
+
+/// Whether `call` has constant operation and types and its operands and
+/// result in allocas (which become scratch arrays), so that
+/// spvb_rt_subgroup_all can run it.
+bool WorkgroupLoopsBuilder::isRegionSubgroupCall(CallBase &call) const {
+  if (call.arg_size() != 10)
     return false;
   for (unsigned i : {1, 2, 3, 5, 6})
     if (!isa<ConstantInt>(call.getArgOperand(i)))
