@@ -25,6 +25,7 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/VectorUtils.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -83,7 +84,8 @@ public:
       : body(body), divergent(divergent), frame(frame),
         module(*frame.start->getModule()), context(body.getContext()),
         layout(module.getDataLayout()), b(context),
-        library(module.getTargetTriple(), getVectorMathLibrary()) {}
+        library(module.getTargetTriple(), getVectorMathLibrary()),
+        dominators(body) {}
 
   bool run();
 
@@ -194,6 +196,8 @@ private:
   const DataLayout &layout;
   IRBuilder<> b;
   TargetLibraryInfoImpl library;
+  /// Of the body, to tell loops' back edges.
+  DominatorTree dominators;
 
   DenseMap<const Value *, Value *> scalars;
   DenseMap<const Value *, Value *> vectors;
@@ -267,6 +271,13 @@ void LaneWidener::storeEdgeValues(BasicBlock *block) {
         failed = true;
         continue;
       }
+      // A loop's back edge writes every lane: the lanes that left keep
+      // their values in the exits' (LCSSA) phis, and the others hold
+      // anything already.
+      if (dominators.dominates(successor, block)) {
+        b.CreateStore(incoming, slot);
+        continue;
+      }
       if (!active)
         active = loadActive();
       Value *old = b.CreateLoad(slot->getAllocatedType(), slot);
@@ -279,7 +290,8 @@ bool LaneWidener::widenMaskOperation(CallInst &call, StringRef name) {
   Type *pair = call.getType();
   if (name == kLanesIf) {
     Value *active = loadActive();
-    Value *condition = vector(call.getArgOperand(0));
+    // Lanes that left a loop compute on anything, poison included.
+    Value *condition = b.CreateFreeze(vector(call.getArgOperand(0)));
     Value *taken = b.CreateAnd(active, condition, "taken");
     Value *rest = b.CreateAnd(active, b.CreateNot(condition), "rest");
     storeActive(taken);
@@ -296,7 +308,7 @@ bool LaneWidener::widenMaskOperation(CallInst &call, StringRef name) {
     return true;
   }
   if (name == kLanesIfBreak) {
-    Value *condition = vector(call.getArgOperand(0));
+    Value *condition = b.CreateFreeze(vector(call.getArgOperand(0)));
     Value *broken = scalar(call.getArgOperand(1));
     scalars[&call] =
         b.CreateOr(broken, b.CreateAnd(condition, loadActive()), "broken");
@@ -540,11 +552,13 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value, unsigned &jumps,
       return std::nullopt;
     std::optional<InvocationFieldAccess> access =
         getInvocationField(offset, layout.getTypeStoreSize(load->getType()));
-    if (access && (access->field == InvocationField::LocalIndex ||
-                   (access->component == 0 && frame.rowHoldsChunk &&
-                    (access->field == InvocationField::LocalId ||
-                     access->field == InvocationField::GlobalId))))
+    if (access && access->field == InvocationField::LocalIndex)
       return 1;
+    // In one row, the lanes' y and z are the same.
+    if (access && frame.rowHoldsChunk &&
+        (access->field == InvocationField::LocalId ||
+         access->field == InvocationField::GlobalId))
+      return access->component == 0 ? 1 : 0;
     return std::nullopt;
   }
   if (auto *gep = dyn_cast<GetElementPtrInst>(inst)) {

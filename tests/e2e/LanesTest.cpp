@@ -98,6 +98,50 @@ void main() {
   }
 }
 
+// Nested loops whose trip counts differ per invocation: lanes leave the
+// inner loop at different iterations and enter it again on the next outer
+// one, with values carried around both loops (lanes that left a loop go on
+// computing on anything, even a divisor that reaches zero).
+TEST_P(Lanes, NestedDivergentLoopsEnteredAgain) {
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Out { uint r[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint total = 0u;
+  uint carried = i;
+  for (uint outer = 0u; outer < i % 5u + 1u; ++outer) {
+    uint inner = 0u;
+    uint countdown = (i + outer) % 7u + 1u;
+    while (countdown > 0u) {
+      carried = carried * 3u + 1000u / countdown;
+      --countdown;
+      ++inner;
+    }
+    total += inner * (outer + 1u);
+  }
+  r[2u * i] = total;
+  r[2u * i + 1u] = carried;
+}
+)");
+  const uint32_t n = 192;
+  std::vector<uint32_t> out(2 * n, 7);
+  run(kernel, n / 64, {&out});
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t total = 0, carried = i;
+    for (uint32_t outer = 0; outer < i % 5 + 1; ++outer) {
+      uint32_t inner = 0;
+      for (uint32_t countdown = (i + outer) % 7 + 1; countdown > 0;
+           --countdown, ++inner)
+        carried = carried * 3 + 1000 / countdown;
+      total += inner * (outer + 1);
+    }
+    ASSERT_EQ(out[2 * i], total) << "invocation " << i;
+    ASSERT_EQ(out[2 * i + 1], carried) << "invocation " << i;
+  }
+}
+
 // Early return, break, continue and a switch, nested in a loop.
 TEST_P(Lanes, EarlyReturnBreakContinueSwitch) {
   auto kernel = compile(R"(
