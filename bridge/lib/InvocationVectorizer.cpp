@@ -298,7 +298,10 @@ InvocationVectorizer::emitEntry(const DenseSet<const Value *> &divergent) {
   auto *head = BasicBlock::Create(context, "chunk", entry);
   auto *done = BasicBlock::Create(context, "chunk.done", entry);
   auto *exit = BasicBlock::Create(context, "exit", entry);
-  b.CreateBr(head);
+  for (int d = 0; d < 3; ++d)
+    frame.groupBase[d] = b.CreateMul(groupId[d], b.getInt32(size[d]));
+  frame.invocations = count;
+  frame.prologueEnd = b.CreateBr(head);
 
   b.SetInsertPoint(head);
   PHINode *base = b.CreatePHI(i32, 2, "base");
@@ -328,7 +331,8 @@ InvocationVectorizer::emitEntry(const DenseSet<const Value *> &divergent) {
   // Lanes past the workgroup divide too: keep their divisor non-zero.
   frame.subgroupId = b.CreateUDiv(index, subgroupSizes);
   frame.subgroupLocalId = b.CreateURem(index, subgroupSizes);
-  frame.rowHoldsChunk = size[1] * size[2] == 1 || size[0] % lanes == 0;
+  frame.oneRow = size[1] * size[2] == 1;
+  frame.rowHoldsChunk = frame.oneRow || size[0] % lanes == 0;
   if (blocks) {
     Value *all =
         Constant::getAllOnesValue(FixedVectorType::get(b.getInt1Ty(), lanes));

@@ -146,7 +146,20 @@ private:
   /// to. Each widening of a narrower line may add a jump of 2^N at one
   /// lane, counted in `jumps`.
   std::optional<int64_t> getLaneStride(Value *value, unsigned &jumps,
+                                       bool acrossWorkgroup = false,
                                        unsigned depth = 0);
+  /// `value` of the body for the invocation of local index `index`,
+  /// computed before the loop over chunks; null unless it depends only on
+  /// the invocation's ids, uniform fields, invariant loads from the
+  /// dispatch's tables and arithmetic. `known` caches per index.
+  Value *getValueAtInvocation(Value *value, Value *index,
+                              DenseMap<Value *, Value *> &known,
+                              unsigned depth = 0);
+  /// Whether the workgroup's invocations' `address`es are consecutive
+  /// elements of `size` bytes and, if `condition` is a robust access's
+  /// bounds check (Lowering.h), all pass it: i1 computed before the loop
+  /// over chunks, or null if that cannot be told there.
+  Value *getWorkgroupLine(Value *address, Value *condition, uint64_t size);
   /// i1: whether `addresses` (of `pointer` in the body, or null) are
   /// consecutive elements of `size` bytes.
   Value *areConsecutive(Value *pointer, Value *addresses, uint64_t size);
@@ -218,6 +231,8 @@ private:
   DenseMap<const PHINode *, bool> varyingPhis;
   /// Robust-access selects left for their loads and stores to emit.
   DenseSet<const Value *> deferredGuards;
+  /// getWorkgroupLine's answers.
+  DenseMap<std::pair<Value *, Value *>, Value *> workgroupLines;
   bool edgesStored = false;
   bool failed = false;
 };
@@ -524,6 +539,7 @@ bool LaneWidener::widenLoad(LoadInst &load) {
 }
 
 std::optional<int64_t> LaneWidener::getLaneStride(Value *value, unsigned &jumps,
+                                                  bool acrossWorkgroup,
                                                   unsigned depth) {
   if (!isVarying(value))
     return 0;
@@ -531,14 +547,15 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value, unsigned &jumps,
   if (!inst || depth == 8)
     return std::nullopt;
   auto stride = [&](Value *operand) {
-    return getLaneStride(operand, jumps, depth + 1);
+    return getLaneStride(operand, jumps, acrossWorkgroup, depth + 1);
   };
   // Widening an N-bit line, which wraps modulo 2^N, jumps by 2^N at most
   // once across the lanes when its step is small.
+  int64_t span = acrossWorkgroup ? frame.invocations : frame.lanes;
   auto widen = [&](std::optional<int64_t> step, Type *from) {
     unsigned bits = from->getScalarSizeInBits();
     if (step && *step && bits < 64) {
-      if (std::abs(*step) * int64_t(frame.lanes) >= (int64_t(1) << (bits - 1)))
+      if (std::abs(*step) * span >= (int64_t(1) << (bits - 1)))
         return std::optional<int64_t>();
       ++jumps;
     }
@@ -555,7 +572,7 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value, unsigned &jumps,
     if (access && access->field == InvocationField::LocalIndex)
       return 1;
     // In one row, the lanes' y and z are the same.
-    if (access && frame.rowHoldsChunk &&
+    if (access && (acrossWorkgroup ? frame.oneRow : frame.rowHoldsChunk) &&
         (access->field == InvocationField::LocalId ||
          access->field == InvocationField::GlobalId))
       return access->component == 0 ? 1 : 0;
@@ -641,13 +658,24 @@ Value *LaneWidener::accessLanes(Type *type, Value *pointer, Value *addresses,
                                 Align align, Value *values) {
   Value *active = loadActive();
   uint64_t size = layout.getTypeAllocSize(type);
-  Value *first = b.CreateExtractElement(addresses, uint64_t(0));
-  Value *dense = areConsecutive(pointer, addresses, size);
+  // In scalars where it can be, so that the vector addresses sink into
+  // the paths that need them.
+  Value *first = pointer ? laneValue(pointer, 0) : nullptr;
+  if (!first)
+    first = b.CreateExtractElement(addresses, uint64_t(0));
   Function *function = frame.start->getParent();
   auto *vectorBlock = BasicBlock::Create(context, "lanes.dense", function);
   auto *scatterBlock = BasicBlock::Create(context, "lanes.sparse", function);
   auto *after = BasicBlock::Create(context, "lanes.accessed", function);
-  b.CreateCondBr(dense, vectorBlock, scatterBlock);
+  // Decided once for the whole workgroup where that can be.
+  if (Value *workgroup =
+          pointer ? getWorkgroupLine(pointer, nullptr, size) : nullptr) {
+    auto *chunkBlock = BasicBlock::Create(context, "lanes.chunk", function);
+    b.CreateCondBr(workgroup, vectorBlock, chunkBlock);
+    b.SetInsertPoint(chunkBlock);
+  }
+  b.CreateCondBr(areConsecutive(pointer, addresses, size), vectorBlock,
+                 scatterBlock);
   // With every lane active, a plain vector access: masked stores are
   // microcoded on AMD's cores, many times slower.
   b.SetInsertPoint(vectorBlock);
@@ -734,6 +762,134 @@ Value *LaneWidener::laneValue(Value *value, unsigned lane, unsigned depth) {
   return b.Insert(copy);
 }
 
+/// Whether loading through `pointer` before the loop over chunks is safe:
+/// a constant offset into the dispatch block or into what an invariant
+/// load of such a pointer gives (the binding table, push constants).
+static bool isDispatchTablePointer(Value *pointer, const DataLayout &layout,
+                                   const Function &body, unsigned depth = 0) {
+  int64_t offset = 0;
+  Value *base = GetPointerBaseWithConstantOffset(pointer, offset, layout);
+  if (base == body.getArg(0))
+    return true;
+  auto *load = dyn_cast<LoadInst>(base);
+  return load && depth < 4 && load->isSimple() &&
+         load->hasMetadata(LLVMContext::MD_invariant_load) &&
+         isDispatchTablePointer(load->getPointerOperand(), layout, body,
+                                depth + 1);
+}
+
+Value *LaneWidener::getValueAtInvocation(Value *value, Value *index,
+                                         DenseMap<Value *, Value *> &known,
+                                         unsigned depth) {
+  if (isa<Constant>(value))
+    return value;
+  if (value == body.getArg(0))
+    return frame.dispatch;
+  if (Value *done = known.lookup(value))
+    return done;
+  auto *inst = dyn_cast<Instruction>(value);
+  if (!inst || depth == 12)
+    return nullptr;
+  IRBuilder<> prologue(frame.prologueEnd);
+  Value *result = nullptr;
+  if (auto *load = dyn_cast<LoadInst>(inst)) {
+    int64_t offset = 0;
+    Value *base = GetPointerBaseWithConstantOffset(load->getPointerOperand(),
+                                                   offset, layout);
+    if (!load->isSimple())
+      return nullptr;
+    if (base == body.getArg(1)) {
+      std::optional<InvocationFieldAccess> access =
+          getInvocationField(offset, layout.getTypeStoreSize(load->getType()));
+      if (!access)
+        return nullptr;
+      unsigned c = access->component;
+      if (isWorkgroupUniform(access->field))
+        result = prologue.CreateAlignedLoad(
+            load->getType(),
+            prologue.CreateConstInBoundsGEP1_64(prologue.getInt8Ty(),
+                                                frame.group, offset),
+            load->getAlign());
+      else if (access->field == InvocationField::LocalIndex)
+        result = index;
+      else if (frame.oneRow && access->field == InvocationField::LocalId)
+        result = c == 0 ? index : prologue.getInt32(0);
+      else if (frame.oneRow && access->field == InvocationField::GlobalId)
+        result = c == 0 ? prologue.CreateAdd(frame.groupBase[0], index)
+                        : frame.groupBase[c];
+      if (result && result->getType() != load->getType())
+        result = nullptr;
+    } else if (load->hasMetadata(LLVMContext::MD_invariant_load) &&
+               isDispatchTablePointer(load->getPointerOperand(), layout,
+                                      body)) {
+      Value *pointer = getValueAtInvocation(load->getPointerOperand(), index,
+                                            known, depth + 1);
+      if (pointer) {
+        auto *copy = cast<Instruction>(load->clone());
+        copy->setOperand(0, pointer);
+        result = prologue.Insert(copy);
+      }
+    }
+  } else if (isa<CmpInst, CastInst, GetElementPtrInst, SelectInst, FreezeInst>(
+                 inst) ||
+             (isa<BinaryOperator>(inst) && !inst->isIntDivRem())) {
+    SmallVector<Value *> operands;
+    for (Value *operand : inst->operand_values()) {
+      operands.push_back(
+          getValueAtInvocation(operand, index, known, depth + 1));
+      if (!operands.back())
+        return nullptr;
+    }
+    Instruction *copy = inst->clone();
+    for (auto [i, operand] : enumerate(operands))
+      copy->setOperand(i, operand);
+    result = prologue.Insert(copy);
+  }
+  if (result)
+    known[value] = result;
+  return result;
+}
+
+Value *LaneWidener::getWorkgroupLine(Value *address, Value *condition,
+                                     uint64_t size) {
+  auto [cached, inserted] =
+      workgroupLines.try_emplace({address, condition}, nullptr);
+  if (!inserted)
+    return cached->second;
+  unsigned jumps = 0;
+  std::optional<int64_t> stride =
+      frame.prologueEnd && frame.invocations > frame.lanes
+          ? getLaneStride(address, jumps, /*acrossWorkgroup=*/true)
+          : std::nullopt;
+  if (!stride || *stride != int64_t(size) || jumps > 1)
+    return nullptr;
+  // On a line that does not jump (a jump would change the span), the
+  // first and last invocations' bounds bracket the others'.
+  IRBuilder<> prologue(frame.prologueEnd);
+  Value *ends[2] = {prologue.getInt32(0),
+                    prologue.getInt32(frame.invocations - 1)};
+  Value *checks[2] = {prologue.getTrue(), prologue.getTrue()};
+  Value *addresses[2];
+  for (int end = 0; end < 2; ++end) {
+    DenseMap<Value *, Value *> known;
+    if (condition)
+      checks[end] = getValueAtInvocation(condition, ends[end], known);
+    addresses[end] = getValueAtInvocation(address, ends[end], known);
+    if (!checks[end] || !addresses[end])
+      return nullptr;
+  }
+  Value *span = prologue.CreateSub(
+      prologue.CreatePtrToInt(addresses[1], prologue.getInt64Ty()),
+      prologue.CreatePtrToInt(addresses[0], prologue.getInt64Ty()));
+  Value *line = prologue.CreateAnd(
+      prologue.CreateAnd(checks[0], checks[1]),
+      prologue.CreateICmpEQ(span,
+                            prologue.getInt64((frame.invocations - 1) * size)),
+      "workgroup.line");
+  workgroupLines[{address, condition}] = line;
+  return line;
+}
+
 /// A robust access whose lanes are all active and consecutive checks its
 /// first and last lanes' bounds, which bracket the others' when the bounds
 /// are uniform (Lowering.h); any other takes the selected addresses lane by
@@ -757,24 +913,35 @@ Value *LaneWidener::accessGuarded(Type *type, SelectInst &guard, Align align,
   uint64_t size = layout.getTypeAllocSize(type);
   unsigned jumps = 0;
   std::optional<int64_t> stride = getLaneStride(guard.getTrueValue(), jumps);
-  if (!stride || *stride != int64_t(size) || jumps > 1)
+  Value *first = stride && *stride == int64_t(size) && jumps <= 1
+                     ? laneValue(guard.getTrueValue(), 0)
+                     : nullptr;
+  if (!first)
     return checkLanes();
-  Value *firstInside = laneValue(guard.getCondition(), 0);
-  Value *lastInside = laneValue(guard.getCondition(), frame.lanes - 1);
-  Value *first = laneValue(guard.getTrueValue(), 0);
-  Value *last = laneValue(guard.getTrueValue(), frame.lanes - 1);
-  if (!firstInside || !lastInside || !first || !last)
-    return checkLanes();
-  Value *dense =
-      b.CreateICmpEQ(b.CreateSub(b.CreatePtrToInt(last, b.getInt64Ty()),
-                                 b.CreatePtrToInt(first, b.getInt64Ty())),
-                     b.getInt64((frame.lanes - 1) * size));
-  Value *whole = b.CreateAnd(
-      {b.CreateAndReduce(loadActive()), dense, firstInside, lastInside});
   Function *function = frame.start->getParent();
   auto *wholeBlock = BasicBlock::Create(context, "lanes.inside", function);
   auto *checkedBlock = BasicBlock::Create(context, "lanes.checked", function);
   auto *after = BasicBlock::Create(context, "lanes.guarded", function);
+  Value *allActive = b.CreateAndReduce(loadActive());
+  // Decided once for the whole workgroup where that can be, else for
+  // each group of lanes.
+  if (Value *workgroup =
+          getWorkgroupLine(guard.getTrueValue(), guard.getCondition(), size)) {
+    auto *chunkBlock = BasicBlock::Create(context, "lanes.chunk", function);
+    b.CreateCondBr(b.CreateAnd(allActive, workgroup), wholeBlock, chunkBlock);
+    b.SetInsertPoint(chunkBlock);
+  }
+  Value *firstInside = laneValue(guard.getCondition(), 0);
+  Value *lastInside = laneValue(guard.getCondition(), frame.lanes - 1);
+  Value *last = laneValue(guard.getTrueValue(), frame.lanes - 1);
+  Value *whole = b.getFalse();
+  if (firstInside && lastInside && last) {
+    Value *dense =
+        b.CreateICmpEQ(b.CreateSub(b.CreatePtrToInt(last, b.getInt64Ty()),
+                                   b.CreatePtrToInt(first, b.getInt64Ty())),
+                       b.getInt64((frame.lanes - 1) * size));
+    whole = b.CreateAnd({allActive, dense, firstInside, lastInside});
+  }
   b.CreateCondBr(whole, wholeBlock, checkedBlock);
   b.SetInsertPoint(wholeBlock);
   Value *loaded =

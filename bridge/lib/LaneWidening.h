@@ -47,6 +47,14 @@ struct LaneFrame {
   /// Whether a chunk's lanes lie in one row of the workgroup, so that the
   /// x components of their ids count up as the local index does.
   bool rowHoldsChunk = false;
+  /// Whether the workgroup is one row (its y and z extents are 1).
+  bool oneRow = false;
+  /// The workgroup's invocation count, the scalar workgroup id times the
+  /// workgroup size per dimension, and the end of the block before the
+  /// loop over chunks, where values for the whole workgroup go.
+  unsigned invocations = 0;
+  llvm::Value *groupBase[3] = {};
+  llvm::Instruction *prologueEnd = nullptr;
 };
 
 /// Whether `call` is spvb_rt_subgroup for a derivative (OpDPdx ...
