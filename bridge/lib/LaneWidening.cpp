@@ -658,6 +658,9 @@ Value *LaneWidener::accessLanes(Type *type, Value *pointer, Value *addresses,
                                 Align align, Value *values) {
   Value *active = loadActive();
   uint64_t size = layout.getTypeAllocSize(type);
+  // Inactive lanes' addresses may be poison; frozen, they are merely
+  // anything, which at worst sends the access to the gather.
+  addresses = b.CreateFreeze(addresses);
   // In scalars where it can be, so that the vector addresses sink into
   // the paths that need them.
   Value *first = pointer ? laneValue(pointer, 0) : nullptr;
@@ -744,13 +747,17 @@ Value *LaneWidener::laneValue(Value *value, unsigned lane, unsigned depth) {
                                          layout) == body.getArg(1)
             ? vector(value)
             : nullptr;
-    return lanes ? b.CreateExtractElement(lanes, lane) : nullptr;
+    return lanes ? b.CreateFreeze(b.CreateExtractElement(lanes, lane))
+                 : nullptr;
   }
   // Lanes past the workgroup hold anything: no division for them.
   if (!isa<CmpInst, CastInst, GetElementPtrInst, SelectInst>(inst) &&
       !(isa<BinaryOperator>(inst) && !inst->isIntDivRem()))
     return nullptr;
+  // The lane may be inactive, or hold what no invocation runs with: its
+  // value must not become poison where the body's could not.
   Instruction *copy = inst->clone();
+  copy->dropPoisonGeneratingFlags();
   for (Use &operand : copy->operands()) {
     Value *operandValue = laneValue(operand.get(), lane, depth + 1);
     if (!operandValue) {
@@ -841,6 +848,7 @@ Value *LaneWidener::getValueAtInvocation(Value *value, Value *index,
         return nullptr;
     }
     Instruction *copy = inst->clone();
+    copy->dropPoisonGeneratingFlags();
     for (auto [i, operand] : enumerate(operands))
       copy->setOperand(i, operand);
     result = prologue.Insert(copy);
@@ -940,7 +948,10 @@ Value *LaneWidener::accessGuarded(Type *type, SelectInst &guard, Align align,
         b.CreateICmpEQ(b.CreateSub(b.CreatePtrToInt(last, b.getInt64Ty()),
                                    b.CreatePtrToInt(first, b.getInt64Ty())),
                        b.getInt64((frame.lanes - 1) * size));
-    whole = b.CreateAnd({allActive, dense, firstInside, lastInside});
+    // An inactive lane's values may be poison: they count only when every
+    // lane is active.
+    whole = b.CreateLogicalAnd(allActive,
+                               b.CreateAnd({dense, firstInside, lastInside}));
   }
   b.CreateCondBr(whole, wholeBlock, checkedBlock);
   b.SetInsertPoint(wholeBlock);
