@@ -160,6 +160,32 @@ private:
   /// bounds check (Lowering.h), all pass it: i1 computed before the loop
   /// over chunks, or null if that cannot be told there.
   Value *getWorkgroupLine(Value *address, Value *condition, uint64_t size);
+  /// Whether `address` lies on a line of step `size` that may jump at most
+  /// once (getLaneStride), across a group of lanes or the workgroup.
+  bool isLine(Value *address, uint64_t size, bool acrossWorkgroup = false) {
+    unsigned jumps = 0;
+    std::optional<int64_t> stride =
+        getLaneStride(address, jumps, acrossWorkgroup);
+    return stride && *stride == int64_t(size) && jumps <= 1;
+  }
+  /// i1: whether `last` is `count - 1` elements of `size` bytes past
+  /// `first`, which on such a line means no jump between them.
+  static Value *spansLine(IRBuilder<> &builder, Value *first, Value *last,
+                          unsigned count, uint64_t size) {
+    Type *i64 = builder.getInt64Ty();
+    return builder.CreateICmpEQ(
+        builder.CreateSub(builder.CreatePtrToInt(last, i64),
+                          builder.CreatePtrToInt(first, i64)),
+        builder.getInt64((count - 1) * size));
+  }
+  /// One plain vector load (`values` null) or store at `first`.
+  Value *accessWhole(Type *type, Value *first, Align align, Value *values) {
+    if (values) {
+      b.CreateAlignedStore(values, first, align);
+      return nullptr;
+    }
+    return b.CreateAlignedLoad(widen(type), first, align);
+  }
   /// i1: whether `addresses` (of `pointer` in the body, or null) are
   /// consecutive elements of `size` bytes.
   Value *areConsecutive(Value *pointer, Value *addresses, uint64_t size);
@@ -631,17 +657,10 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value, unsigned &jumps,
 Value *LaneWidener::areConsecutive(Value *pointer, Value *addresses,
                                    uint64_t size) {
   Value *first = b.CreateExtractElement(addresses, uint64_t(0));
-  unsigned jumps = 0;
-  std::optional<int64_t> stride =
-      pointer ? getLaneStride(pointer, jumps) : std::nullopt;
-  if (stride && *stride == int64_t(size) && jumps <= 1) {
-    // On a line with the right step but for at most one jump, which
-    // changes the span of the first and last lanes.
-    Value *last = b.CreateExtractElement(addresses, frame.lanes - 1);
-    return b.CreateICmpEQ(b.CreateSub(b.CreatePtrToInt(last, b.getInt64Ty()),
-                                      b.CreatePtrToInt(first, b.getInt64Ty())),
-                          b.getInt64((frame.lanes - 1) * size));
-  }
+  if (pointer && isLine(pointer, size))
+    return spansLine(b, first,
+                     b.CreateExtractElement(addresses, frame.lanes - 1),
+                     frame.lanes, size);
   SmallVector<Constant *> offsets;
   for (unsigned lane = 0; lane < frame.lanes; ++lane)
     offsets.push_back(b.getInt64(lane * size));
@@ -686,10 +705,7 @@ Value *LaneWidener::accessLanes(Type *type, Value *pointer, Value *addresses,
   auto *maskedBlock = BasicBlock::Create(context, "lanes.masked", function);
   b.CreateCondBr(b.CreateAndReduce(active), fullBlock, maskedBlock);
   b.SetInsertPoint(fullBlock);
-  Value *whole =
-      values ? nullptr : b.CreateAlignedLoad(widen(type), first, align);
-  if (values)
-    b.CreateAlignedStore(values, first, align);
+  Value *whole = accessWhole(type, first, align, values);
   b.CreateBr(after);
   b.SetInsertPoint(maskedBlock);
   Value *loaded =
@@ -864,12 +880,8 @@ Value *LaneWidener::getWorkgroupLine(Value *address, Value *condition,
       workgroupLines.try_emplace({address, condition}, nullptr);
   if (!inserted)
     return cached->second;
-  unsigned jumps = 0;
-  std::optional<int64_t> stride =
-      frame.prologueEnd && frame.invocations > frame.lanes
-          ? getLaneStride(address, jumps, /*acrossWorkgroup=*/true)
-          : std::nullopt;
-  if (!stride || *stride != int64_t(size) || jumps > 1)
+  if (!frame.prologueEnd || frame.invocations <= frame.lanes ||
+      !isLine(address, size, /*acrossWorkgroup=*/true))
     return nullptr;
   // On a line that does not jump (a jump would change the span), the
   // first and last invocations' bounds bracket the others'.
@@ -886,13 +898,9 @@ Value *LaneWidener::getWorkgroupLine(Value *address, Value *condition,
     if (!checks[end] || !addresses[end])
       return nullptr;
   }
-  Value *span = prologue.CreateSub(
-      prologue.CreatePtrToInt(addresses[1], prologue.getInt64Ty()),
-      prologue.CreatePtrToInt(addresses[0], prologue.getInt64Ty()));
   Value *line = prologue.CreateAnd(
       prologue.CreateAnd(checks[0], checks[1]),
-      prologue.CreateICmpEQ(span,
-                            prologue.getInt64((frame.invocations - 1) * size)),
+      spansLine(prologue, addresses[0], addresses[1], frame.invocations, size),
       "workgroup.line");
   workgroupLines[{address, condition}] = line;
   return line;
@@ -919,9 +927,7 @@ Value *LaneWidener::accessGuarded(Type *type, SelectInst &guard, Align align,
   };
   // All in scalars, so that the vector code sinks into the checked path.
   uint64_t size = layout.getTypeAllocSize(type);
-  unsigned jumps = 0;
-  std::optional<int64_t> stride = getLaneStride(guard.getTrueValue(), jumps);
-  Value *first = stride && *stride == int64_t(size) && jumps <= 1
+  Value *first = isLine(guard.getTrueValue(), size)
                      ? laneValue(guard.getTrueValue(), 0)
                      : nullptr;
   if (!first)
@@ -944,21 +950,15 @@ Value *LaneWidener::accessGuarded(Type *type, SelectInst &guard, Align align,
   Value *last = laneValue(guard.getTrueValue(), frame.lanes - 1);
   Value *whole = b.getFalse();
   if (firstInside && lastInside && last) {
-    Value *dense =
-        b.CreateICmpEQ(b.CreateSub(b.CreatePtrToInt(last, b.getInt64Ty()),
-                                   b.CreatePtrToInt(first, b.getInt64Ty())),
-                       b.getInt64((frame.lanes - 1) * size));
     // An inactive lane's values may be poison: they count only when every
     // lane is active.
-    whole = b.CreateLogicalAnd(allActive,
-                               b.CreateAnd({dense, firstInside, lastInside}));
+    whole = b.CreateLogicalAnd(
+        allActive, b.CreateAnd({spansLine(b, first, last, frame.lanes, size),
+                                firstInside, lastInside}));
   }
   b.CreateCondBr(whole, wholeBlock, checkedBlock);
   b.SetInsertPoint(wholeBlock);
-  Value *loaded =
-      values ? nullptr : b.CreateAlignedLoad(widen(type), first, align);
-  if (values)
-    b.CreateAlignedStore(values, first, align);
+  Value *loaded = accessWhole(type, first, align, values);
   b.CreateBr(after);
   b.SetInsertPoint(checkedBlock);
   Value *checked = checkLanes();
