@@ -18,6 +18,9 @@ else
   BUILD_DIR=${BUILD_DIR:-$ROOT/build}
 fi
 JOBS=${JOBS:-$(nproc)}
+# The Python module is built for, and its tests run with, the interpreter
+# whose packages (numpy, pytest) this script installs.
+PYTHON=${PYTHON:-/usr/bin/python3}
 FUZZ=${FUZZ:-1}
 # Sanitize builds: LLVM and MLIR are not instrumented, so the allocator
 # poisoning their headers inline into our code would never be undone
@@ -31,7 +34,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 PACKAGES=(cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools
   llvm-22-tools glslang-dev glslang-tools spirv-tools spirv-headers
   libvulkan-dev mesa-vulkan-drivers libboost-context-dev libgtest-dev
-  clang-22 libclang-rt-22-dev libpng-dev gdb lldb-22)
+  clang-22 libclang-rt-22-dev libpng-dev gdb lldb-22
+  python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest)
 
 install_missing() {
   local missing=()
@@ -52,7 +56,8 @@ install_missing() {
 configure_sanitize() {
   if [ ! -f "$SANITIZE_DIR/build.ninja" ]; then
     cmake -S "$ROOT" -B "$SANITIZE_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
-      -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 -DSPVB_FUZZ=ON
+      -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 -DSPVB_FUZZ=ON \
+      -DPython3_EXECUTABLE="$PYTHON"
   fi
 }
 
@@ -60,7 +65,8 @@ configure_and_build() {
   if [ "$BUILD_TYPE" = Sanitize ]; then
     SANITIZE_DIR=$BUILD_DIR configure_sanitize
   elif [ ! -f "$BUILD_DIR/build.ninja" ]; then
-    cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE"
+    cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
+      -DPython3_EXECUTABLE="$PYTHON"
   fi
   cmake --build "$BUILD_DIR" -j "$JOBS"
 }

@@ -649,3 +649,28 @@ std::string Dispatch::describeFault(const runtime::KernelFault &fault) const {
   return prefix + fault.describeAccess(
                       fault.describeOffset(nearest, detail, start, size));
 }
+
+llvm::StringRef spvb::getDiskCacheUseName(DiskCacheUse use) {
+  switch (use) {
+  case DiskCacheUse::Hit:
+    return "hit";
+  case DiskCacheUse::Miss:
+    return "miss";
+  case DiskCacheUse::Off:
+    break;
+  }
+  return "off";
+}
+
+llvm::StringRef spvb::getWorkgroupEntryName(uint32_t kind) {
+  switch (kind) {
+  case SPVB_WORKGROUP_ENTRY_LOOP:
+    return "loop";
+  case SPVB_WORKGROUP_ENTRY_REGIONS:
+    return "regions";
+  case SPVB_WORKGROUP_ENTRY_LANES:
+    return "lanes";
+  default:
+    return "fibers";
+  }
+}

@@ -10,18 +10,19 @@
 
 using namespace spvb::runtime;
 
-void FaultLog::report(std::string message) {
+void FaultLog::report(std::string message, ShaderFault::Kind kind) {
   std::lock_guard<std::mutex> lock(mutex);
-  if (first.empty())
-    first = std::move(message);
+  if (!first.empty())
+    return;
+  first = std::move(message);
+  firstKind = kind;
 }
 
 llvm::Error FaultLog::takeError() {
   std::lock_guard<std::mutex> lock(mutex);
   if (first.empty())
     return llvm::Error::success();
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 std::move(first));
+  return llvm::make_error<ShaderFault>(firstKind, std::move(first));
 }
 
 static std::string describeFault(const spvb_invocation &invocation,
@@ -63,7 +64,9 @@ extern "C" void spvb_rt_fault(const spvb_dispatch *dispatch,
                               const char *message) {
   static_cast<DispatchState *>(dispatch->runtime)
       ->faults.report(
-          describeFault(*invocation, kind, detail0, detail1, message));
+          describeFault(*invocation, kind, detail0, detail1, message),
+          kind == SPVB_FAULT_OUT_OF_BOUNDS ? ShaderFault::Kind::OutOfBounds
+                                           : ShaderFault::Kind::Other);
 }
 
 extern "C" void spvb_rt_undefined(const spvb_dispatch *dispatch,
@@ -80,5 +83,5 @@ extern "C" void spvb_rt_undefined(const spvb_dispatch *dispatch,
                     invocation->workgroup_id[2], invocation->local_id[0],
                     invocation->local_id[1], invocation->local_id[2]);
   static_cast<DispatchState *>(dispatch->runtime)
-      ->faults.report(std::move(text));
+      ->faults.report(std::move(text), ShaderFault::Kind::Undefined);
 }

@@ -7,6 +7,8 @@
 #ifndef SPVBRIDGE_CPU_RUNTIME_LIB_FAULTLOG_H
 #define SPVBRIDGE_CPU_RUNTIME_LIB_FAULTLOG_H
 
+#include "spvbridge/cpu_runtime/Launcher.h"
+
 #include "llvm/Support/Error.h"
 
 #include <mutex>
@@ -17,13 +19,15 @@ namespace spvb::runtime {
 class FaultLog {
 public:
   /// Keeps `message` if it is the dispatch's first fault.
-  void report(std::string message);
-  /// The first fault as an error, or success.
+  void report(std::string message,
+              ShaderFault::Kind kind = ShaderFault::Kind::Other);
+  /// The first fault as a ShaderFault, or success.
   llvm::Error takeError();
 
 private:
   std::mutex mutex;
   std::string first;
+  ShaderFault::Kind firstKind = ShaderFault::Kind::Other;
 };
 
 } // namespace spvb::runtime

@@ -27,6 +27,7 @@ void Launcher::runOnAllThreads(llvm::function_ref<void(unsigned)> body) {
 }
 
 char KernelFault::ID = 0;
+char ShaderFault::ID = 0;
 
 llvm::StringRef KernelFault::getAccessPhrase() const {
   switch (access) {

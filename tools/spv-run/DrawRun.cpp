@@ -8,7 +8,7 @@
 #include "ResourceChecks.h"
 #include "VulkanDraw.h"
 #include "VulkanRun.h"
-#include "Watchdog.h"
+#include "../common/Watchdog.h"
 
 #include "spvbridge/bridge/Draw.h"
 #include "spvbridge/bridge/Kernel.h"

@@ -31,7 +31,7 @@
 #include "RunArguments.h"
 #include "ScriptRun.h"
 #include "VulkanRun.h"
-#include "Watchdog.h"
+#include "../common/Watchdog.h"
 
 #include "spvbridge/bridge/Kernel.h"
 #include "spvbridge/cpu_runtime/ImageFormats.h"
@@ -603,31 +603,6 @@ static int reportComparison(json::Object cpuResult,
 }
 
 /// How the runtime runs a workgroup of the kernel.
-static StringRef getWorkgroupEntryName(uint32_t kind) {
-  switch (kind) {
-  case SPVB_WORKGROUP_ENTRY_LOOP:
-    return "loop";
-  case SPVB_WORKGROUP_ENTRY_REGIONS:
-    return "regions";
-  case SPVB_WORKGROUP_ENTRY_LANES:
-    return "lanes";
-  default:
-    return "fibers";
-  }
-}
-
-static StringRef getDiskCacheUseName(DiskCacheUse use) {
-  switch (use) {
-  case DiskCacheUse::Hit:
-    return "hit";
-  case DiskCacheUse::Miss:
-    return "miss";
-  case DiskCacheUse::Off:
-    break;
-  }
-  return "off";
-}
-
 /// Whether a debugger may stop the run (--debug, --debug-invocation): the
 /// watchdog then waits forever and the shader runs once, unless the
 /// command line says otherwise.

@@ -36,6 +36,11 @@ class CompiledObjects;
 
 /// How a kernel's compilation used the disk cache.
 enum class DiskCacheUse { Off, Miss, Hit };
+/// "off", "miss" or "hit", as spv-run --json reports it.
+llvm::StringRef getDiskCacheUseName(DiskCacheUse use);
+/// How spvb_kernel_info::workgroup_entry runs a workgroup: "loop",
+/// "regions", "lanes" or (none) "fibers".
+llvm::StringRef getWorkgroupEntryName(uint32_t kind);
 
 struct Kernel {
   std::string sourceName;

@@ -98,6 +98,36 @@ public:
   }
 };
 
+/// The first fault a dispatch's checks found in the shader, or a misuse of
+/// barriers; the message is the whole "error: ..." text. Its kind lets an
+/// embedder (the Python module) tell the checks apart without parsing it.
+class ShaderFault : public llvm::ErrorInfo<ShaderFault> {
+public:
+  static char ID;
+  enum class Kind {
+    /// --check-bounds: an access outside its buffer.
+    OutOfBounds,
+    /// --check-races: two unordered accesses, one a write.
+    DataRace,
+    /// --check-undefined or --check-nan: an operation whose result the
+    /// specifications leave undefined for its operands.
+    Undefined,
+    Other,
+  };
+  ShaderFault(Kind kind, std::string message)
+      : kind(kind), message(std::move(message)) {}
+  Kind getKind() const { return kind; }
+  const std::string &getMessage() const { return message; }
+  void log(llvm::raw_ostream &os) const override { os << message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  Kind kind;
+  std::string message;
+};
+
 /// Where debugPrintfEXT output goes (stdout by default); nullptr drops it.
 /// One invocation of a dispatch run through another build of its kernel (a
 /// debug build, CompileOptions::debug): its workgroup runs on fibers, that

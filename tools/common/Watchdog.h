@@ -6,8 +6,8 @@
 // with exit code 1, as a GPU driver's timeout ends a hung submission.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SPVBRIDGE_TOOLS_SPV_RUN_WATCHDOG_H
-#define SPVBRIDGE_TOOLS_SPV_RUN_WATCHDOG_H
+#ifndef SPVBRIDGE_TOOLS_COMMON_WATCHDOG_H
+#define SPVBRIDGE_TOOLS_COMMON_WATCHDOG_H
 
 #include <chrono>
 #include <condition_variable>
@@ -45,4 +45,4 @@ private:
 
 } // namespace spvb::run
 
-#endif // SPVBRIDGE_TOOLS_SPV_RUN_WATCHDOG_H
+#endif // SPVBRIDGE_TOOLS_COMMON_WATCHDOG_H

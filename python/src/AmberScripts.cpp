@@ -1,0 +1,91 @@
+//===- AmberScripts.cpp - spvbridge.run_amber -----------------------------===//
+#include "AmberScripts.h"
+
+#include "Session.h"
+
+#include "../../tools/common/Watchdog.h"
+
+#include "ScriptExecutor.h"
+#include "ScriptParser.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+
+namespace py = pybind11;
+using namespace spvb;
+using namespace spvb::python;
+
+static const char *getStatusName(amber::ScriptResult::Status status) {
+  switch (status) {
+  case amber::ScriptResult::Status::Pass:
+    return "pass";
+  case amber::ScriptResult::Status::Skip:
+    return "skip";
+  case amber::ScriptResult::Status::Fail:
+    break;
+  }
+  return "fail";
+}
+
+py::dict spvb::python::runAmber(const AmberRequest &request) {
+  amber::ExecutorOptions options;
+  options.threads = request.threads;
+  options.subgroupSize = request.subgroupSize;
+  options.compile.checkBounds = request.checkBounds;
+  options.compile.checkRaces = request.checkRaces;
+  options.compile.undefinedChecks =
+      request.checkUndefined ? UndefinedChecks::Report : UndefinedChecks::None;
+  options.imageDirectory = request.imageDirectory;
+  std::string name = request.isText ? "<inline>" : request.script;
+  JitCompiler &jit = Session::get().getJit();
+
+  amber::ScriptResult result;
+  double milliseconds = 0;
+  std::string output;
+  {
+    py::gil_scoped_release release;
+    auto start = std::chrono::steady_clock::now();
+    run::Watchdog watchdog(
+        std::chrono::duration<double>(request.timeoutSeconds), [&] {
+          return llvm::formatv("error: {0}: the script did not finish in {1} "
+                               "s (timeout=; 0 waits forever); a shader may "
+                               "loop forever",
+                               name, request.timeoutSeconds)
+              .str();
+        });
+    llvm::Expected<std::string> printed =
+        Session::get().runExclusive([&](FILE *) -> llvm::Error {
+          llvm::Expected<amber::Script> script =
+              request.isText ? amber::parseScriptText(request.script, name)
+                             : amber::parseScript(request.script);
+          if (!script) {
+            std::string message = llvm::toString(script.takeError());
+            llvm::StringRef text(message);
+            text.consume_front("error: ");
+            result.fail(0, text.str());
+            return llvm::Error::success();
+          }
+          watchdog.arm();
+          result = amber::executeScript(*script, jit, options);
+          watchdog.disarm();
+          return llvm::Error::success();
+        });
+    output = llvm::cantFail(std::move(printed));
+    milliseconds = std::chrono::duration<double, std::milli>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  }
+  py::list failures;
+  for (const amber::ScriptFailure &failure : result.failures)
+    failures.append(
+        py::make_tuple(failure.line, failure.message, failure.note));
+  py::dict dict;
+  dict["script"] = name;
+  dict["status"] = getStatusName(result.status);
+  dict["reason"] = result.reason;
+  dict["failures"] = failures;
+  dict["time_ms"] = milliseconds;
+  dict["printf"] = output;
+  return dict;
+}

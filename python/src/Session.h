@@ -1,0 +1,55 @@
+//===- Session.h - What every kernel of the Python module shares -*- C++ -*-=//
+//
+// One JIT for the process (its in-memory cache serves every compile() of
+// the same module and options, its disk cache later processes), one
+// launcher per (threads, subgroup size) so that a dispatch does not start
+// threads, and one dispatch or draw at a time: the printf sink is global.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_PYTHON_SESSION_H
+#define SPVBRIDGE_PYTHON_SESSION_H
+
+#include "spvbridge/bridge/Kernel.h"
+#include "spvbridge/cpu_runtime/Launcher.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace spvb::python {
+
+class Session {
+public:
+  /// The process's session; its JIT is created on first use.
+  static Session &get();
+
+  /// The JIT; the disk cache is $SPVBRIDGE_KERNEL_CACHE (or
+  /// ~/.cache/spvbridge, or none when it is "off"), as for spv-run.
+  JitCompiler &getJit();
+  /// Moves the disk cache to \p directory ("off": none); the kernels
+  /// compiled so far stay in memory.
+  void setDiskCache(const std::string &directory);
+
+  /// The launcher for \p threads (0: every hardware thread) and
+  /// \p subgroupSize.
+  runtime::Launcher &getLauncher(unsigned threads, uint32_t subgroupSize);
+
+  /// Runs \p body alone and returns the debugPrintfEXT output it sent to
+  /// `sink` (runtime::setPrintfSink); \p body's errors pass through.
+  llvm::Expected<std::string>
+  runExclusive(llvm::function_ref<llvm::Error(FILE *sink)> body);
+
+private:
+  Session() = default;
+  std::mutex mutex;
+  std::unique_ptr<JitCompiler> jit;
+  std::map<std::pair<unsigned, uint32_t>, std::unique_ptr<runtime::Launcher>>
+      launchers;
+};
+
+} // namespace spvb::python
+
+#endif // SPVBRIDGE_PYTHON_SESSION_H
