@@ -39,6 +39,12 @@ from ._spvbridge import (
     UndefinedResultError,
 )
 
+# Shown as spvbridge.X, where users meet them.
+for _class in (BindingError, CompileError, DataRaceError, DispatchError,
+               EntryPoint, Error, Member, OutOfBoundsError, Reflection,
+               Resource, SpecConstant, StorageVariable, UndefinedResultError):
+    _class.__module__ = __name__
+
 __all__ = [
     "AmberFailure", "AmberResult", "BindingError", "CompileError",
     "DataRaceError", "DispatchError", "DispatchResult", "EntryPoint", "Error",
@@ -309,8 +315,7 @@ def _pack_push(reflection: Reflection, values: Mapping[str, Any]) -> bytes:
     data = bytearray(reflection.push_constant_size)
     for member in block.members:
         if member.name not in values:
-            raise BindingError(f"error: push: no value for member "
-                               f"'{member.name}' (the members are {names})")
+            continue
         layout = _member_layout(member.type)
         if layout is None:
             raise BindingError(
@@ -425,7 +430,7 @@ class Kernel:
         descriptor arrays; a bare binding means set 0): numpy arrays or any
         C-contiguous buffer-protocol object, read and written in place
         (other numpy arrays go through a contiguous copy). push: bytes, an
-        array, or {member name: value}. images: {(set, binding): Image};
+        array, or {member name: value} with the members not named zero. images: {(set, binding): Image};
         samplers: {(set, binding): Sampler} for separate samplers.
 
         check_bounds (default on) raises OutOfBoundsError at the first access

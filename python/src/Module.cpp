@@ -58,7 +58,7 @@ PYBIND11_MODULE(_spvbridge, module) {
       .def_property_readonly(
           "reflection",
           [](const ShaderKernel &kernel) -> const ModuleReflection & {
-            return kernel.getKernel().reflection;
+            return kernel.getReflection();
           },
           py::return_value_policy::reference_internal)
       .def_property_readonly("entry_point",

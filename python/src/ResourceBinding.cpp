@@ -9,6 +9,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <pybind11/stl.h>
+
 #include <cstring>
 #include <set>
 

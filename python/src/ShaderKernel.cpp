@@ -154,6 +154,14 @@ ShaderKernel::ShaderKernel(const LoadRequest &request) {
     throwCompileError(compiled.takeError());
   }
   kernel = std::move(*compiled);
+  reflection = kernel->reflection;
+  llvm::Expected<std::vector<SpecConstantInfo>> constants =
+      listSpecConstants(binary);
+  if (!constants) {
+    py::gil_scoped_acquire acquire;
+    throwCompileError(constants.takeError());
+  }
+  reflection.specConstants = std::move(*constants);
 }
 
 std::shared_ptr<const Kernel>

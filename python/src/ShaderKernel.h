@@ -79,6 +79,9 @@ public:
   explicit ShaderKernel(const LoadRequest &request);
 
   const Kernel &getKernel() const { return *kernel; }
+  /// The kernel's reflection, with the module's specialization constants
+  /// as they were before specialization froze them.
+  const ModuleReflection &getReflection() const { return reflection; }
   /// The module as loaded, before specialization.
   const SpirvBinary &getBinary() const { return binary; }
   /// Runs one dispatch; returns its timings and printf output as a dict.
@@ -91,6 +94,7 @@ private:
   SpirvBinary binary;
   CompileOptions options;
   std::shared_ptr<const Kernel> kernel;
+  ModuleReflection reflection;
 };
 
 } // namespace spvb::python

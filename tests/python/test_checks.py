@@ -1,0 +1,93 @@
+"""A shader's own bugs raise exceptions naming the source line and the
+invocation; without check_bounds, they never touch memory outside the
+arrays."""
+
+import numpy as np
+import pytest
+
+import spvbridge
+
+OUT_OF_BOUNDS = """
+#version 450
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) buffer Out { uint v[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  v[i + 4] = i;
+}
+"""
+
+
+def test_out_of_bounds_is_reported_with_line_and_invocation():
+    kernel = spvbridge.compile(OUT_OF_BOUNDS)
+    out = np.zeros(16, dtype=np.uint32)
+    with pytest.raises(spvbridge.OutOfBoundsError,
+                       match=r"^error: <inline>:7:\d+: out-of-bounds write "
+                             r"of 4 bytes to buffer 'Out' \(set 0, binding "
+                             r"0\) at byte 64 \(the buffer has 64 bytes\), "
+                             r"workgroup \(0, 0, 0\), local invocation "
+                             r"\(12, 0, 0\)$") as info:
+        kernel.dispatch(1, buffers={(0, 0): out})
+    assert isinstance(info.value, spvbridge.DispatchError)
+
+
+def test_without_checks_out_of_bounds_writes_are_dropped():
+    kernel = spvbridge.compile(OUT_OF_BOUNDS)
+    memory = np.full(32, 7, dtype=np.uint32)
+    kernel.dispatch(1, buffers={(0, 0): memory[:16]}, check_bounds=False)
+    # In bounds: invocations 0..11 at 4..15; the rest of the array, past
+    # the buffer, is untouched.
+    np.testing.assert_array_equal(memory[4:16], np.arange(12))
+    np.testing.assert_array_equal(memory[:4], 7)
+    np.testing.assert_array_equal(memory[16:], 7)
+
+
+def test_data_race():
+    kernel = spvbridge.compile("""
+#version 450
+layout(local_size_x = 8) in;
+layout(set = 0, binding = 0) buffer Counter { uint count; };
+void main() {
+  count = count + 1;
+}
+""")
+    counter = np.zeros(1, dtype=np.uint32)
+    with pytest.raises(spvbridge.DataRaceError,
+                       match=r"^error: data race on buffer 'Counter' \(set 0, "
+                             r"binding 0\) at byte 0: .*<inline>:6:\d+ .*"
+                             r"with no barrier between them$"):
+        kernel.dispatch(1, buffers={(0, 0): counter}, check_races=True)
+
+
+def test_undefined_result():
+    kernel = spvbridge.compile("""
+#version 450
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) buffer Data { int v[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  v[i] = 12 / (v[i] - 2);
+}
+""")
+    data = np.arange(4, dtype=np.int32)
+    with pytest.raises(spvbridge.UndefinedResultError,
+                       match=r"^error: <inline>:7:\d+: OpSDiv of 12 by 0 is "
+                             r"undefined \(division by zero\), workgroup "
+                             r"\(0, 0, 0\), local invocation \(2, 0, 0\)$"):
+        kernel.dispatch(1, buffers={(0, 0): data}, check_undefined=True)
+
+
+def test_barrier_misuse_is_a_dispatch_error():
+    kernel = spvbridge.compile("""
+#version 450
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) buffer Data { uint v[]; };
+void main() {
+  if (gl_LocalInvocationIndex < 2) barrier();
+  v[gl_LocalInvocationIndex] = 1;
+}
+""", options={"validate": True})
+    data = np.zeros(4, dtype=np.uint32)
+    with pytest.raises(spvbridge.DispatchError,
+                       match=r"workgroup \(0, 0, 0\): .*OpControlBarrier"):
+        kernel.dispatch(1, buffers={(0, 0): data})
