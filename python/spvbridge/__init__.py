@@ -50,7 +50,8 @@ __all__ = [
     "DataRaceError", "DispatchError", "DispatchResult", "EntryPoint", "Error",
     "Image", "Kernel", "Member", "Options", "OutOfBoundsError", "Reflection",
     "Resource", "Sampler", "SpecConstant", "StorageVariable",
-    "UndefinedResultError", "compile", "run_amber", "set_kernel_cache",
+    "UndefinedResultError", "compile", "draw", "run_amber",
+    "set_kernel_cache",
 ]
 
 _SHADER_EXTENSIONS = (".spv", ".spvasm", ".comp", ".vert", ".frag", ".glsl",
@@ -385,6 +386,46 @@ def _extent(image: Image, where: str) -> Tuple[int, int, int]:
     return extent[0], extent[1], extent[2]
 
 
+def _resources(buffers: Optional[Mapping[Any, Any]], push: Any,
+               images: Optional[Mapping[Any, Image]],
+               samplers: Optional[Mapping[Any, Sampler]],
+               kernels: Sequence["Kernel"],
+               copies: List[Tuple[Any, Any]]) -> Dict[str, Any]:
+    """The resource arguments of a dispatch or draw, as _native takes
+    them; non-contiguous arrays' copies are added to `copies`."""
+    buffer_list = []
+    for key, value in (buffers or {}).items():
+        s, b, e, has_e = _resource_key("buffers", key)
+        buffer_list.append((s, b, e, has_e, _contiguous(value, copies)))
+    image_list = []
+    for key, image in (images or {}).items():
+        s, b, e, has_e = _resource_key("images", key)
+        where = f"images[{key!r}]"
+        if not isinstance(image, Image):
+            raise BindingError(f"error: {where}: expected an spvbridge.Image")
+        sampler = (image.sampler._settings(where)
+                   if image.sampler is not None else None)
+        image_list.append((s, b, e, has_e, _contiguous(image.data, copies),
+                           image.format, _extent(image, where), image.layers,
+                           image.levels, sampler))
+    sampler_list = []
+    for key, sampler in (samplers or {}).items():
+        s, b, e, has_e = _resource_key("samplers", key)
+        where = f"samplers[{key!r}]"
+        if not isinstance(sampler, Sampler):
+            raise BindingError(f"error: {where}: expected an "
+                               "spvbridge.Sampler")
+        sampler_list.append((s, b, e, has_e, sampler._settings(where)))
+    if isinstance(push, Mapping):
+        reflections = [k.reflect() for k in kernels]
+        declaring = [r for r in reflections if r.push_constants is not None]
+        push = _pack_push(declaring[0] if declaring else reflections[0], push)
+    elif push is not None:
+        push = _contiguous(push, [])
+    return {"buffers": buffer_list, "images": image_list,
+            "samplers": sampler_list, "push": push}
+
+
 class Kernel:
     """A compiled entry point: its interface, and dispatches of it."""
 
@@ -444,39 +485,12 @@ class Kernel:
         the dispatch; the result's printf has them all.
         """
         copies: List[Tuple[Any, Any]] = []
-        buffer_list = []
-        for key, value in (buffers or {}).items():
-            s, b, e, has_e = _resource_key("buffers", key)
-            buffer_list.append((s, b, e, has_e, _contiguous(value, copies)))
-        image_list = []
-        for key, image in (images or {}).items():
-            s, b, e, has_e = _resource_key("images", key)
-            where = f"images[{key!r}]"
-            if not isinstance(image, Image):
-                raise BindingError(f"error: {where}: expected an "
-                                   "spvbridge.Image")
-            sampler = (image.sampler._settings(where)
-                       if image.sampler is not None else None)
-            image_list.append((s, b, e, has_e,
-                               _contiguous(image.data, copies), image.format,
-                               _extent(image, where), image.layers,
-                               image.levels, sampler))
-        sampler_list = []
-        for key, sampler in (samplers or {}).items():
-            s, b, e, has_e = _resource_key("samplers", key)
-            where = f"samplers[{key!r}]"
-            if not isinstance(sampler, Sampler):
-                raise BindingError(f"error: {where}: expected an "
-                                   "spvbridge.Sampler")
-            sampler_list.append((s, b, e, has_e, sampler._settings(where)))
-        if isinstance(push, Mapping):
-            push = _pack_push(self._native.reflection, push)
-        elif push is not None:
-            push = _contiguous(push, [])
-        raw = self._native._dispatch(
-            _groups(groups), buffer_list, image_list, sampler_list, push,
-            subgroup_size, threads, check_bounds, check_races,
-            check_undefined, check_nan, repeat, float(timeout))
+        common = _resources(buffers, push, images, samplers, [self], copies)
+        common.update(subgroup_size=subgroup_size, threads=threads,
+                      check_bounds=check_bounds, check_races=check_races,
+                      check_undefined=check_undefined, check_nan=check_nan,
+                      timeout=float(timeout))
+        raw = self._native._dispatch(_groups(groups), common, repeat)
         for original, copy in copies:
             original[...] = copy
         result = DispatchResult(**raw)
@@ -489,6 +503,90 @@ class Kernel:
         x, y, z = self.workgroup_size
         return (f"<spvbridge.Kernel {self.entry_point} of "
                 f"{self.source_name}, workgroup {x}x{y}x{z}>")
+
+
+_VERTEX_FORMATS = {("f", 4): "SFLOAT", ("i", 4): "SINT", ("u", 4): "UINT"}
+
+
+def _vertex_input(location: int, value: Any) -> Tuple[int, Any, str]:
+    """(location, data, VkFormat name) of one vertices= entry: an array of
+    32-bit floats or integers, shape (count,) or (count, components), or
+    (data, "FORMAT")."""
+    if isinstance(value, tuple) and len(value) == 2:
+        return location, _contiguous(value[0], []), value[1]
+    import numpy as np
+
+    array = np.ascontiguousarray(value)
+    key = (array.dtype.kind, array.dtype.itemsize)
+    components = 1 if array.ndim == 1 else array.shape[-1]
+    if key not in _VERTEX_FORMATS or array.ndim > 2 or not 1 <= components <= 4:
+        raise BindingError(
+            f"error: vertices[{location}]: an array of {array.dtype} with "
+            f"shape {array.shape} has no format of its own; give (data, "
+            "\"FORMAT\") with a VkFormat name")
+    name = "".join(f"{c}32" for c in "RGBA"[:components])
+    return location, array, f"{name}_{_VERTEX_FORMATS[key]}"
+
+
+def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
+         size: Tuple[int, int], format: str = "R8G8B8A8_UNORM",
+         vertices: Optional[Mapping[int, Any]] = None, indices: Any = None,
+         topology: str = "triangle_list", count: Optional[int] = None,
+         instances: int = 1, location: int = 0,
+         buffers: Optional[Mapping[Any, Any]] = None, push: Any = None,
+         images: Optional[Mapping[Any, Image]] = None,
+         samplers: Optional[Mapping[Any, Sampler]] = None, threads: int = 0,
+         check_bounds: bool = True, timeout: float = 60.0,
+         printf: Optional[Callable[[str], Any]] = None) -> Any:
+    """Draws and returns the colour attachment of output `location` as an
+    array of shape (height, width, components), row 0 at the top.
+
+    Without `vertex`, the fragment shader covers the whole framebuffer (as
+    `spv-run shader.frag --framebuffer`). With it, vertices={location:
+    array} feed its inputs (float32, int32 or uint32 arrays of shape (n,)
+    or (n, components), or (data, "R16G16_SFLOAT")-style pairs), indices
+    (uint8, uint16 or uint32) make an indexed draw, and count overrides the
+    vertex count. size: (width, height); format: the VkFormat of float
+    outputs (R8G8B8A8_UNORM gives uint8 texels, R32G32B32A32_SFLOAT
+    float32); integer outputs are R32G32B32A32_SINT or _UINT. Resources
+    bind as for Kernel.dispatch, visible to both stages.
+    """
+    import numpy as np
+
+    width, height = size
+    kernels = [fragment] + ([vertex] if vertex is not None else [])
+    copies: List[Tuple[Any, Any]] = []
+    common = _resources(buffers, push, images, samplers, kernels, copies)
+    common.update(subgroup_size=4, threads=threads, check_bounds=check_bounds,
+                  check_races=False, check_undefined=False, check_nan=False,
+                  timeout=float(timeout))
+    vertex_list = [_vertex_input(loc, value)
+                   for loc, value in (vertices or {}).items()]
+    index_size = 4
+    if indices is not None:
+        indices = np.ascontiguousarray(indices)
+        if indices.dtype not in (np.uint8, np.uint16, np.uint32):
+            raise BindingError(f"error: indices: {indices.dtype} indices "
+                               "(expected uint8, uint16 or uint32)")
+        index_size = indices.dtype.itemsize
+    raw = _native._draw(fragment._native,
+                        vertex._native if vertex is not None else None,
+                        width, height, format, vertex_list, indices,
+                        index_size, topology, count, instances, location,
+                        common)
+    for original, copy in copies:
+        original[...] = copy
+    if printf is not None:
+        for line in raw["printf"].splitlines():
+            printf(line)
+    components, texel_bytes = raw["components"], raw["texel_bytes"]
+    item = texel_bytes // components
+    kind = {"float": "f", "signed": "i", "unsigned": "u"}[raw["kind"]]
+    texels = np.frombuffer(raw["texels"], dtype=np.uint8)
+    if texel_bytes % components or item not in (1, 2, 4, 8):
+        # Packed formats: each texel's bytes.
+        return texels.reshape(height, width, texel_bytes)
+    return texels.view(f"<{kind}{item}").reshape(height, width, components)
 
 
 def run_amber(script: Union[str, "os.PathLike[str]"], *, threads: int = 0,

@@ -198,6 +198,17 @@ def compile(source: Union[str, bytes, "os.PathLike[str]"],
             stage: Optional[str] = ...,
             language: Optional[str] = ...) -> Kernel: ...
 
+def draw(fragment: Kernel, vertex: Optional[Kernel] = ..., *,
+         size: Tuple[int, int], format: str = ...,
+         vertices: Optional[Mapping[int, Any]] = ..., indices: Any = ...,
+         topology: str = ..., count: Optional[int] = ...,
+         instances: int = ..., location: int = ...,
+         buffers: Optional[Mapping[Any, Any]] = ..., push: Any = ...,
+         images: Optional[Mapping[Any, Image]] = ...,
+         samplers: Optional[Mapping[Any, Sampler]] = ..., threads: int = ...,
+         check_bounds: bool = ..., timeout: float = ...,
+         printf: Optional[Callable[[str], Any]] = ...) -> Any: ...
+
 def run_amber(script: Union[str, "os.PathLike[str]"], *, threads: int = ...,
               subgroup_size: int = ..., check_bounds: bool = ...,
               check_races: bool = ..., check_undefined: bool = ...,

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AmberScripts.h"
+#include "DrawCall.h"
 #include "Errors.h"
 #include "ReflectionBindings.h"
 #include "Session.h"
@@ -25,7 +26,7 @@ using namespace spvb::python;
 static std::vector<ResourceArgument>
 convertResources(const py::list &list, bool isImage, bool isSampler) {
   std::vector<ResourceArgument> arguments;
-  for (py::handle item : list) {
+  for (py::handle item : py::reinterpret_borrow<py::list>(list)) {
     py::tuple tuple = py::reinterpret_borrow<py::tuple>(item);
     ResourceArgument argument;
     argument.set = tuple[0].cast<uint32_t>();
@@ -46,6 +47,24 @@ convertResources(const py::list &list, bool isImage, bool isSampler) {
     arguments.push_back(std::move(argument));
   }
   return arguments;
+}
+
+/// What dispatches and draws share, as a dict of __init__.py's names.
+static DispatchRequest convertCommon(const py::dict &common) {
+  DispatchRequest request;
+  request.buffers = convertResources(common["buffers"], false, false);
+  request.images = convertResources(common["images"], true, false);
+  request.samplers = convertResources(common["samplers"], false, true);
+  if (!common["push"].is_none())
+    request.push = common["push"];
+  request.subgroupSize = common["subgroup_size"].cast<uint32_t>();
+  request.threads = common["threads"].cast<unsigned>();
+  request.checkBounds = common["check_bounds"].cast<bool>();
+  request.checkRaces = common["check_races"].cast<bool>();
+  request.checkUndefined = common["check_undefined"].cast<bool>();
+  request.checkNan = common["check_nan"].cast<bool>();
+  request.timeoutSeconds = common["timeout"].cast<double>();
+  return request;
 }
 
 PYBIND11_MODULE(_spvbridge, module) {
@@ -87,29 +106,13 @@ PYBIND11_MODULE(_spvbridge, module) {
                throwCompileError(text.takeError());
              return *text;
            })
-      .def("_dispatch",
-           [](ShaderKernel &kernel, std::array<uint32_t, 3> groups,
-              py::list buffers, py::list images, py::list samplers,
-              py::object push, uint32_t subgroupSize, unsigned threads,
-              bool checkBounds, bool checkRaces, bool checkUndefined,
-              bool checkNan, unsigned repeat, double timeout) {
-             DispatchRequest request;
-             request.groups = groups;
-             request.buffers = convertResources(buffers, false, false);
-             request.images = convertResources(images, true, false);
-             request.samplers = convertResources(samplers, false, true);
-             if (!push.is_none())
-               request.push = push;
-             request.subgroupSize = subgroupSize;
-             request.threads = threads;
-             request.checkBounds = checkBounds;
-             request.checkRaces = checkRaces;
-             request.checkUndefined = checkUndefined;
-             request.checkNan = checkNan;
-             request.repeat = repeat;
-             request.timeoutSeconds = timeout;
-             return kernel.dispatch(request);
-           });
+      .def("_dispatch", [](ShaderKernel &kernel, std::array<uint32_t, 3> groups,
+                           py::dict common, unsigned repeat) {
+        DispatchRequest request = convertCommon(common);
+        request.groups = groups;
+        request.repeat = repeat;
+        return kernel.dispatch(request);
+      });
 
   module.def("_compile",
              [](std::string kind, py::object source, std::string name,
@@ -152,6 +155,36 @@ PYBIND11_MODULE(_spvbridge, module) {
     request.timeoutSeconds = timeout;
     request.imageDirectory = std::move(imageDirectory);
     return runAmber(request);
+  });
+
+  module.def("_draw", [](std::shared_ptr<ShaderKernel> fragment,
+                         std::shared_ptr<ShaderKernel> vertex, uint32_t width,
+                         uint32_t height, std::string format, py::list vertices,
+                         py::object indices, unsigned indexSize,
+                         std::string topology, std::optional<uint32_t> count,
+                         uint32_t instances, uint32_t location,
+                         py::dict common) {
+    DrawRequest request;
+    request.fragment = std::move(fragment);
+    request.vertex = std::move(vertex);
+    request.width = width;
+    request.height = height;
+    request.format = std::move(format);
+    for (py::handle item : vertices) {
+      py::tuple tuple = py::reinterpret_borrow<py::tuple>(item);
+      request.vertices.push_back({tuple[0].cast<uint32_t>(),
+                                  py::reinterpret_borrow<py::object>(tuple[1]),
+                                  tuple[2].cast<std::string>()});
+    }
+    if (!indices.is_none())
+      request.indices = indices;
+    request.indexSize = indexSize;
+    request.topology = std::move(topology);
+    request.count = count;
+    request.instances = instances;
+    request.location = location;
+    request.resources = convertCommon(common);
+    return runDraw(request);
   });
 
   module.def(

@@ -66,17 +66,22 @@ static std::string describeResource(const ResourceInfo &resource) {
 const ResourceInfo &
 ResourceBinder::findResource(const ResourceArgument &argument,
                              const char *what) {
-  const ModuleReflection &reflection = kernel.reflection;
-  const ResourceInfo *resource =
-      reflection.findResource(argument.set, argument.binding);
+  const ResourceInfo *resource = nullptr;
+  for (const Kernel *kernel : kernels)
+    if (!resource)
+      resource =
+          kernel->reflection.findResource(argument.set, argument.binding);
   if (!resource) {
-    std::string declared;
-    for (const ResourceInfo &other : reflection.resources)
-      declared += (declared.empty() ? "" : ", ") + describeResource(other);
+    std::string declared, names;
+    for (const Kernel *kernel : kernels) {
+      names += (names.empty() ? "" : " and ") + kernel->sourceName;
+      for (const ResourceInfo &other : kernel->reflection.resources)
+        declared += (declared.empty() ? "" : ", ") + describeResource(other);
+    }
     throwBindingError(formatv("{0}: {1} declares nothing at set {2}, binding "
                               "{3} (it declares {4})",
-                              formatKey(what, argument), kernel.sourceName,
-                              argument.set, argument.binding,
+                              formatKey(what, argument), names, argument.set,
+                              argument.binding,
                               declared.empty() ? "no resources" : declared));
   }
   if (argument.hasElement && resource->arraySize == 1)
@@ -106,7 +111,7 @@ PinnedMemory &ResourceBinder::pin(const ResourceArgument &argument,
   return *pinned.back();
 }
 
-void ResourceBinder::bind(Dispatch &dispatch, const DispatchRequest &request) {
+void ResourceBinder::bind(BindTarget &target, const DispatchRequest &request) {
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> given;
   auto checkOnce = [&](const char *what, const ResourceArgument &argument) {
     if (!given.insert({argument.set, argument.binding, argument.element})
@@ -118,19 +123,19 @@ void ResourceBinder::bind(Dispatch &dispatch, const DispatchRequest &request) {
   };
   for (const ResourceArgument &argument : request.buffers) {
     checkOnce("buffers", argument);
-    bindBuffer(dispatch, argument);
+    bindBuffer(target, argument);
   }
   for (const ResourceArgument &argument : request.images) {
     checkOnce("images", argument);
-    bindImage(dispatch, argument);
+    bindImage(target, argument);
   }
   for (const ResourceArgument &argument : request.samplers) {
     checkOnce("samplers", argument);
-    bindSampler(dispatch, argument);
+    bindSampler(target, argument);
   }
 }
 
-void ResourceBinder::bindBuffer(Dispatch &dispatch,
+void ResourceBinder::bindBuffer(BindTarget &target,
                                 const ResourceArgument &argument) {
   const ResourceInfo &resource = findResource(argument, "buffers");
   bool storage = resource.kind == ResourceKind::StorageBuffer;
@@ -141,11 +146,11 @@ void ResourceBinder::bindBuffer(Dispatch &dispatch,
         resource.kind == ResourceKind::Sampler ? "samplers" : "images"));
   PinnedMemory &memory =
       pin(argument, "buffers", resource, !storage || resource.nonWritable);
-  dispatch.bindBuffer(argument.set, argument.binding, memory.getData(),
-                      memory.getSize(), argument.element);
+  target.bindBuffer(argument.set, argument.binding, memory.getData(),
+                    memory.getSize(), argument.element);
 }
 
-void ResourceBinder::bindImage(Dispatch &dispatch,
+void ResourceBinder::bindImage(BindTarget &target,
                                const ResourceArgument &argument) {
   const ResourceInfo &resource = findResource(argument, "images");
   if (!resource.image)
@@ -202,21 +207,21 @@ void ResourceBinder::bindImage(Dispatch &dispatch,
   image->size = memory.getSize();
   if (resource.kind == ResourceKind::CombinedImageSampler)
     image->sampler = makeSampler(argument.sampler.value_or(py::dict()));
-  dispatch.bindImage(argument.set, argument.binding, image.get(),
-                     argument.element);
+  target.bindImage(argument.set, argument.binding, image.get(),
+                   argument.element);
   images.push_back(std::move(image));
 }
 
-void ResourceBinder::bindSampler(Dispatch &dispatch,
+void ResourceBinder::bindSampler(BindTarget &target,
                                  const ResourceArgument &argument) {
   const ResourceInfo &resource = findResource(argument, "samplers");
   if (resource.kind != ResourceKind::Sampler)
     throwBindingError(formatv("{0}: {1} is not a sampler",
                               formatKey("samplers", argument),
                               describeResource(resource)));
-  dispatch.bindSampler(argument.set, argument.binding,
-                       makeSampler(argument.sampler.value_or(py::dict())),
-                       argument.element);
+  target.bindSampler(argument.set, argument.binding,
+                     makeSampler(argument.sampler.value_or(py::dict())),
+                     argument.element);
 }
 
 const spvb_sampler *ResourceBinder::makeSampler(const py::dict &settings) {
@@ -257,4 +262,28 @@ void ResourceBinder::restore() {
   for (size_t i = 0; i < saved.size(); ++i)
     if (!saved[i].empty())
       std::memcpy(pinned[i]->getData(), saved[i].data(), saved[i].size());
+}
+
+std::vector<uint8_t>
+spvb::python::getPushConstants(py::handle push,
+                               llvm::ArrayRef<const Kernel *> kernels) {
+  PinnedMemory memory;
+  if (std::optional<std::string> problem = memory.pin(push, true))
+    throwBindingError("push: the object given " + *problem);
+  uint64_t needed = 0;
+  bool declared = false;
+  std::string names;
+  for (const Kernel *kernel : kernels) {
+    declared |= kernel->reflection.pushConstants.has_value();
+    needed = std::max(needed, kernel->reflection.pushConstantSize);
+    names += (names.empty() ? "" : " and ") + kernel->sourceName;
+  }
+  if (!declared)
+    throwBindingError(formatv("push: {0} declares no push constants", names));
+  if (memory.getSize() < needed)
+    throwBindingError(formatv("push: {0} bytes given, but the shader's push "
+                              "constants take {1}",
+                              memory.getSize(), needed));
+  return std::vector<uint8_t>(memory.getData(),
+                              memory.getData() + memory.getSize());
 }

@@ -1,6 +1,6 @@
 //===- ResourceBinding.h - Python memory bound to a dispatch ----*- C++ -*-===//
 //
-// Binds the buffers, images and samplers a dispatch is given to it, each
+// Binds the buffers, images and samplers a dispatch or draw is given, each
 // checked against the shader's declaration, with the exporter's own memory
 // (zero-copy): the buffer protocol pins it until the binder is destroyed,
 // which must happen with the GIL held.
@@ -36,14 +36,49 @@ private:
   bool held = false;
 };
 
+/// What resources bind to: a Dispatch or a Draw (BindTargetFor).
+class BindTarget {
+public:
+  virtual ~BindTarget() = default;
+  virtual void bindBuffer(uint32_t set, uint32_t binding, void *data,
+                          uint64_t size, uint32_t element) = 0;
+  virtual void bindImage(uint32_t set, uint32_t binding,
+                         const spvb_image *image, uint32_t element) = 0;
+  virtual void bindSampler(uint32_t set, uint32_t binding,
+                           const spvb_sampler *sampler, uint32_t element) = 0;
+};
+
+template <typename T> class BindTargetFor : public BindTarget {
+public:
+  explicit BindTargetFor(T &target) : target(target) {}
+  void bindBuffer(uint32_t set, uint32_t binding, void *data, uint64_t size,
+                  uint32_t element) override {
+    target.bindBuffer(set, binding, data, size, element);
+  }
+  void bindImage(uint32_t set, uint32_t binding, const spvb_image *image,
+                 uint32_t element) override {
+    target.bindImage(set, binding, image, element);
+  }
+  void bindSampler(uint32_t set, uint32_t binding, const spvb_sampler *sampler,
+                   uint32_t element) override {
+    target.bindSampler(set, binding, sampler, element);
+  }
+
+private:
+  T &target;
+};
+
 class ResourceBinder {
 public:
-  explicit ResourceBinder(const Kernel &kernel) : kernel(kernel) {}
+  /// Resources are looked up in \p kernels in order (a draw's fragment
+  /// shader, then its vertex shader).
+  explicit ResourceBinder(std::vector<const Kernel *> kernels)
+      : kernels(std::move(kernels)) {}
 
-  /// Binds what \p request gives to \p dispatch; errors raise
+  /// Binds the resources \p request gives to \p target; errors raise
   /// BindingError naming the argument (`buffers[(0, 1)]`) and the shader's
   /// declaration.
-  void bind(Dispatch &dispatch, const DispatchRequest &request);
+  void bind(BindTarget &target, const DispatchRequest &request);
 
   /// Copies the writable memory, and restores it: each repeated run
   /// starts from what the first one was given.
@@ -53,19 +88,24 @@ public:
 private:
   const ResourceInfo &findResource(const ResourceArgument &argument,
                                    const char *what);
-  void bindBuffer(Dispatch &dispatch, const ResourceArgument &argument);
-  void bindImage(Dispatch &dispatch, const ResourceArgument &argument);
-  void bindSampler(Dispatch &dispatch, const ResourceArgument &argument);
+  void bindBuffer(BindTarget &target, const ResourceArgument &argument);
+  void bindImage(BindTarget &target, const ResourceArgument &argument);
+  void bindSampler(BindTarget &target, const ResourceArgument &argument);
   PinnedMemory &pin(const ResourceArgument &argument, const char *what,
                     const ResourceInfo &resource, bool readOnly);
   const spvb_sampler *makeSampler(const pybind11::dict &settings);
 
-  const Kernel &kernel;
+  std::vector<const Kernel *> kernels;
   std::vector<std::unique_ptr<PinnedMemory>> pinned;
   std::vector<std::unique_ptr<spvb_image>> images;
   std::vector<std::unique_ptr<spvb_sampler>> samplers;
   std::vector<std::vector<uint8_t>> saved;
 };
+
+/// The push-constant bytes \p push gives (any buffer-protocol object),
+/// checked against the blocks of \p kernels.
+std::vector<uint8_t> getPushConstants(pybind11::handle push,
+                                      llvm::ArrayRef<const Kernel *> kernels);
 
 } // namespace spvb::python
 

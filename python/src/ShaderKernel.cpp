@@ -196,23 +196,11 @@ py::dict ShaderKernel::dispatch(const DispatchRequest &request) {
                               "from 1 to 64",
                               request.subgroupSize));
   Dispatch dispatch(variant);
-  ResourceBinder binder(*variant);
-  binder.bind(dispatch, request);
-  if (request.push) {
-    PinnedMemory push;
-    if (std::optional<std::string> problem = push.pin(*request.push, true))
-      throwBindingError("push: the object given " + *problem);
-    uint64_t needed = variant->reflection.pushConstantSize;
-    if (!variant->reflection.pushConstants)
-      throwBindingError(
-          formatv("push: {0} declares no push constants", variant->sourceName));
-    if (push.getSize() < needed)
-      throwBindingError(formatv("push: {0} bytes given, but the shader's push "
-                                "constants take {1}",
-                                push.getSize(), needed));
-    dispatch.setPushConstants(
-        llvm::ArrayRef<uint8_t>(push.getData(), push.getSize()));
-  }
+  ResourceBinder binder({variant.get()});
+  BindTargetFor<Dispatch> target(dispatch);
+  binder.bind(target, request);
+  if (request.push)
+    dispatch.setPushConstants(getPushConstants(*request.push, {variant.get()}));
   if (llvm::Error error = dispatch.validate())
     throw BindingError(llvm::toString(std::move(error)));
 

@@ -86,11 +86,13 @@ public:
   const SpirvBinary &getBinary() const { return binary; }
   /// Runs one dispatch; returns its timings and printf output as a dict.
   pybind11::dict dispatch(const DispatchRequest &request);
+  /// The variant for the checks \p request asks for, compiled on first
+  /// use.
+  std::shared_ptr<const Kernel> getVariant(const DispatchRequest &request);
+  /// The options the shader was compiled with, checks aside.
+  const CompileOptions &getOptions() const { return options; }
 
 private:
-  /// The variant for these checks, compiled on first use.
-  std::shared_ptr<const Kernel> getVariant(const DispatchRequest &request);
-
   SpirvBinary binary;
   CompileOptions options;
   std::shared_ptr<const Kernel> kernel;

@@ -1,14 +1,15 @@
 //===- DrawRun.cpp - spv-run's draws --------------------------------------===//
 #include "DrawRun.h"
 
+#include "../common/DrawAttachments.h"
+#include "../common/FullScreenVertexShader.h"
 #include "../common/JitCompilerFlags.h"
+#include "../common/Watchdog.h"
 
-#include "FullScreenVertexShader.h"
 #include "PngFiles.h"
 #include "ResourceChecks.h"
 #include "VulkanDraw.h"
 #include "VulkanRun.h"
-#include "../common/Watchdog.h"
 
 #include "spvbridge/bridge/Draw.h"
 #include "spvbridge/bridge/Kernel.h"
@@ -32,15 +33,6 @@ namespace {
 Error makeError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), "error: " + message);
 }
-
-/// A colour attachment: the fragment output Location it holds, its format
-/// and how many components the shader writes (the others are undefined in
-/// Vulkan, so never compared).
-struct AttachmentPlan {
-  uint32_t location = 0;
-  const runtime::VulkanFormat *format = nullptr;
-  uint32_t components = 0;
-};
 
 /// The shaders of the draw, compiled for the CPU, and the modules the
 /// Vulkan driver gets.
@@ -133,32 +125,6 @@ Expected<DrawShaders> compileShaders(JitCompiler &jit,
   return shaders;
 }
 
-/// One attachment per output Location; components split over Component
-/// decorations count up to the highest one written.
-std::vector<AttachmentPlan>
-planAttachments(ArrayRef<spvb_stage_variable> variables,
-                const runtime::VulkanFormat *floatFormat) {
-  std::map<uint32_t, AttachmentPlan> plans;
-  for (const spvb_stage_variable &variable : variables) {
-    if (!(variable.flags & SPVB_STAGE_OUTPUT) || variable.location == ~0u)
-      continue;
-    AttachmentPlan &plan = plans[variable.location];
-    plan.location = variable.location;
-    VkFormat format = variable.kind == SPVB_KIND_FLOAT ? floatFormat->format
-                      : variable.flags & SPVB_STAGE_SIGNED
-                          ? VK_FORMAT_R32G32B32A32_SINT
-                          : VK_FORMAT_R32G32B32A32_UINT;
-    plan.format = runtime::getVulkanFormat(format);
-    plan.components =
-        std::min(std::max(plan.components, variable.component + variable.count),
-                 plan.format->components);
-  }
-  std::vector<AttachmentPlan> result;
-  for (auto &[location, plan] : plans)
-    result.push_back(plan);
-  return result;
-}
-
 /// What both backends draw besides the shaders.
 struct Geometry {
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
@@ -193,48 +159,6 @@ Expected<Geometry> planGeometry(const DrawOptions &options, bool fullScreen) {
   }
   return geometry;
 }
-
-/// The attachments' texels, cleared to zero, and the render target over
-/// them. Multisampled, `texels` are the resolve attachments the draw ends
-/// with, and `samples` the multisampled ones it draws into.
-struct Attachments {
-  std::vector<std::vector<uint8_t>> texels;
-  std::vector<std::vector<uint8_t>> samples;
-  runtime::RenderTarget target;
-
-  Attachments(ArrayRef<AttachmentPlan> plans, uint32_t width, uint32_t height,
-              uint32_t sampleCount) {
-    target.width = width;
-    target.height = height;
-    uint32_t locations = plans.empty() ? 0 : plans.back().location + 1;
-    target.colors.resize(locations);
-    if (sampleCount > 1)
-      target.resolves.resize(locations);
-    // Reserved, so that the attachments' pointers stay valid.
-    texels.reserve(plans.size());
-    samples.reserve(plans.size());
-    for (const AttachmentPlan &plan : plans) {
-      uint64_t bytes = uint64_t(width) * height * plan.format->texelBytes;
-      texels.emplace_back(bytes);
-      runtime::Attachment single{texels.back().data(), plan.format, width,
-                                 height};
-      if (sampleCount == 1) {
-        target.colors[plan.location] = single;
-        continue;
-      }
-      samples.emplace_back(bytes * sampleCount);
-      target.colors[plan.location] = {samples.back().data(), plan.format, width,
-                                      height, sampleCount};
-      target.resolves[plan.location] = single;
-    }
-  }
-  void clear() {
-    for (std::vector<uint8_t> &bytes : texels)
-      std::fill(bytes.begin(), bytes.end(), 0);
-    for (std::vector<uint8_t> &bytes : samples)
-      std::fill(bytes.begin(), bytes.end(), 0);
-  }
-};
 
 struct CpuDraw {
   std::vector<double> milliseconds;

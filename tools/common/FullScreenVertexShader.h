@@ -16,8 +16,8 @@
 // with the fragment input's own interpolation qualifiers.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SPVBRIDGE_TOOLS_SPV_RUN_FULLSCREENVERTEXSHADER_H
-#define SPVBRIDGE_TOOLS_SPV_RUN_FULLSCREENVERTEXSHADER_H
+#ifndef SPVBRIDGE_TOOLS_COMMON_FULLSCREENVERTEXSHADER_H
+#define SPVBRIDGE_TOOLS_COMMON_FULLSCREENVERTEXSHADER_H
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
@@ -41,4 +41,4 @@ makeFullScreenVertexShader(llvm::ArrayRef<spvb_stage_variable> variables,
 
 } // namespace spvb::run
 
-#endif // SPVBRIDGE_TOOLS_SPV_RUN_FULLSCREENVERTEXSHADER_H
+#endif // SPVBRIDGE_TOOLS_COMMON_FULLSCREENVERTEXSHADER_H
