@@ -1,6 +1,7 @@
 //===- AmberScripts.cpp - spvbridge.run_amber -----------------------------===//
 #include "AmberScripts.h"
 
+#include "Errors.h"
 #include "Session.h"
 
 #include "../../tools/common/Watchdog.h"
@@ -48,10 +49,11 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
     auto start = std::chrono::steady_clock::now();
     run::Watchdog watchdog(
         std::chrono::duration<double>(request.timeoutSeconds), [&] {
-          return llvm::formatv("error: {0}: the script did not finish in {1} "
-                               "s (timeout=; 0 waits forever); a shader may "
-                               "loop forever",
-                               name, request.timeoutSeconds)
+          return llvm::formatv(
+                     "error: {0}: the script did not finish in {1} "
+                     "s (the timeout; timeout=0 waits forever); a shader may "
+                     "loop forever",
+                     name, formatSeconds(request.timeoutSeconds))
               .str();
         });
     llvm::Expected<std::string> printed =

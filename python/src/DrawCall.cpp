@@ -213,9 +213,10 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
     py::gil_scoped_release release;
     run::Watchdog watchdog(
         std::chrono::duration<double>(resources.timeoutSeconds), [&] {
-          return formatv("error: the draw did not finish in {0} s (timeout=; "
-                         "0 waits forever); the shader may loop forever",
-                         resources.timeoutSeconds)
+          return formatv("error: the draw did not finish in {0} s (the "
+                         "timeout; timeout=0 waits forever); the shader may "
+                         "loop forever",
+                         formatSeconds(resources.timeoutSeconds))
               .str();
         });
     return Session::get().runExclusive([&](FILE *) -> llvm::Error {

@@ -3,6 +3,9 @@
 
 #include "spvbridge/cpu_runtime/Launcher.h"
 
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
 namespace py = pybind11;
 using namespace spvb::python;
 
@@ -50,4 +53,8 @@ void spvb::python::throwDispatchError(llvm::Error error) {
 
 void spvb::python::throwBindingError(const llvm::Twine &message) {
   throw BindingError(("error: " + message).str());
+}
+
+std::string spvb::python::formatSeconds(double seconds) {
+  return llvm::formatv("{0}", llvm::format("%g", seconds)).str();
 }

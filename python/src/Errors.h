@@ -57,6 +57,9 @@ void registerErrors(pybind11::module_ &module);
 /// Throws \p error as the DispatchError of its kind: a check's fault
 /// (runtime::ShaderFault) as its own class.
 [[noreturn]] void throwDispatchError(llvm::Error error);
+/// Seconds as Python prints them (0.5, 60), for messages.
+std::string formatSeconds(double seconds);
+
 /// Throws a BindingError "error: <message>".
 [[noreturn]] void throwBindingError(const llvm::Twine &message);
 

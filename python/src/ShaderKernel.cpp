@@ -218,11 +218,12 @@ py::dict ShaderKernel::dispatch(const DispatchRequest &request) {
     run::Watchdog watchdog(
         std::chrono::duration<double>(request.timeoutSeconds),
         [&]() -> std::string {
-          return formatv("error: the dispatch did not finish in {0} s "
-                         "(timeout=; 0 waits forever): {1} of {2} workgroups "
-                         "finished; the shader may loop forever",
-                         request.timeoutSeconds,
-                         launcher.getFinishedWorkgroups(), workgroups);
+          return formatv(
+              "error: the dispatch did not finish in {0} s "
+              "(the timeout; timeout=0 waits forever): {1} of {2} workgroups "
+              "finished; the shader may loop forever",
+              formatSeconds(request.timeoutSeconds),
+              launcher.getFinishedWorkgroups(), workgroups);
         });
     return Session::get().runExclusive([&](FILE *sink) -> llvm::Error {
       for (unsigned run = 0; run < request.repeat; ++run) {

@@ -2,6 +2,10 @@
 invocation; without check_bounds, they never touch memory outside the
 arrays."""
 
+import re
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -91,3 +95,45 @@ void main() {
     with pytest.raises(spvbridge.DispatchError,
                        match=r"workgroup \(0, 0, 0\): .*OpControlBarrier"):
         kernel.dispatch(1, buffers={(0, 0): data})
+
+
+def test_a_wild_device_address_is_a_dispatch_error():
+    kernel = spvbridge.compile("""
+#version 450
+#extension GL_EXT_buffer_reference : require
+layout(local_size_x = 1) in;
+layout(buffer_reference) buffer Ptr { uint value; };
+layout(push_constant) uniform P { Ptr target; } p;
+void main() { p.target.value = 1u; }
+""")
+    with pytest.raises(spvbridge.DispatchError,
+                       match=r"the shader accessed memory outside its "
+                             r"buffers: a write at address 0x10"):
+        kernel.dispatch(1, push=np.array([16], dtype=np.uint64))
+    # The process goes on: the next dispatch runs.
+    out = np.zeros(16, dtype=np.uint32)
+    spvbridge.compile(OUT_OF_BOUNDS).dispatch(1, buffers={(0, 0): out},
+                                              check_bounds=False)
+    np.testing.assert_array_equal(out[4:], np.arange(12))
+
+
+def test_an_endless_loop_ends_the_process_after_the_timeout():
+    # Generated code cannot be interrupted; as a GPU driver ends a hung
+    # submission, the process ends with the error.
+    script = """
+import numpy as np, spvbridge
+kernel = spvbridge.compile('''
+#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer B { uint v; };
+void main() { while (v != 1u) { v = v * 2u + 2u; } }
+''')
+kernel.dispatch(1, buffers={0: np.zeros(1, np.uint32)}, timeout=0.5)
+"""
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 1
+    assert re.fullmatch(r"error: the dispatch did not finish in 0\.5 s "
+                        r"\(the timeout; timeout=0 waits forever\): 0 of 1 workgroups "
+                        r"finished; the shader may loop forever\n",
+                        run.stderr), run.stderr
