@@ -4,8 +4,6 @@
 #include "Errors.h"
 #include "Session.h"
 
-#include "../../tools/common/Watchdog.h"
-
 #include "ScriptExecutor.h"
 #include "ScriptParser.h"
 
@@ -47,15 +45,16 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
   {
     py::gil_scoped_release release;
     auto start = std::chrono::steady_clock::now();
-    run::Watchdog watchdog(
-        std::chrono::duration<double>(request.timeoutSeconds), [&] {
-          return llvm::formatv(
-                     "error: {0}: the script did not finish in {1} "
-                     "s (the timeout; timeout=0 waits forever); a shader may "
-                     "loop forever",
-                     name, formatSeconds(request.timeoutSeconds))
-              .str();
-        });
+    std::chrono::duration<double> timeout(request.timeoutSeconds);
+    auto describe = [&] {
+      return llvm::formatv(
+                 "error: {0}: the script did not finish in {1} "
+                 "s (the timeout; timeout=0 waits forever); a shader may "
+                 "loop forever",
+                 name, formatSeconds(request.timeoutSeconds))
+          .str();
+    };
+    run::Watchdog &watchdog = Session::get().getWatchdog();
     llvm::Expected<std::string> printed =
         Session::get().runExclusive([&](FILE *) -> llvm::Error {
           llvm::Expected<amber::Script> script =
@@ -68,7 +67,7 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
             result.fail(0, text.str());
             return llvm::Error::success();
           }
-          watchdog.arm();
+          watchdog.arm(timeout, describe);
           result = amber::executeScript(*script, jit, options);
           watchdog.disarm();
           return llvm::Error::success();

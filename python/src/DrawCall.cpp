@@ -7,8 +7,6 @@
 
 #include "../../tools/common/DrawAttachments.h"
 #include "../../tools/common/FullScreenVertexShader.h"
-#include "../../tools/common/Watchdog.h"
-
 #include "GraphicsSettings.h"
 
 #include "spvbridge/bridge/Draw.h"
@@ -211,17 +209,18 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
   double milliseconds = 0;
   llvm::Expected<std::string> output = [&] {
     py::gil_scoped_release release;
-    run::Watchdog watchdog(
-        std::chrono::duration<double>(resources.timeoutSeconds), [&] {
-          return formatv("error: the draw did not finish in {0} s (the "
-                         "timeout; timeout=0 waits forever); the shader may "
-                         "loop forever",
-                         formatSeconds(resources.timeoutSeconds))
-              .str();
-        });
+    std::chrono::duration<double> timeout(resources.timeoutSeconds);
+    auto describe = [&] {
+      return formatv("error: the draw did not finish in {0} s (the "
+                     "timeout; timeout=0 waits forever); the shader may "
+                     "loop forever",
+                     formatSeconds(resources.timeoutSeconds))
+          .str();
+    };
+    run::Watchdog &watchdog = Session::get().getWatchdog();
     return Session::get().runExclusive([&](FILE *) -> llvm::Error {
       auto start = std::chrono::steady_clock::now();
-      watchdog.arm();
+      watchdog.arm(timeout, describe);
       llvm::Expected<runtime::DrawStatistics> drawn =
           draw.run(launcher, state, attributes, call, attachments.target);
       watchdog.disarm();

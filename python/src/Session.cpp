@@ -62,6 +62,13 @@ runtime::Launcher &Session::getLauncher(unsigned threads,
   return *launcher;
 }
 
+run::Watchdog &Session::getWatchdog() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!watchdog)
+    watchdog = std::make_unique<run::Watchdog>();
+  return *watchdog;
+}
+
 llvm::Expected<std::string>
 Session::runExclusive(llvm::function_ref<llvm::Error(FILE *sink)> body) {
   static std::mutex running;

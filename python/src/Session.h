@@ -3,11 +3,14 @@
 // One JIT for the process (its in-memory cache serves every compile() of
 // the same module and options, its disk cache later processes), one
 // launcher per (threads, subgroup size) so that a dispatch does not start
-// threads, and one dispatch or draw at a time: the printf sink is global.
+// threads, one watchdog thread, and one dispatch or draw at a time: the
+// printf sink is global.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_PYTHON_SESSION_H
 #define SPVBRIDGE_PYTHON_SESSION_H
+
+#include "../../tools/common/Watchdog.h"
 
 #include "spvbridge/bridge/Kernel.h"
 #include "spvbridge/cpu_runtime/Launcher.h"
@@ -37,6 +40,9 @@ public:
   /// \p subgroupSize.
   runtime::Launcher &getLauncher(unsigned threads, uint32_t subgroupSize);
 
+  /// The watchdog of every run (armed per run: runs are exclusive).
+  run::Watchdog &getWatchdog();
+
   /// Runs \p body alone and returns the debugPrintfEXT output it sent to
   /// `sink` (runtime::setPrintfSink); \p body's errors pass through.
   llvm::Expected<std::string>
@@ -48,6 +54,7 @@ private:
   std::unique_ptr<JitCompiler> jit;
   std::map<std::pair<unsigned, uint32_t>, std::unique_ptr<runtime::Launcher>>
       launchers;
+  std::unique_ptr<run::Watchdog> watchdog;
 };
 
 } // namespace spvb::python

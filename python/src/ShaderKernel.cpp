@@ -5,8 +5,6 @@
 #include "ResourceBinding.h"
 #include "Session.h"
 
-#include "../../tools/common/Watchdog.h"
-
 #include "spvbridge/spirv/ShaderSource.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -215,16 +213,16 @@ py::dict ShaderKernel::dispatch(const DispatchRequest &request) {
     py::gil_scoped_release release;
     // Generated code cannot be interrupted: past the timeout the process
     // ends, as a GPU driver ends a hung submission.
-    run::Watchdog watchdog(
-        std::chrono::duration<double>(request.timeoutSeconds),
-        [&]() -> std::string {
-          return formatv(
-              "error: the dispatch did not finish in {0} s "
-              "(the timeout; timeout=0 waits forever): {1} of {2} workgroups "
-              "finished; the shader may loop forever",
-              formatSeconds(request.timeoutSeconds),
-              launcher.getFinishedWorkgroups(), workgroups);
-        });
+    std::chrono::duration<double> timeout(request.timeoutSeconds);
+    auto describe = [&]() -> std::string {
+      return formatv(
+          "error: the dispatch did not finish in {0} s "
+          "(the timeout; timeout=0 waits forever): {1} of {2} workgroups "
+          "finished; the shader may loop forever",
+          formatSeconds(request.timeoutSeconds),
+          launcher.getFinishedWorkgroups(), workgroups);
+    };
+    run::Watchdog &watchdog = Session::get().getWatchdog();
     return Session::get().runExclusive([&](FILE *sink) -> llvm::Error {
       for (unsigned run = 0; run < request.repeat; ++run) {
         bool last = run + 1 == request.repeat;
@@ -232,7 +230,7 @@ py::dict ShaderKernel::dispatch(const DispatchRequest &request) {
         if (run > 0)
           binder.restore();
         auto start = std::chrono::steady_clock::now();
-        watchdog.arm();
+        watchdog.arm(timeout, describe);
         llvm::Error error = dispatch.run(launcher, groups);
         watchdog.disarm();
         if (error)

@@ -13,6 +13,10 @@ Watchdog::Watchdog(std::chrono::duration<double> timeout,
     thread = std::thread([this] { watch(); });
 }
 
+Watchdog::Watchdog() : timeout(0) {
+  thread = std::thread([this] { watch(); });
+}
+
 Watchdog::~Watchdog() {
   if (!thread.joinable())
     return;
@@ -24,14 +28,32 @@ Watchdog::~Watchdog() {
   thread.join();
 }
 
+void Watchdog::setDeadline() {
+  if (timeout.count() > 0)
+    deadline = std::chrono::steady_clock::now() +
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                   timeout);
+  else
+    deadline.reset();
+}
+
 void Watchdog::arm() {
   if (!thread.joinable())
     return;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    deadline = std::chrono::steady_clock::now() +
-               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                   timeout);
+    setDeadline();
+  }
+  changed.notify_all();
+}
+
+void Watchdog::arm(std::chrono::duration<double> newTimeout,
+                   std::function<std::string()> newDescribe) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    timeout = newTimeout;
+    describe = std::move(newDescribe);
+    setDeadline();
   }
   changed.notify_all();
 }

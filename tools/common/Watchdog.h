@@ -24,15 +24,24 @@ public:
   /// A zero `timeout` never fires.
   Watchdog(std::chrono::duration<double> timeout,
            std::function<std::string()> describe);
+  /// A watchdog each arm() gives its timeout and message: one thread for
+  /// the runs of a long-lived process (the Python module's).
+  Watchdog();
   ~Watchdog();
 
   /// Starts the countdown (for one dispatch).
   void arm();
+  /// Starts a countdown of \p timeout (zero: none) whose message is
+  /// \p describe's.
+  void arm(std::chrono::duration<double> timeout,
+           std::function<std::string()> describe);
   /// Stops it.
   void disarm();
 
 private:
   void watch();
+  /// The deadline of a countdown starting now; with the mutex held.
+  void setDeadline();
 
   std::chrono::duration<double> timeout;
   std::function<std::string()> describe;
