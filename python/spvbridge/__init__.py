@@ -54,8 +54,6 @@ __all__ = [
     "set_kernel_cache",
 ]
 
-_SHADER_EXTENSIONS = (".spv", ".spvasm", ".comp", ".vert", ".frag", ".glsl",
-                      ".hlsl")
 _SPIRV_MAGIC = (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03")
 
 
@@ -222,8 +220,8 @@ def _classify(source: Any, language: Optional[str]) -> Tuple[str, Any, str]:
     if not isinstance(source, str):
         raise TypeError("compile() takes a path, source text or SPIR-V bytes, "
                         f"not {type(source).__name__}")
-    if "\n" not in source and (source.lower().endswith(_SHADER_EXTENSIONS)
-                               or os.path.isfile(source)):
+    # Shader source has a body in braces; one line without is a path.
+    if "\n" not in source and "{" not in source:
         return "file", source, source
     if language is None:
         language = ("spvasm" if re.search(r"^\s*OpCapability\b", source,

@@ -144,21 +144,18 @@ ShaderKernel::ShaderKernel(const LoadRequest &request) {
   // Without check_bounds, robustBufferAccess2: memory Python owns has no
   // guard pages, so an access out of bounds must never reach it.
   options.robust = true;
-  py::gil_scoped_release release;
-  llvm::Expected<std::shared_ptr<const Kernel>> compiled =
-      Session::get().getJit().compile(binary, options);
-  if (!compiled) {
-    py::gil_scoped_acquire acquire;
+  llvm::Expected<std::shared_ptr<const Kernel>> compiled = [&] {
+    py::gil_scoped_release release;
+    return Session::get().getJit().compile(binary, options);
+  }();
+  if (!compiled)
     throwCompileError(compiled.takeError());
-  }
   kernel = std::move(*compiled);
   reflection = kernel->reflection;
   llvm::Expected<std::vector<SpecConstantInfo>> constants =
       listSpecConstants(binary);
-  if (!constants) {
-    py::gil_scoped_acquire acquire;
+  if (!constants)
     throwCompileError(constants.takeError());
-  }
   reflection.specConstants = std::move(*constants);
 }
 

@@ -111,8 +111,14 @@ def test_compile_errors_carry_spv_runs_messages(tmp_path):
                              r"identifier"):
         spvbridge.compile("#version 450\nvoid main() {\n  x = 1;\n}\n")
     missing = tmp_path / "missing.comp"
-    with pytest.raises(spvbridge.CompileError, match=str(missing)):
+    with pytest.raises(spvbridge.CompileError,
+                       match=f"^error: {missing}: cannot open file: No such "
+                             "file or directory$"):
         spvbridge.compile(missing)
+    with pytest.raises(spvbridge.CompileError,
+                       match=r"^error: kernel.txt: unknown shader file "
+                             r"extension '.txt' \(expected .spv, .spvasm, "):
+        spvbridge.compile("kernel.txt")
     with pytest.raises(spvbridge.CompileError,
                        match=r"no entry point named 'other'"):
         spvbridge.compile(FILL, entry="other")
