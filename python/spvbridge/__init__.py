@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -48,13 +49,18 @@ for _class in (BindingError, CompileError, DataRaceError, DispatchError,
 __all__ = [
     "AmberFailure", "AmberResult", "BindingError", "CompileError",
     "DataRaceError", "DispatchError", "DispatchResult", "EntryPoint", "Error",
-    "Image", "Kernel", "Member", "Options", "OutOfBoundsError", "Reflection",
+    "Image", "Kernel", "LayoutWarning", "Member", "Options", "OutOfBoundsError", "Reflection",
     "Resource", "Sampler", "SpecConstant", "StorageVariable",
     "UndefinedResultError", "compile", "draw", "run_amber",
     "set_kernel_cache",
 ]
 
 _SPIRV_MAGIC = (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03")
+
+
+class LayoutWarning(UserWarning):
+    """A numpy array whose element type differs from the buffer's: the
+    kernel reads its bytes as the buffer's type."""
 
 
 @dataclass
@@ -384,6 +390,36 @@ def _extent(image: Image, where: str) -> Tuple[int, int, int]:
     return extent[0], extent[1], extent[2]
 
 
+def _check_element_type(key: Any, value: Any,
+                        kernels: Sequence["Kernel"]) -> None:
+    """Warns when a numpy array's dtype is not the element type of the
+    buffer's runtime array (float64 for f32, int64 for u32); uint8 arrays
+    are taken as raw bytes."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is None or dtype.kind == "V" or dtype.itemsize == 1:
+        return
+    s, b, _, _ = key
+    for kernel in kernels:
+        resource = kernel.reflect().resource(s, b)
+        if resource is None or not resource.members:
+            continue
+        match = re.fullmatch(r"array<(?:vec\d<)?(\w+?)>?,stride=\d+>",
+                             resource.members[-1].type)
+        if not match or match.group(1) not in _SCALAR_DTYPES:
+            return
+        expected = _SCALAR_DTYPES[match.group(1)]
+        import numpy as np
+
+        if match.group(1) != "bool" and np.dtype(expected) != dtype:
+            name = resource.name or resource.block_type
+            warnings.warn(
+                f"buffers[{key[:2]!r}]: a {dtype} array for '{name}' (set "
+                f"{s}, binding {b}), whose elements are {match.group(1)}: the "
+                f"kernel reads its bytes as {match.group(1)}", LayoutWarning,
+                stacklevel=4)
+        return
+
+
 def _resources(buffers: Optional[Mapping[Any, Any]], push: Any,
                images: Optional[Mapping[Any, Image]],
                samplers: Optional[Mapping[Any, Sampler]],
@@ -394,6 +430,7 @@ def _resources(buffers: Optional[Mapping[Any, Any]], push: Any,
     buffer_list = []
     for key, value in (buffers or {}).items():
         s, b, e, has_e = _resource_key("buffers", key)
+        _check_element_type((s, b, e, has_e), value, kernels)
         buffer_list.append((s, b, e, has_e, _contiguous(value, copies)))
     image_list = []
     for key, image in (images or {}).items():

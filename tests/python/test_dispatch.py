@@ -244,3 +244,19 @@ void main() {
                        match=r"buffers\[\(0, 1\)\]: 'dst' .* is not a buffer; "
                              r"give it in images="):
         kernel.dispatch(1, buffers={(0, 1): out})
+
+
+def test_an_array_of_another_element_type_warns(saxpy):
+    x = np.arange(64, dtype=np.float64)
+    y = np.zeros(64, dtype=np.float32)
+    with pytest.warns(spvbridge.LayoutWarning,
+                      match=r"buffers\[\(0, 0\)\]: a float64 array for 'X' "
+                            r"\(set 0, binding 0\), whose elements are f32"):
+        saxpy.dispatch(1, buffers={(0, 0): x, (0, 1): y},
+                       push={"a": 1.0, "n": 64})
+    # Raw bytes (uint8) and matching arrays do not warn.
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        saxpy.dispatch(1, buffers={(0, 0): x.astype(np.float32).view(np.uint8),
+                                   (0, 1): y}, push={"a": 1.0, "n": 64})
