@@ -368,6 +368,23 @@ def _contiguous(value: Any, copies: List[Tuple[Any, Any]]) -> Any:
     return copy
 
 
+def _check_numbers(**values: Any) -> None:
+    """BindingError for a count that is not a non-negative int (repeat: at
+    least 1) or a timeout that is not a non-negative number."""
+    for name, value in values.items():
+        if name == "timeout":
+            ok = (isinstance(value, (int, float)) and not isinstance(value, bool)
+                  and value >= 0)
+            expected = "a number of seconds, 0 or more"
+        else:
+            least = 1 if name == "repeat" else 0
+            ok = (isinstance(value, int) and not isinstance(value, bool)
+                  and value >= least)
+            expected = f"an integer, {least} or more"
+        if not ok:
+            raise BindingError(f"error: {name}={value!r}: expected {expected}")
+
+
 def _groups(groups: Union[int, Sequence[int]]) -> Tuple[int, int, int]:
     counts = [groups] if isinstance(groups, int) else list(groups)
     if (not 1 <= len(counts) <= 3 or
@@ -519,6 +536,8 @@ class Kernel:
         be interrupted. printf: called with each debugPrintfEXT line after
         the dispatch; the result's printf has them all.
         """
+        _check_numbers(subgroup_size=subgroup_size, threads=threads,
+                       repeat=repeat, timeout=timeout)
         copies: List[Tuple[Any, Any]] = []
         common = _resources(buffers, push, images, samplers, [self], copies)
         common.update(subgroup_size=subgroup_size, threads=threads,
@@ -588,6 +607,10 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
     """
     import numpy as np
 
+    _check_numbers(threads=threads, instances=instances, location=location,
+                   timeout=timeout)
+    if count is not None:
+        _check_numbers(count=count)
     width, height = size
     kernels = [fragment] + ([vertex] if vertex is not None else [])
     copies: List[Tuple[Any, Any]] = []
@@ -632,6 +655,8 @@ def run_amber(script: Union[str, "os.PathLike[str]"], *, threads: int = 0,
     """Runs an AmberScript or VkScript file (or its text) as
     `spv-run SCRIPT` does and returns its outcome with each failed check's
     line; failed checks do not raise."""
+    _check_numbers(threads=threads, subgroup_size=subgroup_size,
+                   timeout=timeout)
     text = os.fspath(script)
     is_text = "\n" in text
     raw = _native._run_amber(text, is_text, threads, subgroup_size,

@@ -260,3 +260,18 @@ def test_an_array_of_another_element_type_warns(saxpy):
         warnings.simplefilter("error")
         saxpy.dispatch(1, buffers={(0, 0): x.astype(np.float32).view(np.uint8),
                                    (0, 1): y}, push={"a": 1.0, "n": 64})
+
+
+@pytest.mark.parametrize("argument, value, expected", [
+    ("threads", -1, "an integer, 0 or more"),
+    ("repeat", 0, "an integer, 1 or more"),
+    ("subgroup_size", "32", "an integer, 0 or more"),
+    ("timeout", -2.0, "a number of seconds, 0 or more"),
+])
+def test_argument_errors(saxpy, argument, value, expected):
+    x = np.ones(64, dtype=np.float32)
+    with pytest.raises(spvbridge.BindingError,
+                       match=rf"^error: {argument}={value!r}: expected "
+                             rf"{expected}$"):
+        saxpy.dispatch(1, buffers={0: x, 1: x.copy()},
+                       push={"a": 1.0, "n": 64}, **{argument: value})
