@@ -211,22 +211,44 @@ static std::string getSourceKey(llvm::StringRef path, llvm::StringRef contents,
   return key;
 }
 
+llvm::Expected<SpirvBinary> JitCompiler::loadThroughCache(
+    const std::string &key, llvm::StringRef name,
+    llvm::function_ref<llvm::Expected<SpirvBinary>()> compileFront) {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!diskCache)
+    return compileFront();
+  if (std::optional<SpirvBinary> cached = diskCache->loadSpirv(key, name))
+    return std::move(*cached);
+  llvm::Expected<SpirvBinary> binary = compileFront();
+  if (binary)
+    diskCache->storeSpirv(key, *binary);
+  return binary;
+}
+
 llvm::Expected<SpirvBinary>
 JitCompiler::loadSource(llvm::StringRef path, const SourceOptions &source) {
   llvm::StringRef extension = llvm::sys::path::extension(path);
-  std::lock_guard<std::mutex> lock(mutex);
-  if (!diskCache || extension == ".spv" || extension == ".spvasm")
+  if (extension == ".spv" || extension == ".spvasm")
     return loadShaderFile(path, source);
   auto contents = llvm::MemoryBuffer::getFile(path);
   if (!contents)
     return loadShaderFile(path, source); // It names the error.
-  std::string key = getSourceKey(path, (*contents)->getBuffer(), source);
-  if (std::optional<SpirvBinary> cached = diskCache->loadSpirv(key, path))
-    return std::move(*cached);
-  llvm::Expected<SpirvBinary> binary = loadShaderFile(path, source);
-  if (binary)
-    diskCache->storeSpirv(key, *binary);
-  return binary;
+  return loadThroughCache(getSourceKey(path, (*contents)->getBuffer(), source),
+                          path, [&] { return loadShaderFile(path, source); });
+}
+
+llvm::Expected<SpirvBinary>
+JitCompiler::compileSource(llvm::StringRef text, llvm::StringRef name,
+                           ShaderStage stage, bool hlsl,
+                           const SourceOptions &source) {
+  // Text has no path: the key names the language and stage instead.
+  std::string what = (llvm::Twine(hlsl ? "<hlsl " : "<glsl ") +
+                      getShaderStageName(stage) + "> " + name)
+                         .str();
+  return loadThroughCache(getSourceKey(what, text, source), name, [&] {
+    return hlsl ? compileHlsl(text, name, stage, source)
+                : compileGlsl(text, name, stage, source);
+  });
 }
 
 llvm::Expected<std::shared_ptr<const Kernel>>

@@ -34,20 +34,22 @@ static SpirvBinary load(const LoadRequest &request,
     throw CompileError(formatv("error: stage='{0}': expected compute, vertex "
                                "or fragment",
                                request.stage));
+  // GLSL and HLSL, from files or text, through the kernel cache's front-end
+  // entries: glslang takes most of a warm compile.
   llvm::Expected<SpirvBinary> binary = [&]() -> llvm::Expected<SpirvBinary> {
+    py::gil_scoped_release release;
+    JitCompiler &jit = Session::get().getJit();
     if (request.kind == "file")
-      return loadShaderFile(request.source, source);
+      return jit.loadSource(request.source, source);
     if (request.kind == "spv")
       return parseSpirvBinary(
           llvm::ArrayRef<char>(request.source.data(), request.source.size()),
           request.name);
     if (request.kind == "spvasm")
       return assembleSpirv(request.source, request.name, source);
-    if (request.kind == "hlsl")
-      return compileHlsl(request.source, request.name,
-                         stage.value_or(ShaderStage::Compute), source);
-    return compileGlsl(request.source, request.name,
-                       stage.value_or(ShaderStage::Compute), source);
+    return jit.compileSource(request.source, request.name,
+                             stage.value_or(ShaderStage::Compute),
+                             request.kind == "hlsl", source);
   }();
   if (!binary)
     throwCompileError(binary.takeError());

@@ -846,8 +846,8 @@ void main() {
       texels.push_back(float(100 + x + 10 * y));
   // VkFilter 0 nearest / 1 linear; address modes 0 repeat, 3 clamp to
   // border; border 4 = float opaque white.
-  spvb_sampler linear{1, 1, 0, {0, 0, 0}, 0.0f, 0.0f, 1000.0f, 0, 0};
-  spvb_sampler border{0, 0, 0, {3, 3, 3}, 0.0f, 0.0f, 1000.0f, 4, 0};
+  spvb_sampler linear{1, 1, 0, {0, 0, 0}, 0.0f, 0.0f, 1000.0f, 0, 0, 0, 0};
+  spvb_sampler border{0, 0, 0, {3, 3, 3}, 0.0f, 0.0f, 1000.0f, 4, 0, 0, 0};
   spvb_image image = makeImage2D(texels.data(), texels.size() * 4,
                                  spv::ImageFormatR32f, 4, 4, 2);
   spvb_image withLinear = image, withBorder = image;

@@ -31,8 +31,9 @@ protected:
       EXPECT_EQ(kernel->entry.info.workgroup_entry,
                 vectorize() ? uint32_t(SPVB_WORKGROUP_ENTRY_LANES)
                             : uint32_t(SPVB_WORKGROUP_ENTRY_LOOP));
-      if (vectorize())
+      if (vectorize()) {
         EXPECT_GE(kernel->entry.info.simd_lanes, 2u);
+      }
     }
     return kernel;
   }

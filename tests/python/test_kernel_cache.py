@@ -43,3 +43,40 @@ def test_an_unusable_directory_is_an_error(tmp_path):
     with pytest.raises(spvbridge.Error,
                        match=rf"^error: set_kernel_cache\('{blocker}/sub'\): "):
         spvbridge.set_kernel_cache(blocker / "sub")
+
+
+INCLUDING = """
+import sys, numpy as np, spvbridge
+spvbridge.set_kernel_cache(sys.argv[1])
+kernel = spvbridge.compile('''
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "value.glsl"
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer B { uint v; };
+void main() { v = VALUE; }
+''', options={"include_dirs": [sys.argv[2]]})
+out = np.zeros(1, np.uint32)
+kernel.dispatch(1, buffers={0: out})
+print(out[0])
+"""
+
+
+def test_source_text_is_cached_until_an_include_changes(tmp_path):
+    # The second run takes glslang's SPIR-V from the cache; after the
+    # included file changes, the third compiles again.
+    include = tmp_path / "value.glsl"
+    cache = tmp_path / "cache"
+
+    def run():
+        result = subprocess.run(
+            [sys.executable, "-c", INCLUDING, str(cache), str(tmp_path)],
+            capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        return int(result.stdout)
+
+    include.write_text("#define VALUE 11u\n")
+    assert run() == 11
+    assert run() == 11
+    include.write_text("#define VALUE 22u\n")
+    assert run() == 22

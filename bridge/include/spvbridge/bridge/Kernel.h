@@ -15,6 +15,7 @@
 #include "spvbridge/bridge/DeviceLimits.h"
 #include "spvbridge/cpu_runtime/Launcher.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <array>
@@ -78,12 +79,25 @@ public:
   llvm::Expected<std::shared_ptr<const Kernel>>
   compile(const SpirvBinary &binary, const CompileOptions &options);
 
+  /// Loads a shader file as loadShaderFile does; GLSL and HLSL through the
+  /// disk cache.
+  llvm::Expected<SpirvBinary> loadSource(llvm::StringRef path,
+                                         const SourceOptions &source);
+  /// Compiles GLSL (or HLSL) source text named \p name as compileGlsl
+  /// (compileHlsl) does, through the disk cache.
+  llvm::Expected<SpirvBinary> compileSource(llvm::StringRef text,
+                                            llvm::StringRef name,
+                                            ShaderStage stage, bool hlsl,
+                                            const SourceOptions &source);
+
 private:
   JitCompiler(std::unique_ptr<llvm::orc::LLJIT> jit,
               std::shared_ptr<CompiledObjects> objects);
-  /// Loads a shader file; GLSL and HLSL through the disk cache.
-  llvm::Expected<SpirvBinary> loadSource(llvm::StringRef path,
-                                         const SourceOptions &source);
+  /// What \p compileFront makes of \p contents, through the disk cache
+  /// under \p key's entry.
+  llvm::Expected<SpirvBinary> loadThroughCache(
+      const std::string &key, llvm::StringRef name,
+      llvm::function_ref<llvm::Expected<SpirvBinary>()> compileFront);
   /// A new JITDylib with the runtime's symbols and the process's.
   llvm::Expected<llvm::orc::JITDylib *> createKernelDylib();
   /// Looks up the ABI symbols of entry point `name` in `dylib`.
