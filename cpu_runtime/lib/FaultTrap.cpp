@@ -1,15 +1,93 @@
 //===- FaultTrap.cpp - Hardware faults in kernel code become errors -------===//
 #include "FaultTrap.h"
 
+#include <array>
+#include <atomic>
 #include <csetjmp>
 #include <csignal>
+#include <link.h>
 #include <mutex>
 #include <sys/mman.h>
 #include <ucontext.h>
 
 using namespace spvb::runtime;
 
-static constexpr int kTrappedSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+int FaultTrap::getCancelSignal() {
+  // A real-time signal: nothing else in the process is likely to use it,
+  // and glibc keeps those it needs below SIGRTMIN.
+  return SIGRTMIN + 5;
+}
+
+/// The signals the handler takes: faults and cancellation.
+static std::array<int, 5> getHandledSignals() {
+  return {SIGSEGV, SIGBUS, SIGFPE, SIGILL, FaultTrap::getCancelSignal()};
+}
+
+namespace {
+
+/// The executable segments of the loaded objects when cancelling started:
+/// code there may hold a lock, so cancellation waits for the thread to be
+/// back in generated code (which is in no object).
+struct LoadedCode {
+  static constexpr unsigned kMaxRanges = 4096;
+  uintptr_t start[kMaxRanges];
+  uintptr_t end[kMaxRanges];
+  std::atomic<unsigned> count{0};
+
+  void collect() {
+    count.store(0, std::memory_order_relaxed);
+    unsigned found = 0;
+    auto visit = [](dl_phdr_info *info, size_t, void *data) {
+      auto *self = static_cast<std::pair<LoadedCode *, unsigned *> *>(data);
+      for (unsigned i = 0; i < info->dlpi_phnum; ++i) {
+        const ElfW(Phdr) &header = info->dlpi_phdr[i];
+        if (header.p_type != PT_LOAD || !(header.p_flags & PF_X) ||
+            *self->second >= kMaxRanges)
+          continue;
+        uintptr_t begin = info->dlpi_addr + header.p_vaddr;
+        self->first->start[*self->second] = begin;
+        self->first->end[*self->second] = begin + header.p_memsz;
+        ++*self->second;
+      }
+      return 0;
+    };
+    std::pair<LoadedCode *, unsigned *> data{this, &found};
+    dl_iterate_phdr(visit, &data);
+    count.store(found, std::memory_order_release);
+  }
+
+  /// Async-signal-safe.
+  bool contains(uintptr_t address) const {
+    unsigned n = count.load(std::memory_order_acquire);
+    for (unsigned i = 0; i < n; ++i)
+      if (address >= start[i] && address < end[i])
+        return true;
+    return false;
+  }
+};
+
+} // namespace
+
+static LoadedCode loadedCode;
+static std::atomic<bool> cancelling{false};
+static std::mutex cancelMutex;
+
+void FaultTrap::startCancelling() {
+  std::lock_guard<std::mutex> lock(cancelMutex);
+  if (cancelling.load())
+    return;
+  loadedCode.collect();
+  cancelling.store(true);
+}
+
+void FaultTrap::stopCancelling() {
+  std::lock_guard<std::mutex> lock(cancelMutex);
+  cancelling.store(false);
+}
+
+void FaultTrap::sendCancel(pthread_t thread) {
+  pthread_kill(thread, getCancelSignal());
+}
 
 namespace {
 
@@ -75,15 +153,38 @@ static void forwardSignal(int signal, siginfo_t *info, void *context) {
     previous.sa_handler(signal);
     return;
   }
+  // A cancellation that came late: nothing to do.
+  if (signal == FaultTrap::getCancelSignal())
+    return;
   // The faulting instruction runs again and, now unhandled, ends the process.
   std::signal(signal, SIG_DFL);
   if (info->si_code <= 0)
     raise(signal);
 }
 
+static uintptr_t getProgramCounter(void *context) {
+#if defined(__x86_64__)
+  return static_cast<ucontext_t *>(context)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+  return static_cast<ucontext_t *>(context)->uc_mcontext.pc;
+#else
+  return 0;
+#endif
+}
+
 static void handleSignal(int signal, siginfo_t *info, void *context) {
   ThreadTrap &trap = threadTrap;
-  if (!trap.armed) {
+  if (signal == FaultTrap::getCancelSignal()) {
+    // Ours only while cancelling; a thread outside generated code goes on
+    // and is sent the signal again.
+    if (!cancelling.load(std::memory_order_relaxed)) {
+      forwardSignal(signal, info, context);
+      return;
+    }
+    uintptr_t pc = getProgramCounter(context);
+    if (!trap.armed || !pc || loadedCode.contains(pc))
+      return;
+  } else if (!trap.armed) {
     forwardSignal(signal, info, context);
     return;
   }
@@ -108,7 +209,7 @@ static void handleSignal(int signal, siginfo_t *info, void *context) {
 void FaultTrap::installHandlers() {
   static std::mutex mutex;
   std::lock_guard<std::mutex> lock(mutex);
-  for (int signal : kTrappedSignals) {
+  for (int signal : getHandledSignals()) {
     struct sigaction current;
     if (sigaction(signal, nullptr, &current) != 0)
       continue;
@@ -116,9 +217,10 @@ void FaultTrap::installHandlers() {
       continue;
     struct sigaction action {};
     action.sa_sigaction = handleSignal;
-    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    // Restarted: a cancellation may reach a thread in a system call.
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
     sigemptyset(&action.sa_mask);
-    for (int blocked : kTrappedSignals)
+    for (int blocked : getHandledSignals())
       sigaddset(&action.sa_mask, blocked);
     previousActions[signal] = current;
     sigaction(signal, &action, nullptr);
@@ -135,7 +237,7 @@ std::optional<TrappedSignal> FaultTrap::run(llvm::function_ref<void()> body) {
   if (sigsetjmp(trap.jump, 0) != 0) {
     sigset_t trapped;
     sigemptyset(&trapped);
-    for (int signal : kTrappedSignals)
+    for (int signal : getHandledSignals())
       sigaddset(&trapped, signal);
     pthread_sigmask(SIG_UNBLOCK, &trapped, nullptr);
     return trap.signal;

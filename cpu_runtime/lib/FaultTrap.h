@@ -2,11 +2,12 @@
 //-*-===//
 //
 // Generated code that reads or writes outside its memory, overflows its
-// stack or traps would kill the process. A FaultTrap runs kernel code so
-// that such a signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL) returns to the trap
-// instead: the handler runs on an alternate stack (a stack overflow leaves
-// no room on the thread's own) and jumps back with siglongjmp. A signal on a
-// thread outside a trap goes to the handler that was there before.
+// stack or traps would kill the process; one that never ends would hang it. A
+// FaultTrap runs kernel code so that such a signal (SIGSEGV, SIGBUS, SIGFPE,
+// SIGILL) returns to the trap instead: the handler runs on an alternate stack
+// (a stack overflow leaves no room on the thread's own) and jumps back with
+// siglongjmp. A signal on a thread outside a trap goes to the handler that was
+// there before.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_CPU_RUNTIME_LIB_FAULTTRAP_H
@@ -16,6 +17,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <pthread.h>
 
 namespace spvb::runtime {
 
@@ -36,6 +38,17 @@ public:
   /// Installs the process's handlers (again, should something have replaced
   /// them); once per launch, before any FaultTrap runs.
   static void installHandlers();
+
+  /// Cancellation: generated code cannot be interrupted, so a thread that
+  /// must stop is sent getCancelSignal() (sendCancel) while cancelling is
+  /// on (startCancelling). A trap running kernel code then ends as after a
+  /// fault, with that signal, if the thread was in generated code; in a
+  /// loaded object's code (the runtime, the C library), which may hold a
+  /// lock, it goes on, and the canceller sends the signal again later.
+  static int getCancelSignal();
+  static void startCancelling();
+  static void stopCancelling();
+  static void sendCancel(pthread_t thread);
   /// Gives this thread an alternate signal stack if it has none.
   FaultTrap();
 

@@ -116,8 +116,18 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
       std::max<uint64_t>(1, total / (uint64_t(getThreadCount()) * 8));
   std::atomic<uint64_t> next{0};
   FirstFault faults;
+  {
+    std::lock_guard<std::mutex> lock(cancelMutex);
+    launchThreads.assign(getThreadCount(), pthread_self());
+    launching = true;
+    cancelled.store(false);
+  }
 
-  runOnAllThreads([&](unsigned) {
+  runOnAllThreads([&](unsigned thread) {
+    {
+      std::lock_guard<std::mutex> lock(cancelMutex);
+      launchThreads[thread] = pthread_self();
+    }
     WorkgroupRunner runner(kernel, dispatch);
     for (;;) {
       uint64_t begin = next.fetch_add(chunk);
@@ -127,8 +137,8 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
       uint64_t index = begin;
       bool stop = false;
       for (; index < end; ++index) {
-        // The first thread that faults stops the others.
-        if (faults.any()) {
+        // The first thread that faults stops the others, as does cancel().
+        if (faults.any() || cancelled.load(std::memory_order_relaxed)) {
           stop = true;
           break;
         }
@@ -155,5 +165,27 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
         return;
     }
   });
+  {
+    std::lock_guard<std::mutex> lock(cancelMutex);
+    launching = false;
+    if (cancelled.load()) {
+      FaultTrap::stopCancelling();
+      llvm::consumeError(faults.takeError(state));
+      return llvm::make_error<ShaderFault>(ShaderFault::Kind::Cancelled,
+                                           cancelMessage);
+    }
+  }
   return faults.takeError(state);
+}
+
+void Launcher::cancel(const std::string &message) {
+  std::lock_guard<std::mutex> lock(cancelMutex);
+  if (!launching)
+    return;
+  if (!cancelled.exchange(true)) {
+    cancelMessage = message;
+    FaultTrap::startCancelling();
+  }
+  for (pthread_t thread : launchThreads)
+    FaultTrap::sendCancel(thread);
 }

@@ -29,6 +29,7 @@ from ._spvbridge import (
     CompileError,
     DataRaceError,
     DispatchError,
+    DispatchTimeoutError,
     EntryPoint,
     Error,
     Member,
@@ -42,14 +43,15 @@ from ._spvbridge import (
 
 # Shown as spvbridge.X, where users meet them.
 for _class in (BindingError, CompileError, DataRaceError, DispatchError,
-               EntryPoint, Error, Member, OutOfBoundsError, Reflection,
+               DispatchTimeoutError, EntryPoint, Error, Member, OutOfBoundsError, Reflection,
                Resource, SpecConstant, StorageVariable, UndefinedResultError):
     _class.__module__ = __name__
 
 __all__ = [
     "AmberFailure", "AmberResult", "BindingError", "CompileError",
-    "DataRaceError", "DispatchError", "DispatchResult", "EntryPoint", "Error",
-    "Image", "Kernel", "LayoutWarning", "Member", "Options", "OutOfBoundsError", "Reflection",
+    "DataRaceError", "DispatchError", "DispatchResult",
+    "DispatchTimeoutError", "EntryPoint", "Error", "Image", "Kernel",
+    "LayoutWarning", "Member", "Options", "OutOfBoundsError", "Reflection",
     "Resource", "Sampler", "SpecConstant", "StorageVariable",
     "UndefinedResultError", "compile", "draw", "run_amber",
     "set_kernel_cache",
@@ -531,9 +533,9 @@ class Kernel:
         (robustBufferAccess2), so Python's memory is never touched outside
         the arrays. check_races raises DataRaceError, check_undefined and
         check_nan UndefinedResultError. repeat: runs for timing, each from
-        the buffers' contents before the first. timeout: seconds before the
-        process ends with an error (0: wait forever); generated code cannot
-        be interrupted. printf: called with each debugPrintfEXT line after
+        the buffers' contents before the first. timeout: seconds a run may
+        take (0: no limit); past it the kernel is stopped and
+        DispatchTimeoutError raised, the buffers left part-written. printf: called with each debugPrintfEXT line after
         the dispatch; the result's printf has them all.
         """
         _check_numbers(subgroup_size=subgroup_size, threads=threads,

@@ -21,6 +21,8 @@ void spvb::python::registerErrors(py::module_ &module) {
   py::register_exception<DataRaceError>(module, "DataRaceError", dispatch);
   py::register_exception<UndefinedResultError>(module, "UndefinedResultError",
                                                dispatch);
+  py::register_exception<DispatchTimeoutError>(module, "DispatchTimeoutError",
+                                               dispatch);
 }
 
 void spvb::python::throwCompileError(llvm::Error error) {
@@ -45,6 +47,8 @@ void spvb::python::throwDispatchError(llvm::Error error) {
     throw DataRaceError(message);
   case Kind::Undefined:
     throw UndefinedResultError(message);
+  case Kind::Cancelled:
+    throw DispatchTimeoutError(message);
   case Kind::Other:
     break;
   }

@@ -12,6 +12,8 @@
 //       DataRaceError       check_races found two unordered accesses
 //       UndefinedResultError  check_undefined or check_nan found a result
 //                           the specifications leave undefined
+//       DispatchTimeoutError  the dispatch ran past its timeout and was
+//                           stopped
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_PYTHON_ERRORS_H
@@ -46,6 +48,9 @@ struct DataRaceError : DispatchError {
   using DispatchError::DispatchError;
 };
 struct UndefinedResultError : DispatchError {
+  using DispatchError::DispatchError;
+};
+struct DispatchTimeoutError : DispatchError {
   using DispatchError::DispatchError;
 };
 

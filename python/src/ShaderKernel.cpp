@@ -210,8 +210,8 @@ py::dict ShaderKernel::dispatch(const DispatchRequest &request) {
     binder.save();
   llvm::Expected<std::string> output = [&] {
     py::gil_scoped_release release;
-    // Generated code cannot be interrupted: past the timeout the process
-    // ends, as a GPU driver ends a hung submission.
+    // Past the timeout the launcher stops the kernel (Launcher::cancel),
+    // as a GPU driver ends a hung submission, and the dispatch fails.
     std::chrono::duration<double> timeout(request.timeoutSeconds);
     auto describe = [&]() -> std::string {
       return formatv(
@@ -229,7 +229,9 @@ py::dict ShaderKernel::dispatch(const DispatchRequest &request) {
         if (run > 0)
           binder.restore();
         auto start = std::chrono::steady_clock::now();
-        watchdog.arm(timeout, describe);
+        watchdog.arm(timeout, describe, [&](const std::string &message) {
+          launcher.cancel(message);
+        });
         llvm::Error error = dispatch.run(launcher, groups);
         watchdog.disarm();
         if (error)

@@ -1,16 +1,20 @@
 //===- HostileTest.cpp - Faulting kernels through the C++ API -------------===//
 //
 // A kernel that writes past its buffer, or overflows its stack, makes
-// Dispatch::run return an error naming the buffer; the process goes on, and
-// the next dispatch on the same launcher runs correctly. Device limits are
-// checked before a run.
+// Dispatch::run return an error naming the buffer; one that never ends is
+// stopped by Launcher::cancel; the process goes on, and the next dispatch
+// on the same launcher runs correctly. Device limits are checked before a
+// run.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelFixture.h"
 
 #include "spvbridge/cpu_runtime/GuardedBuffer.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
+#include <thread>
 #include <unistd.h>
 
 using namespace spvb;
@@ -98,6 +102,65 @@ TEST_P(Hostile, FaultStopsTheOtherWorkers) {
   EXPECT_NE(errorText(std::move(error)).find("past its end"),
             std::string::npos);
   EXPECT_LT(launcher.getFinishedWorkgroups(), 4096u);
+}
+
+/// Every invocation loops forever; a barrier before the loop, so that both
+/// region loops and fibers run it.
+constexpr llvm::StringLiteral kEndless = R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Y { uint y[]; };
+shared uint tile[64];
+void main() {
+  tile[gl_LocalInvocationIndex] = 2u;
+  barrier();
+  uint i = gl_GlobalInvocationID.x;
+  while (y[i] != 1u)
+    y[i] = y[i] * tile[gl_LocalInvocationIndex] + 2u;
+}
+)";
+
+TEST_P(Hostile, CancelStopsAnEndlessKernel) {
+  auto kernel = compile(kEndless);
+  ASSERT_TRUE(kernel);
+  runtime::Launcher launcher(2);
+  GuardedBuffer y(8 * 64 * 4);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, y.data(), y.size());
+  // The canceller repeats, as Launcher::cancel asks, until the run ends.
+  std::atomic<bool> running{true};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    while (running) {
+      launcher.cancel("error: stopped by the test");
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  });
+  llvm::Error error = dispatch.run(launcher, {8, 1, 1});
+  running = false;
+  canceller.join();
+  bool cancelled = false;
+  llvm::handleAllErrors(
+      std::move(error), [&](const runtime::ShaderFault &fault) {
+        cancelled = fault.getKind() == runtime::ShaderFault::Kind::Cancelled;
+        EXPECT_EQ(fault.getMessage(), "error: stopped by the test");
+      });
+  EXPECT_TRUE(cancelled);
+  EXPECT_EQ(launcher.getFinishedWorkgroups(), 0u);
+
+  // The launcher runs the next dispatch in full; a cancel without a run
+  // does nothing.
+  launcher.cancel("error: no run to stop");
+  auto shifted = compile(kShifted);
+  std::memset(y.data(), 0, y.size());
+  Dispatch good(shifted);
+  good.bindBuffer(0, 0, y.data(), y.size());
+  good.setPushConstants(pushWord(0));
+  ASSERT_FALSE(good.run(launcher, {8, 1, 1}));
+  for (uint32_t i = 0; i < 8 * 64; ++i) {
+    uint32_t value;
+    std::memcpy(&value, y.data() + 4 * i, 4);
+    ASSERT_EQ(value, i + 1) << i;
+  }
 }
 
 /// 16 MB of Function variables per invocation: region loops keep them in

@@ -2,10 +2,6 @@
 invocation; without check_bounds, they never touch memory outside the
 arrays."""
 
-import re
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
@@ -117,23 +113,40 @@ void main() { p.target.value = 1u; }
     np.testing.assert_array_equal(out[4:], np.arange(12))
 
 
-def test_an_endless_loop_ends_the_process_after_the_timeout():
-    # Generated code cannot be interrupted; as a GPU driver ends a hung
-    # submission, the process ends with the error.
-    script = """
-import numpy as np, spvbridge
-kernel = spvbridge.compile('''
+@pytest.mark.parametrize("body, options", [
+    # SIMD lanes; one invocation after another under check_bounds.
+    ("while (v[i] != 1u) { v[i] = v[i] * 2u + 2u; }", {}),
+    ("while (v[i] != 1u) { v[i] = v[i] * 2u + 2u; }", {"check_bounds": False}),
+    # Region loops between barriers, and fibers under check_races.
+    ("s[i] = i; barrier(); while (v[i] != 1u) { v[i] = v[i] * 2u + s[i]; }"
+     " barrier();", {}),
+    ("while (v[i] != 1u) { v[i] = v[i] * 2u + 2u; }", {"check_races": True}),
+    # The loop calls the runtime, which may hold a lock: the kernel is
+    # stopped only in its own code.
+    ("while (v[i] != 1u) { v[i] = v[i] * 2u + 2u; "
+     "debugPrintfEXT(\"%u\", v[i]); }", {}),
+])
+def test_an_endless_loop_is_stopped_at_the_timeout(body, options):
+    kernel = spvbridge.compile("""
 #version 450
-layout(local_size_x = 1) in;
-layout(set = 0, binding = 0) buffer B { uint v; };
-void main() { while (v != 1u) { v = v * 2u + 2u; } }
-''')
-kernel.dispatch(1, buffers={0: np.zeros(1, np.uint32)}, timeout=0.5)
-"""
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True,
-                         text=True, timeout=120)
-    assert run.returncode == 1
-    assert re.fullmatch(r"error: the dispatch did not finish in 0\.5 s "
-                        r"\(the timeout; timeout=0 waits forever\): 0 of 1 workgroups "
-                        r"finished; the shader may loop forever\n",
-                        run.stderr), run.stderr
+#extension GL_EXT_debug_printf : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { uint v[]; };
+shared uint s[64];
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  %s
+}
+""" % body)
+    data = np.zeros(64, dtype=np.uint32)
+    with pytest.raises(spvbridge.DispatchTimeoutError,
+                       match=r"^error: the dispatch did not finish in 0\.3 s "
+                             r"\(the timeout; timeout=0 waits forever\): 0 "
+                             r"of 1 workgroups finished; the shader may loop "
+                             r"forever$"):
+        kernel.dispatch(1, buffers={0: data}, timeout=0.3, **options)
+    # The process goes on: the next dispatch runs.
+    out = np.zeros(16, dtype=np.uint32)
+    spvbridge.compile(OUT_OF_BOUNDS).dispatch(1, buffers={(0, 0): out},
+                                              check_bounds=False)
+    np.testing.assert_array_equal(out[4:], np.arange(12))

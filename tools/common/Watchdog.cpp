@@ -29,6 +29,7 @@ Watchdog::~Watchdog() {
 }
 
 void Watchdog::setDeadline() {
+  ++armings;
   if (timeout.count() > 0)
     deadline = std::chrono::steady_clock::now() +
                std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -48,11 +49,13 @@ void Watchdog::arm() {
 }
 
 void Watchdog::arm(std::chrono::duration<double> newTimeout,
-                   std::function<std::string()> newDescribe) {
+                   std::function<std::string()> newDescribe,
+                   std::function<void(const std::string &)> newExpire) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     timeout = newTimeout;
     describe = std::move(newDescribe);
+    expire = std::move(newExpire);
     setDeadline();
   }
   changed.notify_all();
@@ -63,6 +66,7 @@ void Watchdog::disarm() {
     return;
   {
     std::lock_guard<std::mutex> lock(mutex);
+    ++armings;
     deadline.reset();
   }
   changed.notify_all();
@@ -77,8 +81,21 @@ void Watchdog::watch() {
     }
     if (changed.wait_until(lock, *deadline) == std::cv_status::timeout &&
         deadline && std::chrono::steady_clock::now() >= *deadline) {
-      // The workers are still running generated code: nothing to unwind.
       std::string message = describe();
+      if (expire) {
+        // Unlocked: the canceller may wait for the run it stops. Repeated
+        // unless the watchdog was disarmed or armed again meanwhile.
+        std::function<void(const std::string &)> cancel = expire;
+        uint64_t arming = armings;
+        lock.unlock();
+        cancel(message);
+        lock.lock();
+        if (deadline && armings == arming)
+          deadline =
+              std::chrono::steady_clock::now() + std::chrono::milliseconds(10);
+        continue;
+      }
+      // The workers are still running generated code: nothing to unwind.
       std::fputs(message.c_str(), stderr);
       std::fputc('\n', stderr);
       std::fflush(stdout);

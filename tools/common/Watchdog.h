@@ -3,7 +3,8 @@
 // Generated code cannot be interrupted: a shader that loops forever would
 // hang spv-run. While armed, the watchdog's thread waits for the deadline;
 // if it passes, it prints the error `describe` gives and ends the process
-// with exit code 1, as a GPU driver's timeout ends a hung submission.
+// with exit code 1, as a GPU driver's timeout ends a hung submission; or,
+// armed with a canceller, calls that (the Python module's dispatches).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_TOOLS_COMMON_WATCHDOG_H
@@ -11,6 +12,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -32,23 +34,30 @@ public:
   /// Starts the countdown (for one dispatch).
   void arm();
   /// Starts a countdown of \p timeout (zero: none) whose message is
-  /// \p describe's.
+  /// \p describe's. With \p expire, the deadline calls it with the
+  /// message instead of ending the process, and again every 10 ms until
+  /// disarm(): a canceller that may need repeating (Launcher::cancel).
   void arm(std::chrono::duration<double> timeout,
-           std::function<std::string()> describe);
+           std::function<std::string()> describe,
+           std::function<void(const std::string &)> expire = nullptr);
   /// Stops it.
   void disarm();
 
 private:
   void watch();
-  /// The deadline of a countdown starting now; with the mutex held.
+  /// The deadline of a countdown starting now (a new arming); with the
+  /// mutex held.
   void setDeadline();
 
   std::chrono::duration<double> timeout;
   std::function<std::string()> describe;
+  std::function<void(const std::string &)> expire;
   std::mutex mutex;
   std::condition_variable changed;
   std::optional<std::chrono::steady_clock::time_point> deadline;
   bool stopping = false;
+  /// Counts arm() and disarm() calls.
+  uint64_t armings = 0;
   std::thread thread;
 };
 

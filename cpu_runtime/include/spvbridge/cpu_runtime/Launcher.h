@@ -19,7 +19,9 @@
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <pthread.h>
 #include <string>
 #include <vector>
 
@@ -112,6 +114,8 @@ public:
     /// --check-undefined or --check-nan: an operation whose result the
     /// specifications leave undefined for its operands.
     Undefined,
+    /// Launcher::cancel stopped the dispatch (a timeout).
+    Cancelled,
     Other,
   };
   ShaderFault(Kind kind, std::string message)
@@ -182,12 +186,26 @@ public:
   /// at a coarser grain than workgroups (a draw's tiles).
   void runOnAllThreads(llvm::function_ref<void(unsigned thread)> body);
 
+  /// Stops the launch() running now, from another thread: no workgroup
+  /// starts any more, and each thread in generated code leaves it as after
+  /// a fault; launch() then fails with ShaderFault::Kind::Cancelled and
+  /// `message`. A thread outside generated code (in the runtime or the C
+  /// library) goes on until it is back: call again until launch() returns.
+  /// Without a launch running, nothing happens.
+  void cancel(const std::string &message);
+
 private:
   uint32_t subgroupSize;
   bool reverseOrder = false;
   std::optional<DebugInvocation> debugInvocation;
   std::atomic<uint64_t> finishedWorkgroups{0};
   std::unique_ptr<WorkerPool> pool;
+  /// The running launch's threads, for cancel(); guarded by cancelMutex.
+  std::mutex cancelMutex;
+  std::vector<pthread_t> launchThreads;
+  bool launching = false;
+  std::atomic<bool> cancelled{false};
+  std::string cancelMessage;
 };
 
 } // namespace spvb::runtime
