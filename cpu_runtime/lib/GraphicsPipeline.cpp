@@ -447,13 +447,17 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                          drawn.pointSize, sink);
           break;
         }
-        if (!(running = sink.isRunning()))
+        if (!(running = sink.isRunning() && !launcher.isCancelled()))
           break;
       }
     }
     batch.flush();
   });
   statistics.fragmentInvocations = stage.getInvocations();
+  if (llvm::Error cancellation = launcher.takeCancellation()) {
+    llvm::consumeError(stage.takeError());
+    return std::move(cancellation);
+  }
   if (llvm::Error error = stage.takeError())
     return error;
   resolveAttachments(target);

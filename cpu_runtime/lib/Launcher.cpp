@@ -23,7 +23,31 @@ Launcher::~Launcher() = default;
 unsigned Launcher::getThreadCount() const { return pool->getThreadCount(); }
 
 void Launcher::runOnAllThreads(llvm::function_ref<void(unsigned)> body) {
-  pool->run(body);
+  {
+    std::lock_guard<std::mutex> lock(cancelMutex);
+    launchThreads.assign(getThreadCount(), pthread_self());
+    launching = true;
+    cancelled.store(false);
+  }
+  pool->run([&](unsigned thread) {
+    {
+      std::lock_guard<std::mutex> lock(cancelMutex);
+      launchThreads[thread] = pthread_self();
+    }
+    body(thread);
+  });
+  std::lock_guard<std::mutex> lock(cancelMutex);
+  launching = false;
+  if (cancelled.load())
+    FaultTrap::stopCancelling();
+}
+
+llvm::Error Launcher::takeCancellation() {
+  if (!cancelled.exchange(false))
+    return llvm::Error::success();
+  std::lock_guard<std::mutex> lock(cancelMutex);
+  return llvm::make_error<ShaderFault>(ShaderFault::Kind::Cancelled,
+                                       cancelMessage);
 }
 
 char KernelFault::ID = 0;
@@ -116,18 +140,8 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
       std::max<uint64_t>(1, total / (uint64_t(getThreadCount()) * 8));
   std::atomic<uint64_t> next{0};
   FirstFault faults;
-  {
-    std::lock_guard<std::mutex> lock(cancelMutex);
-    launchThreads.assign(getThreadCount(), pthread_self());
-    launching = true;
-    cancelled.store(false);
-  }
 
-  runOnAllThreads([&](unsigned thread) {
-    {
-      std::lock_guard<std::mutex> lock(cancelMutex);
-      launchThreads[thread] = pthread_self();
-    }
+  runOnAllThreads([&](unsigned) {
     WorkgroupRunner runner(kernel, dispatch);
     for (;;) {
       uint64_t begin = next.fetch_add(chunk);
@@ -165,15 +179,9 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
         return;
     }
   });
-  {
-    std::lock_guard<std::mutex> lock(cancelMutex);
-    launching = false;
-    if (cancelled.load()) {
-      FaultTrap::stopCancelling();
-      llvm::consumeError(faults.takeError(state));
-      return llvm::make_error<ShaderFault>(ShaderFault::Kind::Cancelled,
-                                           cancelMessage);
-    }
+  if (llvm::Error cancellation = takeCancellation()) {
+    llvm::consumeError(faults.takeError(state));
+    return cancellation;
   }
   return faults.takeError(state);
 }

@@ -605,7 +605,8 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
     vertex count. size: (width, height); format: the VkFormat of float
     outputs (R8G8B8A8_UNORM gives uint8 texels, R32G32B32A32_SFLOAT
     float32); integer outputs are R32G32B32A32_SINT or _UINT. Resources
-    bind as for Kernel.dispatch, visible to both stages.
+    bind as for Kernel.dispatch, visible to both stages; a draw past its
+    timeout is stopped and raises DispatchTimeoutError.
     """
     import numpy as np
 

@@ -220,7 +220,9 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
     run::Watchdog &watchdog = Session::get().getWatchdog();
     return Session::get().runExclusive([&](FILE *) -> llvm::Error {
       auto start = std::chrono::steady_clock::now();
-      watchdog.arm(timeout, describe);
+      watchdog.arm(timeout, describe, [&](const std::string &message) {
+        launcher.cancel(message);
+      });
       llvm::Expected<runtime::DrawStatistics> drawn =
           draw.run(launcher, state, attributes, call, attachments.target);
       watchdog.disarm();

@@ -96,3 +96,27 @@ void main() {}
                        match=r"takes no vertex data; give a vertex shader"):
         spvbridge.draw(fragment, size=(4, 4),
                        vertices={0: np.zeros(3, np.float32)})
+
+
+@pytest.mark.parametrize("stage", ["vertex", "fragment"])
+def test_an_endless_shader_in_a_draw_is_stopped_at_the_timeout(stage):
+    loop = "uint n = 0u; while (n != 1u) { n = n * 2u + 2u; }"
+    vertex = spvbridge.compile("""
+#version 450
+layout(location = 0) in vec2 position;
+void main() { %s gl_Position = vec4(position, 0.0, 1.0); }
+""" % (loop if stage == "vertex" else ""), stage="vertex")
+    fragment = spvbridge.compile("""
+#version 450
+layout(location = 0) out vec4 color;
+void main() { %s color = vec4(1.0); }
+""" % (loop if stage == "fragment" else ""), stage="fragment")
+    positions = np.array([[-1, -1], [3, -1], [-1, 3]], dtype=np.float32)
+    with pytest.raises(spvbridge.DispatchTimeoutError,
+                       match=r"^error: the draw did not finish in 0\.3 s"):
+        spvbridge.draw(fragment, vertex, size=(16, 16),
+                       vertices={0: positions}, timeout=0.3)
+    # The next draw runs.
+    image = spvbridge.draw(spvbridge.compile(GRADIENT, stage="fragment"),
+                           size=(4, 4), format="R32G32B32A32_SFLOAT")
+    assert image[0, 0, 3] == 1.0

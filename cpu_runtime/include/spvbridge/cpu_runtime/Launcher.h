@@ -186,13 +186,19 @@ public:
   /// at a coarser grain than workgroups (a draw's tiles).
   void runOnAllThreads(llvm::function_ref<void(unsigned thread)> body);
 
-  /// Stops the launch() running now, from another thread: no workgroup
-  /// starts any more, and each thread in generated code leaves it as after
-  /// a fault; launch() then fails with ShaderFault::Kind::Cancelled and
-  /// `message`. A thread outside generated code (in the runtime or the C
-  /// library) goes on until it is back: call again until launch() returns.
-  /// Without a launch running, nothing happens.
+  /// Stops the launch() (or runOnAllThreads()) running now, from another
+  /// thread: no workgroup starts any more, and each thread in generated
+  /// code leaves it as after a fault; launch() then fails with
+  /// ShaderFault::Kind::Cancelled and `message`. A thread outside generated
+  /// code (in the runtime or the C library) goes on until it is back: call
+  /// again until the run returns. Without a run, nothing happens.
   void cancel(const std::string &message);
+  /// The cancellation of the last run as an error (once), or success: for
+  /// work over runOnAllThreads() (a draw's tiles), whose faults it
+  /// explains.
+  llvm::Error takeCancellation();
+  /// Whether the run going on has been cancelled.
+  bool isCancelled() const { return cancelled.load(std::memory_order_relaxed); }
 
 private:
   uint32_t subgroupSize;
