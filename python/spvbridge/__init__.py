@@ -535,7 +535,8 @@ class Kernel:
         check_nan UndefinedResultError. repeat: runs for timing, each from
         the buffers' contents before the first. timeout: seconds a run may
         take (0: no limit); past it the kernel is stopped and
-        DispatchTimeoutError raised, the buffers left part-written. printf: called with each debugPrintfEXT line after
+        DispatchTimeoutError raised, the buffers left part-written; Ctrl-C
+        stops it too, with KeyboardInterrupt. printf: called with each debugPrintfEXT line after
         the dispatch; the result's printf has them all.
         """
         _check_numbers(subgroup_size=subgroup_size, threads=threads,

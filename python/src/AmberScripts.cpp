@@ -41,8 +41,7 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
 
   amber::ScriptResult result;
   double milliseconds = 0;
-  std::string output;
-  {
+  llvm::Expected<std::string> output = [&]() -> llvm::Expected<std::string> {
     py::gil_scoped_release release;
     auto start = std::chrono::steady_clock::now();
     std::chrono::duration<double> timeout(request.timeoutSeconds);
@@ -72,11 +71,14 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
           watchdog.disarm();
           return llvm::Error::success();
         });
-    output = llvm::cantFail(std::move(printed));
     milliseconds = std::chrono::duration<double, std::milli>(
                        std::chrono::steady_clock::now() - start)
                        .count();
-  }
+    return printed;
+  }();
+  // Only a Ctrl-C before the script started fails the call itself.
+  if (!output)
+    throwDispatchError(output.takeError());
   py::list failures;
   for (const amber::ScriptFailure &failure : result.failures)
     failures.append(
@@ -87,6 +89,6 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
   dict["reason"] = result.reason;
   dict["failures"] = failures;
   dict["time_ms"] = milliseconds;
-  dict["printf"] = output;
+  dict["printf"] = *output;
   return dict;
 }

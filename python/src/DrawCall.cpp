@@ -211,6 +211,8 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
     py::gil_scoped_release release;
     std::chrono::duration<double> timeout(resources.timeoutSeconds);
     auto describe = [&] {
+      if (Session::getInterrupt())
+        return std::string("error: the draw was interrupted");
       return formatv("error: the draw did not finish in {0} s (the "
                      "timeout; timeout=0 waits forever); the shader may "
                      "loop forever",
@@ -220,9 +222,10 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
     run::Watchdog &watchdog = Session::get().getWatchdog();
     return Session::get().runExclusive([&](FILE *) -> llvm::Error {
       auto start = std::chrono::steady_clock::now();
-      watchdog.arm(timeout, describe, [&](const std::string &message) {
-        launcher.cancel(message);
-      });
+      watchdog.arm(
+          timeout, describe,
+          [&](const std::string &message) { launcher.cancel(message); },
+          &Session::getInterrupt());
       llvm::Expected<runtime::DrawStatistics> drawn =
           draw.run(launcher, state, attributes, call, attachments.target);
       watchdog.disarm();

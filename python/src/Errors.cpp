@@ -1,6 +1,8 @@
 //===- Errors.cpp - spvbridge's errors as Python exceptions ---------------===//
 #include "Errors.h"
 
+#include "Session.h"
+
 #include "spvbridge/cpu_runtime/Launcher.h"
 
 #include "llvm/Support/Format.h"
@@ -48,6 +50,13 @@ void spvb::python::throwDispatchError(llvm::Error error) {
   case Kind::Undefined:
     throw UndefinedResultError(message);
   case Kind::Cancelled:
+    // Stopped for Ctrl-C: Python's handler has recorded the signal, and
+    // running it raises KeyboardInterrupt (on the main thread).
+    if (Session::getInterrupt()) {
+      if (PyErr_Occurred() || PyErr_CheckSignals() != 0)
+        throw py::error_already_set();
+      throw DispatchError(message);
+    }
     throw DispatchTimeoutError(message);
   case Kind::Other:
     break;

@@ -5,6 +5,7 @@
 
 #include "spvbridge/bridge/KernelCache.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 
@@ -69,15 +70,61 @@ run::Watchdog &Session::getWatchdog() {
   return *watchdog;
 }
 
+static std::atomic<bool> interrupted{false};
+static struct sigaction pythonInterrupt;
+
+/// SIGINT during a run: flags it for the watchdog, then lets Python's
+/// handler record it, so that KeyboardInterrupt follows.
+static void handleInterrupt(int signal) {
+  interrupted.store(true);
+  if (!(pythonInterrupt.sa_flags & SA_SIGINFO) &&
+      pythonInterrupt.sa_handler != SIG_DFL &&
+      pythonInterrupt.sa_handler != SIG_IGN)
+    pythonInterrupt.sa_handler(signal);
+}
+
+const std::atomic<bool> &Session::getInterrupt() { return interrupted; }
+
 llvm::Expected<std::string>
 Session::runExclusive(llvm::function_ref<llvm::Error(FILE *sink)> body) {
   static std::mutex running;
   std::lock_guard<std::mutex> lock(running);
+  interrupted.store(false);
+  // Only over Python's own handler: one a program installed itself (or
+  // none) is left alone.
+  struct sigaction current, ours{};
+  bool intercept = sigaction(SIGINT, nullptr, &current) == 0 &&
+                   !(current.sa_flags & SA_SIGINFO) &&
+                   current.sa_handler != SIG_DFL &&
+                   current.sa_handler != SIG_IGN;
+  if (intercept) {
+    pythonInterrupt = current;
+    ours.sa_handler = handleInterrupt;
+    ours.sa_flags = SA_RESTART;
+    sigemptyset(&ours.sa_mask);
+    sigaction(SIGINT, &ours, nullptr);
+  }
+  // A Ctrl-C that came before (while compiling) is Python's to raise now;
+  // from here on the handler above sees it.
+  bool pending = false;
+  {
+    pybind11::gil_scoped_acquire gil;
+    pending = PyErr_CheckSignals() != 0;
+  }
+  if (pending) {
+    if (intercept)
+      sigaction(SIGINT, &pythonInterrupt, nullptr);
+    interrupted.store(true);
+    return llvm::make_error<runtime::ShaderFault>(
+        runtime::ShaderFault::Kind::Cancelled, "error: interrupted");
+  }
   char *text = nullptr;
   size_t size = 0;
   FILE *sink = open_memstream(&text, &size);
   runtime::setPrintfSink(sink);
   llvm::Error error = body(sink);
+  if (intercept)
+    sigaction(SIGINT, &pythonInterrupt, nullptr);
   runtime::setPrintfSink(stdout);
   std::string output;
   if (sink) {

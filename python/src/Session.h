@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,8 +46,13 @@ public:
 
   /// Runs \p body alone and returns the debugPrintfEXT output it sent to
   /// `sink` (runtime::setPrintfSink); \p body's errors pass through.
+  /// Meanwhile SIGINT (Ctrl-C) also sets getInterrupt(), for the watchdog
+  /// to stop the run, before Python's own handler sees it; one that came
+  /// before is raised at once. Called without the GIL.
   llvm::Expected<std::string>
   runExclusive(llvm::function_ref<llvm::Error(FILE *sink)> body);
+  /// Set by SIGINT during runExclusive(); cleared when the next starts.
+  static const std::atomic<bool> &getInterrupt();
 
 private:
   Session() = default;

@@ -214,6 +214,10 @@ py::dict ShaderKernel::dispatch(const DispatchRequest &request) {
     // as a GPU driver ends a hung submission, and the dispatch fails.
     std::chrono::duration<double> timeout(request.timeoutSeconds);
     auto describe = [&]() -> std::string {
+      if (Session::getInterrupt())
+        return formatv("error: the dispatch was interrupted: {0} of {1} "
+                       "workgroups finished",
+                       launcher.getFinishedWorkgroups(), workgroups);
       return formatv(
           "error: the dispatch did not finish in {0} s "
           "(the timeout; timeout=0 waits forever): {1} of {2} workgroups "
@@ -229,9 +233,10 @@ py::dict ShaderKernel::dispatch(const DispatchRequest &request) {
         if (run > 0)
           binder.restore();
         auto start = std::chrono::steady_clock::now();
-        watchdog.arm(timeout, describe, [&](const std::string &message) {
-          launcher.cancel(message);
-        });
+        watchdog.arm(
+            timeout, describe,
+            [&](const std::string &message) { launcher.cancel(message); },
+            &Session::getInterrupt());
         llvm::Error error = dispatch.run(launcher, groups);
         watchdog.disarm();
         if (error)

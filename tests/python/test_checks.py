@@ -2,6 +2,11 @@
 invocation; without check_bounds, they never touch memory outside the
 arrays."""
 
+import signal
+import subprocess
+import sys
+import time
+
 import numpy as np
 import pytest
 
@@ -150,3 +155,42 @@ void main() {
     spvbridge.compile(OUT_OF_BOUNDS).dispatch(1, buffers={(0, 0): out},
                                               check_bounds=False)
     np.testing.assert_array_equal(out[4:], np.arange(12))
+
+
+def test_ctrl_c_stops_a_dispatch_with_keyboard_interrupt():
+    script = """
+import sys, numpy as np, spvbridge
+kernel = spvbridge.compile('''
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { uint v[]; };
+void main() { uint i = gl_GlobalInvocationID.x; while (v[i] != 1u) { v[i] = v[i] * 2u + 2u; } }
+''')
+print("running", flush=True)
+try:
+    kernel.dispatch(4, buffers={0: np.zeros(256, np.uint32)}, timeout=0)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", flush=True)
+out = np.zeros(256, np.uint32)
+spvbridge.compile('''
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { uint v[]; };
+void main() { v[gl_GlobalInvocationID.x] = 3u; }
+''').dispatch(4, buffers={0: out})
+print("then", int(out.sum()), flush=True)
+"""
+    child = subprocess.Popen([sys.executable, "-c", script],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    assert child.stdout.readline() == "running\n"
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    try:
+        out, err = child.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        out, err = child.communicate()
+        pytest.fail(f"not interrupted; stdout {out!r}, stderr {err!r}")
+    assert child.returncode == 0, err
+    assert out == "KeyboardInterrupt\nthen 768\n"

@@ -1,6 +1,7 @@
 //===- Watchdog.cpp - Ends a run whose dispatch never finishes ------------===//
 #include "Watchdog.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -50,12 +51,14 @@ void Watchdog::arm() {
 
 void Watchdog::arm(std::chrono::duration<double> newTimeout,
                    std::function<std::string()> newDescribe,
-                   std::function<void(const std::string &)> newExpire) {
+                   std::function<void(const std::string &)> newExpire,
+                   const std::atomic<bool> *newInterrupt) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     timeout = newTimeout;
     describe = std::move(newDescribe);
     expire = std::move(newExpire);
+    interrupt = newInterrupt;
     setDeadline();
   }
   changed.notify_all();
@@ -68,6 +71,7 @@ void Watchdog::disarm() {
     std::lock_guard<std::mutex> lock(mutex);
     ++armings;
     deadline.reset();
+    interrupt = nullptr;
   }
   changed.notify_all();
 }
@@ -75,32 +79,41 @@ void Watchdog::disarm() {
 void Watchdog::watch() {
   std::unique_lock<std::mutex> lock(mutex);
   while (!stopping) {
-    if (!deadline) {
+    // Armed with an interrupt flag, it is polled every 50 ms.
+    bool polling = expire && interrupt;
+    if (!deadline && !polling) {
       changed.wait(lock);
       continue;
     }
-    if (changed.wait_until(lock, *deadline) == std::cv_status::timeout &&
-        deadline && std::chrono::steady_clock::now() >= *deadline) {
-      std::string message = describe();
-      if (expire) {
-        // Unlocked: the canceller may wait for the run it stops. Repeated
-        // unless the watchdog was disarmed or armed again meanwhile.
-        std::function<void(const std::string &)> cancel = expire;
-        uint64_t arming = armings;
-        lock.unlock();
-        cancel(message);
-        lock.lock();
-        if (deadline && armings == arming)
-          deadline =
-              std::chrono::steady_clock::now() + std::chrono::milliseconds(10);
-        continue;
-      }
-      // The workers are still running generated code: nothing to unwind.
-      std::fputs(message.c_str(), stderr);
-      std::fputc('\n', stderr);
-      std::fflush(stdout);
-      std::fflush(stderr);
-      std::_Exit(1);
+    auto now = std::chrono::steady_clock::now();
+    auto wake = deadline ? *deadline : now + std::chrono::hours(24);
+    if (polling)
+      wake = std::min(wake, now + std::chrono::milliseconds(50));
+    changed.wait_until(lock, wake);
+    if (stopping)
+      break;
+    bool due = deadline && std::chrono::steady_clock::now() >= *deadline;
+    if (!due && !(expire && interrupt && interrupt->load()))
+      continue;
+    std::string message = describe();
+    if (expire) {
+      // Unlocked: the canceller may wait for the run it stops. Repeated
+      // unless the watchdog was disarmed or armed again meanwhile.
+      std::function<void(const std::string &)> cancel = expire;
+      uint64_t arming = armings;
+      lock.unlock();
+      cancel(message);
+      lock.lock();
+      if (armings == arming)
+        deadline =
+            std::chrono::steady_clock::now() + std::chrono::milliseconds(10);
+      continue;
     }
+    // The workers are still running generated code: nothing to unwind.
+    std::fputs(message.c_str(), stderr);
+    std::fputc('\n', stderr);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(1);
   }
 }

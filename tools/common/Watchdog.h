@@ -10,6 +10,7 @@
 #ifndef SPVBRIDGE_TOOLS_COMMON_WATCHDOG_H
 #define SPVBRIDGE_TOOLS_COMMON_WATCHDOG_H
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -37,9 +38,12 @@ public:
   /// \p describe's. With \p expire, the deadline calls it with the
   /// message instead of ending the process, and again every 10 ms until
   /// disarm(): a canceller that may need repeating (Launcher::cancel).
+  /// With \p interrupt too, the flag turning true (a signal handler sets
+  /// it) calls \p expire as the deadline does; it is polled every 50 ms.
   void arm(std::chrono::duration<double> timeout,
            std::function<std::string()> describe,
-           std::function<void(const std::string &)> expire = nullptr);
+           std::function<void(const std::string &)> expire = nullptr,
+           const std::atomic<bool> *interrupt = nullptr);
   /// Stops it.
   void disarm();
 
@@ -52,6 +56,7 @@ private:
   std::chrono::duration<double> timeout;
   std::function<std::string()> describe;
   std::function<void(const std::string &)> expire;
+  const std::atomic<bool> *interrupt = nullptr;
   std::mutex mutex;
   std::condition_variable changed;
   std::optional<std::chrono::steady_clock::time_point> deadline;
