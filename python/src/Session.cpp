@@ -73,13 +73,15 @@ run::Watchdog &Session::getWatchdog() {
 static std::atomic<bool> interrupted{false};
 static struct sigaction pythonInterrupt;
 
-/// SIGINT during a run: flags it for the watchdog, then lets Python's
-/// handler record it, so that KeyboardInterrupt follows.
-static void handleInterrupt(int signal) {
+/// SIGINT during a run: flags it for the watchdog, then hands it to the
+/// handler that was there (Python's, or LLVM's, which removes its
+/// temporary files and passes it on to Python's), so that
+/// KeyboardInterrupt follows.
+static void handleInterrupt(int signal, siginfo_t *info, void *context) {
   interrupted.store(true);
-  if (!(pythonInterrupt.sa_flags & SA_SIGINFO) &&
-      pythonInterrupt.sa_handler != SIG_DFL &&
-      pythonInterrupt.sa_handler != SIG_IGN)
+  if (pythonInterrupt.sa_flags & SA_SIGINFO)
+    pythonInterrupt.sa_sigaction(signal, info, context);
+  else
     pythonInterrupt.sa_handler(signal);
 }
 
@@ -90,17 +92,17 @@ Session::runExclusive(llvm::function_ref<llvm::Error(FILE *sink)> body) {
   static std::mutex running;
   std::lock_guard<std::mutex> lock(running);
   interrupted.store(false);
-  // Only over Python's own handler: one a program installed itself (or
-  // none) is left alone.
+  // Only over a handler: SIGINT ignored (a background job) or left to its
+  // default action stays so.
   struct sigaction current, ours{};
   bool intercept = sigaction(SIGINT, nullptr, &current) == 0 &&
-                   !(current.sa_flags & SA_SIGINFO) &&
-                   current.sa_handler != SIG_DFL &&
-                   current.sa_handler != SIG_IGN;
+                   ((current.sa_flags & SA_SIGINFO) ||
+                    (current.sa_handler != SIG_DFL &&
+                     current.sa_handler != SIG_IGN));
   if (intercept) {
     pythonInterrupt = current;
-    ours.sa_handler = handleInterrupt;
-    ours.sa_flags = SA_RESTART;
+    ours.sa_sigaction = handleInterrupt;
+    ours.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&ours.sa_mask);
     sigaction(SIGINT, &ours, nullptr);
   }

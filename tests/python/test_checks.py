@@ -158,8 +158,11 @@ void main() {
 
 
 def test_ctrl_c_stops_a_dispatch_with_keyboard_interrupt():
+    # Python's own handler, even where SIGINT came ignored (a background
+    # job's children, as under CI).
     script = """
-import sys, numpy as np, spvbridge
+import signal, sys, numpy as np, spvbridge
+signal.signal(signal.SIGINT, signal.default_int_handler)
 kernel = spvbridge.compile('''
 #version 450
 layout(local_size_x = 64) in;
