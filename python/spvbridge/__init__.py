@@ -658,7 +658,9 @@ def run_amber(script: Union[str, "os.PathLike[str]"], *, threads: int = 0,
               image_directory: Optional[str] = None) -> AmberResult:
     """Runs an AmberScript or VkScript file (or its text) as
     `spv-run SCRIPT` does and returns its outcome with each failed check's
-    line; failed checks do not raise."""
+    line; failed checks do not raise. A script still running after
+    `timeout` seconds (0: no limit) fails at the RUN it was stopped in;
+    Ctrl-C stops it and raises KeyboardInterrupt."""
     _check_numbers(threads=threads, subgroup_size=subgroup_size,
                    timeout=timeout)
     text = os.fspath(script)

@@ -36,6 +36,9 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
   options.compile.undefinedChecks =
       request.checkUndefined ? UndefinedChecks::Report : UndefinedChecks::None;
   options.imageDirectory = request.imageDirectory;
+  options.getLauncher = [&](uint32_t subgroupSize) -> runtime::Launcher & {
+    return Session::get().getLauncher(request.threads, subgroupSize);
+  };
   std::string name = request.isText ? "<inline>" : request.script;
   JitCompiler &jit = Session::get().getJit();
 
@@ -45,12 +48,14 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
     py::gil_scoped_release release;
     auto start = std::chrono::steady_clock::now();
     std::chrono::duration<double> timeout(request.timeoutSeconds);
-    auto describe = [&] {
-      return llvm::formatv(
-                 "error: {0}: the script did not finish in {1} "
-                 "s (the timeout; timeout=0 waits forever); a shader may "
-                 "loop forever",
-                 name, formatSeconds(request.timeoutSeconds))
+    // The message ends the failure of the RUN or draw it stops.
+    auto describe = [&]() -> std::string {
+      if (Session::getInterrupt())
+        return "error: the script was interrupted";
+      return llvm::formatv("error: the script did not finish in {0} s (the "
+                           "timeout; timeout=0 waits forever); a shader may "
+                           "loop forever",
+                           formatSeconds(request.timeoutSeconds))
           .str();
     };
     run::Watchdog &watchdog = Session::get().getWatchdog();
@@ -66,7 +71,12 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
             result.fail(0, text.str());
             return llvm::Error::success();
           }
-          watchdog.arm(timeout, describe);
+          watchdog.arm(
+              timeout, describe,
+              [](const std::string &message) {
+                Session::get().cancelRuns(message);
+              },
+              &Session::getInterrupt());
           result = amber::executeScript(*script, jit, options);
           watchdog.disarm();
           return llvm::Error::success();
@@ -76,9 +86,12 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
                        .count();
     return printed;
   }();
-  // Only a Ctrl-C before the script started fails the call itself.
+  // A Ctrl-C before the script started fails the call itself; one during
+  // it stopped the script, and raises KeyboardInterrupt now.
   if (!output)
     throwDispatchError(output.takeError());
+  if (Session::getInterrupt() && PyErr_CheckSignals() != 0)
+    throw py::error_already_set();
   py::list failures;
   for (const amber::ScriptFailure &failure : result.failures)
     failures.append(

@@ -63,6 +63,12 @@ runtime::Launcher &Session::getLauncher(unsigned threads,
   return *launcher;
 }
 
+void Session::cancelRuns(const std::string &message) {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (auto &[key, launcher] : launchers)
+    launcher->cancel(message);
+}
+
 run::Watchdog &Session::getWatchdog() {
   std::lock_guard<std::mutex> lock(mutex);
   if (!watchdog)
@@ -85,6 +91,15 @@ static void handleInterrupt(int signal, siginfo_t *info, void *context) {
     pythonInterrupt.sa_handler(signal);
 }
 
+/// Puts back the handler that was there, unless the one we chained to has
+/// changed it (LLVM's unregisters itself when called).
+static void restoreInterrupt() {
+  struct sigaction now;
+  if (sigaction(SIGINT, nullptr, &now) == 0 && (now.sa_flags & SA_SIGINFO) &&
+      now.sa_sigaction == handleInterrupt)
+    sigaction(SIGINT, &pythonInterrupt, nullptr);
+}
+
 const std::atomic<bool> &Session::getInterrupt() { return interrupted; }
 
 llvm::Expected<std::string>
@@ -95,10 +110,10 @@ Session::runExclusive(llvm::function_ref<llvm::Error(FILE *sink)> body) {
   // Only over a handler: SIGINT ignored (a background job) or left to its
   // default action stays so.
   struct sigaction current, ours{};
-  bool intercept = sigaction(SIGINT, nullptr, &current) == 0 &&
-                   ((current.sa_flags & SA_SIGINFO) ||
-                    (current.sa_handler != SIG_DFL &&
-                     current.sa_handler != SIG_IGN));
+  bool intercept =
+      sigaction(SIGINT, nullptr, &current) == 0 &&
+      ((current.sa_flags & SA_SIGINFO) ||
+       (current.sa_handler != SIG_DFL && current.sa_handler != SIG_IGN));
   if (intercept) {
     pythonInterrupt = current;
     ours.sa_sigaction = handleInterrupt;
@@ -115,7 +130,7 @@ Session::runExclusive(llvm::function_ref<llvm::Error(FILE *sink)> body) {
   }
   if (pending) {
     if (intercept)
-      sigaction(SIGINT, &pythonInterrupt, nullptr);
+      restoreInterrupt();
     interrupted.store(true);
     return llvm::make_error<runtime::ShaderFault>(
         runtime::ShaderFault::Kind::Cancelled, "error: interrupted");
@@ -126,7 +141,7 @@ Session::runExclusive(llvm::function_ref<llvm::Error(FILE *sink)> body) {
   runtime::setPrintfSink(sink);
   llvm::Error error = body(sink);
   if (intercept)
-    sigaction(SIGINT, &pythonInterrupt, nullptr);
+    restoreInterrupt();
   runtime::setPrintfSink(stdout);
   std::string output;
   if (sink) {

@@ -40,6 +40,10 @@ public:
   /// The launcher for \p threads (0: every hardware thread) and
   /// \p subgroupSize.
   runtime::Launcher &getLauncher(unsigned threads, uint32_t subgroupSize);
+  /// Cancels the run of whichever launcher has one (Launcher::cancel): for
+  /// a watchdog over runs whose launcher it does not know (an Amber
+  /// script's).
+  void cancelRuns(const std::string &message);
 
   /// The watchdog of every run (armed per run: runs are exclusive).
   run::Watchdog &getWatchdog();

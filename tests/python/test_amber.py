@@ -1,5 +1,11 @@
 """run_amber: Amber scripts as spv-run runs them, failures with lines."""
 
+import signal
+import subprocess
+import sys
+import threading
+import time
+
 import numpy as np
 import pytest
 
@@ -63,3 +69,92 @@ def test_amber_corpus_scripts(corpus, name, status):
     # Amber's own scripts, with the outcome Amber's test suite expects.
     result = spvbridge.run_amber(corpus / "amber" / "tests" / "cases" / name)
     assert result.status == status, str(result)
+
+
+ENDLESS_COMPUTE = """#!amber
+SHADER compute endless GLSL
+#version 430
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) buffer B { uint v[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  while (v[i] != 1u) { v[i] = v[i] * 2u + 2u; }
+}
+END
+
+BUFFER data DATA_TYPE uint32 DATA 0 0 0 0 END
+PIPELINE compute pipeline
+  ATTACH endless
+  BIND BUFFER data AS storage DESCRIPTOR_SET 0 BINDING 0
+END
+RUN pipeline 2 1 1
+EXPECT data IDX 0 EQ 1
+"""
+
+ENDLESS_FRAGMENT = """#!amber
+SHADER vertex vert PASSTHROUGH
+SHADER fragment frag GLSL
+#version 430
+layout(location = 0) out vec4 color;
+layout(set = 0, binding = 0) buffer B { uint v[]; };
+void main() {
+  while (v[0] != 1u) { v[0] = v[0] * 2u + 2u; }
+  color = vec4(1.0);
+}
+END
+
+BUFFER data DATA_TYPE uint32 DATA 0 END
+BUFFER framebuffer FORMAT B8G8R8A8_UNORM
+PIPELINE graphics pipeline
+  ATTACH vert
+  ATTACH frag
+  BIND BUFFER data AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER framebuffer AS color LOCATION 0
+  FRAMEBUFFER_SIZE 8 8
+END
+RUN pipeline DRAW_RECT POS 0 0 SIZE 8 8
+EXPECT framebuffer IDX 0 0 SIZE 8 8 EQ_RGBA 255 255 255 255
+"""
+
+
+@pytest.mark.parametrize("script, line", [(ENDLESS_COMPUTE, 17),
+                                          (ENDLESS_FRAGMENT, 22)])
+def test_a_script_past_its_timeout_fails_at_the_run(script, line):
+    # The shader never ends; the script fails where it ran, checks after it
+    # are not made, and the process goes on.
+    result = spvbridge.run_amber(script, timeout=0.3)
+    assert result.status == "fail"
+    [failure] = result.failures
+    assert failure.line == line
+    assert failure.message == (
+        "RUN pipeline: the script did not finish in 0.3 s (the timeout; "
+        "timeout=0 waits forever); a shader may loop forever")
+    assert spvbridge.run_amber(SCRIPT.replace("EXPECTED_FOURTH", "8")).passed
+
+
+def test_ctrl_c_stops_a_script_with_keyboard_interrupt():
+    script = f"""
+import signal, spvbridge
+signal.signal(signal.SIGINT, signal.default_int_handler)
+print("running", flush=True)
+try:
+    spvbridge.run_amber({ENDLESS_COMPUTE!r}, timeout=0)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", flush=True)
+print(spvbridge.run_amber({SCRIPT.replace("EXPECTED_FOURTH", "8")!r}).status)
+"""
+    child = subprocess.Popen([sys.executable, "-c", script],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    killer = threading.Timer(120, child.kill)
+    killer.start()
+    try:
+        assert child.stdout.readline() == "running\n"
+        # Past the compile, into the endless dispatch.
+        time.sleep(1.5)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate()
+    finally:
+        killer.cancel()
+    assert out == "KeyboardInterrupt\npass\n", err
+    assert child.returncode == 0, err

@@ -5,6 +5,7 @@ arrays."""
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -159,9 +160,10 @@ void main() {
 
 def test_ctrl_c_stops_a_dispatch_with_keyboard_interrupt():
     # Python's own handler, even where SIGINT came ignored (a background
-    # job's children, as under CI).
+    # job's children, as under CI). Twice, to see our handler put back after
+    # the first, then once while idle, where Python's alone must answer.
     script = """
-import signal, sys, numpy as np, spvbridge
+import signal, sys, time, numpy as np, spvbridge
 signal.signal(signal.SIGINT, signal.default_int_handler)
 kernel = spvbridge.compile('''
 #version 450
@@ -169,11 +171,12 @@ layout(local_size_x = 64) in;
 layout(set = 0, binding = 0) buffer B { uint v[]; };
 void main() { uint i = gl_GlobalInvocationID.x; while (v[i] != 1u) { v[i] = v[i] * 2u + 2u; } }
 ''')
-print("running", flush=True)
-try:
-    kernel.dispatch(4, buffers={0: np.zeros(256, np.uint32)}, timeout=0)
-except KeyboardInterrupt:
-    print("KeyboardInterrupt", flush=True)
+for attempt in range(2):
+    print("running", flush=True)
+    try:
+        kernel.dispatch(4, buffers={0: np.zeros(256, np.uint32)}, timeout=0)
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt", flush=True)
 out = np.zeros(256, np.uint32)
 spvbridge.compile('''
 #version 450
@@ -182,18 +185,37 @@ layout(set = 0, binding = 0) buffer B { uint v[]; };
 void main() { v[gl_GlobalInvocationID.x] = 3u; }
 ''').dispatch(4, buffers={0: out})
 print("then", int(out.sum()), flush=True)
+try:
+    time.sleep(60)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt while idle", flush=True)
 """
     child = subprocess.Popen([sys.executable, "-c", script],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True)
-    assert child.stdout.readline() == "running\n"
-    time.sleep(0.5)
-    child.send_signal(signal.SIGINT)
+    # A child that never answers is killed, so readline() below cannot hang.
+    killer = threading.Timer(120, child.kill)
+    killer.start()
+    expected = ["running\n", "KeyboardInterrupt\n", "running\n",
+                "KeyboardInterrupt\n", "then 768\n",
+                "KeyboardInterrupt while idle\n"]
+    lines = []
     try:
+        for want in expected:
+            line = child.stdout.readline()
+            lines.append(line)
+            if line != want:
+                break
+            if want in ("running\n", "then 768\n"):
+                time.sleep(0.5)
+                child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         child.kill()
         out, err = child.communicate()
-        pytest.fail(f"not interrupted; stdout {out!r}, stderr {err!r}")
-    assert child.returncode == 0, err
-    assert out == "KeyboardInterrupt\nthen 768\n"
+        pytest.fail(f"not interrupted; stdout {lines!r} {out!r}, "
+                    f"stderr {err!r}")
+    finally:
+        killer.cancel()
+    assert lines == expected, err
+    assert out == "" and child.returncode == 0, err

@@ -558,6 +558,8 @@ Executor::getStageKernel(const Pipeline &pipeline, amber::ShaderStage stage) {
 }
 
 runtime::Launcher &Executor::getLauncher(uint32_t subgroupSize) {
+  if (options.getLauncher)
+    return options.getLauncher(subgroupSize);
   std::unique_ptr<runtime::Launcher> &launcher = launchers[subgroupSize];
   if (!launcher)
     launcher =

@@ -16,6 +16,9 @@
 #include "ScriptResult.h"
 
 #include "spvbridge/bridge/Kernel.h"
+#include "spvbridge/cpu_runtime/Launcher.h"
+
+#include <functional>
 
 namespace spvb::amber {
 
@@ -47,6 +50,10 @@ struct ExecutorOptions {
   /// STEM.BUFFER.N.actual.png and STEM.BUFFER.N.diff.png; a file that
   /// cannot be written makes the note "could not write PNG: REASON".
   std::string imageDirectory;
+  /// The launcher RUN and draws use for a subgroup size; unset, the
+  /// executor makes its own of `threads` threads. The Python module passes
+  /// its session's, which its watchdog cancels at the timeout or a Ctrl-C.
+  std::function<runtime::Launcher &(uint32_t subgroupSize)> getLauncher;
 };
 
 ScriptResult executeScript(const Script &script, JitCompiler &jit,
