@@ -589,7 +589,7 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
          size: Tuple[int, int], format: str = "R8G8B8A8_UNORM",
          vertices: Optional[Mapping[int, Any]] = None, indices: Any = None,
          topology: str = "triangle_list", count: Optional[int] = None,
-         instances: int = 1, location: int = 0,
+         instances: int = 1, location: int = 0, samples: int = 1,
          buffers: Optional[Mapping[Any, Any]] = None, push: Any = None,
          images: Optional[Mapping[Any, Image]] = None,
          samplers: Optional[Mapping[Any, Sampler]] = None, threads: int = 0,
@@ -605,14 +605,17 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
     (uint8, uint16 or uint32) make an indexed draw, and count overrides the
     vertex count. size: (width, height); format: the VkFormat of float
     outputs (R8G8B8A8_UNORM gives uint8 texels, R32G32B32A32_SFLOAT
-    float32); integer outputs are R32G32B32A32_SINT or _UINT. Resources
+    float32); integer outputs are R32G32B32A32_SINT or _UINT. samples=4
+    draws with Vulkan's standard 4 sample locations and returns the
+    resolved image (the average of the samples; sample 0 for integer
+    outputs). Resources
     bind as for Kernel.dispatch, visible to both stages; a draw past its
     timeout is stopped and raises DispatchTimeoutError.
     """
     import numpy as np
 
     _check_numbers(threads=threads, instances=instances, location=location,
-                   timeout=timeout)
+                   samples=samples, timeout=timeout)
     if count is not None:
         _check_numbers(count=count)
     width, height = size
@@ -635,7 +638,7 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
                         vertex._native if vertex is not None else None,
                         width, height, format, vertex_list, indices,
                         index_size, topology, count, instances, location,
-                        common)
+                        samples, common)
     for original, copy in copies:
         original[...] = copy
     if printf is not None:

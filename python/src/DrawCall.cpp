@@ -113,6 +113,10 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
                               request.width, request.height,
                               limits.maxFramebufferWidth,
                               limits.maxFramebufferHeight));
+  if (request.samples != 1 && request.samples != 4)
+    throwBindingError(formatv("samples={0}: expected 1 or 4 (Vulkan's "
+                              "standard sample locations)",
+                              request.samples));
   const runtime::VulkanFormat *format = findFormat(request.format, "format");
   if (format->components == 0 || format->kind == runtime::ComponentKind::Uint ||
       format->kind == runtime::ComponentKind::Sint)
@@ -200,7 +204,8 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
                               request.location, fragment->sourceName,
                               locations.empty() ? "none" : locations));
   }
-  run::Attachments attachments(plans, request.width, request.height, 1);
+  run::Attachments attachments(plans, request.width, request.height,
+                               request.samples);
   size_t index = plan - plans.begin();
 
   runtime::Launcher &launcher =

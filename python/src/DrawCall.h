@@ -35,6 +35,8 @@ struct DrawRequest {
   uint32_t instances = 1;
   /// The output Location whose attachment is returned.
   uint32_t location = 0;
+  /// Samples per texel (1 or 4); multisampled attachments are resolved.
+  uint32_t samples = 1;
   /// Resources, push constants, threads, checks and timeout, as for a
   /// dispatch.
   DispatchRequest resources;

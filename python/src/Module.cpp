@@ -163,7 +163,7 @@ PYBIND11_MODULE(_spvbridge, module) {
                          py::object indices, unsigned indexSize,
                          std::string topology, std::optional<uint32_t> count,
                          uint32_t instances, uint32_t location,
-                         py::dict common) {
+                         uint32_t samples, py::dict common) {
     DrawRequest request;
     request.fragment = std::move(fragment);
     request.vertex = std::move(vertex);
@@ -183,6 +183,7 @@ PYBIND11_MODULE(_spvbridge, module) {
     request.count = count;
     request.instances = instances;
     request.location = location;
+    request.samples = samples;
     request.resources = convertCommon(common);
     return runDraw(request);
   });

@@ -72,6 +72,39 @@ void main() { color = uvec4(value, 1, 2, 3); }
     np.testing.assert_array_equal(indexed, image)
 
 
+def test_multisampled_draws_are_resolved():
+    vertex = spvbridge.compile("""
+#version 450
+layout(location = 0) in vec2 position;
+void main() { gl_Position = vec4(position, 0.0, 1.0); }
+""", stage="vertex")
+    white = spvbridge.compile("""
+#version 450
+layout(location = 0) out vec4 color;
+void main() { color = vec4(1.0); }
+""", stage="fragment")
+    # The left half of a 1x1 framebuffer covers two of Vulkan's standard
+    # sample locations, (0.375, 0.125) and (0.125, 0.625), but not
+    # (0.875, 0.375) or (0.625, 0.875): half white. One sample, at the
+    # pixel centre, sees nothing.
+    half = np.array([[-1, -1], [0, -1], [-1, 1], [0, 1]], dtype=np.float32)
+    args = dict(size=(1, 1), format="R32G32B32A32_SFLOAT",
+                vertices={0: half}, topology="triangle_strip")
+    np.testing.assert_array_equal(
+        spvbridge.draw(white, vertex, samples=4, **args), [[[0.5] * 4]])
+    np.testing.assert_array_equal(
+        spvbridge.draw(white, vertex, **args), [[[0.0] * 4]])
+    # Reading gl_SampleID runs the shader per sample: the mean of 0..3.
+    per_sample = spvbridge.compile("""
+#version 450
+layout(location = 0) out vec4 color;
+void main() { color = vec4(float(gl_SampleID) / 4.0); }
+""", stage="fragment")
+    image = spvbridge.draw(per_sample, size=(2, 2), samples=4,
+                           format="R32G32B32A32_SFLOAT")
+    np.testing.assert_array_equal(image, np.full((2, 2, 4), 0.375))
+
+
 def test_draw_errors():
     fragment = spvbridge.compile(GRADIENT, stage="fragment")
     compute = spvbridge.compile("""
@@ -96,6 +129,10 @@ void main() {}
                        match=r"takes no vertex data; give a vertex shader"):
         spvbridge.draw(fragment, size=(4, 4),
                        vertices={0: np.zeros(3, np.float32)})
+    with pytest.raises(spvbridge.BindingError,
+                       match=r"^error: samples=2: expected 1 or 4 \(Vulkan's "
+                             r"standard sample locations\)$"):
+        spvbridge.draw(fragment, size=(4, 4), samples=2)
 
 
 @pytest.mark.parametrize("stage", ["vertex", "fragment"])
