@@ -10,18 +10,29 @@
 
 using namespace spvb::runtime;
 
-void FaultLog::report(std::string message, ShaderFault::Kind kind) {
+uint64_t FaultLog::getOrder(const spvb_dispatch &dispatch,
+                            const uint32_t workgroup[3]) {
+  return workgroup[0] +
+         uint64_t(dispatch.workgroup_count[0]) *
+             (workgroup[1] +
+              uint64_t(dispatch.workgroup_count[1]) * workgroup[2]);
+}
+
+void FaultLog::report(uint64_t order, std::string message,
+                      ShaderFault::Kind kind) {
   std::lock_guard<std::mutex> lock(mutex);
-  if (!first.empty())
+  if (order >= earliest.load(std::memory_order_relaxed))
     return;
   first = std::move(message);
   firstKind = kind;
+  earliest.store(order, std::memory_order_relaxed);
 }
 
 llvm::Error FaultLog::takeError() {
   std::lock_guard<std::mutex> lock(mutex);
-  if (first.empty())
+  if (earliest.load(std::memory_order_relaxed) == UINT64_MAX)
     return llvm::Error::success();
+  earliest.store(UINT64_MAX, std::memory_order_relaxed);
   return llvm::make_error<ShaderFault>(firstKind, std::move(first));
 }
 
@@ -62,11 +73,14 @@ extern "C" void spvb_rt_fault(const spvb_dispatch *dispatch,
                               const spvb_invocation *invocation, uint32_t kind,
                               uint64_t detail0, uint64_t detail1,
                               const char *message) {
-  static_cast<DispatchState *>(dispatch->runtime)
-      ->faults.report(
-          describeFault(*invocation, kind, detail0, detail1, message),
-          kind == SPVB_FAULT_OUT_OF_BOUNDS ? ShaderFault::Kind::OutOfBounds
-                                           : ShaderFault::Kind::Other);
+  FaultLog &faults = static_cast<DispatchState *>(dispatch->runtime)->faults;
+  uint64_t order = FaultLog::getOrder(*dispatch, invocation->workgroup_id);
+  if (!faults.isFirst(order))
+    return;
+  faults.report(
+      order, describeFault(*invocation, kind, detail0, detail1, message),
+      kind == SPVB_FAULT_OUT_OF_BOUNDS ? ShaderFault::Kind::OutOfBounds
+                                       : ShaderFault::Kind::Other);
 }
 
 extern "C" void spvb_rt_undefined(const spvb_dispatch *dispatch,
@@ -74,6 +88,10 @@ extern "C" void spvb_rt_undefined(const spvb_dispatch *dispatch,
                                   const char *message, uint32_t argCount,
                                   const uint32_t *argDescs,
                                   const void *const *args) {
+  FaultLog &faults = static_cast<DispatchState *>(dispatch->runtime)->faults;
+  uint64_t order = FaultLog::getOrder(*dispatch, invocation->workgroup_id);
+  if (!faults.isFirst(order))
+    return;
   std::string text = "error: " + spvb::runtime::formatShaderPrintf(
                                      message, argCount, argDescs, args);
   text +=
@@ -82,6 +100,5 @@ extern "C" void spvb_rt_undefined(const spvb_dispatch *dispatch,
                     invocation->workgroup_id[0], invocation->workgroup_id[1],
                     invocation->workgroup_id[2], invocation->local_id[0],
                     invocation->local_id[1], invocation->local_id[2]);
-  static_cast<DispatchState *>(dispatch->runtime)
-      ->faults.report(std::move(text), ShaderFault::Kind::Undefined);
+  faults.report(order, std::move(text), ShaderFault::Kind::Undefined);
 }

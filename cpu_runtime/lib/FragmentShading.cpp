@@ -492,7 +492,7 @@ bool QuadBatch::flush() {
     shadingBatch = this;
     if (std::optional<KernelFault> fault = runner->runRow(groups, batch)) {
       shadingBatch = nullptr;
-      stage.faults.report(std::move(*fault));
+      stage.faults.report(batch, std::move(*fault));
       entries.clear();
       triangles.clear();
       return false;

@@ -456,7 +456,7 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   statistics.fragmentInvocations = stage.getInvocations();
   if (llvm::Error cancellation = launcher.takeCancellation()) {
     llvm::consumeError(stage.takeError());
-    return std::move(cancellation);
+    return cancellation;
   }
   if (llvm::Error error = stage.takeError())
     return error;

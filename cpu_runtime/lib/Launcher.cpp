@@ -148,15 +148,23 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
       if (begin >= total)
         return;
       uint64_t end = std::min(begin + chunk, total);
-      uint64_t index = begin;
+      uint64_t finished = 0;
       bool stop = false;
-      for (; index < end; ++index) {
-        // The first thread that faults stops the others, as does cancel().
-        if (faults.any() || cancelled.load(std::memory_order_relaxed)) {
+      for (uint64_t index = begin; index < end; ++index) {
+        if (cancelled.load(std::memory_order_relaxed)) {
           stop = true;
           break;
         }
+        // Past a fault only earlier workgroups run: one of them may have
+        // the dispatch's first fault (FaultLog.h).
         uint64_t linear = reverseOrder ? total - 1 - index : index;
+        if (linear >=
+            std::min(faults.getEarliest(), state.faults.getEarliest())) {
+          if (reverseOrder)
+            continue;
+          stop = true;
+          break;
+        }
         std::array<uint32_t, 3> id = {
             uint32_t(linear % groups[0]),
             uint32_t((linear / groups[0]) % groups[1]),
@@ -166,15 +174,15 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
                 ? &*debugInvocation
                 : nullptr;
         if (std::optional<KernelFault> fault = runner.run(id, debug)) {
-          faults.report(std::move(*fault));
-          stop = true;
-          break;
+          faults.report(linear, std::move(*fault));
+          continue;
         }
         state.races.finishWorkgroup(linear);
+        ++finished;
       }
       // Counted once a chunk: a counter every thread bumped for every
       // workgroup cost more than a small vertex shader.
-      finishedWorkgroups.fetch_add(index - begin, std::memory_order_relaxed);
+      finishedWorkgroups.fetch_add(finished, std::memory_order_relaxed);
       if (stop)
         return;
     }

@@ -159,5 +159,7 @@ extern "C" void spvb_rt_record_access(const spvb_dispatch *dispatch,
       *dispatch, *invocation, WorkgroupFibers::getBarrierCount(invocation),
       address, size, flags, base, site, object);
   if (race)
-    state->faults.report(std::move(*race), ShaderFault::Kind::DataRace);
+    state->faults.report(
+        FaultLog::getOrder(*dispatch, invocation->workgroup_id),
+        std::move(*race), ShaderFault::Kind::DataRace);
 }

@@ -87,8 +87,9 @@ extern "C" void spvb_rt_subgroup_all(
     }
     std::string problem = runSubgroupOperation(members, subgroupSize);
     if (!problem.empty()) {
+      // An operation spvbridge lacks, the same in every workgroup: first.
       static_cast<DispatchState *>(dispatch->runtime)
-          ->faults.report("error: " + problem);
+          ->faults.report(/*order=*/0, "error: " + problem);
       return;
     }
   }

@@ -125,7 +125,8 @@ WorkgroupRunner::run(std::array<uint32_t, 3> workgroup,
   });
   auto &state = *static_cast<DispatchState *>(dispatch.runtime);
   if (!error.empty())
-    state.faults.report(std::move(error));
+    state.faults.report(FaultLog::getOrder(dispatch, workgroup.data()),
+                        std::move(error));
   if (!signal)
     return std::nullopt;
   return makeFault(*signal, workgroup);
@@ -195,17 +196,16 @@ KernelFault WorkgroupRunner::makeFault(const TrappedSignal &signal,
   return fault;
 }
 
-void FirstFault::report(KernelFault fault) {
+void FirstFault::report(uint64_t order, KernelFault fault) {
   std::lock_guard<std::mutex> lock(mutex);
-  if (!first)
-    first = std::move(fault);
-  reported.store(true, std::memory_order_relaxed);
+  if (order >= earliest.load(std::memory_order_relaxed))
+    return;
+  first = std::move(fault);
+  earliest.store(order, std::memory_order_relaxed);
 }
 
 llvm::Error FirstFault::takeError(DispatchState &state) {
-  if (llvm::Error error = state.faults.takeError())
-    return error;
-  if (!first)
-    return llvm::Error::success();
+  if (state.faults.getEarliest() <= getEarliest())
+    return state.faults.takeError();
   return llvm::make_error<KernelFault>(std::move(*first));
 }

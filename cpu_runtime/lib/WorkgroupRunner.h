@@ -64,19 +64,26 @@ private:
   FaultTrap trap;
 };
 
-/// The first hardware fault of a launch, from any thread.
+/// The first hardware fault of a launch in dispatch order (FaultLog.h),
+/// from any thread.
 class FirstFault {
 public:
-  void report(KernelFault fault);
-  bool any() const { return reported.load(std::memory_order_relaxed); }
-  /// The launch's error: a fault the generated code found itself says more
-  /// than a signal that may have followed it.
+  /// Keeps \p fault if its workgroup, at \p order, is the earliest yet.
+  void report(uint64_t order, KernelFault fault);
+  bool any() const { return getEarliest() != UINT64_MAX; }
+  /// The order of the fault's workgroup (UINT64_MAX: none).
+  uint64_t getEarliest() const {
+    return earliest.load(std::memory_order_relaxed);
+  }
+  /// The launch's error: the earlier of this fault and \p state's; of one
+  /// workgroup, \p state's, since a fault the generated code found itself
+  /// says more than a signal that may have followed it.
   llvm::Error takeError(DispatchState &state);
 
 private:
   std::mutex mutex;
   std::optional<KernelFault> first;
-  std::atomic<bool> reported{false};
+  std::atomic<uint64_t> earliest{UINT64_MAX};
 };
 
 } // namespace spvb::runtime

@@ -37,6 +37,38 @@ def test_out_of_bounds_is_reported_with_line_and_invocation():
     assert isinstance(info.value, spvbridge.DispatchError)
 
 
+def test_the_first_fault_in_dispatch_order_is_raised():
+    # Every invocation writes past the buffer; workgroup 0 spins first, so
+    # the second thread's workgroups fault first in time. The error is
+    # still workgroup 0's, whatever the threads.
+    kernel = spvbridge.compile("""
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Out { uint v[]; };
+layout(set = 0, binding = 1) buffer Sink { uint w[]; };
+layout(push_constant) uniform Push { uint spins; };
+void main() {
+  if (gl_WorkGroupID.x == 0u) {
+    uint x = gl_LocalInvocationID.x;
+    for (uint i = 0u; i < spins; ++i) x = x * 1664525u + 1013904223u;
+    w[gl_LocalInvocationID.x] = x;
+  }
+  v[16u + gl_GlobalInvocationID.x] = 1u;
+}
+""")
+    for threads in (2, 1, 0):
+        with pytest.raises(spvbridge.OutOfBoundsError,
+                           match=r"^error: <inline>:13:\d+: out-of-bounds "
+                                 r"write of 4 bytes to buffer 'Out' \(set 0, "
+                                 r"binding 0\) at byte 64 \(the buffer has 64 "
+                                 r"bytes\), workgroup \(0, 0, 0\), local "
+                                 r"invocation \(0, 0, 0\)$"):
+            kernel.dispatch(64, buffers={0: np.zeros(16, np.uint32),
+                                         1: np.zeros(64, np.uint32)},
+                            push=np.array([1000000], np.uint32),
+                            threads=threads)
+
+
 def test_without_checks_out_of_bounds_writes_are_dropped():
     kernel = spvbridge.compile(OUT_OF_BOUNDS)
     memory = np.full(32, 7, dtype=np.uint32)
