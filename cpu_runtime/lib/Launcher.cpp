@@ -23,19 +23,30 @@ Launcher::~Launcher() = default;
 unsigned Launcher::getThreadCount() const { return pool->getThreadCount(); }
 
 void Launcher::runOnAllThreads(llvm::function_ref<void(unsigned)> body) {
+  runOnThreads(getThreadCount(), body);
+}
+
+void Launcher::runOnThreads(unsigned threads,
+                            llvm::function_ref<void(unsigned)> body) {
   {
     std::lock_guard<std::mutex> lock(cancelMutex);
-    launchThreads.assign(getThreadCount(), pthread_self());
+    launchThreads.assign(threads, pthread_self());
     launching = true;
     cancelled.store(false);
   }
-  pool->run([&](unsigned thread) {
+  auto each = [&](unsigned thread) {
     {
       std::lock_guard<std::mutex> lock(cancelMutex);
       launchThreads[thread] = pthread_self();
     }
     body(thread);
-  });
+  };
+  // The caller alone does not wake the helpers (half of a small dispatch's
+  // time from Python).
+  if (threads == 1)
+    each(0);
+  else
+    pool->run(each);
   std::lock_guard<std::mutex> lock(cancelMutex);
   launching = false;
   if (cancelled.load())
@@ -141,7 +152,7 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
   std::atomic<uint64_t> next{0};
   FirstFault faults;
 
-  runOnAllThreads([&](unsigned) {
+  runOnThreads(total == 1 ? 1 : getThreadCount(), [&](unsigned) {
     WorkgroupRunner runner(kernel, dispatch);
     for (;;) {
       uint64_t begin = next.fetch_add(chunk);

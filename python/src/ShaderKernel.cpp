@@ -163,6 +163,14 @@ ShaderKernel::ShaderKernel(const LoadRequest &request) {
 
 std::shared_ptr<const Kernel>
 ShaderKernel::getVariant(const DispatchRequest &request) {
+  std::array<bool, 4> key = {request.checkBounds, request.checkRaces,
+                             request.checkUndefined, request.checkNan};
+  {
+    std::lock_guard<std::mutex> lock(variantsMutex);
+    auto found = variants.find(key);
+    if (found != variants.end())
+      return found->second;
+  }
   CompileOptions variant = options;
   variant.checkBounds = request.checkBounds;
   variant.robust = !request.checkBounds;
@@ -176,6 +184,8 @@ ShaderKernel::getVariant(const DispatchRequest &request) {
   }();
   if (!compiled)
     throwCompileError(compiled.takeError());
+  std::lock_guard<std::mutex> lock(variantsMutex);
+  variants[key] = *compiled;
   return *compiled;
 }
 

@@ -14,7 +14,9 @@
 #include <pybind11/pybind11.h>
 
 #include <array>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,7 +89,7 @@ public:
   /// Runs one dispatch; returns its timings and printf output as a dict.
   pybind11::dict dispatch(const DispatchRequest &request);
   /// The variant for the checks \p request asks for, compiled on first
-  /// use.
+  /// use and kept here: the JIT's cache would hash the module each time.
   std::shared_ptr<const Kernel> getVariant(const DispatchRequest &request);
   /// The options the shader was compiled with, checks aside.
   const CompileOptions &getOptions() const { return options; }
@@ -97,6 +99,9 @@ private:
   CompileOptions options;
   std::shared_ptr<const Kernel> kernel;
   ModuleReflection reflection;
+  /// By checkBounds, checkRaces, checkUndefined, checkNan.
+  std::map<std::array<bool, 4>, std::shared_ptr<const Kernel>> variants;
+  std::mutex variantsMutex;
 };
 
 } // namespace spvb::python

@@ -134,7 +134,7 @@ protected:
   /// 1) over the whole framebuffer into `color`.
   llvm::Error drawScaledTexture(double scale, Image &color) {
     runtime::RenderTarget target;
-    target.colors = {color.attachment()};
+    target.colors.assign(1, color.attachment());
     std::string source = R"(#version 450
 layout(set = 0, binding = 1) uniform sampler2D tex;
 layout(location = 0) out vec4 result;
@@ -153,9 +153,9 @@ void main() { result = texture(tex, gl_FragCoord.xy / 8.0 * SCALE); }
                                const Image &color,
                                const Image *resolved = nullptr) {
     runtime::RenderTarget target;
-    target.colors = {color.attachment()};
+    target.colors.assign(1, color.attachment());
     if (resolved)
-      target.resolves = {resolved->attachment()};
+      target.resolves.assign(1, resolved->attachment());
     return draw(vertexSource, fragmentSource,
                 {-0.375f, -1, 0, 1, -0.375f, 3, 0, 1, -5, -1, 0, 1},
                 runtime::GraphicsState(), target);
@@ -173,7 +173,7 @@ TEST_F(GraphicsTest, TopLeftRuleTakesLeftAndTopEdgesOnly) {
   // the right and bottom (5.5) out: pixels 1..4 in x and y.
   Image color("R8G8B8A8_UNORM");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
 layout(location = 0) out vec4 result;
 void main() { result = vec4(1.0); }
@@ -197,7 +197,7 @@ TEST_F(GraphicsTest, OverlappingTrianglesKeepDrawOrderAcrossTiles) {
   constexpr uint32_t kWidth = 100, kHeight = 70;
   Image color("R32G32B32A32_SFLOAT", kWidth, kHeight);
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   runtime::GraphicsState state;
   state.scissor = VkRect2D{{13, 7}, {71, 50}};
   std::vector<float> vertices;
@@ -271,7 +271,7 @@ TEST_F(GraphicsTest, TrianglesSharingAnEdgeCoverEachSampleOnce) {
   // every pixel, the diagonal's included, must hold exactly 0.25.
   Image color("R32G32B32A32_SFLOAT");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   runtime::GraphicsState state = strip();
   runtime::BlendState add;
   add.enable = true;
@@ -293,7 +293,7 @@ TEST_F(GraphicsTest, InterpolationIsPerspectiveCorrectUnlessNoPerspective) {
   // u = (s / 3) / ((1 - s) + s / 3); noperspective u = s.
   Image color("R32G32B32A32_SFLOAT");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   std::vector<float> vertices = {-1, -1, 0, 1, 0, 3, -3, 0, 3, 1,
                                  -1, 1,  0, 1, 0, 3, 3,  0, 3, 1};
   ASSERT_EQ("<success>", errorText(draw(R"(#version 450
@@ -322,7 +322,7 @@ TEST_F(GraphicsTest, FlatTakesTheProvokingVertex) {
   // A triangle list's provoking vertex is its first.
   Image color("R32G32B32A32_SFLOAT");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   std::vector<float> vertices = {-1, -1, 0,  1, 7, 3, -1, 0,
                                  1,  9,  -1, 3, 0, 1, 11};
   runtime::GraphicsState state;
@@ -348,7 +348,7 @@ TEST_F(GraphicsTest, DerivativesAreDifferencesInTheQuad) {
   // fwidth = |dFdx| + |dFdy|.
   Image color("R32G32B32A32_SFLOAT");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
 layout(location = 0) out vec4 result;
 void main() {
@@ -377,7 +377,7 @@ TEST_F(GraphicsTest, DiscardInAFunctionEndsTheInvocation) {
     std::memcpy(color.bytes.data() + i * 16, half, 16);
   }
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
 layout(location = 0) out vec4 result;
 void check() { if (gl_FragCoord.x < 4.0) discard; }
@@ -409,7 +409,7 @@ TEST_F(GraphicsTest, DepthCompareOps) {
       for (uint32_t i = 0; i < kSize * kSize; ++i)
         runtime::encodeDepth(*depth.format, 0.5, depth.bytes.data() + i * 4);
       runtime::RenderTarget target;
-      target.colors = {color.attachment()};
+      target.colors.assign(1, color.attachment());
       target.depthStencil = depth.attachment();
       runtime::GraphicsState state = strip();
       state.depthTest = state.depthWrite = true;
@@ -470,7 +470,7 @@ TEST_F(GraphicsTest, SampleShadingRunsEachSampleAtItsLocation) {
   // framebuffer x coordinate: 4 * (ndc + 1)).
   Image color("R32G32B32A32_SFLOAT", kSize, kSize, 4);
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   ASSERT_EQ("<success>", errorText(draw(R"(#version 450
 layout(location = 0) in vec4 position;
 layout(location = 0) noperspective out float u;
@@ -578,7 +578,7 @@ TEST_F(GraphicsTest, SampleInputsRunTheShaderPerSample) {
   // gl_SamplePosition: s is the framebuffer x coordinate at the sample.
   Image color("R32G32B32A32_SFLOAT", kSize, kSize, 4);
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   ASSERT_EQ("<success>", errorText(draw(R"(#version 450
 layout(location = 0) in vec4 position;
 layout(location = 0) noperspective out float s;
@@ -607,9 +607,9 @@ TEST_F(GraphicsTest, DepthIsTestedPerSample) {
   for (uint32_t i = 0; i < kSize * kSize * 4; ++i)
     runtime::encodeDepth(*depth.format, 0.75, depth.bytes.data() + i * 4);
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   target.depthStencil = depth.attachment();
-  target.resolves = {resolved.attachment()};
+  target.resolves.assign(1, resolved.attachment());
   runtime::GraphicsState state = strip();
   state.depthTest = state.depthWrite = true;
   state.depthCompare = VK_COMPARE_OP_LESS;
@@ -641,7 +641,7 @@ TEST_F(GraphicsTest, AttachmentsWithDifferentSampleCountsAreAnError) {
   Image color("R8G8B8A8_UNORM", kSize, kSize, 4);
   Image depth("D32_SFLOAT");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   target.depthStencil = depth.attachment();
   EXPECT_EQ("error: the depth/stencil attachment has 1 samples but the colour "
             "attachment at Location 0 has 4: a draw's attachments share one "
@@ -663,7 +663,7 @@ TEST_F(GraphicsTest, BlendEquation) {
   for (uint32_t i = 0; i < kSize * kSize; ++i)
     std::memcpy(color.bytes.data() + i * 16, dst, 16);
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   runtime::GraphicsState state = strip();
   runtime::BlendState blend;
   blend.enable = true;
@@ -690,7 +690,7 @@ TEST_F(GraphicsTest, UnormAndSrgbRounding) {
   Image bgra("B8G8R8A8_UNORM");
   Image srgb("R8G8B8A8_SRGB");
   runtime::RenderTarget target;
-  target.colors = {bgra.attachment(), srgb.attachment()};
+  target.colors.assign(1, bgra.attachment(), srgb.attachment());
   ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
 layout(location = 0) out vec4 first;
 layout(location = 1) out vec4 second;
@@ -713,7 +713,7 @@ TEST_F(GraphicsTest, ColourOnlyDrawsRoundClampAndSwizzleAsTheSpecSays) {
   // -0.25 clamp to 255 and 0; bytes in B, G, R, A order.
   Image bgra("B8G8R8A8_UNORM");
   runtime::RenderTarget target;
-  target.colors = {bgra.attachment()};
+  target.colors.assign(1, bgra.attachment());
   ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
 layout(location = 0) out vec4 color;
 void main() {
@@ -743,7 +743,7 @@ TEST_F(GraphicsTest, CullingByFacing) {
   // strip's odd ordering makes clockwise too: nothing is drawn.
   Image color("R8G8B8A8_UNORM");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   runtime::GraphicsState state = strip();
   state.cullMode = VK_CULL_MODE_BACK_BIT;
   ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
@@ -769,7 +769,7 @@ TEST_F(GraphicsTest, HelperInvocationsWriteNoBuffers) {
   // 16, the helpers' atomics and stores having no effect.
   Image color("R8G8B8A8_UNORM");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   std::vector<uint32_t> counter(1 + kSize * kSize, 0);
   storage = &counter;
   ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
@@ -797,7 +797,7 @@ TEST_F(GraphicsTest, IndexedVerticesAreShadedOnceEach) {
   // the corners' outputs.
   Image color("R32G32B32A32_SFLOAT");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   std::vector<uint32_t> counter(1, 0);
   storage = &counter;
   std::vector<uint32_t> indices = {0, 1, 2, 2, 1, 3, 3, 3, 3};
@@ -836,7 +836,7 @@ TEST_F(GraphicsTest, EveryVertexRunsOnceInWholeAndPartialWorkgroups) {
   for (uint32_t count : {5u, 16u, 37u}) {
     Image color("R8G8B8A8_UNORM");
     runtime::RenderTarget target;
-    target.colors = {color.attachment()};
+    target.colors.assign(1, color.attachment());
     std::vector<uint32_t> counter(1 + 48, 0);
     storage = &counter;
     // Points at the centre of the framebuffer.
@@ -870,7 +870,7 @@ TEST_F(GraphicsTest, AnyIndexValueIsAVertexWithoutRestart) {
   // distinct indices, five vertex invocations.
   Image color("R32G32B32A32_SFLOAT");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   std::vector<uint32_t> counter(1, 0);
   storage = &counter;
   std::vector<uint32_t> indices = {0, 1, 2, ~0u, ~0u - 1, ~0u};
@@ -888,7 +888,7 @@ TEST_F(GraphicsTest, PrimitiveRestartStartsANewStrip) {
   // invocations.
   Image color("R32G32B32A32_SFLOAT");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   std::vector<uint32_t> counter(1, 0);
   storage = &counter;
   std::vector<float> vertices = quad(-1, -1, -0.5f, 1);
@@ -974,7 +974,7 @@ TEST_F(GraphicsTest, PointsCoverTheirSquareWithPointCoord) {
   // pixel 3 -> (3.5 - 3) / 2 = 0.25, pixel 4 -> 0.75.
   Image color("R32G32B32A32_SFLOAT");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   runtime::GraphicsState state;
   state.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
   ASSERT_EQ("<success>", errorText(draw(R"(#version 450
@@ -1003,7 +1003,7 @@ TEST_F(GraphicsTest, HorizontalLineCoversOneRow) {
   // is the rectangle y in [4, 5): row 4, every column.
   Image color("R8G8B8A8_UNORM");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   runtime::GraphicsState state;
   state.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
   ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
@@ -1022,7 +1022,7 @@ TEST_F(GraphicsTest, TooFewVerticesForATriangleDrawNothing) {
   // and leaves the attachment as it was (all zero).
   Image color("R8G8B8A8_UNORM");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   ASSERT_EQ("<success>", errorText(draw(kPositionVertex, kWhiteFragment,
                                         {-1, -1, 0, 1, 1, 1, 0, 1},
                                         runtime::GraphicsState(), target)));
@@ -1034,7 +1034,7 @@ TEST_F(GraphicsTest, TooFewVerticesForATriangleDrawNothing) {
 TEST_F(GraphicsTest, MissingVertexDataIsAnError) {
   Image color("R8G8B8A8_UNORM");
   runtime::RenderTarget target;
-  target.colors = {color.attachment()};
+  target.colors.assign(1, color.attachment());
   std::string message = errorText(draw(R"(#version 450
 layout(location = 0) in vec4 position;
 layout(location = 3) in vec4 missing;

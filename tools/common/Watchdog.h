@@ -52,6 +52,11 @@ private:
   /// The deadline of a countdown starting now (a new arming); with the
   /// mutex held.
   void setDeadline();
+  /// Whether the thread's wait ends after what is now due (a thread not
+  /// waiting looks again anyway); with the mutex held.
+  bool needsWaking() const;
+
+  static constexpr std::chrono::milliseconds PollInterval{50};
 
   std::chrono::duration<double> timeout;
   std::function<std::string()> describe;
@@ -61,6 +66,9 @@ private:
   std::condition_variable changed;
   std::optional<std::chrono::steady_clock::time_point> deadline;
   bool stopping = false;
+  /// When the thread's wait ends (min: it is not waiting).
+  std::chrono::steady_clock::time_point waitingUntil =
+      std::chrono::steady_clock::time_point::min();
   /// Counts arm() and disarm() calls.
   uint64_t armings = 0;
   std::thread thread;

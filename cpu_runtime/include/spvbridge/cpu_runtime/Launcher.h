@@ -201,6 +201,10 @@ public:
   bool isCancelled() const { return cancelled.load(std::memory_order_relaxed); }
 
 private:
+  /// runOnAllThreads() on the first \p threads: the caller alone for 1.
+  void runOnThreads(unsigned threads,
+                    llvm::function_ref<void(unsigned thread)> body);
+
   uint32_t subgroupSize;
   bool reverseOrder = false;
   std::optional<DebugInvocation> debugInvocation;
