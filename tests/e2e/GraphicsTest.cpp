@@ -690,7 +690,7 @@ TEST_F(GraphicsTest, UnormAndSrgbRounding) {
   Image bgra("B8G8R8A8_UNORM");
   Image srgb("R8G8B8A8_SRGB");
   runtime::RenderTarget target;
-  target.colors.assign(1, bgra.attachment(), srgb.attachment());
+  target.colors = {bgra.attachment(), srgb.attachment()};
   ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
 layout(location = 0) out vec4 first;
 layout(location = 1) out vec4 second;
