@@ -1,15 +1,9 @@
 """run_amber: Amber scripts as spv-run runs them, failures with lines."""
 
-import signal
-import subprocess
-import sys
-import threading
-import time
-
-import numpy as np
 import pytest
 
 import spvbridge
+from conftest import interrupt_child
 
 SCRIPT = """#!amber
 SHADER compute double GLSL
@@ -143,18 +137,8 @@ except KeyboardInterrupt:
     print("KeyboardInterrupt", flush=True)
 print(spvbridge.run_amber({SCRIPT.replace("EXPECTED_FOURTH", "8")!r}).status)
 """
-    child = subprocess.Popen([sys.executable, "-c", script],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)
-    killer = threading.Timer(120, child.kill)
-    killer.start()
-    try:
-        assert child.stdout.readline() == "running\n"
-        # Past the compile, into the endless dispatch.
-        time.sleep(1.5)
-        child.send_signal(signal.SIGINT)
-        out, err = child.communicate()
-    finally:
-        killer.cancel()
-    assert out == "KeyboardInterrupt\npass\n", err
-    assert child.returncode == 0, err
+    lines, out, err, code = interrupt_child(
+        script, ["running\n", "KeyboardInterrupt\n", "pass\n"],
+        interrupt_after=["running\n"])
+    assert lines == ["running\n", "KeyboardInterrupt\n", "pass\n"], err
+    assert out == "" and code == 0, err

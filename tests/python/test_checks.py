@@ -2,16 +2,11 @@
 invocation; without check_bounds, they never touch memory outside the
 arrays."""
 
-import signal
-import subprocess
-import sys
-import threading
-import time
-
 import numpy as np
 import pytest
 
 import spvbridge
+from conftest import interrupt_child
 
 OUT_OF_BOUNDS = """
 #version 450
@@ -222,32 +217,10 @@ try:
 except KeyboardInterrupt:
     print("KeyboardInterrupt while idle", flush=True)
 """
-    child = subprocess.Popen([sys.executable, "-c", script],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)
-    # A child that never answers is killed, so readline() below cannot hang.
-    killer = threading.Timer(120, child.kill)
-    killer.start()
     expected = ["running\n", "KeyboardInterrupt\n", "running\n",
                 "KeyboardInterrupt\n", "then 768\n",
                 "KeyboardInterrupt while idle\n"]
-    lines = []
-    try:
-        for want in expected:
-            line = child.stdout.readline()
-            lines.append(line)
-            if line != want:
-                break
-            if want in ("running\n", "then 768\n"):
-                time.sleep(0.5)
-                child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        child.kill()
-        out, err = child.communicate()
-        pytest.fail(f"not interrupted; stdout {lines!r} {out!r}, "
-                    f"stderr {err!r}")
-    finally:
-        killer.cancel()
+    lines, out, err, code = interrupt_child(
+        script, expected, interrupt_after=["running\n", "then 768\n"])
     assert lines == expected, err
-    assert out == "" and child.returncode == 0, err
+    assert out == "" and code == 0, err

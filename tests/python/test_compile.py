@@ -1,7 +1,5 @@
 """compile() from every source form, and what reflect() reports."""
 
-import pathlib
-
 import numpy as np
 import pytest
 

@@ -1,7 +1,6 @@
 """Kernels from real projects against numpy references."""
 
 import numpy as np
-import pytest
 
 import spvbridge
 
