@@ -64,6 +64,10 @@ void WorkgroupFibers::Thread::waitForTurn() {
 void WorkgroupFibers::resume(Invocation &inv) {
   if (inv.thread) {
     inv.thread->pass(/*toInvocation=*/true);
+    // A returned invocation's thread is gone before the next one runs, so a
+    // debugger stopped there lists only live invocations.
+    if (inv.state == State::Done)
+      inv.thread->thread.join();
     return;
   }
   inv.fiber = std::move(inv.fiber).resume();
@@ -203,7 +207,8 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
   for (Invocation &inv : invocations) {
     if (!inv.thread)
       continue;
-    inv.thread->thread.join();
+    if (inv.thread->thread.joinable())
+      inv.thread->thread.join();
     if (inv.thread->faulted && error.empty())
       error = llvm::formatv(
           "error: invocation ({0}, {1}, {2}) faulted (a debug run of its "
