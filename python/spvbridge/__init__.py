@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _spvbridge as _native
@@ -54,7 +54,7 @@ __all__ = [
     "LayoutWarning", "Member", "Options", "OutOfBoundsError", "Reflection",
     "Resource", "Sampler", "SpecConstant", "StorageVariable",
     "UndefinedResultError", "compile", "draw", "run_amber",
-    "set_kernel_cache",
+    "set_kernel_cache", "set_printf_limit",
 ]
 
 _SPIRV_MAGIC = (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03")
@@ -480,6 +480,25 @@ def _resources(buffers: Optional[Mapping[Any, Any]], push: Any,
             "samplers": sampler_list, "push": push}
 
 
+def _printing(printf: Optional[Callable[[str], Any]],
+              run: Callable[..., Dict[str, Any]], *args: Any) -> Dict[str, Any]:
+    """run(*args), the native dispatch or draw, with its printf lines sent
+    to the callback printf whether it succeeds or fails."""
+    try:
+        raw = run(*args)
+    except DispatchError as error:
+        _send_lines(printf, error.printf)
+        raise
+    _send_lines(printf, raw["printf"])
+    return raw
+
+
+def _send_lines(printf: Optional[Callable[[str], Any]], text: str) -> None:
+    if printf is not None:
+        for line in text.splitlines():
+            printf(line)
+
+
 class Kernel:
     """A compiled entry point: its interface, and dispatches of it."""
 
@@ -536,8 +555,9 @@ class Kernel:
         the buffers' contents before the first. timeout: seconds a run may
         take (0: no limit); past it the kernel is stopped and
         DispatchTimeoutError raised, the buffers left part-written; Ctrl-C
-        stops it too, with KeyboardInterrupt. printf: called with each debugPrintfEXT line after
-        the dispatch; the result's printf has them all.
+        stops it too, with KeyboardInterrupt. printf: called with each
+        debugPrintfEXT line after the dispatch, also when it fails; the
+        result's printf (or the DispatchError's) has them all.
         """
         _check_numbers(subgroup_size=subgroup_size, threads=threads,
                        repeat=repeat, timeout=timeout)
@@ -547,14 +567,13 @@ class Kernel:
                       check_bounds=check_bounds, check_races=check_races,
                       check_undefined=check_undefined, check_nan=check_nan,
                       timeout=float(timeout))
-        raw = self._native._dispatch(_groups(groups), common, repeat)
-        for original, copy in copies:
-            original[...] = copy
-        result = DispatchResult(**raw)
-        if printf is not None:
-            for line in result.printf.splitlines():
-                printf(line)
-        return result
+        try:
+            raw = _printing(printf, self._native._dispatch, _groups(groups),
+                            common, repeat)
+        finally:
+            for original, copy in copies:
+                original[...] = copy
+        return DispatchResult(**raw)
 
     def __repr__(self) -> str:
         x, y, z = self.workgroup_size
@@ -608,9 +627,10 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
     float32); integer outputs are R32G32B32A32_SINT or _UINT. samples=4
     draws with Vulkan's standard 4 sample locations and returns the
     resolved image (the average of the samples; sample 0 for integer
-    outputs). Resources
-    bind as for Kernel.dispatch, visible to both stages; a draw past its
-    timeout is stopped and raises DispatchTimeoutError.
+    outputs). Resources bind as for Kernel.dispatch, visible to both
+    stages; a draw past its timeout is stopped and raises
+    DispatchTimeoutError. printf: called with each debugPrintfEXT line, as
+    for Kernel.dispatch.
     """
     import numpy as np
 
@@ -634,16 +654,15 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
             raise BindingError(f"error: indices: {indices.dtype} indices "
                                "(expected uint8, uint16 or uint32)")
         index_size = indices.dtype.itemsize
-    raw = _native._draw(fragment._native,
+    try:
+        raw = _printing(printf, _native._draw, fragment._native,
                         vertex._native if vertex is not None else None,
                         width, height, format, vertex_list, indices,
                         index_size, topology, count, instances, location,
                         samples, common)
-    for original, copy in copies:
-        original[...] = copy
-    if printf is not None:
-        for line in raw["printf"].splitlines():
-            printf(line)
+    finally:
+        for original, copy in copies:
+            original[...] = copy
     components, texel_bytes = raw["components"], raw["texel_bytes"]
     item = texel_bytes // components
     kind = {"float": "f", "signed": "i", "unsigned": "u"}[raw["kind"]]
@@ -673,6 +692,20 @@ def run_amber(script: Union[str, "os.PathLike[str]"], *, threads: int = 0,
                              float(timeout), image_directory or "")
     raw["failures"] = [AmberFailure(*f) for f in raw["failures"]]
     return AmberResult(**raw)
+
+
+def set_printf_limit(limit: Optional[int]) -> None:
+    """Keeps at most `limit` bytes of debugPrintfEXT output per dispatch,
+    draw or script (None: no limit; the default is 64 MiB), so that a
+    shader printing in an endless loop cannot exhaust memory before its
+    timeout. Past it, lines are counted, not kept, and the output ends with
+    a line saying how many were dropped."""
+    if limit is None:
+        limit = 2**64 - 1
+    elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise ValueError(f"error: set_printf_limit({limit!r}): expected a "
+                         "number of bytes (an int >= 0) or None")
+    _native._set_printf_limit(limit)
 
 
 def set_kernel_cache(directory: Union[str, "os.PathLike[str]", None]) -> None:

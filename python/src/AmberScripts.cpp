@@ -44,7 +44,8 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
 
   amber::ScriptResult result;
   double milliseconds = 0;
-  llvm::Expected<std::string> output = [&]() -> llvm::Expected<std::string> {
+  std::string printed;
+  llvm::Error error = [&]() -> llvm::Error {
     py::gil_scoped_release release;
     auto start = std::chrono::steady_clock::now();
     std::chrono::duration<double> timeout(request.timeoutSeconds);
@@ -59,8 +60,8 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
           .str();
     };
     run::Watchdog &watchdog = Session::get().getWatchdog();
-    llvm::Expected<std::string> printed =
-        Session::get().runExclusive([&](FILE *) -> llvm::Error {
+    llvm::Error ran = Session::get().runExclusive(
+        [&](FILE *) -> llvm::Error {
           llvm::Expected<amber::Script> script =
               request.isText ? amber::parseScriptText(request.script, name)
                              : amber::parseScript(request.script);
@@ -80,16 +81,17 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
           result = amber::executeScript(*script, jit, options);
           watchdog.disarm();
           return llvm::Error::success();
-        });
+        },
+        printed);
     milliseconds = std::chrono::duration<double, std::milli>(
                        std::chrono::steady_clock::now() - start)
                        .count();
-    return printed;
+    return ran;
   }();
   // A Ctrl-C before the script started fails the call itself; one during
   // it stopped the script, and raises KeyboardInterrupt now.
-  if (!output)
-    throwDispatchError(output.takeError());
+  if (error)
+    throwDispatchError(std::move(error), printed);
   if (Session::getInterrupt() && PyErr_CheckSignals() != 0)
     throw py::error_already_set();
   py::list failures;
@@ -102,6 +104,6 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
   dict["reason"] = result.reason;
   dict["failures"] = failures;
   dict["time_ms"] = milliseconds;
-  dict["printf"] = *output;
+  dict["printf"] = printed;
   return dict;
 }

@@ -212,7 +212,8 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
       Session::get().getLauncher(resources.threads, resources.subgroupSize);
   runtime::DrawStatistics statistics;
   double milliseconds = 0;
-  llvm::Expected<std::string> output = [&] {
+  std::string printed;
+  llvm::Error error = [&] {
     py::gil_scoped_release release;
     std::chrono::duration<double> timeout(resources.timeoutSeconds);
     auto describe = [&] {
@@ -225,26 +226,28 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
           .str();
     };
     run::Watchdog &watchdog = Session::get().getWatchdog();
-    return Session::get().runExclusive([&](FILE *) -> llvm::Error {
-      auto start = std::chrono::steady_clock::now();
-      watchdog.arm(
-          timeout, describe,
-          [&](const std::string &message) { launcher.cancel(message); },
-          &Session::getInterrupt());
-      llvm::Expected<runtime::DrawStatistics> drawn =
-          draw.run(launcher, state, attributes, call, attachments.target);
-      watchdog.disarm();
-      if (!drawn)
-        return drawn.takeError();
-      statistics = *drawn;
-      milliseconds = std::chrono::duration<double, std::milli>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
-      return llvm::Error::success();
-    });
+    return Session::get().runExclusive(
+        [&](FILE *) -> llvm::Error {
+          auto start = std::chrono::steady_clock::now();
+          watchdog.arm(
+              timeout, describe,
+              [&](const std::string &message) { launcher.cancel(message); },
+              &Session::getInterrupt());
+          llvm::Expected<runtime::DrawStatistics> drawn =
+              draw.run(launcher, state, attributes, call, attachments.target);
+          watchdog.disarm();
+          if (!drawn)
+            return drawn.takeError();
+          statistics = *drawn;
+          milliseconds = std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - start)
+                             .count();
+          return llvm::Error::success();
+        },
+        printed);
   }();
-  if (!output)
-    throwDispatchError(output.takeError());
+  if (error)
+    throwDispatchError(std::move(error), printed);
 
   const std::vector<uint8_t> &texels = attachments.texels[index];
   py::dict result;
@@ -259,6 +262,6 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
   result["draw_ms"] = milliseconds;
   result["primitives"] = statistics.primitives;
   result["fragment_invocations"] = statistics.fragmentInvocations;
-  result["printf"] = *output;
+  result["printf"] = printed;
   return result;
 }

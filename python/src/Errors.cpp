@@ -11,27 +11,54 @@
 namespace py = pybind11;
 using namespace spvb::python;
 
+namespace {
+/// The DispatchError classes (the module holds them for the process).
+struct DispatchClasses {
+  PyObject *dispatch, *outOfBounds, *dataRace, *undefined, *timeout;
+} classes;
+} // namespace
+
+/// A new exception class `name` deriving from \p base, added to \p module.
+static PyObject *addClass(py::module_ &module, const char *name,
+                          PyObject *base) {
+  std::string qualified = std::string("spvbridge._spvbridge.") + name;
+  PyObject *added = PyErr_NewException(qualified.c_str(), base, nullptr);
+  if (!added)
+    throw py::error_already_set();
+  module.add_object(name, py::handle(added));
+  return added;
+}
+
 void spvb::python::registerErrors(py::module_ &module) {
   auto &base =
       py::register_exception<Error>(module, "Error", PyExc_RuntimeError);
   py::register_exception<CompileError>(module, "CompileError", base);
   py::register_exception<BindingError>(module, "BindingError", base);
-  auto &dispatch =
-      py::register_exception<DispatchError>(module, "DispatchError", base);
-  py::register_exception<OutOfBoundsError>(module, "OutOfBoundsError",
-                                           dispatch);
-  py::register_exception<DataRaceError>(module, "DataRaceError", dispatch);
-  py::register_exception<UndefinedResultError>(module, "UndefinedResultError",
-                                               dispatch);
-  py::register_exception<DispatchTimeoutError>(module, "DispatchTimeoutError",
-                                               dispatch);
+  classes.dispatch = addClass(module, "DispatchError", base.ptr());
+  // What the run printed; "" on the class for errors raised without one.
+  py::handle(classes.dispatch).attr("printf") = "";
+  classes.outOfBounds = addClass(module, "OutOfBoundsError", classes.dispatch);
+  classes.dataRace = addClass(module, "DataRaceError", classes.dispatch);
+  classes.undefined =
+      addClass(module, "UndefinedResultError", classes.dispatch);
+  classes.timeout = addClass(module, "DispatchTimeoutError", classes.dispatch);
+}
+
+/// Raises an instance of \p type with \p message and \p printed.
+[[noreturn]] static void raise(PyObject *type, const std::string &message,
+                               const std::string &printed) {
+  py::object error = py::reinterpret_borrow<py::object>(type)(message);
+  error.attr("printf") = printed;
+  PyErr_SetObject(type, error.ptr());
+  throw py::error_already_set();
 }
 
 void spvb::python::throwCompileError(llvm::Error error) {
   throw CompileError(llvm::toString(std::move(error)));
 }
 
-void spvb::python::throwDispatchError(llvm::Error error) {
+void spvb::python::throwDispatchError(llvm::Error error,
+                                      const std::string &printed) {
   using Kind = runtime::ShaderFault::Kind;
   Kind kind = Kind::Other;
   std::string message;
@@ -44,24 +71,24 @@ void spvb::python::throwDispatchError(llvm::Error error) {
       [&](const llvm::ErrorInfoBase &other) { message = other.message(); });
   switch (kind) {
   case Kind::OutOfBounds:
-    throw OutOfBoundsError(message);
+    raise(classes.outOfBounds, message, printed);
   case Kind::DataRace:
-    throw DataRaceError(message);
+    raise(classes.dataRace, message, printed);
   case Kind::Undefined:
-    throw UndefinedResultError(message);
+    raise(classes.undefined, message, printed);
   case Kind::Cancelled:
     // Stopped for Ctrl-C: Python's handler has recorded the signal, and
     // running it raises KeyboardInterrupt (on the main thread).
     if (Session::getInterrupt()) {
       if (PyErr_Occurred() || PyErr_CheckSignals() != 0)
         throw py::error_already_set();
-      throw DispatchError(message);
+      raise(classes.dispatch, message, printed);
     }
-    throw DispatchTimeoutError(message);
+    raise(classes.timeout, message, printed);
   case Kind::Other:
     break;
   }
-  throw DispatchError(message);
+  raise(classes.dispatch, message, printed);
 }
 
 void spvb::python::throwBindingError(const llvm::Twine &message) {

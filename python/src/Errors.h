@@ -15,6 +15,9 @@
 //       DispatchTimeoutError  the dispatch ran past its timeout and was
 //                           stopped
 //
+// A DispatchError's `printf` holds what the shader printed before it
+// failed.
+//
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_PYTHON_ERRORS_H
 #define SPVBRIDGE_PYTHON_ERRORS_H
@@ -25,10 +28,13 @@
 #include <pybind11/pybind11.h>
 
 #include <stdexcept>
+#include <string>
 
 namespace spvb::python {
 
-/// The C++ side of each exception class; pybind11 translates them.
+/// The C++ side of the exception classes code throws; pybind11 translates
+/// them. DispatchError and its subclasses are raised as Python objects
+/// (throwDispatchError), to carry the run's printf output.
 struct Error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -38,30 +44,16 @@ struct CompileError : Error {
 struct BindingError : Error {
   using Error::Error;
 };
-struct DispatchError : Error {
-  using Error::Error;
-};
-struct OutOfBoundsError : DispatchError {
-  using DispatchError::DispatchError;
-};
-struct DataRaceError : DispatchError {
-  using DispatchError::DispatchError;
-};
-struct UndefinedResultError : DispatchError {
-  using DispatchError::DispatchError;
-};
-struct DispatchTimeoutError : DispatchError {
-  using DispatchError::DispatchError;
-};
-
 /// Registers the exception classes in \p module.
 void registerErrors(pybind11::module_ &module);
 
 /// Throws \p error as a CompileError.
 [[noreturn]] void throwCompileError(llvm::Error error);
-/// Throws \p error as the DispatchError of its kind: a check's fault
-/// (runtime::ShaderFault) as its own class.
-[[noreturn]] void throwDispatchError(llvm::Error error);
+/// Raises \p error as the DispatchError of its kind, a check's fault
+/// (runtime::ShaderFault) as its own class, with \p printed (what the run
+/// printed before it failed) as its `printf`.
+[[noreturn]] void throwDispatchError(llvm::Error error,
+                                     const std::string &printed);
 /// Seconds as Python prints them (0.5, 60), for messages.
 std::string formatSeconds(double seconds);
 

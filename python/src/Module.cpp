@@ -194,4 +194,8 @@ PYBIND11_MODULE(_spvbridge, module) {
         Session::get().setDiskCache(directory);
       },
       py::arg("directory"));
+  module.def(
+      "_set_printf_limit",
+      [](size_t bytes) { Session::get().setPrintfLimit(bytes); },
+      py::arg("bytes"));
 }

@@ -69,6 +69,11 @@ void Session::cancelRuns(const std::string &message) {
     launcher->cancel(message);
 }
 
+void Session::setPrintfLimit(size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex);
+  printfLimit = bytes;
+}
+
 run::Watchdog &Session::getWatchdog() {
   std::lock_guard<std::mutex> lock(mutex);
   if (!watchdog)
@@ -102,8 +107,9 @@ static void restoreInterrupt() {
 
 const std::atomic<bool> &Session::getInterrupt() { return interrupted; }
 
-llvm::Expected<std::string>
-Session::runExclusive(llvm::function_ref<llvm::Error(FILE *sink)> body) {
+llvm::Error
+Session::runExclusive(llvm::function_ref<llvm::Error(FILE *sink)> body,
+                      std::string &printed) {
   static std::mutex running;
   std::lock_guard<std::mutex> lock(running);
   interrupted.store(false);
@@ -135,21 +141,17 @@ Session::runExclusive(llvm::function_ref<llvm::Error(FILE *sink)> body) {
     return llvm::make_error<runtime::ShaderFault>(
         runtime::ShaderFault::Kind::Cancelled, "error: interrupted");
   }
-  char *text = nullptr;
-  size_t size = 0;
-  FILE *sink = open_memstream(&text, &size);
-  runtime::setPrintfSink(sink);
-  llvm::Error error = body(sink);
+  size_t limit;
+  {
+    std::lock_guard<std::mutex> guard(mutex);
+    limit = printfLimit;
+  }
+  PrintfCapture capture(limit);
+  runtime::setPrintfSink(capture.getSink());
+  llvm::Error error = body(capture.getSink());
   if (intercept)
     restoreInterrupt();
   runtime::setPrintfSink(stdout);
-  std::string output;
-  if (sink) {
-    std::fclose(sink);
-    output.assign(text, size);
-    std::free(text);
-  }
-  if (error)
-    return error;
-  return output;
+  printed = capture.take();
+  return error;
 }

@@ -11,6 +11,7 @@
 #define SPVBRIDGE_PYTHON_SESSION_H
 
 #include "../../tools/common/Watchdog.h"
+#include "PrintfCapture.h"
 
 #include "spvbridge/bridge/Kernel.h"
 #include "spvbridge/cpu_runtime/Launcher.h"
@@ -48,13 +49,16 @@ public:
   /// The watchdog of every run (armed per run: runs are exclusive).
   run::Watchdog &getWatchdog();
 
-  /// Runs \p body alone and returns the debugPrintfEXT output it sent to
-  /// `sink` (runtime::setPrintfSink); \p body's errors pass through.
+  /// Runs \p body alone; \p printed receives the debugPrintfEXT output it
+  /// sent to `sink` (runtime::setPrintfSink, up to the printf limit), also
+  /// when it fails: \p body's errors pass through.
   /// Meanwhile SIGINT (Ctrl-C) also sets getInterrupt(), for the watchdog
   /// to stop the run, before Python's own handler sees it; one that came
   /// before is raised at once. Called without the GIL.
-  llvm::Expected<std::string>
-  runExclusive(llvm::function_ref<llvm::Error(FILE *sink)> body);
+  llvm::Error runExclusive(llvm::function_ref<llvm::Error(FILE *sink)> body,
+                           std::string &printed);
+  /// How many bytes of printf output a run keeps (PrintfCapture).
+  void setPrintfLimit(size_t bytes);
   /// Set by SIGINT during runExclusive(); cleared when the next starts.
   static const std::atomic<bool> &getInterrupt();
 
@@ -65,6 +69,7 @@ private:
   std::map<std::pair<unsigned, uint32_t>, std::unique_ptr<runtime::Launcher>>
       launchers;
   std::unique_ptr<run::Watchdog> watchdog;
+  size_t printfLimit = PrintfCapture::kDefaultLimit;
 };
 
 } // namespace spvb::python

@@ -218,7 +218,8 @@ py::dict ShaderKernel::dispatch(const DispatchRequest &request) {
   std::vector<double> timings;
   if (request.repeat > 1)
     binder.save();
-  llvm::Expected<std::string> output = [&] {
+  std::string printed;
+  llvm::Error error = [&] {
     py::gil_scoped_release release;
     // Past the timeout the launcher stops the kernel (Launcher::cancel),
     // as a GPU driver ends a hung submission, and the dispatch fails.
@@ -236,30 +237,32 @@ py::dict ShaderKernel::dispatch(const DispatchRequest &request) {
           launcher.getFinishedWorkgroups(), workgroups);
     };
     run::Watchdog &watchdog = Session::get().getWatchdog();
-    return Session::get().runExclusive([&](FILE *sink) -> llvm::Error {
-      for (unsigned run = 0; run < request.repeat; ++run) {
-        bool last = run + 1 == request.repeat;
-        runtime::setPrintfSink(last ? sink : nullptr);
-        if (run > 0)
-          binder.restore();
-        auto start = std::chrono::steady_clock::now();
-        watchdog.arm(
-            timeout, describe,
-            [&](const std::string &message) { launcher.cancel(message); },
-            &Session::getInterrupt());
-        llvm::Error error = dispatch.run(launcher, groups);
-        watchdog.disarm();
-        if (error)
-          return error;
-        timings.push_back(std::chrono::duration<double, std::milli>(
-                              std::chrono::steady_clock::now() - start)
-                              .count());
-      }
-      return llvm::Error::success();
-    });
+    return Session::get().runExclusive(
+        [&](FILE *sink) -> llvm::Error {
+          for (unsigned run = 0; run < request.repeat; ++run) {
+            // One run's output: the first's, so a run that fails keeps it.
+            runtime::setPrintfSink(run == 0 ? sink : nullptr);
+            if (run > 0)
+              binder.restore();
+            auto start = std::chrono::steady_clock::now();
+            watchdog.arm(
+                timeout, describe,
+                [&](const std::string &message) { launcher.cancel(message); },
+                &Session::getInterrupt());
+            llvm::Error error = dispatch.run(launcher, groups);
+            watchdog.disarm();
+            if (error)
+              return error;
+            timings.push_back(std::chrono::duration<double, std::milli>(
+                                  std::chrono::steady_clock::now() - start)
+                                  .count());
+          }
+          return llvm::Error::success();
+        },
+        printed);
   }();
-  if (!output)
-    throwDispatchError(output.takeError());
+  if (error)
+    throwDispatchError(std::move(error), printed);
 
   std::vector<double> sorted = timings;
   llvm::sort(sorted);
@@ -275,6 +278,6 @@ py::dict ShaderKernel::dispatch(const DispatchRequest &request) {
   result["workgroup_entry"] =
       getWorkgroupEntryName(variant->entry.info.workgroup_entry).str();
   result["simd_lanes"] = variant->entry.info.simd_lanes;
-  result["printf"] = *output;
+  result["printf"] = printed;
   return result;
 }

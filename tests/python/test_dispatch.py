@@ -119,20 +119,6 @@ void main() {
         np.testing.assert_array_equal(out, size * 1000 + np.arange(64) % size)
 
 
-def test_printf_is_returned_and_sent_to_a_callback():
-    kernel = spvbridge.compile("""
-#version 450
-#extension GL_EXT_debug_printf : require
-layout(local_size_x = 3) in;
-void main() { debugPrintfEXT("invocation %u of %u", gl_LocalInvocationIndex, 3u); }
-""")
-    lines = []
-    result = kernel.dispatch(1, printf=lines.append, threads=1)
-    expected = [f"invocation {i} of 3" for i in range(3)]
-    assert sorted(result.printf.splitlines()) == expected
-    assert sorted(lines) == expected
-
-
 def test_repeat_starts_each_run_from_the_same_buffers(saxpy):
     x = np.ones(64, dtype=np.float32)
     y = np.zeros(64, dtype=np.float32)
