@@ -230,20 +230,22 @@ void FaultTrap::installHandlers() {
 FaultTrap::FaultTrap() { alternateStack.ensure(); }
 
 std::optional<TrappedSignal> FaultTrap::run(llvm::function_ref<void()> body) {
-  ThreadTrap &trap = threadTrap;
+  // threadTrap is named, not held in a local: gcc cannot tell that a local
+  // set before sigsetjmp and never changed survives the siglongjmp
+  // (-Wclobbered).
   // Saving the signal mask at each call is a system call (it ran once per
   // workgroup), so only a trapped fault, which leaves the handler's signals
   // blocked, unblocks them.
-  if (sigsetjmp(trap.jump, 0) != 0) {
+  if (sigsetjmp(threadTrap.jump, 0) != 0) {
     sigset_t trapped;
     sigemptyset(&trapped);
     for (int signal : getHandledSignals())
       sigaddset(&trapped, signal);
     pthread_sigmask(SIG_UNBLOCK, &trapped, nullptr);
-    return trap.signal;
+    return threadTrap.signal;
   }
-  trap.armed = 1;
+  threadTrap.armed = 1;
   body();
-  trap.armed = 0;
+  threadTrap.armed = 0;
   return std::nullopt;
 }

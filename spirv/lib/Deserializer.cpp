@@ -728,10 +728,9 @@ Location Deserializer::getInlinedLocation(Location loc, uint32_t scope,
        builder.getNamedAttr("line",
                             builder.getI32IntegerAttr(function->line))});
   auto callerScope = debugScopes.find(call->second.scope);
-  llvm::StringRef file =
-      callerScope == debugScopes.end()
-          ? llvm::StringRef("<unknown>")
-          : llvm::StringRef(debugSources.lookup(callerScope->second.source));
+  std::string file = callerScope == debugScopes.end()
+                         ? std::string("<unknown>")
+                         : debugSources.lookup(callerScope->second.source);
   Location caller =
       FileLineColLoc::get(&context, file, call->second.line, /*column=*/0);
   return CallSiteLoc::get(FusedLoc::get(&context, {loc}, marker),
@@ -1327,7 +1326,7 @@ LogicalResult Deserializer::declareFunctions() {
   for (const EntryPoint &entry : entryPoints)
     entryNames.try_emplace(entry.functionId, entry.name);
   // A function is at the OpLine before it (glslang's declaration line).
-  std::optional<FileLineColLoc> line;
+  FileLineColLoc line; // Null outside an OpLine's reach.
   for (const ParsedInstruction &inst : parsed.instructions) {
     if (inst.opcode == spv::OpLine) {
       auto file = strings.find(inst.arg(0));
@@ -1336,7 +1335,7 @@ LogicalResult Deserializer::declareFunctions() {
           inst.arg(1), inst.arg(2));
     } else if (inst.opcode == spv::OpNoLine ||
                inst.opcode == spv::OpFunctionEnd) {
-      line.reset();
+      line = {};
     }
     if (inst.opcode != spv::OpFunction)
       continue;
@@ -1354,7 +1353,7 @@ LogicalResult Deserializer::declareFunctions() {
                              : uniqueSymbol(base, inst.resultId);
     auto control = static_cast<spirv::FunctionControl>(inst.arg(0));
     auto func = spirv::FuncOp::create(
-        builder, line ? Location(*line) : currentLocation(inst), symbol, fnType,
+        builder, line ? Location(line) : currentLocation(inst), symbol, fnType,
         control);
     functions[inst.resultId] = func;
   }
@@ -2132,10 +2131,9 @@ LogicalResult
 Deserializer::divideProjectiveCoordinate(const ParsedInstruction &inst,
                                          SmallVectorImpl<Value> &operands) {
   Location loc = currentLocation(inst);
-  if (operands.size() < 2 ||
-      (inst.opcode == spv::OpImageSampleProjDrefImplicitLod ||
-       inst.opcode == spv::OpImageSampleProjDrefExplicitLod) &&
-          operands.size() < 3)
+  bool isDref = inst.opcode == spv::OpImageSampleProjDrefImplicitLod ||
+                inst.opcode == spv::OpImageSampleProjDrefExplicitLod;
+  if (operands.size() < (isDref ? 3u : 2u))
     return fail(inst, "a projective sample without its operands");
   auto sampled = dyn_cast<spirv::SampledImageType>(operands[0].getType());
   auto image = sampled ? dyn_cast<spirv::ImageType>(sampled.getImageType())
