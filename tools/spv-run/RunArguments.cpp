@@ -792,7 +792,10 @@ spvb::run::parseSamplerArgument(llvm::StringRef arg) {
   llvm::SmallVector<llvm::StringRef, 8> settings;
   split.parts[2].split(settings, ',');
   for (llvm::StringRef setting : settings) {
-    auto [key, value] = setting.split('=');
+    // Named, not structured bindings: the lambdas below capture them.
+    std::pair<llvm::StringRef, llvm::StringRef> keyAndValue =
+        setting.split('=');
+    llvm::StringRef key = keyAndValue.first, value = keyAndValue.second;
     auto badValue = [&] {
       return makeError(context + ": bad value '" + value + "' for '" + key +
                        "'");
