@@ -38,8 +38,5 @@ std::string PrintfCapture::take() {
                             "dropped past {1} bytes (set_printf_limit)\n",
                             droppedLines, limit)
                   .str();
-  text.clear();
-  droppedLines = 0;
-  full = false;
   return output;
 }

@@ -29,7 +29,8 @@ public:
   /// The stream to give runtime::setPrintfSink; unbuffered, so that each
   /// write is one whole line (or several) of the runtime's.
   FILE *getSink() const { return sink; }
-  /// The output kept, then a line counting what was dropped, if any.
+  /// The output kept, then a line counting what was dropped, if any; once,
+  /// when the run is over.
   std::string take();
 
 private:

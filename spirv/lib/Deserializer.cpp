@@ -728,9 +728,13 @@ Location Deserializer::getInlinedLocation(Location loc, uint32_t scope,
        builder.getNamedAttr("line",
                             builder.getI32IntegerAttr(function->line))});
   auto callerScope = debugScopes.find(call->second.scope);
-  std::string file = callerScope == debugScopes.end()
-                         ? std::string("<unknown>")
-                         : debugSources.lookup(callerScope->second.source);
+  // A reference into the map, not a copy: lookup() returns by value.
+  llvm::StringRef file = "<unknown>";
+  if (callerScope != debugScopes.end()) {
+    auto source = debugSources.find(callerScope->second.source);
+    if (source != debugSources.end())
+      file = source->second;
+  }
   Location caller =
       FileLineColLoc::get(&context, file, call->second.line, /*column=*/0);
   return CallSiteLoc::get(FusedLoc::get(&context, {loc}, marker),
