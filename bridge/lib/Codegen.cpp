@@ -1,14 +1,15 @@
 //===- Codegen.cpp - Optimize and emit LLVM modules for the host ----------===//
 #include "spvbridge/bridge/Codegen.h"
 
-#include "ConvergentOperations.h"
-#include "InvocationVectorizer.h"
-#include "WorkgroupLoops.h"
+#include "spvbridge/transforms/ConvergentOperations.h"
+#include "spvbridge/transforms/InvocationVectorizer.h"
+#include "spvbridge/transforms/SubgroupSites.h"
+#include "spvbridge/transforms/VectorMathLibrary.h"
+#include "spvbridge/transforms/WorkgroupLoops.h"
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
@@ -41,14 +42,6 @@ static llvm::CodeGenOptLevel toCodeGenLevel(OptLevel level) {
     return llvm::CodeGenOptLevel::Aggressive;
   }
   return llvm::CodeGenOptLevel::Default;
-}
-
-llvm::VectorLibrary spvb::getVectorMathLibrary() {
-  // glibc's libmvec evaluates sin, exp, log... on whole vectors; JIT'd code
-  // finds it in the process once it is loaded.
-  static bool loaded =
-      !llvm::sys::DynamicLibrary::LoadLibraryPermanently("libmvec.so.1");
-  return loaded ? llvm::VectorLibrary::LIBMVEC : llvm::VectorLibrary::NoLibrary;
 }
 
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
@@ -87,7 +80,6 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
   OptLevel level = options.getOptLevel();
   module.setTargetTriple(machine.getTargetTriple());
   module.setDataLayout(machine.createDataLayout());
-  markConvergentOperations(module);
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -129,6 +121,8 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
           });
     passes = builder.buildPerModuleDefaultPipeline(toPassBuilderLevel(level));
   }
+  // Before anything LLVM could duplicate a barrier with.
+  ConvergentOperationsPass().run(module, mam);
   passes.run(module, mam);
   // Large frames touch each page on the way down, so a stack overflow
   // faults on the guard page (which the launcher reports) instead of

@@ -3,6 +3,7 @@
 
 #include "ShaderDebugInfo.h"
 
+#include "spvbridge/cpu_runtime/AbiSymbols.h"
 #include "spvbridge/spirv/Deserializer.h"
 #include "spvbridge/spirv/Validator.h"
 
@@ -140,7 +141,7 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
         (*lowered->module)->removeAttr(kDebugSourcesAttr);
       llvm::StringMap<std::string> entryPoints;
       for (const auto &entry : lowered->layout.entryPoints)
-        entryPoints[getInvocationEntrySymbol(entry.name)] = entry.name;
+        entryPoints[abi::getInvocationEntrySymbol(entry.name)] = entry.name;
       attachShaderDebugInfo(*lowered->module, fileName, entryPoints);
     }
     return lowered;

@@ -3,10 +3,12 @@
 
 #include "spvbridge/bridge/Codegen.h"
 #include "spvbridge/bridge/KernelCache.h"
+#include "spvbridge/cpu_runtime/AbiSymbols.h"
 #include "spvbridge/spirv/Deserializer.h"
 #include "spvbridge/spirv/LocationFormat.h"
 #include "spvbridge/spirv/OpcodeNames.h"
 #include "spvbridge/spirv/SpvbDialect.h"
+#include "spvbridge/transforms/VectorMathLibrary.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/ObjectCache.h"
@@ -360,18 +362,18 @@ llvm::Expected<JITDylib *> JitCompiler::createKernelDylib() {
                                     llvm::JITSymbolFlags::Exported |
                                         llvm::JITSymbolFlags::Callable};
   };
-  defineRuntime("spvb_rt_control_barrier", &spvb_rt_control_barrier);
-  defineRuntime("spvb_rt_printf", &spvb_rt_printf);
-  defineRuntime("spvb_rt_subgroup", &spvb_rt_subgroup);
-  defineRuntime("spvb_rt_subgroup_all", &spvb_rt_subgroup_all);
-  defineRuntime("spvb_rt_image", &spvb_rt_image);
-  defineRuntime("spvb_rt_sample2", &spvb_rt_sample2);
-  defineRuntime("spvb_rt_sample2_lanes", &spvb_rt_sample2_lanes);
-  defineRuntime("spvb_rt_sample2_uniform", &spvb_rt_sample2_uniform);
-  defineRuntime("spvb_rt_interpolate", &spvb_rt_interpolate);
-  defineRuntime("spvb_rt_fault", &spvb_rt_fault);
-  defineRuntime("spvb_rt_record_access", &spvb_rt_record_access);
-  defineRuntime("spvb_rt_undefined", &spvb_rt_undefined);
+  defineRuntime(abi::kControlBarrier, &spvb_rt_control_barrier);
+  defineRuntime(abi::kPrintf, &spvb_rt_printf);
+  defineRuntime(abi::kSubgroup, &spvb_rt_subgroup);
+  defineRuntime(abi::kSubgroupAll, &spvb_rt_subgroup_all);
+  defineRuntime(abi::kImage, &spvb_rt_image);
+  defineRuntime(abi::kSample2, &spvb_rt_sample2);
+  defineRuntime(abi::kSample2Lanes, &spvb_rt_sample2_lanes);
+  defineRuntime(abi::kSample2Uniform, &spvb_rt_sample2_uniform);
+  defineRuntime(abi::kInterpolate, &spvb_rt_interpolate);
+  defineRuntime(abi::kFault, &spvb_rt_fault);
+  defineRuntime(abi::kRecordAccess, &spvb_rt_record_access);
+  defineRuntime(abi::kUndefined, &spvb_rt_undefined);
   if (llvm::Error error = dylib->define(absoluteSymbols(runtimeSymbols)))
     return error;
   // libm and compiler-rt helpers (sinf, __truncsfhf2, ...) from the process.
@@ -385,16 +387,16 @@ llvm::Expected<JITDylib *> JitCompiler::createKernelDylib() {
 
 llvm::Error JitCompiler::linkEntries(Kernel &kernel, JITDylib &dylib,
                                      llvm::StringRef name) {
-  auto invocation = jit->lookup(dylib, getInvocationEntrySymbol(name));
+  auto invocation = jit->lookup(dylib, abi::getInvocationEntrySymbol(name));
   if (!invocation)
     return invocation.takeError();
-  auto info = jit->lookup(dylib, getKernelInfoSymbol(name));
+  auto info = jit->lookup(dylib, abi::getKernelInfoSymbol(name));
   if (!info)
     return info.takeError();
   kernel.entry.invocation = invocation->toPtr<spvb_entry_fn>();
   kernel.entry.info = *info->toPtr<const spvb_kernel_info *>();
   if (kernel.entry.info.execution_model != spv::ExecutionModelGLCompute) {
-    auto table = jit->lookup(dylib, getStageVariablesSymbol(name));
+    auto table = jit->lookup(dylib, abi::getStageVariablesSymbol(name));
     if (!table)
       return table.takeError();
     const auto *variables = table->toPtr<const spvb_stage_variable *>();
@@ -402,7 +404,7 @@ llvm::Error JitCompiler::linkEntries(Kernel &kernel, JITDylib &dylib,
         variables, variables + kernel.entry.info.stage_variable_count);
   }
   if (kernel.entry.info.workgroup_entry != SPVB_WORKGROUP_ENTRY_NONE) {
-    auto workgroup = jit->lookup(dylib, getWorkgroupEntrySymbol(name));
+    auto workgroup = jit->lookup(dylib, abi::getWorkgroupEntrySymbol(name));
     if (!workgroup)
       return workgroup.takeError();
     kernel.entry.workgroup = workgroup->toPtr<spvb_entry_fn>();

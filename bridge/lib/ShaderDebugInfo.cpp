@@ -10,6 +10,7 @@
 #include "ShaderDebugInfo.h"
 
 #include "spvbridge/conversion/Interface.h"
+#include "spvbridge/cpu_runtime/AbiSymbols.h"
 #include "spvbridge/spirv/Deserializer.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -379,7 +380,7 @@ void spvb::attachShaderDebugInfo(
     llvm::StringRef name = function.getSymName();
     if (auto entry = entryPoints.find(name); entry != entryPoints.end())
       name = entry->second;
-    else if (name.starts_with("spvb_"))
+    else if (name.starts_with(abi::kSymbolPrefix))
       return; // the ABI's wrappers, no code of the shader's
     // glslang names functions with their parameter types: "collatz(u1;".
     name = name.take_until([](char c) { return c == '('; });

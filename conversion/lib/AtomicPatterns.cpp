@@ -10,6 +10,7 @@
 #include "RaceChecks.h"
 #include "RobustAccess.h"
 #include "spvbridge/conversion/Patterns.h"
+#include "spvbridge/cpu_runtime/AbiSymbols.h"
 #include "spvbridge/spirv/SpvbDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -226,7 +227,7 @@ public:
   matchAndRewrite(spirv::ControlBarrierOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
-    StringRef name = "spvb_rt_control_barrier";
+    StringRef name = abi::kControlBarrier;
     Type i32 = rewriter.getI32Type();
     Type ptr = LLVM::LLVMPointerType::get(getContext());
     declareRuntimeFunction(

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "EntryWrappers.h"
 
+#include "spvbridge/cpu_runtime/AbiSymbols.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -41,8 +42,9 @@ static void buildWorkgroupEntry(OpBuilder &b, Location loc,
                                 const EntryPointLayout &entry) {
   Type ptr = LLVM::LLVMPointerType::get(b.getContext());
   Type i32 = b.getI32Type();
-  auto func = func::FuncOp::create(b, loc, getWorkgroupEntrySymbol(entry.name),
-                                   b.getFunctionType({ptr, ptr}, {}));
+  auto func =
+      func::FuncOp::create(b, loc, abi::getWorkgroupEntrySymbol(entry.name),
+                           b.getFunctionType({ptr, ptr}, {}));
   Block *body = func.addEntryBlock();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(body);
@@ -131,7 +133,7 @@ static void buildWorkgroupEntry(OpBuilder &b, Location loc,
                          offsetof(spvb_invocation, subgroup_local_id)),
             4);
         LLVM::CallOp::create(b, loc, TypeRange{},
-                             getInvocationEntrySymbol(entry.name),
+                             abi::getInvocationEntrySymbol(entry.name),
                              ValueRange{dispatch, invocation});
       });
     });
@@ -171,7 +173,7 @@ static void buildKernelInfo(OpBuilder &b, Location loc,
   SmallVector<int32_t> values(std::begin(fields), std::end(fields));
   LLVM::GlobalOp::create(
       b, loc, type, /*isConstant=*/true, LLVM::Linkage::External,
-      getKernelInfoSymbol(entry.name), b.getI32TensorAttr(values));
+      abi::getKernelInfoSymbol(entry.name), b.getI32TensorAttr(values));
   if (entry.model == spirv::ExecutionModel::GLCompute)
     return;
   // spvb_NAME_stage_variables: the table, field after field.
@@ -191,7 +193,7 @@ static void buildKernelInfo(OpBuilder &b, Location loc,
     table.assign(8, 0);
   LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(i32, table.size()),
                          /*isConstant=*/true, LLVM::Linkage::External,
-                         getStageVariablesSymbol(entry.name),
+                         abi::getStageVariablesSymbol(entry.name),
                          b.getI32TensorAttr(table));
 }
 

@@ -1,6 +1,7 @@
 //===- HelperInvocations.cpp - No side effects from helpers ---------------===//
 #include "HelperInvocations.h"
 
+#include "spvbridge/cpu_runtime/AbiSymbols.h"
 #include "spvbridge/spirv/Deserializer.h"
 #include "spvbridge/spirv/SpvbDialect.h"
 
@@ -56,7 +57,8 @@ static spirv::GlobalVariableOp getHelperVariable(ModuleOp module,
   auto global = spirv::GlobalVariableOp::create(
       b, entry.getLoc(),
       spirv::PointerType::get(b.getI1Type(), spirv::StorageClass::Input),
-      "spvb_helper_invocation", /*initializer=*/nullptr, /*location=*/nullptr,
+      abi::kHelperInvocationGlobal, /*initializer=*/nullptr,
+      /*location=*/nullptr,
       /*binding=*/nullptr, /*set=*/nullptr, b.getStringAttr("HelperInvocation"),
       /*linkage=*/nullptr);
   symbols.insert(global);
@@ -96,8 +98,11 @@ void spvb::guardHelperSideEffects(ModuleOp module, llvm::StringRef entryName) {
   for (auto candidate : module.getOps<spirv::EntryPointOp>()) {
     auto name = candidate->getAttrOfType<StringAttr>(kEntryNameAttr);
     if (candidate.getExecutionModel() == spirv::ExecutionModel::Fragment &&
-        (name ? name.getValue() : candidate.getFn()) == entryName)
+        (entryName.empty() ||
+         (name ? name.getValue() : candidate.getFn()) == entryName)) {
       entry = candidate;
+      break;
+    }
   }
   if (!entry)
     return;

@@ -2,6 +2,7 @@
 #include "spvbridge/conversion/Interface.h"
 
 #include "spvbridge/conversion/Layout.h"
+#include "spvbridge/cpu_runtime/AbiSymbols.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 #include "spvbridge/spirv/Deserializer.h"
 
@@ -12,20 +13,6 @@
 
 using namespace mlir;
 using namespace spvb;
-
-std::string spvb::getInvocationEntrySymbol(llvm::StringRef entryName) {
-  return ("spvb_" + entryName + "_invocation").str();
-}
-std::string spvb::getWorkgroupEntrySymbol(llvm::StringRef entryName) {
-  return ("spvb_" + entryName + "_workgroup").str();
-}
-std::string spvb::getKernelInfoSymbol(llvm::StringRef entryName) {
-  return ("spvb_" + entryName + "_info").str();
-}
-
-std::string spvb::getStageVariablesSymbol(llvm::StringRef entryName) {
-  return ("spvb_" + entryName + "_stage_variables").str();
-}
 
 static bool isBlock(mlir::Type type) {
   auto structType = mlir::dyn_cast<mlir::spirv::StructType>(type);
@@ -211,7 +198,8 @@ llvm::Expected<InterfaceLayout> spvb::computeInterfaceLayout(
   for (auto func : module.getOps<spirv::FuncOp>())
     layout.functionSymbols[func.getSymName()] = func.getSymName().str();
   for (const EntryPointLayout &info : layout.entryPoints)
-    layout.functionSymbols[info.function] = getInvocationEntrySymbol(info.name);
+    layout.functionSymbols[info.function] =
+        abi::getInvocationEntrySymbol(info.name);
   for (auto mode : module.getOps<spirv::ExecutionModeOp>()) {
     if (mode.getExecutionMode() != spirv::ExecutionMode::LocalSize)
       continue;

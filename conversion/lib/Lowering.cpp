@@ -22,7 +22,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Pass/Pass.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -204,33 +203,3 @@ spvb::lowerToLLVMDialect(OwningOpRef<ModuleOp> module,
   result.layout = std::move(*layout);
   return result;
 }
-
-namespace {
-/// spvb-opt's --spvb-lower-to-llvm, for lit tests of the patterns.
-struct LowerToLLVMPass
-    : public PassWrapper<LowerToLLVMPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerToLLVMPass)
-  StringRef getArgument() const final { return "spvb-lower-to-llvm"; }
-  StringRef getDescription() const final {
-    return "Lower spirv ops to the llvm dialect on the spvbridge kernel ABI";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<LLVM::LLVMDialect, func::FuncDialect, scf::SCFDialect,
-                    arith::ArithDialect, cf::ControlFlowDialect>();
-  }
-  void runOnOperation() override {
-    ModuleOp top = getOperation();
-    llvm::Expected<InterfaceLayout> layout = lowerInPlace(top, {}, "<input>");
-    if (!layout) {
-      // The message is already formatted for a terminal; drop the prefix
-      // MLIR's diagnostic adds again.
-      std::string message = llvm::toString(layout.takeError());
-      top.emitError(llvm::StringRef(message).drop_front(
-          llvm::StringRef(message).starts_with("error: ") ? 7 : 0));
-      signalPassFailure();
-    }
-  }
-};
-} // namespace
-
-void spvb::registerLoweringPasses() { PassRegistration<LowerToLLVMPass>(); }

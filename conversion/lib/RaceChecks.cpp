@@ -3,6 +3,7 @@
 
 #include "DescriptorEntry.h"
 #include "PatternUtils.h"
+#include "spvbridge/cpu_runtime/AbiSymbols.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 #include "spvbridge/spirv/LocationFormat.h"
 
@@ -76,12 +77,12 @@ void spvb::recordAccessForRaceCheck(ConversionPatternRewriter &rewriter,
   uint32_t flags = (kind == AccessKind::Write ? SPVB_ACCESS_WRITE : 0) |
                    (atomic ? SPVB_ACCESS_ATOMIC : 0) |
                    (workgroup ? SPVB_ACCESS_WORKGROUP : 0);
-  declareRuntimeFunction(rewriter, op, "spvb_rt_record_access",
+  declareRuntimeFunction(rewriter, op, abi::kRecordAccess,
                          LLVM::LLVMFunctionType::get(
                              LLVM::LLVMVoidType::get(rewriter.getContext()),
                              {ptr, ptr, ptr, i64, i32, ptr, ptr, ptr}));
   LLVM::CallOp::create(
-      rewriter, loc, TypeRange{}, "spvb_rt_record_access",
+      rewriter, loc, TypeRange{}, abi::kRecordAccess,
       ValueRange{
           dispatch, invocation, address,
           createIntConstant(rewriter, loc, i64, bytes),

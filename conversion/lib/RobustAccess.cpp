@@ -4,6 +4,7 @@
 #include "DescriptorEntry.h"
 #include "PatternUtils.h"
 #include "spvbridge/conversion/Lowering.h"
+#include "spvbridge/cpu_runtime/AbiSymbols.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 #include "spvbridge/spirv/LocationFormat.h"
 
@@ -34,9 +35,10 @@ static std::optional<VariableRoot> findBufferRoot(Value pointer) {
 static Value getSpareMemory(OpBuilder &b, Operation *op, uint64_t bytes,
                             AccessKind kind) {
   uint64_t size = llvm::PowerOf2Ceil(std::max<uint64_t>(bytes, 16));
-  std::string name =
-      (kind == AccessKind::Read ? kRobustZeroPrefix : kRobustSinkPrefix) +
-      std::to_string(size);
+  std::string name = (kind == AccessKind::Read ? abi::kRobustZeroPrefix
+                                               : abi::kRobustSinkPrefix)
+                         .str() +
+                     std::to_string(size);
   auto module = op->getParentOfType<ModuleOp>();
   Location loc = op->getLoc();
   if (!module.lookupSymbol<LLVM::GlobalOp>(name)) {
@@ -77,14 +79,14 @@ static void emitBoundsReport(ConversionPatternRewriter &rewriter, Operation *op,
   Type ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
   Type i32 = rewriter.getI32Type();
   Type i64 = rewriter.getI64Type();
-  declareRuntimeFunction(rewriter, op, "spvb_rt_fault",
+  declareRuntimeFunction(rewriter, op, abi::kFault,
                          LLVM::LLVMFunctionType::get(
                              LLVM::LLVMVoidType::get(rewriter.getContext()),
                              {ptr, ptr, i32, i64, i64, ptr}));
   emitConditionally(rewriter, loc, inBounds, /*when=*/false, [&] {
     Value text =
         createStringConstant(rewriter, op, "spvb.bounds.message", message);
-    LLVM::CallOp::create(rewriter, loc, TypeRange{}, "spvb_rt_fault",
+    LLVM::CallOp::create(rewriter, loc, TypeRange{}, abi::kFault,
                          ValueRange{func.getArgument(0), func.getArgument(1),
                                     createIntConstant(rewriter, loc, i32,
                                                       SPVB_FAULT_OUT_OF_BOUNDS),

@@ -10,6 +10,7 @@
 #include "PatternUtils.h"
 #include "spvbridge/conversion/Layout.h"
 #include "spvbridge/conversion/Patterns.h"
+#include "spvbridge/cpu_runtime/AbiSymbols.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 #include "spvbridge/spirv/SpvbDialect.h"
 
@@ -113,7 +114,7 @@ public:
     auto constant = [&](uint32_t value) -> Value {
       return createIntConstant(rewriter, loc, i32, value);
     };
-    StringRef name = "spvb_rt_subgroup";
+    StringRef name = abi::kSubgroup;
     declareRuntimeFunction(
         rewriter, op, name,
         LLVM::LLVMFunctionType::get(
@@ -203,7 +204,7 @@ public:
     SmallVector<Type> types = {i32, ptr, ptr};
     types.append(8, f32);
     types.push_back(ptr);
-    StringRef name = "spvb_rt_sample2";
+    StringRef name = abi::kSample2;
     declareRuntimeFunction(rewriter, op, name,
                            LLVM::LLVMFunctionType::get(
                                LLVM::LLVMVoidType::get(getContext()), types));
@@ -269,7 +270,7 @@ public:
     auto constant = [&](uint32_t value) -> Value {
       return createIntConstant(rewriter, loc, i32, value);
     };
-    StringRef name = "spvb_rt_image";
+    StringRef name = abi::kImage;
     declareRuntimeFunction(
         rewriter, op, name,
         LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
@@ -323,7 +324,7 @@ public:
                                         op.getFormat());
     ValueRange args = adaptor.getArgs();
     auto [descs, values] = packPrintfArguments(rewriter, loc, op, args);
-    StringRef callee = "spvb_rt_printf";
+    StringRef callee = abi::kPrintf;
     declareRuntimeFunction(
         rewriter, op, callee,
         LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
@@ -355,7 +356,7 @@ public:
     emitConditionally(
         rewriter, loc, adaptor.getUndefined(), /*when=*/true, [&] {
           auto [descs, values] = packPrintfArguments(rewriter, loc, op, args);
-          StringRef callee = "spvb_rt_undefined";
+          StringRef callee = abi::kUndefined;
           declareRuntimeFunction(
               rewriter, op, callee,
               LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
@@ -415,7 +416,7 @@ public:
     uint32_t operandDesc =
         expected == 2 ? getTypeDesc(args[1].getType()) : getTypeDesc(Type());
     Value result = createEntrySlot(rewriter, loc, op, resultType);
-    StringRef name = "spvb_rt_interpolate";
+    StringRef name = abi::kInterpolate;
     declareRuntimeFunction(
         rewriter, op, name,
         LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),

@@ -4,8 +4,8 @@
 #include "Errors.h"
 #include "Session.h"
 
-#include "ScriptExecutor.h"
-#include "ScriptParser.h"
+#include "spvbridge/amber/ScriptExecutor.h"
+#include "spvbridge/amber/ScriptParser.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -59,7 +59,7 @@ py::dict spvb::python::runAmber(const AmberRequest &request) {
                            formatSeconds(request.timeoutSeconds))
           .str();
     };
-    run::Watchdog &watchdog = Session::get().getWatchdog();
+    runtime::Watchdog &watchdog = Session::get().getWatchdog();
     llvm::Error ran = Session::get().runExclusive(
         [&](FILE *) -> llvm::Error {
           llvm::Expected<amber::Script> script =

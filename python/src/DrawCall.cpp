@@ -5,9 +5,9 @@
 #include "ResourceBinding.h"
 #include "Session.h"
 
-#include "../../tools/common/DrawAttachments.h"
-#include "../../tools/common/FullScreenVertexShader.h"
-#include "GraphicsSettings.h"
+#include "spvbridge/amber/GraphicsSettings.h"
+#include "spvbridge/bridge/DrawAttachments.h"
+#include "spvbridge/bridge/FullScreenVertexShader.h"
 
 #include "spvbridge/bridge/Draw.h"
 
@@ -50,8 +50,8 @@ static void checkStage(const Kernel &kernel, const char *argument,
 /// The full-screen rectangle's vertex shader for \p fragment.
 static std::shared_ptr<const Kernel>
 compileFullScreenVertex(const Kernel &fragment, CompileOptions options) {
-  llvm::Expected<std::string> source = run::makeFullScreenVertexShader(
-      fragment.stageVariables, fragment.sourceName);
+  llvm::Expected<std::string> source =
+      makeFullScreenVertexShader(fragment.stageVariables, fragment.sourceName);
   if (!source)
     throwCompileError(source.takeError());
   SourceOptions sourceOptions;
@@ -181,7 +181,7 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
   if (request.count)
     call.vertexCount = *request.count;
   else if (!request.vertex)
-    call.vertexCount = run::FullScreenVertexCount;
+    call.vertexCount = FullScreenVertexCount;
   else if (vertexCount != UINT32_MAX)
     call.vertexCount = uint32_t(vertexCount);
   else
@@ -189,14 +189,14 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
                       "vertices to draw");
   call.instanceCount = request.instances;
 
-  std::vector<run::AttachmentPlan> plans =
-      run::planAttachments(fragment->stageVariables, format);
-  auto plan = llvm::find_if(plans, [&](const run::AttachmentPlan &plan) {
+  std::vector<AttachmentPlan> plans =
+      planAttachments(fragment->stageVariables, format);
+  auto plan = llvm::find_if(plans, [&](const AttachmentPlan &plan) {
     return plan.location == request.location;
   });
   if (plan == plans.end()) {
     std::string locations;
-    for (const run::AttachmentPlan &other : plans)
+    for (const AttachmentPlan &other : plans)
       locations +=
           (locations.empty() ? "" : ", ") + std::to_string(other.location);
     throwBindingError(formatv("location={0}: {1} has no output at Location "
@@ -204,8 +204,8 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
                               request.location, fragment->sourceName,
                               locations.empty() ? "none" : locations));
   }
-  run::Attachments attachments(plans, request.width, request.height,
-                               request.samples);
+  Attachments attachments(plans, request.width, request.height,
+                          request.samples);
   size_t index = plan - plans.begin();
 
   runtime::Launcher &launcher =
@@ -225,7 +225,7 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
                      formatSeconds(resources.timeoutSeconds))
           .str();
     };
-    run::Watchdog &watchdog = Session::get().getWatchdog();
+    runtime::Watchdog &watchdog = Session::get().getWatchdog();
     return Session::get().runExclusive(
         [&](FILE *) -> llvm::Error {
           auto start = std::chrono::steady_clock::now();

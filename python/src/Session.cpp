@@ -74,10 +74,10 @@ void Session::setPrintfLimit(size_t bytes) {
   printfLimit = bytes;
 }
 
-run::Watchdog &Session::getWatchdog() {
+runtime::Watchdog &Session::getWatchdog() {
   std::lock_guard<std::mutex> lock(mutex);
   if (!watchdog)
-    watchdog = std::make_unique<run::Watchdog>();
+    watchdog = std::make_unique<runtime::Watchdog>();
   return *watchdog;
 }
 

@@ -10,8 +10,8 @@
 #ifndef SPVBRIDGE_PYTHON_SESSION_H
 #define SPVBRIDGE_PYTHON_SESSION_H
 
-#include "../../tools/common/Watchdog.h"
 #include "PrintfCapture.h"
+#include "spvbridge/cpu_runtime/Watchdog.h"
 
 #include "spvbridge/bridge/Kernel.h"
 #include "spvbridge/cpu_runtime/Launcher.h"
@@ -47,7 +47,7 @@ public:
   void cancelRuns(const std::string &message);
 
   /// The watchdog of every run (armed per run: runs are exclusive).
-  run::Watchdog &getWatchdog();
+  runtime::Watchdog &getWatchdog();
 
   /// Runs \p body alone; \p printed receives the debugPrintfEXT output it
   /// sent to `sink` (runtime::setPrintfSink, up to the printf limit), also
@@ -68,7 +68,7 @@ private:
   std::unique_ptr<JitCompiler> jit;
   std::map<std::pair<unsigned, uint32_t>, std::unique_ptr<runtime::Launcher>>
       launchers;
-  std::unique_ptr<run::Watchdog> watchdog;
+  std::unique_ptr<runtime::Watchdog> watchdog;
   size_t printfLimit = PrintfCapture::kDefaultLimit;
 };
 

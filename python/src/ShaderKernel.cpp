@@ -236,7 +236,7 @@ py::dict ShaderKernel::dispatch(const DispatchRequest &request) {
           formatSeconds(request.timeoutSeconds),
           launcher.getFinishedWorkgroups(), workgroups);
     };
-    run::Watchdog &watchdog = Session::get().getWatchdog();
+    runtime::Watchdog &watchdog = Session::get().getWatchdog();
     return Session::get().runExclusive(
         [&](FILE *sink) -> llvm::Error {
           for (unsigned run = 0; run < request.repeat; ++run) {

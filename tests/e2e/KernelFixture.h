@@ -7,7 +7,7 @@
 #ifndef SPVBRIDGE_TESTS_E2E_KERNELFIXTURE_H
 #define SPVBRIDGE_TESTS_E2E_KERNELFIXTURE_H
 
-#include "../unit/TestUtil.h"
+#include "TestUtil.h"
 
 #include "spvbridge/bridge/Kernel.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"

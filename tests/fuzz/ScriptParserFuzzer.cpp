@@ -6,7 +6,7 @@
 // looked up beside "fuzz.amber" in the current directory, which holds none.
 //
 //===----------------------------------------------------------------------===//
-#include "ScriptParser.h"
+#include "spvbridge/amber/ScriptParser.h"
 
 using namespace spvb;
 

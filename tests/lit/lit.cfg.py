@@ -6,7 +6,7 @@ import lit.formats
 
 config.name = "spvbridge"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".mlir", ".spvasm", ".comp", ".test"]
+config.suffixes = [".mlir", ".spvasm", ".comp", ".test", ".ll"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.spvb_obj_root, "tests", "lit")

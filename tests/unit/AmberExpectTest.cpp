@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AmberLayout.h"
-#include "ExpectChecks.h"
+#include "spvbridge/amber/AmberLayout.h"
+#include "spvbridge/amber/ExpectChecks.h"
 
 #include "gtest/gtest.h"
 

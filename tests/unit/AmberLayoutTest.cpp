@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AmberLayout.h"
-#include "AmberType.h"
+#include "spvbridge/amber/AmberLayout.h"
+#include "spvbridge/amber/AmberType.h"
 
 #include "gtest/gtest.h"
 

@@ -7,11 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AmberParser.h"
+#include "spvbridge/amber/AmberParser.h"
 #include "AmberTestUtil.h"
-#include "ScriptParser.h"
-#include "ScriptRequirements.h"
 #include "TestUtil.h"
+#include "spvbridge/amber/ScriptParser.h"
+#include "spvbridge/amber/ScriptRequirements.h"
 
 #include "llvm/Support/Casting.h"
 

@@ -4,9 +4,9 @@
 #ifndef SPVBRIDGE_TESTS_UNIT_AMBERTESTUTIL_H
 #define SPVBRIDGE_TESTS_UNIT_AMBERTESTUTIL_H
 
-#include "AmberScript.h"
-#include "ScriptParser.h"
 #include "TestUtil.h"
+#include "spvbridge/amber/AmberScript.h"
+#include "spvbridge/amber/ScriptParser.h"
 
 #include "llvm/Support/Casting.h"
 

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BufferCompare.h"
+#include "spvbridge/vulkan/BufferCompare.h"
 #include "TestUtil.h"
 
 #include <cmath>
@@ -15,7 +15,7 @@
 #include <limits>
 
 using namespace spvb;
-using namespace spvb::run;
+using namespace spvb::vulkan;
 using namespace spvb::test;
 
 namespace {

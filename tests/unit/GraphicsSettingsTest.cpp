@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GraphicsSettings.h"
+#include "spvbridge/amber/GraphicsSettings.h"
 #include "AmberTestUtil.h"
-#include "ScriptParser.h"
 #include "TestUtil.h"
+#include "spvbridge/amber/ScriptParser.h"
 
 #include "spvbridge/cpu_runtime/GraphicsPipeline.h"
 

@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "VkScriptParser.h"
+#include "spvbridge/amber/VkScriptParser.h"
 #include "AmberTestUtil.h"
-#include "ScriptParser.h"
 #include "TestUtil.h"
+#include "spvbridge/amber/ScriptParser.h"
 
 #include "llvm/Support/Casting.h"
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "VulkanDraw.h"
+#include "spvbridge/vulkan/VulkanDraw.h"
 
 #include "spvbridge/spirv/ShaderSource.h"
 

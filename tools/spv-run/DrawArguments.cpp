@@ -3,7 +3,7 @@
 
 #include "RunArguments.h"
 
-#include "GraphicsSettings.h"
+#include "spvbridge/amber/GraphicsSettings.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -1,15 +1,15 @@
 //===- DrawRun.cpp - spv-run's draws --------------------------------------===//
 #include "DrawRun.h"
 
-#include "../common/DrawAttachments.h"
-#include "../common/FullScreenVertexShader.h"
 #include "../common/JitCompilerFlags.h"
-#include "../common/Watchdog.h"
+#include "spvbridge/bridge/DrawAttachments.h"
+#include "spvbridge/bridge/FullScreenVertexShader.h"
+#include "spvbridge/cpu_runtime/Watchdog.h"
 
-#include "PngFiles.h"
 #include "ResourceChecks.h"
-#include "VulkanDraw.h"
 #include "VulkanRun.h"
+#include "spvbridge/amber/PngFiles.h"
+#include "spvbridge/vulkan/VulkanDraw.h"
 
 #include "spvbridge/bridge/Draw.h"
 #include "spvbridge/bridge/Kernel.h"
@@ -27,6 +27,7 @@
 using namespace llvm;
 using namespace spvb;
 using namespace spvb::run;
+using namespace spvb::vulkan;
 
 namespace {
 
@@ -206,13 +207,14 @@ Expected<CpuDraw> drawOnCpu(const DrawOptions &options,
   runtime::Launcher launcher(options.threads);
   CpuDraw result;
   result.threads = launcher.getThreadCount();
-  Watchdog watchdog(std::chrono::duration<double>(options.timeoutSeconds),
-                    [&]() -> std::string {
-                      return formatv("error: the draw did not finish in {0} "
-                                     "s (--timeout; 0 waits forever); the "
-                                     "shader may loop forever",
-                                     options.timeoutSeconds);
-                    });
+  runtime::Watchdog watchdog(
+      std::chrono::duration<double>(options.timeoutSeconds),
+      [&]() -> std::string {
+        return formatv("error: the draw did not finish in {0} "
+                       "s (--timeout; 0 waits forever); the "
+                       "shader may loop forever",
+                       options.timeoutSeconds);
+      });
   // Every draw starts from the initial contents and cleared attachments,
   // both outside the timing; debugPrintfEXT output is shown for the last.
   for (uint32_t i = 0; i <= options.repeat; ++i) {

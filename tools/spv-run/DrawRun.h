@@ -15,9 +15,9 @@
 #ifndef SPVBRIDGE_TOOLS_SPV_RUN_DRAWRUN_H
 #define SPVBRIDGE_TOOLS_SPV_RUN_DRAWRUN_H
 
-#include "BufferCompare.h"
 #include "DrawArguments.h"
 #include "HostJob.h"
+#include "spvbridge/vulkan/BufferCompare.h"
 
 #include "spvbridge/bridge/Compiler.h"
 #include "spvbridge/bridge/DeviceLimits.h"
@@ -51,7 +51,7 @@ struct DrawOptions {
   bool cpu = true;
   bool vulkan = false;
   std::optional<uint32_t> device;
-  Tolerance tolerance;
+  vulkan::Tolerance tolerance;
 };
 
 /// Runs the draw(s) and prints the report (text or --json) on stdout.

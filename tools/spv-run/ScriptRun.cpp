@@ -3,7 +3,7 @@
 
 #include "../common/JitCompilerFlags.h"
 
-#include "ScriptParser.h"
+#include "spvbridge/amber/ScriptParser.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"

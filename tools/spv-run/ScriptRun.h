@@ -10,7 +10,7 @@
 #ifndef SPVBRIDGE_TOOLS_SPV_RUN_SCRIPTRUN_H
 #define SPVBRIDGE_TOOLS_SPV_RUN_SCRIPTRUN_H
 
-#include "ScriptExecutor.h"
+#include "spvbridge/amber/ScriptExecutor.h"
 
 #include "llvm/ADT/StringRef.h"
 

@@ -10,7 +10,7 @@
 
 #include "HostResources.h"
 #include "RunArguments.h"
-#include "VulkanBackend.h"
+#include "spvbridge/vulkan/VulkanBackend.h"
 
 #include "spvbridge/bridge/Compiler.h"
 

@@ -20,7 +20,6 @@
 //===----------------------------------------------------------------------===//
 #include "../common/CompileFlags.h"
 #include "../common/JitCompilerFlags.h"
-#include "BufferCompare.h"
 #include "DebugTarget.h"
 #include "DeviceAddresses.h"
 #include "DrawRun.h"
@@ -31,7 +30,8 @@
 #include "RunArguments.h"
 #include "ScriptRun.h"
 #include "VulkanRun.h"
-#include "../common/Watchdog.h"
+#include "spvbridge/cpu_runtime/Watchdog.h"
+#include "spvbridge/vulkan/BufferCompare.h"
 
 #include "spvbridge/bridge/Kernel.h"
 #include "spvbridge/cpu_runtime/ImageFormats.h"
@@ -249,7 +249,7 @@ struct BackendChoice {
   bool cpu = true;
   bool vulkan = false;
   std::optional<uint32_t> device;
-  run::Tolerance tolerance;
+  vulkan::Tolerance tolerance;
 
   bool compare() const { return cpu && vulkan; }
 };
@@ -271,8 +271,8 @@ static Expected<BackendChoice> parseBackendChoice() {
   BackendChoice choice;
   choice.cpu = compareArg || backendArg == "cpu";
   choice.vulkan = compareArg || backendArg == "vulkan";
-  Expected<run::Tolerance> tolerance =
-      run::parseTolerance(ulpArg, absToleranceArg);
+  Expected<vulkan::Tolerance> tolerance =
+      vulkan::parseTolerance(ulpArg, absToleranceArg);
   if (!tolerance)
     return tolerance.takeError();
   choice.tolerance = *tolerance;
@@ -507,7 +507,7 @@ static int reportComparison(json::Object cpuResult,
                             ArrayRef<run::ResolvedAddress> addresses,
                             ArrayRef<run::PrintArgument> prints,
                             std::array<uint32_t, 3> groups, uint32_t repeat,
-                            const run::Tolerance &tolerance) {
+                            const vulkan::Tolerance &tolerance) {
   std::vector<std::vector<uint8_t>> cpuBytes, vulkanBytes;
   for (size_t i = 0; i < buffers.size(); ++i) {
     cpuBytes.push_back(buffers[i].working.toVector());
@@ -532,18 +532,18 @@ static int reportComparison(json::Object cpuResult,
         run::maskSameAddresses(cpuBytes[i], vulkanBytes[i], cpuRanges,
                                vulkanRanges);
   }
-  std::vector<run::BufferResults> results;
+  std::vector<vulkan::BufferResults> results;
   for (size_t i = 0; i < buffers.size(); ++i)
     if (!buffers[i].isDevice() && !buffers[i].image)
       results.push_back({buffers[i].argument.set, buffers[i].argument.binding,
                          buffers[i].argument.element, cpuBytes[i],
                          vulkanBytes[i]});
-  Expected<std::vector<run::BufferComparison>> comparisons =
-      run::compareStorageBuffers(shader.prepared, shader.reflection, results,
-                                 tolerance);
+  Expected<std::vector<vulkan::BufferComparison>> comparisons =
+      vulkan::compareStorageBuffers(shader.prepared, shader.reflection, results,
+                                    tolerance);
   if (!comparisons)
     return fail(comparisons.takeError());
-  std::vector<run::ImageResults> images;
+  std::vector<vulkan::ImageResults> images;
   for (size_t i = 0; i < buffers.size(); ++i)
     if (const std::optional<run::ImageArgument> &image = buffers[i].image)
       images.push_back({image->set,
@@ -555,7 +555,7 @@ static int reportComparison(json::Object cpuResult,
                         image->levels,
                         buffers[i].working,
                         vulkanResult.buffers[i]});
-  llvm::append_range(*comparisons, run::compareStorageImages(
+  llvm::append_range(*comparisons, vulkan::compareStorageImages(
                                        shader.reflection, images, tolerance));
   Expected<std::vector<BlockScalarLayout>> deviceLayouts =
       getDeviceBufferLayouts(shader, buffers, addresses);
@@ -564,18 +564,20 @@ static int reportComparison(json::Object cpuResult,
   for (size_t i = 0; i < buffers.size(); ++i) {
     if (!buffers[i].isDevice())
       continue;
-    comparisons->push_back(run::compareBuffer(
+    comparisons->push_back(vulkan::compareBuffer(
         0, 0, (*deviceLayouts)[i], cpuBytes[i], vulkanBytes[i], tolerance));
     comparisons->back().device = buffers[i].device;
   }
-  bool agree = llvm::all_of(
-      *comparisons, [](const run::BufferComparison &c) { return c.agrees(); });
+  bool agree =
+      llvm::all_of(*comparisons, [](const vulkan::BufferComparison &c) {
+        return c.agrees();
+      });
   json::Object vulkanJson =
       run::describeVulkanRun(shader, vulkanResult, groups, repeat);
   if (jsonOutput) {
     json::Object report{{"cpu", std::move(cpuResult)},
                         {"vulkan", std::move(vulkanJson)},
-                        {"compare", run::toJSON(*comparisons, tolerance)}};
+                        {"compare", vulkan::toJSON(*comparisons, tolerance)}};
     outs() << formatv("{0:2}", json::Value(std::move(report))) << "\n";
   } else {
     outs() << formatv("cpu:       compile {0:F3} ms, dispatch {1:F3} ms "
@@ -588,8 +590,8 @@ static int reportComparison(json::Object cpuResult,
                       vulkanResult.compileMilliseconds,
                       *vulkanJson.getNumber("dispatch_ms"), repeat,
                       vulkanResult.deviceName);
-    for (const run::BufferComparison &comparison : *comparisons)
-      outs() << run::formatComparison(comparison);
+    for (const vulkan::BufferComparison &comparison : *comparisons)
+      outs() << vulkan::formatComparison(comparison);
   }
   printBuffers(prints, buffers, jsonOutput, "cpu ");
   std::vector<HostBuffer> vulkanBuffers(buffers.begin(), buffers.end());
@@ -598,7 +600,7 @@ static int reportComparison(json::Object cpuResult,
   printBuffers(prints, vulkanBuffers, jsonOutput, "vulkan ");
   // The verdict comes last, also after --print's lines.
   if (!jsonOutput)
-    outs() << run::formatSummary(*comparisons) << "\n";
+    outs() << vulkan::formatSummary(*comparisons) << "\n";
   return agree ? 0 : 1;
 }
 
@@ -678,14 +680,14 @@ static int runScript(StringRef threadsArg) {
     options.targetEnv = compile->source.targetEnv;
   options.compile = std::move(*compile);
   // Generated code cannot be interrupted: the watchdog ends the process.
-  run::Watchdog watchdog(std::chrono::duration<double>(*timeoutSeconds),
-                         [&]() -> std::string {
-                           return formatv("error: {0}: the script did not "
-                                          "finish in {1} s (--timeout; 0 "
-                                          "waits forever); a shader may loop "
-                                          "forever",
-                                          shaderPath, timeoutArg);
-                         });
+  runtime::Watchdog watchdog(
+      std::chrono::duration<double>(*timeoutSeconds), [&]() -> std::string {
+        return formatv("error: {0}: the script did not "
+                       "finish in {1} s (--timeout; 0 "
+                       "waits forever); a shader may loop "
+                       "forever",
+                       shaderPath, timeoutArg);
+      });
   watchdog.arm();
   return runScriptFile(shaderPath, options, jsonOutput);
 }
@@ -1025,7 +1027,7 @@ int main(int argc, char **argv) {
   // debugPrintfEXT output is shown for the last run only.
   std::vector<double> timings;
   uint64_t workgroups = uint64_t(groups[0]) * groups[1] * groups[2];
-  run::Watchdog watchdog(
+  runtime::Watchdog watchdog(
       std::chrono::duration<double>(*timeoutSeconds), [&]() -> std::string {
         return formatv("error: the dispatch did not finish in {0} s "
                        "(--timeout; 0 waits forever): {1} of {2} workgroups "

@@ -1,10 +1,11 @@
 //===- spvb-opt.cpp - mlir-opt with spvbridge's dialects and passes -------===//
 //
-// For lit tests of the conversion patterns: reads spirv dialect text and runs
-// --spvb-lower-to-llvm, like mlir-opt --convert-spirv-to-llvm upstream.
+// For lit tests of the conversion: reads spirv dialect text and runs the
+// lowering (--spvb-lower-to-llvm, like mlir-opt --convert-spirv-to-llvm
+// upstream) or one of its steps (spvbridge/conversion/Passes.h).
 //
 //===----------------------------------------------------------------------===//
-#include "spvbridge/conversion/Lowering.h"
+#include "spvbridge/conversion/Passes.h"
 #include "spvbridge/spirv/SpvbDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,7 +22,7 @@ int main(int argc, char **argv) {
                   mlir::LLVM::LLVMDialect, mlir::func::FuncDialect,
                   mlir::scf::SCFDialect, mlir::arith::ArithDialect,
                   mlir::cf::ControlFlowDialect>();
-  spvb::registerLoweringPasses();
+  spvb::registerConversionPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "spvbridge optimizer driver\n", registry));
 }

@@ -10,10 +10,6 @@
 
 namespace spvb {
 
-/// The vector math library generated code may call (libmvec, loaded into
-/// the process for the JIT), or none where it is missing.
-llvm::VectorLibrary getVectorMathLibrary();
-
 /// A target machine for the host CPU and its features, calling the vector
 /// math library.
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>

@@ -39,8 +39,7 @@ struct DescriptorBinding {
 inline constexpr llvm::StringLiteral kDebugTypeAttr = "spvb.debug_type";
 /// On a function argument marked so: the argument is the variable's
 /// address, not its value.
-inline constexpr llvm::StringLiteral kDebugIndirectAttr =
-    "spvb.debug_indirect";
+inline constexpr llvm::StringLiteral kDebugIndirectAttr = "spvb.debug_indirect";
 
 struct InterfaceVariable {
   mlir::spirv::StorageClass storageClass;
@@ -130,12 +129,6 @@ llvm::Error layoutStageInterface(mlir::ModuleOp module,
 /// Whether a compute-style builtin (invocation ids, subgroup values) that
 /// every stage reads from the ABI blocks.
 bool isInvocationBuiltin(mlir::spirv::BuiltIn builtin);
-
-/// The LLVM symbols of an entry point's ABI functions.
-std::string getInvocationEntrySymbol(llvm::StringRef entryName);
-std::string getWorkgroupEntrySymbol(llvm::StringRef entryName);
-std::string getKernelInfoSymbol(llvm::StringRef entryName);
-std::string getStageVariablesSymbol(llvm::StringRef entryName);
 
 } // namespace spvb
 

@@ -48,14 +48,6 @@ struct LoweringOptions {
   bool debugInfo = false;
 };
 
-/// Under robust access an out-of-bounds buffer access reads spare memory
-/// named kRobustZeroPrefix + size or writes kRobustSinkPrefix + size,
-/// selected by an interval check of the byte offset from the buffer's
-/// start. Lane widening relies on that shape to check a group of
-/// consecutive lanes at its two ends.
-inline constexpr const char kRobustZeroPrefix[] = "spvb_robust_zero_";
-inline constexpr const char kRobustSinkPrefix[] = "spvb_robust_sink_";
-
 struct LoweredModule {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   InterfaceLayout layout;
@@ -76,9 +68,6 @@ lowerToLLVMDialect(mlir::OwningOpRef<mlir::ModuleOp> module,
 llvm::Expected<InterfaceLayout> lowerInPlace(mlir::ModuleOp module,
                                              const LoweringOptions &options,
                                              llvm::StringRef fileName);
-
-/// Registers --spvb-lower-to-llvm (for spvb-opt).
-void registerLoweringPasses();
 
 } // namespace spvb
 

@@ -1,0 +1,191 @@
+//===- ScriptRequirements.cpp - What a script needs that we lack ----------===//
+#include "spvbridge/amber/ScriptRequirements.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Casting.h"
+
+using namespace spvb::amber;
+
+/// VkPhysicalDeviceFeatures members and the feature structs' members (as
+/// Amber names them) that the CPU runtime provides for compute shaders.
+static const llvm::StringSet<> &getSupportedFeatures() {
+  static const llvm::StringSet<> features = {
+      "robustBufferAccess",
+      // Vertex and fragment shaders write buffers and images (helper
+      // invocations do not: conversion/HelperInvocations.h).
+      "vertexPipelineStoresAndAtomics",
+      "fragmentStoresAndAtomics",
+      "fillModeNonSolid",
+      "sampleRateShading",
+      "largePoints",
+      "wideLines",
+      "shaderFloat64",
+      "shaderInt64",
+      "shaderInt16",
+      "shaderStorageImageExtendedFormats",
+      "shaderStorageImageMultisample",
+      "shaderStorageImageReadWithoutFormat",
+      "shaderStorageImageWriteWithoutFormat",
+      "shaderUniformBufferArrayDynamicIndexing",
+      "shaderSampledImageArrayDynamicIndexing",
+      "shaderStorageBufferArrayDynamicIndexing",
+      "shaderStorageImageArrayDynamicIndexing",
+      "shaderImageGatherExtended",
+      "imageCubeArray",
+      "VariablePointerFeatures.variablePointers",
+      "VariablePointerFeatures.variablePointersStorageBuffer",
+      "VariablePointersFeatures.variablePointers",
+      "VariablePointersFeatures.variablePointersStorageBuffer",
+      "Float16Int8Features.shaderFloat16",
+      "Float16Int8Features.shaderInt8",
+      "Storage8BitFeatures.storageBuffer8BitAccess",
+      "Storage8BitFeatures.uniformAndStorageBuffer8BitAccess",
+      "Storage8BitFeatures.storagePushConstant8",
+      "Storage16BitFeatures.storageBuffer16BitAccess",
+      "Storage16BitFeatures.uniformAndStorageBuffer16BitAccess",
+      "Storage16BitFeatures.storagePushConstant16",
+      "Storage16BitFeatures.storageInputOutput16",
+      "SubgroupSizeControl.subgroupSizeControl",
+      "SubgroupSizeControl.computeFullSubgroups",
+      "SubgroupSupportedOperations.basic",
+      "SubgroupSupportedOperations.vote",
+      "SubgroupSupportedOperations.arithmetic",
+      "SubgroupSupportedOperations.ballot",
+      "SubgroupSupportedOperations.shuffle",
+      "SubgroupSupportedOperations.shuffleRelative",
+      "SubgroupSupportedOperations.clustered",
+      "SubgroupSupportedOperations.quad",
+      "SubgroupSupportedStages.compute",
+      "ShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes",
+      "VulkanMemoryModelFeatures.vulkanMemoryModel",
+      "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
+      "ZeroInitializeWorkgroupMemoryFeatures."
+      "shaderZeroInitializeWorkgroupMemory",
+      "ShaderIntegerDotProductFeatures.shaderIntegerDotProduct",
+      "BufferDeviceAddressFeatures.bufferDeviceAddress",
+      "ScalarBlockLayoutFeatures.scalarBlockLayout",
+      "UniformBufferStandardLayoutFeatures.uniformBufferStandardLayout",
+      "ShaderAtomicInt64Features.shaderBufferInt64Atomics",
+      "ShaderAtomicInt64Features.shaderSharedInt64Atomics",
+  };
+  return features;
+}
+
+/// Device extensions whose compute side the CPU runtime implements.
+static const llvm::StringSet<> &getSupportedDeviceExtensions() {
+  static const llvm::StringSet<> extensions = {
+      "VK_KHR_storage_buffer_storage_class",
+      "VK_EXT_index_type_uint8",
+      "VK_KHR_variable_pointers",
+      "VK_KHR_16bit_storage",
+      "VK_KHR_8bit_storage",
+      "VK_KHR_shader_float16_int8",
+      "VK_KHR_vulkan_memory_model",
+      "VK_KHR_zero_initialize_workgroup_memory",
+      "VK_KHR_workgroup_memory_explicit_layout",
+      "VK_KHR_shader_subgroup_extended_types",
+      "VK_EXT_subgroup_size_control",
+      "VK_KHR_buffer_device_address",
+      "VK_EXT_scalar_block_layout",
+      "VK_KHR_uniform_buffer_standard_layout",
+      "VK_KHR_shader_float_controls",
+      "VK_KHR_spirv_1_4",
+      "VK_KHR_shader_integer_dot_product",
+      "VK_KHR_shader_non_semantic_info",
+      "VK_KHR_shader_atomic_int64",
+      "VK_EXT_shader_atomic_float",
+      "VK_EXT_shader_atomic_float2",
+      "VK_EXT_descriptor_indexing",
+      "VK_KHR_shader_terminate_invocation",
+      "VK_KHR_maintenance1",
+      "VK_KHR_relaxed_block_layout",
+      "VK_KHR_get_memory_requirements2",
+      "VK_KHR_dedicated_allocation",
+      // Shader objects change how the host binds shaders, not what a
+      // compute shader computes.
+      "VK_EXT_shader_object",
+  };
+  return extensions;
+}
+
+static const llvm::StringSet<> &getSupportedInstanceExtensions() {
+  static const llvm::StringSet<> extensions = {
+      "VK_KHR_get_physical_device_properties2",
+  };
+  return extensions;
+}
+
+static const char *getShaderFormatReason(ShaderFormat format) {
+  if (format == ShaderFormat::OpenClC)
+    return "an OpenCL C shader (needs clspv, which spvbridge does not "
+           "have)";
+  return nullptr;
+}
+
+/// The first command that only graphics or debugging can run.
+static const Command *
+findUnsupportedCommand(const std::vector<std::unique_ptr<Command>> &commands) {
+  for (const std::unique_ptr<Command> &command : commands) {
+    switch (command->getKind()) {
+    case Command::Kind::Debug:
+      return command.get();
+    case Command::Kind::Repeat:
+      if (const Command *inner = findUnsupportedCommand(
+              llvm::cast<RepeatCommand>(*command).commands))
+        return inner;
+      break;
+    default:
+      break;
+    }
+  }
+  return nullptr;
+}
+
+static std::string describeCommand(const Command &command) {
+  (void)command;
+  return "DEBUG (shader debugging)";
+}
+
+std::optional<std::string>
+spvb::amber::findUnmetRequirement(const Script &script) {
+  for (const std::string &feature : script.deviceFeatures)
+    if (!getSupportedFeatures().contains(feature))
+      return "requires device feature " + feature +
+             ", which spvbridge does not support";
+  for (const std::string &extension : script.deviceExtensions)
+    if (!getSupportedDeviceExtensions().contains(extension))
+      return "requires device extension " + extension +
+             ", which spvbridge does not support";
+  for (const std::string &extension : script.instanceExtensions)
+    if (!getSupportedInstanceExtensions().contains(extension))
+      return "requires instance extension " + extension +
+             ", which spvbridge does not support";
+  if (!script.deviceProperties.empty())
+    return "requires device property " + script.deviceProperties.front() +
+           ", which spvbridge does not report";
+  // Reasons are the same text for every script with the same cause, so a
+  // summary can group them.
+  if (script.rayTracingLine)
+    return std::string("a ray-tracing pipeline (spvbridge runs compute only)");
+  for (const Shader &shader : script.shaders) {
+    if (const char *reason = getShaderFormatReason(shader.format))
+      return std::string(reason);
+    if (shader.stage != ShaderStage::Compute &&
+        shader.stage != ShaderStage::Vertex &&
+        shader.stage != ShaderStage::Fragment &&
+        shader.stage != ShaderStage::Multi)
+      return "a " + stageName(shader.stage).str() +
+             " shader (spvbridge runs compute, vertex and fragment shaders)";
+  }
+  for (const Pipeline &pipeline : script.pipelines)
+    for (const ShaderAttachment &attachment : pipeline.shaders)
+      if (attachment.stage != ShaderStage::Compute &&
+          attachment.stage != ShaderStage::Vertex &&
+          attachment.stage != ShaderStage::Fragment)
+        return "a " + stageName(attachment.stage).str() +
+               " shader (spvbridge runs compute, vertex and fragment "
+               "shaders)";
+  if (const Command *command = findUnsupportedCommand(script.commands))
+    return describeCommand(*command);
+  return std::nullopt;
+}

@@ -1,0 +1,38 @@
+//===- WorkgroupLoops.h - Workgroup entries at barriers ---------*- C++ -*-===//
+//
+// A kernel with barriers runs fastest as a sequence of loops over the
+// workgroup's invocations, one loop per stretch of code between barriers
+// (pocl's "work-item loops"): the invocations finish one stretch before any
+// starts the next, which is what OpControlBarrier promises, at the cost of a
+// loop iteration rather than a fiber switch, and LLVM can vectorize the
+// loops. Values live across a barrier move into per-invocation arrays in the
+// scratch memory the runtime passes as private_memory.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_TRANSFORMS_WORKGROUPLOOPS_H
+#define SPVBRIDGE_TRANSFORMS_WORKGROUPLOOPS_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace spvb {
+
+/// Builds spvb_NAME_workgroup for every kernel whose spvb_NAME_info says it
+/// uses barriers or that makes subgroup calls and has no workgroup entry,
+/// and records the entry kind and scratch size in spvb_NAME_info. A kernel
+/// it cannot transform (subgroup operations that not every invocation
+/// reaches exactly once) keeps running on fibers. With `lanes`, a fragment
+/// shader without barriers whose only subgroup calls are derivatives is
+/// left to the SIMD lanes, which take them as shuffles within each quad.
+class WorkgroupLoopsPass : public llvm::PassInfoMixin<WorkgroupLoopsPass> {
+public:
+  explicit WorkgroupLoopsPass(bool lanes = false) : lanes(lanes) {}
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &analyses);
+
+private:
+  bool lanes;
+};
+
+} // namespace spvb
+
+#endif // SPVBRIDGE_TRANSFORMS_WORKGROUPLOOPS_H

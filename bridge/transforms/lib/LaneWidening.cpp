@@ -1,0 +1,1616 @@
+//===- LaneWidening.cpp - Run the invocation body in SIMD lanes -----------===//
+//
+// Blocks are emitted in reverse post-order, so every operand but a phi's is
+// widened before its user. A varying phi becomes a <W x T> slot: each
+// incoming edge blends its value into the slot under the lanes active at
+// the end of the predecessor (before the branch narrows them), and the phi
+// reads the slot. An edge from an if's header therefore writes every lane
+// and the then-part's edge later overwrites its own, and a lane that left a
+// loop keeps the value of its last iteration: the semantics of SIMT
+// registers. mem2reg later turns the slots into phis and selects.
+//
+//===----------------------------------------------------------------------===//
+#include "LaneWidening.h"
+
+#include "spvbridge/cpu_runtime/AbiSymbols.h"
+#include "spvbridge/cpu_runtime/QuadDerivatives.h"
+
+#include "LaneMasks.h"
+
+#include "spvbridge/transforms/VectorMathLibrary.h"
+
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Analysis/VectorUtils.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <map>
+
+#define DEBUG_TYPE "spvb-lanes"
+
+ALWAYS_ENABLED_STATISTIC(NumAccesses, "Memory accesses widened to lanes");
+ALWAYS_ENABLED_STATISTIC(
+    NumLineAccesses,
+    "Accesses whose lanes' addresses are proven on a line (two ends "
+    "checked per chunk)");
+ALWAYS_ENABLED_STATISTIC(
+    NumWorkgroupLines,
+    "Accesses proven consecutive for the whole workgroup at once");
+
+using namespace llvm;
+using namespace spvb;
+
+/// spvb_rt_subgroup's operands (kernel_abi.h).
+enum SubgroupOperand {
+  kSubgroupOpcode = 1,
+  kSubgroupOperandDesc = 5,
+  kSubgroupResultDesc = 6,
+  kSubgroupOperand0 = 7,
+  kSubgroupResult = 9,
+};
+
+bool spvb::isQuadDerivative(const CallBase &call) {
+  Function *callee = call.getCalledFunction();
+  if (!callee || callee->getName() != abi::kSubgroup || call.arg_size() != 10)
+    return false;
+  auto *opcode = dyn_cast<ConstantInt>(call.getArgOperand(kSubgroupOpcode));
+  auto *operand =
+      dyn_cast<ConstantInt>(call.getArgOperand(kSubgroupOperandDesc));
+  auto *result = dyn_cast<ConstantInt>(call.getArgOperand(kSubgroupResultDesc));
+  if (!opcode || !operand || !result || operand != result)
+    return false;
+  uint32_t desc = operand->getZExtValue();
+  return abi::isDerivativeOpcode(opcode->getZExtValue()) &&
+         desc >> 16 == SPVB_KIND_FLOAT && ((desc >> 8) & 0xff) == 4;
+}
+
+bool spvb::needsLaneBlocks(const Function &body) {
+  for (const User *user : body.getArg(1)->users())
+    if (const auto *call = dyn_cast<CallBase>(user))
+      if (!isQuadDerivative(*call))
+        return true;
+  return false;
+}
+
+namespace {
+
+class LaneWidener {
+public:
+  LaneWidener(Function &body, const DenseSet<const Value *> &divergent,
+              const LaneFrame &frame)
+      : body(body), divergent(divergent), frame(frame),
+        module(*frame.start->getModule()), context(body.getContext()),
+        layout(module.getDataLayout()), b(context),
+        library(module.getTargetTriple(), getVectorMathLibrary()),
+        dominators(body) {}
+
+  bool run();
+
+private:
+  /// Phis made after the analysis (block splits, LCSSA) vary with their
+  /// incoming values.
+  bool isVarying(const Value *value) {
+    if (isa<Constant>(value))
+      return false;
+    const auto *phi = dyn_cast<PHINode>(value);
+    if (!phi || divergent.contains(value))
+      return divergent.contains(value);
+    auto [known, inserted] = varyingPhis.try_emplace(phi, false);
+    if (!inserted)
+      return known->second;
+    bool varying = any_of(phi->incoming_values(), [&](const Value *incoming) {
+      return isVarying(incoming);
+    });
+    varyingPhis[phi] = varying;
+    return varying;
+  }
+  Type *widen(Type *type) const {
+    return FixedVectorType::get(type, frame.lanes);
+  }
+  bool isLaneScalar(Type *type) const {
+    return type->isIntegerTy() || type->isFloatingPointTy() ||
+           type->isPointerTy();
+  }
+  /// A uniform value's scalar; null if unknown (the invocation block).
+  Value *scalar(Value *value);
+  /// Any value as <W x T>: varying ones as widened, uniform ones splat.
+  Value *vector(Value *value);
+  Value *loadActive() {
+    return b.CreateAlignedLoad(frame.active->getAllocatedType(), frame.active,
+                               frame.active->getAlign(), "active");
+  }
+  void storeActive(Value *mask) {
+    b.CreateAlignedStore(mask, frame.active, frame.active->getAlign());
+  }
+  Value *any(Value *mask) { return b.CreateOrReduce(mask); }
+  Value *laneIndices(Type *element) {
+    SmallVector<Constant *> indices;
+    for (unsigned lane = 0; lane < frame.lanes; ++lane)
+      indices.push_back(ConstantInt::get(element, lane));
+    return ConstantVector::get(indices);
+  }
+
+  bool widenBlock(BasicBlock *block);
+  bool widenInstruction(Instruction &inst);
+  bool widenMaskOperation(CallInst &call, StringRef name);
+  bool widenLoad(LoadInst &load);
+  bool widenStore(StoreInst &store);
+  Value *accessLanes(Type *type, Value *pointer, Value *addresses, Align align,
+                     Value *values);
+  /// How the lanes' values of `value` (an integer or a pointer of the
+  /// body) step from one lane to the next when they lie on a line modulo
+  /// 2^bits: 0 for a uniform value, bytes for pointers; none if not known
+  /// to. Each widening of a narrower line may add a jump of 2^N at one
+  /// lane, counted in `jumps`.
+  std::optional<int64_t> getLaneStride(Value *value, unsigned &jumps,
+                                       bool acrossWorkgroup = false,
+                                       unsigned depth = 0);
+  /// `value` of the body for the invocation of local index `index`,
+  /// computed before the loop over chunks; null unless it depends only on
+  /// the invocation's ids, uniform fields, invariant loads from the
+  /// dispatch's tables and arithmetic. `known` caches per index.
+  Value *getValueAtInvocation(Value *value, Value *index,
+                              DenseMap<Value *, Value *> &known,
+                              unsigned depth = 0);
+  /// Whether the workgroup's invocations' `address`es are consecutive
+  /// elements of `size` bytes and, if `condition` is a robust access's
+  /// bounds check (AbiSymbols.h), all pass it: i1 computed before the loop
+  /// over chunks, or null if that cannot be told there.
+  Value *getWorkgroupLine(Value *address, Value *condition, uint64_t size);
+  /// Whether `address` lies on a line of step `size` that may jump at most
+  /// once (getLaneStride), across a group of lanes or the workgroup.
+  bool isLine(Value *address, uint64_t size, bool acrossWorkgroup = false) {
+    unsigned jumps = 0;
+    std::optional<int64_t> stride =
+        getLaneStride(address, jumps, acrossWorkgroup);
+    return stride && *stride == int64_t(size) && jumps <= 1;
+  }
+  /// i1: whether `last` is `count - 1` elements of `size` bytes past
+  /// `first`, which on such a line means no jump between them.
+  static Value *spansLine(IRBuilder<> &builder, Value *first, Value *last,
+                          unsigned count, uint64_t size) {
+    Type *i64 = builder.getInt64Ty();
+    return builder.CreateICmpEQ(
+        builder.CreateSub(builder.CreatePtrToInt(last, i64),
+                          builder.CreatePtrToInt(first, i64)),
+        builder.getInt64((count - 1) * size));
+  }
+  /// One plain vector load (`values` null) or store at `first`.
+  Value *accessWhole(Type *type, Value *first, Align align, Value *values) {
+    if (values) {
+      b.CreateAlignedStore(values, first, align);
+      return nullptr;
+    }
+    return b.CreateAlignedLoad(widen(type), first, align);
+  }
+  /// i1: whether `addresses` (of `pointer` in the body, or null) are
+  /// consecutive elements of `size` bytes.
+  Value *areConsecutive(Value *pointer, Value *addresses, uint64_t size);
+  /// The robust-access select (AbiSymbols.h) `inst` is, if its varying
+  /// address is used only as the address of plain loads and stores.
+  SelectInst *getDeferredGuard(Instruction &inst);
+  Value *accessGuarded(Type *type, SelectInst &guard, Align align,
+                       Value *values);
+  /// `value` for one lane, computed in scalars from the invocation's fields
+  /// and uniform values; null if it depends on anything else.
+  Value *laneValue(Value *value, unsigned lane, unsigned depth = 0);
+  bool widenCall(CallInst &call);
+  bool widenSample2(CallInst &call);
+  bool widenArithmetic(Instruction &inst);
+  bool widenQuadDerivative(CallInst &call);
+  unsigned getMathWidth(const CallInst &call);
+  std::string getMathName(const CallInst &call, unsigned width);
+  Value *callInParts(const CallInst &call, ArrayRef<Value *> args,
+                     ArrayRef<Type *> overloads);
+  bool widenAlloca(AllocaInst &alloca);
+  /// Finds the register allocas and makes their element slots.
+  void findRegisterAllocas();
+  /// The slot of the element at `pointer` + `offset` in a register alloca,
+  /// or null.
+  AllocaInst *getElementSlot(Value *pointer, int64_t offset = 0);
+  Value *loadElement(AllocaInst *slot) {
+    return b.CreateLoad(slot->getAllocatedType(), slot);
+  }
+  /// Writes the active lanes of `values` to `slot`.
+  void storeElement(AllocaInst *slot, Value *values) {
+    b.CreateStore(b.CreateSelect(loadActive(), values, loadElement(slot)),
+                  slot);
+  }
+  bool takesSample2Lanes(const CallInst &call) const;
+  /// Runs `inst` once per active lane, in lane order.
+  bool runPerLane(Instruction &inst);
+  /// Before the mask changes at the end of `block`: blend the values of
+  /// the successors' varying phis into their slots.
+  void storeEdgeValues(BasicBlock *block);
+  bool isMaskChange(const Instruction &inst) const;
+
+  Function &body;
+  const DenseSet<const Value *> &divergent;
+  const LaneFrame &frame;
+  Module &module;
+  LLVMContext &context;
+  const DataLayout &layout;
+  IRBuilder<> b;
+  TargetLibraryInfoImpl library;
+  /// Of the body, to tell loops' back edges.
+  DominatorTree dominators;
+
+  DenseMap<const Value *, Value *> scalars;
+  DenseMap<const Value *, Value *> vectors;
+  /// Varying struct results, one <W x T> per field.
+  DenseMap<const Value *, SmallVector<Value *>> structFields;
+  DenseMap<const BasicBlock *, BasicBlock *> heads;
+  /// The block where each body block's code ends (per-lane loops split).
+  DenseMap<const BasicBlock *, BasicBlock *> tails;
+  DenseMap<const PHINode *, AllocaInst *> slots;
+  /// Private variables the widener sees every access to (the spill slots
+  /// of derivatives and samples, which only loads, stores and those calls
+  /// use): each element lives in a <W x T> slot, keyed by the alloca and
+  /// the element's offset, that mem2reg promotes, instead of in per-lane
+  /// copies reached by gathers and scatters.
+  DenseSet<const Value *> registerAllocas;
+  DenseMap<std::pair<const Value *, int64_t>, AllocaInst *> elementSlots;
+  SmallVector<std::pair<PHINode *, PHINode *>> uniformPhis;
+  DenseMap<const PHINode *, bool> varyingPhis;
+  /// Robust-access selects left for their loads and stores to emit.
+  DenseSet<const Value *> deferredGuards;
+  /// getWorkgroupLine's answers.
+  DenseMap<std::pair<Value *, Value *>, Value *> workgroupLines;
+  bool edgesStored = false;
+  bool failed = false;
+};
+
+} // namespace
+
+Value *LaneWidener::scalar(Value *value) {
+  if (isa<Constant>(value) || isa<BasicBlock>(value) ||
+      isa<MetadataAsValue>(value) || isa<InlineAsm>(value))
+    return value;
+  if (value == body.getArg(0))
+    return frame.dispatch;
+  return scalars.lookup(value);
+}
+
+Value *LaneWidener::vector(Value *value) {
+  if (Value *known = vectors.lookup(value))
+    return known;
+  if (isVarying(value))
+    return nullptr;
+  Value *uniform = scalar(value);
+  if (!uniform)
+    return nullptr;
+  if (auto *constant = dyn_cast<Constant>(uniform))
+    return ConstantVector::getSplat(ElementCount::getFixed(frame.lanes),
+                                    constant);
+  return b.CreateVectorSplat(frame.lanes, uniform);
+}
+
+bool LaneWidener::isMaskChange(const Instruction &inst) const {
+  const auto *call = dyn_cast<CallInst>(&inst);
+  const Function *callee = call ? call->getCalledFunction() : nullptr;
+  if (!callee)
+    return false;
+  StringRef name = callee->getName();
+  return name == kLanesIf || name == kLanesElse || name == kLanesLoop;
+}
+
+void LaneWidener::storeEdgeValues(BasicBlock *block) {
+  if (edgesStored)
+    return;
+  edgesStored = true;
+  Value *active = nullptr;
+  for (BasicBlock *successor : successors(block)) {
+    for (PHINode &phi : successor->phis()) {
+      AllocaInst *slot = slots.lookup(&phi);
+      if (!slot)
+        continue;
+      Value *incoming = vector(phi.getIncomingValueForBlock(block));
+      if (!incoming) {
+        failed = true;
+        continue;
+      }
+      // A loop's back edge writes every lane: the lanes that left keep
+      // their values in the exits' (LCSSA) phis, and the others hold
+      // anything already.
+      if (dominators.dominates(successor, block)) {
+        b.CreateStore(incoming, slot);
+        continue;
+      }
+      if (!active)
+        active = loadActive();
+      Value *old = b.CreateLoad(slot->getAllocatedType(), slot);
+      b.CreateStore(b.CreateSelect(active, incoming, old), slot);
+    }
+  }
+}
+
+bool LaneWidener::widenMaskOperation(CallInst &call, StringRef name) {
+  Type *pair = call.getType();
+  if (name == kLanesIf) {
+    Value *active = loadActive();
+    // Lanes that left a loop compute on anything, poison included.
+    Value *condition = b.CreateFreeze(vector(call.getArgOperand(0)));
+    Value *taken = b.CreateAnd(active, condition, "taken");
+    Value *rest = b.CreateAnd(active, b.CreateNot(condition), "rest");
+    storeActive(taken);
+    Value *result = b.CreateInsertValue(PoisonValue::get(pair), any(taken), 0);
+    scalars[&call] = b.CreateInsertValue(result, rest, 1);
+    return true;
+  }
+  if (name == kLanesElse) {
+    Value *active = loadActive();
+    Value *rest = scalar(call.getArgOperand(0));
+    storeActive(rest);
+    Value *result = b.CreateInsertValue(PoisonValue::get(pair), any(rest), 0);
+    scalars[&call] = b.CreateInsertValue(result, active, 1);
+    return true;
+  }
+  if (name == kLanesIfBreak) {
+    Value *condition = b.CreateFreeze(vector(call.getArgOperand(0)));
+    Value *broken = scalar(call.getArgOperand(1));
+    scalars[&call] =
+        b.CreateOr(broken, b.CreateAnd(condition, loadActive()), "broken");
+    return true;
+  }
+  if (name == kLanesLoop) {
+    Value *remaining =
+        b.CreateAnd(loadActive(), b.CreateNot(scalar(call.getArgOperand(0))));
+    storeActive(remaining);
+    scalars[&call] = b.CreateNot(any(remaining), "all.left");
+    return true;
+  }
+  if (name == kLanesEnd) {
+    storeActive(b.CreateOr(loadActive(), scalar(call.getArgOperand(0))));
+    return true;
+  }
+  return false;
+}
+
+bool LaneWidener::widenAlloca(AllocaInst &alloca) {
+  if (registerAllocas.contains(&alloca))
+    return true;
+  if (!alloca.isStaticAlloca())
+    return false;
+  std::optional<TypeSize> bytes = alloca.getAllocationSize(layout);
+  if (!bytes || bytes->isScalable())
+    return false;
+  // One copy per lane, side by side.
+  uint64_t stride = alignTo(bytes->getFixedValue(), alloca.getAlign());
+  IRBuilder<> entry(frame.allocaPoint);
+  AllocaInst *copies = entry.CreateAlloca(
+      ArrayType::get(entry.getInt8Ty(), stride * frame.lanes), nullptr,
+      alloca.getName() + ".lanes");
+  copies->setAlignment(alloca.getAlign());
+  Value *offsets =
+      b.CreateMul(laneIndices(b.getInt64Ty()),
+                  ConstantVector::getSplat(ElementCount::getFixed(frame.lanes),
+                                           b.getInt64(stride)));
+  vectors[&alloca] = b.CreateGEP(b.getInt8Ty(), copies, offsets,
+                                 alloca.getName(), GEPNoWrapFlags::inBounds());
+  return true;
+}
+
+bool LaneWidener::takesSample2Lanes(const CallInst &call) const {
+  const Function *callee = call.getCalledFunction();
+  return callee && callee->getName() == abi::kSample2 &&
+         call.arg_size() == 3 + SPVB_SAMPLE2_INPUTS + 1 &&
+         isa<ConstantInt>(call.getArgOperand(0)) && frame.lanes <= 64;
+}
+
+void LaneWidener::findRegisterAllocas() {
+  IRBuilder<> entry(frame.allocaPoint);
+  Type *f32 = Type::getFloatTy(context);
+  for (Instruction &inst : body.getEntryBlock()) {
+    auto *alloca = dyn_cast<AllocaInst>(&inst);
+    if (!alloca || !alloca->isStaticAlloca())
+      continue;
+    std::map<int64_t, Type *> elements;
+    bool eligible = true;
+    auto note = [&](int64_t offset, Type *type) {
+      eligible &= elements.try_emplace(offset, type).first->second == type;
+    };
+    auto noteAccess = [&](User *user, Value *pointer, int64_t offset) {
+      if (auto *load = dyn_cast<LoadInst>(user);
+          load && load->isSimple() && isLaneScalar(load->getType())) {
+        note(offset, load->getType());
+        return true;
+      }
+      auto *store = dyn_cast<StoreInst>(user);
+      if (!store || !store->isSimple() || store->getValueOperand() == pointer ||
+          !isLaneScalar(store->getValueOperand()->getType()))
+        return false;
+      note(offset, store->getValueOperand()->getType());
+      return true;
+    };
+    for (User *user : alloca->users()) {
+      if (noteAccess(user, alloca, 0))
+        continue;
+      if (auto *gep = dyn_cast<GetElementPtrInst>(user)) {
+        APInt offset(layout.getIndexTypeSizeInBits(gep->getType()), 0);
+        if (gep->getPointerOperand() != alloca ||
+            !gep->accumulateConstantOffset(layout, offset)) {
+          eligible = false;
+          break;
+        }
+        for (User *access : gep->users())
+          eligible &= noteAccess(access, gep, offset.getSExtValue());
+        continue;
+      }
+      auto *call = dyn_cast<CallInst>(user);
+      if (call && isQuadDerivative(*call) &&
+          call->getArgOperand(kSubgroupOperand0 + 1) != alloca) {
+        unsigned count =
+            cast<ConstantInt>(call->getArgOperand(kSubgroupOperandDesc))
+                ->getZExtValue() &
+            0xff;
+        for (unsigned c = 0; c < count; ++c)
+          note(4 * c, f32);
+        continue;
+      }
+      if (call && takesSample2Lanes(*call) &&
+          count(call->args(), alloca) == 1 &&
+          call->getArgOperand(call->arg_size() - 1) == alloca) {
+        for (unsigned c = 0; c < 4; ++c)
+          note(4 * c, f32);
+        continue;
+      }
+      if (auto *intrinsic = dyn_cast<IntrinsicInst>(user);
+          intrinsic && intrinsic->isLifetimeStartOrEnd())
+        continue;
+      eligible = false;
+      break;
+    }
+    // Elements must not overlap.
+    int64_t end = 0;
+    for (auto [offset, type] : elements) {
+      eligible &= offset >= end;
+      end = offset + layout.getTypeStoreSize(type);
+    }
+    if (!eligible || elements.empty())
+      continue;
+    registerAllocas.insert(alloca);
+    for (auto [offset, type] : elements)
+      elementSlots[{alloca, offset}] = entry.CreateAlloca(
+          widen(type), nullptr, alloca->getName() + ".element");
+  }
+}
+
+AllocaInst *LaneWidener::getElementSlot(Value *pointer, int64_t offset) {
+  int64_t base = 0;
+  Value *object = GetPointerBaseWithConstantOffset(pointer, base, layout);
+  if (!registerAllocas.contains(object))
+    return nullptr;
+  return elementSlots.lookup({object, base + offset});
+}
+
+bool LaneWidener::widenLoad(LoadInst &load) {
+  Value *pointer = load.getPointerOperand();
+  Type *type = load.getType();
+  if (!isLaneScalar(type))
+    return false;
+  if (AllocaInst *slot = getElementSlot(pointer)) {
+    vectors[&load] = loadElement(slot);
+    return true;
+  }
+  int64_t offset = 0;
+  if (GetPointerBaseWithConstantOffset(pointer, offset, layout) ==
+      body.getArg(1)) {
+    std::optional<InvocationFieldAccess> access =
+        getInvocationField(offset, layout.getTypeStoreSize(type));
+    if (!access || !load.isSimple())
+      return false;
+    if (isWorkgroupUniform(access->field)) {
+      scalars[&load] = b.CreateAlignedLoad(
+          type,
+          b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), frame.group, offset),
+          load.getAlign());
+      return true;
+    }
+    Value *value = nullptr;
+    switch (access->field) {
+    case InvocationField::LocalId:
+      value = frame.localId[access->component];
+      break;
+    case InvocationField::GlobalId:
+      value = frame.globalId[access->component];
+      break;
+    case InvocationField::LocalIndex:
+      value = frame.localIndex;
+      break;
+    case InvocationField::SubgroupId:
+      value = frame.subgroupId;
+      break;
+    case InvocationField::SubgroupLocalId:
+      value = frame.subgroupLocalId;
+      break;
+    case InvocationField::PrivateMemory:
+      value = frame.privateMemory;
+      break;
+    default:
+      return false;
+    }
+    if (!value || value->getType() != widen(type))
+      return false;
+    vectors[&load] = value;
+    return true;
+  }
+  if (!load.isSimple())
+    return runPerLane(load);
+  if (!isVarying(pointer)) {
+    Value *address = scalar(pointer);
+    if (!address)
+      return false;
+    LoadInst *copy = b.CreateAlignedLoad(type, address, load.getAlign());
+    copy->copyMetadata(load);
+    if (isVarying(&load))
+      vectors[&load] = b.CreateVectorSplat(frame.lanes, copy);
+    else
+      scalars[&load] = copy;
+    return true;
+  }
+  if (deferredGuards.contains(pointer)) {
+    vectors[&load] = accessGuarded(type, *cast<SelectInst>(pointer),
+                                   load.getAlign(), nullptr);
+    return vectors[&load] != nullptr;
+  }
+  Value *addresses = vector(pointer);
+  if (!addresses)
+    return false;
+  vectors[&load] =
+      accessLanes(type, pointer, addresses, load.getAlign(), nullptr);
+  return true;
+}
+
+std::optional<int64_t> LaneWidener::getLaneStride(Value *value, unsigned &jumps,
+                                                  bool acrossWorkgroup,
+                                                  unsigned depth) {
+  if (!isVarying(value))
+    return 0;
+  auto *inst = dyn_cast<Instruction>(value);
+  if (!inst || depth == 8)
+    return std::nullopt;
+  auto stride = [&](Value *operand) {
+    return getLaneStride(operand, jumps, acrossWorkgroup, depth + 1);
+  };
+  // Widening an N-bit line, which wraps modulo 2^N, jumps by 2^N at most
+  // once across the lanes when its step is small.
+  int64_t span = acrossWorkgroup ? frame.invocations : frame.lanes;
+  auto widen = [&](std::optional<int64_t> step, Type *from) {
+    unsigned bits = from->getScalarSizeInBits();
+    if (step && *step && bits < 64) {
+      if (std::abs(*step) * span >= (int64_t(1) << (bits - 1)))
+        return std::optional<int64_t>();
+      ++jumps;
+    }
+    return step;
+  };
+  if (auto *load = dyn_cast<LoadInst>(inst)) {
+    int64_t offset = 0;
+    if (!load->isSimple() ||
+        GetPointerBaseWithConstantOffset(load->getPointerOperand(), offset,
+                                         layout) != body.getArg(1))
+      return std::nullopt;
+    std::optional<InvocationFieldAccess> access =
+        getInvocationField(offset, layout.getTypeStoreSize(load->getType()));
+    if (access && access->field == InvocationField::LocalIndex)
+      return 1;
+    // In one row, the lanes' y and z are the same.
+    if (access && (acrossWorkgroup ? frame.oneRow : frame.rowHoldsChunk) &&
+        (access->field == InvocationField::LocalId ||
+         access->field == InvocationField::GlobalId))
+      return access->component == 0 ? 1 : 0;
+    return std::nullopt;
+  }
+  if (auto *gep = dyn_cast<GetElementPtrInst>(inst)) {
+    std::optional<int64_t> total = stride(gep->getPointerOperand());
+    for (gep_type_iterator index = gep_type_begin(gep), end = gep_type_end(gep);
+         total && index != end; ++index) {
+      // Narrower indices are sign-extended.
+      std::optional<int64_t> step =
+          widen(stride(index.getOperand()), index.getOperand()->getType());
+      if (!step || (*step && index.isStruct()))
+        return std::nullopt;
+      *total += *step * int64_t(index.getSequentialElementStride(layout));
+    }
+    return total;
+  }
+  std::optional<int64_t> first = stride(inst->getOperand(0));
+  if (!first)
+    return std::nullopt;
+  auto *constant = inst->getNumOperands() > 1
+                       ? dyn_cast<ConstantInt>(inst->getOperand(1))
+                       : nullptr;
+  switch (inst->getOpcode()) {
+  case Instruction::SExt:
+  case Instruction::ZExt:
+    return widen(first, inst->getOperand(0)->getType());
+  case Instruction::Trunc:
+    return first;
+  case Instruction::Or:
+    if (!cast<PossiblyDisjointInst>(inst)->isDisjoint())
+      return std::nullopt;
+    [[fallthrough]];
+  case Instruction::Add:
+  case Instruction::Sub: {
+    std::optional<int64_t> second = stride(inst->getOperand(1));
+    if (!second)
+      return std::nullopt;
+    return inst->getOpcode() == Instruction::Sub ? *first - *second
+                                                 : *first + *second;
+  }
+  case Instruction::Mul:
+    if (!constant)
+      return std::nullopt;
+    return *first * constant->getSExtValue();
+  case Instruction::Shl:
+    if (!constant || constant->getZExtValue() >= 32)
+      return std::nullopt;
+    return *first * (int64_t(1) << constant->getZExtValue());
+  default:
+    return std::nullopt;
+  }
+}
+
+Value *LaneWidener::areConsecutive(Value *pointer, Value *addresses,
+                                   uint64_t size) {
+  Value *first = b.CreateExtractElement(addresses, uint64_t(0));
+  if (pointer && isLine(pointer, size)) {
+    ++NumLineAccesses;
+    return spansLine(b, first,
+                     b.CreateExtractElement(addresses, frame.lanes - 1),
+                     frame.lanes, size);
+  }
+  SmallVector<Constant *> offsets;
+  for (unsigned lane = 0; lane < frame.lanes; ++lane)
+    offsets.push_back(b.getInt64(lane * size));
+  return b.CreateAndReduce(
+      b.CreateICmpEQ(addresses, b.CreateGEP(b.getInt8Ty(), first,
+                                            ConstantVector::get(offsets))));
+}
+
+/// Loads (`values` null) or stores the lanes' elements at `addresses` (of
+/// `pointer` in the body, or null): one vector access when the addresses
+/// are consecutive (invocation i at element i, the common case), else a
+/// gather or scatter.
+Value *LaneWidener::accessLanes(Type *type, Value *pointer, Value *addresses,
+                                Align align, Value *values) {
+  ++NumAccesses;
+  Value *active = loadActive();
+  uint64_t size = layout.getTypeAllocSize(type);
+  // Inactive lanes' addresses may be poison; frozen, they are merely
+  // anything, which at worst sends the access to the gather.
+  addresses = b.CreateFreeze(addresses);
+  // In scalars where it can be, so that the vector addresses sink into
+  // the paths that need them.
+  Value *first = pointer ? laneValue(pointer, 0) : nullptr;
+  if (!first)
+    first = b.CreateExtractElement(addresses, uint64_t(0));
+  Function *function = frame.start->getParent();
+  auto *vectorBlock = BasicBlock::Create(context, "lanes.dense", function);
+  auto *scatterBlock = BasicBlock::Create(context, "lanes.sparse", function);
+  auto *after = BasicBlock::Create(context, "lanes.accessed", function);
+  // Decided once for the whole workgroup where that can be.
+  if (Value *workgroup =
+          pointer ? getWorkgroupLine(pointer, nullptr, size) : nullptr) {
+    ++NumWorkgroupLines;
+    auto *chunkBlock = BasicBlock::Create(context, "lanes.chunk", function);
+    b.CreateCondBr(workgroup, vectorBlock, chunkBlock);
+    b.SetInsertPoint(chunkBlock);
+  }
+  b.CreateCondBr(areConsecutive(pointer, addresses, size), vectorBlock,
+                 scatterBlock);
+  // With every lane active, a plain vector access: masked stores are
+  // microcoded on AMD's cores, many times slower.
+  b.SetInsertPoint(vectorBlock);
+  auto *fullBlock = BasicBlock::Create(context, "lanes.full", function);
+  auto *maskedBlock = BasicBlock::Create(context, "lanes.masked", function);
+  b.CreateCondBr(b.CreateAndReduce(active), fullBlock, maskedBlock);
+  b.SetInsertPoint(fullBlock);
+  Value *whole = accessWhole(type, first, align, values);
+  b.CreateBr(after);
+  b.SetInsertPoint(maskedBlock);
+  Value *loaded =
+      values ? nullptr : b.CreateMaskedLoad(widen(type), first, align, active);
+  if (values)
+    b.CreateMaskedStore(values, first, align, active);
+  b.CreateBr(after);
+  b.SetInsertPoint(scatterBlock);
+  Value *gathered =
+      values ? nullptr
+             : b.CreateMaskedGather(widen(type), addresses, align, active);
+  if (values)
+    b.CreateMaskedScatter(values, addresses, align, active);
+  b.CreateBr(after);
+  b.SetInsertPoint(after);
+  if (values)
+    return nullptr;
+  PHINode *result = b.CreatePHI(widen(type), 3);
+  result->addIncoming(whole, fullBlock);
+  result->addIncoming(loaded, maskedBlock);
+  result->addIncoming(gathered, scatterBlock);
+  return result;
+}
+
+SelectInst *LaneWidener::getDeferredGuard(Instruction &inst) {
+  auto *select = dyn_cast<SelectInst>(&inst);
+  auto *spare =
+      select ? dyn_cast<GlobalVariable>(select->getFalseValue()) : nullptr;
+  if (!spare || !isVarying(select) ||
+      !(spare->getName().starts_with(abi::kRobustZeroPrefix) ||
+        spare->getName().starts_with(abi::kRobustSinkPrefix)))
+    return nullptr;
+  for (const User *user : select->users()) {
+    const auto *load = dyn_cast<LoadInst>(user);
+    const auto *store = dyn_cast<StoreInst>(user);
+    if (!(load && load->isSimple()) &&
+        !(store && store->isSimple() && store->getValueOperand() != select))
+      return nullptr;
+  }
+  return select;
+}
+
+Value *LaneWidener::laneValue(Value *value, unsigned lane, unsigned depth) {
+  if (!isVarying(value))
+    return scalar(value);
+  auto *inst = dyn_cast<Instruction>(value);
+  if (!inst || depth == 8)
+    return nullptr;
+  // A varying load other than an invocation's field may be a buffer bound
+  // that differs between lanes (an array of buffers).
+  int64_t offset = 0;
+  if (auto *load = dyn_cast<LoadInst>(inst)) {
+    Value *lanes =
+        GetPointerBaseWithConstantOffset(load->getPointerOperand(), offset,
+                                         layout) == body.getArg(1)
+            ? vector(value)
+            : nullptr;
+    return lanes ? b.CreateFreeze(b.CreateExtractElement(lanes, lane))
+                 : nullptr;
+  }
+  // Lanes past the workgroup hold anything: no division for them.
+  if (!isa<CmpInst, CastInst, GetElementPtrInst, SelectInst>(inst) &&
+      !(isa<BinaryOperator>(inst) && !inst->isIntDivRem()))
+    return nullptr;
+  // The lane may be inactive, or hold what no invocation runs with: its
+  // value must not become poison where the body's could not.
+  Instruction *copy = inst->clone();
+  copy->dropPoisonGeneratingFlags();
+  for (Use &operand : copy->operands()) {
+    Value *operandValue = laneValue(operand.get(), lane, depth + 1);
+    if (!operandValue) {
+      copy->deleteValue();
+      return nullptr;
+    }
+    operand.set(operandValue);
+  }
+  return b.Insert(copy);
+}
+
+/// Whether loading through `pointer` before the loop over chunks is safe:
+/// a constant offset into the dispatch block or into what an invariant
+/// load of such a pointer gives (the binding table, push constants).
+static bool isDispatchTablePointer(Value *pointer, const DataLayout &layout,
+                                   const Function &body, unsigned depth = 0) {
+  int64_t offset = 0;
+  Value *base = GetPointerBaseWithConstantOffset(pointer, offset, layout);
+  if (base == body.getArg(0))
+    return true;
+  auto *load = dyn_cast<LoadInst>(base);
+  return load && depth < 4 && load->isSimple() &&
+         load->hasMetadata(LLVMContext::MD_invariant_load) &&
+         isDispatchTablePointer(load->getPointerOperand(), layout, body,
+                                depth + 1);
+}
+
+Value *LaneWidener::getValueAtInvocation(Value *value, Value *index,
+                                         DenseMap<Value *, Value *> &known,
+                                         unsigned depth) {
+  if (isa<Constant>(value))
+    return value;
+  if (value == body.getArg(0))
+    return frame.dispatch;
+  if (Value *done = known.lookup(value))
+    return done;
+  auto *inst = dyn_cast<Instruction>(value);
+  if (!inst || depth == 12)
+    return nullptr;
+  IRBuilder<> prologue(frame.prologueEnd);
+  Value *result = nullptr;
+  if (auto *load = dyn_cast<LoadInst>(inst)) {
+    int64_t offset = 0;
+    Value *base = GetPointerBaseWithConstantOffset(load->getPointerOperand(),
+                                                   offset, layout);
+    if (!load->isSimple())
+      return nullptr;
+    if (base == body.getArg(1)) {
+      std::optional<InvocationFieldAccess> access =
+          getInvocationField(offset, layout.getTypeStoreSize(load->getType()));
+      if (!access)
+        return nullptr;
+      unsigned c = access->component;
+      if (isWorkgroupUniform(access->field))
+        result = prologue.CreateAlignedLoad(
+            load->getType(),
+            prologue.CreateConstInBoundsGEP1_64(prologue.getInt8Ty(),
+                                                frame.group, offset),
+            load->getAlign());
+      else if (access->field == InvocationField::LocalIndex)
+        result = index;
+      else if (frame.oneRow && access->field == InvocationField::LocalId)
+        result = c == 0 ? index : prologue.getInt32(0);
+      else if (frame.oneRow && access->field == InvocationField::GlobalId)
+        result = c == 0 ? prologue.CreateAdd(frame.groupBase[0], index)
+                        : frame.groupBase[c];
+      if (result && result->getType() != load->getType())
+        result = nullptr;
+    } else if (load->hasMetadata(LLVMContext::MD_invariant_load) &&
+               isDispatchTablePointer(load->getPointerOperand(), layout,
+                                      body)) {
+      Value *pointer = getValueAtInvocation(load->getPointerOperand(), index,
+                                            known, depth + 1);
+      if (pointer) {
+        auto *copy = cast<Instruction>(load->clone());
+        copy->setOperand(0, pointer);
+        result = prologue.Insert(copy);
+      }
+    }
+  } else if (isa<CmpInst, CastInst, GetElementPtrInst, SelectInst, FreezeInst>(
+                 inst) ||
+             (isa<BinaryOperator>(inst) && !inst->isIntDivRem())) {
+    SmallVector<Value *> operands;
+    for (Value *operand : inst->operand_values()) {
+      operands.push_back(
+          getValueAtInvocation(operand, index, known, depth + 1));
+      if (!operands.back())
+        return nullptr;
+    }
+    Instruction *copy = inst->clone();
+    copy->dropPoisonGeneratingFlags();
+    for (auto [i, operand] : enumerate(operands))
+      copy->setOperand(i, operand);
+    result = prologue.Insert(copy);
+  }
+  if (result)
+    known[value] = result;
+  return result;
+}
+
+Value *LaneWidener::getWorkgroupLine(Value *address, Value *condition,
+                                     uint64_t size) {
+  auto [cached, inserted] =
+      workgroupLines.try_emplace({address, condition}, nullptr);
+  if (!inserted)
+    return cached->second;
+  if (!frame.prologueEnd || frame.invocations <= frame.lanes ||
+      !isLine(address, size, /*acrossWorkgroup=*/true))
+    return nullptr;
+  // On a line that does not jump (a jump would change the span), the
+  // first and last invocations' bounds bracket the others'.
+  IRBuilder<> prologue(frame.prologueEnd);
+  Value *ends[2] = {prologue.getInt32(0),
+                    prologue.getInt32(frame.invocations - 1)};
+  Value *checks[2] = {prologue.getTrue(), prologue.getTrue()};
+  Value *addresses[2];
+  for (int end = 0; end < 2; ++end) {
+    DenseMap<Value *, Value *> known;
+    if (condition)
+      checks[end] = getValueAtInvocation(condition, ends[end], known);
+    addresses[end] = getValueAtInvocation(address, ends[end], known);
+    if (!checks[end] || !addresses[end])
+      return nullptr;
+  }
+  Value *line = prologue.CreateAnd(
+      prologue.CreateAnd(checks[0], checks[1]),
+      spansLine(prologue, addresses[0], addresses[1], frame.invocations, size),
+      "workgroup.line");
+  workgroupLines[{address, condition}] = line;
+  return line;
+}
+
+/// A robust access whose lanes are all active and consecutive checks its
+/// first and last lanes' bounds, which bracket the others' when the bounds
+/// are uniform (AbiSymbols.h); any other takes the selected addresses lane by
+/// lane. Only addresses on a line of the access's step (getLaneStride)
+/// take the first path.
+Value *LaneWidener::accessGuarded(Type *type, SelectInst &guard, Align align,
+                                  Value *values) {
+  Value *addresses = vector(guard.getTrueValue());
+  Value *inside = vector(guard.getCondition());
+  if (!addresses || !inside)
+    return nullptr;
+  auto checkLanes = [&] {
+    Value *spare =
+        ConstantVector::getSplat(ElementCount::getFixed(frame.lanes),
+                                 cast<Constant>(guard.getFalseValue()));
+    Value *loaded = accessLanes(
+        type, nullptr, b.CreateSelect(inside, addresses, spare), align, values);
+    return values ? values : loaded;
+  };
+  // All in scalars, so that the vector code sinks into the checked path.
+  uint64_t size = layout.getTypeAllocSize(type);
+  Value *first = isLine(guard.getTrueValue(), size)
+                     ? laneValue(guard.getTrueValue(), 0)
+                     : nullptr;
+  if (!first)
+    return checkLanes();
+  Function *function = frame.start->getParent();
+  auto *wholeBlock = BasicBlock::Create(context, "lanes.inside", function);
+  auto *checkedBlock = BasicBlock::Create(context, "lanes.checked", function);
+  auto *after = BasicBlock::Create(context, "lanes.guarded", function);
+  Value *allActive = b.CreateAndReduce(loadActive());
+  // Decided once for the whole workgroup where that can be, else for
+  // each group of lanes.
+  if (Value *workgroup =
+          getWorkgroupLine(guard.getTrueValue(), guard.getCondition(), size)) {
+    auto *chunkBlock = BasicBlock::Create(context, "lanes.chunk", function);
+    b.CreateCondBr(b.CreateAnd(allActive, workgroup), wholeBlock, chunkBlock);
+    b.SetInsertPoint(chunkBlock);
+  }
+  Value *firstInside = laneValue(guard.getCondition(), 0);
+  Value *lastInside = laneValue(guard.getCondition(), frame.lanes - 1);
+  Value *last = laneValue(guard.getTrueValue(), frame.lanes - 1);
+  Value *whole = b.getFalse();
+  if (firstInside && lastInside && last) {
+    // An inactive lane's values may be poison: they count only when every
+    // lane is active.
+    whole = b.CreateLogicalAnd(
+        allActive, b.CreateAnd({spansLine(b, first, last, frame.lanes, size),
+                                firstInside, lastInside}));
+  }
+  b.CreateCondBr(whole, wholeBlock, checkedBlock);
+  b.SetInsertPoint(wholeBlock);
+  Value *loaded = accessWhole(type, first, align, values);
+  b.CreateBr(after);
+  b.SetInsertPoint(checkedBlock);
+  Value *checked = checkLanes();
+  BasicBlock *checkedEnd = b.GetInsertBlock();
+  b.CreateBr(after);
+  b.SetInsertPoint(after);
+  if (values)
+    return values;
+  PHINode *result = b.CreatePHI(widen(type), 2);
+  result->addIncoming(loaded, wholeBlock);
+  result->addIncoming(checked, checkedEnd);
+  return result;
+}
+
+bool LaneWidener::widenStore(StoreInst &store) {
+  Value *pointer = store.getPointerOperand();
+  Value *value = store.getValueOperand();
+  if (!isLaneScalar(value->getType()))
+    return false;
+  if (AllocaInst *slot = getElementSlot(pointer)) {
+    Value *values = vector(value);
+    if (!values)
+      return false;
+    storeElement(slot, values);
+    return true;
+  }
+  if (!store.isSimple())
+    return runPerLane(store);
+  if (isVarying(pointer)) {
+    if (deferredGuards.contains(pointer)) {
+      Value *values = vector(value);
+      return values &&
+             accessGuarded(value->getType(), *cast<SelectInst>(pointer),
+                           store.getAlign(), values);
+    }
+    Value *addresses = vector(pointer);
+    Value *values = vector(value);
+    if (!addresses || !values)
+      return false;
+    // Lanes that store to the same address store in lane order, as the
+    // invocations would one after the other.
+    accessLanes(value->getType(), pointer, addresses, store.getAlign(), values);
+    return true;
+  }
+  Value *address = scalar(pointer);
+  if (!address)
+    return false;
+  Value *stored = nullptr;
+  if (isVarying(value)) {
+    // All lanes store to one address: the last active lane's value stays.
+    Value *bits = b.CreateBitCast(loadActive(), b.getIntNTy(frame.lanes));
+    Value *leading =
+        b.CreateBinaryIntrinsic(Intrinsic::ctlz, bits, b.getTrue());
+    Value *last = b.CreateSub(b.getIntN(frame.lanes, frame.lanes - 1), leading);
+    Value *values = vector(value);
+    if (!values)
+      return false;
+    stored = b.CreateExtractElement(values, last);
+  } else {
+    stored = scalar(value);
+  }
+  if (!stored)
+    return false;
+  StoreInst *copy = b.CreateAlignedStore(stored, address, store.getAlign());
+  copy->copyMetadata(store);
+  return true;
+}
+
+bool LaneWidener::widenCall(CallInst &call) {
+  Function *callee = call.getCalledFunction();
+  if (callee && callee->getName().starts_with("spvb.lanes."))
+    return widenMaskOperation(call, callee->getName());
+  if (isQuadDerivative(call))
+    return widenQuadDerivative(call);
+  if (takesSample2Lanes(call))
+    return widenSample2(call);
+  if (call.isConvergent() || call.isInlineAsm())
+    return false;
+  auto *intrinsic = dyn_cast<IntrinsicInst>(&call);
+  if (intrinsic &&
+      (intrinsic->isAssumeLikeIntrinsic() || isa<DbgInfoIntrinsic>(intrinsic)))
+    return true;
+  bool pure = call.doesNotAccessMemory() && call.willReturn();
+  bool anyVarying = any_of(call.args(), [&](Value *arg) {
+    return isVarying(arg) || arg == body.getArg(1);
+  });
+  if (pure && !anyVarying && !isVarying(&call))
+    return widenArithmetic(call);
+  if (!pure || !intrinsic || !isLaneScalar(call.getType()))
+    return runPerLane(call);
+  Intrinsic::ID id = intrinsic->getIntrinsicID();
+  if (!isTriviallyVectorizable(id))
+    return runPerLane(call);
+  SmallVector<Value *> args;
+  SmallVector<Type *> overloads;
+  if (isVectorIntrinsicWithOverloadTypeAtArg(id, -1, nullptr))
+    overloads.push_back(widen(call.getType()));
+  for (unsigned i = 0; i < call.arg_size(); ++i) {
+    Value *arg = call.getArgOperand(i);
+    if (isVectorIntrinsicWithScalarOpAtArg(id, i, nullptr)) {
+      if (isVarying(arg))
+        return runPerLane(call);
+      args.push_back(scalar(arg));
+    } else {
+      args.push_back(vector(arg));
+    }
+    if (!args.back())
+      return false;
+    if (isVectorIntrinsicWithOverloadTypeAtArg(id, i, nullptr))
+      overloads.push_back(args.back()->getType());
+  }
+  vectors[&call] = callInParts(call, args, overloads);
+  return true;
+}
+
+/// spvb_rt_sample2(image_operands, image, sampler, 8 floats, result) for
+/// all lanes in one spvb_rt_sample2_uniform call (one image and sampler)
+/// or spvb_rt_sample2_lanes call (the lanes' images and samplers in
+/// arrays), with rows of inputs and of results.
+bool LaneWidener::widenSample2(CallInst &call) {
+  constexpr unsigned kImage = 1, kFirstInput = 3;
+  IRBuilder<> entry(frame.allocaPoint);
+  Type *ptr = b.getPtrTy();
+  auto laneArray = [&](Type *element, unsigned rows, const Twine &name) {
+    AllocaInst *array = entry.CreateAlloca(
+        ArrayType::get(element, rows * frame.lanes), nullptr, name);
+    array->setAlignment(Align(32));
+    return array;
+  };
+  auto storeRow = [&](Value *array, unsigned row, Value *value) {
+    Value *lanes = vector(value);
+    if (!lanes)
+      return false;
+    Type *element = lanes->getType()->getScalarType();
+    b.CreateAlignedStore(lanes,
+                         b.CreateConstInBoundsGEP1_64(
+                             element, array, uint64_t(row) * frame.lanes),
+                         Align(layout.getTypeStoreSize(element)));
+    return true;
+  };
+  Type *f32 = b.getFloatTy();
+  Value *results = laneArray(f32, 4, "sample.results");
+  Value *inputs = laneArray(f32, SPVB_SAMPLE2_INPUTS, "sample.inputs");
+  Value *destination = call.getArgOperand(call.arg_size() - 1);
+  Value *destinations = nullptr;
+  if (!getElementSlot(destination) && !(destinations = vector(destination)))
+    return false;
+  // Only the rows the image operands ask for are read: u, v, bias (row 2),
+  // lod (3), the gradients (4 to 7).
+  auto operands = cast<ConstantInt>(call.getArgOperand(0))->getZExtValue();
+  for (unsigned row = 0; row < SPVB_SAMPLE2_INPUTS; ++row) {
+    bool read = row < 2 ||
+                (row == 2 && (operands & spv::ImageOperandsBiasMask)) ||
+                (row == 3 && (operands & spv::ImageOperandsLodMask)) ||
+                (row >= 4 && (operands & spv::ImageOperandsGradMask));
+    if (read && !storeRow(inputs, row, call.getArgOperand(kFirstInput + row)))
+      return false;
+  }
+  Value *active = b.CreateZExt(
+      b.CreateBitCast(loadActive(), b.getIntNTy(frame.lanes)), b.getInt64Ty());
+  Value *image = call.getArgOperand(kImage);
+  Value *sampler = call.getArgOperand(kImage + 1);
+  if (!isVarying(image) && !isVarying(sampler) && scalar(image) &&
+      scalar(sampler)) {
+    FunctionCallee uniformFunction = module.getOrInsertFunction(
+        abi::kSample2Uniform, b.getVoidTy(), b.getInt32Ty(), b.getInt32Ty(),
+        b.getInt64Ty(), ptr, ptr, ptr, ptr);
+    b.CreateCall(uniformFunction,
+                 {call.getArgOperand(0), b.getInt32(frame.lanes), active,
+                  scalar(image), scalar(sampler), inputs, results});
+  } else {
+    Value *images = laneArray(ptr, 1, "sample.images");
+    Value *samplers = laneArray(ptr, 1, "sample.samplers");
+    if (!storeRow(images, 0, image) || !storeRow(samplers, 0, sampler))
+      return false;
+    FunctionCallee lanesFunction = module.getOrInsertFunction(
+        abi::kSample2Lanes, b.getVoidTy(), b.getInt32Ty(), b.getInt32Ty(),
+        b.getInt64Ty(), ptr, ptr, ptr, ptr);
+    b.CreateCall(lanesFunction, {call.getArgOperand(0), b.getInt32(frame.lanes),
+                                 active, images, samplers, inputs, results});
+  }
+  for (unsigned c = 0; c < 4; ++c) {
+    Value *row = b.CreateAlignedLoad(
+        widen(f32), b.CreateConstInBoundsGEP1_64(f32, results, c * frame.lanes),
+        Align(32));
+    if (AllocaInst *slot = getElementSlot(destination, 4 * c))
+      storeElement(slot, row);
+    else
+      b.CreateMaskedScatter(row, b.CreateConstGEP1_32(f32, destinations, c),
+                            Align(4), loadActive());
+  }
+  return true;
+}
+
+/// libmvec's AVX-512 function for 16 lanes (_ZGVeN16v_sinf beside
+/// _ZGVdN8v_sinf), which LLVM's table of libmvec lacks; empty unless the
+/// host has AVX-512 and the process has the function.
+static std::string getAVX512MathName(StringRef eightLaneName) {
+  static const bool hasAVX512 = sys::getHostCPUFeatures().lookup("avx512f");
+  if (!hasAVX512 || !eightLaneName.consume_front("_ZGVdN8"))
+    return "";
+  std::string name = ("_ZGVeN16" + eightLaneName).str();
+  if (!sys::DynamicLibrary::SearchForAddressOfSymbol(name))
+    return "";
+  return name;
+}
+
+/// The name of the math library's function for `width` lanes, or empty.
+std::string LaneWidener::getMathName(const CallInst &call, unsigned width) {
+  StringRef name = call.getCalledFunction()->getName();
+  StringRef vectorName = library.getVectorizedFunction(
+      name, ElementCount::getFixed(width), /*Masked=*/false);
+  if (!vectorName.empty() || width != 16)
+    return vectorName.str();
+  return getAVX512MathName(library.getVectorizedFunction(
+      name, ElementCount::getFixed(8), /*Masked=*/false));
+}
+
+/// The vector math library may lack the full width: call it on the widest
+/// part it has and join the parts.
+unsigned LaneWidener::getMathWidth(const CallInst &call) {
+  StringRef name = call.getCalledFunction()->getName();
+  if (!library.isFunctionVectorizable(name))
+    return frame.lanes;
+  if (frame.lanes == 16 && !getMathName(call, 16).empty())
+    return 16;
+  // libmvec's 8-lane functions are AVX2 code (_ZGVd...).
+  static const bool hasAVX2 = sys::getHostCPUFeatures().lookup("avx2");
+  unsigned widest = hasAVX2 ? frame.lanes : std::min(frame.lanes, 4u);
+  for (unsigned width = widest; width >= 2; width /= 2)
+    if (library.isFunctionVectorizable(name, ElementCount::getFixed(width)))
+      return width;
+  return frame.lanes;
+}
+
+Value *LaneWidener::callInParts(const CallInst &call, ArrayRef<Value *> args,
+                                ArrayRef<Type *> overloads) {
+  Intrinsic::ID id = call.getIntrinsicID();
+  unsigned width = getMathWidth(call);
+  auto narrow = [&](Type *type) -> Type * {
+    auto *vectorType = dyn_cast<FixedVectorType>(type);
+    if (!vectorType || width == frame.lanes)
+      return type;
+    return FixedVectorType::get(vectorType->getElementType(), width);
+  };
+  SmallVector<Type *> partTypes;
+  for (Type *type : overloads)
+    partTypes.push_back(narrow(type));
+  FunctionCallee callee =
+      Intrinsic::getOrInsertDeclaration(&module, id, partTypes);
+  // The library's function itself where it has one: LLVM would otherwise
+  // join the parts again into a width it cannot call.
+  std::string mathName = getMathName(call, width);
+  if (!mathName.empty() &&
+      all_of(args, [](Value *arg) { return arg->getType()->isVectorTy(); })) {
+    SmallVector<Type *> params;
+    for (Value *arg : args)
+      params.push_back(narrow(arg->getType()));
+    callee = module.getOrInsertFunction(
+        mathName,
+        FunctionType::get(narrow(widen(call.getType())), params, false));
+    if (auto *function = dyn_cast<Function>(callee.getCallee())) {
+      function->setDoesNotAccessMemory();
+      function->setDoesNotThrow();
+      function->setWillReturn();
+    }
+    // 512-bit arguments travel in zmm registers only where the caller
+    // allows 512-bit vectors (the AVX-512 functions' ABI).
+    unsigned bits = width * call.getType()->getScalarSizeInBits();
+    Function &caller = *b.GetInsertBlock()->getParent();
+    if (bits > 256 && caller.getFnAttributeAsParsedInteger(
+                          "min-legal-vector-width", 0) < bits)
+      caller.addFnAttr("min-legal-vector-width", std::to_string(bits));
+  }
+  SmallVector<Value *> parts;
+  for (unsigned first = 0; first < frame.lanes; first += width) {
+    SmallVector<Value *> partArgs;
+    for (Value *arg : args)
+      partArgs.push_back(width == frame.lanes || !arg->getType()->isVectorTy()
+                             ? arg
+                             : b.CreateShuffleVector(
+                                   arg, createSequentialMask(first, width, 0)));
+    CallInst *part = b.CreateCall(callee, partArgs);
+    part->copyIRFlags(&call);
+    parts.push_back(part);
+  }
+  return concatenateVectors(b, parts);
+}
+
+/// Each lane's horizontal or vertical difference in its quad (lanes
+/// 4q + x + 2y), as the runtime computes it: fine derivatives use the lane's
+/// own row or column, coarse ones the quad's first; a neighbour that is not
+/// active (it terminated) counts as equal to the lane.
+bool LaneWidener::widenQuadDerivative(CallInst &call) {
+  if (frame.lanes % 4)
+    return false;
+  auto opcode =
+      cast<ConstantInt>(call.getArgOperand(kSubgroupOpcode))->getZExtValue();
+  unsigned count = cast<ConstantInt>(call.getArgOperand(kSubgroupOperandDesc))
+                       ->getZExtValue() &
+                   0xff;
+  // Register allocas' elements are slots; other operands are read and
+  // written through each lane's address.
+  Value *operand = call.getArgOperand(kSubgroupOperand0);
+  Value *destination = call.getArgOperand(kSubgroupResult);
+  Value *operands = getElementSlot(operand) ? nullptr : vector(operand);
+  Value *results = getElementSlot(destination) ? nullptr : vector(destination);
+  if ((!operands && !getElementSlot(operand)) ||
+      (!results && !getElementSlot(destination)))
+    return false;
+  SmallVector<int> right, left, below, above;
+  for (unsigned lane = 0; lane < frame.lanes; ++lane) {
+    unsigned quad = lane & ~3u;
+    abi::QuadNeighbours of = abi::getQuadNeighbours(opcode, lane & 3u);
+    right.push_back(quad + of.right);
+    left.push_back(quad + of.left);
+    below.push_back(quad + of.below);
+    above.push_back(quad + of.above);
+  }
+  Value *active = loadActive();
+  Type *f32 = b.getFloatTy();
+  for (unsigned c = 0; c < count; ++c) {
+    Value *values =
+        operands ? b.CreateMaskedGather(widen(f32),
+                                        b.CreateConstGEP1_32(f32, operands, c),
+                                        Align(4), active)
+                 : loadElement(getElementSlot(operand, 4 * c));
+    auto neighbour = [&](ArrayRef<int> lanes) {
+      return b.CreateSelect(b.CreateShuffleVector(active, lanes),
+                            b.CreateShuffleVector(values, lanes), values);
+    };
+    Value *dx = b.CreateFSub(neighbour(right), neighbour(left));
+    Value *dy = b.CreateFSub(neighbour(below), neighbour(above));
+    Value *result = nullptr;
+    switch (abi::getDerivativeKind(opcode)) {
+    case abi::DerivativeKind::X:
+      result = dx;
+      break;
+    case abi::DerivativeKind::Y:
+      result = dy;
+      break;
+    case abi::DerivativeKind::Width:
+      result = b.CreateFAdd(b.CreateUnaryIntrinsic(Intrinsic::fabs, dx),
+                            b.CreateUnaryIntrinsic(Intrinsic::fabs, dy));
+      break;
+    }
+    if (results)
+      b.CreateMaskedScatter(result, b.CreateConstGEP1_32(f32, results, c),
+                            Align(4), active);
+    else
+      storeElement(getElementSlot(destination, 4 * c), result);
+  }
+  return true;
+}
+
+bool LaneWidener::widenArithmetic(Instruction &inst) {
+  if (!isVarying(&inst)) {
+    Instruction *copy = inst.clone();
+    for (Use &operand : copy->operands()) {
+      Value *value = scalar(operand.get());
+      if (!value)
+        return false;
+      operand.set(value);
+    }
+    b.Insert(copy, inst.getName());
+    scalars[&inst] = copy;
+    return true;
+  }
+  if (!isLaneScalar(inst.getType()))
+    return false;
+  auto operand = [&](unsigned i) { return vector(inst.getOperand(i)); };
+  for (Value *value : inst.operand_values())
+    if (!isa<Constant>(value) && !vector(value))
+      return false;
+  Value *result = nullptr;
+  if (auto *binary = dyn_cast<BinaryOperator>(&inst)) {
+    Value *rhs = operand(1);
+    // Inactive lanes hold anything: they must not divide by zero.
+    if (binary->isIntDivRem() && isVarying(inst.getOperand(1)))
+      rhs = b.CreateSelect(loadActive(), rhs,
+                           ConstantInt::get(rhs->getType(), 1));
+    result = b.CreateBinOp(binary->getOpcode(), operand(0), rhs);
+  } else if (auto *unary = dyn_cast<UnaryOperator>(&inst)) {
+    result = b.CreateUnOp(unary->getOpcode(), operand(0));
+  } else if (auto *compare = dyn_cast<CmpInst>(&inst)) {
+    result = b.CreateCmp(compare->getPredicate(), operand(0), operand(1));
+  } else if (auto *cast = dyn_cast<CastInst>(&inst)) {
+    result = b.CreateCast(cast->getOpcode(), operand(0), widen(inst.getType()));
+  } else if (auto *select = dyn_cast<SelectInst>(&inst)) {
+    Value *condition = isVarying(select->getCondition())
+                           ? operand(0)
+                           : scalar(select->getCondition());
+    result = b.CreateSelect(condition, operand(1), operand(2));
+  } else if (isa<FreezeInst>(inst)) {
+    result = b.CreateFreeze(operand(0));
+  } else if (auto *gep = dyn_cast<GetElementPtrInst>(&inst)) {
+    Value *base = isVarying(gep->getPointerOperand())
+                      ? vector(gep->getPointerOperand())
+                      : scalar(gep->getPointerOperand());
+    SmallVector<Value *> indices;
+    for (Use &index : gep->indices()) {
+      indices.push_back(isVarying(index.get()) ? vector(index.get())
+                                               : scalar(index.get()));
+      if (!indices.back())
+        return false;
+    }
+    if (!base)
+      return false;
+    result = b.CreateGEP(gep->getSourceElementType(), base, indices, "",
+                         gep->getNoWrapFlags());
+    if (!result->getType()->isVectorTy())
+      result = b.CreateVectorSplat(frame.lanes, result);
+  } else {
+    return false;
+  }
+  if (auto *resultInst = dyn_cast<Instruction>(result))
+    if (isa<FPMathOperator>(resultInst) ||
+        isa<OverflowingBinaryOperator>(resultInst) ||
+        isa<PossiblyExactOperator>(resultInst))
+      resultInst->copyIRFlags(&inst);
+  result->setName(inst.getName());
+  vectors[&inst] = result;
+  return true;
+}
+
+bool LaneWidener::runPerLane(Instruction &inst) {
+  // A struct result (cmpxchg, frexp) becomes one vector per field.
+  Type *type = inst.getType();
+  SmallVector<Type *> fields;
+  if (auto *structType = dyn_cast<StructType>(type))
+    append_range(fields, structType->elements());
+  else if (!type->isVoidTy())
+    fields.push_back(type);
+  if (!all_of(fields, [&](Type *field) { return isLaneScalar(field); }))
+    return false;
+  for (Value *operand : inst.operand_values())
+    if (operand != body.getArg(1) && !isa<Constant, BasicBlock>(operand) &&
+        !isa<MetadataAsValue>(operand) &&
+        !(isVarying(operand) ? vector(operand) : scalar(operand)))
+      return false;
+  if (is_contained(inst.operand_values(), body.getArg(1)) && !frame.laneBlocks)
+    return false;
+  Function *function = frame.start->getParent();
+  Value *active = loadActive();
+  BasicBlock *before = b.GetInsertBlock();
+  auto *head = BasicBlock::Create(context, "lane", function);
+  auto *run = BasicBlock::Create(context, "lane.run", function);
+  auto *latch = BasicBlock::Create(context, "lane.next", function);
+  auto *after = BasicBlock::Create(context, "lanes.done", function);
+  b.CreateBr(head);
+
+  b.SetInsertPoint(head);
+  PHINode *lane = b.CreatePHI(b.getInt32Ty(), 2, "lane");
+  lane->addIncoming(b.getInt32(0), before);
+  SmallVector<PHINode *> results;
+  for (Type *field : fields) {
+    results.push_back(b.CreatePHI(widen(field), 2));
+    results.back()->addIncoming(PoisonValue::get(widen(field)), before);
+  }
+  b.CreateCondBr(b.CreateExtractElement(active, lane), run, latch);
+
+  b.SetInsertPoint(run);
+  Instruction *copy = inst.clone();
+  for (Use &operand : copy->operands()) {
+    Value *value = operand.get();
+    if (value == body.getArg(1))
+      operand.set(b.CreateExtractElement(frame.laneBlocks, lane));
+    else if (isVarying(value))
+      operand.set(b.CreateExtractElement(vector(value), lane));
+    else if (Value *uniform = scalar(value))
+      operand.set(uniform);
+  }
+  b.Insert(copy);
+  SmallVector<Value *> inserted;
+  for (unsigned i = 0; i < fields.size(); ++i)
+    inserted.push_back(b.CreateInsertElement(
+        results[i], type->isStructTy() ? b.CreateExtractValue(copy, i) : copy,
+        lane));
+  b.CreateBr(latch);
+
+  b.SetInsertPoint(latch);
+  SmallVector<Value *> merged;
+  for (unsigned i = 0; i < fields.size(); ++i) {
+    PHINode *phi = b.CreatePHI(widen(fields[i]), 2);
+    phi->addIncoming(results[i], head);
+    phi->addIncoming(inserted[i], run);
+    results[i]->addIncoming(phi, latch);
+    merged.push_back(phi);
+  }
+  Value *next = b.CreateAdd(lane, b.getInt32(1));
+  lane->addIncoming(next, latch);
+  b.CreateCondBr(b.CreateICmpULT(next, b.getInt32(frame.lanes)), head, after);
+  b.SetInsertPoint(after);
+  if (fields.empty())
+    return true;
+  if (!isVarying(&inst))
+    return false;
+  if (type->isStructTy())
+    structFields[&inst] = std::move(merged);
+  else
+    vectors[&inst] = merged.front();
+  return true;
+}
+
+bool LaneWidener::widenInstruction(Instruction &inst) {
+  if (isMaskChange(inst))
+    storeEdgeValues(inst.getParent());
+  if (auto *alloca = dyn_cast<AllocaInst>(&inst))
+    return widenAlloca(*alloca);
+  if (auto *load = dyn_cast<LoadInst>(&inst))
+    return widenLoad(*load);
+  if (auto *store = dyn_cast<StoreInst>(&inst))
+    return widenStore(*store);
+  if (auto *call = dyn_cast<CallInst>(&inst))
+    return widenCall(*call);
+  if (isa<AtomicRMWInst, AtomicCmpXchgInst>(inst))
+    return runPerLane(inst);
+  if (isa<FenceInst>(inst)) {
+    b.Insert(inst.clone());
+    return true;
+  }
+  if (auto *extract = dyn_cast<ExtractValueInst>(&inst)) {
+    auto parts = structFields.find(extract->getAggregateOperand());
+    if (parts != structFields.end() && extract->getNumIndices() == 1) {
+      vectors[&inst] = parts->second[extract->getIndices()[0]];
+      return true;
+    }
+  }
+  if (isa<ExtractValueInst, InsertValueInst>(inst))
+    return !isVarying(&inst) && widenArithmetic(inst);
+  int64_t offset = 0;
+  if (isa<GetElementPtrInst>(inst) &&
+      GetPointerBaseWithConstantOffset(&inst, offset, layout) == body.getArg(1))
+    return true; // A field's address: its loads read the frame instead.
+  if (auto *gep = dyn_cast<GetElementPtrInst>(&inst);
+      gep && registerAllocas.contains(gep->getPointerOperand()))
+    return true; // An element's address: its accesses use the slot.
+  if (getDeferredGuard(inst)) {
+    deferredGuards.insert(&inst);
+    return true;
+  }
+  if (isa<BinaryOperator, UnaryOperator, CmpInst, CastInst, SelectInst,
+          FreezeInst, GetElementPtrInst>(inst))
+    return widenArithmetic(inst);
+  LLVM_DEBUG(dbgs() << "spvb-lanes: cannot widen " << inst << "\n");
+  return false;
+}
+
+bool LaneWidener::widenBlock(BasicBlock *block) {
+  b.SetInsertPoint(heads[block]);
+  edgesStored = false;
+  for (PHINode &phi : block->phis()) {
+    if (slots.count(&phi))
+      continue;
+    PHINode *copy =
+        b.CreatePHI(phi.getType(), phi.getNumIncomingValues(), phi.getName());
+    scalars[&phi] = copy;
+    uniformPhis.emplace_back(&phi, copy);
+  }
+  for (PHINode &phi : block->phis())
+    if (AllocaInst *slot = slots.lookup(&phi))
+      vectors[&phi] =
+          b.CreateLoad(slot->getAllocatedType(), slot, phi.getName());
+  for (Instruction &inst :
+       make_range(block->getFirstNonPHIIt(), block->end())) {
+    if (inst.isTerminator())
+      break;
+    if (!widenInstruction(inst)) {
+      LLVM_DEBUG(dbgs() << "spvb-lanes: cannot widen " << inst << "\n");
+      return false;
+    }
+  }
+  storeEdgeValues(block);
+  if (failed) {
+    LLVM_DEBUG(dbgs() << "spvb-lanes: unknown phi value leaving "
+                      << block->getName() << "\n");
+    return false;
+  }
+  Instruction *terminator = block->getTerminator();
+  if (isa<ReturnInst>(terminator)) {
+    b.CreateBr(frame.done);
+  } else if (auto *branch = dyn_cast<BranchInst>(terminator)) {
+    if (branch->isUnconditional()) {
+      b.CreateBr(heads[branch->getSuccessor(0)]);
+    } else {
+      if (isVarying(branch->getCondition())) {
+        LLVM_DEBUG(dbgs() << "spvb-lanes: unmasked divergent branch in "
+                          << block->getName() << "\n");
+        return false;
+      }
+      Value *condition = scalar(branch->getCondition());
+      if (!condition)
+        return false;
+      b.CreateCondBr(condition, heads[branch->getSuccessor(0)],
+                     heads[branch->getSuccessor(1)]);
+    }
+  } else {
+    return false;
+  }
+  tails[block] = b.GetInsertBlock();
+  return true;
+}
+
+bool LaneWidener::run() {
+  Function *function = frame.start->getParent();
+  for (BasicBlock &block : body)
+    heads[&block] = BasicBlock::Create(context, block.getName(), function);
+  findRegisterAllocas();
+  IRBuilder<> entry(frame.allocaPoint);
+  for (BasicBlock &block : body)
+    for (PHINode &phi : block.phis())
+      if (isVarying(&phi)) {
+        if (!isLaneScalar(phi.getType()))
+          return false;
+        slots[&phi] = entry.CreateAlloca(widen(phi.getType()), nullptr,
+                                         phi.getName() + ".slot");
+      }
+  IRBuilder<>(frame.start).CreateBr(heads[&body.getEntryBlock()]);
+  ReversePostOrderTraversal<Function *> order(&body);
+  for (BasicBlock *block : order)
+    if (!widenBlock(block))
+      return false;
+  for (auto [phi, copy] : uniformPhis) {
+    for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i) {
+      BasicBlock *from = tails.lookup(phi->getIncomingBlock(i));
+      Value *value = scalar(phi->getIncomingValue(i));
+      if (!from || !value) {
+        LLVM_DEBUG(dbgs() << "spvb-lanes: uniform phi with a varying value "
+                          << *phi << "\n");
+        return false;
+      }
+      copy->addIncoming(value, from);
+    }
+  }
+  return true;
+}
+
+bool spvb::widenBody(Function &body, const DenseSet<const Value *> &divergent,
+                     const LaneFrame &frame) {
+  return LaneWidener(body, divergent, frame).run();
+}

@@ -1,0 +1,50 @@
+//===- PassRegistry.cpp - The transforms by name --------------------------===//
+#include "spvbridge/transforms/PassRegistry.h"
+
+#include "spvbridge/transforms/ConvergentOperations.h"
+#include "spvbridge/transforms/InvocationVectorizer.h"
+#include "spvbridge/transforms/SubgroupSites.h"
+#include "spvbridge/transforms/WorkgroupLoops.h"
+
+#include "llvm/Passes/PassBuilder.h"
+
+using namespace llvm;
+using namespace spvb;
+
+/// `lanes=N` with 1 <= N <= 64, the vectorizer's parameter.
+static bool parseLanes(StringRef parameter, unsigned &lanes) {
+  return parameter.consume_front("lanes=") &&
+         !parameter.getAsInteger(10, lanes) && lanes >= 1 && lanes <= 64;
+}
+
+void spvb::registerTransformPasses(PassBuilder &builder,
+                                   TargetMachine &machine) {
+  builder.registerPipelineParsingCallback(
+      [&machine](StringRef name, ModulePassManager &passes,
+                 ArrayRef<PassBuilder::PipelineElement>) {
+        if (name == "spvb-convergent-operations") {
+          passes.addPass(ConvergentOperationsPass());
+          return true;
+        }
+        if (name == "spvb-subgroup-sites") {
+          passes.addPass(SubgroupSitesPass());
+          return true;
+        }
+        if (name == "spvb-workgroup-loops" ||
+            name == "spvb-workgroup-loops<lanes>") {
+          passes.addPass(WorkgroupLoopsPass(name.ends_with("<lanes>")));
+          return true;
+        }
+        if (name == "spvb-invocation-vectorizer") {
+          passes.addPass(InvocationVectorizerPass(machine));
+          return true;
+        }
+        unsigned lanes = 0;
+        if (name.consume_front("spvb-invocation-vectorizer<") &&
+            name.consume_back(">") && parseLanes(name, lanes)) {
+          passes.addPass(InvocationVectorizerPass(machine, lanes));
+          return true;
+        }
+        return false;
+      });
+}

@@ -1,0 +1,774 @@
+//===- WorkgroupLoops.cpp - Workgroup entries for kernels with barriers ---===//
+//
+// The invocation body (inlined, optimized) is cut at every barrier. Region 0
+// starts at the entry, region i+1 right after barrier i; a region holds the
+// blocks reachable from its start without passing a barrier, and is cloned
+// into a loop over the workgroup's invocations. Each invocation leaves a
+// region at a barrier or by returning; if all leave by barrier i, region
+// i+1 runs next, if all return the workgroup is done, and anything else is a
+// barrier divergence reported through spvb_rt_fault.
+//
+// A subgroup instruction in control flow the whole workgroup takes together
+// (no divergent branch between it and where the invocations part; a loop
+// around it has uniform exits) cuts the body too: the region before it
+// leaves each invocation's operand in its scratch slot,
+// spvb_rt_subgroup_all runs the instruction for every subgroup at once, and
+// the next region reads the results. Other subgroup instructions keep the
+// kernel on fibers.
+//
+//===----------------------------------------------------------------------===//
+#include "spvbridge/transforms/WorkgroupLoops.h"
+
+#include "InlinedBody.h"
+#include "KernelInfoGlobals.h"
+#include "LaneDivergence.h"
+#include "LaneWidening.h"
+#include "spvbridge/cpu_runtime/AbiSymbols.h"
+
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/UniformityAnalysis.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+#include <cstddef>
+
+#define DEBUG_TYPE "spvb-workgroup-loops"
+
+ALWAYS_ENABLED_STATISTIC(NumRegionKernels, "Kernels given region loops");
+ALWAYS_ENABLED_STATISTIC(NumFiberKernels, "Kernels left on fibers");
+ALWAYS_ENABLED_STATISTIC(NumRegions, "Regions between barriers");
+
+using namespace llvm;
+using namespace spvb;
+
+/// The exit id of an invocation that returned; barrier i is exit id i + 1.
+static constexpr uint32_t kReturned = ~0u;
+static constexpr uint64_t kScratchAlignment = 64;
+
+static unsigned infoField(size_t offset) { return offset / sizeof(uint32_t); }
+
+namespace {
+
+/// The blocks reachable from `start` without passing a barrier, start first,
+/// and the barriers that end them.
+struct Region {
+  BasicBlock *start = nullptr;
+  SmallVector<BasicBlock *> blocks;
+  SmallVector<unsigned> barriers;
+};
+
+/// One alloca of the body, which becomes an array with one element per
+/// invocation in the scratch memory.
+struct ScratchArray {
+  AllocaInst *alloca;
+  uint64_t offset;
+  uint64_t stride;
+};
+
+class WorkgroupLoopsBuilder {
+public:
+  WorkgroupLoopsBuilder(Module &module, Function &invocation,
+                        ArrayRef<uint32_t> info)
+      : module(module), invocation(invocation) {
+    for (int d = 0; d < 3; ++d)
+      size[d] = info[infoField(offsetof(spvb_kernel_info, workgroup_size)) + d];
+    count = size[0] * size[1] * size[2];
+    privateStride = alignTo(
+        info[infoField(offsetof(spvb_kernel_info, private_memory_size))], 16);
+  }
+  ~WorkgroupLoopsBuilder();
+
+  /// The workgroup entry, or null if the kernel keeps its fibers.
+  Function *build(StringRef symbol);
+  uint64_t getScratchSize() const { return scratchSize; }
+  unsigned getRegionCount() const { return regions.size(); }
+
+private:
+  bool cloneAndInline();
+  /// The blocks some invocations of a workgroup may run while others do
+  /// not, or run a different number of times.
+  DenseSet<const BasicBlock *>
+  findDivergentBlocks(UniformityInfo &uniformity,
+                      const PostDominatorTree &postDom);
+  bool isRegionSubgroupCall(CallBase &call) const;
+  void splitAtBarriers();
+  void emitSubgroupCall(CallBase &call);
+  void collectRegion(BasicBlock *start);
+  bool crossesBarrier(const Instruction &value) const;
+  bool isRematerializable(Value *value, unsigned depth = 0);
+  void demoteValuesLiveAcrossBarriers();
+  bool layOutScratch();
+  std::pair<uint32_t, std::optional<unsigned>>
+  getGuardedBound(const Region &region) const;
+  bool emitRegion(unsigned index);
+
+  Module &module;
+  Function &invocation;
+  uint32_t size[3];
+  uint32_t count;
+  uint64_t privateStride;
+
+  /// The working copy of the invocation, deleted when done.
+  Function *body = nullptr;
+  /// The cuts: barriers and subgroup instructions, each in a block of its
+  /// own; the subgroup instruction of each cut that is one, else null.
+  SmallVector<BasicBlock *> barriers;
+  SmallVector<CallBase *> subgroupCalls;
+  DenseMap<BasicBlock *, unsigned> barrierIds;
+  SmallVector<Region> regions;
+  DenseMap<Value *, bool> rematerializable;
+  SmallVector<ScratchArray> arrays;
+  uint64_t scratchSize = 0;
+
+  /// While emitting: the entry and the values every region uses.
+  Function *entry = nullptr;
+  IRBuilder<> *builder = nullptr;
+  Value *block = nullptr;
+  Value *scratch = nullptr;
+  Value *subgroupSize = nullptr;
+  Value *groupId[3] = {};
+  SmallVector<Value *> arrayBases;
+  BasicBlock *nextRegion = nullptr;
+  PHINode *state = nullptr;
+  SwitchInst *regionSwitch = nullptr;
+  BasicBlock *divergence = nullptr;
+  PHINode *returnedCount = nullptr;
+};
+
+} // namespace
+
+WorkgroupLoopsBuilder::~WorkgroupLoopsBuilder() {
+  if (!body)
+    return;
+  body->dropAllReferences();
+  for (ScratchArray &array : arrays)
+    if (!array.alloca->getParent())
+      array.alloca->deleteValue();
+  body->eraseFromParent();
+}
+
+bool WorkgroupLoopsBuilder::cloneAndInline() {
+  // Barriers in callees must be in the body to cut it.
+  body = cloneInlinedBody(invocation);
+  if (!body)
+    return false;
+  // A subgroup operation needs its partners at the same point: region
+  // loops provide it where the whole workgroup comes together.
+  SmallVector<CallBase *> subgroupOperations;
+  for (Instruction &inst : instructions(*body))
+    if (auto *call = dyn_cast<CallBase>(&inst))
+      if (Function *callee = call->getCalledFunction())
+        if (callee->getName() == abi::kSubgroup)
+          subgroupOperations.push_back(call);
+  if (subgroupOperations.empty())
+    return true;
+  FunctionAnalysisManager analyses;
+  analyses.registerPass([] { return getLaneDivergenceAnalysis(); });
+  PassBuilder passes;
+  passes.registerFunctionAnalyses(analyses);
+  DenseSet<const BasicBlock *> divergentBlocks =
+      findDivergentBlocks(analyses.getResult<UniformityInfoAnalysis>(*body),
+                          analyses.getResult<PostDominatorTreeAnalysis>(*body));
+  for (CallBase *call : subgroupOperations)
+    if (divergentBlocks.contains(call->getParent()) ||
+        !isRegionSubgroupCall(*call))
+      return false;
+  return true;
+}
+
+DenseSet<const BasicBlock *>
+WorkgroupLoopsBuilder::findDivergentBlocks(UniformityInfo &uniformity,
+                                           const PostDominatorTree &postDom) {
+  // Invocations that part at a divergent branch come together again at its
+  // immediate post-dominator; the blocks between run for some of them (or
+  // a different number of times, around a loop).
+  DenseSet<const BasicBlock *> divergent;
+  for (BasicBlock &branch : *body) {
+    if (!uniformity.hasDivergentTerminator(branch))
+      continue;
+    DomTreeNode *node = postDom.getNode(&branch);
+    const BasicBlock *join =
+        node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+    SmallVector<const BasicBlock *> worklist(succ_begin(&branch),
+                                             succ_end(&branch));
+    while (!worklist.empty()) {
+      const BasicBlock *current = worklist.pop_back_val();
+      if (current == join || !divergent.insert(current).second)
+        continue;
+      append_range(worklist, successors(current));
+    }
+  }
+  return divergent;
+}
+
+/// Whether `call` has constant operation and types and its operands and
+/// result in allocas (which become scratch arrays), so that
+/// spvb_rt_subgroup_all can run it.
+bool WorkgroupLoopsBuilder::isRegionSubgroupCall(CallBase &call) const {
+  if (call.arg_size() != 10)
+    return false;
+  for (unsigned i : {1, 2, 3, 5, 6})
+    if (!isa<ConstantInt>(call.getArgOperand(i)))
+      return false;
+  // Operands may be absent (OpGroupNonUniformElect has none).
+  auto inSlot = [](Value *value, bool optional) {
+    return isa<AllocaInst>(value) ||
+           (optional && isa<ConstantPointerNull>(value));
+  };
+  return inSlot(call.getArgOperand(7), true) &&
+         inSlot(call.getArgOperand(8), true) &&
+         inSlot(call.getArgOperand(9), false);
+}
+
+void WorkgroupLoopsBuilder::splitAtBarriers() {
+  SmallVector<CallBase *> calls;
+  for (Instruction &inst : instructions(*body))
+    if (auto *call = dyn_cast<CallBase>(&inst))
+      if (Function *callee = call->getCalledFunction())
+        if (callee->getName() == abi::kControlBarrier ||
+            callee->getName() == abi::kSubgroup)
+          calls.push_back(call);
+  // Each cut gets a block of its own, whose successor has no phis.
+  for (CallBase *call : calls) {
+    BasicBlock *barrier = SplitBlock(call->getParent(), call->getIterator());
+    SplitBlock(barrier, std::next(call->getIterator()));
+    barrierIds[barrier] = barriers.size();
+    barriers.push_back(barrier);
+    subgroupCalls.push_back(
+        call->getCalledFunction()->getName() == abi::kSubgroup ? call
+                                                               : nullptr);
+  }
+}
+
+void WorkgroupLoopsBuilder::collectRegion(BasicBlock *start) {
+  Region region;
+  region.start = start;
+  SmallPtrSet<BasicBlock *, 32> seen;
+  SmallVector<BasicBlock *> worklist{start};
+  while (!worklist.empty()) {
+    BasicBlock *current = worklist.pop_back_val();
+    if (!seen.insert(current).second)
+      continue;
+    auto barrier = barrierIds.find(current);
+    if (barrier != barrierIds.end()) {
+      region.barriers.push_back(barrier->second);
+      continue;
+    }
+    region.blocks.push_back(current);
+    append_range(worklist, successors(current));
+  }
+  regions.push_back(std::move(region));
+}
+
+/// Whether some path from a barrier reaches a use of `value` without passing
+/// its definition: then each invocation's value must survive the barrier.
+bool WorkgroupLoopsBuilder::crossesBarrier(const Instruction &value) const {
+  const BasicBlock *definition = value.getParent();
+  for (const Use &use : value.uses()) {
+    auto *user = cast<Instruction>(use.getUser());
+    const BasicBlock *from = user->getParent();
+    if (auto *phi = dyn_cast<PHINode>(user))
+      from = phi->getIncomingBlock(use);
+    if (from == definition)
+      continue;
+    SmallPtrSet<const BasicBlock *, 32> seen;
+    SmallVector<const BasicBlock *> worklist{from};
+    while (!worklist.empty()) {
+      const BasicBlock *current = worklist.pop_back_val();
+      if (current == definition || !seen.insert(current).second)
+        continue;
+      if (barrierIds.count(const_cast<BasicBlock *>(current)))
+        return true;
+      append_range(worklist, predecessors(current));
+    }
+  }
+  return false;
+}
+
+/// Whether `value` can be recomputed where it is used instead of kept in
+/// scratch memory: side-effect-free instructions and intrinsics over
+/// constants, the arguments and memory no invocation writes (invariant
+/// loads, the invocation block), within a few steps.
+bool WorkgroupLoopsBuilder::isRematerializable(Value *value, unsigned depth) {
+  auto *inst = dyn_cast<Instruction>(value);
+  if (!inst)
+    return isa<Constant, Argument>(value);
+  auto known = rematerializable.find(inst);
+  if (known != rematerializable.end())
+    return known->second;
+  constexpr unsigned kMaxDepth = 6;
+  bool result = false;
+  if (depth < kMaxDepth) {
+    if (auto *load = dyn_cast<LoadInst>(inst))
+      result =
+          load->isSimple() &&
+          (load->hasMetadata(LLVMContext::MD_invariant_load) ||
+           getUnderlyingObject(load->getPointerOperand()) == body->getArg(1));
+    else if (auto *intrinsic = dyn_cast<IntrinsicInst>(inst))
+      // umin clamps of ids and the like.
+      result = intrinsic->doesNotAccessMemory() && intrinsic->willReturn() &&
+               !intrinsic->isConvergent();
+    else
+      result =
+          isa<BinaryOperator, CastInst, GetElementPtrInst, CmpInst, SelectInst>(
+              inst);
+    result = result && all_of(inst->operands(), [&](Value *operand) {
+               return isRematerializable(operand, depth + 1);
+             });
+  }
+  rematerializable[inst] = result;
+  return result;
+}
+
+/// A copy of the rematerializable `value` and what it uses, before `point`.
+static Value *rematerialize(Value *value, Instruction *point,
+                            DenseMap<Value *, Value *> &copies) {
+  auto *inst = dyn_cast<Instruction>(value);
+  if (!inst)
+    return value;
+  if (Value *copy = copies.lookup(inst))
+    return copy;
+  Instruction *copy = inst->clone();
+  for (Use &operand : copy->operands())
+    operand.set(rematerialize(operand.get(), point, copies));
+  copy->insertBefore(point->getIterator());
+  copies[inst] = copy;
+  return copy;
+}
+
+void WorkgroupLoopsBuilder::demoteValuesLiveAcrossBarriers() {
+  SmallVector<Instruction *> values;
+  for (Instruction &inst : instructions(*body))
+    if (!isa<AllocaInst>(inst) && !inst.getType()->isVoidTy() &&
+        crossesBarrier(inst))
+      values.push_back(&inst);
+  // Cheap values are recomputed at each use in another block; what they
+  // depend on is the same for the invocation before and after a barrier.
+  values.erase(
+      remove_if(values,
+                [&](Instruction *value) {
+                  if (!isRematerializable(value))
+                    return false;
+                  for (Use &use : make_early_inc_range(value->uses())) {
+                    auto *user = cast<Instruction>(use.getUser());
+                    Instruction *point = user;
+                    if (auto *phi = dyn_cast<PHINode>(user))
+                      point = phi->getIncomingBlock(use)->getTerminator();
+                    if (point->getParent() == value->getParent())
+                      continue;
+                    DenseMap<Value *, Value *> copies;
+                    use.set(rematerialize(value, point, copies));
+                  }
+                  return true;
+                }),
+      values.end());
+  for (Instruction *value : values) {
+    auto *phi = dyn_cast<PHINode>(value);
+    if (!phi) {
+      DemoteRegToStack(*value);
+      continue;
+    }
+    // The phi becomes a slot, stored on each incoming edge, and one load at
+    // its place. Uses must not reload the slot: an incoming store (the next
+    // iteration's value, at the end of a latch) may come between the phi and
+    // a use. The load's value gets a slot of its own if it crosses a barrier.
+    BasicBlock *block = phi->getParent();
+    AllocaInst *slot = DemotePHIToStack(phi);
+    for (User *user : make_early_inc_range(slot->users()))
+      if (auto *load = dyn_cast<LoadInst>(user))
+        if (load->getParent() == block && crossesBarrier(*load))
+          DemoteRegToStack(*load);
+  }
+}
+
+bool WorkgroupLoopsBuilder::layOutScratch() {
+  const DataLayout &layout = module.getDataLayout();
+  uint64_t offset = alignTo(uint64_t(count) * privateStride, kScratchAlignment);
+  for (Instruction &inst : instructions(*body)) {
+    auto *alloca = dyn_cast<AllocaInst>(&inst);
+    if (!alloca)
+      continue;
+    std::optional<TypeSize> bytes = alloca->getAllocationSize(layout);
+    if (!bytes || bytes->isScalable())
+      return false;
+    uint64_t stride = alignTo(bytes->getFixedValue(), alloca->getAlign());
+    offset = alignTo(offset, std::max<uint64_t>(kScratchAlignment,
+                                                alloca->getAlign().value()));
+    arrays.push_back({alloca, offset, stride});
+    offset += stride * count;
+  }
+  scratchSize = offset;
+  if (scratchSize > UINT32_MAX)
+    return false;
+  // The clones of each region index the arrays instead.
+  for (ScratchArray &array : arrays)
+    array.alloca->removeFromParent();
+  return true;
+}
+
+/// How many invocations region `region`'s loop must run, and the barrier
+/// the others reach at once. A region of a one-dimensional workgroup that
+/// starts with `if (local < C)` (a tree reduction's step), whose other edge
+/// goes straight to a barrier, does nothing for the invocations from C on:
+/// they reach that barrier, and the loop stops at C. Otherwise every
+/// invocation, and no barrier.
+std::pair<uint32_t, std::optional<unsigned>>
+WorkgroupLoopsBuilder::getGuardedBound(const Region &region) const {
+  using namespace PatternMatch;
+  std::pair<uint32_t, std::optional<unsigned>> all{count, std::nullopt};
+  if (size[1] * size[2] != 1)
+    return all;
+  auto *branch = dyn_cast<BranchInst>(region.start->getTerminator());
+  if (!branch || !branch->isConditional())
+    return all;
+  CmpPredicate predicate;
+  Value *operand;
+  const APInt *bound;
+  if (!match(branch->getCondition(),
+             m_ICmp(predicate, m_Value(operand), m_APInt(bound))) ||
+      predicate != ICmpInst::ICMP_ULT || bound->isZero() || bound->uge(count))
+    return all;
+  // The operand is this invocation's local id or index, from its block.
+  auto isLocalIndex = [&](Value *value) {
+    auto *load = dyn_cast<LoadInst>(value);
+    if (!load || !load->getType()->isIntegerTy(32))
+      return false;
+    Value *pointer = load->getPointerOperand();
+    APInt offset(64, 0);
+    const Value *base = pointer->stripAndAccumulateConstantOffsets(
+        module.getDataLayout(), offset, /*AllowNonInbounds=*/true);
+    return base == body->getArg(1) &&
+           (offset == offsetof(spvb_invocation, local_id) ||
+            offset == offsetof(spvb_invocation, local_index));
+  };
+  if (!isLocalIndex(operand))
+    return all;
+  // Nothing before the branch has an effect.
+  for (Instruction &inst : *region.start)
+    if (&inst != branch && inst.mayHaveSideEffects())
+      return all;
+  BasicBlock *skip = branch->getSuccessor(1);
+  if (!barrierIds.count(skip)) {
+    auto *next = dyn_cast<BranchInst>(skip->getTerminator());
+    if (skip->size() != 1 || !next || next->isConditional())
+      return all;
+    skip = next->getSuccessor(0);
+  }
+  auto barrier = barrierIds.find(skip);
+  if (barrier == barrierIds.end() || branch->getSuccessor(0) == skip)
+    return all;
+  return {uint32_t(bound->getZExtValue()), barrier->second};
+}
+
+bool WorkgroupLoopsBuilder::emitRegion(unsigned index) {
+  IRBuilder<> &b = *builder;
+  LLVMContext &context = module.getContext();
+  const Region &region = regions[index];
+  Type *i8 = b.getInt8Ty();
+  Type *i32 = b.getInt32Ty();
+  Type *i64 = b.getInt64Ty();
+  std::string name = "region" + std::to_string(index);
+  auto *head = BasicBlock::Create(context, name, entry);
+  auto *latch = BasicBlock::Create(context, name + ".latch", entry);
+  auto *done = BasicBlock::Create(context, name + ".done", entry);
+  // A region after a subgroup instruction starts by running it.
+  BasicBlock *preheader = nextRegion;
+  if (index > 0 && subgroupCalls[index - 1]) {
+    preheader = BasicBlock::Create(context, name + ".subgroup", entry, head);
+    b.SetInsertPoint(preheader);
+    emitSubgroupCall(*subgroupCalls[index - 1]);
+    b.CreateBr(head);
+  }
+  regionSwitch->addCase(b.getInt32(index),
+                        preheader == nextRegion ? head : preheader);
+
+  b.SetInsertPoint(head);
+  PHINode *localIndex = b.CreatePHI(i32, 2, "local.index");
+  PHINode *low = b.CreatePHI(i32, 2, "exit.low");
+  PHINode *high = b.CreatePHI(i32, 2, "exit.high");
+  PHINode *returned = b.CreatePHI(i32, 2, "returned");
+  localIndex->addIncoming(b.getInt32(0), preheader);
+  low->addIncoming(b.getInt32(kReturned), preheader);
+  high->addIncoming(b.getInt32(0), preheader);
+  returned->addIncoming(b.getInt32(0), preheader);
+
+  // This invocation's block: ids, and its slice of the Private storage.
+  auto store = [&](Value *value, size_t offset) {
+    b.CreateAlignedStore(value, b.CreateConstInBoundsGEP1_64(i8, block, offset),
+                         Align(4));
+  };
+  Value *local[3] = {localIndex, b.getInt32(0), b.getInt32(0)};
+  if (size[1] * size[2] != 1) {
+    local[0] = b.CreateURem(localIndex, b.getInt32(size[0]));
+    local[1] = b.CreateURem(b.CreateUDiv(localIndex, b.getInt32(size[0])),
+                            b.getInt32(size[1]));
+    local[2] = b.CreateUDiv(localIndex, b.getInt32(size[0] * size[1]));
+  }
+  for (int d = 0; d < 3; ++d) {
+    store(local[d], offsetof(spvb_invocation, local_id) + 4 * d);
+    store(b.CreateAdd(b.CreateMul(groupId[d], b.getInt32(size[d])), local[d]),
+          offsetof(spvb_invocation, global_id) + 4 * d);
+  }
+  store(localIndex, offsetof(spvb_invocation, local_index));
+  store(b.CreateUDiv(localIndex, subgroupSize),
+        offsetof(spvb_invocation, subgroup_id));
+  store(b.CreateURem(localIndex, subgroupSize),
+        offsetof(spvb_invocation, subgroup_local_id));
+  Value *wideIndex = b.CreateZExt(localIndex, i64);
+  b.CreateAlignedStore(
+      b.CreateInBoundsGEP(i8, scratch,
+                          b.CreateNUWMul(wideIndex, b.getInt64(privateStride))),
+      b.CreateConstInBoundsGEP1_64(i8, block,
+                                   offsetof(spvb_invocation, private_memory)),
+      Align(8));
+
+  ValueToValueMapTy map;
+  map[body->getArg(0)] = entry->getArg(0);
+  map[body->getArg(1)] = block;
+  for (auto [array, base] : zip(arrays, arrayBases))
+    map[array.alloca] = b.CreateInBoundsGEP(
+        i8, base, b.CreateNUWMul(wideIndex, b.getInt64(array.stride)));
+
+  SmallVector<BasicBlock *> clones;
+  for (BasicBlock *original : region.blocks) {
+    BasicBlock *clone = CloneBasicBlock(original, map, "", entry);
+    map[original] = clone;
+    clones.push_back(clone);
+  }
+  b.CreateBr(cast<BasicBlock>(map[region.start]));
+
+  b.SetInsertPoint(latch);
+  PHINode *exitId = b.CreatePHI(i32, region.barriers.size() + 1, "exit.id");
+  for (unsigned barrier : region.barriers) {
+    auto *stub = BasicBlock::Create(context, "at.barrier", entry, latch);
+    BranchInst::Create(latch, stub);
+    exitId->addIncoming(b.getInt32(barrier + 1), stub);
+    map[barriers[barrier]] = stub;
+  }
+  remapInstructionsInBlocks(clones, map);
+
+  for (BasicBlock *clone : clones) {
+    // Edges from outside the region (other regions' paths) do not exist here.
+    for (PHINode &phi : clone->phis())
+      for (unsigned i = phi.getNumIncomingValues(); i-- > 0;)
+        if (phi.getIncomingBlock(i)->getParent() != entry)
+          phi.removeIncomingValue(i, /*DeletePHIIfEmpty=*/false);
+    if (auto *ret = dyn_cast<ReturnInst>(clone->getTerminator())) {
+      BranchInst::Create(latch, ret->getIterator());
+      ret->eraseFromParent();
+      exitId->addIncoming(b.getInt32(kReturned), clone);
+    }
+    // Anything still naming the body was live across a barrier unnoticed.
+    for (Instruction &inst : *clone)
+      for (Value *operand : inst.operands()) {
+        if (auto *other = dyn_cast<Instruction>(operand))
+          if (!other->getParent() || other->getFunction() != entry)
+            return false;
+        if (auto *argument = dyn_cast<Argument>(operand))
+          if (argument->getParent() != entry)
+            return false;
+        if (auto *target = dyn_cast<BasicBlock>(operand))
+          if (target->getParent() != entry)
+            return false;
+      }
+  }
+
+  Value *nextLow = b.CreateBinaryIntrinsic(Intrinsic::umin, low, exitId);
+  Value *nextHigh = b.CreateBinaryIntrinsic(Intrinsic::umax, high, exitId);
+  Value *nextReturned = b.CreateAdd(
+      returned,
+      b.CreateZExt(b.CreateICmpEQ(exitId, b.getInt32(kReturned)), i32));
+  auto [limit, skipped] = getGuardedBound(region);
+  Value *nextIndex = b.CreateNUWAdd(localIndex, b.getInt32(1));
+  b.CreateCondBr(b.CreateICmpULT(nextIndex, b.getInt32(limit)), head, done);
+  localIndex->addIncoming(nextIndex, latch);
+  low->addIncoming(nextLow, latch);
+  high->addIncoming(nextHigh, latch);
+  returned->addIncoming(nextReturned, latch);
+
+  b.SetInsertPoint(done);
+  if (skipped) {
+    // The invocations the loop skipped reach barrier `skipped`.
+    Value *id = b.getInt32(*skipped + 1);
+    nextLow = b.CreateBinaryIntrinsic(Intrinsic::umin, nextLow, id);
+    nextHigh = b.CreateBinaryIntrinsic(Intrinsic::umax, nextHigh, id);
+  }
+  b.CreateCondBr(b.CreateICmpNE(nextLow, nextHigh), divergence, nextRegion);
+  state->addIncoming(nextLow, done);
+  returnedCount->addIncoming(nextReturned, done);
+  return true;
+}
+
+/// spvb_rt_subgroup_all for the subgroup instruction `call` of the body,
+/// its operands and result in their scratch arrays.
+void WorkgroupLoopsBuilder::emitSubgroupCall(CallBase &call) {
+  IRBuilder<> &b = *builder;
+  Type *i32 = b.getInt32Ty();
+  Type *i64 = b.getInt64Ty();
+  Type *ptr = b.getPtrTy();
+  auto arrayOf = [&](Value *alloca) -> std::pair<Value *, Value *> {
+    for (auto [array, base] : zip(arrays, arrayBases))
+      if (array.alloca == alloca)
+        return {base, b.getInt64(array.stride)};
+    return {ConstantPointerNull::get(b.getPtrTy()), b.getInt64(0)};
+  };
+  auto [operand0, stride0] = arrayOf(call.getArgOperand(7));
+  auto [operand1, stride1] = arrayOf(call.getArgOperand(8));
+  auto [result, resultStride] = arrayOf(call.getArgOperand(9));
+  FunctionCallee function = module.getOrInsertFunction(
+      abi::kSubgroupAll, b.getVoidTy(), ptr, i32, i32, i32, i32, i32, i32, ptr,
+      i64, ptr, i64, ptr, i64);
+  b.CreateCall(function,
+               {entry->getArg(0), b.getInt32(count), call.getArgOperand(1),
+                call.getArgOperand(2), call.getArgOperand(3),
+                call.getArgOperand(5), call.getArgOperand(6), operand0, stride0,
+                operand1, stride1, result, resultStride});
+}
+
+Function *WorkgroupLoopsBuilder::build(StringRef symbol) {
+  if (count == 0 || !cloneAndInline())
+    return nullptr;
+  splitAtBarriers();
+  collectRegion(&body->getEntryBlock());
+  for (BasicBlock *barrier : barriers)
+    collectRegion(barrier->getSingleSuccessor());
+  demoteValuesLiveAcrossBarriers();
+  if (!layOutScratch())
+    return nullptr;
+
+  LLVMContext &context = module.getContext();
+  entry = Function::Create(invocation.getFunctionType(),
+                           GlobalValue::ExternalLinkage, symbol, module);
+  IRBuilder<> b(BasicBlock::Create(context, "entry", entry));
+  builder = &b;
+  Type *i8 = b.getInt8Ty();
+  Type *i32 = b.getInt32Ty();
+  Type *ptr = b.getPtrTy();
+  Value *dispatch = entry->getArg(0);
+  Value *group = entry->getArg(1);
+  // Like the loop entry, work on a private copy of the invocation block so
+  // that LLVM can keep its fields in registers.
+  AllocaInst *copy = b.CreateAlloca(ArrayType::get(i8, sizeof(spvb_invocation)),
+                                    nullptr, "invocation");
+  copy->setAlignment(Align(alignof(spvb_invocation)));
+  block = copy;
+  b.CreateMemCpy(block, copy->getAlign(), group,
+                 Align(alignof(spvb_invocation)), sizeof(spvb_invocation));
+  scratch = b.CreateAlignedLoad(
+      ptr,
+      b.CreateConstInBoundsGEP1_64(i8, group,
+                                   offsetof(spvb_invocation, private_memory)),
+      Align(8), "scratch");
+  subgroupSize = b.CreateBinaryIntrinsic(
+      Intrinsic::umax,
+      b.CreateAlignedLoad(
+          i32,
+          b.CreateConstInBoundsGEP1_64(i8, dispatch,
+                                       offsetof(spvb_dispatch, subgroup_size)),
+          Align(4)),
+      b.getInt32(1));
+  for (int d = 0; d < 3; ++d)
+    groupId[d] = b.CreateAlignedLoad(
+        i32,
+        b.CreateConstInBoundsGEP1_64(
+            i8, group, offsetof(spvb_invocation, workgroup_id) + 4 * d),
+        Align(4));
+  for (ScratchArray &array : arrays)
+    arrayBases.push_back(
+        b.CreateConstInBoundsGEP1_64(i8, scratch, array.offset));
+
+  BasicBlock *entryBlock = b.GetInsertBlock();
+  nextRegion = BasicBlock::Create(context, "next.region", entry);
+  auto *exit = BasicBlock::Create(context, "exit", entry);
+  divergence = BasicBlock::Create(context, "barrier.divergence", entry);
+  b.CreateBr(nextRegion);
+
+  b.SetInsertPoint(nextRegion);
+  state = b.CreatePHI(i32, regions.size() + 1, "region");
+  state->addIncoming(b.getInt32(0), entryBlock);
+  regionSwitch = b.CreateSwitch(state, exit, regions.size());
+
+  b.SetInsertPoint(exit);
+  b.CreateRetVoid();
+
+  b.SetInsertPoint(divergence);
+  returnedCount = b.CreatePHI(i32, regions.size(), "returned");
+  FunctionCallee fault =
+      module.getOrInsertFunction(abi::kFault, b.getVoidTy(), ptr, ptr, i32,
+                                 b.getInt64Ty(), b.getInt64Ty(), ptr);
+  b.CreateCall(fault,
+               {dispatch, group, b.getInt32(SPVB_FAULT_BARRIER_DIVERGENCE),
+                b.CreateZExt(returnedCount, b.getInt64Ty()), b.getInt64(count),
+                ConstantPointerNull::get(PointerType::getUnqual(context))});
+  b.CreateRetVoid();
+
+  for (unsigned index = 0; index < regions.size(); ++index) {
+    if (!emitRegion(index)) {
+      LLVM_DEBUG(dbgs() << "spvb: region " << index << " of "
+                        << invocation.getName()
+                        << " uses a value from another region\n");
+      entry->eraseFromParent();
+      return nullptr;
+    }
+  }
+  if (verifyFunction(*entry)) {
+    LLVM_DEBUG(dbgs() << "spvb: invalid workgroup entry for "
+                      << invocation.getName() << "\n");
+    entry->eraseFromParent();
+    return nullptr;
+  }
+  return entry;
+}
+
+PreservedAnalyses WorkgroupLoopsPass::run(Module &module,
+                                          ModuleAnalysisManager &) {
+  bool changed = false;
+  Function *subgroup = module.getFunction(abi::kSubgroup);
+  bool usesSubgroups = subgroup && !subgroup->use_empty();
+  bool onlyDerivatives =
+      usesSubgroups && all_of(subgroup->users(), [](const User *user) {
+        auto *call = dyn_cast<CallBase>(user);
+        return call && isQuadDerivative(*call);
+      });
+  for (KernelInfoGlobal &kernel : getKernelInfoGlobals(module)) {
+    bool barriers = kernel.field(offsetof(spvb_kernel_info, uses_barriers));
+    bool fragment = kernel.field(offsetof(spvb_kernel_info, execution_model)) ==
+                    spv::ExecutionModelFragment;
+    if (module.getFunction(kernel.workgroupSymbol) ||
+        (!barriers && !usesSubgroups) ||
+        (!barriers && lanes && fragment && onlyDerivatives))
+      continue;
+    WorkgroupLoopsBuilder builder(module, *kernel.invocation, kernel.fields);
+    if (!builder.build(kernel.workgroupSymbol)) {
+      ++NumFiberKernels;
+      continue;
+    }
+    ++NumRegionKernels;
+    NumRegions += builder.getRegionCount();
+    kernel.field(offsetof(spvb_kernel_info, workgroup_entry)) =
+        SPVB_WORKGROUP_ENTRY_REGIONS;
+    kernel.field(offsetof(spvb_kernel_info, workgroup_scratch_size)) =
+        builder.getScratchSize();
+    kernel.store();
+    changed = true;
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}

@@ -1,0 +1,650 @@
+//===- FragmentShading.cpp - Quads through the fragment shader ------------===//
+#include "FragmentShading.h"
+
+#include "StageValues.h"
+#include "launch/TypeDesc.h"
+
+#include "llvm/ADT/bit.h"
+
+#include <spirv/unified1/GLSL.std.450.h>
+#include <spirv/unified1/spirv.hpp>
+
+using namespace spvb::runtime;
+
+/// A quad's four pixels' values.
+typedef double Double4 __attribute__((vector_size(32)));
+typedef float Float4 __attribute__((vector_size(16)));
+
+/// Stores `values` as floats at `to` in four records `stride` bytes apart.
+/// Inlined into the callers' AVX2 clones (a vector argument's ABI differs
+/// between clones).
+__attribute__((always_inline)) static inline void
+storeFloats(const Double4 &values, uint8_t *to, uint64_t stride) {
+  float narrow[4];
+  Float4 converted = __builtin_convertvector(values, Float4);
+  std::memcpy(narrow, &converted, sizeof(narrow));
+  for (unsigned lane = 0; lane < 4; ++lane)
+    std::memcpy(to + lane * stride, &narrow[lane], 4);
+}
+
+/// The batch this thread is shading, for spvb_rt_interpolate.
+static thread_local const QuadBatch *shadingBatch = nullptr;
+
+static const spvb_stage_variable *
+findInput(llvm::ArrayRef<spvb_stage_variable> vars, uint32_t builtin) {
+  for (const spvb_stage_variable &var : vars)
+    if (var.builtin == builtin && !(var.flags & SPVB_STAGE_OUTPUT))
+      return &var;
+  return nullptr;
+}
+
+static std::vector<Varying>
+matchVaryings(llvm::ArrayRef<spvb_stage_variable> vertexVars,
+              llvm::ArrayRef<spvb_stage_variable> fragmentVars) {
+  std::vector<Varying> varyings;
+  for (const spvb_stage_variable &input : fragmentVars) {
+    if (input.location == ~0u || (input.flags & SPVB_STAGE_OUTPUT))
+      continue;
+    Varying varying{&input, std::nullopt,
+                    input.kind == SPVB_KIND_FLOAT &&
+                        !(input.flags & SPVB_STAGE_FLAT)};
+    for (const spvb_stage_variable &output : vertexVars) {
+      if (!(output.flags & SPVB_STAGE_OUTPUT) ||
+          output.location != input.location ||
+          input.component < output.component ||
+          input.component >= output.component + output.count)
+        continue;
+      varying.source =
+          output.offset + (input.component - output.component) * output.bytes;
+    }
+    // Inputs no vertex output feeds stay zero.
+    if (varying.source)
+      varyings.push_back(varying);
+  }
+  return varyings;
+}
+
+FragmentStage::FragmentStage(const StageKernel &vertex,
+                             const StageKernel &fragment,
+                             const StageRecords &vertexOutputs,
+                             uint32_t verticesPerInstance, uint32_t samples,
+                             FragmentOperations &operations)
+    : fragment(fragment), vertexOutputs(vertexOutputs), samples(samples),
+      verticesPerInstance(verticesPerInstance), operations(operations),
+      varyings(matchVaryings(vertex.variables, fragment.variables)) {
+  llvm::ArrayRef<spvb_stage_variable> vars = fragment.variables;
+  fragCoord = findInput(vars, spv::BuiltInFragCoord);
+  frontFacing = findInput(vars, spv::BuiltInFrontFacing);
+  pointCoord = findInput(vars, spv::BuiltInPointCoord);
+  primitiveId = findInput(vars, spv::BuiltInPrimitiveId);
+  sampleId = findInput(vars, spv::BuiltInSampleId);
+  sampleMask = findInput(vars, spv::BuiltInSampleMask);
+  samplePosition = findInput(vars, spv::BuiltInSamplePosition);
+  for (const Varying &varying : varyings) {
+    // With Flat, Centroid and Sample mean nothing.
+    sampleInputs |=
+        varying.interpolate && (varying.input->flags & SPVB_STAGE_SAMPLE);
+    centroidInputs |=
+        varying.interpolate && (varying.input->flags & SPVB_STAGE_CENTROID);
+  }
+  if (fragment.entry) {
+    const spvb_kernel_info &info = fragment.entry->info;
+    inputSize = info.stage_input_size;
+    outputSize = info.stage_output_size;
+    quadsPerGroup = std::max<uint32_t>(info.workgroup_size[0] / 4, 1);
+  }
+  for (const Varying &varying : varyings) {
+    const spvb_stage_variable &input = *varying.input;
+    if (!varying.interpolate) {
+      flatInputs.push_back(
+          {*varying.source, input.offset, input.bytes * input.count});
+      continue;
+    }
+    for (unsigned c = 0; c < input.count; ++c)
+      planeInputs.push_back({&input, *varying.source + c * input.bytes,
+                             input.offset + c * input.bytes,
+                             bool(input.flags & SPVB_STAGE_NOPERSPECTIVE)});
+  }
+  planeInputsAre32Bit = llvm::all_of(planeInputs, [](const PlaneInput &input) {
+    return input.input->bytes == 4;
+  });
+  readsBuiltins = fragCoord || frontFacing || pointCoord || primitiveId ||
+                  sampleId || sampleMask || samplePosition;
+  needsDepths = !operations.writesUnorm8Only();
+}
+
+llvm::Error FragmentStage::prepare() {
+  if (!fragment.entry)
+    return llvm::Error::success();
+  if (llvm::Error error =
+          prepareDispatch(*fragment.entry, *fragment.resources, {0, 0, 1},
+                          /*defaultSubgroupSize=*/4, state, dispatch))
+    return error;
+  // A quad is a subgroup.
+  dispatch.subgroup_size = 4;
+  // Batches are rows of at most this many workgroups.
+  dispatch.workgroup_count[0] = QuadBatch::kCapacity / quadsPerGroup + 1;
+  dispatch.workgroup_count[1] = ~0u;
+  return llvm::Error::success();
+}
+
+QuadBatch::QuadBatch(FragmentStage &stage)
+    : stage(stage),
+      inputs(stage.inputSize, (kCapacity + stage.quadsPerGroup) * 4),
+      outputs(stage.outputSize, (kCapacity + stage.quadsPerGroup) * 4),
+      dispatch(stage.dispatch) {
+  entries.reserve(kCapacity);
+  quadWrites.reserve(kCapacity);
+  dispatch.stage_inputs = inputs.data();
+  dispatch.stage_outputs = outputs.data();
+  if (stage.fragment.entry)
+    runner.emplace(*stage.fragment.entry, dispatch);
+}
+
+bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
+  if (stage.fragment.entry)
+    writeInputs(entries.size(), quad, primitive);
+  Entry &entry = entries.emplace_back();
+  entry.x = quad.x;
+  entry.y = quad.y;
+  entry.coverage = quad.coverage;
+  entry.frontFacing = quad.frontFacing;
+  entry.samples = quad.samples;
+  entry.covered = quad.covered;
+  entry.primitive = &primitive;
+  entry.triangle = ~0u;
+  if (quad.triangle && stage.fragment.interpolatesAtPoints) {
+    if (triangles.empty() || triangles.back().serial != quad.triangle->serial)
+      triangles.push_back(*quad.triangle);
+    entry.triangle = uint32_t(triangles.size() - 1);
+  }
+  if (stage.needsDepths)
+    for (unsigned lane = 0; lane < 4; ++lane)
+      for (unsigned sample = 0; sample < 4; ++sample)
+        entry.depths[lane][sample] =
+            quad.pixels || sample == 0
+                ? quad.getDepth(lane, sample) + quad.depthBias
+                : 0;
+  return entries.size() < kCapacity || flush();
+}
+
+__attribute__((target_clones("avx2", "default"))) bool
+QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
+                      const DrawPrimitive &primitive) {
+  const TriangleSetup &triangle = *base.triangle;
+  // The common case in one loop: interpolated 32-bit inputs and the
+  // helper flag, as writeInputsFromPlanes writes them, and the depths
+  // (calling it and add() per quad took 10% more instructions per draw).
+  bool direct = stage.fragment.entry && stage.planeInputsAre32Bit &&
+                stage.flatInputs.empty() && !stage.readsBuiltins;
+  if (direct && planesSerial != triangle.serial)
+    setVaryingPlanes(triangle, primitive);
+  uint64_t recordSize = inputs.getRecordSize();
+  Quad quad = base;
+  for (const QuadCoverage &covered : quads) {
+    double x0 = covered.x + 0.5 - triangle.originX;
+    double y0 = covered.y + 0.5 - triangle.originY;
+    Double4 x = {x0, x0 + 1, x0, x0 + 1}, y = {y0, y0, y0 + 1, y0 + 1};
+    Double4 inverseW = triangle.inverseWPlane.a +
+                       triangle.inverseWPlane.dx * x +
+                       triangle.inverseWPlane.dy * y;
+    if (!direct || inverseW[0] == 0 || inverseW[1] == 0 || inverseW[2] == 0 ||
+        inverseW[3] == 0) {
+      quad.x = covered.x;
+      quad.y = covered.y;
+      quad.coverage = covered.coverage;
+      for (unsigned i = 0; i < 4; ++i)
+        quad.samples[i] = quad.covered[i] = (covered.coverage >> i) & 1;
+      if (!add(quad, primitive))
+        return false;
+      continue;
+    }
+    size_t index = entries.size();
+    uint8_t *records = inputs.at(index * 4);
+    Double4 w = 1 / inverseW;
+    const TriangleSetup::Plane *plane = varyingPlanes.data();
+    for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
+      Double4 value = plane->a + plane->dx * x + plane->dy * y;
+      ++plane;
+      if (!input.linear)
+        value *= w;
+      storeFloats(value, records + input.offset, recordSize);
+    }
+    // Coverage bit i to byte i (bit 8 i): one sample per pixel.
+    uint32_t samples = (uint32_t(covered.coverage) * 0x204081u) & 0x01010101u;
+    for (unsigned lane = 0; lane < 4; ++lane) {
+      uint32_t helper = !(samples >> (8 * lane) & 1);
+      std::memcpy(records + lane * recordSize, &helper, 4);
+    }
+    Entry &entry = entries.emplace_back();
+    entry.x = covered.x;
+    entry.y = covered.y;
+    entry.coverage = covered.coverage;
+    entry.frontFacing = base.frontFacing;
+    std::memcpy(entry.samples.data(), &samples, 4);
+    std::memcpy(entry.covered.data(), &samples, 4);
+    entry.primitive = &primitive;
+    entry.triangle = ~0u;
+    if (stage.fragment.interpolatesAtPoints) {
+      if (triangles.empty() || triangles.back().serial != triangle.serial)
+        triangles.push_back(triangle);
+      entry.triangle = uint32_t(triangles.size() - 1);
+    }
+    if (stage.needsDepths) {
+      Double4 depth = triangle.depth.a + triangle.depth.dx * x +
+                      triangle.depth.dy * y + base.depthBias;
+      for (unsigned lane = 0; lane < 4; ++lane)
+        entry.depths[lane] = {depth[lane], 0, 0, 0};
+    }
+    if (entries.size() == kCapacity && !flush())
+      return false;
+  }
+  return true;
+}
+
+void FragmentSink::emit(const Quad &rasterized) {
+  if (!running)
+    return;
+  if (!earlyTests) {
+    running = batch.add(rasterized, primitive);
+    return;
+  }
+  // Early tests run here, in primitive order; a fragment that fails them
+  // is shaded as a helper only.
+  Quad quad = rasterized;
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    for (uint32_t sample = 0; sample < 4; ++sample)
+      if ((quad.samples[lane] & (1u << sample)) &&
+          !operations.testDepthStencil(
+              quad.x + lane % 2, quad.y + lane / 2, sample,
+              quad.getDepth(lane, sample) + quad.depthBias, quad.frontFacing))
+        quad.samples[lane] &= ~(1u << sample);
+    if (!quad.samples[lane])
+      quad.coverage &= ~(1u << lane);
+  }
+  if (quad.coverage)
+    running = batch.add(quad, primitive);
+}
+
+void FragmentSink::emitCentred(const Quad &base,
+                               llvm::ArrayRef<QuadCoverage> quads) {
+  if (earlyTests)
+    QuadSink::emitCentred(base, quads);
+  else if (running)
+    running = batch.addCentred(base, quads, primitive);
+}
+
+std::array<const uint8_t *, 3>
+FragmentStage::getVertexRecords(const DrawPrimitive &drawn) const {
+  const Primitive &primitive = drawn.primitive;
+  uint64_t base = uint64_t(drawn.instance) * verticesPerInstance;
+  std::array<const uint8_t *, 3> records;
+  for (unsigned k = 0; k < 3; ++k)
+    records[k] = vertexOutputs.at(
+        base + primitive.vertices[std::min(k, primitive.vertexCount - 1)]);
+  return records;
+}
+
+// Defined before its first call: Clang rejects a function that becomes
+// multiversioned after it has been used. No lambdas or templates in the
+// cloned functions either: Clang does not clone them with the function.
+__attribute__((target_clones("avx2", "default"))) bool
+QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
+                                 const DrawPrimitive &drawn) {
+  // The quad's four pixels in one vector each of x and y; each lane's
+  // arithmetic is the scalar plane's.
+  const TriangleSetup &triangle = *quad.triangle;
+  double x0 = quad.x + 0.5 - triangle.originX;
+  double y0 = quad.y + 0.5 - triangle.originY;
+  Double4 x = {x0, x0 + 1, x0, x0 + 1}, y = {y0, y0, y0 + 1, y0 + 1};
+  Double4 inverseW = triangle.inverseWPlane.a + triangle.inverseWPlane.dx * x +
+                     triangle.inverseWPlane.dy * y;
+  if (inverseW[0] == 0 || inverseW[1] == 0 || inverseW[2] == 0 ||
+      inverseW[3] == 0)
+    return false;
+  if (planesSerial != triangle.serial)
+    setVaryingPlanes(triangle, drawn);
+  Double4 w = 1 / inverseW;
+  uint64_t recordSize = inputs.getRecordSize();
+  uint8_t *records = inputs.at(index * 4);
+  // In locals: the byte stores below could alias the stage's fields.
+  const bool narrowFloats = stage.planeInputsAre32Bit;
+  const bool builtins = stage.readsBuiltins;
+  const unsigned coverage = quad.coverage;
+  if (!stage.flatInputs.empty()) {
+    const uint8_t *provoking = stage.getVertexRecords(drawn)[0];
+    for (unsigned lane = 0; lane < 4; ++lane)
+      writeFlatInputs(records + lane * recordSize, provoking);
+  }
+  const TriangleSetup::Plane *plane = varyingPlanes.data();
+  for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
+    Double4 value = plane->a + plane->dx * x + plane->dy * y;
+    ++plane;
+    if (!input.linear)
+      value *= w;
+    uint8_t *to = records + input.offset;
+    if (narrowFloats) {
+      storeFloats(value, to, recordSize);
+      continue;
+    }
+    for (unsigned lane = 0; lane < 4; ++lane)
+      storeScalar(to + lane * recordSize, *input.input, value[lane], 0);
+  }
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    uint8_t *record = records + lane * recordSize;
+    if (!builtins) {
+      uint32_t helper = !(coverage & (1u << lane));
+      std::memcpy(record, &helper, 4);
+      continue;
+    }
+    writeBuiltins(record, quad, lane, triangle.depth.at(x[lane], y[lane]),
+                  inverseW[lane], drawn.primitive.id);
+  }
+  return true;
+}
+
+void QuadBatch::writeInputs(size_t index, const Quad &quad,
+                            const DrawPrimitive &drawn) {
+  if (!quad.pixels) {
+    if (writeInputsFromPlanes(index, quad, drawn))
+      return;
+    // 1/w is zero at a pixel centre: the weights take the linear ones.
+    std::array<QuadPixel, 4> pixels;
+    for (unsigned lane = 0; lane < 4; ++lane)
+      quad.triangle->interpolateAt(quad.x + lane % 2 + 0.5,
+                                   quad.y + lane / 2 + 0.5, pixels[lane]);
+    Quad interpolated = quad;
+    interpolated.pixels = pixels.data();
+    writeInputs(index, interpolated, drawn);
+    return;
+  }
+  std::array<const uint8_t *, 3> sources = stage.getVertexRecords(drawn);
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    const QuadPixel &pixel = quad.pixels[lane];
+    uint8_t *record = inputs.at(index * 4 + lane);
+    writeFlatInputs(record, sources[0]);
+    for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
+      unsigned flags = input.input->flags;
+      const std::array<double, 3> &weights =
+          quad.centroid && (flags & SPVB_STAGE_CENTROID)
+              ? (input.linear ? pixel.centroidLinear
+                              : pixel.centroidPerspective)
+              : (input.linear ? pixel.linear : pixel.perspective);
+      double value = 0;
+      for (unsigned k = 0; k < 3; ++k)
+        value += weights[k] *
+                 loadFloat(sources[k] + input.source, input.input->bytes);
+      storeScalar(record + input.offset, *input.input, value, 0);
+    }
+    writeBuiltins(record, quad, lane, pixel.depth, pixel.inverseW,
+                  drawn.primitive.id);
+  }
+}
+
+void QuadBatch::writeFlatInputs(uint8_t *record,
+                                const uint8_t *provoking) const {
+  for (const FragmentStage::FlatInput &flat : stage.flatInputs)
+    std::memcpy(record + flat.offset, provoking + flat.source, flat.size);
+}
+
+void QuadBatch::setVaryingPlanes(const TriangleSetup &triangle,
+                                 const DrawPrimitive &drawn) {
+  planesSerial = triangle.serial;
+  varyingPlanes.clear();
+  std::array<const uint8_t *, 3> sources = stage.getVertexRecords(drawn);
+  // An unclipped triangle's vertices are the primitive's.
+  static constexpr std::array<std::array<double, 3>, 3> kCorners = {
+      {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+  bool corners = triangle.weights == kCorners;
+  for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
+    TriangleSetup::Plane plane;
+    for (unsigned k = 0; k < 3; ++k) {
+      // The triangle's vertex k (a clipped polygon's corner) carries
+      // weights of the primitive's vertices.
+      double value = 0;
+      if (corners)
+        value = loadFloat(sources[k] + input.source, input.input->bytes);
+      else
+        for (unsigned j = 0; j < 3; ++j)
+          value += triangle.weights[k][j] *
+                   loadFloat(sources[j] + input.source, input.input->bytes);
+      if (!input.linear)
+        value *= triangle.inverseW[k];
+      plane.a += value * triangle.barycentric[k].a;
+      plane.dx += value * triangle.barycentric[k].dx;
+      plane.dy += value * triangle.barycentric[k].dy;
+    }
+    varyingPlanes.push_back(plane);
+  }
+}
+
+void QuadBatch::writeBuiltins(uint8_t *record, const Quad &quad, unsigned lane,
+                              double depth, double inverseW,
+                              uint32_t primitiveId) const {
+  uint32_t helper = !(quad.coverage & (1u << lane));
+  std::memcpy(record, &helper, 4);
+  if (!stage.readsBuiltins)
+    return;
+  // Sample shading: the invocation is at its sample's location.
+  std::array<double, 2> location =
+      quad.sample >= 0 ? getSampleLocation(stage.samples, quad.sample)
+                       : std::array<double, 2>{0.5, 0.5};
+  int32_t x = quad.x + lane % 2, y = quad.y + lane / 2;
+  if (stage.fragCoord) {
+    float coord[4] = {float(x + location[0]), float(y + location[1]),
+                      float(depth), float(inverseW)};
+    std::memcpy(record + stage.fragCoord->offset, coord, sizeof(coord));
+  }
+  if (stage.frontFacing)
+    record[stage.frontFacing->offset] = quad.frontFacing;
+  if (stage.pointCoord) {
+    // Zero but for points.
+    float coord[2] = {0, 0};
+    if (quad.pointSize > 0) {
+      coord[0] = float((x + location[0] - quad.pointX) / quad.pointSize + 0.5);
+      coord[1] = float((y + location[1] - quad.pointY) / quad.pointSize + 0.5);
+    }
+    std::memcpy(record + stage.pointCoord->offset, coord, sizeof(coord));
+  }
+  if (stage.primitiveId)
+    std::memcpy(record + stage.primitiveId->offset, &primitiveId, 4);
+  if (stage.sampleId) {
+    uint32_t id = std::max(quad.sample, 0);
+    std::memcpy(record + stage.sampleId->offset, &id, 4);
+  }
+  if (stage.sampleMask) {
+    uint32_t mask = helper ? 0 : quad.samples[lane];
+    std::memcpy(record + stage.sampleMask->offset, &mask, 4);
+  }
+  if (stage.samplePosition) {
+    float position[2] = {float(location[0]), float(location[1])};
+    std::memcpy(record + stage.samplePosition->offset, position, 8);
+  }
+}
+
+bool QuadBatch::flush() {
+  if (entries.empty())
+    return !stage.faults.any();
+  if (stage.faults.any()) {
+    entries.clear();
+    return false;
+  }
+  size_t count = entries.size();
+  // A workgroup shades several quads (SIMD lanes for all of them): copies
+  // of the last quad, all helpers, fill the last workgroup, so they run as
+  // long as a real quad and have no effects.
+  uint64_t groups = (count + stage.quadsPerGroup - 1) / stage.quadsPerGroup;
+  const StageKernel &fragment = stage.fragment;
+  if (fragment.entry) {
+    uint64_t records = groups * stage.quadsPerGroup * 4;
+    outputs.clear(records, fragment.entry->workgroupFill);
+    if (fragment.entry->workgroupFill)
+      for (size_t i = 0; i < records; ++i)
+        std::memset(outputs.at(i), 0, sizeof(uint32_t)); // status
+    for (size_t q = count; q < groups * stage.quadsPerGroup; ++q)
+      for (unsigned lane = 0; lane < 4; ++lane) {
+        uint8_t *record = inputs.at(q * 4 + lane);
+        std::memcpy(record, inputs.at((count - 1) * 4 + lane), stage.inputSize);
+        uint32_t helper = 1;
+        std::memcpy(record, &helper, 4);
+      }
+    uint32_t batch = stage.nextBatch.fetch_add(1);
+    shadingBatch = this;
+    if (std::optional<KernelFault> fault = runner->runRow(groups, batch)) {
+      shadingBatch = nullptr;
+      stage.faults.report(batch, std::move(*fault));
+      entries.clear();
+      triangles.clear();
+      return false;
+    }
+  }
+  shadingBatch = nullptr;
+  stage.invocations.fetch_add(count * 4, std::memory_order_relaxed);
+
+  FragmentOperations &operations = stage.operations;
+  if (operations.writesUnorm8Only()) {
+    // Filled in place: a pushed copy built on the stack stalled on store
+    // forwarding for every quad.
+    quadWrites.resize(count);
+    for (size_t q = 0; q < count; ++q) {
+      const Entry &quad = entries[q];
+      unsigned lanes = quad.coverage;
+      for (unsigned lane = 0; lane < 4 && fragment.entry; ++lane) {
+        uint32_t status;
+        std::memcpy(&status, outputs.at(q * 4 + lane), 4);
+        if (status & (SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED))
+          lanes &= ~(1u << lane);
+      }
+      FragmentOperations::QuadWrite &write = quadWrites[q];
+      write.x = quad.x;
+      write.y = quad.y;
+      write.lanes = uint8_t(lanes);
+    }
+    operations.writeUnorm8Quads(quadWrites, outputs.data(),
+                                outputs.getRecordSize());
+    entries.clear();
+    triangles.clear();
+    return true;
+  }
+  for (size_t q = 0; q < count; ++q) {
+    const Entry &quad = entries[q];
+    for (unsigned lane = 0; lane < 4; ++lane) {
+      if (!(quad.coverage & (1u << lane)))
+        continue;
+      const uint8_t *record = outputs.at(q * 4 + lane);
+      uint32_t status = 0;
+      if (fragment.entry)
+        std::memcpy(&status, record, 4);
+      if (status & (SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED))
+        continue;
+      int32_t x = quad.x + lane % 2, y = quad.y + lane / 2;
+      if (fragment.earlyFragmentTests) {
+        operations.writeSamples(x, y, quad.samples[lane], record);
+        continue;
+      }
+      operations.process(x, y, quad.samples[lane], quad.depths[lane],
+                         quad.frontFacing, record);
+    }
+  }
+  entries.clear();
+  triangles.clear();
+  return true;
+}
+
+namespace spvb::runtime {
+
+/// GLSL.std.450 InterpolateAtCentroid, InterpolateAtSample and
+/// InterpolateAtOffset of the input at `input` (a float component of an
+/// interpolated input in this invocation's record, or a flat one, which
+/// keeps its value).
+void interpolateInput(const QuadBatch &batch, const spvb_invocation &invocation,
+                      uint32_t instruction, const uint8_t *input,
+                      uint32_t resultDesc, const void *operand,
+                      uint32_t operandDesc, void *result) {
+  const FragmentStage &stage = batch.stage;
+  TypeDesc resultType(resultDesc);
+  std::memset(result, 0, resultType.size());
+  uint64_t recordIndex = invocation.global_id[0];
+  size_t quadIndex = recordIndex / 4;
+  if (quadIndex >= batch.entries.size())
+    return; // a padding helper: its results are never used
+  const uint8_t *record = batch.inputs.at(recordIndex);
+  if (input < record || input >= record + stage.inputSize)
+    return;
+  uint32_t offset = uint32_t(input - record);
+  const Varying *varying = nullptr;
+  for (const Varying &candidate : stage.varyings)
+    if (offset >= candidate.input->offset &&
+        offset < candidate.input->offset +
+                     candidate.input->bytes * candidate.input->count)
+      varying = &candidate;
+  const QuadBatch::Entry &entry = batch.entries[quadIndex];
+  if (!varying || !varying->interpolate || entry.triangle == ~0u) {
+    std::memcpy(
+        result, input,
+        std::min<size_t>(resultType.size(), record + stage.inputSize - input));
+    return;
+  }
+  const spvb_stage_variable &var = *varying->input;
+  unsigned lane = recordIndex % 4;
+  double x = entry.x + lane % 2 + 0.5, y = entry.y + lane / 2 + 0.5;
+  auto moveTo = [&](uint32_t sample) {
+    std::array<double, 2> location = getSampleLocation(stage.samples, sample);
+    x += location[0] - 0.5;
+    y += location[1] - 0.5;
+  };
+  if (instruction == GLSLstd450InterpolateAtSample) {
+    // Sample numbers past the pixel's samples have no location: the
+    // centre, as with one sample.
+    int64_t sample = 0;
+    TypeDesc type(operandDesc);
+    std::memcpy(&sample, operand, std::min<uint32_t>(type.bytes, 8));
+    if (type.bytes == 4)
+      sample = int32_t(sample);
+    if (stage.samples > 1 && sample >= 0 && sample < int64_t(stage.samples))
+      moveTo(uint32_t(sample));
+  } else if (instruction == GLSLstd450InterpolateAtOffset) {
+    float offsets[2];
+    std::memcpy(offsets, operand, sizeof(offsets));
+    x += offsets[0];
+    y += offsets[1];
+  } else if (stage.samples > 1) {
+    // The centroid: the first covered sample of a partly covered pixel,
+    // with sample shading too (as lavapipe; any point in both the pixel
+    // and the primitive is valid).
+    uint32_t covered = entry.covered[lane];
+    uint32_t all = (1u << stage.samples) - 1;
+    if (covered && covered != all)
+      moveTo(llvm::countr_zero(covered));
+  }
+  QuadPixel at;
+  batch.triangles[entry.triangle].interpolateAt(x, y, at);
+  const std::array<double, 3> &weights =
+      var.flags & SPVB_STAGE_NOPERSPECTIVE ? at.linear : at.perspective;
+  std::array<const uint8_t *, 3> sources =
+      stage.getVertexRecords(*entry.primitive);
+  unsigned first = (offset - var.offset) / var.bytes;
+  for (unsigned c = 0; c < resultType.count && first + c < var.count; ++c) {
+    double value = 0;
+    for (unsigned k = 0; k < 3; ++k)
+      value += weights[k] * loadFloat(sources[k] + *varying->source +
+                                          (first + c) * var.bytes,
+                                      var.bytes);
+    storeScalar(static_cast<uint8_t *>(result) + c * var.bytes, var, value, 0);
+  }
+}
+
+} // namespace spvb::runtime
+
+extern "C" void spvb_rt_interpolate(spvb_invocation *invocation,
+                                    uint32_t instruction, const void *input,
+                                    uint32_t resultDesc, const void *operand,
+                                    uint32_t operandDesc, void *result) {
+  if (!shadingBatch) {
+    std::memset(result, 0, TypeDesc(resultDesc).size());
+    return;
+  }
+  interpolateInput(*shadingBatch, *invocation, instruction,
+                   static_cast<const uint8_t *>(input), resultDesc, operand,
+                   operandDesc, result);
+}

@@ -1,0 +1,864 @@
+//===- Rasterizer.cpp - Triangles to 2x2 quads of samples -----------------===//
+#include "Rasterizer.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/bit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+using namespace spvb::runtime;
+
+namespace {
+
+/// A vertex of the clipped polygon: clip coordinates and its weights of the
+/// original triangle's vertices.
+struct ClipVertex {
+  std::array<double, 4> c;
+  std::array<double, 3> weights;
+};
+
+/// Positions far outside the viewport stay in the fixed-point range: the
+/// guard band is this many viewport half-extents from its centre.
+constexpr double kGuardBand = 64;
+constexpr int kSubPixelBits = 8;
+constexpr int64_t kSubPixels = int64_t(1) << kSubPixelBits;
+
+/// Sutherland-Hodgman against one plane, `distance` >= 0 inside.
+template <typename Distance>
+void clipAgainst(llvm::SmallVectorImpl<ClipVertex> &polygon,
+                 Distance distance) {
+  llvm::SmallVector<ClipVertex, 12> result;
+  for (size_t i = 0, n = polygon.size(); i < n; ++i) {
+    const ClipVertex &a = polygon[i], &b = polygon[(i + 1) % n];
+    double da = distance(a), db = distance(b);
+    if (da >= 0)
+      result.push_back(a);
+    if ((da >= 0) != (db >= 0)) {
+      double t = da / (da - db);
+      ClipVertex v;
+      for (int k = 0; k < 4; ++k)
+        v.c[k] = a.c[k] + t * (b.c[k] - a.c[k]);
+      for (int k = 0; k < 3; ++k)
+        v.weights[k] = a.weights[k] + t * (b.weights[k] - a.weights[k]);
+      result.push_back(v);
+    }
+  }
+  polygon.assign(result.begin(), result.end());
+}
+
+/// A vertex in framebuffer coordinates.
+struct ScreenVertex {
+  double x, y, z, inverseW;
+  int64_t fx, fy; // snapped to sub-pixels
+  std::array<double, 3> weights;
+};
+
+bool isTopLeft(const ScreenVertex &a, const ScreenVertex &b) {
+  int64_t dx = b.fx - a.fx, dy = b.fy - a.fy;
+  // Framebuffer y grows downwards: a top edge is horizontal with the
+  // interior below it, a left edge has the interior to its right.
+  return (dy == 0 && dx > 0) || dy < 0;
+}
+
+int64_t edge(const ScreenVertex &a, const ScreenVertex &b, int64_t px,
+             int64_t py) {
+  return (b.fx - a.fx) * (py - a.fy) - (b.fy - a.fy) * (px - a.fx);
+}
+
+double getDepthBias(const GraphicsState &state, const RasterSetup &setup,
+                    const ScreenVertex &v0, const ScreenVertex &v1,
+                    const ScreenVertex &v2) {
+  if (!state.depthBias)
+    return 0;
+  double det = (v1.x - v0.x) * (v2.y - v0.y) - (v2.x - v0.x) * (v1.y - v0.y);
+  double slope = 0;
+  if (det != 0) {
+    double dzdx =
+        ((v1.z - v0.z) * (v2.y - v0.y) - (v2.z - v0.z) * (v1.y - v0.y)) / det;
+    double dzdy =
+        ((v2.z - v0.z) * (v1.x - v0.x) - (v1.z - v0.z) * (v2.x - v0.x)) / det;
+    slope = std::max(std::fabs(dzdx), std::fabs(dzdy));
+  }
+  double resolution = setup.depthResolution;
+  if (setup.depthFloat) {
+    // 2^(e - 23) for the largest exponent e of the primitive's depths.
+    double largest =
+        std::max({std::fabs(v0.z), std::fabs(v1.z), std::fabs(v2.z)});
+    int exponent = 0;
+    std::frexp(largest, &exponent);
+    resolution = largest == 0 ? 0 : std::ldexp(1.0, exponent - 1 - 23);
+  }
+  double bias =
+      slope * state.depthBiasSlope + resolution * state.depthBiasConstant;
+  if (state.depthBiasClamp > 0)
+    bias = std::min<double>(bias, state.depthBiasClamp);
+  else if (state.depthBiasClamp < 0)
+    bias = std::max<double>(bias, state.depthBiasClamp);
+  return bias;
+}
+
+/// A triangle ready for the edge walk: its vertices counter-clockwise in
+/// framebuffer coordinates, the pixels to walk within the scissor, and its
+/// edge functions. Edge k is opposite vertex k; its value at sub-pixel
+/// (sx, sy) grows by stepX[k] per pixel to the right and stepY[k] per pixel
+/// down, so pixel centres are reached by adding steps instead of
+/// evaluating three products per sample.
+struct EdgeSetup {
+  std::array<const ScreenVertex *, 3> v;
+  /// Twice the area in sub-pixels squared, positive.
+  int64_t area;
+  /// 0 for a top or left edge, else 1: a sample on an edge is inside only
+  /// if the edge is a top or left one.
+  int64_t bias[3];
+  /// Pixels [x0, x1) x [y0, y1) with a sample in the triangle's bounds.
+  int64_t x0, x1, y0, y1;
+  int64_t stepX[3], stepY[3];
+  /// Sample locations in sub-pixels.
+  uint32_t samples;
+  int64_t offsets[4][2];
+
+  void edgesAt(int64_t sx, int64_t sy, int64_t *e) const {
+    e[0] = edge(*v[1], *v[2], sx, sy);
+    e[1] = edge(*v[2], *v[0], sx, sy);
+    e[2] = edge(*v[0], *v[1], sx, sy);
+  }
+  /// Whether a sample whose edge values are `e` is inside.
+  bool inside(const int64_t *e) const {
+    return e[0] - bias[0] >= 0 && e[1] - bias[1] >= 0 && e[2] - bias[2] >= 0;
+  }
+  double depthAt(int64_t sx, int64_t sy) const {
+    int64_t e[3];
+    edgesAt(sx, sy, e);
+    double depth = 0;
+    for (int k = 0; k < 3; ++k)
+      depth += double(e[k]) / double(area) * v[k]->z;
+    return depth;
+  }
+  /// Whether the only sample of each pixel is its centre.
+  bool centreSamples() const {
+    return samples == 1 && offsets[0][0] == kSubPixels / 2 &&
+           offsets[0][1] == kSubPixels / 2;
+  }
+};
+
+/// Triangle set-up: orients the triangle counter-clockwise, applies the
+/// top-left rule and bounds the walk by the scissor. None for a triangle of
+/// no area or outside the scissor.
+std::optional<EdgeSetup> setUpEdges(const RasterSetup &setup,
+                                    const ScreenVertex &first,
+                                    const ScreenVertex &second,
+                                    const ScreenVertex &third) {
+  int64_t area = edge(first, second, third.fx, third.fy);
+  if (area == 0)
+    return std::nullopt;
+  bool flip = area < 0;
+  EdgeSetup edges;
+  edges.v = {&first, flip ? &third : &second, flip ? &second : &third};
+  edges.area = std::abs(area);
+  const ScreenVertex &v0 = *edges.v[0], &v1 = *edges.v[1], &v2 = *edges.v[2];
+  edges.bias[0] = isTopLeft(v1, v2) ? 0 : 1;
+  edges.bias[1] = isTopLeft(v2, v0) ? 0 : 1;
+  edges.bias[2] = isTopLeft(v0, v1) ? 0 : 1;
+  int64_t minX = std::min({v0.fx, v1.fx, v2.fx});
+  int64_t maxX = std::max({v0.fx, v1.fx, v2.fx});
+  int64_t minY = std::min({v0.fy, v1.fy, v2.fy});
+  int64_t maxY = std::max({v0.fy, v1.fy, v2.fy});
+  // Pixels with a sample in the bounds: a sample lies within [low, high]
+  // sub-pixels of its pixel's corner (the centre when single-sampled).
+  int64_t low = setup.samples == 1 ? kSubPixels / 2 : 0;
+  int64_t high = setup.samples == 1 ? kSubPixels / 2 : kSubPixels;
+  auto firstPixel = [&](int64_t min) {
+    return (min - high + kSubPixels - 1) >> kSubPixelBits;
+  };
+  auto pastPixel = [&](int64_t max) {
+    return ((max - low) >> kSubPixelBits) + 1;
+  };
+  edges.x0 = std::max<int64_t>(setup.x0, firstPixel(minX));
+  edges.x1 = std::min<int64_t>(setup.x1, pastPixel(maxX));
+  edges.y0 = std::max<int64_t>(setup.y0, firstPixel(minY));
+  edges.y1 = std::min<int64_t>(setup.y1, pastPixel(maxY));
+  if (edges.x0 >= edges.x1 || edges.y0 >= edges.y1)
+    return std::nullopt;
+  const ScreenVertex *from[3] = {&v1, &v2, &v0}, *to[3] = {&v2, &v0, &v1};
+  for (int k = 0; k < 3; ++k) {
+    edges.stepX[k] = -(to[k]->fy - from[k]->fy) * kSubPixels;
+    edges.stepY[k] = (to[k]->fx - from[k]->fx) * kSubPixels;
+  }
+  edges.samples = setup.samples;
+  for (uint32_t sample = 0; sample < setup.samples; ++sample) {
+    std::array<double, 2> location = getSampleLocation(setup.samples, sample);
+    edges.offsets[sample][0] = int64_t(location[0] * kSubPixels);
+    edges.offsets[sample][1] = int64_t(location[1] * kSubPixels);
+  }
+  return edges;
+}
+
+/// The edge walk of a triangle sampled at pixel centres only, whose
+/// consumer evaluates the planes itself: each quad with a covered pixel
+/// goes to the sink with its coverage, in raster order, many at a time.
+void walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
+                      const Quad &quad, QuadSink &sink) {
+  if (!(setup.sampleMask & 1))
+    return;
+  const int64_t *stepX = edges.stepX, *stepY = edges.stepY;
+  int64_t qx0 = edges.x0 & ~int64_t(1), qy0 = edges.y0 & ~int64_t(1);
+  int64_t row[3];
+  edges.edgesAt(qx0 * kSubPixels + kSubPixels / 2,
+                qy0 * kSubPixels + kSubPixels / 2, row);
+  // Per pixel of a quad: its edge values' offsets from pixel 0's.
+  int64_t laneStep[4][3];
+  for (int k = 0; k < 3; ++k) {
+    laneStep[0][k] = 0;
+    laneStep[1][k] = stepX[k];
+    laneStep[2][k] = stepY[k];
+    laneStep[3][k] = stepX[k] + stepY[k];
+  }
+  // Over most triangles' bounding boxes the edge values fit 32 bits: a
+  // quad's four pixels are then tested with one vector per edge.
+  typedef int32_t Int4 __attribute__((vector_size(16)));
+  int64_t quadColumns = (edges.x1 - qx0) / 2 + 1;
+  int64_t quadRows = (edges.y1 - qy0) / 2 + 1;
+  bool narrow = true;
+  Int4 laneStep32[3], limit32[3];
+  for (int k = 0; k < 3; ++k) {
+    int64_t sx = std::abs(stepX[k]), sy = std::abs(stepY[k]);
+    int64_t bound =
+        std::abs(row[k]) + 2 * sx * quadColumns + 2 * sy * quadRows + sx + sy;
+    narrow &= bound < (int64_t(1) << 30);
+    laneStep32[k] = Int4{0, int32_t(stepX[k]), int32_t(stepY[k]),
+                         int32_t(stepX[k] + stepY[k])};
+    // e >= bias, as e > bias - 1 (the vector compare is signed >).
+    limit32[k] = Int4{} + int32_t(edges.bias[k] - 1);
+  }
+  // The pixels of the quad whose edge values at pixel 0 are `e` inside
+  // the triangle (bit i: pixel i).
+  auto covers = [&](const int64_t *e) {
+    if (narrow) {
+      Int4 inside = (int32_t(e[0]) + laneStep32[0] > limit32[0]) &
+                    (int32_t(e[1]) + laneStep32[1] > limit32[1]) &
+                    (int32_t(e[2]) + laneStep32[2] > limit32[2]);
+      // The lanes' sign bits (movmskps).
+      typedef float Float4 __attribute__((vector_size(16)));
+      return unsigned(__builtin_ia32_movmskps(Float4(inside)));
+    }
+    unsigned coverage = 0;
+    for (unsigned i = 0; i < 4; ++i)
+      coverage |= unsigned(e[0] + laneStep[i][0] >= edges.bias[0] &&
+                           e[1] + laneStep[i][1] >= edges.bias[1] &&
+                           e[2] + laneStep[i][2] >= edges.bias[2])
+                  << i;
+    return coverage;
+  };
+  QuadCoverage covered[64];
+  size_t count = 0;
+  for (int64_t qy = qy0; qy < edges.y1; qy += 2) {
+    // Pixels of the quad within the scissor: 0 and 1 in row qy, 2 and 3
+    // in row qy + 1 (quads start at even pixels, the scissor need not).
+    unsigned rows =
+        (qy >= setup.y0 ? 0x3u : 0) | (qy + 1 < setup.y1 ? 0xcu : 0);
+    int64_t e[3] = {row[0], row[1], row[2]};
+    for (int64_t qx = qx0; qx < edges.x1; qx += 2) {
+      unsigned coverage =
+          covers(e) & rows &
+          ((qx >= setup.x0 ? 0x5u : 0) | (qx + 1 < setup.x1 ? 0xau : 0));
+      for (int k = 0; k < 3; ++k)
+        e[k] += 2 * stepX[k];
+      if (!coverage)
+        continue;
+      if (count == std::size(covered)) {
+        sink.emitCentred(quad, covered);
+        count = 0;
+      }
+      covered[count++] = {int32_t(qx), int32_t(qy), uint8_t(coverage)};
+    }
+    for (int k = 0; k < 3; ++k)
+      row[k] += 2 * stepY[k];
+  }
+  if (count)
+    sink.emitCentred(quad, llvm::ArrayRef(covered, count));
+}
+
+/// Quad emission: the quad at (qx, qy), whose pixels' centres have the edge
+/// values `centre` and whose covered samples are `covered`, with its pixels
+/// interpolated; with sample shading, a quad per covered sample, each
+/// interpolated at that sample's location.
+void emitQuad(const EdgeSetup &edges, const RasterSetup &setup,
+              const TriangleSetup &triangle, int64_t qx, int64_t qy,
+              const int64_t (&centre)[4][3],
+              const std::array<uint8_t, 4> &covered, uint8_t coverage,
+              Quad &quad, QuadSink &sink) {
+  // Helpers (outside the triangle) are extrapolated.
+  auto interpolate = [&](QuadPixel &pixel, const int64_t *e) {
+    double values[3] = {double(e[0]), double(e[1]), double(e[2])};
+    triangle.interpolate(values, pixel);
+  };
+  // Centroid weights: at the first covered sample of a partly covered
+  // pixel (inside the pixel and the primitive), else at the centre, whose
+  // edge values are `centreEdges`; with sample shading too, as lavapipe.
+  uint32_t samples = edges.samples, allSamples = (1u << samples) - 1;
+  auto setCentroid = [&](QuadPixel &pixel, const int64_t *centreEdges,
+                         int64_t px, int64_t py, uint8_t coveredSamples) {
+    QuadPixel at;
+    if (coveredSamples && coveredSamples != allSamples) {
+      unsigned first = llvm::countr_zero(unsigned(coveredSamples));
+      int64_t e[3];
+      edges.edgesAt(px + edges.offsets[first][0], py + edges.offsets[first][1],
+                    e);
+      interpolate(at, e);
+    } else {
+      interpolate(at, centreEdges);
+    }
+    pixel.centroidPerspective = at.perspective;
+    pixel.centroidLinear = at.linear;
+  };
+  std::array<QuadPixel, 4> pixels;
+  quad.x = qx;
+  quad.y = qy;
+  quad.covered = covered;
+  quad.centroid = setup.centroid;
+  quad.pixels = pixels.data();
+  if (!setup.perSample || samples == 1) {
+    quad.coverage = coverage;
+    quad.samples = covered;
+    quad.sample = -1;
+    for (int i = 0; i < 4; ++i) {
+      int64_t px = (qx + i % 2) * kSubPixels, py = (qy + i / 2) * kSubPixels;
+      QuadPixel &pixel = pixels[i];
+      interpolate(pixel, centre[i]);
+      pixel.sampleDepth[0] = pixel.depth;
+      if (samples > 1)
+        for (uint32_t sample = 0; sample < samples; ++sample)
+          pixel.sampleDepth[sample] = edges.depthAt(
+              px + edges.offsets[sample][0], py + edges.offsets[sample][1]);
+      if (setup.centroid)
+        setCentroid(pixel, centre[i], px, py, covered[i]);
+    }
+    sink.emit(quad);
+    return;
+  }
+  for (uint32_t sample = 0; sample < samples; ++sample) {
+    uint8_t shaded = 0;
+    for (int i = 0; i < 4; ++i)
+      if (covered[i] & (1u << sample))
+        shaded |= 1u << i;
+    if (!shaded)
+      continue;
+    quad.coverage = shaded;
+    quad.sample = int(sample);
+    for (int i = 0; i < 4; ++i) {
+      QuadPixel &pixel = pixels[i];
+      int64_t px = (qx + i % 2) * kSubPixels, py = (qy + i / 2) * kSubPixels;
+      int64_t e[3];
+      edges.edgesAt(px + edges.offsets[sample][0],
+                    py + edges.offsets[sample][1], e);
+      interpolate(pixel, e);
+      pixel.sampleDepth[sample] = pixel.depth;
+      quad.samples[i] = (shaded & (1u << i)) ? 1u << sample : 0;
+      if (setup.centroid)
+        setCentroid(pixel, centre[i], px, py, covered[i]);
+    }
+    sink.emit(quad);
+  }
+}
+
+/// The edge walk of any triangle: each pixel's samples (its centre when
+/// single-sampled) tested against the edges, and each quad with a covered
+/// sample emitted with its pixels interpolated (emitQuad), in raster order.
+void walkSampledQuads(const EdgeSetup &edges, const RasterSetup &setup,
+                      const TriangleSetup &triangle, Quad &quad,
+                      QuadSink &sink) {
+  int64_t qx0 = edges.x0 & ~int64_t(1), qy0 = edges.y0 & ~int64_t(1);
+  int64_t row[3];
+  edges.edgesAt(qx0 * kSubPixels + kSubPixels / 2,
+                qy0 * kSubPixels + kSubPixels / 2, row);
+  bool centreSamples = edges.centreSamples();
+  for (int64_t qy = qy0; qy < edges.y1; qy += 2) {
+    // Edge values at the centres of the quad's four pixels.
+    int64_t centre[4][3];
+    for (int k = 0; k < 3; ++k) {
+      centre[0][k] = row[k];
+      centre[1][k] = row[k] + edges.stepX[k];
+      centre[2][k] = row[k] + edges.stepY[k];
+      centre[3][k] = row[k] + edges.stepX[k] + edges.stepY[k];
+      row[k] += 2 * edges.stepY[k];
+    }
+    for (int64_t qx = qx0; qx < edges.x1; qx += 2) {
+      if (qx != qx0)
+        for (int i = 0; i < 4; ++i)
+          for (int k = 0; k < 3; ++k)
+            centre[i][k] += 2 * edges.stepX[k];
+      std::array<uint8_t, 4> covered{};
+      uint8_t coverage = 0;
+      for (int i = 0; i < 4; ++i) {
+        int64_t px = qx + i % 2, py = qy + i / 2;
+        if (px < setup.x0 || px >= setup.x1 || py < setup.y0 || py >= setup.y1)
+          continue;
+        if (centreSamples) {
+          if ((setup.sampleMask & 1) && edges.inside(centre[i]))
+            covered[i] = 1;
+        } else {
+          for (uint32_t sample = 0; sample < edges.samples; ++sample) {
+            if (!(setup.sampleMask & (1u << sample)))
+              continue;
+            int64_t e[3];
+            edges.edgesAt(px * kSubPixels + edges.offsets[sample][0],
+                          py * kSubPixels + edges.offsets[sample][1], e);
+            if (edges.inside(e))
+              covered[i] |= 1u << sample;
+          }
+        }
+        if (covered[i])
+          coverage |= 1u << i;
+      }
+      if (coverage)
+        emitQuad(edges, setup, triangle, qx, qy, centre, covered, coverage,
+                 quad, sink);
+    }
+  }
+}
+
+void rasterizeScreenTriangle(const GraphicsState &state,
+                             const RasterSetup &setup,
+                             const ScreenVertex &first,
+                             const ScreenVertex &second,
+                             const ScreenVertex &third, bool frontFacing,
+                             QuadSink &sink, const Quad &base = Quad()) {
+  std::optional<EdgeSetup> edges = setUpEdges(setup, first, second, third);
+  if (!edges)
+    return;
+  Quad quad = base;
+  quad.frontFacing = frontFacing;
+  quad.depthBias =
+      getDepthBias(state, setup, *edges->v[0], *edges->v[1], *edges->v[2]);
+  TriangleSetup triangle;
+  for (int k = 0; k < 3; ++k) {
+    triangle.fixed[k] = {edges->v[k]->fx, edges->v[k]->fy};
+    triangle.z[k] = edges->v[k]->z;
+    triangle.inverseW[k] = edges->v[k]->inverseW;
+    triangle.weights[k] = edges->v[k]->weights;
+  }
+  triangle.area = edges->area;
+  static thread_local uint64_t serial = 0;
+  triangle.serial = ++serial;
+  triangle.setPlanes(int32_t(edges->x0 & ~int64_t(1)),
+                     int32_t(edges->y0 & ~int64_t(1)));
+  quad.triangle = &triangle;
+  // Pixel centres are all the consumer needs: it evaluates the planes.
+  if (edges->centreSamples() && !setup.centroid)
+    walkCentredQuads(*edges, setup, quad, sink);
+  else
+    walkSampledQuads(*edges, setup, triangle, quad, sink);
+}
+
+/// std::llround without the library call: half away from zero.
+int64_t roundToSubPixel(double v) {
+  if (!(std::fabs(v) < 0x1p62))
+    return std::llround(v);
+  int64_t whole = int64_t(v); // truncated, exactly
+  double fraction = v - double(whole);
+  return whole + (fraction >= 0.5) - (fraction <= -0.5);
+}
+
+ScreenVertex toScreen(const VkViewport &vp, const std::array<double, 4> &c,
+                      std::array<double, 3> weights) {
+  ScreenVertex s;
+  double inverseW = 1.0 / c[3];
+  s.x = vp.x + vp.width / 2 + c[0] * inverseW * vp.width / 2;
+  s.y = vp.y + vp.height / 2 + c[1] * inverseW * vp.height / 2;
+  s.z = vp.minDepth + c[2] * inverseW * (vp.maxDepth - vp.minDepth);
+  s.inverseW = inverseW;
+  s.fx = roundToSubPixel(s.x * kSubPixels);
+  s.fy = roundToSubPixel(s.y * kSubPixels);
+  s.weights = weights;
+  return s;
+}
+
+/// A corner of a line's or point's rectangle: `from` moved by (dx, dy)
+/// pixels.
+ScreenVertex offset(ScreenVertex from, double dx, double dy) {
+  from.x += dx;
+  from.y += dy;
+  from.fx = roundToSubPixel(from.x * kSubPixels);
+  from.fy = roundToSubPixel(from.y * kSubPixels);
+  return from;
+}
+
+void rasterizeScreenLine(const GraphicsState &state, const RasterSetup &setup,
+                         ScreenVertex a, ScreenVertex b, bool frontFacing,
+                         QuadSink &sink) {
+  double dx = b.x - a.x, dy = b.y - a.y, length = std::hypot(dx, dy);
+  if (length == 0)
+    return;
+  double half = std::max(1.0f, state.lineWidth) / 2;
+  double nx = -dy / length * half, ny = dx / length * half;
+  // Lines are interpolated linearly along the segment: no perspective
+  // weights across the rectangle.
+  a.inverseW = b.inverseW = 1;
+  ScreenVertex a0 = offset(a, nx, ny), a1 = offset(a, -nx, -ny);
+  ScreenVertex b0 = offset(b, nx, ny), b1 = offset(b, -nx, -ny);
+  rasterizeScreenTriangle(state, setup, a0, b0, a1, frontFacing, sink);
+  rasterizeScreenTriangle(state, setup, a1, b0, b1, frontFacing, sink);
+}
+
+void rasterizeScreenPoint(const GraphicsState &state, const RasterSetup &setup,
+                          ScreenVertex p, double size, bool frontFacing,
+                          QuadSink &sink) {
+  double half = std::max(1.0, size) / 2;
+  Quad base;
+  base.pointX = p.x;
+  base.pointY = p.y;
+  base.pointSize = std::max(1.0, size);
+  p.inverseW = 1;
+  ScreenVertex c00 = offset(p, -half, -half), c10 = offset(p, half, -half);
+  ScreenVertex c01 = offset(p, -half, half), c11 = offset(p, half, half);
+  rasterizeScreenTriangle(state, setup, c00, c10, c01, frontFacing, sink, base);
+  rasterizeScreenTriangle(state, setup, c01, c10, c11, frontFacing, sink, base);
+}
+
+/// Whether a point survives the near and far planes.
+bool isInDepthRange(const GraphicsState &state, const ClipPosition &c) {
+  if (c[3] <= 0)
+    return false;
+  return state.depthClamp || (c[2] >= 0 && c[2] <= c[3]);
+}
+
+} // namespace
+
+void QuadSink::emitCentred(const Quad &base,
+                           llvm::ArrayRef<QuadCoverage> quads) {
+  Quad quad = base;
+  for (const QuadCoverage &covered : quads) {
+    quad.x = covered.x;
+    quad.y = covered.y;
+    quad.coverage = covered.coverage;
+    for (unsigned i = 0; i < 4; ++i)
+      quad.samples[i] = quad.covered[i] = (covered.coverage >> i) & 1;
+    emit(quad);
+  }
+}
+
+std::array<double, 2> spvb::runtime::getSampleLocation(uint32_t samples,
+                                                       uint32_t sample) {
+  // VkPhysicalDeviceLimits::standardSampleLocations, 4 samples.
+  static const double kFour[4][2] = {
+      {0.375, 0.125}, {0.875, 0.375}, {0.125, 0.625}, {0.625, 0.875}};
+  if (samples == 4 && sample < 4)
+    return {kFour[sample][0], kFour[sample][1]};
+  return {0.5, 0.5};
+}
+
+void spvb::runtime::rasterizeLine(const GraphicsState &state,
+                                  const RasterSetup &setup,
+                                  const std::array<ClipPosition, 2> &positions,
+                                  QuadSink &sink) {
+  // Clipped against the near and far planes (unless depth clamp) and w > 0
+  // as a segment a + t (b - a), t in [t0, t1].
+  std::array<double, 4> a, b;
+  for (int k = 0; k < 4; ++k) {
+    a[k] = positions[0][k];
+    b[k] = positions[1][k];
+  }
+  double t0 = 0, t1 = 1;
+  // `da` and `db` are the ends' distances to a plane, >= 0 inside.
+  auto clip = [&](double da, double db) {
+    if (da < 0 && db < 0)
+      return false;
+    if (da < 0)
+      t0 = std::max(t0, da / (da - db));
+    else if (db < 0)
+      t1 = std::min(t1, da / (da - db));
+    return true;
+  };
+  if (!state.depthClamp &&
+      (!clip(a[2], b[2]) || !clip(a[3] - a[2], b[3] - b[2])))
+    return;
+  if (!clip(a[3] - 1e-30, b[3] - 1e-30) || t0 > t1)
+    return;
+  std::array<double, 4> c0, c1;
+  for (int k = 0; k < 4; ++k) {
+    c0[k] = a[k] + t0 * (b[k] - a[k]);
+    c1[k] = a[k] + t1 * (b[k] - a[k]);
+  }
+  rasterizeScreenLine(
+      state, setup, toScreen(setup.viewport, c0, {1 - t0, t0, 0}),
+      toScreen(setup.viewport, c1, {1 - t1, t1, 0}), true, sink);
+}
+
+void spvb::runtime::rasterizePoint(const GraphicsState &state,
+                                   const RasterSetup &setup,
+                                   const ClipPosition &position, double size,
+                                   QuadSink &sink) {
+  if (!isInDepthRange(state, position))
+    return;
+  std::array<double, 4> c;
+  for (int k = 0; k < 4; ++k)
+    c[k] = position[k];
+  rasterizeScreenPoint(state, setup, toScreen(setup.viewport, c, {1, 0, 0}),
+                       size, true, sink);
+}
+
+/// A clipped polygon in framebuffer coordinates: culled by facing, then
+/// filled as a fan, or its edges or vertices drawn.
+static void rasterizePolygon(const GraphicsState &state,
+                             const RasterSetup &setup,
+                             llvm::ArrayRef<ScreenVertex> screen,
+                             QuadSink &sink) {
+  // Facing: a = -1/2 sum(x_i y_(i+1) - x_(i+1) y_i) over the polygon;
+  // a > 0 is counter-clockwise.
+  double a = 0;
+  for (size_t i = 0, n = screen.size(); i < n; ++i) {
+    const ScreenVertex &p = screen[i], &q = screen[(i + 1) % n];
+    a += p.x * q.y - q.x * p.y;
+  }
+  a = -a / 2;
+  if (a == 0)
+    return;
+  bool counterClockwise = a > 0;
+  bool front = state.frontFace == VK_FRONT_FACE_COUNTER_CLOCKWISE
+                   ? counterClockwise
+                   : !counterClockwise;
+  if ((front && (state.cullMode & VK_CULL_MODE_FRONT_BIT)) ||
+      (!front && (state.cullMode & VK_CULL_MODE_BACK_BIT)))
+    return;
+  if (state.polygonMode == VK_POLYGON_MODE_LINE) {
+    for (size_t i = 0, n = screen.size(); i < n; ++i)
+      rasterizeScreenLine(state, setup, screen[i], screen[(i + 1) % n], front,
+                          sink);
+    return;
+  }
+  if (state.polygonMode == VK_POLYGON_MODE_POINT) {
+    for (const ScreenVertex &vertex : screen)
+      rasterizeScreenPoint(state, setup, vertex, 1.0, front, sink);
+    return;
+  }
+  for (size_t i = 1; i + 1 < screen.size(); ++i)
+    rasterizeScreenTriangle(state, setup, screen[0], screen[i], screen[i + 1],
+                            front, sink);
+}
+
+ProjectedVertex spvb::runtime::projectVertex(const GraphicsState &state,
+                                             const RasterSetup &setup,
+                                             const ClipPosition &position) {
+  ProjectedVertex projected;
+  projected.clip = position;
+  double c[4] = {position[0], position[1], position[2], position[3]};
+  // Clipping keeps what has w > 0 of a primitive whose vertices all do
+  // within their projection's convex hull.
+  if (!(c[3] > 0))
+    return projected;
+  ScreenVertex screen =
+      toScreen(setup.viewport, {c[0], c[1], c[2], c[3]}, {1, 0, 0});
+  projected.x = screen.x;
+  projected.y = screen.y;
+  projected.z = screen.z;
+  projected.inverseW = screen.inverseW;
+  projected.fx = screen.fx;
+  projected.fy = screen.fy;
+  projected.projected = std::isfinite(screen.x) && std::isfinite(screen.y);
+  projected.unclipped = (state.depthClamp || (c[2] >= 0 && c[3] - c[2] >= 0)) &&
+                        c[3] - 1e-30 >= 0 && c[3] * kGuardBand + c[0] >= 0 &&
+                        c[3] * kGuardBand - c[0] >= 0 &&
+                        c[3] * kGuardBand + c[1] >= 0 &&
+                        c[3] * kGuardBand - c[1] >= 0;
+  return projected;
+}
+
+/// Clipping: the part of the triangle inside the near and far planes
+/// (unless depth clamping), w > 0 and the guard band, as a polygon whose
+/// vertices carry their weights of the triangle's vertices.
+static llvm::SmallVector<ClipVertex, 12>
+clipTriangle(const GraphicsState &state,
+             const std::array<const ProjectedVertex *, 3> &projected) {
+  llvm::SmallVector<ClipVertex, 12> polygon;
+  for (int i = 0; i < 3; ++i) {
+    ClipVertex v;
+    for (int k = 0; k < 4; ++k)
+      v.c[k] = projected[i]->clip[k];
+    v.weights = {0, 0, 0};
+    v.weights[i] = 1;
+    polygon.push_back(v);
+  }
+  if (!state.depthClamp) {
+    clipAgainst(polygon, [](const ClipVertex &v) { return v.c[2]; });
+    clipAgainst(polygon, [](const ClipVertex &v) { return v.c[3] - v.c[2]; });
+  }
+  clipAgainst(polygon, [](const ClipVertex &v) { return v.c[3] - 1e-30; });
+  for (int axis = 0; axis < 2; ++axis) {
+    clipAgainst(polygon, [&](const ClipVertex &v) {
+      return v.c[3] * kGuardBand + v.c[axis];
+    });
+    clipAgainst(polygon, [&](const ClipVertex &v) {
+      return v.c[3] * kGuardBand - v.c[axis];
+    });
+  }
+  return polygon;
+}
+
+void spvb::runtime::rasterizeTriangle(
+    const GraphicsState &state, const RasterSetup &setup,
+    const std::array<const ProjectedVertex *, 3> &projected, QuadSink &sink) {
+  // Most triangles lie inside every clip plane: clipping would keep them
+  // as they are.
+  if (llvm::all_of(projected, [](const ProjectedVertex *vertex) {
+        return vertex->unclipped;
+      })) {
+    std::array<ScreenVertex, 3> screen;
+    for (int i = 0; i < 3; ++i) {
+      const ProjectedVertex &vertex = *projected[i];
+      screen[i] = {vertex.x,  vertex.y,  vertex.z, vertex.inverseW,
+                   vertex.fx, vertex.fy, {0, 0, 0}};
+      screen[i].weights[i] = 1;
+    }
+    rasterizePolygon(state, setup, screen, sink);
+    return;
+  }
+  llvm::SmallVector<ClipVertex, 12> polygon = clipTriangle(state, projected);
+  if (polygon.size() < 3)
+    return;
+  llvm::SmallVector<ScreenVertex, 12> screen;
+  for (const ClipVertex &c : polygon)
+    screen.push_back(toScreen(setup.viewport, c.c, c.weights));
+  rasterizePolygon(state, setup, screen, sink);
+}
+
+/// getPrimitiveBounds of a filled, single-sampled triangle of three
+/// `unclipped` vertices: exactly the pixels whose centres its snapped
+/// vertices' bounds hold, within `scissor`.
+static PixelRect getUnclippedTriangleBounds(const ProjectedVertex &a,
+                                            const ProjectedVertex &b,
+                                            const ProjectedVertex &c,
+                                            const PixelRect &scissor) {
+  // The triangle reaches rasterizeScreenTriangle with these snapped
+  // vertices: its bounds, the pixels whose centre lies within theirs,
+  // computed as there.
+  int64_t minX = std::min(std::min(a.fx, b.fx), c.fx);
+  int64_t maxX = std::max(std::max(a.fx, b.fx), c.fx);
+  int64_t minY = std::min(std::min(a.fy, b.fy), c.fy);
+  int64_t maxY = std::max(std::max(a.fy, b.fy), c.fy);
+  constexpr int64_t kHalf = kSubPixels / 2;
+  auto first = [](int64_t min, int32_t low, int32_t high) {
+    return int32_t(std::clamp<int64_t>(
+        (min - kHalf + kSubPixels - 1) >> kSubPixelBits, low, high));
+  };
+  auto past = [](int64_t max, int32_t low, int32_t high) {
+    return int32_t(
+        std::clamp<int64_t>(((max - kHalf) >> kSubPixelBits) + 1, low, high));
+  };
+  return {
+      first(minX, scissor.x0, scissor.x1), first(minY, scissor.y0, scissor.y1),
+      past(maxX, scissor.x0, scissor.x1), past(maxY, scissor.y0, scissor.y1)};
+}
+
+PixelRect spvb::runtime::getPrimitiveBounds(
+    const GraphicsState &state, const RasterSetup &setup,
+    llvm::ArrayRef<const ProjectedVertex *> vertices, double pointSize) {
+  PixelRect scissor = setup.getScissor();
+  if (vertices.size() == 3 && state.polygonMode == VK_POLYGON_MODE_FILL &&
+      setup.samples == 1 && vertices[0]->unclipped && vertices[1]->unclipped &&
+      vertices[2]->unclipped)
+    return getUnclippedTriangleBounds(*vertices[0], *vertices[1], *vertices[2],
+                                      scissor);
+  double minX = INFINITY, minY = INFINITY, maxX = -INFINITY, maxY = -INFINITY;
+  for (const ProjectedVertex *vertex : vertices) {
+    if (!vertex->projected)
+      return scissor;
+    minX = std::min(minX, vertex->x);
+    maxX = std::max(maxX, vertex->x);
+    minY = std::min(minY, vertex->y);
+    maxY = std::max(maxY, vertex->y);
+  }
+  // Half a line's width or a point's size, and a pixel for snapping.
+  double pad = 1 + std::max({1.0, double(state.lineWidth), pointSize}) / 2;
+  // Clamped first, so that the floor and ceiling are of small values.
+  auto floorIn = [](double value, int32_t low, int32_t high) {
+    value = std::clamp(value, double(low), double(high));
+    int32_t truncated = int32_t(value);
+    return truncated - int32_t(double(truncated) > value);
+  };
+  auto ceilIn = [](double value, int32_t low, int32_t high) {
+    value = std::clamp(value, double(low), double(high));
+    int32_t truncated = int32_t(value);
+    return truncated + int32_t(double(truncated) < value);
+  };
+  if (vertices.size() == 3 && state.polygonMode == VK_POLYGON_MODE_FILL &&
+      setup.samples == 1) {
+    // A filled triangle covers pixels by their centres, x + 0.5 within
+    // the snapped bounds (snapping moves a vertex by at most half a
+    // sub-pixel; a whole one is allowed).
+    double snap = 1.0 / kSubPixels;
+    auto pastIn = [&](double value, int32_t low, int32_t high) {
+      return std::min(floorIn(value, low, high) + 1, high);
+    };
+    return {floorIn(minX - 0.5 - snap, scissor.x0, scissor.x1),
+            floorIn(minY - 0.5 - snap, scissor.y0, scissor.y1),
+            pastIn(maxX - 0.5 + snap, scissor.x0, scissor.x1),
+            pastIn(maxY - 0.5 + snap, scissor.y0, scissor.y1)};
+  }
+  return {floorIn(minX - pad, scissor.x0, scissor.x1),
+          floorIn(minY - pad, scissor.y0, scissor.y1),
+          ceilIn(maxX + pad, scissor.x0, scissor.x1),
+          ceilIn(maxY + pad, scissor.y0, scissor.y1)};
+}
+
+void TriangleSetup::interpolate(const double *e, QuadPixel &pixel) const {
+  double l[3], q[3], sum = 0;
+  for (int k = 0; k < 3; ++k) {
+    l[k] = e[k] / double(area);
+    q[k] = l[k] * inverseW[k];
+    sum += q[k];
+  }
+  pixel.depth = 0;
+  pixel.inverseW = sum;
+  pixel.perspective = {0, 0, 0};
+  pixel.linear = {0, 0, 0};
+  // One division, not three: the weights go to 32-bit floats, far coarser
+  // than the reciprocal's rounding.
+  double inverseSum = sum != 0 ? 1 / sum : 0;
+  for (int k = 0; k < 3; ++k) {
+    pixel.depth += l[k] * z[k];
+    double p = sum != 0 ? q[k] * inverseSum : l[k];
+    for (int j = 0; j < 3; ++j) {
+      pixel.perspective[j] += p * weights[k][j];
+      pixel.linear[j] += l[k] * weights[k][j];
+    }
+  }
+}
+
+void TriangleSetup::interpolateAt(double x, double y, QuadPixel &pixel) const {
+  double sx = x * kSubPixels, sy = y * kSubPixels;
+  double e[3];
+  for (int k = 0; k < 3; ++k) {
+    // Edge k runs from vertex k + 1 to vertex k + 2, as edge() computes.
+    const std::array<int64_t, 2> &a = fixed[(k + 1) % 3],
+                                 &b = fixed[(k + 2) % 3];
+    e[k] = double(b[0] - a[0]) * (sy - double(a[1])) -
+           double(b[1] - a[1]) * (sx - double(a[0]));
+  }
+  interpolate(e, pixel);
+}
+
+void TriangleSetup::setPlanes(int32_t x, int32_t y) {
+  originX = x;
+  originY = y;
+  int64_t sx = int64_t(x) * kSubPixels, sy = int64_t(y) * kSubPixels;
+  depth = inverseWPlane = Plane();
+  for (int k = 0; k < 3; ++k) {
+    // Edge k runs from vertex k + 1 to vertex k + 2, as edge() computes.
+    const std::array<int64_t, 2> &a = fixed[(k + 1) % 3],
+                                 &b = fixed[(k + 2) % 3];
+    int64_t e = (b[0] - a[0]) * (sy - a[1]) - (b[1] - a[1]) * (sx - a[0]);
+    Plane &l = barycentric[k];
+    l.a = double(e) / double(area);
+    l.dx = double(-(b[1] - a[1]) * kSubPixels) / double(area);
+    l.dy = double((b[0] - a[0]) * kSubPixels) / double(area);
+    depth.a += l.a * z[k];
+    depth.dx += l.dx * z[k];
+    depth.dy += l.dy * z[k];
+    inverseWPlane.a += l.a * inverseW[k];
+    inverseWPlane.dx += l.dx * inverseW[k];
+    inverseWPlane.dy += l.dy * inverseW[k];
+  }
+}

@@ -1,0 +1,22 @@
+//===- DispatchState.h - What the runtime keeps per dispatch ----*- C++ -*-===//
+//
+// spvb_dispatch::runtime points at one of these for the whole dispatch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_CPU_RUNTIME_LIB_DISPATCHSTATE_H
+#define SPVBRIDGE_CPU_RUNTIME_LIB_DISPATCHSTATE_H
+
+#include "checks/FaultLog.h"
+#include "checks/RaceDetector.h"
+
+namespace spvb::runtime {
+
+struct DispatchState {
+  FaultLog faults;
+  /// Used only by kernels compiled with race checks.
+  RaceDetector races;
+};
+
+} // namespace spvb::runtime
+
+#endif // SPVBRIDGE_CPU_RUNTIME_LIB_DISPATCHSTATE_H
