@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that every C and C++ file of the source tree is formatted as
 .clang-format says (clang-format-22, LLVM style): prints each file that is
-not, with the first lines clang-format would change, and fails.
+not, and fails.
 
   check_format.py --clang-format BIN --root DIR
 
@@ -38,15 +38,18 @@ def main():
               % args.clang_format)
         return 77
     files = sorted(sources(args.root))
-    unformatted = []
-    for path in files:
-        run = subprocess.run([binary, "--dry-run", "--Werror", path],
-                             capture_output=True, text=True)
-        if run.returncode != 0:
-            unformatted.append(path)
-            print("error: %s is not clang-format clean:" %
-                  os.path.relpath(path, args.root))
-            print("\n".join(run.stderr.splitlines()[:6]))
+    # One run for all files; it names each file that differs.
+    run = subprocess.run([binary, "--dry-run", "--Werror"] + files,
+                         capture_output=True, text=True)
+    unformatted = sorted({line.split(":")[0] for line in
+                          run.stderr.splitlines() if ": error: " in line})
+    for path in unformatted:
+        print("error: %s is not clang-format clean (fix: clang-format-22 -i "
+              "%s)" % (os.path.relpath(path, args.root),
+                       os.path.relpath(path, args.root)))
+    if run.returncode != 0 and not unformatted:
+        print(run.stderr)
+        return 1
     print("%d of %d files clang-format clean" %
           (len(files) - len(unformatted), len(files)))
     return 1 if unformatted else 0

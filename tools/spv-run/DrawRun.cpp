@@ -1,7 +1,7 @@
 //===- DrawRun.cpp - spv-run's draws --------------------------------------===//
 #include "DrawRun.h"
 
-#include "../common/JitCompilerFlags.h"
+#include "JitCompilerFlags.h"
 #include "spvbridge/bridge/DrawAttachments.h"
 #include "spvbridge/bridge/FullScreenVertexShader.h"
 #include "spvbridge/cpu_runtime/Watchdog.h"

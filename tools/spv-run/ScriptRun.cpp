@@ -1,7 +1,7 @@
 //===- ScriptRun.cpp - spv-run SCRIPT: one Amber script -------------------===//
 #include "ScriptRun.h"
 
-#include "../common/JitCompilerFlags.h"
+#include "JitCompilerFlags.h"
 
 #include "spvbridge/amber/ScriptParser.h"
 

@@ -18,13 +18,13 @@
 // buffers (BufferCompare.h).
 //
 //===----------------------------------------------------------------------===//
-#include "../common/CompileFlags.h"
-#include "../common/JitCompilerFlags.h"
+#include "CompileFlags.h"
 #include "DebugTarget.h"
 #include "DeviceAddresses.h"
 #include "DrawRun.h"
 #include "HostJob.h"
 #include "HostResources.h"
+#include "JitCompilerFlags.h"
 #include "ReflectionJson.h"
 #include "ResourceChecks.h"
 #include "RunArguments.h"

@@ -7,7 +7,7 @@
 // .frag .glsl) or .hlsl. Default: optimized (-O2) LLVM IR text on stdout.
 //
 //===----------------------------------------------------------------------===//
-#include "../common/CompileFlags.h"
+#include "CompileFlags.h"
 #include "spvbridge/bridge/Codegen.h"
 #include "spvbridge/bridge/Compiler.h"
 

@@ -113,17 +113,14 @@ llvm::Error Session::writeAddresses(const Job &job, Result &result) {
 llvm::Error Session::createPipeline(const Job &job, Result &result) {
   Specialization specialization(job.specializations);
   auto start = Clock::now();
-  VkShaderModule module;
-  if (llvm::Error error = context.createShaderModule(*job.spirv, module))
-    return error;
+  llvm::Expected<VkPipelineShaderStageCreateInfo> stage =
+      context.createShaderStage(*job.spirv, VK_SHADER_STAGE_COMPUTE_BIT,
+                                job.entryPoint, specialization.get());
+  if (!stage)
+    return stage.takeError();
   auto info = makeStruct<VkComputePipelineCreateInfo>(
       VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
-  info.stage = makeStruct<VkPipelineShaderStageCreateInfo>(
-      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
-  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = module;
-  info.stage.pName = job.entryPoint.c_str();
-  info.stage.pSpecializationInfo = specialization.get();
+  info.stage = *stage;
   info.layout = context.pipelineLayout;
   if (llvm::Error error =
           check(vkCreateComputePipelines(context.device, VK_NULL_HANDLE, 1,

@@ -1033,6 +1033,19 @@ llvm::Error Context::createShaderModule(const SpirvBinary &spirv,
   return llvm::Error::success();
 }
 
+llvm::Expected<VkPipelineShaderStageCreateInfo> Context::createShaderStage(
+    const SpirvBinary &spirv, VkShaderStageFlagBits stage,
+    const std::string &entry, const VkSpecializationInfo *specialization) {
+  auto info = makeStruct<VkPipelineShaderStageCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
+  if (llvm::Error error = createShaderModule(spirv, info.module))
+    return error;
+  info.stage = stage;
+  info.pName = entry.c_str();
+  info.pSpecializationInfo = specialization;
+  return info;
+}
+
 llvm::Error Context::createCommandPool() {
   auto poolInfo = makeStruct<VkCommandPoolCreateInfo>(
       VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
@@ -1170,7 +1183,7 @@ Context::runRecorded(uint32_t repeat, VkPipelineBindPoint bindPoint,
                      llvm::function_ref<void(VkCommandBuffer)> download,
                      llvm::function_ref<void()> beforeRun) {
   if (llvm::Error error = createCommandPool())
-    return std::move(error);
+    return error;
   // Recorded once, submitted for the warm-up and every timed run.
   llvm::Expected<VkCommandBuffer> commands = beginCommands();
   if (!commands)
@@ -1183,7 +1196,7 @@ Context::runRecorded(uint32_t repeat, VkPipelineBindPoint bindPoint,
                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   if (llvm::Error error =
           check(vkEndCommandBuffer(*commands), "vkEndCommandBuffer"))
-    return std::move(error);
+    return error;
 
   // Images are restored by a copy from their staging buffers, submitted
   // before each run outside the timing, and read back into the same buffers
@@ -1197,7 +1210,7 @@ Context::runRecorded(uint32_t repeat, VkPipelineBindPoint bindPoint,
     recordImageUpload(upload, stages);
     if (llvm::Error error =
             check(vkEndCommandBuffer(upload), "vkEndCommandBuffer"))
-      return std::move(error);
+      return error;
   }
   if (hasImages() || download) {
     llvm::Expected<VkCommandBuffer> begun = beginCommands();
@@ -1213,7 +1226,7 @@ Context::runRecorded(uint32_t repeat, VkPipelineBindPoint bindPoint,
                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     if (llvm::Error error =
             check(vkEndCommandBuffer(downloads), "vkEndCommandBuffer"))
-      return std::move(error);
+      return error;
   }
 
   // Every run starts from the initial contents, so the outputs show
@@ -1223,7 +1236,7 @@ Context::runRecorded(uint32_t repeat, VkPipelineBindPoint bindPoint,
     if (beforeRun)
       beforeRun();
     if (llvm::Error error = restore(upload))
-      return std::move(error);
+      return error;
     llvm::Expected<double> milliseconds = submitTimed(*commands);
     if (!milliseconds)
       return milliseconds.takeError();
@@ -1234,7 +1247,7 @@ Context::runRecorded(uint32_t repeat, VkPipelineBindPoint bindPoint,
   }
   if (downloads)
     if (llvm::Error error = submitAndWait(downloads))
-      return std::move(error);
+      return error;
   return times;
 }
 

@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace spvb::vulkan {
@@ -151,6 +152,12 @@ public:
   /// A module owned by the context.
   llvm::Error createShaderModule(const SpirvBinary &spirv,
                                  VkShaderModule &module);
+  /// A pipeline stage of `spirv`'s `entry`, whose module the context owns;
+  /// dispatches and draws make theirs alike.
+  llvm::Expected<VkPipelineShaderStageCreateInfo>
+  createShaderStage(const SpirvBinary &spirv, VkShaderStageFlagBits stage,
+                    const std::string &entry,
+                    const VkSpecializationInfo *specialization);
 
   /// The first run's and the others' milliseconds (RecordedWork).
   struct RunTimes {

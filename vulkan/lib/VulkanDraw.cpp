@@ -416,24 +416,17 @@ llvm::Error DrawSession::createPipeline(const DrawJob &job,
                                         DrawResult &result) {
   Specialization specialization(job.specializations);
   auto start = Clock::now();
-  VkShaderModule vertexModule, fragmentModule;
-  if (llvm::Error error = context.createShaderModule(*job.vertex, vertexModule))
-    return error;
-  if (llvm::Error error =
-          context.createShaderModule(*job.fragment, fragmentModule))
-    return error;
-  VkPipelineShaderStageCreateInfo stages[2];
-  for (VkPipelineShaderStageCreateInfo &stage : stages) {
-    stage = makeStruct<VkPipelineShaderStageCreateInfo>(
-        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
-    stage.pSpecializationInfo = specialization.get();
-  }
-  stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
-  stages[0].module = vertexModule;
-  stages[0].pName = job.vertexEntry.c_str();
-  stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
-  stages[1].module = fragmentModule;
-  stages[1].pName = job.fragmentEntry.c_str();
+  llvm::Expected<VkPipelineShaderStageCreateInfo> vertex =
+      context.createShaderStage(*job.vertex, VK_SHADER_STAGE_VERTEX_BIT,
+                                job.vertexEntry, specialization.get());
+  if (!vertex)
+    return vertex.takeError();
+  llvm::Expected<VkPipelineShaderStageCreateInfo> fragment =
+      context.createShaderStage(*job.fragment, VK_SHADER_STAGE_FRAGMENT_BIT,
+                                job.fragmentEntry, specialization.get());
+  if (!fragment)
+    return fragment.takeError();
+  VkPipelineShaderStageCreateInfo stages[2] = {*vertex, *fragment};
 
   std::vector<VkVertexInputBindingDescription> vertexBindings;
   for (const VertexBuffer &buffer : job.vertexBuffers)
