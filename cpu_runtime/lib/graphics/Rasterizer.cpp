@@ -203,7 +203,13 @@ void walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
                       const Quad &quad, QuadSink &sink) {
   if (!(setup.sampleMask & 1))
     return;
-  const int64_t *stepX = edges.stepX, *stepY = edges.stepY;
+  // Copies the walk keeps in registers across the sink's calls.
+  int64_t stepX[3], stepY[3], bias[3];
+  for (int k = 0; k < 3; ++k) {
+    stepX[k] = edges.stepX[k];
+    stepY[k] = edges.stepY[k];
+    bias[k] = edges.bias[k];
+  }
   int64_t qx0 = edges.x0 & ~int64_t(1), qy0 = edges.y0 & ~int64_t(1);
   int64_t row[3];
   edges.edgesAt(qx0 * kSubPixels + kSubPixels / 2,
@@ -231,7 +237,7 @@ void walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
     laneStep32[k] = Int4{0, int32_t(stepX[k]), int32_t(stepY[k]),
                          int32_t(stepX[k] + stepY[k])};
     // e >= bias, as e > bias - 1 (the vector compare is signed >).
-    limit32[k] = Int4{} + int32_t(edges.bias[k] - 1);
+    limit32[k] = Int4{} + int32_t(bias[k] - 1);
   }
   // The pixels of the quad whose edge values at pixel 0 are `e` inside
   // the triangle (bit i: pixel i).
@@ -246,9 +252,9 @@ void walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
     }
     unsigned coverage = 0;
     for (unsigned i = 0; i < 4; ++i)
-      coverage |= unsigned(e[0] + laneStep[i][0] >= edges.bias[0] &&
-                           e[1] + laneStep[i][1] >= edges.bias[1] &&
-                           e[2] + laneStep[i][2] >= edges.bias[2])
+      coverage |= unsigned(e[0] + laneStep[i][0] >= bias[0] &&
+                           e[1] + laneStep[i][1] >= bias[1] &&
+                           e[2] + laneStep[i][2] >= bias[2])
                   << i;
     return coverage;
   };
