@@ -482,5 +482,9 @@ PreservedAnalyses InvocationVectorizerPass::run(Module &module,
     kernel.store();
     changed = true;
   }
+  // The widened bodies no longer call the markers LaneMasks placed.
+  for (Function &function : llvm::make_early_inc_range(module))
+    if (function.getName().starts_with(kLanesPrefix) && function.use_empty())
+      function.eraseFromParent();
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -36,6 +36,8 @@ class LoopInfo;
 
 namespace spvb {
 
+/// What every marker's name starts with.
+inline constexpr llvm::StringLiteral kLanesPrefix = "spvb.lanes.";
 inline constexpr llvm::StringLiteral kLanesIf = "spvb.lanes.if";
 inline constexpr llvm::StringLiteral kLanesElse = "spvb.lanes.else";
 inline constexpr llvm::StringLiteral kLanesIfBreak = "spvb.lanes.if.break";

@@ -54,6 +54,8 @@ define void @spvb_one_workgroup(ptr %dispatch, ptr %invocation) {
 
 ; CHECK-LABEL: define void @spvb_one_workgroup(
 ; CHECK-NEXT: call void @spvb_one_invocation
+; The lane-mask markers are gone with the bodies that called them.
+; CHECK-NOT: @spvb.lanes.
 
 ; The new entry replaces the loop (and comes last): the lanes' local
 ; indices, a vector load where the lanes' addresses are consecutive, the
