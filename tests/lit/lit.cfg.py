@@ -18,6 +18,8 @@ config.substitutions.append(("%corpus", config.spvb_corpus_dir))
 # them as unsupported rather than failed.
 if os.path.isdir(config.spvb_corpus_dir):
     config.available_features.add("corpus")
+if shutil.which("clang-format-22"):
+    config.available_features.add("clang-format")
 # The kernel ABI version, from the header that defines it, so that kernel-info
 # checks read `[[ABI]]` (FileCheck -DABI=%spvb_abi) and survive a bump.
 with open(os.path.join(config.test_source_root, "..", "..", "cpu_runtime",
