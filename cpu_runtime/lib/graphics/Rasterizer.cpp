@@ -290,12 +290,13 @@ void walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
 /// Quad emission: the quad at (qx, qy), whose pixels' centres have the edge
 /// values `centre` and whose covered samples are `covered`, with its pixels
 /// interpolated; with sample shading, a quad per covered sample, each
-/// interpolated at that sample's location.
+/// interpolated at that sample's location. `pixels` holds the weights
+/// while the sink reads them (one array for all of a triangle's quads).
 void emitQuad(const EdgeSetup &edges, const RasterSetup &setup,
               const TriangleSetup &triangle, int64_t qx, int64_t qy,
               const int64_t (&centre)[4][3],
               const std::array<uint8_t, 4> &covered, uint8_t coverage,
-              Quad &quad, QuadSink &sink) {
+              Quad &quad, std::array<QuadPixel, 4> &pixels, QuadSink &sink) {
   // Helpers (outside the triangle) are extrapolated.
   auto interpolate = [&](QuadPixel &pixel, const int64_t *e) {
     double values[3] = {double(e[0]), double(e[1]), double(e[2])};
@@ -320,7 +321,6 @@ void emitQuad(const EdgeSetup &edges, const RasterSetup &setup,
     pixel.centroidPerspective = at.perspective;
     pixel.centroidLinear = at.linear;
   };
-  std::array<QuadPixel, 4> pixels;
   quad.x = qx;
   quad.y = qy;
   quad.covered = covered;
@@ -381,6 +381,7 @@ void walkSampledQuads(const EdgeSetup &edges, const RasterSetup &setup,
   edges.edgesAt(qx0 * kSubPixels + kSubPixels / 2,
                 qy0 * kSubPixels + kSubPixels / 2, row);
   bool centreSamples = edges.centreSamples();
+  std::array<QuadPixel, 4> pixels;
   for (int64_t qy = qy0; qy < edges.y1; qy += 2) {
     // Edge values at the centres of the quad's four pixels.
     int64_t centre[4][3];
@@ -421,7 +422,7 @@ void walkSampledQuads(const EdgeSetup &edges, const RasterSetup &setup,
       }
       if (coverage)
         emitQuad(edges, setup, triangle, qx, qy, centre, covered, coverage,
-                 quad, sink);
+                 quad, pixels, sink);
     }
   }
 }
