@@ -2,6 +2,8 @@
 
 #include "spvbridge/spirv/Reflection.h"
 
+#include "ParsedModule.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -21,200 +23,6 @@ llvm::Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
 
-struct Inst {
-  spv::Op opcode;
-  uint32_t typeId;
-  uint32_t resultId;
-  /// The whole instruction, word 0 included, so word(i) matches the
-  /// specification's word numbering.
-  std::vector<uint32_t> words;
-
-  uint32_t word(size_t i) const { return i < words.size() ? words[i] : 0; }
-  size_t size() const { return words.size(); }
-};
-
-struct Decoration {
-  spv::Decoration kind;
-  std::vector<uint32_t> args;
-};
-
-/// Decodes the literal string starting at word \p first; \p next receives the
-/// index of the word after it.
-std::string literalString(const Inst &inst, size_t first,
-                          size_t *next = nullptr) {
-  std::string out;
-  size_t i = first;
-  for (; i < inst.size(); ++i) {
-    uint32_t word = inst.words[i];
-    bool done = false;
-    for (int byte = 0; byte < 4; ++byte) {
-      char c = static_cast<char>((word >> (8 * byte)) & 0xff);
-      if (c == '\0') {
-        done = true;
-        break;
-      }
-      out += c;
-    }
-    if (done) {
-      ++i;
-      break;
-    }
-  }
-  if (next)
-    *next = i;
-  return out;
-}
-
-/// The module split into instructions with its debug names and decorations
-/// indexed by id.
-class Module {
-public:
-  static llvm::Expected<Module> parse(const SpirvBinary &binary);
-
-  uint32_t version = 0;
-  uint32_t generator = 0;
-  uint32_t idBound = 0;
-  std::vector<Inst> insts;
-
-  const Inst *def(uint32_t id) const {
-    auto it = defs.find(id);
-    return it == defs.end() ? nullptr : &insts[it->second];
-  }
-  std::string nameOf(uint32_t id) const {
-    auto it = names.find(id);
-    return it == names.end() ? std::string() : it->second;
-  }
-  std::string memberNameOf(uint32_t id, uint32_t member) const {
-    auto it = memberNames.find({id, member});
-    return it == memberNames.end() ? std::string() : it->second;
-  }
-  const Decoration *findDecoration(uint32_t id, spv::Decoration kind) const {
-    auto it = decorations.find(id);
-    if (it == decorations.end())
-      return nullptr;
-    for (const Decoration &d : it->second)
-      if (d.kind == kind)
-        return &d;
-    return nullptr;
-  }
-  const Decoration *findMemberDecoration(uint32_t id, uint32_t member,
-                                         spv::Decoration kind) const {
-    auto it = memberDecorations.find({id, member});
-    if (it == memberDecorations.end())
-      return nullptr;
-    for (const Decoration &d : it->second)
-      if (d.kind == kind)
-        return &d;
-    return nullptr;
-  }
-  std::optional<uint32_t> decorationArg(uint32_t id,
-                                        spv::Decoration kind) const {
-    const Decoration *d = findDecoration(id, kind);
-    if (!d || d->args.empty())
-      return std::nullopt;
-    return d->args[0];
-  }
-  const std::map<uint32_t, std::vector<Decoration>> &allDecorations() const {
-    return decorations;
-  }
-
-private:
-  void indexDebugAndAnnotations();
-
-  llvm::DenseMap<uint32_t, size_t> defs;
-  std::map<uint32_t, std::string> names;
-  std::map<std::pair<uint32_t, uint32_t>, std::string> memberNames;
-  std::map<uint32_t, std::vector<Decoration>> decorations;
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<Decoration>>
-      memberDecorations;
-};
-
-llvm::Expected<Module> Module::parse(const SpirvBinary &binary) {
-  Module module;
-  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
-  spv_diagnostic diagnostic = nullptr;
-  auto onHeader = [](void *user, spv_endianness_t, uint32_t, uint32_t version,
-                     uint32_t generator, uint32_t idBound,
-                     uint32_t) -> spv_result_t {
-    auto *m = static_cast<Module *>(user);
-    m->version = version;
-    m->generator = generator;
-    m->idBound = idBound;
-    return SPV_SUCCESS;
-  };
-  auto onInst = [](void *user,
-                   const spv_parsed_instruction_t *parsed) -> spv_result_t {
-    auto *m = static_cast<Module *>(user);
-    Inst inst{static_cast<spv::Op>(parsed->opcode), parsed->type_id,
-              parsed->result_id,
-              std::vector<uint32_t>(parsed->words,
-                                    parsed->words + parsed->num_words)};
-    if (inst.resultId)
-      m->defs[inst.resultId] = m->insts.size();
-    m->insts.push_back(std::move(inst));
-    return SPV_SUCCESS;
-  };
-  spv_result_t result =
-      spvBinaryParse(context, &module, binary.words.data(), binary.words.size(),
-                     onHeader, onInst, &diagnostic);
-  std::string message;
-  if (result != SPV_SUCCESS)
-    message = diagnostic && diagnostic->error
-                  ? llvm::StringRef(diagnostic->error).rtrim().str()
-                  : std::string("unknown parse error");
-  spvDiagnosticDestroy(diagnostic);
-  spvContextDestroy(context);
-  if (result != SPV_SUCCESS)
-    return makeError("error: " + binary.name +
-                     ": not a valid SPIR-V binary: " + message);
-  module.indexDebugAndAnnotations();
-  return module;
-}
-
-void Module::indexDebugAndAnnotations() {
-  std::vector<const Inst *> groupDecorates;
-  for (const Inst &inst : insts) {
-    switch (inst.opcode) {
-    case spv::OpName:
-      names[inst.word(1)] = literalString(inst, 2);
-      break;
-    case spv::OpMemberName:
-      memberNames[{inst.word(1), inst.word(2)}] = literalString(inst, 3);
-      break;
-    case spv::OpDecorate:
-      decorations[inst.word(1)].push_back(
-          {static_cast<spv::Decoration>(inst.word(2)),
-           std::vector<uint32_t>(inst.words.begin() + 3, inst.words.end())});
-      break;
-    case spv::OpMemberDecorate:
-      if (inst.size() < 4)
-        break;
-      memberDecorations[{inst.word(1), inst.word(2)}].push_back(
-          {static_cast<spv::Decoration>(inst.word(3)),
-           std::vector<uint32_t>(inst.words.begin() + 4, inst.words.end())});
-      break;
-    case spv::OpGroupDecorate:
-    case spv::OpGroupMemberDecorate:
-      groupDecorates.push_back(&inst);
-      break;
-    default:
-      break;
-    }
-  }
-  // Decoration groups (old, but legal) copy the group's decorations.
-  for (const Inst *inst : groupDecorates) {
-    std::vector<Decoration> group = decorations[inst->word(1)];
-    if (inst->opcode == spv::OpGroupDecorate) {
-      for (size_t i = 2; i < inst->size(); ++i)
-        llvm::append_range(decorations[inst->word(i)], group);
-    } else {
-      for (size_t i = 2; i + 1 < inst->size(); i += 2)
-        llvm::append_range(
-            memberDecorations[{inst->word(i), inst->word(i + 1)}], group);
-    }
-  }
-}
-
 /// MatrixStride / RowMajor of the struct member a matrix (or array of
 /// matrices) sits in.
 struct MatrixLayout {
@@ -230,7 +38,7 @@ struct SizeAlign {
 /// Layout, type naming and constant evaluation over a parsed module.
 class Analyzer {
 public:
-  explicit Analyzer(const Module &module) : m(module) {}
+  explicit Analyzer(const ModuleIndex &module) : m(module) {}
 
   std::string scalarName(uint32_t typeId) const;
   std::string typeString(uint32_t typeId, MatrixLayout layout = {},
@@ -244,13 +52,14 @@ public:
   uint32_t scalarWidth(uint32_t typeId) const;
 
 private:
-  std::optional<uint64_t> evalSpecOp(const Inst &inst, int depth) const;
+  std::optional<uint64_t> evalSpecOp(const ParsedInstruction &inst,
+                                     int depth) const;
 
-  const Module &m;
+  const ModuleIndex &m;
 };
 
 uint32_t Analyzer::scalarWidth(uint32_t typeId) const {
-  const Inst *type = m.def(typeId);
+  const ParsedInstruction *type = m.lookup(typeId);
   if (!type)
     return 32;
   if (type->opcode == spv::OpTypeInt || type->opcode == spv::OpTypeFloat)
@@ -261,7 +70,7 @@ uint32_t Analyzer::scalarWidth(uint32_t typeId) const {
 }
 
 std::string Analyzer::scalarName(uint32_t typeId) const {
-  const Inst *type = m.def(typeId);
+  const ParsedInstruction *type = m.lookup(typeId);
   if (!type)
     return "?";
   switch (type->opcode) {
@@ -325,7 +134,7 @@ constexpr int MaxDepth = 64;
 
 std::string Analyzer::typeString(uint32_t typeId, MatrixLayout layout,
                                  int depth) const {
-  const Inst *type = m.def(typeId);
+  const ParsedInstruction *type = m.lookup(typeId);
   if (!type || depth > MaxDepth)
     return "?";
   switch (type->opcode) {
@@ -339,7 +148,7 @@ std::string Analyzer::typeString(uint32_t typeId, MatrixLayout layout,
     return "vec" + std::to_string(type->word(3)) + "<" +
            typeString(type->word(2), {}, depth + 1) + ">";
   case spv::OpTypeMatrix: {
-    const Inst *column = m.def(type->word(2));
+    const ParsedInstruction *column = m.lookup(type->word(2));
     uint32_t rows = column ? column->word(3) : 0;
     std::string s = "mat" + std::to_string(type->word(3)) + "x" +
                     std::to_string(rows) + "<" +
@@ -359,12 +168,12 @@ std::string Analyzer::typeString(uint32_t typeId, MatrixLayout layout,
       s += "," + (length ? std::to_string(*length) : std::string("?"));
     }
     if (std::optional<uint32_t> stride =
-            m.decorationArg(typeId, spv::DecorationArrayStride))
+            m.getDecorationArg(typeId, spv::DecorationArrayStride))
       s += ",stride=" + std::to_string(*stride);
     return s + ">";
   }
   case spv::OpTypeStruct: {
-    std::string name = m.nameOf(typeId);
+    std::string name = m.getName(typeId);
     return name.empty() ? "struct." + std::to_string(typeId) : name;
   }
   case spv::OpTypePointer:
@@ -387,7 +196,7 @@ std::string Analyzer::typeString(uint32_t typeId, MatrixLayout layout,
 
 uint64_t Analyzer::blockSize(uint32_t typeId, MatrixLayout layout,
                              int depth) const {
-  const Inst *type = m.def(typeId);
+  const ParsedInstruction *type = m.lookup(typeId);
   if (!type || depth > MaxDepth)
     return 0;
   switch (type->opcode) {
@@ -401,7 +210,7 @@ uint64_t Analyzer::blockSize(uint32_t typeId, MatrixLayout layout,
   case spv::OpTypeMatrix: {
     if (!layout.stride)
       return naturalLayout(typeId, depth).size;
-    const Inst *column = m.def(type->word(2));
+    const ParsedInstruction *column = m.lookup(type->word(2));
     uint64_t rows = column ? column->word(3) : 0;
     uint64_t columns = type->word(3);
     return (layout.rowMajor ? rows : columns) * layout.stride;
@@ -409,7 +218,7 @@ uint64_t Analyzer::blockSize(uint32_t typeId, MatrixLayout layout,
   case spv::OpTypeArray: {
     uint64_t length = evalInt(type->word(3)).value_or(0);
     std::optional<uint32_t> stride =
-        m.decorationArg(typeId, spv::DecorationArrayStride);
+        m.getDecorationArg(typeId, spv::DecorationArrayStride);
     return length *
            (stride ? *stride : blockSize(type->word(2), layout, depth + 1));
   }
@@ -438,7 +247,7 @@ uint64_t Analyzer::blockSize(uint32_t typeId, MatrixLayout layout,
 }
 
 SizeAlign Analyzer::naturalLayout(uint32_t typeId, int depth) const {
-  const Inst *type = m.def(typeId);
+  const ParsedInstruction *type = m.lookup(typeId);
   if (!type || depth > MaxDepth)
     return {};
   switch (type->opcode) {
@@ -494,7 +303,7 @@ int64_t signExtend(uint64_t value, uint32_t width) {
 }
 
 std::optional<uint64_t> Analyzer::evalInt(uint32_t id, int depth) const {
-  const Inst *inst = m.def(id);
+  const ParsedInstruction *inst = m.lookup(id);
   if (!inst || depth > MaxDepth)
     return std::nullopt;
   switch (inst->opcode) {
@@ -521,17 +330,17 @@ std::optional<uint64_t> Analyzer::evalInt(uint32_t id, int depth) const {
 
 /// Integer OpSpecConstantOp, enough for sizes derived from spec constants
 /// (local_size_x_id arithmetic, array lengths).
-std::optional<uint64_t> Analyzer::evalSpecOp(const Inst &inst,
+std::optional<uint64_t> Analyzer::evalSpecOp(const ParsedInstruction &inst,
                                              int depth) const {
   auto op = static_cast<spv::Op>(inst.word(3));
   uint32_t width = scalarWidth(inst.typeId);
   auto operand = [&](size_t i) { return evalInt(inst.word(4 + i), depth + 1); };
   auto operandWidth = [&](size_t i) {
-    const Inst *def = m.def(inst.word(4 + i));
+    const ParsedInstruction *def = m.lookup(inst.word(4 + i));
     return def ? scalarWidth(def->typeId) : 32;
   };
   if (op == spv::OpCompositeExtract) {
-    const Inst *composite = m.def(inst.word(4));
+    const ParsedInstruction *composite = m.lookup(inst.word(4));
     uint32_t index = inst.word(5);
     if (!composite || inst.size() != 6 ||
         (composite->opcode != spv::OpConstantComposite &&
@@ -729,22 +538,22 @@ std::string capabilityName(uint32_t capability) {
   return "Capability" + std::to_string(capability);
 }
 
-std::vector<SpecConstantInfo> collectSpecConstants(const Module &m,
+std::vector<SpecConstantInfo> collectSpecConstants(const ModuleIndex &m,
                                                    const Analyzer &analyzer) {
   std::vector<SpecConstantInfo> result;
-  for (const Inst &inst : m.insts) {
+  for (const ParsedInstruction &inst : m.getInstructions()) {
     if (inst.opcode != spv::OpSpecConstant &&
         inst.opcode != spv::OpSpecConstantTrue &&
         inst.opcode != spv::OpSpecConstantFalse)
       continue;
     std::optional<uint32_t> specId =
-        m.decorationArg(inst.resultId, spv::DecorationSpecId);
+        m.getDecorationArg(inst.resultId, spv::DecorationSpecId);
     if (!specId)
       continue;
     SpecConstantInfo info;
     info.specId = *specId;
     info.resultId = inst.resultId;
-    info.name = m.nameOf(inst.resultId);
+    info.name = m.getName(inst.resultId);
     info.type = analyzer.scalarName(inst.typeId);
     if (inst.opcode == spv::OpSpecConstant)
       info.defaultWords.assign(inst.words.begin() + 3, inst.words.end());
@@ -761,7 +570,7 @@ std::vector<SpecConstantInfo> collectSpecConstants(const Module &m,
 
 class Reflector {
 public:
-  Reflector(const Module &module, const SpirvBinary &binary)
+  Reflector(const ModuleIndex &module, const SpirvBinary &binary)
       : m(module), analyzer(module), binary(binary) {}
 
   llvm::Expected<ModuleReflection> run();
@@ -769,12 +578,13 @@ public:
 private:
   void scanModule();
   llvm::Error resolveWorkgroupSizes();
-  void addVariable(const Inst &var);
+  void addVariable(const ParsedInstruction &var);
   void fillBlock(ResourceInfo &resource, uint32_t structId);
   void assignSlots();
-  void placeStorage(StorageLayout &layout, const Inst &var, uint32_t pointee);
+  void placeStorage(StorageLayout &layout, const ParsedInstruction &var,
+                    uint32_t pointee);
 
-  const Module &m;
+  const ModuleIndex &m;
   Analyzer analyzer;
   const SpirvBinary &binary;
   ModuleReflection r;
@@ -788,9 +598,9 @@ private:
 
 llvm::Expected<ModuleReflection> Reflector::run() {
   r.sourceName = binary.name;
-  r.spirvVersion = m.version;
-  r.generator = m.generator;
-  r.idBound = m.idBound;
+  r.spirvVersion = m.getModule().version;
+  r.generator = m.getModule().generator;
+  r.idBound = m.getModule().bound;
   scanModule();
   if (llvm::Error err = resolveWorkgroupSizes())
     return err;
@@ -802,8 +612,8 @@ llvm::Expected<ModuleReflection> Reflector::run() {
 }
 
 void Reflector::scanModule() {
-  for (const Inst &inst : m.insts) {
-    spv::Op op = inst.opcode;
+  for (const ParsedInstruction &inst : m.getInstructions()) {
+    auto op = static_cast<spv::Op>(inst.opcode);
     if (op == spv::OpControlBarrier)
       r.usesBarriers = true;
     else if (isAtomicOp(op))
@@ -816,10 +626,10 @@ void Reflector::scanModule() {
       r.capabilities.push_back(static_cast<spv::Capability>(inst.word(1)));
       break;
     case spv::OpExtension:
-      r.extensions.push_back(literalString(inst, 1));
+      r.extensions.push_back(inst.getString(1));
       break;
     case spv::OpExtInstImport:
-      r.extInstImports.push_back(literalString(inst, 2));
+      r.extInstImports.push_back(inst.getString(2));
       break;
     case spv::OpMemoryModel:
       r.addressingModel = static_cast<spv::AddressingModel>(inst.word(1));
@@ -831,7 +641,7 @@ void Reflector::scanModule() {
       entry.stage = stageOf(entry.executionModel);
       entry.functionId = inst.word(2);
       size_t next = 0;
-      entry.name = literalString(inst, 3, &next);
+      entry.name = inst.getString(3, &next);
       entry.interfaceIds.assign(inst.words.begin() + next, inst.words.end());
       r.entryPoints.push_back(std::move(entry));
       break;
@@ -853,7 +663,7 @@ void Reflector::scanModule() {
       break;
     }
   }
-  for (const auto &[id, decorations] : m.allDecorations())
+  for (const auto &[id, decorations] : m.getDecorations())
     for (const Decoration &d : decorations)
       if (d.kind == spv::DecorationBuiltIn && !d.args.empty() &&
           isSubgroupBuiltin(d.args[0]))
@@ -863,12 +673,12 @@ void Reflector::scanModule() {
 llvm::Error Reflector::resolveWorkgroupSizes() {
   // The WorkgroupSize builtin, if any, decides the size of every
   // compute-like entry point.
-  const Inst *builtin = nullptr;
-  for (const auto &[id, decorations] : m.allDecorations())
+  const ParsedInstruction *builtin = nullptr;
+  for (const auto &[id, decorations] : m.getDecorations())
     for (const Decoration &d : decorations)
       if (d.kind == spv::DecorationBuiltIn && !d.args.empty() &&
           d.args[0] == spv::BuiltInWorkgroupSize)
-        if (const Inst *def = m.def(id))
+        if (const ParsedInstruction *def = m.lookup(id))
           if (def->opcode == spv::OpConstantComposite ||
               def->opcode == spv::OpSpecConstantComposite)
             builtin = def;
@@ -885,10 +695,10 @@ llvm::Error Reflector::resolveWorkgroupSizes() {
                          " is not an integer constant");
       entry.workgroupSize[i] = static_cast<uint32_t>(*value);
       entry.workgroupSizeSpecIds[i] = std::nullopt;
-      const Inst *def = m.def(ids[i]);
+      const ParsedInstruction *def = m.lookup(ids[i]);
       if (def && def->opcode == spv::OpSpecConstant)
         entry.workgroupSizeSpecIds[i] =
-            m.decorationArg(ids[i], spv::DecorationSpecId);
+            m.getDecorationArg(ids[i], spv::DecorationSpecId);
     }
     entry.workgroupSizeSource = source;
     return llvm::Error::success();
@@ -921,9 +731,9 @@ llvm::Error Reflector::resolveWorkgroupSizes() {
   return llvm::Error::success();
 }
 
-void Reflector::addVariable(const Inst &var) {
+void Reflector::addVariable(const ParsedInstruction &var) {
   auto storageClass = static_cast<spv::StorageClass>(var.word(3));
-  const Inst *pointer = m.def(var.typeId);
+  const ParsedInstruction *pointer = m.lookup(var.typeId);
   if (!pointer || pointer->opcode != spv::OpTypePointer)
     return;
   uint32_t pointee = pointer->word(3);
@@ -933,7 +743,7 @@ void Reflector::addVariable(const Inst &var) {
     if (m.findDecoration(pointee, spv::DecorationBlock)) {
       StorageVariable v;
       v.variableId = var.resultId;
-      v.name = m.nameOf(var.resultId);
+      v.name = m.getName(var.resultId);
       v.type = analyzer.typeString(pointee);
       v.offset = 0;
       v.size = analyzer.blockSize(pointee);
@@ -960,9 +770,9 @@ void Reflector::addVariable(const Inst &var) {
 
   ResourceInfo resource;
   resource.variableId = var.resultId;
-  resource.name = m.nameOf(var.resultId);
+  resource.name = m.getName(var.resultId);
   // Descriptor arrays: the descriptor type is the element type.
-  const Inst *type = m.def(pointee);
+  const ParsedInstruction *type = m.lookup(pointee);
   if (type && storageClass != spv::StorageClassPushConstant) {
     if (type->opcode == spv::OpTypeArray) {
       resource.arraySize =
@@ -972,7 +782,7 @@ void Reflector::addVariable(const Inst &var) {
       resource.arraySize = 0;
       pointee = type->word(2);
     }
-    type = m.def(pointee);
+    type = m.lookup(pointee);
   }
   if (!type)
     return;
@@ -991,9 +801,9 @@ void Reflector::addVariable(const Inst &var) {
     resource.kind = ResourceKind::PushConstant;
     break;
   default: // UniformConstant
-    if (const Inst *image = type->opcode == spv::OpTypeSampledImage
-                                ? m.def(type->word(2))
-                                : type;
+    if (const ParsedInstruction *image = type->opcode == spv::OpTypeSampledImage
+                                             ? m.lookup(type->word(2))
+                                             : type;
         image && image->opcode == spv::OpTypeImage) {
       ImageInfo info;
       info.dim = static_cast<spv::Dim>(image->word(3));
@@ -1002,7 +812,7 @@ void Reflector::addVariable(const Inst &var) {
       info.multisampled = image->word(6) != 0;
       info.sampled = image->word(7);
       info.format = static_cast<spv::ImageFormat>(image->word(8));
-      if (const Inst *component = m.def(image->word(2))) {
+      if (const ParsedInstruction *component = m.lookup(image->word(2))) {
         info.componentBits = component->word(2);
         info.componentKind = component->opcode == spv::OpTypeFloat ? 'f'
                              : component->word(3)                  ? 'i'
@@ -1026,7 +836,7 @@ void Reflector::addVariable(const Inst &var) {
     case spv::OpTypeSampledImage: {
       // GLSL's samplerBuffer is a sampled image of a Dim Buffer image, bound
       // as a uniform texel buffer.
-      const Inst *image = m.def(type->word(2));
+      const ParsedInstruction *image = m.lookup(type->word(2));
       resource.kind = image && image->word(3) == spv::DimBuffer
                           ? ResourceKind::UniformTexelBuffer
                           : ResourceKind::CombinedImageSampler;
@@ -1047,9 +857,10 @@ void Reflector::addVariable(const Inst &var) {
 
   if (resource.kind != ResourceKind::PushConstant) {
     resource.set =
-        m.decorationArg(var.resultId, spv::DecorationDescriptorSet).value_or(0);
+        m.getDecorationArg(var.resultId, spv::DecorationDescriptorSet)
+            .value_or(0);
     resource.binding =
-        m.decorationArg(var.resultId, spv::DecorationBinding).value_or(0);
+        m.getDecorationArg(var.resultId, spv::DecorationBinding).value_or(0);
   }
   resource.nonWritable =
       m.findDecoration(var.resultId, spv::DecorationNonWritable);
@@ -1076,15 +887,15 @@ void Reflector::addVariable(const Inst &var) {
 }
 
 void Reflector::fillBlock(ResourceInfo &resource, uint32_t structId) {
-  const Inst *type = m.def(structId);
-  resource.blockTypeName = m.nameOf(structId);
+  const ParsedInstruction *type = m.lookup(structId);
+  resource.blockTypeName = m.getName(structId);
   uint32_t memberCount = static_cast<uint32_t>(type->size() - 2);
   bool allNonWritable = memberCount > 0, allNonReadable = memberCount > 0;
   for (uint32_t i = 0; i < memberCount; ++i) {
     uint32_t memberType = type->word(2 + i);
     MatrixLayout layout = analyzer.memberMatrixLayout(structId, i);
     BlockMember member;
-    member.name = m.memberNameOf(structId, i);
+    member.name = m.getMemberName(structId, i);
     if (const Decoration *d =
             m.findMemberDecoration(structId, i, spv::DecorationOffset))
       member.offset = d->args.empty() ? 0 : d->args[0];
@@ -1092,11 +903,11 @@ void Reflector::fillBlock(ResourceInfo &resource, uint32_t structId) {
     member.type = analyzer.typeString(memberType, layout);
     resource.staticSize =
         std::max<uint64_t>(resource.staticSize, member.offset + member.size);
-    const Inst *def = m.def(memberType);
+    const ParsedInstruction *def = m.lookup(memberType);
     if (def && def->opcode == spv::OpTypeRuntimeArray && i + 1 == memberCount) {
       resource.runtimeArrayOffset = member.offset;
       resource.runtimeArrayStride =
-          m.decorationArg(memberType, spv::DecorationArrayStride)
+          m.getDecorationArg(memberType, spv::DecorationArrayStride)
               .value_or(analyzer.blockSize(def->word(2), layout));
     }
     allNonWritable &= m.findMemberDecoration(
@@ -1132,12 +943,12 @@ void Reflector::assignSlots() {
   r.bindingTableSize = next;
 }
 
-void Reflector::placeStorage(StorageLayout &layout, const Inst &var,
-                             uint32_t pointee) {
+void Reflector::placeStorage(StorageLayout &layout,
+                             const ParsedInstruction &var, uint32_t pointee) {
   SizeAlign sa = analyzer.naturalLayout(pointee);
   StorageVariable v;
   v.variableId = var.resultId;
-  v.name = m.nameOf(var.resultId);
+  v.name = m.getName(var.resultId);
   v.type = analyzer.typeString(pointee);
   v.offset = llvm::alignTo(layout.size, sa.align);
   v.size = sa.size;
@@ -1217,7 +1028,7 @@ ModuleReflection::findSpecConstant(uint32_t specId) const {
 
 llvm::Expected<ModuleReflection>
 spvb::reflectModule(const SpirvBinary &binary) {
-  llvm::Expected<Module> module = Module::parse(binary);
+  llvm::Expected<ModuleIndex> module = ModuleIndex::build(binary);
   if (!module)
     return module.takeError();
   return Reflector(*module, binary).run();
@@ -1225,7 +1036,7 @@ spvb::reflectModule(const SpirvBinary &binary) {
 
 llvm::Expected<std::vector<SpecConstantInfo>>
 spvb::listSpecConstants(const SpirvBinary &binary) {
-  llvm::Expected<Module> module = Module::parse(binary);
+  llvm::Expected<ModuleIndex> module = ModuleIndex::build(binary);
   if (!module)
     return module.takeError();
   Analyzer analyzer(*module);

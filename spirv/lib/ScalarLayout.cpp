@@ -1,21 +1,20 @@
 //===- ScalarLayout.cpp - The scalar at each byte of a buffer block -------===//
 //
-// A small walk over the module's words of its own: it needs only types,
-// constants, names and layout decorations, and must not depend on the
-// reflection's readable type strings.
+// Walks types, constants, names and layout decorations through the shared
+// module index; it must not depend on the reflection's readable type strings.
 //
 //===----------------------------------------------------------------------===//
 
 #include "spvbridge/spirv/ScalarLayout.h"
 
-#include "llvm/ADT/DenseMap.h"
+#include "ParsedModule.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 
 #include <spirv/unified1/spirv.hpp>
 
 #include <algorithm>
-#include <map>
 #include <optional>
 
 using namespace spvb;
@@ -43,36 +42,30 @@ struct WalkOutput {
 
 class Walker {
 public:
-  Walker(const SpirvBinary &binary) : binary(binary) {}
+  Walker(const SpirvBinary &binary, ModuleIndex index)
+      : binary(binary), index(std::move(index)) {}
 
-  llvm::Error index();
   llvm::Expected<BlockScalarLayout> run(uint32_t variableId);
   llvm::Expected<BlockScalarLayout> runType(uint32_t typeId);
   std::vector<uint32_t> listPhysicalPointees() const;
 
 private:
+  /// The words of the instruction defining \p id; empty if none.
   llvm::ArrayRef<uint32_t> def(uint32_t id) const {
-    auto it = defs.find(id);
-    return it == defs.end() ? llvm::ArrayRef<uint32_t>() : it->second;
+    const ParsedInstruction *inst = index.lookup(id);
+    return inst ? llvm::ArrayRef<uint32_t>(inst->words)
+                : llvm::ArrayRef<uint32_t>();
   }
   std::optional<uint32_t> decoration(uint32_t id, spv::Decoration kind) const {
-    auto it = decorations.find({id, kind});
-    if (it == decorations.end())
-      return std::nullopt;
-    return it->second;
+    return index.getDecorationArg(id, kind);
   }
   std::optional<uint32_t> memberDecoration(uint32_t id, uint32_t member,
                                            spv::Decoration kind) const {
-    auto it = memberDecorations.find({id, member, kind});
-    if (it == memberDecorations.end())
-      return std::nullopt;
-    return it->second;
+    return index.getMemberDecorationArg(id, member, kind);
   }
   std::string memberName(uint32_t structId, uint32_t member) const {
-    auto it = memberNames.find({structId, member});
-    if (it == memberNames.end() || it->second.empty())
-      return "member" + std::to_string(member);
-    return it->second;
+    std::string name = index.getMemberName(structId, member);
+    return name.empty() ? "member" + std::to_string(member) : name;
   }
   MatrixLayout matrixLayout(uint32_t structId, uint32_t member) const {
     MatrixLayout layout;
@@ -80,11 +73,13 @@ private:
         memberDecoration(structId, member, spv::DecorationMatrixStride)
             .value_or(0);
     layout.rowMajor =
-        memberDecoration(structId, member, spv::DecorationRowMajor).has_value();
+        index.findMemberDecoration(structId, member, spv::DecorationRowMajor);
     return layout;
   }
   /// The value of an integer constant (a spec constant's default).
-  std::optional<uint64_t> constantValue(uint32_t id) const;
+  std::optional<uint64_t> constantValue(uint32_t id) const {
+    return index.getConstantBits(id);
+  }
   /// Appends the scalars and pointers of \p typeId placed at \p offset,
   /// named \p path.
   llvm::Error walk(uint32_t typeId, uint64_t offset, const std::string &path,
@@ -99,92 +94,15 @@ private:
   uint64_t scalarBytes(uint32_t typeId) const;
 
   const SpirvBinary &binary;
-  llvm::DenseMap<uint32_t, llvm::ArrayRef<uint32_t>> defs;
-  std::map<std::pair<uint32_t, uint32_t>, uint32_t> decorations;
-  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>
-      memberDecorations;
-  std::map<std::pair<uint32_t, uint32_t>, std::string> memberNames;
-  llvm::DenseMap<uint32_t, std::string> names;
+  ModuleIndex index;
 };
 
-/// The literal string starting at \p words[0].
-std::string literalString(llvm::ArrayRef<uint32_t> words) {
-  std::string out;
-  for (uint32_t word : words)
-    for (int byte = 0; byte < 4; ++byte) {
-      char c = static_cast<char>((word >> (8 * byte)) & 0xff);
-      if (c == '\0')
-        return out;
-      out += c;
-    }
-  return out;
-}
-
-/// Result id position of the type and constant instructions we index.
-bool definesResultInWord1(spv::Op op) {
-  switch (op) {
-  case spv::OpTypeBool:
-  case spv::OpTypeInt:
-  case spv::OpTypeFloat:
-  case spv::OpTypeVector:
-  case spv::OpTypeMatrix:
-  case spv::OpTypeArray:
-  case spv::OpTypeRuntimeArray:
-  case spv::OpTypeStruct:
-  case spv::OpTypePointer:
-    return true;
-  default:
-    return false;
-  }
+/// Whether \p op declares a type (OpTypeVoid .. OpTypePipe).
+bool isTypeDeclaration(uint32_t op) {
+  return op >= spv::OpTypeVoid && op <= spv::OpTypePipe;
 }
 
 } // namespace
-
-llvm::Error Walker::index() {
-  llvm::ArrayRef<uint32_t> words = binary.words;
-  for (size_t i = 5; i < words.size();) {
-    uint32_t length = words[i] >> 16;
-    if (length == 0 || i + length > words.size())
-      return makeError("error: " + binary.name +
-                       ": malformed SPIR-V (instruction at word " +
-                       llvm::Twine(i) + " runs past the end)");
-    llvm::ArrayRef<uint32_t> inst = words.slice(i, length);
-    auto op = static_cast<spv::Op>(inst[0] & 0xffff);
-    i += length;
-    if (definesResultInWord1(op) && length >= 2) {
-      defs[inst[1]] = inst;
-    } else if ((op == spv::OpConstant || op == spv::OpSpecConstant ||
-                op == spv::OpVariable) &&
-               length >= 3) {
-      defs[inst[2]] = inst;
-    } else if (op == spv::OpName && length >= 3) {
-      names[inst[1]] = literalString(inst.drop_front(2));
-    } else if (op == spv::OpMemberName && length >= 3) {
-      memberNames[{inst[1], inst[2]}] = literalString(inst.drop_front(3));
-    } else if (op == spv::OpDecorate && length >= 3) {
-      decorations[{inst[1], inst[2]}] = length >= 4 ? inst[3] : 0;
-    } else if (op == spv::OpMemberDecorate && length >= 4) {
-      memberDecorations[{inst[1], inst[2], inst[3]}] =
-          length >= 5 ? inst[4] : 0;
-    } else if (op == spv::OpFunction) {
-      break; // Types, constants and annotations all come before.
-    }
-  }
-  return llvm::Error::success();
-}
-
-std::optional<uint64_t> Walker::constantValue(uint32_t id) const {
-  llvm::ArrayRef<uint32_t> inst = def(id);
-  if (inst.size() < 4)
-    return std::nullopt;
-  auto op = static_cast<spv::Op>(inst[0] & 0xffff);
-  if (op != spv::OpConstant && op != spv::OpSpecConstant)
-    return std::nullopt;
-  uint64_t value = inst[3];
-  if (inst.size() >= 5)
-    value |= uint64_t(inst[4]) << 32;
-  return value;
-}
 
 uint64_t Walker::scalarBytes(uint32_t typeId) const {
   llvm::ArrayRef<uint32_t> inst = def(typeId);
@@ -334,9 +252,7 @@ llvm::Error Walker::walk(uint32_t typeId, uint64_t offset,
 
 llvm::Error Walker::walkStruct(uint32_t blockId, BlockScalarLayout &layout) {
   llvm::ArrayRef<uint32_t> block = def(blockId);
-  auto it = names.find(blockId);
-  if (it != names.end())
-    layout.typeName = it->second;
+  layout.typeName = index.getName(blockId);
   uint32_t memberCount = static_cast<uint32_t>(block.size() - 2);
   for (uint32_t i = 0; i < memberCount; ++i) {
     uint32_t memberType = block[2 + i];
@@ -408,9 +324,7 @@ llvm::Expected<BlockScalarLayout> Walker::run(uint32_t variableId) {
 
 llvm::Expected<BlockScalarLayout> Walker::runType(uint32_t typeId) {
   llvm::ArrayRef<uint32_t> type = def(typeId);
-  if (type.empty() || (type[0] & 0xffff) == spv::OpVariable ||
-      (type[0] & 0xffff) == spv::OpConstant ||
-      (type[0] & 0xffff) == spv::OpSpecConstant)
+  if (type.empty() || !isTypeDeclaration(type[0] & 0xffff))
     return makeError("error: " + binary.name + ": id " + llvm::Twine(typeId) +
                      " is not a type");
   BlockScalarLayout layout;
@@ -431,19 +345,17 @@ llvm::Expected<BlockScalarLayout> Walker::runType(uint32_t typeId) {
             walk(typeId, 0, "", {}, {layout.fields, layout.pointers}, 1))
       return error;
   }
-  auto it = names.find(typeId);
-  if (it != names.end())
-    layout.typeName = it->second;
+  layout.typeName = index.getName(typeId);
   sortByOffset(layout);
   return layout;
 }
 
 std::vector<uint32_t> Walker::listPhysicalPointees() const {
   std::vector<uint32_t> pointees;
-  for (const auto &[id, inst] : defs)
-    if ((inst[0] & 0xffff) == spv::OpTypePointer && inst.size() >= 4 &&
-        inst[2] == uint32_t(spv::StorageClassPhysicalStorageBuffer))
-      pointees.push_back(inst[3]);
+  for (const ParsedInstruction &inst : index.getInstructions())
+    if (inst.opcode == spv::OpTypePointer && inst.size() >= 4 &&
+        inst.word(2) == uint32_t(spv::StorageClassPhysicalStorageBuffer))
+      pointees.push_back(inst.word(3));
   llvm::sort(pointees);
   pointees.erase(std::unique(pointees.begin(), pointees.end()), pointees.end());
   return pointees;
@@ -496,26 +408,34 @@ void BlockScalarLayout::forEachScalar(
   }
 }
 
+/// Parses and indexes \p binary for a walk.
+static llvm::Expected<Walker> makeWalker(const SpirvBinary &binary) {
+  llvm::Expected<ModuleIndex> index = ModuleIndex::build(binary);
+  if (!index)
+    return index.takeError();
+  return Walker(binary, std::move(*index));
+}
+
 llvm::Expected<BlockScalarLayout>
 spvb::getBlockScalarLayout(const SpirvBinary &binary, uint32_t variableId) {
-  Walker walker(binary);
-  if (llvm::Error error = walker.index())
-    return error;
-  return walker.run(variableId);
+  llvm::Expected<Walker> walker = makeWalker(binary);
+  if (!walker)
+    return walker.takeError();
+  return walker->run(variableId);
 }
 
 llvm::Expected<BlockScalarLayout>
 spvb::getPointeeScalarLayout(const SpirvBinary &binary, uint32_t typeId) {
-  Walker walker(binary);
-  if (llvm::Error error = walker.index())
-    return error;
-  return walker.runType(typeId);
+  llvm::Expected<Walker> walker = makeWalker(binary);
+  if (!walker)
+    return walker.takeError();
+  return walker->runType(typeId);
 }
 
 llvm::Expected<std::vector<uint32_t>>
 spvb::getPhysicalPointeeTypes(const SpirvBinary &binary) {
-  Walker walker(binary);
-  if (llvm::Error error = walker.index())
-    return error;
-  return walker.listPhysicalPointees();
+  llvm::Expected<Walker> walker = makeWalker(binary);
+  if (!walker)
+    return walker.takeError();
+  return walker->listPhysicalPointees();
 }

@@ -3,6 +3,8 @@
 #include "spvbridge/spirv/Specialization.h"
 #include "spvbridge/spirv/Reflection.h"
 
+#include "ParsedModule.h"
+
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -113,26 +115,11 @@ std::string describeSpec(const SpecConstantInfo &spec) {
   return s;
 }
 
-/// A SPIR-V literal string: bytes little-endian in each word, NUL-ended.
-std::string decodeString(llvm::ArrayRef<uint32_t> words) {
-  std::string out;
-  for (uint32_t word : words) {
-    for (int byte = 0; byte < 4; ++byte) {
-      char c = static_cast<char>(word >> (8 * byte));
-      if (c == '\0')
-        return out;
-      out += c;
-    }
-  }
-  return out;
-}
-
 /// The first OpSpecConstantOp CompositeExtract/CompositeInsert whose
 /// literal indices leave its composite type: SPIRV-Tools' validator lets
 /// them through and its folder then reads out of bounds (found by
 /// fuzz-spirv-frontend), so they are refused first.
-std::optional<std::string>
-findBadCompositeIndex(llvm::ArrayRef<uint32_t> words) {
+std::optional<std::string> findBadCompositeIndex(const ModuleIndex &module) {
   // Element count and element type of each composite type; vectors and
   // matrices, arrays of constant length, structs (count only).
   struct Composite {
@@ -142,11 +129,9 @@ findBadCompositeIndex(llvm::ArrayRef<uint32_t> words) {
   llvm::DenseMap<uint32_t, Composite> composites;
   llvm::DenseMap<uint32_t, uint64_t> constants;
   llvm::DenseMap<uint32_t, uint32_t> typeOf;
-  for (size_t i = 5; i < words.size();) {
-    uint32_t opcode = words[i] & 0xffff, count = words[i] >> 16;
-    if (count == 0 || i + count > words.size())
-      break;
-    llvm::ArrayRef<uint32_t> args = words.slice(i + 1, count - 1);
+  for (const ParsedInstruction &inst : module.getInstructions()) {
+    uint32_t opcode = inst.opcode;
+    llvm::ArrayRef<uint32_t> args = llvm::ArrayRef(inst.words).drop_front();
     switch (opcode) {
     case spv::OpTypeVector:
     case spv::OpTypeMatrix:
@@ -198,104 +183,55 @@ findBadCompositeIndex(llvm::ArrayRef<uint32_t> words) {
          opcode == spv::OpSpecConstantComposite ||
          opcode == spv::OpSpecConstantOp || opcode == spv::OpConstantNull))
       typeOf[args[1]] = args[0];
-    i += count;
   }
   return std::nullopt;
 }
 
-/// Describes the first OpSpecConstant* left in a module: "%ID 'NAME' (OpX)".
-std::optional<std::string> findSpecConstant(llvm::ArrayRef<uint32_t> words) {
-  std::optional<uint32_t> id;
-  std::string opcodeText;
-  llvm::DenseMap<uint32_t, std::string> names;
-  for (size_t i = 5; i < words.size();) {
-    uint32_t opcode = words[i] & 0xffff, count = words[i] >> 16;
-    if (count == 0 || i + count > words.size())
-      break;
-    if (opcode == spv::OpName && count > 2)
-      names[words[i + 1]] = decodeString(words.slice(i + 2, count - 2));
-    switch (opcode) {
-    case spv::OpSpecConstantTrue:
-    case spv::OpSpecConstantFalse:
-    case spv::OpSpecConstant:
-    case spv::OpSpecConstantComposite:
-      if (!id && count > 2) {
-        id = words[i + 2];
-        opcodeText = std::string("Op") + spvOpcodeString(opcode);
-      }
-      break;
-    case spv::OpSpecConstantOp:
-      if (!id && count > 3) {
-        id = words[i + 2];
-        opcodeText =
-            std::string("OpSpecConstantOp ") + spvOpcodeString(words[i + 3]);
-      }
-      break;
-    default:
-      break;
-    }
-    i += count;
-  }
-  if (!id)
-    return std::nullopt;
-  std::string text = "%" + std::to_string(*id);
-  auto name = names.find(*id);
-  if (name != names.end() && !name->second.empty())
-    text += " '" + name->second + "'";
-  return text + " (" + opcodeText + ")";
+/// Whether any OpSpecConstant* is left in a module.
+bool hasSpecConstant(const ModuleIndex &module) {
+  return llvm::any_of(module.getInstructions(),
+                      [](const ParsedInstruction &inst) {
+                        switch (inst.opcode) {
+                        case spv::OpSpecConstantTrue:
+                        case spv::OpSpecConstantFalse:
+                        case spv::OpSpecConstant:
+                        case spv::OpSpecConstantComposite:
+                        case spv::OpSpecConstantOp:
+                          return true;
+                        default:
+                          return false;
+                        }
+                      });
 }
 
 /// Folds the scalar OpSpecConstantOp conversions SPIRV-Tools' folder leaves
 /// alone (SConvert, UConvert, FConvert) when their operand is a plain
 /// constant; glslang emits them for int16_t/float16_t/double spec constants.
 /// Returns whether anything changed.
-bool foldConversions(std::vector<uint32_t> &words) {
-  struct Def {
-    size_t index;
-    uint32_t opcode;
-  };
-  llvm::DenseMap<uint32_t, Def> defs;
-  for (size_t i = 5; i < words.size();) {
-    uint32_t opcode = words[i] & 0xffff, count = words[i] >> 16;
-    if (count == 0 || i + count > words.size())
-      return false;
-    // Only types and constants are looked up.
-    if ((opcode == spv::OpTypeInt || opcode == spv::OpTypeFloat) && count > 2)
-      defs[words[i + 1]] = {i, opcode};
-    else if (opcode == spv::OpConstant && count > 3)
-      defs[words[i + 2]] = {i, opcode};
-    i += count;
-  }
+bool foldConversions(const ModuleIndex &module, std::vector<uint32_t> &words) {
   auto scalarType = [&](uint32_t typeId) -> std::optional<ScalarType> {
-    auto it = defs.find(typeId);
-    if (it == defs.end())
-      return std::nullopt;
-    size_t i = it->second.index;
-    if (it->second.opcode == spv::OpTypeInt)
-      return ScalarType{ScalarKind::Int, words[i + 2], words[i + 3] != 0};
-    if (it->second.opcode == spv::OpTypeFloat)
-      return ScalarType{ScalarKind::Float, words[i + 2], true};
+    const ParsedInstruction *type = module.lookup(typeId);
+    if (type && type->opcode == spv::OpTypeInt)
+      return ScalarType{ScalarKind::Int, type->word(2), type->word(3) != 0};
+    if (type && type->opcode == spv::OpTypeFloat)
+      return ScalarType{ScalarKind::Float, type->word(2), true};
     return std::nullopt;
   };
 
+  const ParsedModule &parsed = module.getModule();
   std::vector<uint32_t> out(words.begin(), words.begin() + 5);
   bool changed = false;
-  for (size_t i = 5; i < words.size();) {
-    uint32_t opcode = words[i] & 0xffff, count = words[i] >> 16;
+  for (const ParsedInstruction &inst : parsed.instructions) {
     std::optional<std::vector<uint32_t>> folded;
-    if (opcode == spv::OpSpecConstantOp && count == 5) {
-      uint32_t op = words[i + 3];
-      auto operand = defs.find(words[i + 4]);
-      std::optional<ScalarType> to = scalarType(words[i + 1]);
-      if (operand != defs.end() && operand->second.opcode == spv::OpConstant &&
-          to &&
+    if (inst.opcode == spv::OpSpecConstantOp && inst.size() == 5) {
+      uint32_t op = inst.word(3);
+      const ParsedInstruction *operand = module.lookup(inst.word(4));
+      std::optional<ScalarType> to = scalarType(inst.typeId);
+      if (operand && operand->opcode == spv::OpConstant && to &&
           (op == spv::OpSConvert || op == spv::OpUConvert ||
            op == spv::OpFConvert)) {
-        size_t j = operand->second.index;
-        std::optional<ScalarType> from = scalarType(words[j + 1]);
-        uint64_t bits = words[j + 3];
-        if ((words[j] >> 16) > 4)
-          bits |= uint64_t(words[j + 4]) << 32;
+        std::optional<ScalarType> from = scalarType(operand->typeId);
+        uint64_t bits = *module.getConstantBits(operand->resultId);
         if (from && op == spv::OpFConvert && from->kind == ScalarKind::Float &&
             to->kind == ScalarKind::Float) {
           auto semantics = [](uint32_t width) -> const llvm::fltSemantics & {
@@ -321,14 +257,13 @@ bool foldConversions(std::vector<uint32_t> &words) {
     }
     if (folded) {
       out.push_back(uint32_t(3 + folded->size()) << 16 | spv::OpConstant);
-      out.push_back(words[i + 1]);
-      out.push_back(words[i + 2]);
+      out.push_back(inst.typeId);
+      out.push_back(inst.resultId);
       llvm::append_range(out, *folded);
       changed = true;
     } else {
-      out.insert(out.end(), words.begin() + i, words.begin() + i + count);
+      llvm::append_range(out, inst.words);
     }
-    i += count;
   }
   if (changed)
     words = std::move(out);
@@ -421,11 +356,14 @@ spvb::specialize(const SpirvBinary &binary,
                              : toWords(bits, *wanted);
   }
 
+  llvm::Expected<ModuleIndex> module = ModuleIndex::build(binary);
+  if (!module)
+    return module.takeError();
   // Nothing to do: skip the optimizer's validation and IR round trip.
-  if (values.empty() && !findSpecConstant(binary.words))
+  if (values.empty() && !hasSpecConstant(*module))
     return binary;
 
-  if (std::optional<std::string> bad = findBadCompositeIndex(binary.words))
+  if (std::optional<std::string> bad = findBadCompositeIndex(*module))
     return makeError("error: " + binary.name + ": cannot specialize: " + *bad);
 
   std::string message;
@@ -456,7 +394,12 @@ spvb::specialize(const SpirvBinary &binary,
         "error: " + binary.name + ": cannot specialize: " +
         (message.empty() ? "SPIRV-Tools optimizer failed" : message));
   // Each round of our conversion folding may unblock SPIRV-Tools' folder.
-  while (findSpecConstant(result.words) && foldConversions(result.words)) {
+  while (true) {
+    llvm::Expected<ModuleIndex> round = ModuleIndex::build(result);
+    if (!round)
+      return round.takeError();
+    if (!hasSpecConstant(*round) || !foldConversions(*round, result.words))
+      break;
     spvtools::Optimizer folder(SPV_ENV_UNIVERSAL_1_6);
     folder.SetMessageConsumer([&](spv_message_level_t level, const char *,
                                   const spv_position_t &, const char *msg) {

@@ -17,6 +17,7 @@
 
 #include "ParsedModule.h"
 #include "spvbridge/spirv/Deserializer.h"
+#include "spvbridge/spirv/OpcodeNames.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"

@@ -2,6 +2,8 @@
 #ifndef SPVBRIDGE_SPIRV_OPCODENAMES_H
 #define SPVBRIDGE_SPIRV_OPCODENAMES_H
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstdint>
 #include <string>
 
@@ -9,6 +11,9 @@ namespace spvb {
 
 /// "OpImageSampleImplicitLod", or "Op<N>" for an opcode the grammar lacks.
 std::string getOpcodeName(uint32_t opcode);
+
+/// "SmoothStep" for GLSL.std.450 instruction 49; empty for an unknown one.
+llvm::StringRef getGlslInstName(uint32_t inst);
 
 } // namespace spvb
 
