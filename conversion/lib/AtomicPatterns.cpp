@@ -7,7 +7,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PatternUtils.h"
-#include "RaceChecks.h"
 #include "RobustAccess.h"
 #include "spvbridge/conversion/Patterns.h"
 #include "spvbridge/cpu_runtime/AbiSymbols.h"
@@ -64,8 +63,6 @@ protected:
   GuardedAccess guard(ConversionPatternRewriter &rewriter, Op op, Value pointer,
                       Type valueType) const {
     uint64_t bytes = valueType.getIntOrFloatBitWidth() / 8;
-    recordAccessForRaceCheck(rewriter, op, op.getPointer(), pointer, bytes,
-                             AccessKind::Write, /*atomic=*/true, layout);
     return guardBufferAccess(rewriter, op, op.getPointer(), pointer, bytes,
                              AccessKind::Write, layout);
   }
@@ -171,9 +168,6 @@ public:
                   ConversionPatternRewriter &rewriter) const override {
     Type type = getTypeConverter()->convertType(op.getType());
     unsigned size = type.getIntOrFloatBitWidth() / 8;
-    recordAccessForRaceCheck(rewriter, op, op.getPointer(),
-                             adaptor.getPointer(), size, AccessKind::Read,
-                             /*atomic=*/true, layout);
     // Out of bounds it reads the zero constant: no select needed.
     GuardedAccess access =
         guardBufferAccess(rewriter, op, op.getPointer(), adaptor.getPointer(),

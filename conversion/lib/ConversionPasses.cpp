@@ -4,6 +4,7 @@
 #include "HelperInvocations.h"
 #include "ImplicitLod.h"
 #include "NanChecks.h"
+#include "RaceChecks.h"
 #include "UndefinedChecks.h"
 #include "spvbridge/conversion/Lowering.h"
 #include "spvbridge/spirv/SpvbDialect.h"
@@ -95,6 +96,16 @@ struct NanChecksPass : ModulePass<NanChecksPass> {
   void runOnOperation() override { insertNanChecks(getOperation()); }
 };
 
+struct RaceChecksPass : ModulePass<RaceChecksPass> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RaceChecksPass)
+  StringRef getArgument() const final { return "spvb-race-checks"; }
+  StringRef getDescription() const final {
+    return "Record each access to memory other invocations see for the "
+           "data-race report";
+  }
+  void runOnOperation() override { insertRaceChecks(getOperation()); }
+};
+
 struct LowerToLLVMPass : PassWrapper<LowerToLLVMPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LowerToLLVMPass)
   LowerToLLVMPass() = default;
@@ -104,8 +115,10 @@ struct LowerToLLVMPass : PassWrapper<LowerToLLVMPass, OperationPass<ModuleOp>> {
     return "Lower spirv ops to the llvm dialect on the spvbridge kernel ABI";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<LLVM::LLVMDialect, func::FuncDialect, scf::SCFDialect,
-                    arith::ArithDialect, cf::ControlFlowDialect>();
+    // SpvbDialect: the checks the lowering inserts first are its ops.
+    registry
+        .insert<SpvbDialect, LLVM::LLVMDialect, func::FuncDialect,
+                scf::SCFDialect, arith::ArithDialect, cf::ControlFlowDialect>();
   }
   void runOnOperation() override {
     ModuleOp top = getOperation();
@@ -179,5 +192,6 @@ void spvb::registerConversionPasses() {
   PassRegistration<ImplicitLodPass>();
   PassRegistration<UndefinedChecksPass>();
   PassRegistration<NanChecksPass>();
+  PassRegistration<RaceChecksPass>();
   PassRegistration<LowerToLLVMPass>();
 }

@@ -7,6 +7,7 @@
 #include "HelperInvocations.h"
 #include "ImplicitLod.h"
 #include "NanChecks.h"
+#include "RaceChecks.h"
 #include "Termination.h"
 #include "UndefinedChecks.h"
 #include "spvbridge/conversion/Patterns.h"
@@ -102,7 +103,6 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   layout->robustBufferAccess =
       options.robustBufferAccess || options.boundsReports;
   layout->boundsReports = options.boundsReports;
-  layout->raceReports = options.raceReports;
   layout->perturbUndefined =
       options.undefinedChecks == UndefinedChecks::Perturb;
   layout->debugInfo = options.debugInfo;
@@ -144,6 +144,8 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   insertUndefinedChecks(top, options.undefinedChecks);
   if (options.nanChecks)
     insertNanChecks(top);
+  if (options.raceReports)
+    insertRaceChecks(top);
 
   std::string firstError;
   ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
@@ -168,6 +170,7 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   populateCastPatterns(converter, patterns);
   populateRuntimeCallPatterns(converter, patterns);
   populateAtomicAndBarrierPatterns(converter, *layout, patterns);
+  populateRaceCheckPatterns(converter, *layout, patterns);
   populateControlFlowPatterns(converter, patterns);
   populateGLSLPatterns(converter, patterns);
   populateMatrixPatterns(converter, patterns);

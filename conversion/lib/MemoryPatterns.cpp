@@ -10,7 +10,6 @@
 #include "DescriptorEntry.h"
 #include "PatternUtils.h"
 #include "PointerLayout.h"
-#include "RaceChecks.h"
 #include "RobustAccess.h"
 #include "spvbridge/conversion/Layout.h"
 #include "spvbridge/conversion/Patterns.h"
@@ -500,8 +499,6 @@ public:
         (pointer.getStorageClass() == spirv::StorageClass::Uniform &&
          !isBufferBlock(op.getPtr()));
     uint64_t bytes = getByteSize(op.getType(), pointerLayout.matrix);
-    recordAccessForRaceCheck(rewriter, op, op.getPtr(), adaptor.getPtr(), bytes,
-                             AccessKind::Read, /*atomic=*/false, layout);
     GuardedAccess access =
         guardBufferAccess(rewriter, op, op.getPtr(), adaptor.getPtr(), bytes,
                           AccessKind::Read, layout);
@@ -530,8 +527,6 @@ public:
     PointerLayout pointerLayout = readPointerLayout(op);
     Type type = op.getValue().getType();
     uint64_t bytes = getByteSize(type, pointerLayout.matrix);
-    recordAccessForRaceCheck(rewriter, op, op.getPtr(), adaptor.getPtr(), bytes,
-                             AccessKind::Write, /*atomic=*/false, layout);
     GuardedAccess access =
         guardBufferAccess(rewriter, op, op.getPtr(), adaptor.getPtr(), bytes,
                           AccessKind::Write, layout);

@@ -3,9 +3,12 @@
 
 #include "DescriptorEntry.h"
 #include "PatternUtils.h"
+#include "PointerLayout.h"
+#include "spvbridge/conversion/Layout.h"
 #include "spvbridge/cpu_runtime/AbiSymbols.h"
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 #include "spvbridge/spirv/LocationFormat.h"
+#include "spvbridge/spirv/SpvbDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -15,21 +18,48 @@
 using namespace mlir;
 using namespace spvb;
 
-void spvb::recordAccessForRaceCheck(ConversionPatternRewriter &rewriter,
-                                    Operation *op, Value original,
-                                    Value address, uint64_t bytes,
-                                    AccessKind kind, bool atomic,
-                                    const InterfaceLayout &layout) {
-  if (!layout.raceReports)
+namespace {
+
+/// Whether other invocations may see memory of \p pointer's storage class:
+/// Function, Private, push-constant and builtin memory is per invocation or
+/// read-only, nothing to race on.
+bool isShared(Value pointer) {
+  auto type = dyn_cast<spirv::PointerType>(pointer.getType());
+  if (!type)
+    return false;
+  switch (type.getStorageClass()) {
+  case spirv::StorageClass::Workgroup:
+  case spirv::StorageClass::StorageBuffer:
+  case spirv::StorageClass::Uniform:
+  case spirv::StorageClass::PhysicalStorageBuffer:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Puts a spvb.record_access before \p op.
+void recordBefore(Operation *op, Value pointer, uint64_t bytes, bool write,
+                  bool atomic) {
+  if (!isShared(pointer))
     return;
-  auto storage = cast<spirv::PointerType>(original.getType()).getStorageClass();
-  bool workgroup = storage == spirv::StorageClass::Workgroup;
-  // Function, Private, push-constant and builtin memory is per invocation
-  // or read-only: nothing to race on.
-  if (!workgroup && storage != spirv::StorageClass::StorageBuffer &&
-      storage != spirv::StorageClass::Uniform &&
-      storage != spirv::StorageClass::PhysicalStorageBuffer)
-    return;
+  OpBuilder builder(op);
+  auto record = RecordAccessOp::create(builder, op->getLoc(), pointer,
+                                       builder.getI64IntegerAttr(bytes));
+  record.setWrite(write);
+  record.setAtomic(atomic);
+}
+
+uint64_t scalarBytes(Type type) { return type.getIntOrFloatBitWidth() / 8; }
+
+/// Emits the call of spvb_rt_record_access for the access \p op records at
+/// \p address.
+void emitRecordCall(ConversionPatternRewriter &rewriter, RecordAccessOp op,
+                    Value address, const InterfaceLayout &layout) {
+  Value original = op.getPointer();
+  bool workgroup =
+      cast<spirv::PointerType>(original.getType()).getStorageClass() ==
+      spirv::StorageClass::Workgroup;
   auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
   if (!func || func.getNumArguments() < 2)
     return;
@@ -74,8 +104,8 @@ void spvb::recordAccessForRaceCheck(ConversionPatternRewriter &rewriter,
   if (!base)
     base = LLVM::ZeroOp::create(rewriter, loc, ptr);
 
-  uint32_t flags = (kind == AccessKind::Write ? SPVB_ACCESS_WRITE : 0) |
-                   (atomic ? SPVB_ACCESS_ATOMIC : 0) |
+  uint32_t flags = (op.getWrite() ? SPVB_ACCESS_WRITE : 0) |
+                   (op.getAtomic() ? SPVB_ACCESS_ATOMIC : 0) |
                    (workgroup ? SPVB_ACCESS_WORKGROUP : 0);
   declareRuntimeFunction(rewriter, op, abi::kRecordAccess,
                          LLVM::LLVMFunctionType::get(
@@ -85,9 +115,70 @@ void spvb::recordAccessForRaceCheck(ConversionPatternRewriter &rewriter,
       rewriter, loc, TypeRange{}, abi::kRecordAccess,
       ValueRange{
           dispatch, invocation, address,
-          createIntConstant(rewriter, loc, i64, bytes),
+          createIntConstant(rewriter, loc, i64, op.getBytes()),
           createIntConstant(rewriter, loc, i32, flags), base,
           createStringConstant(rewriter, op, "spvb.race.site",
                                formatLocation(loc)),
           createStringConstant(rewriter, op, "spvb.race.object", object)});
+}
+
+class RecordAccessPattern : public OpConversionPattern<RecordAccessOp> {
+public:
+  RecordAccessPattern(const TypeConverter &converter, MLIRContext *context,
+                      const InterfaceLayout &layout)
+      : OpConversionPattern(converter, context), layout(layout) {}
+  LogicalResult
+  matchAndRewrite(RecordAccessOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    emitRecordCall(rewriter, op, adaptor.getPointer(), layout);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+private:
+  const InterfaceLayout &layout;
+};
+
+} // namespace
+
+void spvb::insertRaceChecks(ModuleOp module) {
+  module.walk([](Operation *op) {
+    if (auto load = dyn_cast<spirv::LoadOp>(op))
+      return recordBefore(
+          op, load.getPtr(),
+          getByteSize(load.getType(), readPointerLayout(op).matrix),
+          /*write=*/false, /*atomic=*/false);
+    if (auto store = dyn_cast<spirv::StoreOp>(op))
+      return recordBefore(
+          op, store.getPtr(),
+          getByteSize(store.getValue().getType(), readPointerLayout(op).matrix),
+          /*write=*/true, /*atomic=*/false);
+    if (auto load = dyn_cast<AtomicLoadOp>(op))
+      return recordBefore(op, load.getPointer(), scalarBytes(load.getType()),
+                          /*write=*/false, /*atomic=*/true);
+    if (auto store = dyn_cast<AtomicStoreOp>(op))
+      return recordBefore(op, store.getPointer(),
+                          scalarBytes(store.getValue().getType()),
+                          /*write=*/true, /*atomic=*/true);
+    if (auto minMax = dyn_cast<AtomicFMinMaxOp>(op))
+      return recordBefore(op, minMax.getPointer(),
+                          scalarBytes(minMax.getValue().getType()),
+                          /*write=*/true, /*atomic=*/true);
+    // The read-modify-write atomics the lowering knows: writes.
+    if (isa<spirv::AtomicExchangeOp, spirv::AtomicIAddOp, spirv::AtomicISubOp,
+            spirv::AtomicSMinOp, spirv::AtomicSMaxOp, spirv::AtomicUMinOp,
+            spirv::AtomicUMaxOp, spirv::AtomicAndOp, spirv::AtomicOrOp,
+            spirv::AtomicXorOp, spirv::EXTAtomicFAddOp,
+            spirv::AtomicIIncrementOp, spirv::AtomicIDecrementOp,
+            spirv::AtomicCompareExchangeOp>(op))
+      return recordBefore(op, op->getOperand(0),
+                          scalarBytes(op->getResult(0).getType()),
+                          /*write=*/true, /*atomic=*/true);
+  });
+}
+
+void spvb::populateRaceCheckPatterns(const TypeConverter &converter,
+                                     const InterfaceLayout &layout,
+                                     RewritePatternSet &patterns) {
+  patterns.add<RecordAccessPattern>(converter, patterns.getContext(), layout);
 }

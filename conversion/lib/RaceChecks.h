@@ -1,31 +1,32 @@
 //===- RaceChecks.h - Data-race reports for memory accesses -----*- C++ -*-===//
 //
-// With InterfaceLayout::raceReports, every load, store and atomic on a
-// storage buffer, physical storage buffer or Workgroup memory first calls
-// spvb_rt_record_access with its address, size, kind, source location and
-// the variable it goes through; the runtime keeps a shadow of the accesses
-// and reports two conflicting ones no barrier orders (kernel_abi.h).
+// --check-races, in two steps. Before lowering, insertRaceChecks puts a
+// spvb.record_access before every load, store and atomic on a storage
+// buffer, physical storage buffer or Workgroup memory. Lowering turns each
+// into a call of spvb_rt_record_access with the converted address, size,
+// kind, source location and the variable the access goes through; the
+// runtime keeps a shadow of the accesses and reports two conflicting ones no
+// barrier orders (kernel_abi.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_CONVERSION_LIB_RACECHECKS_H
 #define SPVBRIDGE_CONVERSION_LIB_RACECHECKS_H
 
-#include "RobustAccess.h"
-
 #include "spvbridge/conversion/Interface.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace spvb {
 
-/// Records an access of `bytes` bytes at `address` (the converted form of
-/// `original`) before `op` performs it; nothing without race reports or for
-/// memory no other invocation can see.
-void recordAccessForRaceCheck(mlir::ConversionPatternRewriter &rewriter,
-                              mlir::Operation *op, mlir::Value original,
-                              mlir::Value address, uint64_t bytes,
-                              AccessKind kind, bool atomic,
-                              const InterfaceLayout &layout);
+/// Runs after the pointer layouts are annotated (annotatePointerLayouts),
+/// which decide the size of a matrix access.
+void insertRaceChecks(mlir::ModuleOp module);
+
+/// Lowers spvb.record_access; `layout` finds the variable behind an access.
+void populateRaceCheckPatterns(const mlir::TypeConverter &converter,
+                               const InterfaceLayout &layout,
+                               mlir::RewritePatternSet &patterns);
 
 } // namespace spvb
 

@@ -99,8 +99,6 @@ struct InterfaceLayout {
   bool robustBufferAccess = false;
   /// Out-of-bounds buffer accesses also call spvb_rt_fault.
   bool boundsReports = false;
-  /// Shared-memory accesses call spvb_rt_record_access (RaceChecks.h).
-  bool raceReports = false;
   /// Function variables without an initializer start as all ones instead
   /// of zero (--perturb-undefined).
   bool perturbUndefined = false;

@@ -14,11 +14,16 @@
 //                               (UndefinedChecks.h); spirv dialect
 //   --spvb-nan-checks           NaNs and infinities from finite operands are
 //                               reported (NanChecks.h); spirv dialect
+//   --spvb-race-checks          accesses to memory other invocations see
+//                               are recorded for the race report
+//                               (RaceChecks.h); spirv dialect
 //   --spvb-lower-to-llvm{...}   the whole lowering to the llvm dialect with
 //                               the entry wrappers; its options are
 //                               LoweringOptions' (robust-access,
 //                               bounds-reports, race-reports, entry, stage,
-//                               undefined-checks, nan-checks)
+//                               undefined-checks, nan-checks). Bounds checks
+//                               are no pass of their own: they change how
+//                               each access is lowered (RobustAccess.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_CONVERSION_PASSES_H

@@ -272,4 +272,19 @@ def Spvb_CheckDefinedOp : Spvb_Op<"check_defined"> {
   let assemblyFormat = "$undefined `,` $message (`(` $args^ `:` type($args) `)`)? attr-dict";
 }
 
+def Spvb_RecordAccessOp : Spvb_Op<"record_access"> {
+  let summary = "Records a memory access for the data-race report";
+  let description = [{
+    Inserted by --check-races before each load, store and atomic on memory
+    other invocations see (storage buffers, physical storage buffers,
+    Workgroup variables): the access of `bytes` bytes through `pointer`,
+    a write when `write` is set, atomic when `atomic` is. Lowered to a call
+    of spvb_rt_record_access; the runtime reports two conflicting accesses
+    no barrier orders.
+  }];
+  let arguments = (ins AnyType:$pointer, I64Attr:$bytes, UnitAttr:$write,
+                   UnitAttr:$atomic);
+  let assemblyFormat = "$pointer attr-dict `:` type($pointer)";
+}
+
 #endif // SPVBRIDGE_SPIRV_SPVBOPS_TD
