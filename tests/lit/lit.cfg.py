@@ -39,6 +39,10 @@ config.environment["SPVBRIDGE_KERNEL_CACHE"] = kernel_cache
 # other drivers are installed; without it those tests fail ("no Vulkan
 # device"), they do not pass.
 config.environment["VK_ICD_FILENAMES"] = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+config.substitutions.append(("%lvp_icd_json", config.environment["VK_ICD_FILENAMES"]))
+# Our own driver's manifest (icd/), for real Vulkan clients run on it.
+config.substitutions.append(
+    ("%spvb_icd_json", os.path.join(config.spvb_obj_root, "icd", "spvb_icd.json")))
 # Debugger sessions (Debugging/) need gdb and lldb-22, which build.sh
 # installs, and a machine that lets them trace a process (containers may
 # forbid ptrace): without either, their tests are unsupported, not failed.
