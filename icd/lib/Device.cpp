@@ -4,6 +4,9 @@
 #include "Objects.h"
 #include "ProcAddr.h"
 
+#include "llvm/Support/Error.h"
+
+#include <cstdio>
 #include <new>
 
 using namespace spvb;
@@ -18,8 +21,15 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDevice(
     if (!isExtensionSupported(pCreateInfo->ppEnabledExtensionNames[i],
                               /*instance=*/false))
       return VK_ERROR_EXTENSION_NOT_PRESENT;
-  // Every requested feature must be one we report.
-  if (const VkPhysicalDeviceFeatures *wanted = pCreateInfo->pEnabledFeatures) {
+  // Every requested core feature must be one we report (given directly or
+  // in a VkPhysicalDeviceFeatures2 in the chain).
+  const VkPhysicalDeviceFeatures *wanted = pCreateInfo->pEnabledFeatures;
+  for (auto *next = static_cast<const VkBaseInStructure *>(pCreateInfo->pNext);
+       next; next = next->pNext)
+    if (next->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2)
+      wanted =
+          &reinterpret_cast<const VkPhysicalDeviceFeatures2 *>(next)->features;
+  if (wanted) {
     VkPhysicalDeviceFeatures supported;
     spvb_GetPhysicalDeviceFeatures(physicalDevice, &supported);
     const auto *want = reinterpret_cast<const VkBool32 *>(wanted);
@@ -28,10 +38,18 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDevice(
       if (want[i] && !have[i])
         return VK_ERROR_FEATURE_NOT_PRESENT;
   }
+  llvm::Expected<std::unique_ptr<JitCompiler>> compiler = JitCompiler::create();
+  if (!compiler) {
+    std::fprintf(stderr, "%s\n", llvm::toString(compiler.takeError()).c_str());
+    return VK_ERROR_INITIALIZATION_FAILED;
+  }
   auto *device = new (std::nothrow) Device();
   if (!device)
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   device->physicalDevice = fromHandle<PhysicalDevice>(physicalDevice);
+  device->compiler = std::move(*compiler);
+  device->launcher = std::make_unique<runtime::Launcher>(
+      0, device->physicalDevice->subgroupSize);
   for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; ++i) {
     const VkDeviceQueueCreateInfo &info = pCreateInfo->pQueueCreateInfos[i];
     for (uint32_t q = 0; q < info.queueCount; ++q) {
@@ -72,13 +90,14 @@ spvb_GetDeviceProcAddr(VkDevice device, const char *pName) {
   return getDeviceProcAddr(device, pName);
 }
 
-/// Nothing runs asynchronously yet: submissions are not implemented.
-VKAPI_ATTR VkResult VKAPI_CALL spvb_DeviceWaitIdle(VkDevice) {
-  return VK_SUCCESS;
+/// Submissions end before vkQueueSubmit returns: nothing is in flight.
+VKAPI_ATTR VkResult VKAPI_CALL spvb_DeviceWaitIdle(VkDevice device) {
+  return fromHandle<Device>(device)->lost ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL spvb_QueueWaitIdle(VkQueue) {
-  return VK_SUCCESS;
+VKAPI_ATTR VkResult VKAPI_CALL spvb_QueueWaitIdle(VkQueue queue) {
+  return fromHandle<Queue>(queue)->device->lost ? VK_ERROR_DEVICE_LOST
+                                                : VK_SUCCESS;
 }
 
 } // extern "C"

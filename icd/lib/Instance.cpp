@@ -5,6 +5,8 @@
 #include "Objects.h"
 #include "ProcAddr.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <new>
@@ -55,6 +57,18 @@ spvb_CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
       return VK_ERROR_INITIALIZATION_FAILED;
     }
   }
+  uint32_t subgroupSize = 32;
+  if (const char *text = std::getenv("SPVB_SUBGROUP_SIZE")) {
+    llvm::StringRef value(text);
+    if (value.getAsInteger(10, subgroupSize) || subgroupSize == 0 ||
+        subgroupSize > 128 || (subgroupSize & (subgroupSize - 1))) {
+      std::fprintf(stderr,
+                   "error: SPVB_SUBGROUP_SIZE: '%s' is not a power of two "
+                   "from 1 to 128\n",
+                   text);
+      return VK_ERROR_INITIALIZATION_FAILED;
+    }
+  }
   auto *instance = new (std::nothrow) Instance();
   if (!instance)
     return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -64,6 +78,7 @@ spvb_CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
   instance->physicalDevice = std::make_unique<PhysicalDevice>();
   instance->physicalDevice->instance = instance;
   instance->physicalDevice->limits = std::move(*limits);
+  instance->physicalDevice->subgroupSize = subgroupSize;
   *pInstance = toHandle<VkInstance>(instance);
   return VK_SUCCESS;
 }

@@ -12,12 +12,19 @@
 #define SPVBRIDGE_ICD_LIB_OBJECTS_H
 
 #include "spvbridge/bridge/DeviceLimits.h"
+#include "spvbridge/bridge/Kernel.h"
+#include "spvbridge/cpu_runtime/Launcher.h"
+#include "spvbridge/spirv/SpirvBinary.h"
 
 #include <vulkan/vk_icd.h>
 #include <vulkan/vulkan.h>
 
+#include <array>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace spvb::icd {
@@ -34,6 +41,8 @@ struct PhysicalDevice : DispatchableObject {
   /// The limit profile the device reports and dispatches meet
   /// (SPVB_LIMITS, as spv-run --limits; lavapipe by default).
   DeviceLimits limits;
+  /// The launcher's subgroup size (SPVB_SUBGROUP_SIZE, 32 by default).
+  uint32_t subgroupSize = 32;
 };
 
 struct Instance : DispatchableObject {
@@ -52,6 +61,129 @@ struct Queue : DispatchableObject {
 struct Device : DispatchableObject {
   PhysicalDevice *physicalDevice = nullptr;
   std::vector<std::unique_ptr<Queue>> queues;
+  /// Compiles pipelines; one per device, as each holds its own JIT.
+  std::unique_ptr<JitCompiler> compiler;
+  /// Runs dispatches on the runtime's threads, one submission at a time.
+  std::unique_ptr<runtime::Launcher> launcher;
+  std::mutex submitMutex;
+  /// Set once a dispatch faulted: every later submit and wait reports
+  /// VK_ERROR_DEVICE_LOST, as a lost GPU does.
+  bool lost = false;
+  /// VK_EXT_debug_utils names by object handle, for fault messages.
+  std::map<uint64_t, std::string> objectNames;
+};
+
+struct DeviceMemory {
+  uint8_t *data = nullptr;
+  VkDeviceSize size = 0;
+};
+
+struct Buffer {
+  VkDeviceSize size = 0;
+  VkBufferUsageFlags usage = 0;
+  DeviceMemory *memory = nullptr;
+  VkDeviceSize memoryOffset = 0;
+  uint8_t *getData() const {
+    return memory ? memory->data + memoryOffset : nullptr;
+  }
+};
+
+struct ShaderModule {
+  SpirvBinary binary;
+};
+
+struct DescriptorSetLayout {
+  struct Binding {
+    VkDescriptorType type;
+    uint32_t count;
+  };
+  std::map<uint32_t, Binding> bindings;
+};
+
+/// One descriptor: a buffer range (storage, uniform, dynamic ones).
+struct BufferDescriptor {
+  Buffer *buffer = nullptr;
+  VkDeviceSize offset = 0;
+  VkDeviceSize range = 0;
+};
+
+struct DescriptorSet {
+  const DescriptorSetLayout *layout = nullptr;
+  /// (binding, array element) -> descriptor.
+  std::map<std::pair<uint32_t, uint32_t>, BufferDescriptor> buffers;
+};
+
+struct DescriptorPool {
+  std::vector<std::unique_ptr<DescriptorSet>> sets;
+};
+
+struct PipelineLayout {
+  std::vector<const DescriptorSetLayout *> setLayouts;
+  uint32_t pushConstantSize = 0;
+};
+
+struct Pipeline {
+  std::shared_ptr<const Kernel> kernel;
+};
+
+/// Recorded commands, replayed in order at submission.
+namespace command {
+struct BindPipeline {
+  Pipeline *pipeline;
+};
+struct BindDescriptorSets {
+  uint32_t firstSet;
+  std::vector<DescriptorSet *> sets;
+  /// One per dynamic descriptor of the sets, in set, binding and element
+  /// order.
+  std::vector<uint32_t> dynamicOffsets;
+};
+struct PushConstants {
+  uint32_t offset;
+  std::vector<uint8_t> bytes;
+};
+struct Dispatch {
+  std::array<uint32_t, 3> base;
+  std::array<uint32_t, 3> groups;
+};
+struct DispatchIndirect {
+  Buffer *buffer;
+  VkDeviceSize offset;
+};
+struct CopyBuffer {
+  Buffer *source;
+  Buffer *destination;
+  std::vector<VkBufferCopy> regions;
+};
+struct FillBuffer {
+  Buffer *buffer;
+  VkDeviceSize offset;
+  VkDeviceSize size;
+  uint32_t data;
+};
+struct UpdateBuffer {
+  Buffer *buffer;
+  VkDeviceSize offset;
+  std::vector<uint8_t> bytes;
+};
+} // namespace command
+
+using Command = std::variant<command::BindPipeline, command::BindDescriptorSets,
+                             command::PushConstants, command::Dispatch,
+                             command::DispatchIndirect, command::CopyBuffer,
+                             command::FillBuffer, command::UpdateBuffer>;
+
+struct CommandBuffer : DispatchableObject {
+  Device *device = nullptr;
+  std::vector<Command> commands;
+};
+
+struct CommandPool {
+  std::vector<std::unique_ptr<CommandBuffer>> buffers;
+};
+
+struct Fence {
+  bool signaled = false;
 };
 
 template <typename Object, typename Handle> Object *fromHandle(Handle handle) {

@@ -23,9 +23,31 @@
 using namespace spvb;
 using namespace spvb::icd;
 
-/// Reported until the Vulkan 1.1-1.3 commands are implemented.
+/// Rises to 1.3 as the 1.2 and 1.3 commands land.
 static constexpr uint32_t kApiVersion =
-    VK_MAKE_API_VERSION(0, 1, 0, VK_HEADER_VERSION);
+    VK_MAKE_API_VERSION(0, 1, 1, VK_HEADER_VERSION);
+
+/// The UUID of this device and driver build: the pipeline cache's key.
+static void getDeviceUuid(const PhysicalDevice &device,
+                          uint8_t uuid[VK_UUID_SIZE]) {
+  // Pipeline cache data is valid for one cache format, LLVM and limit
+  // profile.
+  std::string key = "spvbridge pipeline cache 1, LLVM " LLVM_VERSION_STRING
+                    ", limits " +
+                    device.limits.name;
+  uint64_t hash = llvm::xxh3_64bits(key);
+  std::memcpy(uuid, "spvbridge", 8);
+  std::memcpy(uuid + 8, &hash, sizeof(hash));
+}
+
+/// Three quarters of the host's memory, as lavapipe reports.
+static VkDeviceSize getHeapSize() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  uint64_t bytes = pages > 0 && pageSize > 0
+                       ? uint64_t(pages) * uint64_t(pageSize)
+                       : uint64_t(1) << 30;
+  return bytes / 4 * 3;
+}
 
 static VkPhysicalDeviceLimits getLimits(const DeviceLimits &profile) {
   VkPhysicalDeviceLimits limits = {};
@@ -147,20 +169,66 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceProperties(
   std::snprintf(pProperties->deviceName, sizeof(pProperties->deviceName),
                 "spvbridge (LLVM %d, %s limits)", LLVM_VERSION_MAJOR,
                 device->limits.name.c_str());
-  // Pipeline cache data is valid for one cache format, LLVM and limit
-  // profile.
-  std::string key = "spvbridge pipeline cache 1, LLVM " LLVM_VERSION_STRING
-                    ", limits " +
-                    device->limits.name;
-  uint64_t hash = llvm::xxh3_64bits(key);
-  std::memcpy(pProperties->pipelineCacheUUID, "spvb", 4);
-  std::memcpy(pProperties->pipelineCacheUUID + 4, &hash, sizeof(hash));
+  getDeviceUuid(*device, pProperties->pipelineCacheUUID);
   pProperties->limits = getLimits(device->limits);
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceProperties2(
     VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties2 *pProperties) {
+  const PhysicalDevice *device = fromHandle<PhysicalDevice>(physicalDevice);
   spvb_GetPhysicalDeviceProperties(physicalDevice, &pProperties->properties);
+  for (auto *next = static_cast<VkBaseOutStructure *>(pProperties->pNext); next;
+       next = next->pNext) {
+    switch (next->sType) {
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES: {
+      auto *subgroup =
+          reinterpret_cast<VkPhysicalDeviceSubgroupProperties *>(next);
+      subgroup->subgroupSize = device->subgroupSize;
+      subgroup->supportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+      subgroup->supportedOperations =
+          VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+          VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+          VK_SUBGROUP_FEATURE_SHUFFLE_BIT |
+          VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |
+          VK_SUBGROUP_FEATURE_CLUSTERED_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT;
+      subgroup->quadOperationsInAllStages = VK_FALSE;
+      break;
+    }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES: {
+      auto *id = reinterpret_cast<VkPhysicalDeviceIDProperties *>(next);
+      getDeviceUuid(*device, id->deviceUUID);
+      getDeviceUuid(*device, id->driverUUID);
+      std::memset(id->deviceLUID, 0, sizeof(id->deviceLUID));
+      id->deviceNodeMask = 0;
+      id->deviceLUIDValid = VK_FALSE;
+      break;
+    }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES: {
+      auto *maintenance3 =
+          reinterpret_cast<VkPhysicalDeviceMaintenance3Properties *>(next);
+      maintenance3->maxPerSetDescriptors = 1024;
+      maintenance3->maxMemoryAllocationSize = getHeapSize();
+      break;
+    }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES: {
+      auto *multiview =
+          reinterpret_cast<VkPhysicalDeviceMultiviewProperties *>(next);
+      multiview->maxMultiviewViewCount = 0;
+      multiview->maxMultiviewInstanceIndex = 0;
+      break;
+    }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES:
+      reinterpret_cast<VkPhysicalDevicePointClippingProperties *>(next)
+          ->pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_PROPERTIES:
+      reinterpret_cast<VkPhysicalDeviceProtectedMemoryProperties *>(next)
+          ->protectedNoFault = VK_FALSE;
+      break;
+    default:
+      break;
+    }
+  }
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceFeatures(
@@ -178,6 +246,50 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceFeatures(
 VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceFeatures2(
     VkPhysicalDevice physicalDevice, VkPhysicalDeviceFeatures2 *pFeatures) {
   spvb_GetPhysicalDeviceFeatures(physicalDevice, &pFeatures->features);
+  for (auto *next = static_cast<VkBaseOutStructure *>(pFeatures->pNext); next;
+       next = next->pNext) {
+    switch (next->sType) {
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES: {
+      auto *storage16 =
+          reinterpret_cast<VkPhysicalDevice16BitStorageFeatures *>(next);
+      storage16->storageBuffer16BitAccess = VK_TRUE;
+      storage16->uniformAndStorageBuffer16BitAccess = VK_TRUE;
+      storage16->storagePushConstant16 = VK_TRUE;
+      storage16->storageInputOutput16 = VK_FALSE;
+      break;
+    }
+    // Not reported yet.
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES: {
+      auto *multiview =
+          reinterpret_cast<VkPhysicalDeviceMultiviewFeatures *>(next);
+      multiview->multiview = VK_FALSE;
+      multiview->multiviewGeometryShader = VK_FALSE;
+      multiview->multiviewTessellationShader = VK_FALSE;
+      break;
+    }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES: {
+      auto *pointers =
+          reinterpret_cast<VkPhysicalDeviceVariablePointersFeatures *>(next);
+      pointers->variablePointersStorageBuffer = VK_FALSE;
+      pointers->variablePointers = VK_FALSE;
+      break;
+    }
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES:
+      reinterpret_cast<VkPhysicalDeviceProtectedMemoryFeatures *>(next)
+          ->protectedMemory = VK_FALSE;
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES:
+      reinterpret_cast<VkPhysicalDeviceSamplerYcbcrConversionFeatures *>(next)
+          ->samplerYcbcrConversion = VK_FALSE;
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES:
+      reinterpret_cast<VkPhysicalDeviceShaderDrawParametersFeatures *>(next)
+          ->shaderDrawParameters = VK_FALSE;
+      break;
+    default:
+      break;
+    }
+  }
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceMemoryProperties(
@@ -185,11 +297,7 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceMemoryProperties(
   std::memset(pProperties, 0, sizeof(*pProperties));
   // One heap, host memory: every type flag a unified-memory device has.
   pProperties->memoryHeapCount = 1;
-  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  uint64_t bytes = pages > 0 && pageSize > 0
-                       ? uint64_t(pages) * uint64_t(pageSize)
-                       : uint64_t(1) << 30;
-  pProperties->memoryHeaps[0].size = bytes / 4 * 3;
+  pProperties->memoryHeaps[0].size = getHeapSize();
   pProperties->memoryHeaps[0].flags = VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
   pProperties->memoryTypeCount = 1;
   pProperties->memoryTypes[0].heapIndex = 0;

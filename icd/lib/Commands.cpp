@@ -1,0 +1,167 @@
+//===- Commands.cpp - Command pools, buffers and recording ----------------===//
+//
+// Commands are recorded as small structs (Objects.h), as SwiftShader's are,
+// and replayed in order by the queue (Queue.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "EntryPoints.h"
+#include "Objects.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <new>
+
+using namespace spvb;
+using namespace spvb::icd;
+
+static void record(VkCommandBuffer commandBuffer, Command command) {
+  fromHandle<CommandBuffer>(commandBuffer)
+      ->commands.push_back(std::move(command));
+}
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateCommandPool(
+    VkDevice, const VkCommandPoolCreateInfo *, const VkAllocationCallbacks *,
+    VkCommandPool *pCommandPool) {
+  auto *pool = new (std::nothrow) CommandPool();
+  if (!pool)
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  *pCommandPool = toHandle<VkCommandPool>(pool);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_DestroyCommandPool(
+    VkDevice, VkCommandPool commandPool, const VkAllocationCallbacks *) {
+  delete fromHandle<CommandPool>(commandPool);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_ResetCommandPool(VkDevice,
+                                                     VkCommandPool commandPool,
+                                                     VkCommandPoolResetFlags) {
+  for (auto &buffer : fromHandle<CommandPool>(commandPool)->buffers)
+    buffer->commands.clear();
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_AllocateCommandBuffers(
+    VkDevice device, const VkCommandBufferAllocateInfo *pAllocateInfo,
+    VkCommandBuffer *pCommandBuffers) {
+  CommandPool *pool = fromHandle<CommandPool>(pAllocateInfo->commandPool);
+  for (uint32_t i = 0; i < pAllocateInfo->commandBufferCount; ++i) {
+    auto buffer = std::make_unique<CommandBuffer>();
+    buffer->device = fromHandle<Device>(device);
+    pCommandBuffers[i] = toHandle<VkCommandBuffer>(buffer.get());
+    pool->buffers.push_back(std::move(buffer));
+  }
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_FreeCommandBuffers(
+    VkDevice, VkCommandPool commandPool, uint32_t commandBufferCount,
+    const VkCommandBuffer *pCommandBuffers) {
+  auto &buffers = fromHandle<CommandPool>(commandPool)->buffers;
+  for (uint32_t i = 0; i < commandBufferCount; ++i)
+    llvm::erase_if(buffers, [&](const std::unique_ptr<CommandBuffer> &buffer) {
+      return toHandle<VkCommandBuffer>(buffer.get()) == pCommandBuffers[i];
+    });
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_BeginCommandBuffer(
+    VkCommandBuffer commandBuffer, const VkCommandBufferBeginInfo *) {
+  fromHandle<CommandBuffer>(commandBuffer)->commands.clear();
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_EndCommandBuffer(VkCommandBuffer) {
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_ResetCommandBuffer(
+    VkCommandBuffer commandBuffer, VkCommandBufferResetFlags) {
+  fromHandle<CommandBuffer>(commandBuffer)->commands.clear();
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdBindPipeline(VkCommandBuffer commandBuffer,
+                                                VkPipelineBindPoint,
+                                                VkPipeline pipeline) {
+  record(commandBuffer, command::BindPipeline{fromHandle<Pipeline>(pipeline)});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdBindDescriptorSets(
+    VkCommandBuffer commandBuffer, VkPipelineBindPoint, VkPipelineLayout,
+    uint32_t firstSet, uint32_t descriptorSetCount,
+    const VkDescriptorSet *pDescriptorSets, uint32_t dynamicOffsetCount,
+    const uint32_t *pDynamicOffsets) {
+  command::BindDescriptorSets bind{firstSet, {}, {}};
+  for (uint32_t i = 0; i < descriptorSetCount; ++i)
+    bind.sets.push_back(fromHandle<DescriptorSet>(pDescriptorSets[i]));
+  bind.dynamicOffsets.assign(pDynamicOffsets,
+                             pDynamicOffsets + dynamicOffsetCount);
+  record(commandBuffer, std::move(bind));
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdPushConstants(VkCommandBuffer commandBuffer,
+                                                 VkPipelineLayout,
+                                                 VkShaderStageFlags,
+                                                 uint32_t offset, uint32_t size,
+                                                 const void *pValues) {
+  const auto *bytes = static_cast<const uint8_t *>(pValues);
+  record(commandBuffer, command::PushConstants{
+                            offset, std::vector<uint8_t>(bytes, bytes + size)});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdDispatch(VkCommandBuffer commandBuffer,
+                                            uint32_t groupCountX,
+                                            uint32_t groupCountY,
+                                            uint32_t groupCountZ) {
+  record(commandBuffer,
+         command::Dispatch{{0, 0, 0}, {groupCountX, groupCountY, groupCountZ}});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdDispatchIndirect(
+    VkCommandBuffer commandBuffer, VkBuffer buffer, VkDeviceSize offset) {
+  record(commandBuffer,
+         command::DispatchIndirect{fromHandle<Buffer>(buffer), offset});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdCopyBuffer(VkCommandBuffer commandBuffer,
+                                              VkBuffer srcBuffer,
+                                              VkBuffer dstBuffer,
+                                              uint32_t regionCount,
+                                              const VkBufferCopy *pRegions) {
+  record(commandBuffer,
+         command::CopyBuffer{
+             fromHandle<Buffer>(srcBuffer), fromHandle<Buffer>(dstBuffer),
+             std::vector<VkBufferCopy>(pRegions, pRegions + regionCount)});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdFillBuffer(VkCommandBuffer commandBuffer,
+                                              VkBuffer dstBuffer,
+                                              VkDeviceSize dstOffset,
+                                              VkDeviceSize size,
+                                              uint32_t data) {
+  record(commandBuffer, command::FillBuffer{fromHandle<Buffer>(dstBuffer),
+                                            dstOffset, size, data});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdUpdateBuffer(VkCommandBuffer commandBuffer,
+                                                VkBuffer dstBuffer,
+                                                VkDeviceSize dstOffset,
+                                                VkDeviceSize dataSize,
+                                                const void *pData) {
+  const auto *bytes = static_cast<const uint8_t *>(pData);
+  record(commandBuffer,
+         command::UpdateBuffer{fromHandle<Buffer>(dstBuffer), dstOffset,
+                               std::vector<uint8_t>(bytes, bytes + dataSize)});
+}
+
+/// Commands run in submission order, each to completion: every barrier is
+/// already met.
+VKAPI_ATTR void VKAPI_CALL spvb_CmdPipelineBarrier(
+    VkCommandBuffer, VkPipelineStageFlags, VkPipelineStageFlags,
+    VkDependencyFlags, uint32_t, const VkMemoryBarrier *, uint32_t,
+    const VkBufferMemoryBarrier *, uint32_t, const VkImageMemoryBarrier *) {}
+
+} // extern "C"

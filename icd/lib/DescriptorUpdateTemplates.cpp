@@ -1,0 +1,69 @@
+//===- DescriptorUpdateTemplates.cpp - vkUpdateDescriptorSetWithTemplate --===//
+//
+// A template is its entries; an update turns each into a
+// VkWriteDescriptorSet read from the application's data and hands them to
+// vkUpdateDescriptorSets.
+//
+//===----------------------------------------------------------------------===//
+#include "EntryPoints.h"
+#include "Objects.h"
+
+#include <new>
+#include <vector>
+
+using namespace spvb;
+using namespace spvb::icd;
+
+namespace {
+struct DescriptorUpdateTemplate {
+  std::vector<VkDescriptorUpdateTemplateEntry> entries;
+};
+} // namespace
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDescriptorUpdateTemplate(
+    VkDevice, const VkDescriptorUpdateTemplateCreateInfo *pCreateInfo,
+    const VkAllocationCallbacks *,
+    VkDescriptorUpdateTemplate *pDescriptorUpdateTemplate) {
+  auto *updateTemplate = new (std::nothrow) DescriptorUpdateTemplate();
+  if (!updateTemplate)
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  updateTemplate->entries.assign(pCreateInfo->pDescriptorUpdateEntries,
+                                 pCreateInfo->pDescriptorUpdateEntries +
+                                     pCreateInfo->descriptorUpdateEntryCount);
+  *pDescriptorUpdateTemplate =
+      toHandle<VkDescriptorUpdateTemplate>(updateTemplate);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_DestroyDescriptorUpdateTemplate(
+    VkDevice, VkDescriptorUpdateTemplate descriptorUpdateTemplate,
+    const VkAllocationCallbacks *) {
+  delete fromHandle<DescriptorUpdateTemplate>(descriptorUpdateTemplate);
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_UpdateDescriptorSetWithTemplate(
+    VkDevice device, VkDescriptorSet descriptorSet,
+    VkDescriptorUpdateTemplate descriptorUpdateTemplate, const void *pData) {
+  const auto *bytes = static_cast<const uint8_t *>(pData);
+  for (const VkDescriptorUpdateTemplateEntry &entry :
+       fromHandle<DescriptorUpdateTemplate>(descriptorUpdateTemplate)
+           ->entries) {
+    std::vector<VkDescriptorBufferInfo> buffers;
+    for (uint32_t i = 0; i < entry.descriptorCount; ++i)
+      buffers.push_back(*reinterpret_cast<const VkDescriptorBufferInfo *>(
+          bytes + entry.offset + i * entry.stride));
+    VkWriteDescriptorSet write = {};
+    write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    write.dstSet = descriptorSet;
+    write.dstBinding = entry.dstBinding;
+    write.dstArrayElement = entry.dstArrayElement;
+    write.descriptorCount = entry.descriptorCount;
+    write.descriptorType = entry.descriptorType;
+    write.pBufferInfo = buffers.data();
+    spvb_UpdateDescriptorSets(device, 1, &write, 0, nullptr);
+  }
+}
+
+} // extern "C"

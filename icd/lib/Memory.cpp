@@ -1,0 +1,126 @@
+//===- Memory.cpp - Device memory and buffers -----------------------------===//
+//
+// Device memory is host memory: one heap, every allocation mapped for its
+// whole life, a buffer's device address its host address.
+//
+//===----------------------------------------------------------------------===//
+#include "EntryPoints.h"
+#include "Objects.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+using namespace spvb;
+using namespace spvb::icd;
+
+/// Allocations are aligned for any buffer offset alignment we report and
+/// for the widest vector the JIT emits.
+static constexpr VkDeviceSize kMemoryAlignment = 64;
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL
+spvb_AllocateMemory(VkDevice, const VkMemoryAllocateInfo *pAllocateInfo,
+                    const VkAllocationCallbacks *, VkDeviceMemory *pMemory) {
+  if (pAllocateInfo->memoryTypeIndex != 0)
+    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  auto *memory = new (std::nothrow) DeviceMemory();
+  if (!memory)
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  VkDeviceSize size = pAllocateInfo->allocationSize;
+  VkDeviceSize rounded =
+      (size + kMemoryAlignment - 1) / kMemoryAlignment * kMemoryAlignment;
+  memory->data =
+      static_cast<uint8_t *>(std::aligned_alloc(kMemoryAlignment, rounded));
+  if (!memory->data) {
+    delete memory;
+    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
+  // Not required, but a shader that reads memory it never wrote then reads
+  // the same values on every run.
+  std::memset(memory->data, 0, rounded);
+  memory->size = size;
+  *pMemory = toHandle<VkDeviceMemory>(memory);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_FreeMemory(VkDevice, VkDeviceMemory memory,
+                                           const VkAllocationCallbacks *) {
+  if (auto *object = fromHandle<DeviceMemory>(memory)) {
+    std::free(object->data);
+    delete object;
+  }
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_MapMemory(VkDevice, VkDeviceMemory memory,
+                                              VkDeviceSize offset, VkDeviceSize,
+                                              VkMemoryMapFlags, void **ppData) {
+  *ppData = fromHandle<DeviceMemory>(memory)->data + offset;
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_UnmapMemory(VkDevice, VkDeviceMemory) {}
+
+/// The memory is coherent: nothing to flush or invalidate.
+VKAPI_ATTR VkResult VKAPI_CALL
+spvb_FlushMappedMemoryRanges(VkDevice, uint32_t, const VkMappedMemoryRange *) {
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_InvalidateMappedMemoryRanges(
+    VkDevice, uint32_t, const VkMappedMemoryRange *) {
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_GetDeviceMemoryCommitment(
+    VkDevice, VkDeviceMemory memory, VkDeviceSize *pCommittedMemoryInBytes) {
+  *pCommittedMemoryInBytes = fromHandle<DeviceMemory>(memory)->size;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+spvb_CreateBuffer(VkDevice, const VkBufferCreateInfo *pCreateInfo,
+                  const VkAllocationCallbacks *, VkBuffer *pBuffer) {
+  auto *buffer = new (std::nothrow) Buffer();
+  if (!buffer)
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  buffer->size = pCreateInfo->size;
+  buffer->usage = pCreateInfo->usage;
+  *pBuffer = toHandle<VkBuffer>(buffer);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_DestroyBuffer(VkDevice, VkBuffer buffer,
+                                              const VkAllocationCallbacks *) {
+  delete fromHandle<Buffer>(buffer);
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_GetBufferMemoryRequirements(
+    VkDevice, VkBuffer buffer, VkMemoryRequirements *pMemoryRequirements) {
+  VkDeviceSize size = fromHandle<Buffer>(buffer)->size;
+  pMemoryRequirements->size =
+      (size + kMemoryAlignment - 1) / kMemoryAlignment * kMemoryAlignment;
+  pMemoryRequirements->alignment = kMemoryAlignment;
+  pMemoryRequirements->memoryTypeBits = 1;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_BindBufferMemory(VkDevice, VkBuffer buffer,
+                                                     VkDeviceMemory memory,
+                                                     VkDeviceSize offset) {
+  Buffer *object = fromHandle<Buffer>(buffer);
+  DeviceMemory *backing = fromHandle<DeviceMemory>(memory);
+  // Cheap to check, and a buffer past its memory would fault in a shader.
+  if (offset + object->size > backing->size) {
+    std::fprintf(stderr,
+                 "error: vkBindBufferMemory: a buffer of %llu bytes at offset "
+                 "%llu does not fit its memory of %llu bytes\n",
+                 (unsigned long long)object->size, (unsigned long long)offset,
+                 (unsigned long long)backing->size);
+    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
+  object->memory = backing;
+  object->memoryOffset = offset;
+  return VK_SUCCESS;
+}
+
+} // extern "C"

@@ -1,0 +1,149 @@
+//===- Pipelines.cpp - Shader modules, layouts and compute pipelines ------===//
+#include "EntryPoints.h"
+#include "Objects.h"
+
+#include "spvbridge/spirv/Reflection.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdio>
+#include <cstring>
+#include <new>
+
+using namespace spvb;
+using namespace spvb::icd;
+
+/// The VkSpecializationInfo's values as the compiler takes them: each
+/// constant's bytes read as the type the module gives its SpecId.
+static llvm::Expected<std::vector<SpecConstantValue>>
+getSpecializations(const SpirvBinary &binary,
+                   const VkSpecializationInfo *info) {
+  std::vector<SpecConstantValue> values;
+  if (!info)
+    return values;
+  llvm::Expected<std::vector<SpecConstantInfo>> specs =
+      listSpecConstants(binary);
+  if (!specs)
+    return specs.takeError();
+  for (uint32_t i = 0; i < info->mapEntryCount; ++i) {
+    const VkSpecializationMapEntry &entry = info->pMapEntries[i];
+    const SpecConstantInfo *spec = nullptr;
+    for (const SpecConstantInfo &candidate : *specs)
+      if (candidate.specId == entry.constantID)
+        spec = &candidate;
+    // Vulkan ignores entries for ids the module lacks.
+    if (!spec)
+      continue;
+    if (entry.offset + entry.size > info->dataSize)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "error: VkSpecializationInfo: constant %u at offset %u, %zu bytes, "
+          "is past its data of %zu bytes",
+          entry.constantID, entry.offset, entry.size, info->dataSize);
+    uint64_t bits = 0;
+    std::memcpy(&bits, static_cast<const uint8_t *>(info->pData) + entry.offset,
+                std::min<size_t>(entry.size, sizeof(bits)));
+    SpecConstantValue value;
+    value.id = entry.constantID;
+    value.type = spec->type;
+    if (spec->type == "bool")
+      value.words = {bits != 0 ? 1u : 0u};
+    else if (entry.size == 8)
+      value.words = {static_cast<uint32_t>(bits),
+                     static_cast<uint32_t>(bits >> 32)};
+    else
+      value.words = {static_cast<uint32_t>(bits)};
+    values.push_back(std::move(value));
+  }
+  return values;
+}
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateShaderModule(
+    VkDevice, const VkShaderModuleCreateInfo *pCreateInfo,
+    const VkAllocationCallbacks *, VkShaderModule *pShaderModule) {
+  auto *module = new (std::nothrow) ShaderModule();
+  if (!module)
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  module->binary.words.assign(pCreateInfo->pCode,
+                              pCreateInfo->pCode + pCreateInfo->codeSize / 4);
+  char name[64];
+  std::snprintf(name, sizeof(name), "shader module %p",
+                static_cast<void *>(module));
+  module->binary.name = name;
+  *pShaderModule = toHandle<VkShaderModule>(module);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_DestroyShaderModule(
+    VkDevice, VkShaderModule shaderModule, const VkAllocationCallbacks *) {
+  delete fromHandle<ShaderModule>(shaderModule);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_CreatePipelineLayout(
+    VkDevice, const VkPipelineLayoutCreateInfo *pCreateInfo,
+    const VkAllocationCallbacks *, VkPipelineLayout *pPipelineLayout) {
+  auto *layout = new (std::nothrow) PipelineLayout();
+  if (!layout)
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  for (uint32_t i = 0; i < pCreateInfo->setLayoutCount; ++i)
+    layout->setLayouts.push_back(
+        fromHandle<DescriptorSetLayout>(pCreateInfo->pSetLayouts[i]));
+  for (uint32_t i = 0; i < pCreateInfo->pushConstantRangeCount; ++i) {
+    const VkPushConstantRange &range = pCreateInfo->pPushConstantRanges[i];
+    layout->pushConstantSize =
+        std::max(layout->pushConstantSize, range.offset + range.size);
+  }
+  *pPipelineLayout = toHandle<VkPipelineLayout>(layout);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_DestroyPipelineLayout(
+    VkDevice, VkPipelineLayout pipelineLayout, const VkAllocationCallbacks *) {
+  delete fromHandle<PipelineLayout>(pipelineLayout);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateComputePipelines(
+    VkDevice device, VkPipelineCache, uint32_t createInfoCount,
+    const VkComputePipelineCreateInfo *pCreateInfos,
+    const VkAllocationCallbacks *, VkPipeline *pPipelines) {
+  Device *owner = fromHandle<Device>(device);
+  VkResult result = VK_SUCCESS;
+  for (uint32_t i = 0; i < createInfoCount; ++i) {
+    pPipelines[i] = VK_NULL_HANDLE;
+    const VkPipelineShaderStageCreateInfo &stage = pCreateInfos[i].stage;
+    const SpirvBinary &binary = fromHandle<ShaderModule>(stage.module)->binary;
+    CompileOptions options;
+    options.entryPoint = stage.pName;
+    options.executionModel = spv::ExecutionModelGLCompute;
+    auto kernel = [&]() -> llvm::Expected<std::shared_ptr<const Kernel>> {
+      llvm::Expected<std::vector<SpecConstantValue>> values =
+          getSpecializations(binary, stage.pSpecializationInfo);
+      if (!values)
+        return values.takeError();
+      options.specializations = std::move(*values);
+      return owner->compiler->compile(binary, options);
+    }();
+    if (!kernel) {
+      // The application sees only the result code: the reason goes to
+      // stderr, as every spvbridge error does.
+      std::fprintf(stderr, "%s\n", llvm::toString(kernel.takeError()).c_str());
+      result = VK_ERROR_UNKNOWN;
+      continue;
+    }
+    auto *pipeline = new (std::nothrow) Pipeline();
+    if (!pipeline)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+    pipeline->kernel = std::move(*kernel);
+    pPipelines[i] = toHandle<VkPipeline>(pipeline);
+  }
+  return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_DestroyPipeline(VkDevice, VkPipeline pipeline,
+                                                const VkAllocationCallbacks *) {
+  delete fromHandle<Pipeline>(pipeline);
+}
+
+} // extern "C"

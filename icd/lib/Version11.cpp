@@ -1,0 +1,122 @@
+//===- Version11.cpp - The rest of Vulkan 1.1's commands ------------------===//
+//
+// One device in its group, no external handles, no YCbCr conversion: the
+// 1.1 commands that then have little to do.
+//
+//===----------------------------------------------------------------------===//
+#include "EntryPoints.h"
+#include "Objects.h"
+
+#include <cstdio>
+#include <cstring>
+#include <new>
+
+using namespace spvb;
+using namespace spvb::icd;
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL
+spvb_BindBufferMemory2(VkDevice device, uint32_t bindInfoCount,
+                       const VkBindBufferMemoryInfo *pBindInfos) {
+  for (uint32_t i = 0; i < bindInfoCount; ++i)
+    if (VkResult result = spvb_BindBufferMemory(device, pBindInfos[i].buffer,
+                                                pBindInfos[i].memory,
+                                                pBindInfos[i].memoryOffset))
+      return result;
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_GetBufferMemoryRequirements2(
+    VkDevice device, const VkBufferMemoryRequirementsInfo2 *pInfo,
+    VkMemoryRequirements2 *pMemoryRequirements) {
+  spvb_GetBufferMemoryRequirements(device, pInfo->buffer,
+                                   &pMemoryRequirements->memoryRequirements);
+  for (auto *next =
+           static_cast<VkBaseOutStructure *>(pMemoryRequirements->pNext);
+       next; next = next->pNext)
+    if (next->sType == VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS) {
+      auto *dedicated = reinterpret_cast<VkMemoryDedicatedRequirements *>(next);
+      dedicated->prefersDedicatedAllocation = VK_FALSE;
+      dedicated->requiresDedicatedAllocation = VK_FALSE;
+    }
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_GetDeviceGroupPeerMemoryFeatures(
+    VkDevice, uint32_t, uint32_t, uint32_t,
+    VkPeerMemoryFeatureFlags *pPeerMemoryFeatures) {
+  *pPeerMemoryFeatures = VK_PEER_MEMORY_FEATURE_COPY_SRC_BIT |
+                         VK_PEER_MEMORY_FEATURE_COPY_DST_BIT |
+                         VK_PEER_MEMORY_FEATURE_GENERIC_SRC_BIT |
+                         VK_PEER_MEMORY_FEATURE_GENERIC_DST_BIT;
+}
+
+/// Device mask 1 is the only device.
+VKAPI_ATTR void VKAPI_CALL spvb_CmdSetDeviceMask(VkCommandBuffer, uint32_t) {}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdDispatchBase(
+    VkCommandBuffer commandBuffer, uint32_t baseGroupX, uint32_t baseGroupY,
+    uint32_t baseGroupZ, uint32_t groupCountX, uint32_t groupCountY,
+    uint32_t groupCountZ) {
+  fromHandle<CommandBuffer>(commandBuffer)
+      ->commands.push_back(
+          command::Dispatch{{baseGroupX, baseGroupY, baseGroupZ},
+                            {groupCountX, groupCountY, groupCountZ}});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_TrimCommandPool(VkDevice, VkCommandPool,
+                                                VkCommandPoolTrimFlags) {}
+
+VKAPI_ATTR void VKAPI_CALL spvb_GetDescriptorSetLayoutSupport(
+    VkDevice, const VkDescriptorSetLayoutCreateInfo *pCreateInfo,
+    VkDescriptorSetLayoutSupport *pSupport) {
+  pSupport->supported = VK_TRUE;
+  for (uint32_t i = 0; i < pCreateInfo->bindingCount; ++i) {
+    VkDescriptorType type = pCreateInfo->pBindings[i].descriptorType;
+    if (pCreateInfo->pBindings[i].descriptorCount &&
+        type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER &&
+        type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER &&
+        type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC &&
+        type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC)
+      pSupport->supported = VK_FALSE;
+  }
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceExternalBufferProperties(
+    VkPhysicalDevice, const VkPhysicalDeviceExternalBufferInfo *,
+    VkExternalBufferProperties *pExternalBufferProperties) {
+  std::memset(&pExternalBufferProperties->externalMemoryProperties, 0,
+              sizeof(VkExternalMemoryProperties));
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceExternalFenceProperties(
+    VkPhysicalDevice, const VkPhysicalDeviceExternalFenceInfo *,
+    VkExternalFenceProperties *pExternalFenceProperties) {
+  pExternalFenceProperties->exportFromImportedHandleTypes = 0;
+  pExternalFenceProperties->compatibleHandleTypes = 0;
+  pExternalFenceProperties->externalFenceFeatures = 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceExternalSemaphoreProperties(
+    VkPhysicalDevice, const VkPhysicalDeviceExternalSemaphoreInfo *,
+    VkExternalSemaphoreProperties *pExternalSemaphoreProperties) {
+  pExternalSemaphoreProperties->exportFromImportedHandleTypes = 0;
+  pExternalSemaphoreProperties->compatibleHandleTypes = 0;
+  pExternalSemaphoreProperties->externalSemaphoreFeatures = 0;
+}
+
+/// samplerYcbcrConversion is not reported: valid applications never call
+/// these.
+VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateSamplerYcbcrConversion(
+    VkDevice, const VkSamplerYcbcrConversionCreateInfo *,
+    const VkAllocationCallbacks *, VkSamplerYcbcrConversion *pYcbcrConversion) {
+  *pYcbcrConversion = VK_NULL_HANDLE;
+  std::fprintf(stderr, "error: vkCreateSamplerYcbcrConversion: the device "
+                       "does not report samplerYcbcrConversion\n");
+  return VK_ERROR_OUT_OF_HOST_MEMORY;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_DestroySamplerYcbcrConversion(
+    VkDevice, VkSamplerYcbcrConversion, const VkAllocationCallbacks *) {}
+
+} // extern "C"
