@@ -38,7 +38,11 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDevice(
       if (want[i] && !have[i])
         return VK_ERROR_FEATURE_NOT_PRESENT;
   }
-  llvm::Expected<std::unique_ptr<JitCompiler>> compiler = JitCompiler::create();
+  const Environment &environment =
+      fromHandle<PhysicalDevice>(physicalDevice)->environment;
+  // A debug build registers its code with the debugger's JIT interface.
+  llvm::Expected<std::unique_ptr<JitCompiler>> compiler =
+      JitCompiler::create(environment.compileOptions.debug);
   if (!compiler) {
     std::fprintf(stderr, "%s\n", llvm::toString(compiler.takeError()).c_str());
     return VK_ERROR_INITIALIZATION_FAILED;
@@ -49,7 +53,7 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDevice(
   device->physicalDevice = fromHandle<PhysicalDevice>(physicalDevice);
   device->compiler = std::move(*compiler);
   device->launcher = std::make_unique<runtime::Launcher>(
-      0, device->physicalDevice->subgroupSize);
+      environment.threads, environment.subgroupSize);
   for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; ++i) {
     const VkDeviceQueueCreateInfo &info = pCreateInfo->pQueueCreateInfos[i];
     for (uint32_t q = 0; q < info.queueCount; ++q) {

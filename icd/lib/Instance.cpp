@@ -1,11 +1,10 @@
 //===- Instance.cpp - vkCreateInstance and the global commands ------------===//
 #include "EntryPoints.h"
 #include "Enumerate.h"
+#include "Environment.h"
 #include "Extensions.h"
 #include "Objects.h"
 #include "ProcAddr.h"
-
-#include "llvm/ADT/StringRef.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -44,30 +43,11 @@ spvb_CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
     if (!isExtensionSupported(pCreateInfo->ppEnabledExtensionNames[i],
                               /*instance=*/true))
       return VK_ERROR_EXTENSION_NOT_PRESENT;
-  // A device reports its limits: `none` (spv-run's "check nothing") has
-  // none to report.
-  std::optional<DeviceLimits> limits = DeviceLimits::lavapipe();
-  if (const char *profile = std::getenv("SPVB_LIMITS")) {
-    limits = DeviceLimits::find(profile);
-    if (!limits || !limits->enforced) {
-      std::fprintf(stderr,
-                   "error: SPVB_LIMITS: unknown limit profile '%s' (expected "
-                   "lavapipe or min)\n",
-                   profile);
-      return VK_ERROR_INITIALIZATION_FAILED;
-    }
-  }
-  uint32_t subgroupSize = 32;
-  if (const char *text = std::getenv("SPVB_SUBGROUP_SIZE")) {
-    llvm::StringRef value(text);
-    if (value.getAsInteger(10, subgroupSize) || subgroupSize == 0 ||
-        subgroupSize > 128 || (subgroupSize & (subgroupSize - 1))) {
-      std::fprintf(stderr,
-                   "error: SPVB_SUBGROUP_SIZE: '%s' is not a power of two "
-                   "from 1 to 128\n",
-                   text);
-      return VK_ERROR_INITIALIZATION_FAILED;
-    }
+  llvm::Expected<Environment> environment = readEnvironment();
+  if (!environment) {
+    std::fprintf(stderr, "%s\n",
+                 llvm::toString(environment.takeError()).c_str());
+    return VK_ERROR_INITIALIZATION_FAILED;
   }
   auto *instance = new (std::nothrow) Instance();
   if (!instance)
@@ -77,8 +57,9 @@ spvb_CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
     instance->apiVersion = pCreateInfo->pApplicationInfo->apiVersion;
   instance->physicalDevice = std::make_unique<PhysicalDevice>();
   instance->physicalDevice->instance = instance;
-  instance->physicalDevice->limits = std::move(*limits);
-  instance->physicalDevice->subgroupSize = subgroupSize;
+  instance->physicalDevice->limits = environment->limits;
+  instance->physicalDevice->subgroupSize = environment->subgroupSize;
+  instance->physicalDevice->environment = std::move(*environment);
   *pInstance = toHandle<VkInstance>(instance);
   return VK_SUCCESS;
 }

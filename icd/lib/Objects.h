@@ -11,6 +11,8 @@
 #ifndef SPVBRIDGE_ICD_LIB_OBJECTS_H
 #define SPVBRIDGE_ICD_LIB_OBJECTS_H
 
+#include "Environment.h"
+
 #include "spvbridge/bridge/DeviceLimits.h"
 #include "spvbridge/bridge/Kernel.h"
 #include "spvbridge/cpu_runtime/Launcher.h"
@@ -43,11 +45,22 @@ struct PhysicalDevice : DispatchableObject {
   DeviceLimits limits;
   /// The launcher's subgroup size (SPVB_SUBGROUP_SIZE, 32 by default).
   uint32_t subgroupSize = 32;
+  /// Everything read from SPVB_* (Environment.h).
+  Environment environment;
+};
+
+struct DebugMessenger {
+  VkDebugUtilsMessageSeverityFlagsEXT severities = 0;
+  VkDebugUtilsMessageTypeFlagsEXT types = 0;
+  PFN_vkDebugUtilsMessengerCallbackEXT callback = nullptr;
+  void *userData = nullptr;
 };
 
 struct Instance : DispatchableObject {
   uint32_t apiVersion = VK_API_VERSION_1_0;
   std::unique_ptr<PhysicalDevice> physicalDevice;
+  std::mutex messengerMutex;
+  std::vector<DebugMessenger *> messengers;
 };
 
 struct Device;
@@ -69,8 +82,10 @@ struct Device : DispatchableObject {
   /// Set once a dispatch faulted: every later submit and wait reports
   /// VK_ERROR_DEVICE_LOST, as a lost GPU does.
   bool lost = false;
-  /// VK_EXT_debug_utils names by object handle, for fault messages.
+  /// VK_EXT_debug_utils names by object handle, for messages.
   std::map<uint64_t, std::string> objectNames;
+  /// Shader modules created so far: "shader module N" names them.
+  uint64_t shaderModuleCount = 0;
 };
 
 struct DeviceMemory {

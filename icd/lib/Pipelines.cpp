@@ -1,4 +1,5 @@
 //===- Pipelines.cpp - Shader modules, layouts and compute pipelines ------===//
+#include "DebugUtils.h"
 #include "EntryPoints.h"
 #include "Objects.h"
 
@@ -61,17 +62,18 @@ getSpecializations(const SpirvBinary &binary,
 extern "C" {
 
 VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateShaderModule(
-    VkDevice, const VkShaderModuleCreateInfo *pCreateInfo,
+    VkDevice device, const VkShaderModuleCreateInfo *pCreateInfo,
     const VkAllocationCallbacks *, VkShaderModule *pShaderModule) {
   auto *module = new (std::nothrow) ShaderModule();
   if (!module)
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   module->binary.words.assign(pCreateInfo->pCode,
                               pCreateInfo->pCode + pCreateInfo->codeSize / 4);
-  char name[64];
-  std::snprintf(name, sizeof(name), "shader module %p",
-                static_cast<void *>(module));
-  module->binary.name = name;
+  // Messages name the module by its number in the device until the
+  // application names it (vkSetDebugUtilsObjectNameEXT).
+  module->binary.name =
+      "shader module " +
+      std::to_string(++fromHandle<Device>(device)->shaderModuleCount);
   *pShaderModule = toHandle<VkShaderModule>(module);
   return VK_SUCCESS;
 }
@@ -114,7 +116,7 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateComputePipelines(
     pPipelines[i] = VK_NULL_HANDLE;
     const VkPipelineShaderStageCreateInfo &stage = pCreateInfos[i].stage;
     const SpirvBinary &binary = fromHandle<ShaderModule>(stage.module)->binary;
-    CompileOptions options;
+    CompileOptions options = owner->physicalDevice->environment.compileOptions;
     options.entryPoint = stage.pName;
     options.executionModel = spv::ExecutionModelGLCompute;
     auto kernel = [&]() -> llvm::Expected<std::shared_ptr<const Kernel>> {
@@ -128,7 +130,8 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateComputePipelines(
     if (!kernel) {
       // The application sees only the result code: the reason goes to
       // stderr, as every spvbridge error does.
-      std::fprintf(stderr, "%s\n", llvm::toString(kernel.takeError()).c_str());
+      reportError(owner->physicalDevice->instance,
+                  llvm::toString(kernel.takeError()));
       result = VK_ERROR_UNKNOWN;
       continue;
     }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CommandExecution.h"
+#include "DebugUtils.h"
 #include "EntryPoints.h"
 #include "Objects.h"
 
@@ -31,7 +32,8 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_QueueSubmit(VkQueue queue,
       const CommandBuffer &buffer =
           *fromHandle<CommandBuffer>(pSubmits[i].pCommandBuffers[b]);
       if (llvm::Error error = executeCommands(device, buffer)) {
-        std::fprintf(stderr, "%s\n", llvm::toString(std::move(error)).c_str());
+        reportError(device.physicalDevice->instance,
+                    llvm::toString(std::move(error)));
         device.lost = true;
         return VK_ERROR_DEVICE_LOST;
       }

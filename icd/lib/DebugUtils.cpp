@@ -1,0 +1,110 @@
+//===- DebugUtils.cpp - VK_EXT_debug_utils --------------------------------===//
+//
+// Object names make messages speak the application's words (a shader
+// module's name becomes the file name in its errors); messengers receive
+// every error the ICD prints, as the validation layer's do.
+//
+//===----------------------------------------------------------------------===//
+#include "DebugUtils.h"
+
+#include "EntryPoints.h"
+#include "Objects.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <cstdio>
+#include <new>
+
+using namespace spvb;
+using namespace spvb::icd;
+
+void spvb::icd::reportError(Instance *instance, const std::string &message) {
+  std::fprintf(stderr, "%s\n", message.c_str());
+  if (!instance)
+    return;
+  std::lock_guard<std::mutex> lock(instance->messengerMutex);
+  for (const DebugMessenger *messenger : instance->messengers) {
+    if (!(messenger->severities &
+          VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ||
+        !(messenger->types & VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT))
+      continue;
+    VkDebugUtilsMessengerCallbackDataEXT data = {};
+    data.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CALLBACK_DATA_EXT;
+    data.pMessageIdName = "spvbridge";
+    data.pMessage = message.c_str();
+    messenger->callback(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                        VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, &data,
+                        messenger->userData);
+  }
+}
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDebugUtilsMessengerEXT(
+    VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT *pCreateInfo,
+    const VkAllocationCallbacks *, VkDebugUtilsMessengerEXT *pMessenger) {
+  auto *messenger = new (std::nothrow) DebugMessenger();
+  if (!messenger)
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  messenger->severities = pCreateInfo->messageSeverity;
+  messenger->types = pCreateInfo->messageType;
+  messenger->callback = pCreateInfo->pfnUserCallback;
+  messenger->userData = pCreateInfo->pUserData;
+  Instance *owner = fromHandle<Instance>(instance);
+  std::lock_guard<std::mutex> lock(owner->messengerMutex);
+  owner->messengers.push_back(messenger);
+  *pMessenger = toHandle<VkDebugUtilsMessengerEXT>(messenger);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_DestroyDebugUtilsMessengerEXT(
+    VkInstance instance, VkDebugUtilsMessengerEXT messenger,
+    const VkAllocationCallbacks *) {
+  Instance *owner = fromHandle<Instance>(instance);
+  auto *object = fromHandle<DebugMessenger>(messenger);
+  std::lock_guard<std::mutex> lock(owner->messengerMutex);
+  llvm::erase(owner->messengers, object);
+  delete object;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_SubmitDebugUtilsMessageEXT(
+    VkInstance instance, VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+    VkDebugUtilsMessageTypeFlagsEXT types,
+    const VkDebugUtilsMessengerCallbackDataEXT *pCallbackData) {
+  Instance *owner = fromHandle<Instance>(instance);
+  std::lock_guard<std::mutex> lock(owner->messengerMutex);
+  for (const DebugMessenger *messenger : owner->messengers)
+    if ((messenger->severities & severity) && (messenger->types & types))
+      messenger->callback(severity, types, pCallbackData, messenger->userData);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_SetDebugUtilsObjectNameEXT(
+    VkDevice device, const VkDebugUtilsObjectNameInfoEXT *pNameInfo) {
+  Device *owner = fromHandle<Device>(device);
+  std::lock_guard<std::mutex> lock(owner->submitMutex);
+  if (pNameInfo->pObjectName && *pNameInfo->pObjectName)
+    owner->objectNames[pNameInfo->objectHandle] = pNameInfo->pObjectName;
+  else
+    owner->objectNames.erase(pNameInfo->objectHandle);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+spvb_SetDebugUtilsObjectTagEXT(VkDevice, const VkDebugUtilsObjectTagInfoEXT *) {
+  return VK_SUCCESS;
+}
+
+// Labels mark regions for tools that capture command streams; nothing here
+// reads them yet.
+VKAPI_ATTR void VKAPI_CALL
+spvb_QueueBeginDebugUtilsLabelEXT(VkQueue, const VkDebugUtilsLabelEXT *) {}
+VKAPI_ATTR void VKAPI_CALL spvb_QueueEndDebugUtilsLabelEXT(VkQueue) {}
+VKAPI_ATTR void VKAPI_CALL
+spvb_QueueInsertDebugUtilsLabelEXT(VkQueue, const VkDebugUtilsLabelEXT *) {}
+VKAPI_ATTR void VKAPI_CALL spvb_CmdBeginDebugUtilsLabelEXT(
+    VkCommandBuffer, const VkDebugUtilsLabelEXT *) {}
+VKAPI_ATTR void VKAPI_CALL spvb_CmdEndDebugUtilsLabelEXT(VkCommandBuffer) {}
+VKAPI_ATTR void VKAPI_CALL spvb_CmdInsertDebugUtilsLabelEXT(
+    VkCommandBuffer, const VkDebugUtilsLabelEXT *) {}
+
+} // extern "C"

@@ -1,0 +1,37 @@
+//===- Environment.h - The ICD's options from environment variables -*- C++
+//-*-===//
+//
+// As Mesa's drivers take LP_* and MESA_* variables, the ICD takes SPVB_*:
+//
+//   SPVB_LIMITS=lavapipe|min     the limits reported and enforced
+//   SPVB_SUBGROUP_SIZE=N         a power of two from 1 to 128 (32)
+//   SPVB_THREADS=N               worker threads (0: all hardware threads)
+//   SPVB_CHECKS=LIST             bounds, races, undefined, nan, or all
+//   SPVB_DEBUG=1                 compile every pipeline for a debugger
+//
+// A bad value is an error naming the variable; instance creation fails.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_ICD_LIB_ENVIRONMENT_H
+#define SPVBRIDGE_ICD_LIB_ENVIRONMENT_H
+
+#include "spvbridge/bridge/Compiler.h"
+#include "spvbridge/bridge/DeviceLimits.h"
+
+#include "llvm/Support/Error.h"
+
+namespace spvb::icd {
+
+struct Environment {
+  DeviceLimits limits = DeviceLimits::lavapipe();
+  uint32_t subgroupSize = 32;
+  unsigned threads = 0;
+  /// The checks and debug build every pipeline is compiled with.
+  CompileOptions compileOptions;
+};
+
+llvm::Expected<Environment> readEnvironment();
+
+} // namespace spvb::icd
+
+#endif // SPVBRIDGE_ICD_LIB_ENVIRONMENT_H
