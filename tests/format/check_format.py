@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 
-FOLDERS = ["amber", "bridge", "conversion", "cpu_runtime", "python", "spirv",
+FOLDERS = ["amber", "bridge", "conversion", "cpu_runtime", "icd", "python", "spirv",
            "tests", "tools", "vulkan"]
 SUFFIXES = (".c", ".cpp", ".h")
 
