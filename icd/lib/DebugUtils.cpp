@@ -81,7 +81,7 @@ VKAPI_ATTR void VKAPI_CALL spvb_SubmitDebugUtilsMessageEXT(
 VKAPI_ATTR VkResult VKAPI_CALL spvb_SetDebugUtilsObjectNameEXT(
     VkDevice device, const VkDebugUtilsObjectNameInfoEXT *pNameInfo) {
   Device *owner = fromHandle<Device>(device);
-  std::lock_guard<std::mutex> lock(owner->submitMutex);
+  std::lock_guard<std::mutex> lock(owner->namesMutex);
   if (pNameInfo->pObjectName && *pNameInfo->pObjectName)
     owner->objectNames[pNameInfo->objectHandle] = pNameInfo->pObjectName;
   else

@@ -3,6 +3,7 @@
 #include "Extensions.h"
 #include "Objects.h"
 #include "ProcAddr.h"
+#include "Queue.h"
 
 #include "llvm/Support/Error.h"
 
@@ -64,13 +65,17 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDevice(
       device->queues.push_back(std::move(queue));
     }
   }
+  startQueueThread(*device);
   *pDevice = toHandle<VkDevice>(device);
   return VK_SUCCESS;
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_DestroyDevice(VkDevice device,
                                               const VkAllocationCallbacks *) {
-  delete fromHandle<Device>(device);
+  if (Device *object = fromHandle<Device>(device)) {
+    stopQueueThread(*object);
+    delete object;
+  }
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_GetDeviceQueue(VkDevice device,
@@ -92,16 +97,6 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetDeviceQueue2(
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
 spvb_GetDeviceProcAddr(VkDevice device, const char *pName) {
   return getDeviceProcAddr(device, pName);
-}
-
-/// Submissions end before vkQueueSubmit returns: nothing is in flight.
-VKAPI_ATTR VkResult VKAPI_CALL spvb_DeviceWaitIdle(VkDevice device) {
-  return fromHandle<Device>(device)->lost ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL spvb_QueueWaitIdle(VkQueue queue) {
-  return fromHandle<Queue>(queue)->device->lost ? VK_ERROR_DEVICE_LOST
-                                                : VK_SUCCESS;
 }
 
 } // extern "C"

@@ -22,10 +22,14 @@
 #include <vulkan/vulkan.h>
 
 #include <array>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -71,6 +75,9 @@ struct Queue : DispatchableObject {
   uint32_t index = 0;
 };
 
+struct CommandBuffer;
+struct Fence;
+
 struct Device : DispatchableObject {
   PhysicalDevice *physicalDevice = nullptr;
   std::vector<std::unique_ptr<Queue>> queues;
@@ -78,14 +85,29 @@ struct Device : DispatchableObject {
   std::unique_ptr<JitCompiler> compiler;
   /// Runs dispatches on the runtime's threads, one submission at a time.
   std::unique_ptr<runtime::Launcher> launcher;
-  std::mutex submitMutex;
-  /// Set once a dispatch faulted: every later submit and wait reports
+
+  /// The queue's thread runs submissions in order while vkQueueSubmit has
+  /// returned (Queue.cpp); everything below `mutex` guards.
+  std::thread queueThread;
+  std::mutex mutex;
+  std::condition_variable changed;
+  struct Submission {
+    std::vector<const CommandBuffer *> commandBuffers;
+    Fence *fence = nullptr;
+  };
+  std::deque<Submission> pending;
+  /// A submission is running (popped from `pending`, not finished).
+  bool running = false;
+  bool stopping = false;
+  /// Set once a submission failed: every later submit and wait reports
   /// VK_ERROR_DEVICE_LOST, as a lost GPU does.
   bool lost = false;
+
   /// VK_EXT_debug_utils names by object handle, for messages.
+  std::mutex namesMutex;
   std::map<uint64_t, std::string> objectNames;
   /// Shader modules created so far: "shader module N" names them.
-  uint64_t shaderModuleCount = 0;
+  std::atomic<uint64_t> shaderModuleCount{0};
 };
 
 struct DeviceMemory {
@@ -198,6 +220,8 @@ struct CommandPool {
 };
 
 struct Fence {
+  /// Its device's mutex guards `signaled`.
+  Device *device = nullptr;
   bool signaled = false;
 };
 

@@ -115,7 +115,14 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateComputePipelines(
   for (uint32_t i = 0; i < createInfoCount; ++i) {
     pPipelines[i] = VK_NULL_HANDLE;
     const VkPipelineShaderStageCreateInfo &stage = pCreateInfos[i].stage;
-    const SpirvBinary &binary = fromHandle<ShaderModule>(stage.module)->binary;
+    SpirvBinary binary = fromHandle<ShaderModule>(stage.module)->binary;
+    {
+      std::lock_guard<std::mutex> lock(owner->namesMutex);
+      auto name =
+          owner->objectNames.find(reinterpret_cast<uint64_t>(stage.module));
+      if (name != owner->objectNames.end())
+        binary.name = name->second;
+    }
     CompileOptions options = owner->physicalDevice->environment.compileOptions;
     options.entryPoint = stage.pName;
     options.executionModel = spv::ExecutionModelGLCompute;
