@@ -5,9 +5,12 @@
 #include "ProcAddr.h"
 #include "Queue.h"
 
+#include "spvbridge/bridge/KernelCache.h"
+
 #include "llvm/Support/Error.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <new>
 
 using namespace spvb;
@@ -47,6 +50,26 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDevice(
   if (!compiler) {
     std::fprintf(stderr, "%s\n", llvm::toString(compiler.takeError()).c_str());
     return VK_ERROR_INITIALIZATION_FAILED;
+  }
+  // Pipelines persist in the kernel cache (PipelineCache.cpp), as spv-run
+  // uses it: an explicit SPVBRIDGE_KERNEL_CACHE must work, the default
+  // place is used when it does, "off" and debug builds use none.
+  std::string cacheDirectory = KernelDiskCache::getDefaultDirectory();
+  bool explicitCache = std::getenv("SPVBRIDGE_KERNEL_CACHE") != nullptr;
+  if (!environment.compileOptions.debug && !cacheDirectory.empty() &&
+      cacheDirectory != "off") {
+    llvm::Expected<std::unique_ptr<KernelDiskCache>> cache =
+        KernelDiskCache::open(
+            cacheDirectory,
+            explicitCache ? "SPVBRIDGE_KERNEL_CACHE=" + cacheDirectory : "");
+    if (cache) {
+      (*compiler)->setDiskCache(std::move(*cache));
+    } else if (explicitCache) {
+      std::fprintf(stderr, "%s\n", llvm::toString(cache.takeError()).c_str());
+      return VK_ERROR_INITIALIZATION_FAILED;
+    } else {
+      llvm::consumeError(cache.takeError());
+    }
   }
   auto *device = new (std::nothrow) Device();
   if (!device)
