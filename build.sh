@@ -34,6 +34,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 PACKAGES=(cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools
   llvm-22-tools glslang-dev glslang-tools spirv-tools spirv-headers
   libvulkan-dev mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
+  libvkfft-dev libfftw3-dev
   libboost-context-dev libgtest-dev
   clang-22 libclang-rt-22-dev clang-format-22 clang-tidy-22 libpng-dev gdb lldb-22
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest)
