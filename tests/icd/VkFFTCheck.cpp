@@ -5,8 +5,9 @@
 // pipeline per kernel), runs forward transforms on whatever device the
 // loader gives (VK_ICD_FILENAMES): 1D, 2D and 3D, complex-to-complex and
 // real-to-complex, fp32 and fp64, power-of-two sizes and others (3*5*7,
-// 11*13, the prime 13), batched. (Primes above 13, which VkFFT computes by
-// Bluestein's algorithm, come out as zeros on lavapipe too: not checked.) Each
+// 11*13, the prime 13), batched. (Not primes above 13: for them VkFFT
+// 1.2.26 takes Bluestein's algorithm and binds a null buffer, which the
+// validation layer reports and docs/icd.md describes.) Each
 // result is compared with FFTW's in double precision by the relative L2 error
 // ||vkfft - fftw|| / ||fftw||, and the median time of five more transforms
 // (submission to fence) is printed. Exits 1 if any transform is off by more
