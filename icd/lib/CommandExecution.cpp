@@ -9,6 +9,26 @@
 using namespace spvb;
 using namespace spvb::icd;
 
+/// Invalid use that is cheap to see: a null handle where the command needs
+/// an object.
+static llvm::Error nullHandle(const char *command, const char *what) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "error: %s: %s is VK_NULL_HANDLE", command,
+                                 what);
+}
+
+/// A buffer with memory bound, or the error naming the command.
+static llvm::Error checkBuffer(const Buffer *buffer, const char *command,
+                               const char *what) {
+  if (!buffer)
+    return nullHandle(command, what);
+  if (!buffer->memory)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "error: %s: %s has no memory bound", command,
+                                   what);
+  return llvm::Error::success();
+}
+
 namespace {
 
 /// What the commands so far have bound.
@@ -25,6 +45,8 @@ public:
   explicit Executor(Device &device) : device(device) {}
 
   llvm::Error operator()(const command::BindPipeline &command) {
+    if (!command.pipeline)
+      return nullHandle("vkCmdBindPipeline", "pipeline");
     state.pipeline = command.pipeline;
     return llvm::Error::success();
   }
@@ -44,18 +66,30 @@ public:
     return dispatch(command.groups);
   }
   llvm::Error operator()(const command::DispatchIndirect &command) {
+    if (llvm::Error error =
+            checkBuffer(command.buffer, "vkCmdDispatchIndirect", "buffer"))
+      return error;
     std::array<uint32_t, 3> groups;
     std::memcpy(groups.data(), command.buffer->getData() + command.offset,
                 sizeof(groups));
     return dispatch(groups);
   }
   llvm::Error operator()(const command::CopyBuffer &command) {
+    if (llvm::Error error =
+            checkBuffer(command.source, "vkCmdCopyBuffer", "srcBuffer"))
+      return error;
+    if (llvm::Error error =
+            checkBuffer(command.destination, "vkCmdCopyBuffer", "dstBuffer"))
+      return error;
     for (const VkBufferCopy &region : command.regions)
       std::memmove(command.destination->getData() + region.dstOffset,
                    command.source->getData() + region.srcOffset, region.size);
     return llvm::Error::success();
   }
   llvm::Error operator()(const command::FillBuffer &command) {
+    if (llvm::Error error =
+            checkBuffer(command.buffer, "vkCmdFillBuffer", "dstBuffer"))
+      return error;
     VkDeviceSize size = command.size == VK_WHOLE_SIZE
                             ? (command.buffer->size - command.offset) / 4 * 4
                             : command.size;
@@ -65,6 +99,9 @@ public:
     return llvm::Error::success();
   }
   llvm::Error operator()(const command::UpdateBuffer &command) {
+    if (llvm::Error error =
+            checkBuffer(command.buffer, "vkCmdUpdateBuffer", "dstBuffer"))
+      return error;
     llvm::copy(command.bytes, command.buffer->getData() + command.offset);
     return llvm::Error::success();
   }
@@ -81,6 +118,10 @@ private:
 llvm::Error Executor::operator()(const command::BindDescriptorSets &command) {
   size_t nextOffset = 0;
   for (auto [i, set] : llvm::enumerate(command.sets)) {
+    if (!set)
+      return nullHandle(
+          "vkCmdBindDescriptorSets",
+          ("set " + std::to_string(command.firstSet + i)).c_str());
     std::vector<uint32_t> offsets;
     for (const auto &[binding, info] : set->layout->bindings)
       if (info.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
@@ -113,6 +154,12 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups) {
         if (it == set->buffers.end() || !it->second.buffer)
           continue;
         const BufferDescriptor &descriptor = it->second;
+        if (!descriptor.buffer->memory)
+          return llvm::createStringError(
+              llvm::inconvertibleErrorCode(),
+              "error: vkCmdDispatch: the buffer at set %u, binding %u, "
+              "element %u has no memory bound",
+              setIndex, binding, element);
         dispatch.bindBuffer(setIndex, binding,
                             descriptor.buffer->getData() + descriptor.offset +
                                 extra,

@@ -44,6 +44,7 @@ config.substitutions.append(("%lvp_icd_json", config.environment["VK_ICD_FILENAM
 config.substitutions.append(
     ("%spvb_icd_json", os.path.join(config.spvb_obj_root, "icd", "spvb_icd.json")))
 config.substitutions.append(("%spvb_icd_dir", os.path.join(config.spvb_obj_root, "icd")))
+config.substitutions.append(("%spvb_tests_dir", os.path.join(config.spvb_obj_root, "tests")))
 # Debugger sessions (Debugging/) need gdb and lldb-22, which build.sh
 # installs, and a machine that lets them trace a process (containers may
 # forbid ptrace): without either, their tests are unsupported, not failed.

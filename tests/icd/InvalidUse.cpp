@@ -1,0 +1,193 @@
+//===- InvalidUse.cpp - Invalid use the ICD reports instead of crashing ---===//
+//
+// Each case makes a device, records one mistake the validation layer would
+// report, submits it and prints what the driver returned; the ICD's own
+// message goes to stderr. Cases:
+//
+//   copy-null      vkCmdCopyBuffer from VK_NULL_HANDLE
+//   no-pipeline    vkCmdDispatch with no pipeline bound
+//   no-memory      a dispatch whose storage buffer has no memory bound
+//
+//   InvalidUse CASE SHADER.spv
+//
+//===----------------------------------------------------------------------===//
+#include <vulkan/vulkan.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace {
+
+template <typename T> T makeStruct(VkStructureType type) {
+  T value = {};
+  value.sType = type;
+  return value;
+}
+
+void check(VkResult result, const char *what) {
+  if (result != VK_SUCCESS) {
+    std::fprintf(stderr, "setup: %s failed: %d\n", what, result);
+    std::exit(2);
+  }
+}
+
+std::vector<uint32_t> readWords(const char *path) {
+  std::ifstream file(path, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(file)),
+                          std::istreambuf_iterator<char>());
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: InvalidUse CASE SHADER.spv\n");
+    return 2;
+  }
+  std::string which = argv[1];
+  auto application =
+      makeStruct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+  application.apiVersion = VK_API_VERSION_1_1;
+  auto instanceInfo =
+      makeStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+  instanceInfo.pApplicationInfo = &application;
+  VkInstance instance;
+  check(vkCreateInstance(&instanceInfo, nullptr, &instance), "instance");
+  uint32_t count = 1;
+  VkPhysicalDevice physicalDevice;
+  vkEnumeratePhysicalDevices(instance, &count, &physicalDevice);
+  float priority = 1;
+  auto queueInfo = makeStruct<VkDeviceQueueCreateInfo>(
+      VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+  queueInfo.queueCount = 1;
+  queueInfo.pQueuePriorities = &priority;
+  auto deviceInfo =
+      makeStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+  deviceInfo.queueCreateInfoCount = 1;
+  deviceInfo.pQueueCreateInfos = &queueInfo;
+  VkDevice device;
+  check(vkCreateDevice(physicalDevice, &deviceInfo, nullptr, &device),
+        "device");
+  VkQueue queue;
+  vkGetDeviceQueue(device, 0, 0, &queue);
+  auto poolInfo = makeStruct<VkCommandPoolCreateInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+  VkCommandPool pool;
+  check(vkCreateCommandPool(device, &poolInfo, nullptr, &pool), "pool");
+  auto allocateInfo = makeStruct<VkCommandBufferAllocateInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+  allocateInfo.commandPool = pool;
+  allocateInfo.commandBufferCount = 1;
+  VkCommandBuffer commands;
+  check(vkAllocateCommandBuffers(device, &allocateInfo, &commands), "commands");
+  auto begin = makeStruct<VkCommandBufferBeginInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+  check(vkBeginCommandBuffer(commands, &begin), "begin");
+
+  // A 16-byte storage buffer, without memory for no-memory.
+  auto bufferInfo =
+      makeStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+  bufferInfo.size = 16;
+  bufferInfo.usage =
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  VkBuffer buffer;
+  check(vkCreateBuffer(device, &bufferInfo, nullptr, &buffer), "buffer");
+
+  if (which == "copy-null") {
+    VkBufferCopy region = {0, 0, 16};
+    vkCmdCopyBuffer(commands, VK_NULL_HANDLE, buffer, 1, &region);
+  } else if (which == "no-pipeline") {
+    vkCmdDispatch(commands, 1, 1, 1);
+  } else if (which == "no-memory") {
+    VkDescriptorSetLayoutBinding binding = {
+        0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+        nullptr};
+    auto layoutInfo = makeStruct<VkDescriptorSetLayoutCreateInfo>(
+        VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+    layoutInfo.bindingCount = 1;
+    layoutInfo.pBindings = &binding;
+    VkDescriptorSetLayout setLayout;
+    check(vkCreateDescriptorSetLayout(device, &layoutInfo, nullptr, &setLayout),
+          "set layout");
+    auto pipelineLayoutInfo = makeStruct<VkPipelineLayoutCreateInfo>(
+        VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+    pipelineLayoutInfo.setLayoutCount = 1;
+    pipelineLayoutInfo.pSetLayouts = &setLayout;
+    VkPipelineLayout pipelineLayout;
+    check(vkCreatePipelineLayout(device, &pipelineLayoutInfo, nullptr,
+                                 &pipelineLayout),
+          "pipeline layout");
+    std::vector<uint32_t> words = readWords(argv[2]);
+    auto moduleInfo = makeStruct<VkShaderModuleCreateInfo>(
+        VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+    moduleInfo.codeSize = words.size() * 4;
+    moduleInfo.pCode = words.data();
+    VkShaderModule module;
+    check(vkCreateShaderModule(device, &moduleInfo, nullptr, &module),
+          "module");
+    auto pipelineInfo = makeStruct<VkComputePipelineCreateInfo>(
+        VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+    pipelineInfo.stage = makeStruct<VkPipelineShaderStageCreateInfo>(
+        VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
+    pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    pipelineInfo.stage.module = module;
+    pipelineInfo.stage.pName = "main";
+    pipelineInfo.layout = pipelineLayout;
+    VkPipeline pipeline;
+    check(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipelineInfo,
+                                   nullptr, &pipeline),
+          "pipeline");
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
+    auto descriptorPoolInfo = makeStruct<VkDescriptorPoolCreateInfo>(
+        VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+    descriptorPoolInfo.maxSets = 1;
+    descriptorPoolInfo.poolSizeCount = 1;
+    descriptorPoolInfo.pPoolSizes = &size;
+    VkDescriptorPool descriptorPool;
+    check(vkCreateDescriptorPool(device, &descriptorPoolInfo, nullptr,
+                                 &descriptorPool),
+          "descriptor pool");
+    auto setInfo = makeStruct<VkDescriptorSetAllocateInfo>(
+        VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
+    setInfo.descriptorPool = descriptorPool;
+    setInfo.descriptorSetCount = 1;
+    setInfo.pSetLayouts = &setLayout;
+    VkDescriptorSet set;
+    check(vkAllocateDescriptorSets(device, &setInfo, &set), "set");
+    VkDescriptorBufferInfo described = {buffer, 0, VK_WHOLE_SIZE};
+    auto write = makeStruct<VkWriteDescriptorSet>(
+        VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+    write.dstSet = set;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = &described;
+    vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                            pipelineLayout, 0, 1, &set, 0, nullptr);
+    vkCmdDispatch(commands, 1, 1, 1);
+  } else {
+    std::fprintf(stderr, "unknown case '%s'\n", which.c_str());
+    return 2;
+  }
+  check(vkEndCommandBuffer(commands), "end");
+  auto submit = makeStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &commands;
+  VkResult submitted = vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE);
+  VkResult waited = vkQueueWaitIdle(queue);
+  std::printf("%s: vkQueueSubmit %d, vkQueueWaitIdle %d\n", which.c_str(),
+              submitted, waited);
+  // The process lives on: a lost device still destroys cleanly.
+  vkDestroyDevice(device, nullptr);
+  vkDestroyInstance(instance, nullptr);
+  std::printf("%s: destroyed\n", which.c_str());
+  return 0;
+}
