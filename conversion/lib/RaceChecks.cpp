@@ -50,8 +50,6 @@ void recordBefore(Operation *op, Value pointer, uint64_t bytes, bool write,
   record.setAtomic(atomic);
 }
 
-uint64_t scalarBytes(Type type) { return type.getIntOrFloatBitWidth() / 8; }
-
 /// Emits the call of spvb_rt_record_access for the access \p op records at
 /// \p address.
 void emitRecordCall(ConversionPatternRewriter &rewriter, RecordAccessOp op,
@@ -154,15 +152,15 @@ void spvb::insertRaceChecks(ModuleOp module) {
           getByteSize(store.getValue().getType(), readPointerLayout(op).matrix),
           /*write=*/true, /*atomic=*/false);
     if (auto load = dyn_cast<AtomicLoadOp>(op))
-      return recordBefore(op, load.getPointer(), scalarBytes(load.getType()),
+      return recordBefore(op, load.getPointer(), getByteSize(load.getType()),
                           /*write=*/false, /*atomic=*/true);
     if (auto store = dyn_cast<AtomicStoreOp>(op))
       return recordBefore(op, store.getPointer(),
-                          scalarBytes(store.getValue().getType()),
+                          getByteSize(store.getValue().getType()),
                           /*write=*/true, /*atomic=*/true);
     if (auto minMax = dyn_cast<AtomicFMinMaxOp>(op))
       return recordBefore(op, minMax.getPointer(),
-                          scalarBytes(minMax.getValue().getType()),
+                          getByteSize(minMax.getValue().getType()),
                           /*write=*/true, /*atomic=*/true);
     // The read-modify-write atomics the lowering knows: writes.
     if (isa<spirv::AtomicExchangeOp, spirv::AtomicIAddOp, spirv::AtomicISubOp,
@@ -172,7 +170,7 @@ void spvb::insertRaceChecks(ModuleOp module) {
             spirv::AtomicIIncrementOp, spirv::AtomicIDecrementOp,
             spirv::AtomicCompareExchangeOp>(op))
       return recordBefore(op, op->getOperand(0),
-                          scalarBytes(op->getResult(0).getType()),
+                          getByteSize(op->getResult(0).getType()),
                           /*write=*/true, /*atomic=*/true);
   });
 }

@@ -141,7 +141,7 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups) {
         llvm::inconvertibleErrorCode(),
         "error: vkCmdDispatch: no compute pipeline is bound");
   Dispatch dispatch(state.pipeline->kernel);
-  dispatch.setLimits(device.physicalDevice->limits);
+  dispatch.setLimits(device.physicalDevice->environment.limits);
   for (const auto &[setIndex, bound] : state.sets) {
     const auto &[set, dynamicOffsets] = bound;
     size_t nextDynamic = 0;

@@ -114,21 +114,23 @@ VKAPI_ATTR void VKAPI_CALL spvb_UpdateDescriptorSets(
     DescriptorSet *set = fromHandle<DescriptorSet>(write.dstSet);
     // Consecutive bindings take the elements past the end of one (Vulkan's
     // "descriptor write consecutive binding updates").
-    uint32_t binding = write.dstBinding, element = write.dstArrayElement;
-    for (uint32_t d = 0; d < write.descriptorCount; ++d) {
-      auto it = set->layout->bindings.find(binding);
-      while (it != set->layout->bindings.end() && element >= it->second.count) {
+    // A write past the layout's last binding is invalid use: it stops there.
+    auto binding = set->layout->bindings.find(write.dstBinding);
+    uint32_t element = write.dstArrayElement;
+    for (uint32_t d = 0; d < write.descriptorCount; ++d, ++element) {
+      while (binding != set->layout->bindings.end() &&
+             element >= binding->second.count) {
         element = 0;
-        ++it;
-        binding = it == set->layout->bindings.end() ? binding : it->first;
+        ++binding;
       }
+      if (binding == set->layout->bindings.end())
+        break;
       const VkDescriptorBufferInfo &info = write.pBufferInfo[d];
       Buffer *buffer = fromHandle<Buffer>(info.buffer);
       VkDeviceSize range = info.range == VK_WHOLE_SIZE && buffer
                                ? buffer->size - info.offset
                                : info.range;
-      set->buffers[{binding, element}] = {buffer, info.offset, range};
-      ++element;
+      set->buffers[{binding->first, element}] = {buffer, info.offset, range};
     }
   }
   for (uint32_t i = 0; i < descriptorCopyCount; ++i) {

@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <new>
-#include <optional>
 
 using namespace spvb;
 using namespace spvb::icd;
@@ -52,13 +51,8 @@ spvb_CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
   auto *instance = new (std::nothrow) Instance();
   if (!instance)
     return VK_ERROR_OUT_OF_HOST_MEMORY;
-  if (pCreateInfo->pApplicationInfo &&
-      pCreateInfo->pApplicationInfo->apiVersion)
-    instance->apiVersion = pCreateInfo->pApplicationInfo->apiVersion;
   instance->physicalDevice = std::make_unique<PhysicalDevice>();
   instance->physicalDevice->instance = instance;
-  instance->physicalDevice->limits = environment->limits;
-  instance->physicalDevice->subgroupSize = environment->subgroupSize;
   instance->physicalDevice->environment = std::move(*environment);
   *pInstance = toHandle<VkInstance>(instance);
   return VK_SUCCESS;

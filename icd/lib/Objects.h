@@ -44,12 +44,8 @@ struct Instance;
 
 struct PhysicalDevice : DispatchableObject {
   Instance *instance = nullptr;
-  /// The limit profile the device reports and dispatches meet
-  /// (SPVB_LIMITS, as spv-run --limits; lavapipe by default).
-  DeviceLimits limits;
-  /// The launcher's subgroup size (SPVB_SUBGROUP_SIZE, 32 by default).
-  uint32_t subgroupSize = 32;
-  /// Everything read from SPVB_* (Environment.h).
+  /// Everything read from SPVB_* (Environment.h): the limit profile the
+  /// device reports and dispatches meet, the subgroup size, the checks.
   Environment environment;
 };
 
@@ -61,7 +57,6 @@ struct DebugMessenger {
 };
 
 struct Instance : DispatchableObject {
-  uint32_t apiVersion = VK_API_VERSION_1_0;
   std::unique_ptr<PhysicalDevice> physicalDevice;
   std::mutex messengerMutex;
   std::vector<DebugMessenger *> messengers;

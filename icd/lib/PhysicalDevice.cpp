@@ -34,7 +34,7 @@ static void getDeviceUuid(const PhysicalDevice &device,
   // profile.
   std::string key = "spvbridge pipeline cache 1, LLVM " LLVM_VERSION_STRING
                     ", limits " +
-                    device.limits.name;
+                    device.environment.limits.name;
   uint64_t hash = llvm::xxh3_64bits(key);
   std::memcpy(uuid, "spvbridge", 8);
   std::memcpy(uuid + 8, &hash, sizeof(hash));
@@ -168,9 +168,9 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceProperties(
   pProperties->deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
   std::snprintf(pProperties->deviceName, sizeof(pProperties->deviceName),
                 "spvbridge (LLVM %d, %s limits)", LLVM_VERSION_MAJOR,
-                device->limits.name.c_str());
+                device->environment.limits.name.c_str());
   getDeviceUuid(*device, pProperties->pipelineCacheUUID);
-  pProperties->limits = getLimits(device->limits);
+  pProperties->limits = getLimits(device->environment.limits);
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceProperties2(
@@ -183,7 +183,7 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceProperties2(
     case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES: {
       auto *subgroup =
           reinterpret_cast<VkPhysicalDeviceSubgroupProperties *>(next);
-      subgroup->subgroupSize = device->subgroupSize;
+      subgroup->subgroupSize = device->environment.subgroupSize;
       subgroup->supportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
       subgroup->supportedOperations =
           VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
