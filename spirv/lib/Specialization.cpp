@@ -120,69 +120,53 @@ std::string describeSpec(const SpecConstantInfo &spec) {
 /// them through and its folder then reads out of bounds (found by
 /// fuzz-spirv-frontend), so they are refused first.
 std::optional<std::string> findBadCompositeIndex(const ModuleIndex &module) {
-  // Element count and element type of each composite type; vectors and
-  // matrices, arrays of constant length, structs (count only).
-  struct Composite {
-    uint64_t count = 0;
-    std::vector<uint32_t> elements; // one type, or each member's
-  };
-  llvm::DenseMap<uint32_t, Composite> composites;
-  llvm::DenseMap<uint32_t, uint64_t> constants;
-  llvm::DenseMap<uint32_t, uint32_t> typeOf;
-  for (const ParsedInstruction &inst : module.getInstructions()) {
-    uint32_t opcode = inst.opcode;
-    llvm::ArrayRef<uint32_t> args = llvm::ArrayRef(inst.words).drop_front();
-    switch (opcode) {
+  // The element count of a composite type and the type of its element
+  // `index`: vectors and matrices, arrays of constant length, structs.
+  auto element =
+      [&](uint32_t typeId,
+          uint64_t index) -> std::optional<std::pair<uint64_t, uint32_t>> {
+    const ParsedInstruction *type = module.lookup(typeId);
+    if (!type)
+      return std::nullopt;
+    switch (type->opcode) {
     case spv::OpTypeVector:
     case spv::OpTypeMatrix:
-      if (args.size() >= 3)
-        composites[args[0]] = {args[2], {args[1]}};
-      break;
+      return std::make_pair(uint64_t(type->word(3)), type->word(2));
     case spv::OpTypeArray:
-      if (args.size() >= 3 && constants.count(args[2]))
-        composites[args[0]] = {constants[args[2]], {args[1]}};
-      break;
-    case spv::OpTypeStruct:
-      if (!args.empty())
-        composites[args[0]] = {args.size() - 1, args.drop_front().vec()};
-      break;
-    case spv::OpConstant:
-      if (args.size() >= 3)
-        constants[args[1]] = args[2];
-      break;
-    case spv::OpSpecConstantOp: {
-      if (args.size() < 4 || (args[2] != spv::OpCompositeExtract &&
-                              args[2] != spv::OpCompositeInsert))
-        break;
-      bool insert = args[2] == spv::OpCompositeInsert;
-      size_t first = insert ? 5 : 4;
-      if (args.size() < first)
-        break;
-      uint32_t type = insert ? args[0] : typeOf.lookup(args[3]);
-      for (size_t k = first; k < args.size(); ++k) {
-        auto it = composites.find(type);
-        if (it == composites.end())
-          break;
-        uint64_t index = args[k];
-        if (index >= it->second.count)
-          return "OpSpecConstantOp %" + std::to_string(args[1]) + " " +
-                 spvOpcodeString(args[2]) + ": index " + std::to_string(index) +
-                 " is outside its composite of " +
-                 std::to_string(it->second.count) + " elements";
-        type = it->second.elements.size() == 1 ? it->second.elements[0]
-                                               : it->second.elements[index];
-      }
-      break;
+      if (module.getOpcode(type->word(3)) != spv::OpConstant)
+        return std::nullopt;
+      return std::make_pair(*module.getConstantBits(type->word(3)),
+                            type->word(2));
+    case spv::OpTypeStruct: {
+      uint64_t count = type->size() - 2;
+      return std::make_pair(count, index < count ? type->word(2 + index) : 0);
     }
     default:
-      break;
+      return std::nullopt;
     }
-    // Result types of constants, for CompositeExtract's operand.
-    if (args.size() >= 2 &&
-        (opcode == spv::OpConstantComposite ||
-         opcode == spv::OpSpecConstantComposite ||
-         opcode == spv::OpSpecConstantOp || opcode == spv::OpConstantNull))
-      typeOf[args[1]] = args[0];
+  };
+  for (const ParsedInstruction &inst : module.getInstructions()) {
+    if (inst.opcode != spv::OpSpecConstantOp || inst.size() < 5)
+      continue;
+    uint32_t op = inst.word(3);
+    if (op != spv::OpCompositeExtract && op != spv::OpCompositeInsert)
+      continue;
+    bool insert = op == spv::OpCompositeInsert;
+    size_t first = insert ? 6 : 5;
+    const ParsedInstruction *composite = module.lookup(inst.word(4));
+    uint32_t type = insert ? inst.typeId : composite ? composite->typeId : 0;
+    for (size_t k = first; k < inst.size(); ++k) {
+      uint64_t index = inst.word(k);
+      std::optional<std::pair<uint64_t, uint32_t>> at = element(type, index);
+      if (!at)
+        break;
+      if (index >= at->first)
+        return "OpSpecConstantOp %" + std::to_string(inst.resultId) + " " +
+               spvOpcodeString(op) + ": index " + std::to_string(index) +
+               " is outside its composite of " + std::to_string(at->first) +
+               " elements";
+      type = at->second;
+    }
   }
   return std::nullopt;
 }
