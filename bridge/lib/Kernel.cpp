@@ -599,6 +599,7 @@ Dispatch::prepare(std::array<uint32_t, 3> groups) {
       resources.bindings[resource.slot + element] =
           getBinding({resource.set, resource.binding, element});
   }
+  resources.subgroupSize = subgroupSize;
   // Reads past the given bytes stay inside the block.
   resources.pushConstants = pushConstants;
   if (resources.pushConstants.size() < reflection.pushConstantSize)
@@ -609,6 +610,11 @@ Dispatch::prepare(std::array<uint32_t, 3> groups) {
 void Dispatch::nameMemory(std::string name, const void *data, uint64_t size) {
   namedMemory.push_back(
       {std::move(name), reinterpret_cast<uintptr_t>(data), size});
+}
+
+void Dispatch::labelBinding(uint32_t set, uint32_t binding,
+                            uint32_t arrayElement, std::string label) {
+  labels[{set, binding, arrayElement}] = std::move(label);
 }
 
 /// How far `address` is from [start, start + size): 0 inside.
@@ -651,6 +657,9 @@ std::string Dispatch::describeFault(const runtime::KernelFault &fault) const {
       std::string name = llvm::formatv(
           "{0} '{1}'", images.count(it->first) ? "image" : "buffer",
           resource.name.empty() ? resource.blockTypeName : resource.name);
+      auto label = labels.find(it->first);
+      if (label != labels.end())
+        name += " (" + label->second + ")";
       std::string where = llvm::formatv(
           "set {0}, binding {1}{2}", resource.set, resource.binding,
           resource.arraySize != 1

@@ -12,6 +12,7 @@ hand.
 
   gen_entry_points.py VK_XML EXTENSIONS_TXT OUT_H OUT_CPP
 """
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -43,9 +44,19 @@ def required_commands(registry, extension_names):
     """Command name -> the version or extension that first brings it."""
     required = {}
 
+    listed = set(extension_names)
+
+    def applies(require):
+        """A block that depends on another extension (`extension`, or
+        `depends` in newer registries) counts once that one is listed."""
+        condition = require.get("extension") or require.get("depends") or ""
+        names = re.findall(r"VK_[A-Z]+_\w+", condition)
+        return all(name in listed or name.startswith("VK_VERSION_")
+                   for name in names)
+
     def take(block, owner):
         for require in block.findall("require"):
-            if not for_vulkan(require):
+            if not for_vulkan(require) or not applies(require):
                 continue
             for command in require.findall("command"):
                 required.setdefault(command.get("name"), owner)

@@ -5,7 +5,8 @@ Loads the ICD library itself (no loader), creates an instance through its
 vk_icdGetInstanceProcAddr and asks for every command of Vulkan 1.0-1.3 and
 of the extensions in extensions.txt: a command whose address is null is not
 implemented. docs/icd.md holds the output between its markers, and
-tests/lit/ICD/coverage.test checks that it is current.
+tests/lit/ICD/coverage.test checks that it is current; an extension listed
+without all of its commands is an error.
 
   list_entry_points.py LIBSPVB_ICD.so VK_XML EXTENSIONS_TXT
 """
@@ -45,6 +46,7 @@ def main():
     names = registry_reader.read_extension_list(extensions_path)
     required, _ = registry_reader.required_commands(registry, names)
     owners = registry_reader.CORE_VERSIONS + names
+    incomplete = []
     for owner in owners:
         commands = sorted(n for n, o in required.items() if o == owner)
         if not commands:
@@ -54,6 +56,12 @@ def main():
         print(f"- **{owner}**: {len(done)} of {len(commands)} commands.")
         if missing:
             print(f"  Not yet: {', '.join('`' + n + '`' for n in missing)}.")
+            if owner not in registry_reader.CORE_VERSIONS:
+                incomplete.append(owner)
+    # An advertised extension must have every command.
+    if incomplete:
+        sys.exit(f"error: extensions.txt advertises {', '.join(incomplete)} "
+                 "without all of its commands")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,16 @@
 //===- CommandExecution.cpp - Replaying a command buffer ------------------===//
 #include "CommandExecution.h"
 
+#include "Queries.h"
+
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <chrono>
 #include <cstring>
+#include <set>
 
 using namespace spvb;
 using namespace spvb::icd;
@@ -105,12 +111,100 @@ public:
     llvm::copy(command.bytes, command.buffer->getData() + command.offset);
     return llvm::Error::success();
   }
+  llvm::Error operator()(const command::SetEvent &command) {
+    if (!command.event)
+      return nullHandle(command.set ? "vkCmdSetEvent" : "vkCmdResetEvent",
+                        "event");
+    {
+      std::lock_guard<std::mutex> lock(device.mutex);
+      command.event->set = command.set;
+    }
+    device.changed.notify_all();
+    return llvm::Error::success();
+  }
+  llvm::Error operator()(const command::WaitEvents &command);
+  llvm::Error operator()(const command::WriteTimestamp &command) {
+    if (!command.pool)
+      return nullHandle("vkCmdWriteTimestamp", "queryPool");
+    uint64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       std::chrono::steady_clock::now().time_since_epoch())
+                       .count();
+    std::lock_guard<std::mutex> lock(device.mutex);
+    command.pool->values[command.query] = {now};
+    command.pool->available[command.query] = true;
+    return llvm::Error::success();
+  }
+  llvm::Error operator()(const command::ResetQueryPool &command) {
+    if (!command.pool)
+      return nullHandle("vkCmdResetQueryPool", "queryPool");
+    std::lock_guard<std::mutex> lock(device.mutex);
+    for (uint32_t i = 0; i < command.queryCount; ++i) {
+      command.pool->available[command.firstQuery + i] = false;
+      llvm::fill(command.pool->values[command.firstQuery + i], 0);
+    }
+    return llvm::Error::success();
+  }
+  llvm::Error operator()(const command::Query &command) {
+    if (!command.pool)
+      return nullHandle(command.begin ? "vkCmdBeginQuery" : "vkCmdEndQuery",
+                        "queryPool");
+    if (command.begin) {
+      activeQueries.insert({command.pool, command.query});
+      return llvm::Error::success();
+    }
+    activeQueries.erase({command.pool, command.query});
+    std::lock_guard<std::mutex> lock(device.mutex);
+    command.pool->available[command.query] = true;
+    return llvm::Error::success();
+  }
+  llvm::Error operator()(const command::CopyQueryPoolResults &command) {
+    if (!command.pool)
+      return nullHandle("vkCmdCopyQueryPoolResults", "queryPool");
+    if (llvm::Error error = checkBuffer(
+            command.buffer, "vkCmdCopyQueryPoolResults", "dstBuffer"))
+      return error;
+    std::lock_guard<std::mutex> lock(device.mutex);
+    writeQueryResults(*command.pool, command.firstQuery, command.queryCount,
+                      command.buffer->getData() + command.offset,
+                      command.stride, command.flags);
+    return llvm::Error::success();
+  }
+  llvm::Error operator()(const command::ExecuteCommands &command) {
+    for (const CommandBuffer *secondary : command.commandBuffers) {
+      if (!secondary)
+        return nullHandle("vkCmdExecuteCommands", "a command buffer");
+      // A secondary command buffer inherits no bound state; the primary's
+      // is undefined after it.
+      state = BoundState();
+      if (llvm::Error error = run(*secondary))
+        return error;
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Error run(const CommandBuffer &buffer) {
+    for (const Command &command : buffer.commands)
+      if (llvm::Error error = std::visit(*this, command))
+        return error;
+    return llvm::Error::success();
+  }
 
 private:
   llvm::Error dispatch(std::array<uint32_t, 3> groups);
+  /// The VK_EXT_debug_utils name of \p object, or "".
+  std::string getObjectName(const void *object) {
+    std::lock_guard<std::mutex> lock(device.namesMutex);
+    auto it = device.objectNames.find(reinterpret_cast<uint64_t>(object));
+    return it != device.objectNames.end() ? it->second : std::string();
+  }
+  /// Counts a dispatch's invocations in the active pipeline-statistics
+  /// queries.
+  void countInvocations(std::array<uint32_t, 3> groups);
 
   Device &device;
   BoundState state;
+  /// Queries begun and not yet ended, by pool and index.
+  std::set<std::pair<QueryPool *, uint32_t>> activeQueries;
 };
 
 } // namespace
@@ -164,20 +258,68 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups) {
                             descriptor.buffer->getData() + descriptor.offset +
                                 extra,
                             descriptor.range, element);
+        if (std::string name = getObjectName(descriptor.buffer); !name.empty())
+          dispatch.labelBinding(setIndex, binding, element,
+                                "VkBuffer '" + name + "'");
       }
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(device.namesMutex);
+    for (const Buffer *buffer : device.addressableBuffers) {
+      if (!buffer->memory)
+        continue;
+      auto name = device.objectNames.find(reinterpret_cast<uint64_t>(buffer));
+      dispatch.nameMemory(
+          name != device.objectNames.end()
+              ? "VkBuffer '" + name->second + "'"
+              : llvm::formatv(
+                    "VkBuffer at device address {0}",
+                    llvm::format_hex(
+                        reinterpret_cast<uintptr_t>(buffer->getData()), 0))
+                    .str(),
+          buffer->getData(), buffer->size);
     }
   }
   if (!state.pushConstants.empty() ||
       state.pipeline->kernel->reflection.pushConstants)
     dispatch.setPushConstants(state.pushConstants);
-  return dispatch.run(*device.launcher, groups);
+  if (state.pipeline->subgroupSize)
+    dispatch.setSubgroupSize(state.pipeline->subgroupSize);
+  if (llvm::Error error = dispatch.run(*device.launcher, groups))
+    return error;
+  countInvocations(groups);
+  return llvm::Error::success();
+}
+
+llvm::Error Executor::operator()(const command::WaitEvents &command) {
+  if (llvm::is_contained(command.events, nullptr))
+    return nullHandle("vkCmdWaitEvents", "an event");
+  // Earlier commands have run: only the host can still set an event.
+  std::unique_lock<std::mutex> lock(device.mutex);
+  device.changed.wait(lock, [&] {
+    return device.stopping || llvm::all_of(command.events, [](Event *event) {
+             return event->set;
+           });
+  });
+  return llvm::Error::success();
+}
+
+void Executor::countInvocations(std::array<uint32_t, 3> groups) {
+  const uint32_t *size = state.pipeline->kernel->entry.info.workgroup_size;
+  uint64_t invocations =
+      uint64_t(groups[0]) * groups[1] * groups[2] * size[0] * size[1] * size[2];
+  constexpr VkQueryPipelineStatisticFlags kCompute =
+      VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT;
+  std::lock_guard<std::mutex> lock(device.mutex);
+  for (auto [pool, query] : activeQueries)
+    if (pool->type == VK_QUERY_TYPE_PIPELINE_STATISTICS &&
+        (pool->statistics & kCompute))
+      pool->values[query][llvm::popcount(pool->statistics & (kCompute - 1))] +=
+          invocations;
 }
 
 llvm::Error spvb::icd::executeCommands(Device &device,
                                        const CommandBuffer &buffer) {
-  Executor executor(device);
-  for (const Command &command : buffer.commands)
-    if (llvm::Error error = std::visit(executor, command))
-      return error;
-  return llvm::Error::success();
+  return Executor(device).run(buffer);
 }

@@ -51,6 +51,7 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_AllocateCommandBuffers(
   for (uint32_t i = 0; i < pAllocateInfo->commandBufferCount; ++i) {
     auto buffer = std::make_unique<CommandBuffer>();
     buffer->device = fromHandle<Device>(device);
+    buffer->level = pAllocateInfo->level;
     pCommandBuffers[i] = toHandle<VkCommandBuffer>(buffer.get());
     pool->buffers.push_back(std::move(buffer));
   }
@@ -120,6 +121,15 @@ VKAPI_ATTR void VKAPI_CALL spvb_CmdDispatch(VkCommandBuffer commandBuffer,
          command::Dispatch{{0, 0, 0}, {groupCountX, groupCountY, groupCountZ}});
 }
 
+VKAPI_ATTR void VKAPI_CALL spvb_CmdDispatchBase(
+    VkCommandBuffer commandBuffer, uint32_t baseGroupX, uint32_t baseGroupY,
+    uint32_t baseGroupZ, uint32_t groupCountX, uint32_t groupCountY,
+    uint32_t groupCountZ) {
+  record(commandBuffer,
+         command::Dispatch{{baseGroupX, baseGroupY, baseGroupZ},
+                           {groupCountX, groupCountY, groupCountZ}});
+}
+
 VKAPI_ATTR void VKAPI_CALL spvb_CmdDispatchIndirect(
     VkCommandBuffer commandBuffer, VkBuffer buffer, VkDeviceSize offset) {
   record(commandBuffer,
@@ -157,11 +167,131 @@ VKAPI_ATTR void VKAPI_CALL spvb_CmdUpdateBuffer(VkCommandBuffer commandBuffer,
                                std::vector<uint8_t>(bytes, bytes + dataSize)});
 }
 
+VKAPI_ATTR void VKAPI_CALL spvb_CmdCopyBuffer2(
+    VkCommandBuffer commandBuffer, const VkCopyBufferInfo2 *pCopyBufferInfo) {
+  command::CopyBuffer copy{fromHandle<Buffer>(pCopyBufferInfo->srcBuffer),
+                           fromHandle<Buffer>(pCopyBufferInfo->dstBuffer),
+                           {}};
+  for (const VkBufferCopy2 &region :
+       llvm::ArrayRef(pCopyBufferInfo->pRegions, pCopyBufferInfo->regionCount))
+    copy.regions.push_back({region.srcOffset, region.dstOffset, region.size});
+  record(commandBuffer, std::move(copy));
+}
+
 /// Commands run in submission order, each to completion: every barrier is
 /// already met.
 VKAPI_ATTR void VKAPI_CALL spvb_CmdPipelineBarrier(
     VkCommandBuffer, VkPipelineStageFlags, VkPipelineStageFlags,
     VkDependencyFlags, uint32_t, const VkMemoryBarrier *, uint32_t,
     const VkBufferMemoryBarrier *, uint32_t, const VkImageMemoryBarrier *) {}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdPipelineBarrier2(VkCommandBuffer,
+                                                    const VkDependencyInfo *) {}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdSetEvent(VkCommandBuffer commandBuffer,
+                                            VkEvent event,
+                                            VkPipelineStageFlags) {
+  record(commandBuffer, command::SetEvent{fromHandle<Event>(event), true});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdSetEvent2(VkCommandBuffer commandBuffer,
+                                             VkEvent event,
+                                             const VkDependencyInfo *) {
+  record(commandBuffer, command::SetEvent{fromHandle<Event>(event), true});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdResetEvent(VkCommandBuffer commandBuffer,
+                                              VkEvent event,
+                                              VkPipelineStageFlags) {
+  record(commandBuffer, command::SetEvent{fromHandle<Event>(event), false});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdResetEvent2(VkCommandBuffer commandBuffer,
+                                               VkEvent event,
+                                               VkPipelineStageFlags2) {
+  record(commandBuffer, command::SetEvent{fromHandle<Event>(event), false});
+}
+
+static void recordWaitEvents(VkCommandBuffer commandBuffer, uint32_t count,
+                             const VkEvent *events) {
+  command::WaitEvents wait;
+  for (uint32_t i = 0; i < count; ++i)
+    wait.events.push_back(fromHandle<Event>(events[i]));
+  record(commandBuffer, std::move(wait));
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdWaitEvents(
+    VkCommandBuffer commandBuffer, uint32_t eventCount, const VkEvent *pEvents,
+    VkPipelineStageFlags, VkPipelineStageFlags, uint32_t,
+    const VkMemoryBarrier *, uint32_t, const VkBufferMemoryBarrier *, uint32_t,
+    const VkImageMemoryBarrier *) {
+  recordWaitEvents(commandBuffer, eventCount, pEvents);
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdWaitEvents2(VkCommandBuffer commandBuffer,
+                                               uint32_t eventCount,
+                                               const VkEvent *pEvents,
+                                               const VkDependencyInfo *) {
+  recordWaitEvents(commandBuffer, eventCount, pEvents);
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdWriteTimestamp(VkCommandBuffer commandBuffer,
+                                                  VkPipelineStageFlagBits,
+                                                  VkQueryPool queryPool,
+                                                  uint32_t query) {
+  record(commandBuffer,
+         command::WriteTimestamp{fromHandle<QueryPool>(queryPool), query});
+}
+
+VKAPI_ATTR void VKAPI_CALL
+spvb_CmdWriteTimestamp2(VkCommandBuffer commandBuffer, VkPipelineStageFlags2,
+                        VkQueryPool queryPool, uint32_t query) {
+  record(commandBuffer,
+         command::WriteTimestamp{fromHandle<QueryPool>(queryPool), query});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdResetQueryPool(VkCommandBuffer commandBuffer,
+                                                  VkQueryPool queryPool,
+                                                  uint32_t firstQuery,
+                                                  uint32_t queryCount) {
+  record(commandBuffer,
+         command::ResetQueryPool{fromHandle<QueryPool>(queryPool), firstQuery,
+                                 queryCount});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdBeginQuery(VkCommandBuffer commandBuffer,
+                                              VkQueryPool queryPool,
+                                              uint32_t query,
+                                              VkQueryControlFlags) {
+  record(commandBuffer,
+         command::Query{fromHandle<QueryPool>(queryPool), query, true});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdEndQuery(VkCommandBuffer commandBuffer,
+                                            VkQueryPool queryPool,
+                                            uint32_t query) {
+  record(commandBuffer,
+         command::Query{fromHandle<QueryPool>(queryPool), query, false});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdCopyQueryPoolResults(
+    VkCommandBuffer commandBuffer, VkQueryPool queryPool, uint32_t firstQuery,
+    uint32_t queryCount, VkBuffer dstBuffer, VkDeviceSize dstOffset,
+    VkDeviceSize stride, VkQueryResultFlags flags) {
+  record(commandBuffer,
+         command::CopyQueryPoolResults{
+             fromHandle<QueryPool>(queryPool), firstQuery, queryCount,
+             fromHandle<Buffer>(dstBuffer), dstOffset, stride, flags});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdExecuteCommands(
+    VkCommandBuffer commandBuffer, uint32_t commandBufferCount,
+    const VkCommandBuffer *pCommandBuffers) {
+  command::ExecuteCommands execute;
+  for (uint32_t i = 0; i < commandBufferCount; ++i)
+    execute.commandBuffers.push_back(
+        fromHandle<CommandBuffer>(pCommandBuffers[i]));
+  record(commandBuffer, std::move(execute));
+}
 
 } // extern "C"

@@ -1,6 +1,7 @@
 //===- Device.cpp - vkCreateDevice and its queues -------------------------===//
 #include "EntryPoints.h"
 #include "Extensions.h"
+#include "Features.h"
 #include "Objects.h"
 #include "ProcAddr.h"
 #include "Queue.h"
@@ -25,22 +26,15 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDevice(
     if (!isExtensionSupported(pCreateInfo->ppEnabledExtensionNames[i],
                               /*instance=*/false))
       return VK_ERROR_EXTENSION_NOT_PRESENT;
-  // Every requested core feature must be one we report (given directly or
-  // in a VkPhysicalDeviceFeatures2 in the chain).
-  const VkPhysicalDeviceFeatures *wanted = pCreateInfo->pEnabledFeatures;
-  for (auto *next = static_cast<const VkBaseInStructure *>(pCreateInfo->pNext);
-       next; next = next->pNext)
-    if (next->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2)
-      wanted =
-          &reinterpret_cast<const VkPhysicalDeviceFeatures2 *>(next)->features;
-  if (wanted) {
-    VkPhysicalDeviceFeatures supported;
-    spvb_GetPhysicalDeviceFeatures(physicalDevice, &supported);
-    const auto *want = reinterpret_cast<const VkBool32 *>(wanted);
-    const auto *have = reinterpret_cast<const VkBool32 *>(&supported);
-    for (size_t i = 0; i < sizeof(supported) / sizeof(VkBool32); ++i)
-      if (want[i] && !have[i])
-        return VK_ERROR_FEATURE_NOT_PRESENT;
+  // Every requested feature must be one we report.
+  if (std::string missing =
+          findUnsupportedFeature(physicalDevice, *pCreateInfo);
+      !missing.empty()) {
+    std::fprintf(stderr,
+                 "error: vkCreateDevice: the application enables %s, which "
+                 "the device does not report\n",
+                 missing.c_str());
+    return VK_ERROR_FEATURE_NOT_PRESENT;
   }
   const Environment &environment =
       fromHandle<PhysicalDevice>(physicalDevice)->environment;
@@ -76,6 +70,8 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDevice(
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   device->physicalDevice = fromHandle<PhysicalDevice>(physicalDevice);
   device->compiler = std::move(*compiler);
+  device->compileOptions = environment.compileOptions;
+  device->compileOptions.robust = enablesRobustAccess(*pCreateInfo);
   device->launcher = std::make_unique<runtime::Launcher>(
       environment.threads, environment.subgroupSize);
   for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; ++i) {

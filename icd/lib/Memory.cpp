@@ -79,29 +79,75 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetDeviceMemoryCommitment(
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL
-spvb_CreateBuffer(VkDevice, const VkBufferCreateInfo *pCreateInfo,
+spvb_CreateBuffer(VkDevice device, const VkBufferCreateInfo *pCreateInfo,
                   const VkAllocationCallbacks *, VkBuffer *pBuffer) {
   auto *buffer = new (std::nothrow) Buffer();
   if (!buffer)
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   buffer->size = pCreateInfo->size;
   buffer->usage = pCreateInfo->usage;
+  if (buffer->usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) {
+    Device &owner = *fromHandle<Device>(device);
+    std::lock_guard<std::mutex> lock(owner.namesMutex);
+    owner.addressableBuffers.insert(buffer);
+  }
   *pBuffer = toHandle<VkBuffer>(buffer);
   return VK_SUCCESS;
 }
 
-VKAPI_ATTR void VKAPI_CALL spvb_DestroyBuffer(VkDevice, VkBuffer buffer,
+VKAPI_ATTR void VKAPI_CALL spvb_DestroyBuffer(VkDevice device, VkBuffer buffer,
                                               const VkAllocationCallbacks *) {
-  delete fromHandle<Buffer>(buffer);
+  Buffer *object = fromHandle<Buffer>(buffer);
+  if (!object)
+    return;
+  {
+    Device &owner = *fromHandle<Device>(device);
+    std::lock_guard<std::mutex> lock(owner.namesMutex);
+    owner.addressableBuffers.erase(object);
+    owner.objectNames.erase(reinterpret_cast<uint64_t>(buffer));
+  }
+  delete object;
+}
+
+static VkMemoryRequirements getBufferRequirements(VkDeviceSize size) {
+  VkMemoryRequirements requirements;
+  requirements.size =
+      (size + kMemoryAlignment - 1) / kMemoryAlignment * kMemoryAlignment;
+  requirements.alignment = kMemoryAlignment;
+  requirements.memoryTypeBits = 1;
+  return requirements;
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_GetBufferMemoryRequirements(
     VkDevice, VkBuffer buffer, VkMemoryRequirements *pMemoryRequirements) {
-  VkDeviceSize size = fromHandle<Buffer>(buffer)->size;
-  pMemoryRequirements->size =
-      (size + kMemoryAlignment - 1) / kMemoryAlignment * kMemoryAlignment;
-  pMemoryRequirements->alignment = kMemoryAlignment;
-  pMemoryRequirements->memoryTypeBits = 1;
+  *pMemoryRequirements =
+      getBufferRequirements(fromHandle<Buffer>(buffer)->size);
+}
+
+/// VK_KHR_maintenance4: the requirements of a buffer not yet created.
+VKAPI_ATTR void VKAPI_CALL spvb_GetDeviceBufferMemoryRequirements(
+    VkDevice, const VkDeviceBufferMemoryRequirements *pInfo,
+    VkMemoryRequirements2 *pMemoryRequirements) {
+  pMemoryRequirements->memoryRequirements =
+      getBufferRequirements(pInfo->pCreateInfo->size);
+}
+
+/// A buffer's device address is its host address: shaders dereference it.
+VKAPI_ATTR VkDeviceAddress VKAPI_CALL
+spvb_GetBufferDeviceAddress(VkDevice, const VkBufferDeviceAddressInfo *pInfo) {
+  return reinterpret_cast<VkDeviceAddress>(
+      fromHandle<Buffer>(pInfo->buffer)->getData());
+}
+
+/// bufferDeviceAddressCaptureReplay is not supported: no opaque addresses.
+VKAPI_ATTR uint64_t VKAPI_CALL spvb_GetBufferOpaqueCaptureAddress(
+    VkDevice, const VkBufferDeviceAddressInfo *) {
+  return 0;
+}
+
+VKAPI_ATTR uint64_t VKAPI_CALL spvb_GetDeviceMemoryOpaqueCaptureAddress(
+    VkDevice, const VkDeviceMemoryOpaqueCaptureAddressInfo *) {
+  return 0;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL spvb_BindBufferMemory(VkDevice, VkBuffer buffer,

@@ -28,8 +28,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -70,14 +72,21 @@ struct Queue : DispatchableObject {
   uint32_t index = 0;
 };
 
+struct Buffer;
 struct CommandBuffer;
 struct Fence;
+struct Semaphore;
+struct Event;
+struct QueryPool;
 
 struct Device : DispatchableObject {
   PhysicalDevice *physicalDevice = nullptr;
   std::vector<std::unique_ptr<Queue>> queues;
   /// Compiles pipelines; one per device, as each holds its own JIT.
   std::unique_ptr<JitCompiler> compiler;
+  /// The environment's checks, plus robust access when the application
+  /// enables it.
+  CompileOptions compileOptions;
   /// Runs dispatches on the runtime's threads, one submission at a time.
   std::unique_ptr<runtime::Launcher> launcher;
 
@@ -86,8 +95,19 @@ struct Device : DispatchableObject {
   std::thread queueThread;
   std::mutex mutex;
   std::condition_variable changed;
-  struct Submission {
+  /// A VkSubmitInfo: its command buffers run once every semaphore it waits
+  /// for has its value, then it signals its own.
+  struct SemaphoreValue {
+    Semaphore *semaphore;
+    uint64_t value;
+  };
+  struct Batch {
+    std::vector<SemaphoreValue> waits;
     std::vector<const CommandBuffer *> commandBuffers;
+    std::vector<SemaphoreValue> signals;
+  };
+  struct Submission {
+    std::vector<Batch> batches;
     Fence *fence = nullptr;
   };
   std::deque<Submission> pending;
@@ -103,6 +123,16 @@ struct Device : DispatchableObject {
   std::map<uint64_t, std::string> objectNames;
   /// Shader modules created so far: "shader module N" names them.
   std::atomic<uint64_t> shaderModuleCount{0};
+
+  /// Buffers created for VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, named
+  /// in the message of a fault a shader makes through an address; guarded
+  /// by namesMutex.
+  std::set<const Buffer *> addressableBuffers;
+
+  /// VK_EXT_private_data: (object type, handle, slot) -> the data.
+  std::mutex privateDataMutex;
+  std::map<std::tuple<VkObjectType, uint64_t, const void *>, uint64_t>
+      privateData;
 };
 
 struct DeviceMemory {
@@ -156,6 +186,8 @@ struct PipelineLayout {
 
 struct Pipeline {
   std::shared_ptr<const Kernel> kernel;
+  /// VK_EXT_subgroup_size_control's required size; 0: the device's.
+  uint32_t subgroupSize = 0;
 };
 
 /// Recorded commands, replayed in order at submission.
@@ -198,15 +230,53 @@ struct UpdateBuffer {
   VkDeviceSize offset;
   std::vector<uint8_t> bytes;
 };
+/// vkCmdSetEvent (set) and vkCmdResetEvent.
+struct SetEvent {
+  Event *event;
+  bool set;
+};
+struct WaitEvents {
+  std::vector<Event *> events;
+};
+struct WriteTimestamp {
+  QueryPool *pool;
+  uint32_t query;
+};
+struct ResetQueryPool {
+  QueryPool *pool;
+  uint32_t firstQuery;
+  uint32_t queryCount;
+};
+/// vkCmdBeginQuery (begin) and vkCmdEndQuery.
+struct Query {
+  QueryPool *pool;
+  uint32_t query;
+  bool begin;
+};
+struct CopyQueryPoolResults {
+  QueryPool *pool;
+  uint32_t firstQuery;
+  uint32_t queryCount;
+  Buffer *buffer;
+  VkDeviceSize offset;
+  VkDeviceSize stride;
+  VkQueryResultFlags flags;
+};
+struct ExecuteCommands {
+  std::vector<const CommandBuffer *> commandBuffers;
+};
 } // namespace command
 
-using Command = std::variant<command::BindPipeline, command::BindDescriptorSets,
-                             command::PushConstants, command::Dispatch,
-                             command::DispatchIndirect, command::CopyBuffer,
-                             command::FillBuffer, command::UpdateBuffer>;
+using Command = std::variant<
+    command::BindPipeline, command::BindDescriptorSets, command::PushConstants,
+    command::Dispatch, command::DispatchIndirect, command::CopyBuffer,
+    command::FillBuffer, command::UpdateBuffer, command::SetEvent,
+    command::WaitEvents, command::WriteTimestamp, command::ResetQueryPool,
+    command::Query, command::CopyQueryPoolResults, command::ExecuteCommands>;
 
 struct CommandBuffer : DispatchableObject {
   Device *device = nullptr;
+  VkCommandBufferLevel level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   std::vector<Command> commands;
 };
 
@@ -218,6 +288,31 @@ struct Fence {
   /// Its device's mutex guards `signaled`.
   Device *device = nullptr;
   bool signaled = false;
+};
+
+/// A binary semaphore holds 0 or 1, a timeline semaphore its counter; the
+/// device's mutex guards `value`, and `changed` tells its waiters.
+struct Semaphore {
+  Device *device = nullptr;
+  bool timeline = false;
+  uint64_t value = 0;
+};
+
+/// Set and reset by the host and by commands; the device's mutex guards
+/// `set`.
+struct Event {
+  Device *device = nullptr;
+  bool set = false;
+};
+
+struct QueryPool {
+  VkQueryType type = VK_QUERY_TYPE_TIMESTAMP;
+  /// The statistics a pipeline-statistics query counts, in bit order.
+  VkQueryPipelineStatisticFlags statistics = 0;
+  /// Per query: one value per counted statistic (one for timestamps). The
+  /// device's mutex guards the values and `available`.
+  std::vector<std::vector<uint64_t>> values;
+  std::vector<bool> available;
 };
 
 template <typename Object, typename Handle> Object *fromHandle(Handle handle) {

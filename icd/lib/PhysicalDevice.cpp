@@ -23,9 +23,10 @@
 using namespace spvb;
 using namespace spvb::icd;
 
-/// Rises to 1.3 as the 1.2 and 1.3 commands land.
+/// Vulkan 1.3 for compute: the graphics commands and features come with
+/// the graphics queue (Features.cpp).
 static constexpr uint32_t kApiVersion =
-    VK_MAKE_API_VERSION(0, 1, 1, VK_HEADER_VERSION);
+    VK_MAKE_API_VERSION(0, 1, 3, VK_HEADER_VERSION);
 
 /// The UUID of this device and driver build: the pipeline cache's key.
 static void getDeviceUuid(const PhysicalDevice &device,
@@ -157,6 +158,76 @@ static VkPhysicalDeviceLimits getLimits(const DeviceLimits &profile) {
   return limits;
 }
 
+static constexpr VkSubgroupFeatureFlags kSubgroupOperations =
+    VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+    VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+    VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |
+    VK_SUBGROUP_FEATURE_CLUSTERED_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT;
+
+static VkPhysicalDeviceVulkan11Properties
+getVulkan11Properties(const PhysicalDevice &device) {
+  VkPhysicalDeviceVulkan11Properties properties = {};
+  getDeviceUuid(device, properties.deviceUUID);
+  getDeviceUuid(device, properties.driverUUID);
+  properties.subgroupSize = device.environment.subgroupSize;
+  properties.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+  properties.subgroupSupportedOperations = kSubgroupOperations;
+  properties.pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+  properties.maxPerSetDescriptors = 1024;
+  properties.maxMemoryAllocationSize = getHeapSize();
+  return properties;
+}
+
+static VkPhysicalDeviceVulkan12Properties getVulkan12Properties() {
+  VkPhysicalDeviceVulkan12Properties properties = {};
+  // No driver ID is registered for spvbridge in vk.xml.
+  properties.driverID = VkDriverId(0);
+  std::snprintf(properties.driverName, sizeof(properties.driverName),
+                "spvbridge");
+  std::snprintf(properties.driverInfo, sizeof(properties.driverInfo),
+                "LLVM " LLVM_VERSION_STRING);
+  // Never run against the conformance suite.
+  properties.conformanceVersion = {0, 0, 0, 0};
+  // The host's IEEE arithmetic: denormals kept, round to nearest even.
+  properties.denormBehaviorIndependence =
+      VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+  properties.roundingModeIndependence =
+      VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+  properties.shaderDenormPreserveFloat32 = VK_TRUE;
+  properties.shaderDenormPreserveFloat64 = VK_TRUE;
+  properties.shaderRoundingModeRTEFloat32 = VK_TRUE;
+  properties.shaderRoundingModeRTEFloat64 = VK_TRUE;
+  constexpr uint32_t kManyDescriptors = 1u << 20;
+  properties.maxUpdateAfterBindDescriptorsInAllPools = kManyDescriptors;
+  properties.maxPerStageDescriptorUpdateAfterBindUniformBuffers =
+      kManyDescriptors;
+  properties.maxPerStageDescriptorUpdateAfterBindStorageBuffers =
+      kManyDescriptors;
+  properties.maxPerStageUpdateAfterBindResources = kManyDescriptors;
+  properties.maxDescriptorSetUpdateAfterBindUniformBuffers = kManyDescriptors;
+  properties.maxDescriptorSetUpdateAfterBindUniformBuffersDynamic = 256;
+  properties.maxDescriptorSetUpdateAfterBindStorageBuffers = kManyDescriptors;
+  properties.maxDescriptorSetUpdateAfterBindStorageBuffersDynamic = 256;
+  properties.maxTimelineSemaphoreValueDifference = UINT64_MAX;
+  properties.framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  return properties;
+}
+
+static VkPhysicalDeviceVulkan13Properties
+getVulkan13Properties(const PhysicalDevice &device) {
+  VkPhysicalDeviceVulkan13Properties properties = {};
+  // Any power of two the runtime runs (SPVB_SUBGROUP_SIZE's range).
+  properties.minSubgroupSize = 1;
+  properties.maxSubgroupSize = 128;
+  properties.maxComputeWorkgroupSubgroups =
+      device.environment.limits.maxComputeWorkGroupInvocations;
+  properties.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
+  properties.storageTexelBufferOffsetAlignmentBytes = 16;
+  properties.uniformTexelBufferOffsetAlignmentBytes = 16;
+  properties.maxBufferSize = getHeapSize();
+  return properties;
+}
+
 extern "C" {
 
 VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceProperties(
@@ -177,119 +248,123 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceProperties2(
     VkPhysicalDevice physicalDevice, VkPhysicalDeviceProperties2 *pProperties) {
   const PhysicalDevice *device = fromHandle<PhysicalDevice>(physicalDevice);
   spvb_GetPhysicalDeviceProperties(physicalDevice, &pProperties->properties);
+  VkPhysicalDeviceVulkan11Properties v11 = getVulkan11Properties(*device);
+  VkPhysicalDeviceVulkan12Properties v12 = getVulkan12Properties();
+  VkPhysicalDeviceVulkan13Properties v13 = getVulkan13Properties(*device);
+  // An extension structure's members are a run of a core structure's.
+#define COPY_RUN(STRUCT, SOURCE, FIRST, LAST)                                  \
+  std::memcpy(&reinterpret_cast<STRUCT *>(next)->FIRST, &SOURCE.FIRST,         \
+              offsetof(STRUCT, LAST) + sizeof(STRUCT::LAST) -                  \
+                  offsetof(STRUCT, FIRST))
+#define COPY_WHOLE(STRUCT, SOURCE)                                             \
+  std::memcpy(&reinterpret_cast<STRUCT *>(next)->pNext + 1, &SOURCE.pNext + 1, \
+              sizeof(STRUCT) - sizeof(VkBaseOutStructure))
   for (auto *next = static_cast<VkBaseOutStructure *>(pProperties->pNext); next;
        next = next->pNext) {
     switch (next->sType) {
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES:
+      COPY_WHOLE(VkPhysicalDeviceVulkan11Properties, v11);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES:
+      COPY_WHOLE(VkPhysicalDeviceVulkan12Properties, v12);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES:
+      COPY_WHOLE(VkPhysicalDeviceVulkan13Properties, v13);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES:
+      COPY_RUN(VkPhysicalDeviceIDProperties, v11, deviceUUID, deviceLUIDValid);
+      break;
     case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES: {
       auto *subgroup =
           reinterpret_cast<VkPhysicalDeviceSubgroupProperties *>(next);
-      subgroup->subgroupSize = device->environment.subgroupSize;
-      subgroup->supportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
-      subgroup->supportedOperations =
-          VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
-          VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
-          VK_SUBGROUP_FEATURE_SHUFFLE_BIT |
-          VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |
-          VK_SUBGROUP_FEATURE_CLUSTERED_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT;
-      subgroup->quadOperationsInAllStages = VK_FALSE;
-      break;
-    }
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES: {
-      auto *id = reinterpret_cast<VkPhysicalDeviceIDProperties *>(next);
-      getDeviceUuid(*device, id->deviceUUID);
-      getDeviceUuid(*device, id->driverUUID);
-      std::memset(id->deviceLUID, 0, sizeof(id->deviceLUID));
-      id->deviceNodeMask = 0;
-      id->deviceLUIDValid = VK_FALSE;
-      break;
-    }
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES: {
-      auto *maintenance3 =
-          reinterpret_cast<VkPhysicalDeviceMaintenance3Properties *>(next);
-      maintenance3->maxPerSetDescriptors = 1024;
-      maintenance3->maxMemoryAllocationSize = getHeapSize();
-      break;
-    }
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES: {
-      auto *multiview =
-          reinterpret_cast<VkPhysicalDeviceMultiviewProperties *>(next);
-      multiview->maxMultiviewViewCount = 0;
-      multiview->maxMultiviewInstanceIndex = 0;
+      subgroup->subgroupSize = v11.subgroupSize;
+      subgroup->supportedStages = v11.subgroupSupportedStages;
+      subgroup->supportedOperations = v11.subgroupSupportedOperations;
+      subgroup->quadOperationsInAllStages =
+          v11.subgroupQuadOperationsInAllStages;
       break;
     }
     case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES:
-      reinterpret_cast<VkPhysicalDevicePointClippingProperties *>(next)
-          ->pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+      COPY_RUN(VkPhysicalDevicePointClippingProperties, v11,
+               pointClippingBehavior, pointClippingBehavior);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES:
+      COPY_RUN(VkPhysicalDeviceMultiviewProperties, v11, maxMultiviewViewCount,
+               maxMultiviewInstanceIndex);
       break;
     case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_PROPERTIES:
-      reinterpret_cast<VkPhysicalDeviceProtectedMemoryProperties *>(next)
-          ->protectedNoFault = VK_FALSE;
+      COPY_RUN(VkPhysicalDeviceProtectedMemoryProperties, v11, protectedNoFault,
+               protectedNoFault);
       break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES:
+      COPY_RUN(VkPhysicalDeviceMaintenance3Properties, v11,
+               maxPerSetDescriptors, maxMemoryAllocationSize);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES:
+      COPY_RUN(VkPhysicalDeviceDriverProperties, v12, driverID,
+               conformanceVersion);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES:
+      COPY_RUN(VkPhysicalDeviceFloatControlsProperties, v12,
+               denormBehaviorIndependence, shaderRoundingModeRTZFloat64);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_PROPERTIES:
+      COPY_RUN(VkPhysicalDeviceDescriptorIndexingProperties, v12,
+               maxUpdateAfterBindDescriptorsInAllPools,
+               maxDescriptorSetUpdateAfterBindInputAttachments);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES:
+      COPY_RUN(VkPhysicalDeviceDepthStencilResolveProperties, v12,
+               supportedDepthResolveModes, independentResolve);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_FILTER_MINMAX_PROPERTIES:
+      COPY_RUN(VkPhysicalDeviceSamplerFilterMinmaxProperties, v12,
+               filterMinmaxSingleComponentFormats,
+               filterMinmaxImageComponentMapping);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
+      COPY_RUN(VkPhysicalDeviceTimelineSemaphoreProperties, v12,
+               maxTimelineSemaphoreValueDifference,
+               maxTimelineSemaphoreValueDifference);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES:
+      COPY_RUN(VkPhysicalDeviceSubgroupSizeControlProperties, v13,
+               minSubgroupSize, requiredSubgroupSizeStages);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_PROPERTIES:
+      COPY_RUN(VkPhysicalDeviceInlineUniformBlockProperties, v13,
+               maxInlineUniformBlockSize,
+               maxDescriptorSetUpdateAfterBindInlineUniformBlocks);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES:
+      COPY_RUN(
+          VkPhysicalDeviceShaderIntegerDotProductProperties, v13,
+          integerDotProduct8BitUnsignedAccelerated,
+          integerDotProductAccumulatingSaturating64BitMixedSignednessAccelerated);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_PROPERTIES:
+      COPY_RUN(VkPhysicalDeviceTexelBufferAlignmentProperties, v13,
+               storageTexelBufferOffsetAlignmentBytes,
+               uniformTexelBufferOffsetSingleTexelAlignment);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES:
+      COPY_RUN(VkPhysicalDeviceMaintenance4Properties, v13, maxBufferSize,
+               maxBufferSize);
+      break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_PROPERTIES_EXT: {
+      auto *robustness =
+          reinterpret_cast<VkPhysicalDeviceRobustness2PropertiesEXT *>(next);
+      // The robust mode bounds every access by the descriptor's exact range.
+      robustness->robustStorageBufferAccessSizeAlignment = 1;
+      robustness->robustUniformBufferAccessSizeAlignment = 1;
+      break;
+    }
     default:
       break;
     }
   }
-}
-
-VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceFeatures(
-    VkPhysicalDevice, VkPhysicalDeviceFeatures *pFeatures) {
-  std::memset(pFeatures, 0, sizeof(*pFeatures));
-  // What the compiler and runtime do today (spv-run runs these).
-  pFeatures->robustBufferAccess = VK_TRUE;
-  pFeatures->shaderFloat64 = VK_TRUE;
-  pFeatures->shaderInt64 = VK_TRUE;
-  pFeatures->shaderInt16 = VK_TRUE;
-  pFeatures->shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
-  pFeatures->shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
-}
-
-VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceFeatures2(
-    VkPhysicalDevice physicalDevice, VkPhysicalDeviceFeatures2 *pFeatures) {
-  spvb_GetPhysicalDeviceFeatures(physicalDevice, &pFeatures->features);
-  for (auto *next = static_cast<VkBaseOutStructure *>(pFeatures->pNext); next;
-       next = next->pNext) {
-    switch (next->sType) {
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES: {
-      auto *storage16 =
-          reinterpret_cast<VkPhysicalDevice16BitStorageFeatures *>(next);
-      storage16->storageBuffer16BitAccess = VK_TRUE;
-      storage16->uniformAndStorageBuffer16BitAccess = VK_TRUE;
-      storage16->storagePushConstant16 = VK_TRUE;
-      storage16->storageInputOutput16 = VK_FALSE;
-      break;
-    }
-    // Not reported yet.
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES: {
-      auto *multiview =
-          reinterpret_cast<VkPhysicalDeviceMultiviewFeatures *>(next);
-      multiview->multiview = VK_FALSE;
-      multiview->multiviewGeometryShader = VK_FALSE;
-      multiview->multiviewTessellationShader = VK_FALSE;
-      break;
-    }
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES: {
-      auto *pointers =
-          reinterpret_cast<VkPhysicalDeviceVariablePointersFeatures *>(next);
-      pointers->variablePointersStorageBuffer = VK_FALSE;
-      pointers->variablePointers = VK_FALSE;
-      break;
-    }
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES:
-      reinterpret_cast<VkPhysicalDeviceProtectedMemoryFeatures *>(next)
-          ->protectedMemory = VK_FALSE;
-      break;
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES:
-      reinterpret_cast<VkPhysicalDeviceSamplerYcbcrConversionFeatures *>(next)
-          ->samplerYcbcrConversion = VK_FALSE;
-      break;
-    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES:
-      reinterpret_cast<VkPhysicalDeviceShaderDrawParametersFeatures *>(next)
-          ->shaderDrawParameters = VK_FALSE;
-      break;
-    default:
-      break;
-    }
-  }
+#undef COPY_RUN
+#undef COPY_WHOLE
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceMemoryProperties(
@@ -389,6 +464,13 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_EnumerateDeviceExtensionProperties(
   if (pLayerName)
     return VK_ERROR_LAYER_NOT_PRESENT;
   return enumerateExtensions(/*instance=*/false, pPropertyCount, pProperties);
+}
+
+/// No tool (a layer that reports itself) is part of the driver.
+VKAPI_ATTR VkResult VKAPI_CALL spvb_GetPhysicalDeviceToolProperties(
+    VkPhysicalDevice, uint32_t *pToolCount, VkPhysicalDeviceToolProperties *) {
+  *pToolCount = 0;
+  return VK_SUCCESS;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL spvb_EnumerateDeviceLayerProperties(

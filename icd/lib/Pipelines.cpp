@@ -114,6 +114,15 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateComputePipelines(
   VkResult result = VK_SUCCESS;
   for (uint32_t i = 0; i < createInfoCount; ++i) {
     pPipelines[i] = VK_NULL_HANDLE;
+    // Whether a compile is needed is not known before compiling: say it is.
+    if (pCreateInfos[i].flags &
+        VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) {
+      result = VK_PIPELINE_COMPILE_REQUIRED;
+      if (pCreateInfos[i].flags &
+          VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT)
+        return result;
+      continue;
+    }
     const VkPipelineShaderStageCreateInfo &stage = pCreateInfos[i].stage;
     SpirvBinary binary = fromHandle<ShaderModule>(stage.module)->binary;
     {
@@ -123,7 +132,7 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateComputePipelines(
       if (name != owner->objectNames.end())
         binary.name = name->second;
     }
-    CompileOptions options = owner->physicalDevice->environment.compileOptions;
+    CompileOptions options = owner->compileOptions;
     options.entryPoint = stage.pName;
     options.executionModel = spv::ExecutionModelGLCompute;
     auto kernel = [&]() -> llvm::Expected<std::shared_ptr<const Kernel>> {
@@ -146,6 +155,15 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateComputePipelines(
     if (!pipeline)
       return VK_ERROR_OUT_OF_HOST_MEMORY;
     pipeline->kernel = std::move(*kernel);
+    for (auto *next = static_cast<const VkBaseInStructure *>(stage.pNext); next;
+         next = next->pNext)
+      if (next->sType ==
+          VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO)
+        pipeline->subgroupSize =
+            reinterpret_cast<
+                const VkPipelineShaderStageRequiredSubgroupSizeCreateInfo *>(
+                next)
+                ->requiredSubgroupSize;
     pPipelines[i] = toHandle<VkPipeline>(pipeline);
   }
   return result;

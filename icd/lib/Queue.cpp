@@ -1,11 +1,11 @@
-//===- Queue.cpp - Submission, fences and semaphores ----------------------===//
+//===- Queue.cpp - Submissions and the queue's thread ---------------------===//
 //
-// vkQueueSubmit hands the command buffers to the device's queue thread and
-// returns; the thread runs submissions in order, each to completion, and
-// signals their fences. Semaphores between submissions of the one queue
-// order nothing further. A failure makes the device lost, as a GPU's does:
-// the message goes to stderr and the debug messengers, and every later
-// submission and wait returns VK_ERROR_DEVICE_LOST.
+// vkQueueSubmit hands its batches to the device's queue thread and returns;
+// the thread runs them in order, each once the semaphores it waits for
+// have their values (a timeline semaphore may wait for the host), and
+// signals their semaphores and the fence. A failure makes the device lost,
+// as a GPU's does: the message goes to stderr and the debug messengers, and
+// every later submission and wait returns VK_ERROR_DEVICE_LOST.
 //
 //===----------------------------------------------------------------------===//
 #include "Queue.h"
@@ -13,13 +13,17 @@
 #include "CommandExecution.h"
 #include "DebugUtils.h"
 #include "EntryPoints.h"
-#include "Objects.h"
 
-#include <chrono>
-#include <new>
+#include "llvm/ADT/STLExtras.h"
 
 using namespace spvb;
 using namespace spvb::icd;
+
+static bool hasValues(llvm::ArrayRef<Device::SemaphoreValue> waits) {
+  return llvm::all_of(waits, [](const Device::SemaphoreValue &wait) {
+    return wait.semaphore->value >= wait.value;
+  });
+}
 
 static void runSubmissions(Device &device) {
   std::unique_lock<std::mutex> lock(device.mutex);
@@ -32,21 +36,41 @@ static void runSubmissions(Device &device) {
     Device::Submission submission = std::move(device.pending.front());
     device.pending.pop_front();
     device.running = true;
-    lock.unlock();
     std::string failure;
-    for (const CommandBuffer *buffer : submission.commandBuffers)
-      if (llvm::Error error = executeCommands(device, *buffer)) {
-        failure = llvm::toString(std::move(error));
+    for (const Device::Batch &batch : submission.batches) {
+      device.changed.wait(
+          lock, [&] { return device.stopping || hasValues(batch.waits); });
+      if (!hasValues(batch.waits))
+        break; // The device is being destroyed.
+      // A binary semaphore's wait unsignals it.
+      for (const Device::SemaphoreValue &wait : batch.waits)
+        if (!wait.semaphore->timeline)
+          wait.semaphore->value = 0;
+      lock.unlock();
+      for (const CommandBuffer *buffer : batch.commandBuffers)
+        if (llvm::Error error = executeCommands(device, *buffer)) {
+          failure = llvm::toString(std::move(error));
+          break;
+        }
+      lock.lock();
+      if (!failure.empty())
         break;
-      }
-    if (!failure.empty())
+      for (const Device::SemaphoreValue &signal : batch.signals)
+        signal.semaphore->value =
+            signal.semaphore->timeline
+                ? std::max(signal.semaphore->value, signal.value)
+                : 1;
+      device.changed.notify_all();
+    }
+    if (!failure.empty()) {
+      lock.unlock();
       reportError(device.physicalDevice->instance, failure);
-    lock.lock();
-    device.running = false;
-    if (!failure.empty())
+      lock.lock();
       device.lost = true;
-    else if (submission.fence)
+    } else if (submission.fence) {
       submission.fence->signaled = true;
+    }
+    device.running = false;
     device.changed.notify_all();
   }
 }
@@ -65,37 +89,8 @@ void spvb::icd::stopQueueThread(Device &device) {
     device.queueThread.join();
 }
 
-/// Waits on \p device until \p done holds or the device is lost, at most
-/// \p timeout nanoseconds (UINT64_MAX: forever).
-template <typename Done>
-static VkResult waitFor(Device &device, uint64_t timeout, Done done) {
-  std::unique_lock<std::mutex> lock(device.mutex);
-  auto finished = [&] { return device.lost || done(); };
-  if (timeout == UINT64_MAX)
-    device.changed.wait(lock, finished);
-  else if (!device.changed.wait_for(lock, std::chrono::nanoseconds(timeout),
-                                    finished))
-    return VK_TIMEOUT;
-  return device.lost ? VK_ERROR_DEVICE_LOST : VK_SUCCESS;
-}
-
-static bool isIdle(const Device &device) {
-  return device.pending.empty() && !device.running;
-}
-
-extern "C" {
-
-VKAPI_ATTR VkResult VKAPI_CALL spvb_QueueSubmit(VkQueue queue,
-                                                uint32_t submitCount,
-                                                const VkSubmitInfo *pSubmits,
-                                                VkFence fence) {
+static VkResult enqueue(VkQueue queue, Device::Submission submission) {
   Device &device = *fromHandle<Queue>(queue)->device;
-  Device::Submission submission;
-  for (uint32_t i = 0; i < submitCount; ++i)
-    for (uint32_t b = 0; b < pSubmits[i].commandBufferCount; ++b)
-      submission.commandBuffers.push_back(
-          fromHandle<CommandBuffer>(pSubmits[i].pCommandBuffers[b]));
-  submission.fence = fromHandle<Fence>(fence);
   {
     std::lock_guard<std::mutex> lock(device.mutex);
     if (device.lost)
@@ -106,80 +101,92 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_QueueSubmit(VkQueue queue,
   return VK_SUCCESS;
 }
 
+/// The semaphores and values of one side of a VkSubmitInfo: a binary
+/// semaphore's value is 1, a timeline's from VkTimelineSemaphoreSubmitInfo.
+static std::vector<Device::SemaphoreValue>
+getSemaphoreValues(uint32_t count, const VkSemaphore *semaphores,
+                   const uint64_t *values) {
+  std::vector<Device::SemaphoreValue> result;
+  for (uint32_t i = 0; i < count; ++i) {
+    auto *semaphore = fromHandle<Semaphore>(semaphores[i]);
+    result.push_back(
+        {semaphore, semaphore->timeline && values ? values[i] : 1});
+  }
+  return result;
+}
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_QueueSubmit(VkQueue queue,
+                                                uint32_t submitCount,
+                                                const VkSubmitInfo *pSubmits,
+                                                VkFence fence) {
+  Device::Submission submission;
+  for (const VkSubmitInfo &info : llvm::ArrayRef(pSubmits, submitCount)) {
+    const uint64_t *waitValues = nullptr, *signalValues = nullptr;
+    for (auto *next = static_cast<const VkBaseInStructure *>(info.pNext); next;
+         next = next->pNext)
+      if (next->sType == VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO) {
+        auto *timeline =
+            reinterpret_cast<const VkTimelineSemaphoreSubmitInfo *>(next);
+        waitValues = timeline->waitSemaphoreValueCount
+                         ? timeline->pWaitSemaphoreValues
+                         : nullptr;
+        signalValues = timeline->signalSemaphoreValueCount
+                           ? timeline->pSignalSemaphoreValues
+                           : nullptr;
+      }
+    Device::Batch batch;
+    batch.waits = getSemaphoreValues(info.waitSemaphoreCount,
+                                     info.pWaitSemaphores, waitValues);
+    for (uint32_t i = 0; i < info.commandBufferCount; ++i)
+      batch.commandBuffers.push_back(
+          fromHandle<CommandBuffer>(info.pCommandBuffers[i]));
+    batch.signals = getSemaphoreValues(info.signalSemaphoreCount,
+                                       info.pSignalSemaphores, signalValues);
+    submission.batches.push_back(std::move(batch));
+  }
+  submission.fence = fromHandle<Fence>(fence);
+  return enqueue(queue, std::move(submission));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_QueueSubmit2(VkQueue queue,
+                                                 uint32_t submitCount,
+                                                 const VkSubmitInfo2 *pSubmits,
+                                                 VkFence fence) {
+  auto values = [](uint32_t count, const VkSemaphoreSubmitInfo *infos) {
+    std::vector<Device::SemaphoreValue> result;
+    for (const VkSemaphoreSubmitInfo &info : llvm::ArrayRef(infos, count)) {
+      auto *semaphore = fromHandle<Semaphore>(info.semaphore);
+      result.push_back({semaphore, semaphore->timeline ? info.value : 1});
+    }
+    return result;
+  };
+  Device::Submission submission;
+  for (const VkSubmitInfo2 &info : llvm::ArrayRef(pSubmits, submitCount)) {
+    Device::Batch batch;
+    batch.waits = values(info.waitSemaphoreInfoCount, info.pWaitSemaphoreInfos);
+    for (uint32_t i = 0; i < info.commandBufferInfoCount; ++i)
+      batch.commandBuffers.push_back(
+          fromHandle<CommandBuffer>(info.pCommandBufferInfos[i].commandBuffer));
+    batch.signals =
+        values(info.signalSemaphoreInfoCount, info.pSignalSemaphoreInfos);
+    submission.batches.push_back(std::move(batch));
+  }
+  submission.fence = fromHandle<Fence>(fence);
+  return enqueue(queue, std::move(submission));
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL spvb_QueueWaitIdle(VkQueue queue) {
   Device &device = *fromHandle<Queue>(queue)->device;
-  return waitFor(device, UINT64_MAX, [&] { return isIdle(device); });
+  return waitFor(device, UINT64_MAX,
+                 [&] { return device.pending.empty() && !device.running; });
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL spvb_DeviceWaitIdle(VkDevice device) {
   Device &owner = *fromHandle<Device>(device);
-  return waitFor(owner, UINT64_MAX, [&] { return isIdle(owner); });
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL
-spvb_CreateFence(VkDevice device, const VkFenceCreateInfo *pCreateInfo,
-                 const VkAllocationCallbacks *, VkFence *pFence) {
-  auto *fence = new (std::nothrow) Fence();
-  if (!fence)
-    return VK_ERROR_OUT_OF_HOST_MEMORY;
-  fence->device = fromHandle<Device>(device);
-  fence->signaled = pCreateInfo->flags & VK_FENCE_CREATE_SIGNALED_BIT;
-  *pFence = toHandle<VkFence>(fence);
-  return VK_SUCCESS;
-}
-
-VKAPI_ATTR void VKAPI_CALL spvb_DestroyFence(VkDevice, VkFence fence,
-                                             const VkAllocationCallbacks *) {
-  delete fromHandle<Fence>(fence);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL spvb_ResetFences(VkDevice device,
-                                                uint32_t fenceCount,
-                                                const VkFence *pFences) {
-  std::lock_guard<std::mutex> lock(fromHandle<Device>(device)->mutex);
-  for (uint32_t i = 0; i < fenceCount; ++i)
-    fromHandle<Fence>(pFences[i])->signaled = false;
-  return VK_SUCCESS;
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL spvb_GetFenceStatus(VkDevice device,
-                                                   VkFence fence) {
-  Device &owner = *fromHandle<Device>(device);
-  std::lock_guard<std::mutex> lock(owner.mutex);
-  if (owner.lost)
-    return VK_ERROR_DEVICE_LOST;
-  return fromHandle<Fence>(fence)->signaled ? VK_SUCCESS : VK_NOT_READY;
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL spvb_WaitForFences(VkDevice device,
-                                                  uint32_t fenceCount,
-                                                  const VkFence *pFences,
-                                                  VkBool32 waitAll,
-                                                  uint64_t timeout) {
-  return waitFor(*fromHandle<Device>(device), timeout, [&] {
-    uint32_t signalled = 0;
-    for (uint32_t i = 0; i < fenceCount; ++i)
-      signalled += fromHandle<Fence>(pFences[i])->signaled;
-    return waitAll ? signalled == fenceCount : signalled > 0;
-  });
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL
-spvb_CreateSemaphore(VkDevice device, const VkSemaphoreCreateInfo *,
-                     const VkAllocationCallbacks *, VkSemaphore *pSemaphore) {
-  // One queue runs submissions in order: a binary semaphore between them
-  // has nothing to carry.
-  auto *semaphore = new (std::nothrow) Fence();
-  if (!semaphore)
-    return VK_ERROR_OUT_OF_HOST_MEMORY;
-  semaphore->device = fromHandle<Device>(device);
-  *pSemaphore = toHandle<VkSemaphore>(semaphore);
-  return VK_SUCCESS;
-}
-
-VKAPI_ATTR void VKAPI_CALL spvb_DestroySemaphore(
-    VkDevice, VkSemaphore semaphore, const VkAllocationCallbacks *) {
-  delete fromHandle<Fence>(semaphore);
+  return waitFor(owner, UINT64_MAX,
+                 [&] { return owner.pending.empty() && !owner.running; });
 }
 
 } // extern "C"

@@ -135,9 +135,17 @@ public:
   /// The device limits run() checks first (default: lavapipe's).
   void setLimits(DeviceLimits newLimits) { limits = std::move(newLimits); }
   const DeviceLimits &getLimits() const { return limits; }
+  /// The subgroup size of this dispatch (a pipeline's required size); 0,
+  /// the default: the launcher's.
+  void setSubgroupSize(uint32_t size) { subgroupSize = size; }
   /// Names memory the shader reaches through device addresses rather than
   /// a descriptor, for the message of a fault in it.
   void nameMemory(std::string name, const void *data, uint64_t size);
+  /// The application's own name for what is bound at (set, binding,
+  /// element), added to fault messages after the shader's (a Vulkan
+  /// driver's VK_EXT_debug_utils object name).
+  void labelBinding(uint32_t set, uint32_t binding, uint32_t arrayElement,
+                    std::string label);
 
   /// Checks that every resource and the push constants the shader uses are
   /// provided; errors name the resource.
@@ -174,7 +182,9 @@ private:
     uint64_t size;
   };
   std::vector<NamedMemory> namedMemory;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::string> labels;
   DeviceLimits limits = DeviceLimits::lavapipe();
+  uint32_t subgroupSize = 0;
 };
 
 } // namespace spvb
