@@ -1,6 +1,7 @@
 //===- CommandExecution.cpp - Replaying a command buffer ------------------===//
 #include "CommandExecution.h"
 
+#include "ImageTransfers.h"
 #include "Queries.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -10,6 +11,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <set>
 
 using namespace spvb;
@@ -169,6 +171,15 @@ public:
                       command.stride, command.flags);
     return llvm::Error::success();
   }
+  llvm::Error operator()(const command::CopyBufferImage &command) {
+    return copyBufferImage(command);
+  }
+  llvm::Error operator()(const command::CopyImage &command) {
+    return copyImage(command);
+  }
+  llvm::Error operator()(const command::ClearColorImage &command) {
+    return clearColorImage(command);
+  }
   llvm::Error operator()(const command::ExecuteCommands &command) {
     for (const CommandBuffer *secondary : command.commandBuffers) {
       if (!secondary)
@@ -191,6 +202,12 @@ public:
 
 private:
   llvm::Error dispatch(std::array<uint32_t, 3> groups);
+  /// Binds one descriptor of a bound set; a descriptor never written is
+  /// left unbound (the dispatch reports it if the shader uses it).
+  llvm::Error bindDescriptor(Dispatch &dispatch, uint32_t set, uint32_t binding,
+                             uint32_t element, VkDescriptorType type,
+                             const Descriptor &descriptor,
+                             uint32_t dynamicOffset);
   /// The VK_EXT_debug_utils name of \p object, or "".
   std::string getObjectName(const void *object) {
     std::lock_guard<std::mutex> lock(device.namesMutex);
@@ -203,6 +220,9 @@ private:
 
   Device &device;
   BoundState state;
+  /// The combined image samplers' descriptors of the running dispatch
+  /// (each view's, with its sampler); a deque keeps their addresses.
+  std::deque<spvb_image> combinedImages;
   /// Queries begun and not yet ended, by pool and index.
   std::set<std::pair<QueryPool *, uint32_t>> activeQueries;
 };
@@ -229,7 +249,71 @@ llvm::Error Executor::operator()(const command::BindDescriptorSets &command) {
   return llvm::Error::success();
 }
 
+llvm::Error Executor::bindDescriptor(Dispatch &dispatch, uint32_t set,
+                                     uint32_t binding, uint32_t element,
+                                     VkDescriptorType type,
+                                     const Descriptor &descriptor,
+                                     uint32_t dynamicOffset) {
+  auto unbound = [&](const char *what) {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "error: vkCmdDispatch: the %s at set %u, binding %u, element %u has "
+        "no memory bound",
+        what, set, binding, element);
+  };
+  std::string name;
+  switch (type) {
+  case VK_DESCRIPTOR_TYPE_SAMPLER:
+    if (descriptor.sampler)
+      dispatch.bindSampler(set, binding, &descriptor.sampler->descriptor,
+                           element);
+    return llvm::Error::success();
+  case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+  case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+  case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: {
+    if (!descriptor.imageView)
+      return llvm::Error::success();
+    const spvb_image *image = &descriptor.imageView->descriptor;
+    if (type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) {
+      spvb_image &combined = combinedImages.emplace_back(*image);
+      combined.sampler =
+          descriptor.sampler ? &descriptor.sampler->descriptor : nullptr;
+      image = &combined;
+    }
+    dispatch.bindImage(set, binding, image, element);
+    name = getObjectName(descriptor.imageView->image);
+    if (!name.empty())
+      dispatch.labelBinding(set, binding, element, "VkImage '" + name + "'");
+    return llvm::Error::success();
+  }
+  case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+  case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+    if (!descriptor.bufferView)
+      return llvm::Error::success();
+    dispatch.bindImage(set, binding, &descriptor.bufferView->descriptor,
+                       element);
+    name = getObjectName(descriptor.bufferView->buffer);
+    if (!name.empty())
+      dispatch.labelBinding(set, binding, element, "VkBuffer '" + name + "'");
+    return llvm::Error::success();
+  default:
+    if (!descriptor.buffer)
+      return llvm::Error::success();
+    if (!descriptor.buffer->memory)
+      return unbound("buffer");
+    dispatch.bindBuffer(set, binding,
+                        descriptor.buffer->getData() + descriptor.offset +
+                            dynamicOffset,
+                        descriptor.range, element);
+    name = getObjectName(descriptor.buffer);
+    if (!name.empty())
+      dispatch.labelBinding(set, binding, element, "VkBuffer '" + name + "'");
+    return llvm::Error::success();
+  }
+}
+
 llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups) {
+  combinedImages.clear();
   if (!state.pipeline)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -244,23 +328,15 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups) {
                      info.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
       for (uint32_t element = 0; element < info.count; ++element) {
         uint32_t extra = dynamic ? dynamicOffsets[nextDynamic++] : 0;
-        auto it = set->buffers.find({binding, element});
-        if (it == set->buffers.end() || !it->second.buffer)
-          continue;
-        const BufferDescriptor &descriptor = it->second;
-        if (!descriptor.buffer->memory)
-          return llvm::createStringError(
-              llvm::inconvertibleErrorCode(),
-              "error: vkCmdDispatch: the buffer at set %u, binding %u, "
-              "element %u has no memory bound",
-              setIndex, binding, element);
-        dispatch.bindBuffer(setIndex, binding,
-                            descriptor.buffer->getData() + descriptor.offset +
-                                extra,
-                            descriptor.range, element);
-        if (std::string name = getObjectName(descriptor.buffer); !name.empty())
-          dispatch.labelBinding(setIndex, binding, element,
-                                "VkBuffer '" + name + "'");
+        auto it = set->descriptors.find({binding, element});
+        Descriptor descriptor =
+            it != set->descriptors.end() ? it->second : Descriptor();
+        if (element < info.immutableSamplers.size())
+          descriptor.sampler = info.immutableSamplers[element];
+        if (llvm::Error error =
+                bindDescriptor(dispatch, setIndex, binding, element, info.type,
+                               descriptor, extra))
+          return error;
       }
     }
   }

@@ -178,6 +178,87 @@ VKAPI_ATTR void VKAPI_CALL spvb_CmdCopyBuffer2(
   record(commandBuffer, std::move(copy));
 }
 
+VKAPI_ATTR void VKAPI_CALL spvb_CmdCopyBufferToImage(
+    VkCommandBuffer commandBuffer, VkBuffer srcBuffer, VkImage dstImage,
+    VkImageLayout, uint32_t regionCount, const VkBufferImageCopy *pRegions) {
+  record(commandBuffer,
+         command::CopyBufferImage{
+             fromHandle<Buffer>(srcBuffer), fromHandle<Image>(dstImage), true,
+             std::vector<VkBufferImageCopy>(pRegions, pRegions + regionCount)});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdCopyImageToBuffer(
+    VkCommandBuffer commandBuffer, VkImage srcImage, VkImageLayout,
+    VkBuffer dstBuffer, uint32_t regionCount,
+    const VkBufferImageCopy *pRegions) {
+  record(commandBuffer,
+         command::CopyBufferImage{
+             fromHandle<Buffer>(dstBuffer), fromHandle<Image>(srcImage), false,
+             std::vector<VkBufferImageCopy>(pRegions, pRegions + regionCount)});
+}
+
+static std::vector<VkBufferImageCopy>
+getRegions(llvm::ArrayRef<VkBufferImageCopy2> regions) {
+  std::vector<VkBufferImageCopy> result;
+  for (const VkBufferImageCopy2 &region : regions)
+    result.push_back({region.bufferOffset, region.bufferRowLength,
+                      region.bufferImageHeight, region.imageSubresource,
+                      region.imageOffset, region.imageExtent});
+  return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdCopyBufferToImage2(
+    VkCommandBuffer commandBuffer, const VkCopyBufferToImageInfo2 *pInfo) {
+  record(commandBuffer,
+         command::CopyBufferImage{
+             fromHandle<Buffer>(pInfo->srcBuffer),
+             fromHandle<Image>(pInfo->dstImage), true,
+             getRegions(llvm::ArrayRef(pInfo->pRegions, pInfo->regionCount))});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdCopyImageToBuffer2(
+    VkCommandBuffer commandBuffer, const VkCopyImageToBufferInfo2 *pInfo) {
+  record(commandBuffer,
+         command::CopyBufferImage{
+             fromHandle<Buffer>(pInfo->dstBuffer),
+             fromHandle<Image>(pInfo->srcImage), false,
+             getRegions(llvm::ArrayRef(pInfo->pRegions, pInfo->regionCount))});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdCopyImage(VkCommandBuffer commandBuffer,
+                                             VkImage srcImage, VkImageLayout,
+                                             VkImage dstImage, VkImageLayout,
+                                             uint32_t regionCount,
+                                             const VkImageCopy *pRegions) {
+  record(commandBuffer,
+         command::CopyImage{
+             fromHandle<Image>(srcImage), fromHandle<Image>(dstImage),
+             std::vector<VkImageCopy>(pRegions, pRegions + regionCount)});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdCopyImage2(VkCommandBuffer commandBuffer,
+                                              const VkCopyImageInfo2 *pInfo) {
+  command::CopyImage copy{fromHandle<Image>(pInfo->srcImage),
+                          fromHandle<Image>(pInfo->dstImage),
+                          {}};
+  for (const VkImageCopy2 &region :
+       llvm::ArrayRef(pInfo->pRegions, pInfo->regionCount))
+    copy.regions.push_back({region.srcSubresource, region.srcOffset,
+                            region.dstSubresource, region.dstOffset,
+                            region.extent});
+  record(commandBuffer, std::move(copy));
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdClearColorImage(
+    VkCommandBuffer commandBuffer, VkImage image, VkImageLayout,
+    const VkClearColorValue *pColor, uint32_t rangeCount,
+    const VkImageSubresourceRange *pRanges) {
+  record(commandBuffer,
+         command::ClearColorImage{fromHandle<Image>(image), *pColor,
+                                  std::vector<VkImageSubresourceRange>(
+                                      pRanges, pRanges + rangeCount)});
+}
+
 /// Commands run in submission order, each to completion: every barrier is
 /// already met.
 VKAPI_ATTR void VKAPI_CALL spvb_CmdPipelineBarrier(

@@ -50,10 +50,31 @@ VKAPI_ATTR void VKAPI_CALL spvb_UpdateDescriptorSetWithTemplate(
   for (const VkDescriptorUpdateTemplateEntry &entry :
        fromHandle<DescriptorUpdateTemplate>(descriptorUpdateTemplate)
            ->entries) {
+    // Each element is the structure its descriptor type writes with.
     std::vector<VkDescriptorBufferInfo> buffers;
-    for (uint32_t i = 0; i < entry.descriptorCount; ++i)
-      buffers.push_back(*reinterpret_cast<const VkDescriptorBufferInfo *>(
-          bytes + entry.offset + i * entry.stride));
+    std::vector<VkDescriptorImageInfo> images;
+    std::vector<VkBufferView> texelBuffers;
+    for (uint32_t i = 0; i < entry.descriptorCount; ++i) {
+      const uint8_t *element = bytes + entry.offset + i * entry.stride;
+      switch (entry.descriptorType) {
+      case VK_DESCRIPTOR_TYPE_SAMPLER:
+      case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+      case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+      case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+        images.push_back(
+            *reinterpret_cast<const VkDescriptorImageInfo *>(element));
+        break;
+      case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+      case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+        texelBuffers.push_back(
+            *reinterpret_cast<const VkBufferView *>(element));
+        break;
+      default:
+        buffers.push_back(
+            *reinterpret_cast<const VkDescriptorBufferInfo *>(element));
+        break;
+      }
+    }
     VkWriteDescriptorSet write = {};
     write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     write.dstSet = descriptorSet;
@@ -62,6 +83,8 @@ VKAPI_ATTR void VKAPI_CALL spvb_UpdateDescriptorSetWithTemplate(
     write.descriptorCount = entry.descriptorCount;
     write.descriptorType = entry.descriptorType;
     write.pBufferInfo = buffers.data();
+    write.pImageInfo = images.data();
+    write.pTexelBufferView = texelBuffers.data();
     spvb_UpdateDescriptorSets(device, 1, &write, 0, nullptr);
   }
 }

@@ -1,7 +1,7 @@
 //===- Descriptors.cpp - Descriptor set layouts, pools and sets -----------===//
 //
-// Buffers only for now (storage, uniform and their dynamic forms): images,
-// texel buffers and samplers come with their objects.
+// A set holds its descriptors by (binding, element); dispatches read them
+// when they run. Every compute descriptor type but inline uniform blocks.
 //
 //===----------------------------------------------------------------------===//
 #include "EntryPoints.h"
@@ -16,11 +16,57 @@
 using namespace spvb;
 using namespace spvb::icd;
 
-static bool isBufferDescriptor(VkDescriptorType type) {
-  return type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
-         type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
-         type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
-         type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+static bool isSupported(VkDescriptorType type) {
+  switch (type) {
+  case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+  case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+  case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+  case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+  case VK_DESCRIPTOR_TYPE_SAMPLER:
+  case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+  case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+  case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+  case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+  case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The descriptor a write's \p index-th element makes.
+static Descriptor makeDescriptor(const VkWriteDescriptorSet &write,
+                                 uint32_t index) {
+  Descriptor descriptor;
+  switch (write.descriptorType) {
+  case VK_DESCRIPTOR_TYPE_SAMPLER:
+  case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+  case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+  case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: {
+    const VkDescriptorImageInfo &info = write.pImageInfo[index];
+    if (write.descriptorType != VK_DESCRIPTOR_TYPE_SAMPLER)
+      descriptor.imageView = fromHandle<ImageView>(info.imageView);
+    if (write.descriptorType == VK_DESCRIPTOR_TYPE_SAMPLER ||
+        write.descriptorType == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)
+      descriptor.sampler = fromHandle<Sampler>(info.sampler);
+    break;
+  }
+  case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+  case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+    descriptor.bufferView =
+        fromHandle<BufferView>(write.pTexelBufferView[index]);
+    break;
+  default: {
+    const VkDescriptorBufferInfo &info = write.pBufferInfo[index];
+    descriptor.buffer = fromHandle<Buffer>(info.buffer);
+    descriptor.offset = info.offset;
+    descriptor.range = info.range == VK_WHOLE_SIZE && descriptor.buffer
+                           ? descriptor.buffer->size - info.offset
+                           : info.range;
+    break;
+  }
+  }
+  return descriptor;
 }
 
 extern "C" {
@@ -30,11 +76,10 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDescriptorSetLayout(
     const VkAllocationCallbacks *, VkDescriptorSetLayout *pSetLayout) {
   for (uint32_t i = 0; i < pCreateInfo->bindingCount; ++i) {
     const VkDescriptorSetLayoutBinding &binding = pCreateInfo->pBindings[i];
-    if (binding.descriptorCount &&
-        !isBufferDescriptor(binding.descriptorType)) {
+    if (binding.descriptorCount && !isSupported(binding.descriptorType)) {
       std::fprintf(stderr,
                    "error: vkCreateDescriptorSetLayout: binding %u: "
-                   "descriptor type %d is not supported yet (buffers only)\n",
+                   "descriptor type %d is not supported yet\n",
                    binding.binding, binding.descriptorType);
       return VK_ERROR_OUT_OF_HOST_MEMORY;
     }
@@ -44,8 +89,15 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDescriptorSetLayout(
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   for (uint32_t i = 0; i < pCreateInfo->bindingCount; ++i) {
     const VkDescriptorSetLayoutBinding &binding = pCreateInfo->pBindings[i];
-    layout->bindings[binding.binding] = {binding.descriptorType,
-                                         binding.descriptorCount};
+    DescriptorSetLayout::Binding &entry = layout->bindings[binding.binding];
+    entry.type = binding.descriptorType;
+    entry.count = binding.descriptorCount;
+    if ((binding.descriptorType == VK_DESCRIPTOR_TYPE_SAMPLER ||
+         binding.descriptorType == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) &&
+        binding.pImmutableSamplers)
+      for (uint32_t e = 0; e < binding.descriptorCount; ++e)
+        entry.immutableSamplers.push_back(
+            fromHandle<Sampler>(binding.pImmutableSamplers[e]));
   }
   *pSetLayout = toHandle<VkDescriptorSetLayout>(layout);
   return VK_SUCCESS;
@@ -109,7 +161,7 @@ VKAPI_ATTR void VKAPI_CALL spvb_UpdateDescriptorSets(
     const VkCopyDescriptorSet *pDescriptorCopies) {
   for (uint32_t i = 0; i < descriptorWriteCount; ++i) {
     const VkWriteDescriptorSet &write = pDescriptorWrites[i];
-    if (!isBufferDescriptor(write.descriptorType))
+    if (!isSupported(write.descriptorType))
       continue;
     DescriptorSet *set = fromHandle<DescriptorSet>(write.dstSet);
     // Consecutive bindings take the elements past the end of one (Vulkan's
@@ -125,12 +177,7 @@ VKAPI_ATTR void VKAPI_CALL spvb_UpdateDescriptorSets(
       }
       if (binding == set->layout->bindings.end())
         break;
-      const VkDescriptorBufferInfo &info = write.pBufferInfo[d];
-      Buffer *buffer = fromHandle<Buffer>(info.buffer);
-      VkDeviceSize range = info.range == VK_WHOLE_SIZE && buffer
-                               ? buffer->size - info.offset
-                               : info.range;
-      set->buffers[{binding->first, element}] = {buffer, info.offset, range};
+      set->descriptors[{binding->first, element}] = makeDescriptor(write, d);
     }
   }
   for (uint32_t i = 0; i < descriptorCopyCount; ++i) {
@@ -139,9 +186,9 @@ VKAPI_ATTR void VKAPI_CALL spvb_UpdateDescriptorSets(
     DescriptorSet *target = fromHandle<DescriptorSet>(copy.dstSet);
     for (uint32_t d = 0; d < copy.descriptorCount; ++d) {
       auto it =
-          source->buffers.find({copy.srcBinding, copy.srcArrayElement + d});
-      if (it != source->buffers.end())
-        target->buffers[{copy.dstBinding, copy.dstArrayElement + d}] =
+          source->descriptors.find({copy.srcBinding, copy.srcArrayElement + d});
+      if (it != source->descriptors.end())
+        target->descriptors[{copy.dstBinding, copy.dstArrayElement + d}] =
             it->second;
     }
   }

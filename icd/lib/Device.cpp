@@ -71,6 +71,8 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDevice(
   device->physicalDevice = fromHandle<PhysicalDevice>(physicalDevice);
   device->compiler = std::move(*compiler);
   device->compileOptions = environment.compileOptions;
+  // Modules are validated for the version the device reports.
+  device->compileOptions.source.targetEnv = "vulkan1.3";
   device->compileOptions.robust = enablesRobustAccess(*pCreateInfo);
   device->launcher = std::make_unique<runtime::Launcher>(
       environment.threads, environment.subgroupSize);

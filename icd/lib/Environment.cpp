@@ -1,6 +1,8 @@
 //===- Environment.cpp - The ICD's options from environment variables ----===//
 #include "Environment.h"
 
+#include "spvbridge/cpu_runtime/Launcher.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -57,10 +59,11 @@ llvm::Expected<Environment> spvb::icd::readEnvironment() {
   }
   if (std::optional<llvm::StringRef> text = get("SPVB_SUBGROUP_SIZE")) {
     uint32_t size = 0;
-    if (text->getAsInteger(10, size) || size == 0 || size > 128 ||
-        (size & (size - 1)))
+    if (text->getAsInteger(10, size) || size == 0 ||
+        size > runtime::kMaxSubgroupSize || (size & (size - 1)))
       return makeError("error: SPVB_SUBGROUP_SIZE: '" + *text +
-                       "' is not a power of two from 1 to 128");
+                       "' is not a power of two from 1 to " +
+                       std::to_string(runtime::kMaxSubgroupSize));
     environment.subgroupSize = size;
   }
   if (std::optional<llvm::StringRef> text = get("SPVB_THREADS"))

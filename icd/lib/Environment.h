@@ -4,7 +4,7 @@
 // As Mesa's drivers take LP_* and MESA_* variables, the ICD takes SPVB_*:
 //
 //   SPVB_LIMITS=lavapipe|min     the limits reported and enforced
-//   SPVB_SUBGROUP_SIZE=N         a power of two from 1 to 128 (32)
+//   SPVB_SUBGROUP_SIZE=N         a power of two from 1 to 64 (32)
 //   SPVB_THREADS=N               worker threads (0: all hardware threads)
 //   SPVB_CHECKS=LIST             bounds, races, undefined, nan, or all
 //   SPVB_DEBUG=1                 compile every pipeline for a debugger

@@ -21,6 +21,7 @@
 #include <vulkan/vk_icd.h>
 #include <vulkan/vulkan.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <condition_variable>
@@ -77,6 +78,7 @@ struct CommandBuffer;
 struct Fence;
 struct Semaphore;
 struct Event;
+struct Image;
 struct QueryPool;
 
 struct Device : DispatchableObject {
@@ -150,6 +152,62 @@ struct Buffer {
   }
 };
 
+/// Texels laid out as the runtime reads them (kernel_abi.h's spvb_image):
+/// tightly packed, x fastest, then y, z and the array layer; the mip levels
+/// follow each other, each with all its layers. Linear and optimal tiling
+/// are the same.
+struct Image {
+  VkImageType type = VK_IMAGE_TYPE_2D;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  /// The SPIR-V ImageFormat of its texels.
+  uint32_t spirvFormat = 0;
+  unsigned texelBytes = 0;
+  VkExtent3D extent = {1, 1, 1};
+  uint32_t levels = 1;
+  uint32_t layers = 1;
+  VkImageUsageFlags usage = 0;
+  VkDeviceSize size = 0;
+  DeviceMemory *memory = nullptr;
+  VkDeviceSize memoryOffset = 0;
+
+  VkExtent3D getLevelExtent(uint32_t level) const {
+    return {std::max(1u, extent.width >> level),
+            std::max(1u, extent.height >> level),
+            std::max(1u, extent.depth >> level)};
+  }
+  /// Bytes of one layer of \p level.
+  VkDeviceSize getLayerSize(uint32_t level) const {
+    VkExtent3D e = getLevelExtent(level);
+    return VkDeviceSize(e.width) * e.height * e.depth * texelBytes;
+  }
+  /// Where \p level's layer \p layer starts, from the image's start.
+  VkDeviceSize getOffset(uint32_t level, uint32_t layer) const {
+    VkDeviceSize offset = 0;
+    for (uint32_t l = 0; l < level; ++l)
+      offset += getLayerSize(l) * layers;
+    return offset + getLayerSize(level) * layer;
+  }
+  uint8_t *getData() const {
+    return memory ? memory->data + memoryOffset : nullptr;
+  }
+};
+
+/// A view is the runtime's image descriptor, made when the view is (its
+/// image's memory is bound by then).
+struct ImageView {
+  Image *image = nullptr;
+  spvb_image descriptor = {};
+};
+
+struct BufferView {
+  Buffer *buffer = nullptr;
+  spvb_image descriptor = {};
+};
+
+struct Sampler {
+  spvb_sampler descriptor = {};
+};
+
 struct ShaderModule {
   SpirvBinary binary;
 };
@@ -158,21 +216,28 @@ struct DescriptorSetLayout {
   struct Binding {
     VkDescriptorType type;
     uint32_t count;
+    /// pImmutableSamplers, one per element, or none.
+    std::vector<Sampler *> immutableSamplers;
   };
   std::map<uint32_t, Binding> bindings;
 };
 
-/// One descriptor: a buffer range (storage, uniform, dynamic ones).
-struct BufferDescriptor {
+/// One descriptor: a buffer range (storage, uniform, dynamic ones), an
+/// image view (with a sampler when combined), a sampler or a texel
+/// buffer's view; what its type does not use stays null.
+struct Descriptor {
   Buffer *buffer = nullptr;
   VkDeviceSize offset = 0;
   VkDeviceSize range = 0;
+  ImageView *imageView = nullptr;
+  Sampler *sampler = nullptr;
+  BufferView *bufferView = nullptr;
 };
 
 struct DescriptorSet {
   const DescriptorSetLayout *layout = nullptr;
   /// (binding, array element) -> descriptor.
-  std::map<std::pair<uint32_t, uint32_t>, BufferDescriptor> buffers;
+  std::map<std::pair<uint32_t, uint32_t>, Descriptor> descriptors;
 };
 
 struct DescriptorPool {
@@ -262,6 +327,23 @@ struct CopyQueryPoolResults {
   VkDeviceSize stride;
   VkQueryResultFlags flags;
 };
+/// vkCmdCopyBufferToImage (toImage) and vkCmdCopyImageToBuffer.
+struct CopyBufferImage {
+  Buffer *buffer;
+  Image *image;
+  bool toImage;
+  std::vector<VkBufferImageCopy> regions;
+};
+struct CopyImage {
+  Image *source;
+  Image *destination;
+  std::vector<VkImageCopy> regions;
+};
+struct ClearColorImage {
+  Image *image;
+  VkClearColorValue color;
+  std::vector<VkImageSubresourceRange> ranges;
+};
 struct ExecuteCommands {
   std::vector<const CommandBuffer *> commandBuffers;
 };
@@ -272,7 +354,8 @@ using Command = std::variant<
     command::Dispatch, command::DispatchIndirect, command::CopyBuffer,
     command::FillBuffer, command::UpdateBuffer, command::SetEvent,
     command::WaitEvents, command::WriteTimestamp, command::ResetQueryPool,
-    command::Query, command::CopyQueryPoolResults, command::ExecuteCommands>;
+    command::Query, command::CopyQueryPoolResults, command::CopyBufferImage,
+    command::CopyImage, command::ClearColorImage, command::ExecuteCommands>;
 
 struct CommandBuffer : DispatchableObject {
   Device *device = nullptr;

@@ -218,7 +218,7 @@ getVulkan13Properties(const PhysicalDevice &device) {
   VkPhysicalDeviceVulkan13Properties properties = {};
   // Any power of two the runtime runs (SPVB_SUBGROUP_SIZE's range).
   properties.minSubgroupSize = 1;
-  properties.maxSubgroupSize = 128;
+  properties.maxSubgroupSize = runtime::kMaxSubgroupSize;
   properties.maxComputeWorkgroupSubgroups =
       device.environment.limits.maxComputeWorkGroupInvocations;
   properties.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -415,34 +415,6 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceQueueFamilyProperties2(
             [](VkQueueFamilyProperties2 &family, uint32_t) {
               family.queueFamilyProperties = getQueueFamily();
             });
-}
-
-/// No format features until buffer views and images are implemented.
-VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceFormatProperties(
-    VkPhysicalDevice, VkFormat, VkFormatProperties *pFormatProperties) {
-  std::memset(pFormatProperties, 0, sizeof(*pFormatProperties));
-}
-
-VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceFormatProperties2(
-    VkPhysicalDevice physicalDevice, VkFormat format,
-    VkFormatProperties2 *pFormatProperties) {
-  spvb_GetPhysicalDeviceFormatProperties(physicalDevice, format,
-                                         &pFormatProperties->formatProperties);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL spvb_GetPhysicalDeviceImageFormatProperties(
-    VkPhysicalDevice, VkFormat, VkImageType, VkImageTiling, VkImageUsageFlags,
-    VkImageCreateFlags, VkImageFormatProperties *pImageFormatProperties) {
-  std::memset(pImageFormatProperties, 0, sizeof(*pImageFormatProperties));
-  return VK_ERROR_FORMAT_NOT_SUPPORTED;
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL spvb_GetPhysicalDeviceImageFormatProperties2(
-    VkPhysicalDevice, const VkPhysicalDeviceImageFormatInfo2 *,
-    VkImageFormatProperties2 *pImageFormatProperties) {
-  std::memset(&pImageFormatProperties->imageFormatProperties, 0,
-              sizeof(pImageFormatProperties->imageFormatProperties));
-  return VK_ERROR_FORMAT_NOT_SUPPORTED;
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceSparseImageFormatProperties(

@@ -10,12 +10,15 @@
 
 #include "VulkanFeatures.h"
 
+#include "spvbridge/cpu_runtime/VulkanFormats.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <tuple>
 
 using namespace spvb;
@@ -61,66 +64,18 @@ const char *const NoDeviceHint =
     "a driver's ICD file";
 
 struct FormatEntry {
-  uint32_t spirv;
   VkFormat vulkan;
-  const char *name;
+  std::string name;
 };
 
-/// Every SPIR-V ImageFormat; Vulkan's "Compatibility Between SPIR-V Image
-/// Formats and Vulkan Formats" table.
-const FormatEntry *findFormat(uint32_t format) {
-#define SPVB_FORMAT(spirv, vulkan)                                             \
-  {                                                                            \
-    spv::ImageFormat##spirv, VK_FORMAT_##vulkan, "VK_FORMAT_" #vulkan          \
-  }
-  static const FormatEntry Formats[] = {
-      SPVB_FORMAT(Rgba32f, R32G32B32A32_SFLOAT),
-      SPVB_FORMAT(Rgba16f, R16G16B16A16_SFLOAT),
-      SPVB_FORMAT(R32f, R32_SFLOAT),
-      SPVB_FORMAT(Rgba8, R8G8B8A8_UNORM),
-      SPVB_FORMAT(Rgba8Snorm, R8G8B8A8_SNORM),
-      SPVB_FORMAT(Rg32f, R32G32_SFLOAT),
-      SPVB_FORMAT(Rg16f, R16G16_SFLOAT),
-      SPVB_FORMAT(R11fG11fB10f, B10G11R11_UFLOAT_PACK32),
-      SPVB_FORMAT(R16f, R16_SFLOAT),
-      SPVB_FORMAT(Rgba16, R16G16B16A16_UNORM),
-      SPVB_FORMAT(Rgb10A2, A2B10G10R10_UNORM_PACK32),
-      SPVB_FORMAT(Rg16, R16G16_UNORM),
-      SPVB_FORMAT(Rg8, R8G8_UNORM),
-      SPVB_FORMAT(R16, R16_UNORM),
-      SPVB_FORMAT(R8, R8_UNORM),
-      SPVB_FORMAT(Rgba16Snorm, R16G16B16A16_SNORM),
-      SPVB_FORMAT(Rg16Snorm, R16G16_SNORM),
-      SPVB_FORMAT(Rg8Snorm, R8G8_SNORM),
-      SPVB_FORMAT(R16Snorm, R16_SNORM),
-      SPVB_FORMAT(R8Snorm, R8_SNORM),
-      SPVB_FORMAT(Rgba32i, R32G32B32A32_SINT),
-      SPVB_FORMAT(Rgba16i, R16G16B16A16_SINT),
-      SPVB_FORMAT(Rgba8i, R8G8B8A8_SINT),
-      SPVB_FORMAT(R32i, R32_SINT),
-      SPVB_FORMAT(Rg32i, R32G32_SINT),
-      SPVB_FORMAT(Rg16i, R16G16_SINT),
-      SPVB_FORMAT(Rg8i, R8G8_SINT),
-      SPVB_FORMAT(R16i, R16_SINT),
-      SPVB_FORMAT(R8i, R8_SINT),
-      SPVB_FORMAT(Rgba32ui, R32G32B32A32_UINT),
-      SPVB_FORMAT(Rgba16ui, R16G16B16A16_UINT),
-      SPVB_FORMAT(Rgba8ui, R8G8B8A8_UINT),
-      SPVB_FORMAT(R32ui, R32_UINT),
-      SPVB_FORMAT(Rgb10a2ui, A2B10G10R10_UINT_PACK32),
-      SPVB_FORMAT(Rg32ui, R32G32_UINT),
-      SPVB_FORMAT(Rg16ui, R16G16_UINT),
-      SPVB_FORMAT(Rg8ui, R8G8_UINT),
-      SPVB_FORMAT(R16ui, R16_UINT),
-      SPVB_FORMAT(R8ui, R8_UINT),
-      SPVB_FORMAT(R64ui, R64_UINT),
-      SPVB_FORMAT(R64i, R64_SINT),
-  };
-#undef SPVB_FORMAT
-  for (const FormatEntry &entry : Formats)
-    if (entry.spirv == format)
-      return &entry;
-  return nullptr;
+/// The VkFormat of a SPIR-V ImageFormat, named for messages.
+std::optional<FormatEntry> findFormat(uint32_t format) {
+  VkFormat vulkan = runtime::getVulkanImageFormat(format);
+  if (vulkan == VK_FORMAT_UNDEFINED)
+    return std::nullopt;
+  const runtime::VulkanFormat *known = runtime::getVulkanFormat(vulkan);
+  return FormatEntry{vulkan, known ? std::string("VK_FORMAT_") + known->name
+                                   : "VkFormat " + std::to_string(vulkan)};
 }
 
 bool isTexelBuffer(const ImageBinding &image) {
@@ -658,7 +613,7 @@ static llvm::Error checkFormat(VkPhysicalDevice physicalDevice,
                                    "'{2}' cannot use {3} ({4}) as {5}",
                                    image.set, image.binding,
                                    properties.deviceName, image.formatName,
-                                   format.name, use));
+                                   format.name.c_str(), use));
   };
   switch (image.kind) {
   case ImageBinding::Kind::UniformTexelBuffer:
@@ -704,7 +659,7 @@ llvm::Error Context::createImages(const Bindings &bindings) {
   imageBindings = bindings.images;
   for (const ImageBinding &binding : bindings.images) {
     Image &image = images.emplace_back();
-    const FormatEntry *format = findFormat(binding.format);
+    std::optional<FormatEntry> format = findFormat(binding.format);
     if (!format)
       return makeError(llvm::formatv("error: --image {0}:{1}: the Vulkan "
                                      "backend has no VkFormat for {2}",

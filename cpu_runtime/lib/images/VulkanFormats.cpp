@@ -11,7 +11,10 @@
 //===----------------------------------------------------------------------===//
 #include "spvbridge/cpu_runtime/VulkanFormats.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <spirv/unified1/spirv.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -671,4 +674,73 @@ void spvb::runtime::encodeStencil(const VulkanFormat &format, uint8_t stencil,
                                   uint8_t *bytes) {
   if (format.stencilBits)
     bytes[stencilOffset(format)] = stencil;
+}
+
+namespace {
+struct ImageFormatPair {
+  uint32_t spirv;
+  VkFormat vulkan;
+};
+} // namespace
+
+/// Vulkan's "Compatibility Between SPIR-V Image Formats and Vulkan Formats".
+static llvm::ArrayRef<ImageFormatPair> getImageFormatPairs() {
+  static const ImageFormatPair kPairs[] = {
+      {spv::ImageFormatRgba32f, VK_FORMAT_R32G32B32A32_SFLOAT},
+      {spv::ImageFormatRgba16f, VK_FORMAT_R16G16B16A16_SFLOAT},
+      {spv::ImageFormatR32f, VK_FORMAT_R32_SFLOAT},
+      {spv::ImageFormatRgba8, VK_FORMAT_R8G8B8A8_UNORM},
+      {spv::ImageFormatRgba8Snorm, VK_FORMAT_R8G8B8A8_SNORM},
+      {spv::ImageFormatRg32f, VK_FORMAT_R32G32_SFLOAT},
+      {spv::ImageFormatRg16f, VK_FORMAT_R16G16_SFLOAT},
+      {spv::ImageFormatR11fG11fB10f, VK_FORMAT_B10G11R11_UFLOAT_PACK32},
+      {spv::ImageFormatR16f, VK_FORMAT_R16_SFLOAT},
+      {spv::ImageFormatRgba16, VK_FORMAT_R16G16B16A16_UNORM},
+      {spv::ImageFormatRgb10A2, VK_FORMAT_A2B10G10R10_UNORM_PACK32},
+      {spv::ImageFormatRg16, VK_FORMAT_R16G16_UNORM},
+      {spv::ImageFormatRg8, VK_FORMAT_R8G8_UNORM},
+      {spv::ImageFormatR16, VK_FORMAT_R16_UNORM},
+      {spv::ImageFormatR8, VK_FORMAT_R8_UNORM},
+      {spv::ImageFormatRgba16Snorm, VK_FORMAT_R16G16B16A16_SNORM},
+      {spv::ImageFormatRg16Snorm, VK_FORMAT_R16G16_SNORM},
+      {spv::ImageFormatRg8Snorm, VK_FORMAT_R8G8_SNORM},
+      {spv::ImageFormatR16Snorm, VK_FORMAT_R16_SNORM},
+      {spv::ImageFormatR8Snorm, VK_FORMAT_R8_SNORM},
+      {spv::ImageFormatRgba32i, VK_FORMAT_R32G32B32A32_SINT},
+      {spv::ImageFormatRgba16i, VK_FORMAT_R16G16B16A16_SINT},
+      {spv::ImageFormatRgba8i, VK_FORMAT_R8G8B8A8_SINT},
+      {spv::ImageFormatR32i, VK_FORMAT_R32_SINT},
+      {spv::ImageFormatRg32i, VK_FORMAT_R32G32_SINT},
+      {spv::ImageFormatRg16i, VK_FORMAT_R16G16_SINT},
+      {spv::ImageFormatRg8i, VK_FORMAT_R8G8_SINT},
+      {spv::ImageFormatR16i, VK_FORMAT_R16_SINT},
+      {spv::ImageFormatR8i, VK_FORMAT_R8_SINT},
+      {spv::ImageFormatRgba32ui, VK_FORMAT_R32G32B32A32_UINT},
+      {spv::ImageFormatRgba16ui, VK_FORMAT_R16G16B16A16_UINT},
+      {spv::ImageFormatRgba8ui, VK_FORMAT_R8G8B8A8_UINT},
+      {spv::ImageFormatR32ui, VK_FORMAT_R32_UINT},
+      {spv::ImageFormatRgb10a2ui, VK_FORMAT_A2B10G10R10_UINT_PACK32},
+      {spv::ImageFormatRg32ui, VK_FORMAT_R32G32_UINT},
+      {spv::ImageFormatRg16ui, VK_FORMAT_R16G16_UINT},
+      {spv::ImageFormatRg8ui, VK_FORMAT_R8G8_UINT},
+      {spv::ImageFormatR16ui, VK_FORMAT_R16_UINT},
+      {spv::ImageFormatR8ui, VK_FORMAT_R8_UINT},
+      {spv::ImageFormatR64ui, VK_FORMAT_R64_UINT},
+      {spv::ImageFormatR64i, VK_FORMAT_R64_SINT},
+  };
+  return kPairs;
+}
+
+uint32_t spvb::runtime::getSpirvImageFormat(VkFormat format) {
+  for (const ImageFormatPair &pair : getImageFormatPairs())
+    if (pair.vulkan == format)
+      return pair.spirv;
+  return spv::ImageFormatUnknown;
+}
+
+VkFormat spvb::runtime::getVulkanImageFormat(uint32_t format) {
+  for (const ImageFormatPair &pair : getImageFormatPairs())
+    if (pair.spirv == format)
+      return pair.vulkan;
+  return VK_FORMAT_UNDEFINED;
 }

@@ -34,11 +34,11 @@ llvm::Error spvb::runtime::prepareDispatch(const KernelEntry &kernel,
                                    info.workgroup_entry));
   uint32_t subgroupSize =
       resources.subgroupSize ? resources.subgroupSize : defaultSubgroupSize;
-  if (subgroupSize == 0 || subgroupSize > 64 ||
+  if (subgroupSize == 0 || subgroupSize > kMaxSubgroupSize ||
       (subgroupSize & (subgroupSize - 1)) != 0)
     return makeError(llvm::formatv("error: subgroup size {0} is not a power "
-                                   "of two from 1 to 64",
-                                   subgroupSize));
+                                   "of two from 1 to {1}",
+                                   subgroupSize, kMaxSubgroupSize));
   if (resources.bindings.size() < info.binding_count)
     return makeError(llvm::formatv("error: the kernel uses {0} bindings, {1} "
                                    "given",

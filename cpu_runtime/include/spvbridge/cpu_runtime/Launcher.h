@@ -29,6 +29,10 @@ namespace spvb::runtime {
 
 class WorkerPool;
 
+/// The largest subgroup the runtime runs: a subgroup's ballots and masks
+/// are 64-bit words.
+inline constexpr uint32_t kMaxSubgroupSize = 64;
+
 /// A compiled entry point, as the runtime needs it.
 struct KernelEntry {
   spvb_entry_fn invocation = nullptr;

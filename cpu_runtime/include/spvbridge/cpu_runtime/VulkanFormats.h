@@ -50,6 +50,11 @@ struct VulkanFormat {
 
 /// The format, or null for one this table does not describe.
 const VulkanFormat *getVulkanFormat(VkFormat format);
+/// The SPIR-V ImageFormat whose texels are \p format's (Vulkan's
+/// compatibility table), or ImageFormatUnknown (0) for none.
+uint32_t getSpirvImageFormat(VkFormat format);
+/// The VkFormat of a SPIR-V ImageFormat, or VK_FORMAT_UNDEFINED.
+VkFormat getVulkanImageFormat(uint32_t format);
 /// By name ("B8G8R8A8_UNORM", case-sensitive), or null.
 const VulkanFormat *findVulkanFormat(llvm::StringRef name);
 

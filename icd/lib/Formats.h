@@ -1,0 +1,18 @@
+//===- Formats.h - The formats images and texel buffers take ----*- C++ -*-===//
+#ifndef SPVBRIDGE_ICD_LIB_FORMATS_H
+#define SPVBRIDGE_ICD_LIB_FORMATS_H
+
+#include "spvbridge/cpu_runtime/ImageFormats.h"
+
+#include <vulkan/vulkan.h>
+
+namespace spvb::icd {
+
+/// The runtime's description of \p format's texels, or null for a format
+/// images and texel buffers cannot have: those with a SPIR-V image format
+/// (Vulkan's compatibility table), which the runtime reads and writes.
+const runtime::ImageFormat *getImageFormat(VkFormat format);
+
+} // namespace spvb::icd
+
+#endif // SPVBRIDGE_ICD_LIB_FORMATS_H

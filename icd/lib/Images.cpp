@@ -1,0 +1,271 @@
+//===- Images.cpp - Images and image views --------------------------------===//
+//
+// An image is its texels in the runtime's layout (Objects.h), in memory the
+// application binds; a view becomes the runtime's image descriptor when it
+// is created. What the runtime cannot describe (multisampled images,
+// swizzled views, a view of some layers of several mip levels) is refused
+// with a message naming it.
+//
+//===----------------------------------------------------------------------===//
+#include "DebugUtils.h"
+#include "EntryPoints.h"
+#include "Formats.h"
+#include "Objects.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <new>
+
+using namespace spvb;
+using namespace spvb::icd;
+
+/// Images are aligned as buffers are, for any texel and vector access.
+static constexpr VkDeviceSize kImageAlignment = 64;
+
+static VkDeviceSize getImageSize(const Image &image) {
+  return image.getOffset(image.levels, 0);
+}
+
+static VkMemoryRequirements getImageRequirements(const Image &image) {
+  VkMemoryRequirements requirements;
+  requirements.size =
+      (image.size + kImageAlignment - 1) / kImageAlignment * kImageAlignment;
+  requirements.alignment = kImageAlignment;
+  requirements.memoryTypeBits = 1;
+  return requirements;
+}
+
+/// Fills \p image from \p info, or says why it cannot be made.
+static VkResult describeImage(const VkImageCreateInfo &info, Image &image) {
+  const runtime::ImageFormat *texels = getImageFormat(info.format);
+  if (!texels) {
+    std::fprintf(
+        stderr,
+        "error: vkCreateImage: format %d has no SPIR-V image format "
+        "and is not supported (see vkGetPhysicalDeviceFormatProperties)"
+        "\n",
+        info.format);
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  }
+  if (info.samples != VK_SAMPLE_COUNT_1_BIT) {
+    std::fprintf(stderr,
+                 "error: vkCreateImage: %d samples per texel: only "
+                 "single-sampled images are supported\n",
+                 info.samples);
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  }
+  image.type = info.imageType;
+  image.format = info.format;
+  image.spirvFormat = texels->format;
+  image.texelBytes = texels->texelBytes;
+  image.extent = info.extent;
+  image.levels = std::max(1u, info.mipLevels);
+  image.layers = std::max(1u, info.arrayLayers);
+  image.usage = info.usage;
+  image.size = getImageSize(image);
+  return VK_SUCCESS;
+}
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL
+spvb_CreateImage(VkDevice, const VkImageCreateInfo *pCreateInfo,
+                 const VkAllocationCallbacks *, VkImage *pImage) {
+  auto *image = new (std::nothrow) Image();
+  if (!image)
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  if (VkResult result = describeImage(*pCreateInfo, *image)) {
+    delete image;
+    return result;
+  }
+  *pImage = toHandle<VkImage>(image);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_DestroyImage(VkDevice, VkImage image,
+                                             const VkAllocationCallbacks *) {
+  delete fromHandle<Image>(image);
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_GetImageMemoryRequirements(
+    VkDevice, VkImage image, VkMemoryRequirements *pMemoryRequirements) {
+  *pMemoryRequirements = getImageRequirements(*fromHandle<Image>(image));
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_GetImageMemoryRequirements2(
+    VkDevice device, const VkImageMemoryRequirementsInfo2 *pInfo,
+    VkMemoryRequirements2 *pMemoryRequirements) {
+  spvb_GetImageMemoryRequirements(device, pInfo->image,
+                                  &pMemoryRequirements->memoryRequirements);
+  for (auto *next =
+           static_cast<VkBaseOutStructure *>(pMemoryRequirements->pNext);
+       next; next = next->pNext)
+    if (next->sType == VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS) {
+      auto *dedicated = reinterpret_cast<VkMemoryDedicatedRequirements *>(next);
+      dedicated->prefersDedicatedAllocation = VK_FALSE;
+      dedicated->requiresDedicatedAllocation = VK_FALSE;
+    }
+}
+
+/// VK_KHR_maintenance4: the requirements of an image not yet created.
+VKAPI_ATTR void VKAPI_CALL spvb_GetDeviceImageMemoryRequirements(
+    VkDevice, const VkDeviceImageMemoryRequirements *pInfo,
+    VkMemoryRequirements2 *pMemoryRequirements) {
+  Image image;
+  if (describeImage(*pInfo->pCreateInfo, image) != VK_SUCCESS) {
+    std::memset(&pMemoryRequirements->memoryRequirements, 0,
+                sizeof(VkMemoryRequirements));
+    return;
+  }
+  pMemoryRequirements->memoryRequirements = getImageRequirements(image);
+}
+
+/// No sparse images: nothing to report.
+VKAPI_ATTR void VKAPI_CALL spvb_GetImageSparseMemoryRequirements(
+    VkDevice, VkImage, uint32_t *pSparseMemoryRequirementCount,
+    VkSparseImageMemoryRequirements *) {
+  *pSparseMemoryRequirementCount = 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_GetImageSparseMemoryRequirements2(
+    VkDevice, const VkImageSparseMemoryRequirementsInfo2 *,
+    uint32_t *pSparseMemoryRequirementCount,
+    VkSparseImageMemoryRequirements2 *) {
+  *pSparseMemoryRequirementCount = 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_GetDeviceImageSparseMemoryRequirements(
+    VkDevice, const VkDeviceImageMemoryRequirements *,
+    uint32_t *pSparseMemoryRequirementCount,
+    VkSparseImageMemoryRequirements2 *) {
+  *pSparseMemoryRequirementCount = 0;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_BindImageMemory(VkDevice, VkImage image,
+                                                    VkDeviceMemory memory,
+                                                    VkDeviceSize offset) {
+  Image *object = fromHandle<Image>(image);
+  DeviceMemory *backing = fromHandle<DeviceMemory>(memory);
+  if (offset + object->size > backing->size) {
+    std::fprintf(stderr,
+                 "error: vkBindImageMemory: an image of %llu bytes at offset "
+                 "%llu does not fit its memory of %llu bytes\n",
+                 (unsigned long long)object->size, (unsigned long long)offset,
+                 (unsigned long long)backing->size);
+    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
+  object->memory = backing;
+  object->memoryOffset = offset;
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+spvb_BindImageMemory2(VkDevice device, uint32_t bindInfoCount,
+                      const VkBindImageMemoryInfo *pBindInfos) {
+  for (uint32_t i = 0; i < bindInfoCount; ++i)
+    if (VkResult result = spvb_BindImageMemory(device, pBindInfos[i].image,
+                                               pBindInfos[i].memory,
+                                               pBindInfos[i].memoryOffset))
+      return result;
+  return VK_SUCCESS;
+}
+
+/// Every tiling is the runtime's layout, so linear images say where their
+/// texels are.
+VKAPI_ATTR void VKAPI_CALL spvb_GetImageSubresourceLayout(
+    VkDevice, VkImage image, const VkImageSubresource *pSubresource,
+    VkSubresourceLayout *pLayout) {
+  const Image &object = *fromHandle<Image>(image);
+  VkExtent3D extent = object.getLevelExtent(pSubresource->mipLevel);
+  pLayout->offset =
+      object.getOffset(pSubresource->mipLevel, pSubresource->arrayLayer);
+  pLayout->size = object.getLayerSize(pSubresource->mipLevel);
+  pLayout->rowPitch = VkDeviceSize(extent.width) * object.texelBytes;
+  pLayout->depthPitch = pLayout->rowPitch * extent.height;
+  pLayout->arrayPitch = pLayout->size;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL
+spvb_CreateImageView(VkDevice device, const VkImageViewCreateInfo *pCreateInfo,
+                     const VkAllocationCallbacks *, VkImageView *pView) {
+  Image *image = fromHandle<Image>(pCreateInfo->image);
+  auto fail = [&](const std::string &why) {
+    reportError(fromHandle<Device>(device)->physicalDevice->instance,
+                "error: vkCreateImageView: " + why);
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  };
+  if (!image)
+    return fail("image is VK_NULL_HANDLE");
+  if (!image->memory)
+    return fail("the image has no memory bound");
+  const runtime::ImageFormat *texels = getImageFormat(pCreateInfo->format);
+  if (!texels || texels->texelBytes != image->texelBytes)
+    return fail("format " + std::to_string(pCreateInfo->format) +
+                " cannot view an image of format " +
+                std::to_string(image->format));
+  const VkComponentMapping &swizzle = pCreateInfo->components;
+  auto identity = [](VkComponentSwizzle s, VkComponentSwizzle own) {
+    return s == VK_COMPONENT_SWIZZLE_IDENTITY || s == own;
+  };
+  if (!identity(swizzle.r, VK_COMPONENT_SWIZZLE_R) ||
+      !identity(swizzle.g, VK_COMPONENT_SWIZZLE_G) ||
+      !identity(swizzle.b, VK_COMPONENT_SWIZZLE_B) ||
+      !identity(swizzle.a, VK_COMPONENT_SWIZZLE_A))
+    return fail("component swizzles other than the identity are not "
+                "supported yet");
+  const VkImageSubresourceRange &range = pCreateInfo->subresourceRange;
+  uint32_t levels = range.levelCount == VK_REMAINING_MIP_LEVELS
+                        ? image->levels - range.baseMipLevel
+                        : range.levelCount;
+  uint32_t layers = range.layerCount == VK_REMAINING_ARRAY_LAYERS
+                        ? image->layers - range.baseArrayLayer
+                        : range.layerCount;
+  // The runtime's levels each hold all of the descriptor's layers.
+  if (levels > 1 && layers != image->layers)
+    return fail("a view of some array layers of several mip levels is not "
+                "supported yet");
+  auto *view = new (std::nothrow) ImageView();
+  if (!view)
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  view->image = image;
+  spvb_image &descriptor = view->descriptor;
+  VkDeviceSize start =
+      image->getOffset(range.baseMipLevel, range.baseArrayLayer);
+  descriptor.data = image->getData() + start;
+  descriptor.format = texels->format;
+  VkExtent3D extent = image->getLevelExtent(range.baseMipLevel);
+  descriptor.extent[0] = extent.width;
+  descriptor.extent[1] = extent.height;
+  descriptor.extent[2] = extent.depth;
+  descriptor.layers = layers;
+  descriptor.levels = levels;
+  descriptor.samples = 1;
+  descriptor.size = image->size - start;
+  switch (pCreateInfo->viewType) {
+  case VK_IMAGE_VIEW_TYPE_1D:
+  case VK_IMAGE_VIEW_TYPE_1D_ARRAY:
+    descriptor.dim = spv::Dim1D;
+    break;
+  case VK_IMAGE_VIEW_TYPE_3D:
+    descriptor.dim = spv::Dim3D;
+    break;
+  case VK_IMAGE_VIEW_TYPE_CUBE:
+  case VK_IMAGE_VIEW_TYPE_CUBE_ARRAY:
+    descriptor.dim = spv::DimCube;
+    break;
+  default:
+    descriptor.dim = spv::Dim2D;
+    break;
+  }
+  *pView = toHandle<VkImageView>(view);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_DestroyImageView(
+    VkDevice, VkImageView imageView, const VkAllocationCallbacks *) {
+  delete fromHandle<ImageView>(imageView);
+}
+
+} // extern "C"
