@@ -146,6 +146,8 @@ LogicalResult Deserializer::processFunction(size_t begin, size_t end) {
     }
     if (failed(processInstruction(inst)))
       return failure();
+    if (listing && debugInfo && inst.resultId)
+      declareListedValue(inst);
   }
   // Splice the prologue after the entry block's variables.
   Block::iterator insertAt = entryBlock->begin();

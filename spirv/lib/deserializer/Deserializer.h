@@ -199,6 +199,10 @@ private:
   /// Result id -> type id, for the types of DebugValue's values.
   llvm::DenseMap<uint32_t, uint32_t> resultTypeIds;
   void processDebugValue(const ParsedInstruction &inst);
+  /// In a module debugged through its listing: `inst`'s scalar or vector
+  /// result as a variable `_ID` (or its OpName), so a debugger prints the
+  /// values the listing shows.
+  void declareListedValue(const ParsedInstruction &inst);
   /// Source text the module carries, by file name.
   std::map<std::string, std::string> sourceTexts;
   std::string lastSourceFile;
