@@ -5,6 +5,7 @@
 
 #include "spvbridge/cpu_runtime/AbiSymbols.h"
 #include "spvbridge/spirv/Deserializer.h"
+#include "spvbridge/spirv/DisassemblyListing.h"
 #include "spvbridge/spirv/Validator.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -16,6 +17,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 
 using namespace spvb;
 
@@ -103,8 +105,27 @@ llvm::Expected<ModuleReflection> Compiler::reflect(const SpirvBinary &binary) {
 
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 Compiler::deserialize(const SpirvBinary &binary) {
-  return deserializeSpirv(binary, *mlirContext,
-                          options.debug || options.valueNames);
+  bool debugInfo = options.debug || options.valueNames;
+  if (!options.debug)
+    return deserializeSpirv(binary, *mlirContext, debugInfo);
+  llvm::Expected<bool> hasLines = hasSourceLines(binary);
+  if (!hasLines)
+    return hasLines.takeError();
+  if (*hasLines)
+    return deserializeSpirv(binary, *mlirContext, debugInfo);
+  // Without lines a debugger could only step through machine code: it
+  // steps through the module's disassembly instead.
+  std::string name = options.listingName;
+  if (name.empty())
+    name = llvm::sys::path::stem(binary.name).str();
+  llvm::Expected<DisassemblyListing> listing = writeDisassemblyListing(
+      binary, name,
+      options.listingDirectory.empty() ? getDefaultListingDirectory()
+                                       : options.listingDirectory);
+  if (!listing)
+    return listing.takeError();
+  listingPath = listing->path;
+  return deserializeSpirv(binary, *mlirContext, debugInfo, &*listing);
 }
 
 llvm::Expected<LoweredModule>

@@ -175,7 +175,10 @@ static std::string getCacheKey(const SpirvBinary &binary,
       (options.robust ? "|robust" : "") +
       (options.shouldVectorize() ? "|lanes" : "") +
       (options.checkBounds ? "|check-bounds" : "") +
-      (options.debug ? "|debug" : "") + (options.checkNan ? "|check-nan" : "") +
+      (options.debug
+           ? "|debug|" + options.listingName + "|" + options.listingDirectory
+           : "") +
+      (options.checkNan ? "|check-nan" : "") +
       (options.checkRaces ? "|check-races" : "") +
       (options.undefinedChecks == UndefinedChecks::Report ? "|check-undefined"
        : options.undefinedChecks == UndefinedChecks::Perturb
@@ -297,6 +300,7 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   auto spirvModule = compiler.deserialize(*prepared);
   if (!spirvModule)
     return spirvModule.takeError();
+  kernel->listingPath = compiler.getListingPath();
   std::string unsupported;
   (*spirvModule)->walk([&](ImageOp op) {
     if (unsupported.empty() && !isSupportedImageInstruction(op.getOpcode()))

@@ -151,6 +151,13 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateComputePipelines(
       result = VK_ERROR_UNKNOWN;
       continue;
     }
+    // SPVB_DEBUG=1 on a module without debug info: the user breaks in its
+    // disassembly, and has to learn where that is.
+    if (!(*kernel)->listingPath.empty())
+      std::fprintf(stderr,
+                   "note: %s has no debug info; stepping through its "
+                   "disassembly %s\n",
+                   binary.name.c_str(), (*kernel)->listingPath.c_str());
     auto *pipeline = new (std::nothrow) Pipeline();
     if (!pipeline)
       return VK_ERROR_OUT_OF_HOST_MEMORY;

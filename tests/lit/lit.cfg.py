@@ -35,6 +35,11 @@ with open(os.path.join(config.test_source_root, "..", "..", "cpu_runtime",
 kernel_cache = os.path.join(config.test_exec_root, "kernel-cache")
 shutil.rmtree(kernel_cache, ignore_errors=True)
 config.environment["SPVBRIDGE_KERNEL_CACHE"] = kernel_cache
+# The disassembly listings of --debug runs on modules without debug
+# information, likewise kept out of the user's cache folder.
+listings = os.path.join(config.test_exec_root, "listings")
+shutil.rmtree(listings, ignore_errors=True)
+config.environment["SPVBRIDGE_LISTING_DIR"] = listings
 # spv-run --backend=vulkan / --compare run on Mesa's lavapipe only, whatever
 # other drivers are installed; without it those tests fail ("no Vulkan
 # device"), they do not pass.

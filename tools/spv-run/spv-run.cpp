@@ -335,6 +335,15 @@ static Error checkReflectFlags(StringRef threadsArg) {
   return Error::success();
 }
 
+/// A debug build of a shader without source lines steps through its
+/// disassembly: says where that is, since the user types its name.
+static void noteListing(const Kernel &kernel) {
+  if (!kernel.listingPath.empty())
+    errs() << "note: " << shaderPath
+           << " has no debug info; stepping through its disassembly "
+           << kernel.listingPath << "\n";
+}
+
 /// Runs the job on Vulkan from the buffers' initial contents; the result's
 /// buffers are those of \p buffers in order, images' texels and device
 /// buffers included.
@@ -963,6 +972,7 @@ int main(int argc, char **argv) {
       (*jit)->compileFile(shaderPath, *options);
   if (!kernel)
     return fail(kernel.takeError());
+  noteListing(**kernel);
   double compileMs = std::chrono::duration<double, std::milli>(
                          std::chrono::steady_clock::now() - compileStart)
                          .count();
@@ -1009,6 +1019,7 @@ int main(int argc, char **argv) {
     if (!compiled)
       return fail(compiled.takeError());
     debugKernel = *compiled;
+    noteListing(*debugKernel);
     target->entry = debugKernel->entry.invocation;
     // With barriers or subgroup operations, the whole workgroup in the
     // debug build, an invocation per thread: a debugger switches between

@@ -74,6 +74,10 @@ int main(int argc, char **argv) {
   auto spirvModule = compiler.deserialize(*binary);
   if (!spirvModule)
     return fail(spirvModule.takeError());
+  if (!compiler.getListingPath().empty())
+    errs() << "note: " << inputPath
+           << " has no debug info; its lines are those of its disassembly "
+           << compiler.getListingPath() << "\n";
   if (emitKind == "mlir-spirv") {
     spirvModule->get()->print(output->os());
     output->keep();

@@ -144,6 +144,19 @@ void Deserializer::processDebugValue(const ParsedInstruction &inst) {
                        getDebugTypeNames(resultTypeIds.lookup(inst.arg(3))));
 }
 
+void Deserializer::declareListedValue(const ParsedInstruction &inst) {
+  Value value = values.lookup(inst.resultId);
+  if (!value || !isa<IntegerType, FloatType, VectorType>(value.getType()))
+    return;
+  std::string name = names.lookup(inst.resultId);
+  if (name.empty())
+    name = "_" + std::to_string(inst.resultId);
+  DebugValueOp::create(
+      builder, currentLocation(inst), value, builder.getStringAttr(name),
+      builder.getI32IntegerAttr(currentLine->getLine()),
+      builder.getI32IntegerAttr(0), getDebugTypeNames(inst.typeId));
+}
+
 Attribute Deserializer::getDebugTypeNames(uint32_t typeId) {
   Type type = getType(typeId);
   llvm::SmallVector<uint32_t, 1> components = componentTypeIds.lookup(typeId);

@@ -49,6 +49,8 @@ LogicalResult Deserializer::processFunction(size_t begin, size_t end) {
   };
   for (size_t i = begin + 1; i < end; ++i) {
     const ParsedInstruction &inst = insts[i];
+    if (std::optional<FileLineColLoc> listed = getListingLocation(inst))
+      currentLine = listed;
     if (inst.opcode == spv::OpFunctionParameter) {
       Type type = getType(inst.typeId);
       if (holdsBufferReference(type)) {
@@ -102,6 +104,9 @@ LogicalResult Deserializer::processFunction(size_t begin, size_t end) {
   for (size_t i = begin + 1; i < end; ++i) {
     const ParsedInstruction &inst = insts[i];
     currentInst = &inst;
+    // A module without lines: each instruction at its line of the listing.
+    if (std::optional<FileLineColLoc> listed = getListingLocation(inst))
+      currentLine = listed;
     switch (inst.opcode) {
     case spv::OpFunctionParameter:
     case spv::OpPhi:
@@ -141,6 +146,8 @@ LogicalResult Deserializer::processFunction(size_t begin, size_t end) {
     }
     if (failed(processInstruction(inst)))
       return failure();
+    if (listing && debugInfo && inst.resultId)
+      declareListedValue(inst);
   }
   // Splice the prologue after the entry block's variables.
   Block::iterator insertAt = entryBlock->begin();

@@ -51,6 +51,14 @@ Location Deserializer::currentLocation(const ParsedInstruction &inst) {
   return loc;
 }
 
+std::optional<FileLineColLoc>
+Deserializer::getListingLocation(const ParsedInstruction &inst) {
+  if (!listing)
+    return std::nullopt;
+  return FileLineColLoc::get(&context, listing->path,
+                             listing->getLine(inst.wordOffset), /*column=*/0);
+}
+
 std::string Deserializer::uniqueSymbol(llvm::StringRef base, uint32_t id) {
   // glslang names functions "foo(vf3;": keep the readable part.
   std::string name = base.take_until([](char c) { return c == '('; }).str();
@@ -613,6 +621,8 @@ LogicalResult Deserializer::declareFunctions() {
     }
     if (inst.opcode != spv::OpFunction)
       continue;
+    if (std::optional<FileLineColLoc> listed = getListingLocation(inst))
+      line = *listed;
     auto fnType = dyn_cast_or_null<FunctionType>(getType(inst.arg(1)));
     if (!fnType)
       return fail(inst, "function type is not an OpTypeFunction");
@@ -753,10 +763,10 @@ llvm::Expected<OwningOpRef<ModuleOp>> Deserializer::run() {
 
 llvm::Expected<OwningOpRef<ModuleOp>>
 spvb::deserializeSpirv(const SpirvBinary &binary, MLIRContext &context,
-                       bool debugInfo) {
+                       bool debugInfo, const DisassemblyListing *listing) {
   llvm::Expected<ParsedModule> parsed = parseModule(binary);
   if (!parsed)
     return parsed.takeError();
-  Deserializer deserializer(binary, *parsed, context, debugInfo);
+  Deserializer deserializer(binary, *parsed, context, debugInfo, listing);
   return deserializer.run();
 }

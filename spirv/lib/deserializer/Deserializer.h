@@ -73,9 +73,10 @@ public:
 class Deserializer {
 public:
   Deserializer(const SpirvBinary &binary, const ParsedModule &parsed,
-               MLIRContext &context, bool debugInfo)
+               MLIRContext &context, bool debugInfo,
+               const DisassemblyListing *listing)
       : binary(binary), parsed(parsed), context(context), builder(&context),
-        debugInfo(debugInfo) {}
+        debugInfo(debugInfo), listing(listing) {}
 
   llvm::Expected<OwningOpRef<ModuleOp>> run();
 
@@ -113,6 +114,9 @@ private:
   std::optional<uint64_t> getConstantInt(uint32_t id);
   SmallVector<Value> getSuccessorOperands(Block *target);
   Location currentLocation(const ParsedInstruction &inst);
+  /// The line of `inst` in the listing, when there is one.
+  std::optional<FileLineColLoc>
+  getListingLocation(const ParsedInstruction &inst);
   std::string uniqueSymbol(llvm::StringRef base, uint32_t id);
   bool hasDecoration(uint32_t id, uint32_t decoration,
                      uint32_t *literal = nullptr);
@@ -157,6 +161,7 @@ private:
   ModuleOp module;
   std::string errorMessage;
   bool debugInfo;
+  const DisassemblyListing *listing;
 
   // Debug information.
   llvm::DenseMap<uint32_t, std::string> names;
@@ -194,6 +199,10 @@ private:
   /// Result id -> type id, for the types of DebugValue's values.
   llvm::DenseMap<uint32_t, uint32_t> resultTypeIds;
   void processDebugValue(const ParsedInstruction &inst);
+  /// In a module debugged through its listing: `inst`'s scalar or vector
+  /// result as a variable `_ID` (or its OpName), so a debugger prints the
+  /// values the listing shows.
+  void declareListedValue(const ParsedInstruction &inst);
   /// Source text the module carries, by file name.
   std::map<std::string, std::string> sourceTexts;
   std::string lastSourceFile;

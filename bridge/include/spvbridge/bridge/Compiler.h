@@ -75,6 +75,13 @@ struct CompileOptions {
   /// its own fiber when the kernel has barriers), and the code registered
   /// with the GDB JIT interface by a JitCompiler created for debugging.
   bool debug = false;
+  /// With `debug`, a module without source lines is debugged in its
+  /// disassembly, written as NAME.spvasm to a folder of `listingDirectory`
+  /// (empty: getDefaultListingDirectory()) named from a hash of NAME and the
+  /// module. NAME is `listingName`, or the module's name without directory
+  /// and extension (spv-run: the input file's).
+  std::string listingName;
+  std::string listingDirectory;
   /// Name the IR's functions, stack slots and parameters after the shader's
   /// OpNames even without debug information (spv-to-ll), so that the IR
   /// reads like the shader.
@@ -121,9 +128,13 @@ public:
 
   mlir::MLIRContext &getContext() { return *mlirContext; }
   const CompileOptions &getOptions() const { return options; }
+  /// The disassembly listing deserialize() wrote, whose lines the debug
+  /// information names; empty if it wrote none.
+  const std::string &getListingPath() const { return listingPath; }
 
 private:
   CompileOptions options;
+  std::string listingPath;
   std::unique_ptr<mlir::MLIRContext> mlirContext;
 };
 

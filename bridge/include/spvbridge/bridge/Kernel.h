@@ -57,6 +57,9 @@ struct Kernel {
   /// repeat use is not recorded: callers time the call themselves).
   double compileMilliseconds = 0;
   DiskCacheUse diskCache = DiskCacheUse::Off;
+  /// A debug build of a module without source lines: the disassembly its
+  /// lines are in (Compiler::getListingPath).
+  std::string listingPath;
 };
 
 class JitCompiler {

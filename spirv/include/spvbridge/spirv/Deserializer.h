@@ -9,7 +9,8 @@
 //   - signless integers everywhere, so int/uint mixing is legal;
 //   - an unstructured CFG (spirv.Branch/BranchConditional/Switch), with OpPhi
 //     as block arguments; merge instructions are dropped;
-//   - OpLine/OpName as locations: FileLineColLoc fused into a NameLoc;
+//   - OpLine/OpName as locations: FileLineColLoc fused into a NameLoc (or,
+//     for a module without lines, its disassembly's lines);
 //   - instructions the spirv dialect lacks as ops of the spvb dialect
 //     (SpvbOps.td), identity instructions (OpCopyObject, same-type OpBitcast)
 //     as plain value aliases.
@@ -20,6 +21,7 @@
 #ifndef SPVBRIDGE_SPIRV_DESERIALIZER_H
 #define SPVBRIDGE_SPIRV_DESERIALIZER_H
 
+#include "spvbridge/spirv/DisassemblyListing.h"
 #include "spvbridge/spirv/SpirvBinary.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -80,9 +82,12 @@ void registerDeserializerDialects(mlir::MLIRContext &context);
 /// kDebugTypeNamesAttr (OpName and OpMemberName would otherwise be lost);
 /// NonSemantic.Shader.DebugInfo.100's DebugValue becomes spvb.debug_value,
 /// its inlined scopes kInlinedFunctionAttr locations.
+/// `listing`: the module's disassembly (of these very words), whose lines
+/// locate the instructions instead of OpLine.
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 deserializeSpirv(const SpirvBinary &binary, mlir::MLIRContext &context,
-                 bool debugInfo = false);
+                 bool debugInfo = false,
+                 const DisassemblyListing *listing = nullptr);
 
 } // namespace spvb
 
