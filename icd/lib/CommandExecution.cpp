@@ -362,7 +362,23 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups) {
     dispatch.setPushConstants(state.pushConstants);
   if (state.pipeline->subgroupSize)
     dispatch.setSubgroupSize(state.pipeline->subgroupSize);
-  if (llvm::Error error = dispatch.run(*device.launcher, groups))
+  // Generated code cannot be interrupted: past the timeout the watchdog
+  // cancels the launch, which then fails with its message.
+  double seconds = device.physicalDevice->environment.timeoutSeconds;
+  device.watchdog->arm(
+      std::chrono::duration<double>(seconds),
+      [&] {
+        return llvm::formatv("error: {0}: the dispatch did not finish in {1} "
+                             "s (SPVB_TIMEOUT; 0 waits forever); the shader "
+                             "may loop forever",
+                             state.pipeline->kernel->sourceName,
+                             llvm::format("%g", seconds))
+            .str();
+      },
+      [&](const std::string &message) { device.launcher->cancel(message); });
+  llvm::Error error = dispatch.run(*device.launcher, groups);
+  device.watchdog->disarm();
+  if (error)
     return error;
   countInvocations(groups);
   return llvm::Error::success();

@@ -74,6 +74,7 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDevice(
   // Modules are validated for the version the device reports.
   device->compileOptions.source.targetEnv = "vulkan1.3";
   device->compileOptions.robust = enablesRobustAccess(*pCreateInfo);
+  device->watchdog = std::make_unique<runtime::Watchdog>();
   device->launcher = std::make_unique<runtime::Launcher>(
       environment.threads, environment.subgroupSize);
   for (uint32_t i = 0; i < pCreateInfo->queueCreateInfoCount; ++i) {

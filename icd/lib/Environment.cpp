@@ -71,6 +71,13 @@ llvm::Expected<Environment> spvb::icd::readEnvironment() {
         environment.threads > 1024)
       return makeError("error: SPVB_THREADS: '" + *text +
                        "' is not a thread count from 0 (all) to 1024");
+  if (std::optional<llvm::StringRef> text = get("SPVB_TIMEOUT")) {
+    double seconds = 0;
+    if (text->getAsDouble(seconds) || !(seconds >= 0))
+      return makeError("error: SPVB_TIMEOUT: '" + *text +
+                       "' is not a number of seconds (0 waits forever)");
+    environment.timeoutSeconds = seconds;
+  }
   if (std::optional<llvm::StringRef> list = get("SPVB_CHECKS"))
     if (llvm::Error error = readChecks(*list, environment.compileOptions))
       return error;

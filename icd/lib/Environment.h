@@ -6,6 +6,7 @@
 //   SPVB_LIMITS=lavapipe|min     the limits reported and enforced
 //   SPVB_SUBGROUP_SIZE=N         a power of two from 1 to 64 (32)
 //   SPVB_THREADS=N               worker threads (0: all hardware threads)
+//   SPVB_TIMEOUT=SECONDS         a dispatch's limit (60; 0 waits forever)
 //   SPVB_CHECKS=LIST             bounds, races, undefined, nan, or all
 //   SPVB_DEBUG=1                 compile every pipeline for a debugger
 //
@@ -26,6 +27,10 @@ struct Environment {
   DeviceLimits limits = DeviceLimits::lavapipe();
   uint32_t subgroupSize = 32;
   unsigned threads = 0;
+  /// A dispatch running longer is stopped and the device lost, as a GPU
+  /// driver's timeout ends a hung submission (amdgpu allows compute jobs
+  /// 60 s); 0 waits forever.
+  double timeoutSeconds = 60;
   /// The checks and debug build every pipeline is compiled with.
   CompileOptions compileOptions;
 };

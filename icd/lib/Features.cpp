@@ -27,6 +27,16 @@ static VkPhysicalDeviceFeatures getCoreFeatures() {
   features.shaderInt16 = VK_TRUE;
   features.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
   features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
+  features.shaderSampledImageArrayDynamicIndexing = VK_TRUE;
+  features.shaderStorageImageArrayDynamicIndexing = VK_TRUE;
+  // Image descriptors carry their format and kind (kernel_abi.h): every
+  // format, and storage images without one in the shader.
+  features.imageCubeArray = VK_TRUE;
+  features.shaderImageGatherExtended = VK_TRUE;
+  features.shaderStorageImageExtendedFormats = VK_TRUE;
+  features.shaderStorageImageReadWithoutFormat = VK_TRUE;
+  features.shaderStorageImageWriteWithoutFormat = VK_TRUE;
+  features.shaderResourceMinLod = VK_TRUE;
   features.pipelineStatisticsQuery = VK_TRUE;
   features.inheritedQueries = VK_TRUE;
   return features;
@@ -37,6 +47,9 @@ static VkPhysicalDeviceVulkan11Features getVulkan11Features() {
   features.storageBuffer16BitAccess = VK_TRUE;
   features.uniformAndStorageBuffer16BitAccess = VK_TRUE;
   features.storagePushConstant16 = VK_TRUE;
+  // Pointers are host pointers: they may be selected, stored and passed.
+  features.variablePointersStorageBuffer = VK_TRUE;
+  features.variablePointers = VK_TRUE;
   return features;
 }
 
@@ -51,10 +64,21 @@ static VkPhysicalDeviceVulkan12Features getVulkan12Features() {
   features.shaderInt8 = VK_TRUE;
   // Descriptors are read when a dispatch runs: any index, and updates up to
   // the submission.
+  features.samplerMirrorClampToEdge = VK_TRUE;
+  features.shaderUniformTexelBufferArrayDynamicIndexing = VK_TRUE;
+  features.shaderStorageTexelBufferArrayDynamicIndexing = VK_TRUE;
   features.shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
+  features.shaderSampledImageArrayNonUniformIndexing = VK_TRUE;
   features.shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;
+  features.shaderStorageImageArrayNonUniformIndexing = VK_TRUE;
+  features.shaderUniformTexelBufferArrayNonUniformIndexing = VK_TRUE;
+  features.shaderStorageTexelBufferArrayNonUniformIndexing = VK_TRUE;
   features.descriptorBindingUniformBufferUpdateAfterBind = VK_TRUE;
+  features.descriptorBindingSampledImageUpdateAfterBind = VK_TRUE;
+  features.descriptorBindingStorageImageUpdateAfterBind = VK_TRUE;
   features.descriptorBindingStorageBufferUpdateAfterBind = VK_TRUE;
+  features.descriptorBindingUniformTexelBufferUpdateAfterBind = VK_TRUE;
+  features.descriptorBindingStorageTexelBufferUpdateAfterBind = VK_TRUE;
   features.descriptorBindingUpdateUnusedWhilePending = VK_TRUE;
   features.runtimeDescriptorArray = VK_TRUE;
   features.scalarBlockLayout = VK_TRUE;
@@ -71,6 +95,8 @@ static VkPhysicalDeviceVulkan12Features getVulkan12Features() {
 
 static VkPhysicalDeviceVulkan13Features getVulkan13Features() {
   VkPhysicalDeviceVulkan13Features features = {};
+  // Reads outside an image give zero, writes are dropped (kernel_abi.h).
+  features.robustImageAccess = VK_TRUE;
   features.pipelineCreationCacheControl = VK_TRUE;
   features.privateData = VK_TRUE;
   features.subgroupSizeControl = VK_TRUE;

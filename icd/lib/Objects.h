@@ -16,6 +16,7 @@
 #include "spvbridge/bridge/DeviceLimits.h"
 #include "spvbridge/bridge/Kernel.h"
 #include "spvbridge/cpu_runtime/Launcher.h"
+#include "spvbridge/cpu_runtime/Watchdog.h"
 #include "spvbridge/spirv/SpirvBinary.h"
 
 #include <vulkan/vk_icd.h>
@@ -91,6 +92,8 @@ struct Device : DispatchableObject {
   CompileOptions compileOptions;
   /// Runs dispatches on the runtime's threads, one submission at a time.
   std::unique_ptr<runtime::Launcher> launcher;
+  /// Stops a dispatch that runs past SPVB_TIMEOUT.
+  std::unique_ptr<runtime::Watchdog> watchdog;
 
   /// The queue's thread runs submissions in order while vkQueueSubmit has
   /// returned (Queue.cpp); everything below `mutex` guards.

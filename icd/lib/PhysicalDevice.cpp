@@ -208,6 +208,14 @@ static VkPhysicalDeviceVulkan12Properties getVulkan12Properties() {
   properties.maxDescriptorSetUpdateAfterBindUniformBuffersDynamic = 256;
   properties.maxDescriptorSetUpdateAfterBindStorageBuffers = kManyDescriptors;
   properties.maxDescriptorSetUpdateAfterBindStorageBuffersDynamic = 256;
+  properties.maxPerStageDescriptorUpdateAfterBindSamplers = kManyDescriptors;
+  properties.maxPerStageDescriptorUpdateAfterBindSampledImages =
+      kManyDescriptors;
+  properties.maxPerStageDescriptorUpdateAfterBindStorageImages =
+      kManyDescriptors;
+  properties.maxDescriptorSetUpdateAfterBindSamplers = kManyDescriptors;
+  properties.maxDescriptorSetUpdateAfterBindSampledImages = kManyDescriptors;
+  properties.maxDescriptorSetUpdateAfterBindStorageImages = kManyDescriptors;
   properties.maxTimelineSemaphoreValueDifference = UINT64_MAX;
   properties.framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
   return properties;
