@@ -24,8 +24,11 @@ alternating --rounds times (3 by default; the median of their medians, so
 that a slow phase of a shared machine falls on both). Prints Markdown
 tables.
 
+ICD: the compute suite through the Vulkan API, vkref driving lavapipe and
+the spvbridge ICD beside spv-run's direct path (icd_benchmarks).
+
   tools/benchmark.py [--build DIR] [--repeat N] [--rounds N]
-                     [--only compute|draws]
+                     [--only compute|draws|icd]
 """
 import argparse
 import json
@@ -92,7 +95,9 @@ def glsl(work, path, name=None, prefix=""):
     return spv
 
 
-def compute_benchmarks(args, work, env):
+def compute_kernels(work):
+    """The compute suite: (name, spv, flags, output binding, output kind,
+    native kernel, inputs) for each kernel."""
     n = 1 << 20
     x = write(os.path.join(work, "x.bin"), "f",
               [(i % 1000) * 0.5 for i in range(n)])
@@ -173,7 +178,11 @@ def compute_benchmarks(args, work, env):
         ]
     else:
         print("skipped: ggml rms_norm and ncnn swish (no %s)" % CORPUS)
+    return benchmarks
 
+
+def compute_benchmarks(args, work, env):
+    benchmarks = compute_kernels(work)
     native = os.path.join(work, "native")
     subprocess.run(["cc", "-O3", "-march=native", "-fopenmp", "-ffp-contract=off",
                     os.path.join(ROOT, "tools", "bench", "native.c"), "-o",
@@ -228,24 +237,76 @@ def compute_benchmarks(args, work, env):
                                                   robust_ratio))
 
 
+def icd_benchmarks(args, work, env):
+    """The compute suite through the Vulkan API: vkref (../shared/tools/vkref,
+    a client nobody here wrote) on lavapipe and on the spvbridge ICD, beside
+    spv-run's direct path, alternating --rounds times; the first row, saxpy
+    on 64 elements, is all overhead (submission, descriptors, the wait)."""
+    icd_env = dict(env, VK_ICD_FILENAMES=args.icd, VK_DRIVER_FILES=args.icd)
+    benchmarks = compute_kernels(work)
+    small = write(os.path.join(work, "small.bin"), "f", [1.0] * 64)
+    benchmarks.insert(0, (
+        "saxpy 64 (overhead)", benchmarks[0][1],
+        ["--groups", "1", "1", "1", "--buffer", "0:0:storage:" + small,
+         "--buffer", "0:1:storage:" + small, "--push", "f32:2.5,u32:64"],
+        "0:1", "f32", None, []))
+    print("| kernel | lavapipe (vkref) ms | spvbridge ICD (vkref) ms | spv-run "
+          "direct ms | ICD / direct | lavapipe / ICD |")
+    print("|---|---|---|---|---|---|")
+    overheads, speedups = [], []
+    for index, (name, spv, flags, out, kind, _, _) in enumerate(benchmarks):
+        common = flags + ["--repeat", args.repeat, "--json"]
+        files = {who: os.path.join(work, "icd%d.%s.bin" % (index, who))
+                 for who in ("lavapipe", "icd", "direct")}
+        times = {who: [] for who in files}
+        for _ in range(args.rounds):
+            times["lavapipe"].append(run(
+                [args.vkref, "--spv", spv] + common +
+                ["--out", "%s:%s" % (out, files["lavapipe"])],
+                env)["dispatch_ms"])
+            times["icd"].append(run(
+                [args.vkref, "--spv", spv] + common +
+                ["--out", "%s:%s" % (out, files["icd"])],
+                icd_env)["dispatch_ms"])
+            times["direct"].append(run(
+                [args.spv_run, spv] + common +
+                ["--out", "%s:%s" % (out, files["direct"])],
+                env)["dispatch_ms"])
+        check_agreement(name, files["lavapipe"], files["icd"], kind,
+                        "the ICD")
+        check_agreement(name, files["lavapipe"], files["direct"], kind)
+        median = {who: statistics.median(t) for who, t in times.items()}
+        overheads.append(median["icd"] / median["direct"])
+        speedups.append(median["lavapipe"] / median["icd"])
+        print("| %s | %.3f | %.3f | %.3f | %.2fx | %.2fx |" % (
+            name, median["lavapipe"], median["icd"], median["direct"],
+            overheads[-1], speedups[-1]))
+    geomean = lambda values: math.exp(sum(map(math.log, values)) / len(values))
+    print("| geomean | | | | %.2fx | %.2fx |" % (geomean(overheads),
+                                                geomean(speedups)))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--repeat", default="20")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--only", choices=["compute", "draws"])
+    parser.add_argument("--only", choices=["compute", "draws", "icd"])
     args = parser.parse_args()
     args.spv_run = os.path.join(args.build, "tools", "spv-run")
     args.vkref = os.path.join(args.build, "tests", "differential", "vkref",
                               "vkref")
+    args.icd = os.path.join(args.build, "icd", "spvb_icd.json")
     env = dict(os.environ,
                VK_ICD_FILENAMES="/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
     with tempfile.TemporaryDirectory(prefix="spvb-bench-") as work:
-        if args.only != "draws":
+        if args.only in (None, "compute"):
             compute_benchmarks(args, work, env)
-        if args.only != "compute":
+        if args.only in (None, "draws"):
             draw_benchmarks(args.spv_run, env, work, args.repeat,
                             args.rounds)
+        if args.only in (None, "icd"):
+            icd_benchmarks(args, work, env)
 
 
 def check_image(name, ref_path, our_path, tolerance):

@@ -7,6 +7,8 @@
 #include "EntryPoints.h"
 #include "Objects.h"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -31,15 +33,17 @@ spvb_AllocateMemory(VkDevice, const VkMemoryAllocateInfo *pAllocateInfo,
   VkDeviceSize size = pAllocateInfo->allocationSize;
   VkDeviceSize rounded =
       (size + kMemoryAlignment - 1) / kMemoryAlignment * kMemoryAlignment;
-  memory->data =
-      static_cast<uint8_t *>(std::aligned_alloc(kMemoryAlignment, rounded));
-  if (!memory->data) {
+  // Pages of their own, zero-filled (a shader that reads memory it never
+  // wrote reads the same values on every run): memory-bound kernels ran
+  // 1.5x slower in aligned_alloc's memory (saxpy 1M, one thread).
+  void *mapped = mmap(nullptr, rounded, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapped == MAP_FAILED) {
     delete memory;
     return VK_ERROR_OUT_OF_DEVICE_MEMORY;
   }
-  // Not required, but a shader that reads memory it never wrote then reads
-  // the same values on every run.
-  std::memset(memory->data, 0, rounded);
+  memory->data = static_cast<uint8_t *>(mapped);
+  memory->mappedSize = rounded;
   memory->size = size;
   *pMemory = toHandle<VkDeviceMemory>(memory);
   return VK_SUCCESS;
@@ -48,7 +52,7 @@ spvb_AllocateMemory(VkDevice, const VkMemoryAllocateInfo *pAllocateInfo,
 VKAPI_ATTR void VKAPI_CALL spvb_FreeMemory(VkDevice, VkDeviceMemory memory,
                                            const VkAllocationCallbacks *) {
   if (auto *object = fromHandle<DeviceMemory>(memory)) {
-    std::free(object->data);
+    munmap(object->data, object->mappedSize);
     delete object;
   }
 }

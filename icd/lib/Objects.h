@@ -143,6 +143,8 @@ struct Device : DispatchableObject {
 struct DeviceMemory {
   uint8_t *data = nullptr;
   VkDeviceSize size = 0;
+  /// The bytes mapped at `data` (size rounded up).
+  VkDeviceSize mappedSize = 0;
 };
 
 struct Buffer {
