@@ -4,8 +4,10 @@
 // and replayed in order by the queue (Queue.cpp).
 //
 //===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include "Descriptors.h"
 #include "EntryPoints.h"
-#include "Objects.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -17,6 +19,13 @@ using namespace spvb::icd;
 static void record(VkCommandBuffer commandBuffer, Command command) {
   fromHandle<CommandBuffer>(commandBuffer)
       ->commands.push_back(std::move(command));
+}
+
+void spvb::icd::recordPushDescriptors(VkCommandBuffer commandBuffer,
+                                      uint32_t set,
+                                      std::shared_ptr<DescriptorSet> pushed) {
+  command::BindDescriptorSets bind{set, {pushed.get()}, {}, pushed};
+  record(commandBuffer, std::move(bind));
 }
 
 extern "C" {
@@ -95,12 +104,24 @@ VKAPI_ATTR void VKAPI_CALL spvb_CmdBindDescriptorSets(
     uint32_t firstSet, uint32_t descriptorSetCount,
     const VkDescriptorSet *pDescriptorSets, uint32_t dynamicOffsetCount,
     const uint32_t *pDynamicOffsets) {
-  command::BindDescriptorSets bind{firstSet, {}, {}};
+  command::BindDescriptorSets bind{firstSet, {}, {}, nullptr};
   for (uint32_t i = 0; i < descriptorSetCount; ++i)
     bind.sets.push_back(fromHandle<DescriptorSet>(pDescriptorSets[i]));
   bind.dynamicOffsets.assign(pDynamicOffsets,
                              pDynamicOffsets + dynamicOffsetCount);
   record(commandBuffer, std::move(bind));
+}
+
+/// VK_KHR_push_descriptor: the writes make a set the command owns.
+VKAPI_ATTR void VKAPI_CALL spvb_CmdPushDescriptorSetKHR(
+    VkCommandBuffer commandBuffer, VkPipelineBindPoint, VkPipelineLayout layout,
+    uint32_t set, uint32_t descriptorWriteCount,
+    const VkWriteDescriptorSet *pDescriptorWrites) {
+  auto pushed = std::make_shared<DescriptorSet>();
+  pushed->layout = fromHandle<PipelineLayout>(layout)->setLayouts[set];
+  for (uint32_t i = 0; i < descriptorWriteCount; ++i)
+    writeDescriptors(*pushed, pDescriptorWrites[i]);
+  recordPushDescriptors(commandBuffer, set, std::move(pushed));
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_CmdPushConstants(VkCommandBuffer commandBuffer,

@@ -5,8 +5,9 @@
 // vkUpdateDescriptorSets.
 //
 //===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "Descriptors.h"
 #include "EntryPoints.h"
-#include "Objects.h"
 
 #include <new>
 #include <vector>
@@ -43,13 +44,11 @@ VKAPI_ATTR void VKAPI_CALL spvb_DestroyDescriptorUpdateTemplate(
   delete fromHandle<DescriptorUpdateTemplate>(descriptorUpdateTemplate);
 }
 
-VKAPI_ATTR void VKAPI_CALL spvb_UpdateDescriptorSetWithTemplate(
-    VkDevice device, VkDescriptorSet descriptorSet,
-    VkDescriptorUpdateTemplate descriptorUpdateTemplate, const void *pData) {
-  const auto *bytes = static_cast<const uint8_t *>(pData);
-  for (const VkDescriptorUpdateTemplateEntry &entry :
-       fromHandle<DescriptorUpdateTemplate>(descriptorUpdateTemplate)
-           ->entries) {
+/// Applies \p updateTemplate's entries, read from \p data, to \p set.
+static void applyTemplate(const DescriptorUpdateTemplate &updateTemplate,
+                          const void *data, DescriptorSet &set) {
+  const auto *bytes = static_cast<const uint8_t *>(data);
+  for (const VkDescriptorUpdateTemplateEntry &entry : updateTemplate.entries) {
     // Each element is the structure its descriptor type writes with.
     std::vector<VkDescriptorBufferInfo> buffers;
     std::vector<VkDescriptorImageInfo> images;
@@ -77,7 +76,6 @@ VKAPI_ATTR void VKAPI_CALL spvb_UpdateDescriptorSetWithTemplate(
     }
     VkWriteDescriptorSet write = {};
     write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    write.dstSet = descriptorSet;
     write.dstBinding = entry.dstBinding;
     write.dstArrayElement = entry.dstArrayElement;
     write.descriptorCount = entry.descriptorCount;
@@ -85,8 +83,27 @@ VKAPI_ATTR void VKAPI_CALL spvb_UpdateDescriptorSetWithTemplate(
     write.pBufferInfo = buffers.data();
     write.pImageInfo = images.data();
     write.pTexelBufferView = texelBuffers.data();
-    spvb_UpdateDescriptorSets(device, 1, &write, 0, nullptr);
+    writeDescriptors(set, write);
   }
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_UpdateDescriptorSetWithTemplate(
+    VkDevice, VkDescriptorSet descriptorSet,
+    VkDescriptorUpdateTemplate descriptorUpdateTemplate, const void *pData) {
+  applyTemplate(*fromHandle<DescriptorUpdateTemplate>(descriptorUpdateTemplate),
+                pData, *fromHandle<DescriptorSet>(descriptorSet));
+}
+
+/// VK_KHR_push_descriptor: the template writes a set the command owns.
+VKAPI_ATTR void VKAPI_CALL spvb_CmdPushDescriptorSetWithTemplateKHR(
+    VkCommandBuffer commandBuffer,
+    VkDescriptorUpdateTemplate descriptorUpdateTemplate,
+    VkPipelineLayout layout, uint32_t set, const void *pData) {
+  auto pushed = std::make_shared<DescriptorSet>();
+  pushed->layout = fromHandle<PipelineLayout>(layout)->setLayouts[set];
+  applyTemplate(*fromHandle<DescriptorUpdateTemplate>(descriptorUpdateTemplate),
+                pData, *pushed);
+  recordPushDescriptors(commandBuffer, set, std::move(pushed));
 }
 
 } // extern "C"

@@ -4,8 +4,9 @@
 // when they run. Every compute descriptor type but inline uniform blocks.
 //
 //===----------------------------------------------------------------------===//
+#include "Descriptors.h"
+
 #include "EntryPoints.h"
-#include "Objects.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -67,6 +68,27 @@ static Descriptor makeDescriptor(const VkWriteDescriptorSet &write,
   }
   }
   return descriptor;
+}
+
+void spvb::icd::writeDescriptors(DescriptorSet &set,
+                                 const VkWriteDescriptorSet &write) {
+  if (!isSupported(write.descriptorType))
+    return;
+  // Consecutive bindings take the elements past the end of one (Vulkan's
+  // "descriptor write consecutive binding updates").
+  // A write past the layout's last binding is invalid use: it stops there.
+  auto binding = set.layout->bindings.find(write.dstBinding);
+  uint32_t element = write.dstArrayElement;
+  for (uint32_t d = 0; d < write.descriptorCount; ++d, ++element) {
+    while (binding != set.layout->bindings.end() &&
+           element >= binding->second.count) {
+      element = 0;
+      ++binding;
+    }
+    if (binding == set.layout->bindings.end())
+      break;
+    set.descriptors[{binding->first, element}] = makeDescriptor(write, d);
+  }
 }
 
 extern "C" {
@@ -159,27 +181,9 @@ VKAPI_ATTR void VKAPI_CALL spvb_UpdateDescriptorSets(
     VkDevice, uint32_t descriptorWriteCount,
     const VkWriteDescriptorSet *pDescriptorWrites, uint32_t descriptorCopyCount,
     const VkCopyDescriptorSet *pDescriptorCopies) {
-  for (uint32_t i = 0; i < descriptorWriteCount; ++i) {
-    const VkWriteDescriptorSet &write = pDescriptorWrites[i];
-    if (!isSupported(write.descriptorType))
-      continue;
-    DescriptorSet *set = fromHandle<DescriptorSet>(write.dstSet);
-    // Consecutive bindings take the elements past the end of one (Vulkan's
-    // "descriptor write consecutive binding updates").
-    // A write past the layout's last binding is invalid use: it stops there.
-    auto binding = set->layout->bindings.find(write.dstBinding);
-    uint32_t element = write.dstArrayElement;
-    for (uint32_t d = 0; d < write.descriptorCount; ++d, ++element) {
-      while (binding != set->layout->bindings.end() &&
-             element >= binding->second.count) {
-        element = 0;
-        ++binding;
-      }
-      if (binding == set->layout->bindings.end())
-        break;
-      set->descriptors[{binding->first, element}] = makeDescriptor(write, d);
-    }
-  }
+  for (uint32_t i = 0; i < descriptorWriteCount; ++i)
+    writeDescriptors(*fromHandle<DescriptorSet>(pDescriptorWrites[i].dstSet),
+                     pDescriptorWrites[i]);
   for (uint32_t i = 0; i < descriptorCopyCount; ++i) {
     const VkCopyDescriptorSet &copy = pDescriptorCopies[i];
     DescriptorSet *source = fromHandle<DescriptorSet>(copy.srcSet);

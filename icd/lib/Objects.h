@@ -271,6 +271,9 @@ struct BindDescriptorSets {
   /// One per dynamic descriptor of the sets, in set, binding and element
   /// order.
   std::vector<uint32_t> dynamicOffsets;
+  /// A push descriptor set (VK_KHR_push_descriptor), which the command
+  /// owns; sets holds it too.
+  std::shared_ptr<DescriptorSet> pushed;
 };
 struct PushConstants {
   uint32_t offset;

@@ -359,6 +359,10 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceProperties2(
       COPY_RUN(VkPhysicalDeviceMaintenance4Properties, v13, maxBufferSize,
                maxBufferSize);
       break;
+    case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR:
+      reinterpret_cast<VkPhysicalDevicePushDescriptorPropertiesKHR *>(next)
+          ->maxPushDescriptors = 32;
+      break;
     case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_PROPERTIES_EXT: {
       auto *robustness =
           reinterpret_cast<VkPhysicalDeviceRobustness2PropertiesEXT *>(next);

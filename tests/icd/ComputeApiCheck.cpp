@@ -16,6 +16,7 @@
 //                          with availability, host query reset
 //   pipeline-statistics    compute shader invocations of two dispatches
 //   secondary              one secondary command buffer executed twice
+//   push-descriptors       two sets pushed with vkCmdPushDescriptorSetKHR
 //   buffer-device-address  a shader reading an address from push constants
 //   subgroup-size-control  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo
 //   robust-access          robustBufferAccess (and robustBufferAccess2)
@@ -177,6 +178,7 @@ struct Enabled {
   bool subgroupSizeControl = false, robustBufferAccess = false;
   bool robustBufferAccess2 = false, privateData = false;
   bool float16Int8 = false, floatAtomics = false, int64Atomics = false;
+  bool pushDescriptor = false;
 };
 
 struct Buffer {
@@ -245,7 +247,8 @@ public:
   Program makeProgram(Verdict &verdict, const char *shader, uint32_t bindings,
                       uint32_t pushSize,
                       const VkSpecializationInfo *specialization = nullptr,
-                      const void *stageNext = nullptr);
+                      const void *stageNext = nullptr,
+                      VkDescriptorSetLayoutCreateFlags setFlags = 0);
   VkDescriptorSet makeSet(const Program &program,
                           const std::vector<Binding> &bindings);
   VkCommandBuffer
@@ -430,6 +433,10 @@ void Context::setUp() {
     *tail = &wantAtomicFloat;
     tail = &wantAtomicFloat.pNext;
   }
+  if (hasExtension(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) {
+    Has.pushDescriptor = true;
+    enabledExtensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  }
 
   float priority = 1;
   auto queueInfo = makeStruct<VkDeviceQueueCreateInfo>(
@@ -498,7 +505,8 @@ Buffer Context::makeBuffer(VkDeviceSize size, VkBufferUsageFlags extraUsage,
 Program Context::makeProgram(Verdict &verdict, const char *shader,
                              uint32_t bindings, uint32_t pushSize,
                              const VkSpecializationInfo *specialization,
-                             const void *stageNext) {
+                             const void *stageNext,
+                             VkDescriptorSetLayoutCreateFlags setFlags) {
   Program program;
   program.bindings = bindings;
   std::vector<VkDescriptorSetLayoutBinding> layoutBindings;
@@ -507,6 +515,7 @@ Program Context::makeProgram(Verdict &verdict, const char *shader,
                               VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
   auto setLayoutInfo = makeStruct<VkDescriptorSetLayoutCreateInfo>(
       VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+  setLayoutInfo.flags = setFlags;
   setLayoutInfo.bindingCount = bindings;
   setLayoutInfo.pBindings = layoutBindings.data();
   check(vkCreateDescriptorSetLayout(Device, &setLayoutInfo, nullptr,
@@ -1240,6 +1249,58 @@ void secondary(Context &ctx, Verdict &verdict) {
   expectArray(verdict, "v", data.as<uint32_t>(), expected);
 }
 
+void pushDescriptors(Context &ctx, Verdict &verdict) {
+  if (!ctx.Has.pushDescriptor)
+    return verdict.skip(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  // add.comp adds 5 to v[i] = i through a pushed descriptor, then 2 to
+  // w[i] = 10 i through another pushed in the same command buffer: v[i] =
+  // i + 5, w[i] = 10 i + 2.
+  constexpr uint32_t N = 70;
+  Buffer v = ctx.makeBuffer(N * 4), w = ctx.makeBuffer(N * 4);
+  for (uint32_t i = 0; i < N; ++i) {
+    v.as<uint32_t>()[i] = i;
+    w.as<uint32_t>()[i] = 10 * i;
+  }
+  Program add =
+      ctx.makeProgram(verdict, "add", 1, sizeof(AddPush), nullptr, nullptr,
+                      VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR);
+  if (!add.pipeline)
+    return;
+  auto pushSet = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
+      vkGetDeviceProcAddr(ctx.Device, "vkCmdPushDescriptorSetKHR"));
+  if (!verdict.expect(pushSet != nullptr,
+                      "vkGetDeviceProcAddr(vkCmdPushDescriptorSetKHR) is null"))
+    return;
+  VkCommandBuffer commands = ctx.beginCommands();
+  for (const auto &[buffer, addend] :
+       {std::pair<const Buffer *, uint32_t>{&v, 5}, {&w, 2}}) {
+    VkDescriptorBufferInfo info = {buffer->buffer, 0, VK_WHOLE_SIZE};
+    auto write = makeStruct<VkWriteDescriptorSet>(
+        VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+    write.dstBinding = 0;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = &info;
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, add.pipeline);
+    pushSet(commands, VK_PIPELINE_BIND_POINT_COMPUTE, add.layout, 0, 1, &write);
+    AddPush push = {addend, N};
+    vkCmdPushConstants(commands, add.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                       sizeof(push), &push);
+    vkCmdDispatch(commands, (N + 63) / 64, 1, 1);
+  }
+  barrierToHost(commands);
+  check(vkEndCommandBuffer(commands), "end command buffer");
+  if (!ctx.submitAndWait(verdict, commands))
+    return;
+  std::vector<uint32_t> expectedV(N), expectedW(N);
+  for (uint32_t i = 0; i < N; ++i) {
+    expectedV[i] = i + 5;
+    expectedW[i] = 10 * i + 2;
+  }
+  expectArray(verdict, "v", v.as<uint32_t>(), expectedV);
+  expectArray(verdict, "w", w.as<uint32_t>(), expectedW);
+}
+
 void bufferDeviceAddress(Context &ctx, Verdict &verdict) {
   if (!ctx.Has.bufferDeviceAddress)
     return verdict.skip("bufferDeviceAddress");
@@ -1575,6 +1636,7 @@ const Case Cases[] = {
     {"timestamps", timestamps},
     {"pipeline-statistics", pipelineStatistics},
     {"secondary", secondary},
+    {"push-descriptors", pushDescriptors},
     {"buffer-device-address", bufferDeviceAddress},
     {"subgroup-size-control", subgroupSizeControl},
     {"robust-access", robustAccess},

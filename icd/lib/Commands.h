@@ -1,0 +1,16 @@
+//===- Commands.h - Recording commands from other files ---------*- C++ -*-===//
+#ifndef SPVBRIDGE_ICD_LIB_COMMANDS_H
+#define SPVBRIDGE_ICD_LIB_COMMANDS_H
+
+#include "Objects.h"
+
+namespace spvb::icd {
+
+/// Records binding \p pushed, a push descriptor set the command owns, as
+/// set \p set.
+void recordPushDescriptors(VkCommandBuffer commandBuffer, uint32_t set,
+                           std::shared_ptr<DescriptorSet> pushed);
+
+} // namespace spvb::icd
+
+#endif // SPVBRIDGE_ICD_LIB_COMMANDS_H
