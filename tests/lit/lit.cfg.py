@@ -48,6 +48,17 @@ config.substitutions.append(("%lvp_icd_json", config.environment["VK_ICD_FILENAM
 # Our own driver's manifest (icd/), for real Vulkan clients run on it.
 config.substitutions.append(
     ("%spvb_icd_json", os.path.join(config.spvb_obj_root, "icd", "spvb_icd.json")))
+# The ICD as the loader's only driver, with the Khronos validation layer on:
+# every ICD test runs under it and checks that it reports nothing.
+config.substitutions.append(
+    ("%spvb_icd_env",
+     "VK_ICD_FILENAMES={0} VK_DRIVER_FILES={0} "
+     "VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation".format(
+         os.path.join(config.spvb_obj_root, "icd", "spvb_icd.json"))))
+# FileCheck's options that fail a check on any validation-layer message.
+config.substitutions.append(
+    ("%no_validation_messages",
+     '--implicit-check-not=VUID --implicit-check-not="Validation Error"'))
 config.substitutions.append(("%spvb_icd_dir", os.path.join(config.spvb_obj_root, "icd")))
 config.substitutions.append(("%spvb_tests_dir", os.path.join(config.spvb_obj_root, "tests")))
 # Debugger sessions (Debugging/) need gdb and lldb-22, which build.sh
