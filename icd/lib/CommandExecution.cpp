@@ -324,6 +324,13 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups) {
     const auto &[set, dynamicOffsets] = bound;
     size_t nextDynamic = 0;
     for (const auto &[binding, info] : set->layout->bindings) {
+      if (info.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+        // A uniform block whose bytes the set holds.
+        std::vector<uint8_t> &bytes = set->inlineBlocks[binding];
+        bytes.resize(info.count);
+        dispatch.bindBuffer(setIndex, binding, bytes.data(), bytes.size());
+        continue;
+      }
       bool dynamic = info.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
                      info.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
       for (uint32_t element = 0; element < info.count; ++element) {

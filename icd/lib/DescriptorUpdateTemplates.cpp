@@ -21,6 +21,12 @@ struct DescriptorUpdateTemplate {
 };
 } // namespace
 
+template <typename T> static T makeStruct(VkStructureType type) {
+  T value = {};
+  value.sType = type;
+  return value;
+}
+
 extern "C" {
 
 VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDescriptorUpdateTemplate(
@@ -49,6 +55,22 @@ static void applyTemplate(const DescriptorUpdateTemplate &updateTemplate,
                           const void *data, DescriptorSet &set) {
   const auto *bytes = static_cast<const uint8_t *>(data);
   for (const VkDescriptorUpdateTemplateEntry &entry : updateTemplate.entries) {
+    if (entry.descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+      // descriptorCount bytes at offset, written from dstArrayElement on.
+      auto block = makeStruct<VkWriteDescriptorSetInlineUniformBlock>(
+          VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK);
+      block.dataSize = entry.descriptorCount;
+      block.pData = bytes + entry.offset;
+      VkWriteDescriptorSet write = {};
+      write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+      write.pNext = &block;
+      write.dstBinding = entry.dstBinding;
+      write.dstArrayElement = entry.dstArrayElement;
+      write.descriptorCount = entry.descriptorCount;
+      write.descriptorType = entry.descriptorType;
+      writeDescriptors(set, write);
+      continue;
+    }
     // Each element is the structure its descriptor type writes with.
     std::vector<VkDescriptorBufferInfo> buffers;
     std::vector<VkDescriptorImageInfo> images;

@@ -1,7 +1,7 @@
 //===- Descriptors.cpp - Descriptor set layouts, pools and sets -----------===//
 //
-// A set holds its descriptors by (binding, element); dispatches read them
-// when they run. Every compute descriptor type but inline uniform blocks.
+// A set holds its descriptors by (binding, element), and an inline uniform
+// block its bytes; dispatches read them when they run.
 //
 //===----------------------------------------------------------------------===//
 #include "Descriptors.h"
@@ -29,6 +29,7 @@ static bool isSupported(VkDescriptorType type) {
   case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
   case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
   case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+  case VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK:
     return true;
   default:
     return false;
@@ -74,6 +75,28 @@ void spvb::icd::writeDescriptors(DescriptorSet &set,
                                  const VkWriteDescriptorSet &write) {
   if (!isSupported(write.descriptorType))
     return;
+  if (write.descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+    // The element is a byte offset and the count a byte count; the bytes
+    // come in a VkWriteDescriptorSetInlineUniformBlock.
+    for (auto *next = static_cast<const VkBaseInStructure *>(write.pNext); next;
+         next = next->pNext)
+      if (next->sType ==
+          VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK) {
+        auto *block =
+            reinterpret_cast<const VkWriteDescriptorSetInlineUniformBlock *>(
+                next);
+        auto binding = set.layout->bindings.find(write.dstBinding);
+        if (binding == set.layout->bindings.end() ||
+            write.dstArrayElement + block->dataSize > binding->second.count)
+          return;
+        std::vector<uint8_t> &bytes = set.inlineBlocks[write.dstBinding];
+        bytes.resize(binding->second.count);
+        const auto *data = static_cast<const uint8_t *>(block->pData);
+        std::copy(data, data + block->dataSize,
+                  bytes.begin() + write.dstArrayElement);
+      }
+    return;
+  }
   // Consecutive bindings take the elements past the end of one (Vulkan's
   // "descriptor write consecutive binding updates").
   // A write past the layout's last binding is invalid use: it stops there.
@@ -188,6 +211,18 @@ VKAPI_ATTR void VKAPI_CALL spvb_UpdateDescriptorSets(
     const VkCopyDescriptorSet &copy = pDescriptorCopies[i];
     DescriptorSet *source = fromHandle<DescriptorSet>(copy.srcSet);
     DescriptorSet *target = fromHandle<DescriptorSet>(copy.dstSet);
+    auto block = source->inlineBlocks.find(copy.srcBinding);
+    if (block != source->inlineBlocks.end()) {
+      // Inline uniform blocks copy bytes: element and count are in bytes.
+      std::vector<uint8_t> &bytes = target->inlineBlocks[copy.dstBinding];
+      bytes.resize(std::max<size_t>(bytes.size(), copy.dstArrayElement +
+                                                      copy.descriptorCount));
+      std::copy(block->second.begin() + copy.srcArrayElement,
+                block->second.begin() + copy.srcArrayElement +
+                    copy.descriptorCount,
+                bytes.begin() + copy.dstArrayElement);
+      continue;
+    }
     for (uint32_t d = 0; d < copy.descriptorCount; ++d) {
       auto it =
           source->descriptors.find({copy.srcBinding, copy.srcArrayElement + d});

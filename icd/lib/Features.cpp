@@ -97,6 +97,8 @@ static VkPhysicalDeviceVulkan13Features getVulkan13Features() {
   VkPhysicalDeviceVulkan13Features features = {};
   // Reads outside an image give zero, writes are dropped (kernel_abi.h).
   features.robustImageAccess = VK_TRUE;
+  features.inlineUniformBlock = VK_TRUE;
+  features.descriptorBindingInlineUniformBlockUpdateAfterBind = VK_TRUE;
   features.pipelineCreationCacheControl = VK_TRUE;
   features.privateData = VK_TRUE;
   features.subgroupSizeControl = VK_TRUE;
@@ -363,6 +365,11 @@ static size_t getFeaturesSize(VkStructureType type) {
     SIZE(PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES,
          VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures,
          shaderSubgroupExtendedTypes)
+    SIZE(PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_FEATURES,
+         VkPhysicalDeviceInlineUniformBlockFeatures,
+         descriptorBindingInlineUniformBlockUpdateAfterBind)
+    SIZE(PHYSICAL_DEVICE_IMAGE_ROBUSTNESS_FEATURES,
+         VkPhysicalDeviceImageRobustnessFeatures, robustImageAccess)
     SIZE(PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES,
          VkPhysicalDeviceVariablePointersFeatures, variablePointers)
 #undef SIZE

@@ -243,6 +243,9 @@ struct DescriptorSet {
   const DescriptorSetLayout *layout = nullptr;
   /// (binding, array element) -> descriptor.
   std::map<std::pair<uint32_t, uint32_t>, Descriptor> descriptors;
+  /// Inline uniform blocks' bytes by binding (their descriptor count is
+  /// their size), zero until written.
+  std::map<uint32_t, std::vector<uint8_t>> inlineBlocks;
 };
 
 struct DescriptorPool {

@@ -230,6 +230,13 @@ getVulkan13Properties(const PhysicalDevice &device) {
   properties.maxComputeWorkgroupSubgroups =
       device.environment.limits.maxComputeWorkGroupInvocations;
   properties.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
+  // Vulkan's minimums for inline uniform blocks.
+  properties.maxInlineUniformBlockSize = 256;
+  properties.maxPerStageDescriptorInlineUniformBlocks = 4;
+  properties.maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 4;
+  properties.maxDescriptorSetInlineUniformBlocks = 4;
+  properties.maxDescriptorSetUpdateAfterBindInlineUniformBlocks = 4;
+  properties.maxInlineUniformTotalSize = 256;
   properties.storageTexelBufferOffsetAlignmentBytes = 16;
   properties.uniformTexelBufferOffsetAlignmentBytes = 16;
   properties.maxBufferSize = getHeapSize();

@@ -17,6 +17,8 @@
 //   pipeline-statistics    compute shader invocations of two dispatches
 //   secondary              one secondary command buffer executed twice
 //   push-descriptors       two sets pushed with vkCmdPushDescriptorSetKHR
+//   inline-uniform-block   an inline uniform block written in two pieces
+//                          and copied to another set
 //   buffer-device-address  a shader reading an address from push constants
 //   subgroup-size-control  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo
 //   robust-access          robustBufferAccess (and robustBufferAccess2)
@@ -178,7 +180,7 @@ struct Enabled {
   bool subgroupSizeControl = false, robustBufferAccess = false;
   bool robustBufferAccess2 = false, privateData = false;
   bool float16Int8 = false, floatAtomics = false, int64Atomics = false;
-  bool pushDescriptor = false;
+  bool pushDescriptor = false, inlineUniformBlock = false;
 };
 
 struct Buffer {
@@ -248,7 +250,8 @@ public:
                       uint32_t pushSize,
                       const VkSpecializationInfo *specialization = nullptr,
                       const void *stageNext = nullptr,
-                      VkDescriptorSetLayoutCreateFlags setFlags = 0);
+                      VkDescriptorSetLayoutCreateFlags setFlags = 0,
+                      const VkDescriptorSetLayoutBinding *first = nullptr);
   VkDescriptorSet makeSet(const Program &program,
                           const std::vector<Binding> &bindings);
   VkCommandBuffer
@@ -400,6 +403,7 @@ void Context::setUp() {
   want13.synchronization2 = vulkan13.synchronization2;
   want13.subgroupSizeControl = vulkan13.subgroupSizeControl;
   want13.privateData = vulkan13.privateData;
+  want13.inlineUniformBlock = vulkan13.inlineUniformBlock;
   // glslang's SPIR-V 1.6 gives every shader its workgroup size as
   // LocalSizeId, which needs maintenance4.
   want13.maintenance4 = vulkan13.maintenance4;
@@ -413,6 +417,7 @@ void Context::setUp() {
       (Properties13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
   Has.robustBufferAccess = core.robustBufferAccess;
   Has.privateData = vulkan13.privateData;
+  Has.inlineUniformBlock = vulkan13.inlineUniformBlock;
   Has.float16Int8 = vulkan12.shaderFloat16 && vulkan12.shaderInt8 &&
                     vulkan12.storageBuffer8BitAccess &&
                     vulkan11.storageBuffer16BitAccess;
@@ -506,13 +511,17 @@ Program Context::makeProgram(Verdict &verdict, const char *shader,
                              uint32_t bindings, uint32_t pushSize,
                              const VkSpecializationInfo *specialization,
                              const void *stageNext,
-                             VkDescriptorSetLayoutCreateFlags setFlags) {
+                             VkDescriptorSetLayoutCreateFlags setFlags,
+                             const VkDescriptorSetLayoutBinding *first) {
   Program program;
   program.bindings = bindings;
   std::vector<VkDescriptorSetLayoutBinding> layoutBindings;
   for (uint32_t i = 0; i < bindings; ++i)
     layoutBindings.push_back({i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
                               VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+  // Binding 0 of another type (the caller then makes its own sets).
+  if (first && bindings)
+    layoutBindings[0] = *first;
   auto setLayoutInfo = makeStruct<VkDescriptorSetLayoutCreateInfo>(
       VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
   setLayoutInfo.flags = setFlags;
@@ -1301,6 +1310,95 @@ void pushDescriptors(Context &ctx, Verdict &verdict) {
   expectArray(verdict, "w", w.as<uint32_t>(), expectedW);
 }
 
+void inlineUniformBlock(Context &ctx, Verdict &verdict) {
+  if (!ctx.Has.inlineUniformBlock)
+    return verdict.skip("inlineUniformBlock");
+  // inline.comp: v[i] = v[i] * scale + addend for i < count, its three
+  // parameters in a 16-byte inline uniform block written in two pieces
+  // (scale and addend, then count) and copied to a second set: from
+  // v[i] = i, scale 3, addend 4, count 50 of 64: v[i] = 3 i + 4 below 50,
+  // i above.
+  constexpr uint32_t N = 64, Count = 50;
+  Buffer v = ctx.makeBuffer(N * 4);
+  for (uint32_t i = 0; i < N; ++i)
+    v.as<uint32_t>()[i] = i;
+  VkDescriptorSetLayoutBinding block = {
+      0, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16,
+      VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  Program program =
+      ctx.makeProgram(verdict, "inline", 2, 0, nullptr, nullptr, 0, &block);
+  if (!program.pipeline)
+    return;
+  VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 32},
+                                  {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}};
+  auto inlineInfo = makeStruct<VkDescriptorPoolInlineUniformBlockCreateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_INLINE_UNIFORM_BLOCK_CREATE_INFO);
+  inlineInfo.maxInlineUniformBlockBindings = 2;
+  auto poolInfo = makeStruct<VkDescriptorPoolCreateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+  poolInfo.pNext = &inlineInfo;
+  poolInfo.maxSets = 2;
+  poolInfo.poolSizeCount = 2;
+  poolInfo.pPoolSizes = sizes;
+  VkDescriptorPool pool;
+  check(vkCreateDescriptorPool(ctx.Device, &poolInfo, nullptr, &pool),
+        "descriptor pool");
+  VkDevice device = ctx.Device;
+  ctx.atEnd([device, pool] { vkDestroyDescriptorPool(device, pool, nullptr); });
+  VkDescriptorSetLayout layouts[] = {program.setLayout, program.setLayout};
+  auto allocateInfo = makeStruct<VkDescriptorSetAllocateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
+  allocateInfo.descriptorPool = pool;
+  allocateInfo.descriptorSetCount = 2;
+  allocateInfo.pSetLayouts = layouts;
+  VkDescriptorSet sets[2];
+  check(vkAllocateDescriptorSets(ctx.Device, &allocateInfo, sets), "sets");
+
+  const uint32_t scaleAddend[] = {3, 4}, count[] = {Count};
+  auto writeBlock = [&](uint32_t offset, const void *data, uint32_t size) {
+    auto bytes = makeStruct<VkWriteDescriptorSetInlineUniformBlock>(
+        VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK);
+    bytes.dataSize = size;
+    bytes.pData = data;
+    auto write = makeStruct<VkWriteDescriptorSet>(
+        VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+    write.pNext = &bytes;
+    write.dstSet = sets[0];
+    write.dstBinding = 0;
+    write.dstArrayElement = offset;
+    write.descriptorCount = size;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK;
+    vkUpdateDescriptorSets(ctx.Device, 1, &write, 0, nullptr);
+  };
+  writeBlock(0, scaleAddend, sizeof(scaleAddend));
+  writeBlock(8, count, sizeof(count));
+  auto copy =
+      makeStruct<VkCopyDescriptorSet>(VK_STRUCTURE_TYPE_COPY_DESCRIPTOR_SET);
+  copy.srcSet = sets[0];
+  copy.dstSet = sets[1];
+  copy.descriptorCount = 16;
+  VkDescriptorBufferInfo info = {v.buffer, 0, VK_WHOLE_SIZE};
+  auto write =
+      makeStruct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+  write.dstSet = sets[1];
+  write.dstBinding = 1;
+  write.descriptorCount = 1;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  write.pBufferInfo = &info;
+  vkUpdateDescriptorSets(ctx.Device, 1, &write, 1, &copy);
+
+  VkCommandBuffer commands = ctx.beginCommands();
+  ctx.dispatch(commands, program, sets[1], nullptr, 0, N / 64);
+  barrierToHost(commands);
+  check(vkEndCommandBuffer(commands), "end command buffer");
+  if (!ctx.submitAndWait(verdict, commands))
+    return;
+  std::vector<uint32_t> expected(N);
+  for (uint32_t i = 0; i < N; ++i)
+    expected[i] = i < Count ? 3 * i + 4 : i;
+  expectArray(verdict, "v", v.as<uint32_t>(), expected);
+}
+
 void bufferDeviceAddress(Context &ctx, Verdict &verdict) {
   if (!ctx.Has.bufferDeviceAddress)
     return verdict.skip("bufferDeviceAddress");
@@ -1637,6 +1735,7 @@ const Case Cases[] = {
     {"pipeline-statistics", pipelineStatistics},
     {"secondary", secondary},
     {"push-descriptors", pushDescriptors},
+    {"inline-uniform-block", inlineUniformBlock},
     {"buffer-device-address", bufferDeviceAddress},
     {"subgroup-size-control", subgroupSizeControl},
     {"robust-access", robustAccess},
