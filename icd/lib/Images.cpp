@@ -10,6 +10,7 @@
 #include "DebugUtils.h"
 #include "EntryPoints.h"
 #include "Formats.h"
+#include "Memory.h"
 #include "Objects.h"
 
 #include <spirv/unified1/spirv.hpp>
@@ -97,16 +98,9 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetImageMemoryRequirements(
 VKAPI_ATTR void VKAPI_CALL spvb_GetImageMemoryRequirements2(
     VkDevice device, const VkImageMemoryRequirementsInfo2 *pInfo,
     VkMemoryRequirements2 *pMemoryRequirements) {
-  spvb_GetImageMemoryRequirements(device, pInfo->image,
-                                  &pMemoryRequirements->memoryRequirements);
-  for (auto *next =
-           static_cast<VkBaseOutStructure *>(pMemoryRequirements->pNext);
-       next; next = next->pNext)
-    if (next->sType == VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS) {
-      auto *dedicated = reinterpret_cast<VkMemoryDedicatedRequirements *>(next);
-      dedicated->prefersDedicatedAllocation = VK_FALSE;
-      dedicated->requiresDedicatedAllocation = VK_FALSE;
-    }
+  VkMemoryRequirements requirements;
+  spvb_GetImageMemoryRequirements(device, pInfo->image, &requirements);
+  setMemoryRequirements(*pMemoryRequirements, requirements);
 }
 
 /// VK_KHR_maintenance4: the requirements of an image not yet created.
@@ -114,12 +108,10 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetDeviceImageMemoryRequirements(
     VkDevice, const VkDeviceImageMemoryRequirements *pInfo,
     VkMemoryRequirements2 *pMemoryRequirements) {
   Image image;
-  if (describeImage(*pInfo->pCreateInfo, image) != VK_SUCCESS) {
-    std::memset(&pMemoryRequirements->memoryRequirements, 0,
-                sizeof(VkMemoryRequirements));
-    return;
-  }
-  pMemoryRequirements->memoryRequirements = getImageRequirements(image);
+  setMemoryRequirements(*pMemoryRequirements,
+                        describeImage(*pInfo->pCreateInfo, image) == VK_SUCCESS
+                            ? getImageRequirements(image)
+                            : VkMemoryRequirements{});
 }
 
 /// No sparse images: nothing to report.
@@ -148,14 +140,9 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_BindImageMemory(VkDevice, VkImage image,
                                                     VkDeviceSize offset) {
   Image *object = fromHandle<Image>(image);
   DeviceMemory *backing = fromHandle<DeviceMemory>(memory);
-  if (offset + object->size > backing->size) {
-    std::fprintf(stderr,
-                 "error: vkBindImageMemory: an image of %llu bytes at offset "
-                 "%llu does not fit its memory of %llu bytes\n",
-                 (unsigned long long)object->size, (unsigned long long)offset,
-                 (unsigned long long)backing->size);
+  if (!fitsMemory("vkBindImageMemory", "an image", object->size, offset,
+                  *backing))
     return VK_ERROR_OUT_OF_DEVICE_MEMORY;
-  }
   object->memory = backing;
   object->memoryOffset = offset;
   return VK_SUCCESS;

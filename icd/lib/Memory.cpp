@@ -4,8 +4,9 @@
 // whole life, a buffer's device address its host address.
 //
 //===----------------------------------------------------------------------===//
+#include "Memory.h"
+
 #include "EntryPoints.h"
-#include "Objects.h"
 
 #include <sys/mman.h>
 
@@ -19,6 +20,31 @@ using namespace spvb::icd;
 /// Allocations are aligned for any buffer offset alignment we report and
 /// for the widest vector the JIT emits.
 static constexpr VkDeviceSize kMemoryAlignment = 64;
+
+void spvb::icd::setMemoryRequirements(
+    VkMemoryRequirements2 &out, const VkMemoryRequirements &requirements) {
+  out.memoryRequirements = requirements;
+  for (auto *next = static_cast<VkBaseOutStructure *>(out.pNext); next;
+       next = next->pNext)
+    if (next->sType == VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS) {
+      auto *dedicated = reinterpret_cast<VkMemoryDedicatedRequirements *>(next);
+      dedicated->prefersDedicatedAllocation = VK_FALSE;
+      dedicated->requiresDedicatedAllocation = VK_FALSE;
+    }
+}
+
+bool spvb::icd::fitsMemory(const char *command, const char *what,
+                           VkDeviceSize size, VkDeviceSize offset,
+                           const DeviceMemory &memory) {
+  if (offset + size <= memory.size)
+    return true;
+  std::fprintf(stderr,
+               "error: %s: %s of %llu bytes at offset %llu does not fit its "
+               "memory of %llu bytes\n",
+               command, what, (unsigned long long)size,
+               (unsigned long long)offset, (unsigned long long)memory.size);
+  return false;
+}
 
 extern "C" {
 
@@ -132,8 +158,8 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetBufferMemoryRequirements(
 VKAPI_ATTR void VKAPI_CALL spvb_GetDeviceBufferMemoryRequirements(
     VkDevice, const VkDeviceBufferMemoryRequirements *pInfo,
     VkMemoryRequirements2 *pMemoryRequirements) {
-  pMemoryRequirements->memoryRequirements =
-      getBufferRequirements(pInfo->pCreateInfo->size);
+  setMemoryRequirements(*pMemoryRequirements,
+                        getBufferRequirements(pInfo->pCreateInfo->size));
 }
 
 /// A buffer's device address is its host address: shaders dereference it.
@@ -160,14 +186,9 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_BindBufferMemory(VkDevice, VkBuffer buffer,
   Buffer *object = fromHandle<Buffer>(buffer);
   DeviceMemory *backing = fromHandle<DeviceMemory>(memory);
   // Cheap to check, and a buffer past its memory would fault in a shader.
-  if (offset + object->size > backing->size) {
-    std::fprintf(stderr,
-                 "error: vkBindBufferMemory: a buffer of %llu bytes at offset "
-                 "%llu does not fit its memory of %llu bytes\n",
-                 (unsigned long long)object->size, (unsigned long long)offset,
-                 (unsigned long long)backing->size);
+  if (!fitsMemory("vkBindBufferMemory", "a buffer", object->size, offset,
+                  *backing))
     return VK_ERROR_OUT_OF_DEVICE_MEMORY;
-  }
   object->memory = backing;
   object->memoryOffset = offset;
   return VK_SUCCESS;

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "EntryPoints.h"
+#include "Memory.h"
 #include "Objects.h"
 
 #include <cstdio>
@@ -30,16 +31,9 @@ spvb_BindBufferMemory2(VkDevice device, uint32_t bindInfoCount,
 VKAPI_ATTR void VKAPI_CALL spvb_GetBufferMemoryRequirements2(
     VkDevice device, const VkBufferMemoryRequirementsInfo2 *pInfo,
     VkMemoryRequirements2 *pMemoryRequirements) {
-  spvb_GetBufferMemoryRequirements(device, pInfo->buffer,
-                                   &pMemoryRequirements->memoryRequirements);
-  for (auto *next =
-           static_cast<VkBaseOutStructure *>(pMemoryRequirements->pNext);
-       next; next = next->pNext)
-    if (next->sType == VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS) {
-      auto *dedicated = reinterpret_cast<VkMemoryDedicatedRequirements *>(next);
-      dedicated->prefersDedicatedAllocation = VK_FALSE;
-      dedicated->requiresDedicatedAllocation = VK_FALSE;
-    }
+  VkMemoryRequirements requirements;
+  spvb_GetBufferMemoryRequirements(device, pInfo->buffer, &requirements);
+  setMemoryRequirements(*pMemoryRequirements, requirements);
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_GetDeviceGroupPeerMemoryFeatures(
