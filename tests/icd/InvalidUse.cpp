@@ -7,6 +7,8 @@
 //   copy-null      vkCmdCopyBuffer from VK_NULL_HANDLE
 //   no-pipeline    vkCmdDispatch with no pipeline bound
 //   no-memory      a dispatch whose storage buffer has no memory bound
+//   feature        vkCreateDevice enabling a feature the device lacks
+//   image-format   vkCreateImage in a format with no SPIR-V image format
 //
 //   InvalidUse CASE SHADER.spv
 //
@@ -72,9 +74,37 @@ int main(int argc, char **argv) {
       makeStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   deviceInfo.queueCreateInfoCount = 1;
   deviceInfo.pQueueCreateInfos = &queueInfo;
+  if (which == "feature") {
+    // drawIndirectCount needs a graphics queue the device does not have.
+    auto vulkan12 = makeStruct<VkPhysicalDeviceVulkan12Features>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+    vulkan12.drawIndirectCount = VK_TRUE;
+    deviceInfo.pNext = &vulkan12;
+    VkDevice unused;
+    std::printf("feature: vkCreateDevice %d\n",
+                vkCreateDevice(physicalDevice, &deviceInfo, nullptr, &unused));
+    return 0;
+  }
   VkDevice device;
   check(vkCreateDevice(physicalDevice, &deviceInfo, nullptr, &device),
         "device");
+  if (which == "image-format") {
+    // sRGB texels have no SPIR-V image format.
+    auto imageInfo =
+        makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+    imageInfo.imageType = VK_IMAGE_TYPE_2D;
+    imageInfo.format = VK_FORMAT_R8G8B8A8_SRGB;
+    imageInfo.extent = {4, 4, 1};
+    imageInfo.mipLevels = 1;
+    imageInfo.arrayLayers = 1;
+    imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
+    imageInfo.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
+    VkImage image;
+    std::printf("image-format: vkCreateImage %d\n",
+                vkCreateImage(device, &imageInfo, nullptr, &image));
+    vkDestroyDevice(device, nullptr);
+    return 0;
+  }
   VkQueue queue;
   vkGetDeviceQueue(device, 0, 0, &queue);
   auto poolInfo = makeStruct<VkCommandPoolCreateInfo>(
