@@ -469,20 +469,20 @@ void Dispatch::setPushConstants(llvm::ArrayRef<uint8_t> bytes) {
   hasPushConstants = true;
 }
 
-/// How many elements of a runtime-sized descriptor array are bound: one past
-/// the highest bound element (at least 1, so that a missing element 0 is
-/// reported).
-static uint32_t getBoundElementCount(
-    const std::map<std::tuple<uint32_t, uint32_t, uint32_t>, spvb_binding>
-        &buffers,
-    uint32_t set, uint32_t binding) {
+void Dispatch::bindPartially(uint32_t set, uint32_t binding, uint32_t count) {
+  partialBindings[{set, binding}] = count;
+}
+
+uint32_t Dispatch::getElementCount(uint32_t set, uint32_t binding) const {
+  auto partial = partialBindings.find({set, binding});
+  uint32_t count = partial != partialBindings.end() ? partial->second : 1;
   auto first = buffers.lower_bound({set, binding, 0});
   auto end = buffers.lower_bound({set, binding + 1, 0});
   if (binding == UINT32_MAX)
     end = buffers.lower_bound({set + 1, 0, 0});
   if (first == end)
-    return 1;
-  return std::get<2>(std::prev(end)->first) + 1;
+    return count;
+  return std::max(count, std::get<2>(std::prev(end)->first) + 1);
 }
 
 llvm::Error Dispatch::validate() const {
@@ -494,16 +494,17 @@ llvm::Error Dispatch::validate() const {
     for (uint32_t element = 0,
                   count = resource.arraySize
                               ? resource.arraySize
-                              : getBoundElementCount(buffers, resource.set,
-                                                     resource.binding);
+                              : getElementCount(resource.set, resource.binding);
          element < count; ++element) {
       std::tuple<uint32_t, uint32_t, uint32_t> key{resource.set,
                                                    resource.binding, element};
       const char *problem = nullptr;
       bool isSampler = resource.kind == ResourceKind::Sampler;
-      if (!buffers.count(key))
+      if (!buffers.count(key)) {
+        if (partialBindings.count({resource.set, resource.binding}))
+          continue;
         problem = "nothing is bound to it";
-      else if (images.count(key) && !isImage(resource.kind))
+      } else if (images.count(key) && !isImage(resource.kind))
         problem = "an image is bound to it";
       else if (samplers.count(key) && !isSampler)
         problem = "a sampler is bound to it";
@@ -534,7 +535,8 @@ llvm::Error Dispatch::validate() const {
 }
 
 llvm::Error Dispatch::run(runtime::Launcher &launcher,
-                          std::array<uint32_t, 3> groups) {
+                          std::array<uint32_t, 3> groups,
+                          std::array<uint32_t, 3> base) {
   // Graphics stages run inside a draw (spvb::Draw).
   uint32_t model = kernel->entry.info.execution_model;
   if (model != spv::ExecutionModelGLCompute)
@@ -546,6 +548,7 @@ llvm::Error Dispatch::run(runtime::Launcher &launcher,
   llvm::Expected<runtime::DispatchResources> resources = prepare(groups);
   if (!resources)
     return resources.takeError();
+  resources->baseWorkgroup = base;
   return explainFault(launcher.launch(kernel->entry, *resources, groups));
 }
 
@@ -575,7 +578,7 @@ Dispatch::prepare(std::array<uint32_t, 3> groups) {
   if (llvm::Error error = checkDeviceLimits(
           *kernel, groups,
           [&](uint32_t set, uint32_t binding) {
-            return getBoundElementCount(buffers, set, binding);
+            return getElementCount(set, binding);
           },
           sizes, limits))
     return error;
@@ -589,8 +592,8 @@ Dispatch::prepare(std::array<uint32_t, 3> groups) {
     if (resource.arraySize == 0) {
       std::vector<spvb_binding> &table = elementTables[resource.slot];
       if (table.empty())
-        for (uint32_t element = 0, count = getBoundElementCount(
-                                       buffers, resource.set, resource.binding);
+        for (uint32_t element = 0,
+                      count = getElementCount(resource.set, resource.binding);
              element < count; ++element)
           table.push_back(
               getBinding({resource.set, resource.binding, element}));

@@ -66,12 +66,7 @@ public:
     return llvm::Error::success();
   }
   llvm::Error operator()(const command::Dispatch &command) {
-    if (command.base != std::array<uint32_t, 3>{0, 0, 0})
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          "error: vkCmdDispatchBase: a base workgroup other than (0, 0, 0) "
-          "is not supported yet");
-    return dispatch(command.groups);
+    return dispatch(command.groups, command.base);
   }
   llvm::Error operator()(const command::DispatchIndirect &command) {
     if (llvm::Error error =
@@ -201,7 +196,8 @@ public:
   }
 
 private:
-  llvm::Error dispatch(std::array<uint32_t, 3> groups);
+  llvm::Error dispatch(std::array<uint32_t, 3> groups,
+                       std::array<uint32_t, 3> base = {0, 0, 0});
   /// Binds one descriptor of a bound set; a descriptor never written is
   /// left unbound (the dispatch reports it if the shader uses it).
   llvm::Error bindDescriptor(Dispatch &dispatch, uint32_t set, uint32_t binding,
@@ -312,7 +308,8 @@ llvm::Error Executor::bindDescriptor(Dispatch &dispatch, uint32_t set,
   }
 }
 
-llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups) {
+llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups,
+                               std::array<uint32_t, 3> base) {
   combinedImages.clear();
   if (!state.pipeline)
     return llvm::createStringError(
@@ -324,16 +321,43 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups) {
     const auto &[set, dynamicOffsets] = bound;
     size_t nextDynamic = 0;
     for (const auto &[binding, info] : set->layout->bindings) {
+      uint32_t count = info.variableCount ? set->variableCount : info.count;
       if (info.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
         // A uniform block whose bytes the set holds.
         std::vector<uint8_t> &bytes = set->inlineBlocks[binding];
-        bytes.resize(info.count);
+        bytes.resize(count);
         dispatch.bindBuffer(setIndex, binding, bytes.data(), bytes.size());
         continue;
       }
       bool dynamic = info.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
                      info.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-      for (uint32_t element = 0; element < info.count; ++element) {
+      if (info.partiallyBound) {
+        // Only the written elements (and immutable samplers) are bound; the
+        // shader must not reach the others. Dynamic descriptors cannot be
+        // partially bound.
+        dispatch.bindPartially(setIndex, binding, count);
+        for (auto it = set->descriptors.lower_bound({binding, 0}),
+                  end = set->descriptors.lower_bound({binding, count});
+             it != end; ++it)
+          if (llvm::Error error =
+                  bindDescriptor(dispatch, setIndex, binding, it->first.second,
+                                 info.type, it->second, 0))
+            return error;
+        for (uint32_t element = 0;
+             element < std::min<size_t>(count, info.immutableSamplers.size());
+             ++element) {
+          if (set->descriptors.count({binding, element}))
+            continue;
+          Descriptor descriptor;
+          descriptor.sampler = info.immutableSamplers[element];
+          if (llvm::Error error =
+                  bindDescriptor(dispatch, setIndex, binding, element,
+                                 info.type, descriptor, 0))
+            return error;
+        }
+        continue;
+      }
+      for (uint32_t element = 0; element < count; ++element) {
         uint32_t extra = dynamic ? dynamicOffsets[nextDynamic++] : 0;
         auto it = set->descriptors.find({binding, element});
         Descriptor descriptor =
@@ -383,7 +407,7 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups) {
             .str();
       },
       [&](const std::string &message) { device.launcher->cancel(message); });
-  llvm::Error error = dispatch.run(*device.launcher, groups);
+  llvm::Error error = dispatch.run(*device.launcher, groups, base);
   device.watchdog->disarm();
   if (error)
     return error;

@@ -17,7 +17,7 @@
 using namespace spvb;
 using namespace spvb::icd;
 
-static bool isSupported(VkDescriptorType type) {
+bool spvb::icd::isSupportedDescriptorType(VkDescriptorType type) {
   switch (type) {
   case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
   case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
@@ -73,28 +73,23 @@ static Descriptor makeDescriptor(const VkWriteDescriptorSet &write,
 
 void spvb::icd::writeDescriptors(DescriptorSet &set,
                                  const VkWriteDescriptorSet &write) {
-  if (!isSupported(write.descriptorType))
+  if (!isSupportedDescriptorType(write.descriptorType))
     return;
   if (write.descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
     // The element is a byte offset and the count a byte count; the bytes
     // come in a VkWriteDescriptorSetInlineUniformBlock.
-    for (auto *next = static_cast<const VkBaseInStructure *>(write.pNext); next;
-         next = next->pNext)
-      if (next->sType ==
-          VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK) {
-        auto *block =
-            reinterpret_cast<const VkWriteDescriptorSetInlineUniformBlock *>(
-                next);
-        auto binding = set.layout->bindings.find(write.dstBinding);
-        if (binding == set.layout->bindings.end() ||
-            write.dstArrayElement + block->dataSize > binding->second.count)
-          return;
-        std::vector<uint8_t> &bytes = set.inlineBlocks[write.dstBinding];
-        bytes.resize(binding->second.count);
-        const auto *data = static_cast<const uint8_t *>(block->pData);
-        std::copy(data, data + block->dataSize,
-                  bytes.begin() + write.dstArrayElement);
-      }
+    auto *block = findInChain<VkWriteDescriptorSetInlineUniformBlock>(
+        write.pNext,
+        VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK);
+    auto binding = set.layout->bindings.find(write.dstBinding);
+    if (!block || binding == set.layout->bindings.end() ||
+        write.dstArrayElement + block->dataSize > binding->second.count)
+      return;
+    std::vector<uint8_t> &bytes = set.inlineBlocks[write.dstBinding];
+    bytes.resize(binding->second.count);
+    const auto *data = static_cast<const uint8_t *>(block->pData);
+    std::copy(data, data + block->dataSize,
+              bytes.begin() + write.dstArrayElement);
     return;
   }
   // Consecutive bindings take the elements past the end of one (Vulkan's
@@ -121,7 +116,8 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDescriptorSetLayout(
     const VkAllocationCallbacks *, VkDescriptorSetLayout *pSetLayout) {
   for (uint32_t i = 0; i < pCreateInfo->bindingCount; ++i) {
     const VkDescriptorSetLayoutBinding &binding = pCreateInfo->pBindings[i];
-    if (binding.descriptorCount && !isSupported(binding.descriptorType)) {
+    if (binding.descriptorCount &&
+        !isSupportedDescriptorType(binding.descriptorType)) {
       std::fprintf(stderr,
                    "error: vkCreateDescriptorSetLayout: binding %u: "
                    "descriptor type %d is not supported yet\n",
@@ -132,11 +128,21 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDescriptorSetLayout(
   auto *layout = new (std::nothrow) DescriptorSetLayout();
   if (!layout)
     return VK_ERROR_OUT_OF_HOST_MEMORY;
+  auto *bindingFlags = findInChain<VkDescriptorSetLayoutBindingFlagsCreateInfo>(
+      pCreateInfo->pNext,
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO);
+  if (bindingFlags && bindingFlags->bindingCount != pCreateInfo->bindingCount)
+    bindingFlags = nullptr;
   for (uint32_t i = 0; i < pCreateInfo->bindingCount; ++i) {
     const VkDescriptorSetLayoutBinding &binding = pCreateInfo->pBindings[i];
     DescriptorSetLayout::Binding &entry = layout->bindings[binding.binding];
     entry.type = binding.descriptorType;
     entry.count = binding.descriptorCount;
+    VkDescriptorBindingFlags flags =
+        bindingFlags ? bindingFlags->pBindingFlags[i] : 0;
+    entry.partiallyBound = flags & VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT;
+    entry.variableCount =
+        flags & VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT;
     if ((binding.descriptorType == VK_DESCRIPTOR_TYPE_SAMPLER ||
          binding.descriptorType == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) &&
         binding.pImmutableSamplers)
@@ -179,10 +185,20 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_AllocateDescriptorSets(
     VkDescriptorSet *pDescriptorSets) {
   DescriptorPool *pool =
       fromHandle<DescriptorPool>(pAllocateInfo->descriptorPool);
+  auto *variableCounts = findInChain<
+      VkDescriptorSetVariableDescriptorCountAllocateInfo>(
+      pAllocateInfo->pNext,
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO);
+  if (variableCounts &&
+      variableCounts->descriptorSetCount != pAllocateInfo->descriptorSetCount)
+    variableCounts = nullptr;
   for (uint32_t i = 0; i < pAllocateInfo->descriptorSetCount; ++i) {
     auto set = std::make_unique<DescriptorSet>();
     set->layout =
         fromHandle<DescriptorSetLayout>(pAllocateInfo->pSetLayouts[i]);
+    // Without a count for it, a variable-count binding has none.
+    set->variableCount =
+        variableCounts ? variableCounts->pDescriptorCounts[i] : 0;
     pDescriptorSets[i] = toHandle<VkDescriptorSet>(set.get());
     pool->sets.push_back(std::move(set));
   }

@@ -80,6 +80,10 @@ static VkPhysicalDeviceVulkan12Features getVulkan12Features() {
   features.descriptorBindingUniformTexelBufferUpdateAfterBind = VK_TRUE;
   features.descriptorBindingStorageTexelBufferUpdateAfterBind = VK_TRUE;
   features.descriptorBindingUpdateUnusedWhilePending = VK_TRUE;
+  // An element left unwritten binds nothing; one the shader reaches anyway
+  // faults, or is reported by the bounds check.
+  features.descriptorBindingPartiallyBound = VK_TRUE;
+  features.descriptorBindingVariableDescriptorCount = VK_TRUE;
   features.runtimeDescriptorArray = VK_TRUE;
   features.scalarBlockLayout = VK_TRUE;
   features.uniformBufferStandardLayout = VK_TRUE;

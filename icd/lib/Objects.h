@@ -223,6 +223,12 @@ struct DescriptorSetLayout {
     uint32_t count;
     /// pImmutableSamplers, one per element, or none.
     std::vector<Sampler *> immutableSamplers;
+    /// VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT: elements the shader does
+    /// not reach may stay unwritten.
+    bool partiallyBound = false;
+    /// VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT: `count` is the
+    /// most a set may allocate; each set has its own count.
+    bool variableCount = false;
   };
   std::map<uint32_t, Binding> bindings;
 };
@@ -241,6 +247,8 @@ struct Descriptor {
 
 struct DescriptorSet {
   const DescriptorSetLayout *layout = nullptr;
+  /// The element count of the layout's variable-count binding, as allocated.
+  uint32_t variableCount = 0;
   /// (binding, array element) -> descriptor.
   std::map<std::pair<uint32_t, uint32_t>, Descriptor> descriptors;
   /// Inline uniform blocks' bytes by binding (their descriptor count is
@@ -414,6 +422,16 @@ template <typename Object, typename Handle> Object *fromHandle(Handle handle) {
 }
 template <typename Handle, typename Object> Handle toHandle(Object *object) {
   return reinterpret_cast<Handle>(object);
+}
+
+/// The structure of type \p type in the pNext chain \p next, or null.
+template <typename Struct>
+const Struct *findInChain(const void *next, VkStructureType type) {
+  for (auto *entry = static_cast<const VkBaseInStructure *>(next); entry;
+       entry = entry->pNext)
+    if (entry->sType == type)
+      return reinterpret_cast<const Struct *>(entry);
+  return nullptr;
 }
 
 } // namespace spvb::icd

@@ -6,6 +6,7 @@
 // otherwise are lavapipe's, the device the profile models.
 //
 //===----------------------------------------------------------------------===//
+#include "Descriptors.h"
 #include "EntryPoints.h"
 #include "Enumerate.h"
 #include "Extensions.h"
@@ -197,7 +198,7 @@ static VkPhysicalDeviceVulkan12Properties getVulkan12Properties() {
   properties.shaderDenormPreserveFloat64 = VK_TRUE;
   properties.shaderRoundingModeRTEFloat32 = VK_TRUE;
   properties.shaderRoundingModeRTEFloat64 = VK_TRUE;
-  constexpr uint32_t kManyDescriptors = 1u << 20;
+  constexpr uint32_t kManyDescriptors = kMaxUpdateAfterBindDescriptors;
   properties.maxUpdateAfterBindDescriptorsInAllPools = kManyDescriptors;
   properties.maxPerStageDescriptorUpdateAfterBindUniformBuffers =
       kManyDescriptors;

@@ -162,15 +162,11 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateComputePipelines(
     if (!pipeline)
       return VK_ERROR_OUT_OF_HOST_MEMORY;
     pipeline->kernel = std::move(*kernel);
-    for (auto *next = static_cast<const VkBaseInStructure *>(stage.pNext); next;
-         next = next->pNext)
-      if (next->sType ==
-          VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO)
-        pipeline->subgroupSize =
-            reinterpret_cast<
-                const VkPipelineShaderStageRequiredSubgroupSizeCreateInfo *>(
-                next)
-                ->requiredSubgroupSize;
+    if (auto *required = findInChain<
+            VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
+            stage.pNext,
+            VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO))
+      pipeline->subgroupSize = required->requiredSubgroupSize;
     pPipelines[i] = toHandle<VkPipeline>(pipeline);
   }
   return result;

@@ -124,18 +124,15 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_QueueSubmit(VkQueue queue,
   Device::Submission submission;
   for (const VkSubmitInfo &info : llvm::ArrayRef(pSubmits, submitCount)) {
     const uint64_t *waitValues = nullptr, *signalValues = nullptr;
-    for (auto *next = static_cast<const VkBaseInStructure *>(info.pNext); next;
-         next = next->pNext)
-      if (next->sType == VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO) {
-        auto *timeline =
-            reinterpret_cast<const VkTimelineSemaphoreSubmitInfo *>(next);
-        waitValues = timeline->waitSemaphoreValueCount
-                         ? timeline->pWaitSemaphoreValues
+    if (auto *timeline = findInChain<VkTimelineSemaphoreSubmitInfo>(
+            info.pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO)) {
+      waitValues = timeline->waitSemaphoreValueCount
+                       ? timeline->pWaitSemaphoreValues
+                       : nullptr;
+      signalValues = timeline->signalSemaphoreValueCount
+                         ? timeline->pSignalSemaphoreValues
                          : nullptr;
-        signalValues = timeline->signalSemaphoreValueCount
-                           ? timeline->pSignalSemaphoreValues
-                           : nullptr;
-      }
+    }
     Device::Batch batch;
     batch.waits = getSemaphoreValues(info.waitSemaphoreCount,
                                      info.pWaitSemaphores, waitValues);

@@ -74,13 +74,11 @@ spvb_CreateSemaphore(VkDevice device, const VkSemaphoreCreateInfo *pCreateInfo,
   if (!semaphore)
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   semaphore->device = fromHandle<Device>(device);
-  for (auto *next = static_cast<const VkBaseInStructure *>(pCreateInfo->pNext);
-       next; next = next->pNext)
-    if (next->sType == VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO) {
-      auto *type = reinterpret_cast<const VkSemaphoreTypeCreateInfo *>(next);
-      semaphore->timeline = type->semaphoreType == VK_SEMAPHORE_TYPE_TIMELINE;
-      semaphore->value = semaphore->timeline ? type->initialValue : 0;
-    }
+  if (auto *type = findInChain<VkSemaphoreTypeCreateInfo>(
+          pCreateInfo->pNext, VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO)) {
+    semaphore->timeline = type->semaphoreType == VK_SEMAPHORE_TYPE_TIMELINE;
+    semaphore->value = semaphore->timeline ? type->initialValue : 0;
+  }
   *pSemaphore = toHandle<VkSemaphore>(semaphore);
   return VK_SUCCESS;
 }

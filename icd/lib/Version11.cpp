@@ -4,6 +4,7 @@
 // 1.1 commands that then have little to do.
 //
 //===----------------------------------------------------------------------===//
+#include "Descriptors.h"
 #include "EntryPoints.h"
 #include "Memory.h"
 #include "Objects.h"
@@ -65,15 +66,19 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetDescriptorSetLayoutSupport(
     VkDevice, const VkDescriptorSetLayoutCreateInfo *pCreateInfo,
     VkDescriptorSetLayoutSupport *pSupport) {
   pSupport->supported = VK_TRUE;
-  for (uint32_t i = 0; i < pCreateInfo->bindingCount; ++i) {
-    VkDescriptorType type = pCreateInfo->pBindings[i].descriptorType;
+  for (uint32_t i = 0; i < pCreateInfo->bindingCount; ++i)
     if (pCreateInfo->pBindings[i].descriptorCount &&
-        type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER &&
-        type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER &&
-        type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC &&
-        type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC)
+        !isSupportedDescriptorType(pCreateInfo->pBindings[i].descriptorType))
       pSupport->supported = VK_FALSE;
-  }
+  // Descriptors live in host memory: a variable-count binding may have as
+  // many as any binding.
+  for (auto *next = static_cast<VkBaseOutStructure *>(pSupport->pNext); next;
+       next = next->pNext)
+    if (next->sType ==
+        VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_LAYOUT_SUPPORT)
+      reinterpret_cast<VkDescriptorSetVariableDescriptorCountLayoutSupport *>(
+          next)
+          ->maxVariableDescriptorCount = kMaxUpdateAfterBindDescriptors;
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceExternalBufferProperties(

@@ -16,7 +16,11 @@
 //                          with availability, host query reset
 //   pipeline-statistics    compute shader invocations of two dispatches
 //   secondary              one secondary command buffer executed twice
+//   dispatch-base          vkCmdDispatchBase: workgroup ids from the base,
+//                          NumWorkgroups the count
 //   push-descriptors       two sets pushed with vkCmdPushDescriptorSetKHR
+//   descriptor-indexing    a runtime array of storage buffers, partially
+//                          bound, with a variable count, indexed non-uniformly
 //   inline-uniform-block   an inline uniform block written in two pieces
 //                          and copied to another set
 //   buffer-device-address  a shader reading an address from push constants
@@ -181,6 +185,7 @@ struct Enabled {
   bool robustBufferAccess2 = false, privateData = false;
   bool float16Int8 = false, floatAtomics = false, int64Atomics = false;
   bool pushDescriptor = false, inlineUniformBlock = false;
+  bool descriptorIndexing = false;
 };
 
 struct Buffer {
@@ -205,6 +210,19 @@ struct Binding {
   const Buffer *buffer;
   VkDeviceSize offset = 0;
   VkDeviceSize range = VK_WHOLE_SIZE;
+};
+
+/// What a program may need beyond storage buffers and push constants.
+struct ProgramOptions {
+  const VkSpecializationInfo *specialization = nullptr;
+  /// The shader stage's pNext chain.
+  const void *stageNext = nullptr;
+  VkDescriptorSetLayoutCreateFlags setFlags = 0;
+  /// The set layout's pNext chain.
+  const void *setLayoutNext = nullptr;
+  /// Binding 0 of another type (the caller then makes its own sets).
+  const VkDescriptorSetLayoutBinding *first = nullptr;
+  VkPipelineCreateFlags pipelineFlags = 0;
 };
 
 class Context {
@@ -247,11 +265,7 @@ public:
   /// A pipeline that fails to compile is a failure of the case (recorded
   /// in \p verdict), and leaves Program::pipeline null.
   Program makeProgram(Verdict &verdict, const char *shader, uint32_t bindings,
-                      uint32_t pushSize,
-                      const VkSpecializationInfo *specialization = nullptr,
-                      const void *stageNext = nullptr,
-                      VkDescriptorSetLayoutCreateFlags setFlags = 0,
-                      const VkDescriptorSetLayoutBinding *first = nullptr);
+                      uint32_t pushSize, const ProgramOptions &options = {});
   VkDescriptorSet makeSet(const Program &program,
                           const std::vector<Binding> &bindings);
   VkCommandBuffer
@@ -404,6 +418,15 @@ void Context::setUp() {
   want13.subgroupSizeControl = vulkan13.subgroupSizeControl;
   want13.privateData = vulkan13.privateData;
   want13.inlineUniformBlock = vulkan13.inlineUniformBlock;
+  Has.descriptorIndexing =
+      vulkan12.runtimeDescriptorArray &&
+      vulkan12.shaderStorageBufferArrayNonUniformIndexing &&
+      vulkan12.descriptorBindingPartiallyBound &&
+      vulkan12.descriptorBindingVariableDescriptorCount;
+  want12.runtimeDescriptorArray = Has.descriptorIndexing;
+  want12.shaderStorageBufferArrayNonUniformIndexing = Has.descriptorIndexing;
+  want12.descriptorBindingPartiallyBound = Has.descriptorIndexing;
+  want12.descriptorBindingVariableDescriptorCount = Has.descriptorIndexing;
   // glslang's SPIR-V 1.6 gives every shader its workgroup size as
   // LocalSizeId, which needs maintenance4.
   want13.maintenance4 = vulkan13.maintenance4;
@@ -509,22 +532,19 @@ Buffer Context::makeBuffer(VkDeviceSize size, VkBufferUsageFlags extraUsage,
 
 Program Context::makeProgram(Verdict &verdict, const char *shader,
                              uint32_t bindings, uint32_t pushSize,
-                             const VkSpecializationInfo *specialization,
-                             const void *stageNext,
-                             VkDescriptorSetLayoutCreateFlags setFlags,
-                             const VkDescriptorSetLayoutBinding *first) {
+                             const ProgramOptions &options) {
   Program program;
   program.bindings = bindings;
   std::vector<VkDescriptorSetLayoutBinding> layoutBindings;
   for (uint32_t i = 0; i < bindings; ++i)
     layoutBindings.push_back({i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
                               VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-  // Binding 0 of another type (the caller then makes its own sets).
-  if (first && bindings)
-    layoutBindings[0] = *first;
+  if (options.first && bindings)
+    layoutBindings[0] = *options.first;
   auto setLayoutInfo = makeStruct<VkDescriptorSetLayoutCreateInfo>(
       VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
-  setLayoutInfo.flags = setFlags;
+  setLayoutInfo.pNext = options.setLayoutNext;
+  setLayoutInfo.flags = options.setFlags;
   setLayoutInfo.bindingCount = bindings;
   setLayoutInfo.pBindings = layoutBindings.data();
   check(vkCreateDescriptorSetLayout(Device, &setLayoutInfo, nullptr,
@@ -559,13 +579,14 @@ Program Context::makeProgram(Verdict &verdict, const char *shader,
         "shader module");
   auto pipelineInfo = makeStruct<VkComputePipelineCreateInfo>(
       VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+  pipelineInfo.flags = options.pipelineFlags;
   pipelineInfo.stage = makeStruct<VkPipelineShaderStageCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
-  pipelineInfo.stage.pNext = stageNext;
+  pipelineInfo.stage.pNext = options.stageNext;
   pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   pipelineInfo.stage.module = module;
   pipelineInfo.stage.pName = "main";
-  pipelineInfo.stage.pSpecializationInfo = specialization;
+  pipelineInfo.stage.pSpecializationInfo = options.specialization;
   pipelineInfo.layout = program.layout;
   VkResult created = vkCreateComputePipelines(
       Device, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, &program.pipeline);
@@ -1258,6 +1279,50 @@ void secondary(Context &ctx, Verdict &verdict) {
   expectArray(verdict, "v", data.as<uint32_t>(), expected);
 }
 
+void dispatchBase(Context &ctx, Verdict &verdict) {
+  // Workgroups of 4 x 2 from base (2, 1, 0), 3 x 2 x 1 of them, in a grid
+  // of 5 x 3 workgroups (20 x 6 invocations): only the invocations of
+  // workgroups x in [2, 5), y in [1, 3) write their records
+  // (dispatch-base.comp); the others keep the fill.
+  constexpr uint32_t Base[3] = {2, 1, 0}, Count[3] = {3, 2, 1};
+  constexpr uint32_t Width = 20, Height = 6, Fill = 0xFFFFFFFFu;
+  Buffer records = ctx.makeBuffer(Width * Height * 2 * 16);
+  uint32_t *words = records.as<uint32_t>();
+  std::fill(words, words + Width * Height * 8, Fill);
+  ProgramOptions options;
+  options.pipelineFlags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT;
+  Program program = ctx.makeProgram(verdict, "dispatch-base", 1, 4, options);
+  if (!program.pipeline)
+    return;
+  VkDescriptorSet set = ctx.makeSet(program, {{&records}});
+  VkCommandBuffer commands = ctx.beginCommands();
+  vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.pipeline);
+  vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          program.layout, 0, 1, &set, 0, nullptr);
+  uint32_t width = Width;
+  vkCmdPushConstants(commands, program.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                     4, &width);
+  vkCmdDispatchBase(commands, Base[0], Base[1], Base[2], Count[0], Count[1],
+                    Count[2]);
+  barrierToHost(commands);
+  check(vkEndCommandBuffer(commands), "end command buffer");
+  if (!ctx.submitAndWait(verdict, commands))
+    return;
+  std::vector<uint32_t> expected(Width * Height * 8, Fill);
+  for (uint32_t y = 0; y < Height; ++y)
+    for (uint32_t x = 0; x < Width; ++x) {
+      uint32_t groupX = x / 4, groupY = y / 2;
+      if (groupX < Base[0] || groupX >= Base[0] + Count[0] ||
+          groupY < Base[1] || groupY >= Base[1] + Count[1])
+        continue;
+      uint32_t *record = &expected[(y * Width + x) * 8];
+      uint32_t values[8] = {groupX,   groupY,   0,        (y % 2) * 4 + x % 4,
+                            Count[0], Count[1], Count[2], 1};
+      std::copy(values, values + 8, record);
+    }
+  expectArray(verdict, "records", words, expected);
+}
+
 void pushDescriptors(Context &ctx, Verdict &verdict) {
   if (!ctx.Has.pushDescriptor)
     return verdict.skip(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
@@ -1270,9 +1335,9 @@ void pushDescriptors(Context &ctx, Verdict &verdict) {
     v.as<uint32_t>()[i] = i;
     w.as<uint32_t>()[i] = 10 * i;
   }
-  Program add =
-      ctx.makeProgram(verdict, "add", 1, sizeof(AddPush), nullptr, nullptr,
-                      VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR);
+  ProgramOptions options;
+  options.setFlags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+  Program add = ctx.makeProgram(verdict, "add", 1, sizeof(AddPush), options);
   if (!add.pipeline)
     return;
   auto pushSet = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
@@ -1310,6 +1375,100 @@ void pushDescriptors(Context &ctx, Verdict &verdict) {
   expectArray(verdict, "w", w.as<uint32_t>(), expectedW);
 }
 
+void descriptorIndexing(Context &ctx, Verdict &verdict) {
+  if (!ctx.Has.descriptorIndexing)
+    return verdict.skip("descriptorBindingPartiallyBound, "
+                        "descriptorBindingVariableDescriptorCount, "
+                        "runtimeDescriptorArray or "
+                        "shaderStorageBufferArrayNonUniformIndexing");
+  // A set whose binding 0 has 6 of at most 8 storage buffers, only elements
+  // 1, 3 and 4 written; indexing.comp adds e + 1 to bufs[e].v[x] = 10 e + x
+  // for e = 1, 3, 4 (one workgroup row each): 11 e + x + 1.
+  constexpr uint32_t N = 100, MaxCount = 8, Count = 6;
+  constexpr uint32_t Written[] = {1, 3, 4};
+  std::vector<Buffer> buffers;
+  for (uint32_t e : Written) {
+    buffers.push_back(ctx.makeBuffer(N * 4));
+    for (uint32_t x = 0; x < N; ++x)
+      buffers.back().as<uint32_t>()[x] = 10 * e + x;
+  }
+  VkDescriptorSetLayoutBinding array = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                        MaxCount, VK_SHADER_STAGE_COMPUTE_BIT,
+                                        nullptr};
+  VkDescriptorBindingFlags flags =
+      VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT |
+      VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT;
+  auto bindingFlags = makeStruct<VkDescriptorSetLayoutBindingFlagsCreateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO);
+  bindingFlags.bindingCount = 1;
+  bindingFlags.pBindingFlags = &flags;
+  ProgramOptions options;
+  options.first = &array;
+  options.setLayoutNext = &bindingFlags;
+  struct {
+    uint32_t elements[4];
+    uint32_t count;
+  } push = {{Written[0], Written[1], Written[2], 0}, N};
+  Program program =
+      ctx.makeProgram(verdict, "indexing", 1, sizeof(push), options);
+  if (!program.pipeline)
+    return;
+  VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, MaxCount};
+  auto poolInfo = makeStruct<VkDescriptorPoolCreateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+  poolInfo.maxSets = 1;
+  poolInfo.poolSizeCount = 1;
+  poolInfo.pPoolSizes = &size;
+  VkDescriptorPool pool;
+  check(vkCreateDescriptorPool(ctx.Device, &poolInfo, nullptr, &pool),
+        "descriptor pool");
+  VkDevice device = ctx.Device;
+  ctx.atEnd([device, pool] { vkDestroyDescriptorPool(device, pool, nullptr); });
+  auto variable = makeStruct<
+      VkDescriptorSetVariableDescriptorCountAllocateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO);
+  variable.descriptorSetCount = 1;
+  variable.pDescriptorCounts = &Count;
+  auto allocateInfo = makeStruct<VkDescriptorSetAllocateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
+  allocateInfo.pNext = &variable;
+  allocateInfo.descriptorPool = pool;
+  allocateInfo.descriptorSetCount = 1;
+  allocateInfo.pSetLayouts = &program.setLayout;
+  VkDescriptorSet set;
+  check(vkAllocateDescriptorSets(ctx.Device, &allocateInfo, &set), "set");
+  for (uint32_t i = 0; i < 3; ++i) {
+    VkDescriptorBufferInfo info = {buffers[i].buffer, 0, VK_WHOLE_SIZE};
+    auto write = makeStruct<VkWriteDescriptorSet>(
+        VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+    write.dstSet = set;
+    write.dstBinding = 0;
+    write.dstArrayElement = Written[i];
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = &info;
+    vkUpdateDescriptorSets(ctx.Device, 1, &write, 0, nullptr);
+  }
+  VkCommandBuffer commands = ctx.beginCommands();
+  vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, program.pipeline);
+  vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          program.layout, 0, 1, &set, 0, nullptr);
+  vkCmdPushConstants(commands, program.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                     sizeof(push), &push);
+  vkCmdDispatch(commands, (N + 63) / 64, 3, 1);
+  barrierToHost(commands);
+  check(vkEndCommandBuffer(commands), "end command buffer");
+  if (!ctx.submitAndWait(verdict, commands))
+    return;
+  for (uint32_t i = 0; i < 3; ++i) {
+    std::vector<uint32_t> expected(N);
+    for (uint32_t x = 0; x < N; ++x)
+      expected[x] = 11 * Written[i] + x + 1;
+    std::string what = "bufs[" + std::to_string(Written[i]) + "].v";
+    expectArray(verdict, what.c_str(), buffers[i].as<uint32_t>(), expected);
+  }
+}
+
 void inlineUniformBlock(Context &ctx, Verdict &verdict) {
   if (!ctx.Has.inlineUniformBlock)
     return verdict.skip("inlineUniformBlock");
@@ -1325,8 +1484,9 @@ void inlineUniformBlock(Context &ctx, Verdict &verdict) {
   VkDescriptorSetLayoutBinding block = {
       0, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 16,
       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-  Program program =
-      ctx.makeProgram(verdict, "inline", 2, 0, nullptr, nullptr, 0, &block);
+  ProgramOptions options;
+  options.first = &block;
+  Program program = ctx.makeProgram(verdict, "inline", 2, 0, options);
   if (!program.pipeline)
     return;
   VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 32},
@@ -1454,8 +1614,10 @@ void subgroupSizeControl(Context &ctx, Verdict &verdict) {
     required.requiredSubgroupSize = size;
     constexpr uint32_t Groups = 2;
     Buffer out = ctx.makeBuffer(Groups * local * 4);
-    Program program = ctx.makeProgram(verdict, "subgroup-size", 1, 0,
-                                      &specialization, &required);
+    ProgramOptions options;
+    options.specialization = &specialization;
+    options.stageNext = &required;
+    Program program = ctx.makeProgram(verdict, "subgroup-size", 1, 0, options);
     if (!program.pipeline)
       continue;
     VkDescriptorSet set = ctx.makeSet(program, {{&out}});
@@ -1734,7 +1896,9 @@ const Case Cases[] = {
     {"timestamps", timestamps},
     {"pipeline-statistics", pipelineStatistics},
     {"secondary", secondary},
+    {"dispatch-base", dispatchBase},
     {"push-descriptors", pushDescriptors},
+    {"descriptor-indexing", descriptorIndexing},
     {"inline-uniform-block", inlineUniformBlock},
     {"buffer-device-address", bufferDeviceAddress},
     {"subgroup-size-control", subgroupSizeControl},

@@ -254,6 +254,20 @@ llvm::Error Context::createInstance() {
   auto info =
       makeStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
   info.pApplicationInfo = &application;
+  // Where the loader offers VK_EXT_debug_utils, the buffers carry names
+  // (nameObject), which a driver may show in its messages.
+  uint32_t count = 0;
+  vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateInstanceExtensionProperties(nullptr, &count, extensions.data());
+  const char *debugUtils = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+  hasDebugUtils = llvm::any_of(extensions, [&](const VkExtensionProperties &e) {
+    return llvm::StringRef(e.extensionName) == debugUtils;
+  });
+  if (hasDebugUtils) {
+    info.enabledExtensionCount = 1;
+    info.ppEnabledExtensionNames = &debugUtils;
+  }
   VkResult result = vkCreateInstance(&info, nullptr, &instance);
   // The loader answers so when it finds no driver at all.
   if (result == VK_ERROR_INCOMPATIBLE_DRIVER)
@@ -488,7 +502,22 @@ llvm::Error Context::createDevice(const DeviceRequest &request) {
                 "vkCreateDevice"))
     return error;
   vkGetDeviceQueue(device, queueFamily, 0, &queue);
+  if (hasDebugUtils)
+    setObjectName = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(
+        vkGetInstanceProcAddr(instance, "vkSetDebugUtilsObjectNameEXT"));
   return llvm::Error::success();
+}
+
+void Context::nameObject(VkObjectType type, uint64_t handle,
+                         const std::string &name) {
+  if (!setObjectName)
+    return;
+  auto info = makeStruct<VkDebugUtilsObjectNameInfoEXT>(
+      VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT);
+  info.objectType = type;
+  info.objectHandle = handle;
+  info.pObjectName = name.c_str();
+  setObjectName(device, &info);
 }
 
 void Context::destroyBuffer(Buffer &buffer) {
@@ -591,6 +620,14 @@ llvm::Error Context::createBuffers(const Bindings &bindings) {
                             : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
             buffers.emplace_back()))
       return error;
+    nameObject(
+        VK_OBJECT_TYPE_BUFFER,
+        reinterpret_cast<uint64_t>(buffers.back().buffer),
+        llvm::formatv("spv-run buffer {0}:{1}{2}", binding.set, binding.binding,
+                      binding.arraySize != 1
+                          ? llvm::formatv("[{0}]", binding.arrayElement).str()
+                          : std::string())
+            .str());
     initialBuffers.emplace_back(binding.initial.begin(), binding.initial.end());
   }
   pushConstants.assign(bindings.pushConstants.begin(),

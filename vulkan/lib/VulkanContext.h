@@ -214,6 +214,12 @@ public:
   VkQueue queue = VK_NULL_HANDLE;
   /// Every buffer gets a device address.
   bool deviceAddresses = false;
+  /// The instance has VK_EXT_debug_utils: objects get names.
+  bool hasDebugUtils = false;
+  PFN_vkSetDebugUtilsObjectNameEXT setObjectName = nullptr;
+  /// Names an object for the driver's and the layers' messages (no-op
+  /// without VK_EXT_debug_utils).
+  void nameObject(VkObjectType type, uint64_t handle, const std::string &name);
 
   /// The bindings given to createBuffers and createImages.
   llvm::ArrayRef<BufferBinding> bufferBindings;

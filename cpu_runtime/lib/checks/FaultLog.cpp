@@ -12,10 +12,12 @@ using namespace spvb::runtime;
 
 uint64_t FaultLog::getOrder(const spvb_dispatch &dispatch,
                             const uint32_t workgroup[3]) {
-  return workgroup[0] +
+  const std::array<uint32_t, 3> &base =
+      static_cast<const DispatchState *>(dispatch.runtime)->baseWorkgroup;
+  return (workgroup[0] - base[0]) +
          uint64_t(dispatch.workgroup_count[0]) *
-             (workgroup[1] +
-              uint64_t(dispatch.workgroup_count[1]) * workgroup[2]);
+             ((workgroup[1] - base[1]) +
+              uint64_t(dispatch.workgroup_count[1]) * (workgroup[2] - base[2]));
 }
 
 void FaultLog::report(uint64_t order, std::string message,

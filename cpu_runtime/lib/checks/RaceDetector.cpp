@@ -18,10 +18,7 @@ static uint64_t getInvocationsPerGroup(const spvb_dispatch &dispatch) {
 
 static uint64_t getGroupIndex(const spvb_dispatch &dispatch,
                               const spvb_invocation &invocation) {
-  return (uint64_t(invocation.workgroup_id[2]) * dispatch.workgroup_count[1] +
-          invocation.workgroup_id[1]) *
-             dispatch.workgroup_count[0] +
-         invocation.workgroup_id[0];
+  return FaultLog::getOrder(dispatch, invocation.workgroup_id);
 }
 
 RaceDetector::Access RaceDetector::makeAccess(const spvb_dispatch &dispatch,
@@ -71,13 +68,15 @@ std::string RaceDetector::describe(const spvb_dispatch &dispatch,
   uint64_t local = access.invocation % invocationsPerGroup;
   const uint32_t *size = dispatch.workgroup_size;
   const uint32_t *count = dispatch.workgroup_count;
+  const std::array<uint32_t, 3> &base =
+      static_cast<const DispatchState *>(dispatch.runtime)->baseWorkgroup;
   return llvm::formatv(
       "{0} at {1} by local invocation ({2}, {3}, {4}) of workgroup ({5}, {6}, "
       "{7})",
       kind, *site.where ? site.where : "an unknown location", local % size[0],
       local / size[0] % size[1], local / (uint64_t(size[0]) * size[1]),
-      group % count[0], group / count[0] % count[1],
-      group / (uint64_t(count[0]) * count[1]));
+      base[0] + group % count[0], base[1] + group / count[0] % count[1],
+      base[2] + group / (uint64_t(count[0]) * count[1]));
 }
 
 std::optional<std::string>

@@ -9,9 +9,15 @@
 #include "checks/FaultLog.h"
 #include "checks/RaceDetector.h"
 
+#include <array>
+#include <cstdint>
+
 namespace spvb::runtime {
 
 struct DispatchState {
+  /// vkCmdDispatchBase's first workgroup: the kernel sees workgroup ids
+  /// from here; the runtime's orders and indices count from 0.
+  std::array<uint32_t, 3> baseWorkgroup{};
   FaultLog faults;
   /// Used only by kernels compiled with race checks.
   RaceDetector races;

@@ -180,8 +180,12 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
             uint32_t(linear % groups[0]),
             uint32_t((linear / groups[0]) % groups[1]),
             uint32_t(linear / (uint64_t(groups[0]) * groups[1]))};
+        const std::array<uint32_t, 3> &base = resources.baseWorkgroup;
         const DebugInvocation *debug =
-            debugInvocation && debugInvocation->workgroup == id
+            debugInvocation && debugInvocation->workgroup ==
+                                   std::array<uint32_t, 3>{base[0] + id[0],
+                                                           base[1] + id[1],
+                                                           base[2] + id[2]}
                 ? &*debugInvocation
                 : nullptr;
         if (std::optional<KernelFault> fault = runner.run(id, debug)) {

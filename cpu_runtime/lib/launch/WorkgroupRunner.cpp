@@ -45,6 +45,7 @@ llvm::Error spvb::runtime::prepareDispatch(const KernelEntry &kernel,
                                    info.binding_count,
                                    resources.bindings.size()));
   dispatch = spvb_dispatch{};
+  state.baseWorkgroup = resources.baseWorkgroup;
   for (int d = 0; d < 3; ++d) {
     dispatch.workgroup_count[d] = groups[d];
     dispatch.workgroup_size[d] = info.workgroup_size[d];
@@ -100,8 +101,9 @@ static bool isNearStackPointer(uintptr_t address, uintptr_t stackPointer) {
 std::optional<KernelFault>
 WorkgroupRunner::run(std::array<uint32_t, 3> workgroup,
                      const DebugInvocation *debug) {
+  auto &state = *static_cast<DispatchState *>(dispatch.runtime);
   for (int d = 0; d < 3; ++d)
-    invocation.workgroup_id[d] = workgroup[d];
+    invocation.workgroup_id[d] = state.baseWorkgroup[d] + workgroup[d];
   const spvb_kernel_info &info = kernel.info;
   if (info.shared_memory_size)
     std::memset(shared.data(), kernel.workgroupFill, info.shared_memory_size);
@@ -123,13 +125,14 @@ WorkgroupRunner::run(std::array<uint32_t, 3> workgroup,
       error = fibers.run(kernel.invocation, dispatch, invocation,
                          privateStorage.data(), privateSize);
   });
-  auto &state = *static_cast<DispatchState *>(dispatch.runtime);
   if (!error.empty())
-    state.faults.report(FaultLog::getOrder(dispatch, workgroup.data()),
+    state.faults.report(FaultLog::getOrder(dispatch, invocation.workgroup_id),
                         std::move(error));
   if (!signal)
     return std::nullopt;
-  return makeFault(*signal, workgroup);
+  return makeFault(*signal,
+                   {invocation.workgroup_id[0], invocation.workgroup_id[1],
+                    invocation.workgroup_id[2]});
 }
 
 std::optional<KernelFault> WorkgroupRunner::runRow(uint32_t count, uint32_t y) {

@@ -134,6 +134,12 @@ public:
   /// it must outlive run().
   void bindSampler(uint32_t set, uint32_t binding, const spvb_sampler *sampler,
                    uint32_t arrayElement = 0);
+  /// A binding of `count` elements that may be partly unbound (Vulkan's
+  /// descriptor indexing, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT): an
+  /// element the shader does not reach need not be bound, and one it
+  /// reaches anyway is an empty binding (a bounds check reports it). A
+  /// runtime-sized array of it has at least `count` elements.
+  void bindPartially(uint32_t set, uint32_t binding, uint32_t count);
   void setPushConstants(llvm::ArrayRef<uint8_t> bytes);
   /// The device limits run() checks first (default: lavapipe's).
   void setLimits(DeviceLimits newLimits) { limits = std::move(newLimits); }
@@ -156,7 +162,9 @@ public:
   /// Runs the dispatch, once it is valid and within the device limits. A
   /// hardware fault in the kernel (runtime::KernelFault)
   /// becomes an error naming the buffer the access fell nearest to.
-  llvm::Error run(runtime::Launcher &launcher, std::array<uint32_t, 3> groups);
+  /// `base` is the WorkgroupId of the first workgroup (vkCmdDispatchBase).
+  llvm::Error run(runtime::Launcher &launcher, std::array<uint32_t, 3> groups,
+                  std::array<uint32_t, 3> base = {0, 0, 0});
   /// What run() launches with, once the dispatch is valid and within the
   /// limits; valid until the next call.
   llvm::Expected<runtime::DispatchResources>
@@ -170,6 +178,10 @@ private:
   std::string describeFault(const runtime::KernelFault &fault) const;
   spvb_binding
   getBinding(const std::tuple<uint32_t, uint32_t, uint32_t> &key) const;
+  /// The elements of a runtime-sized descriptor array: one past the highest
+  /// bound one (at least 1, so that a missing element 0 is reported), or
+  /// the partially bound count if that is more.
+  uint32_t getElementCount(uint32_t set, uint32_t binding) const;
 
   std::shared_ptr<const Kernel> kernel;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, spvb_binding> buffers;
@@ -177,6 +189,8 @@ private:
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> samplers;
   std::vector<uint8_t> pushConstants;
   bool hasPushConstants = false;
+  /// (set, binding) -> element count, from bindPartially().
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> partialBindings;
   /// Runtime-sized descriptor arrays' own tables (kernel_abi.h).
   std::map<uint32_t, std::vector<spvb_binding>> elementTables;
   struct NamedMemory {

@@ -55,6 +55,9 @@ struct DispatchResources {
   /// The subgroup size of this launch; 0: the launcher's. Fragment shaders
   /// run with 4, a quad.
   uint32_t subgroupSize = 0;
+  /// The WorkgroupId of the launch's first workgroup (vkCmdDispatchBase);
+  /// NumWorkgroups stays the count.
+  std::array<uint32_t, 3> baseWorkgroup{};
 };
 
 /// A hardware fault in a kernel (an access outside mapped memory, a stack
