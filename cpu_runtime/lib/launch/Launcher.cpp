@@ -149,38 +149,73 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
   // enough per thread to balance, few enough to keep overhead low.
   uint64_t chunk =
       std::max<uint64_t>(1, total / (uint64_t(getThreadCount()) * 8));
-  std::atomic<uint64_t> next{0};
+  std::atomic<uint64_t> nextChunk{0};
   FirstFault faults;
 
   runOnThreads(total == 1 ? 1 : getThreadCount(), [&](unsigned) {
     WorkgroupRunner runner(kernel, dispatch);
-    for (;;) {
-      uint64_t begin = next.fetch_add(chunk);
-      if (begin >= total)
-        return;
-      uint64_t end = std::min(begin + chunk, total);
-      uint64_t finished = 0;
-      bool stop = false;
-      for (uint64_t index = begin; index < end; ++index) {
-        if (cancelled.load(std::memory_order_relaxed)) {
-          stop = true;
-          break;
+    uint64_t index = 0, end = 0, finished = 0;
+    // The last workgroup handed out, and its id.
+    std::optional<uint64_t> previous;
+    std::array<uint32_t, 3> current{};
+    // The next workgroup of this thread's chunks in dispatch order, its id
+    // and order in `linear`; false when there is none or the launch stops.
+    auto next = [&](std::array<uint32_t, 3> &id, uint64_t &linear) {
+      for (;;) {
+        if (index >= end) {
+          // Counted once a chunk: a counter every thread bumped for every
+          // workgroup cost more than a small vertex shader.
+          finishedWorkgroups.fetch_add(finished, std::memory_order_relaxed);
+          finished = 0;
+          index = nextChunk.fetch_add(chunk);
+          if (index >= total)
+            return false;
+          end = std::min(index + chunk, total);
         }
+        if (cancelled.load(std::memory_order_relaxed))
+          return false;
+        linear = reverseOrder ? total - 1 - index : index;
+        ++index;
         // Past a fault only earlier workgroups run: one of them may have
         // the dispatch's first fault (FaultLog.h).
-        uint64_t linear = reverseOrder ? total - 1 - index : index;
         if (linear >=
             std::min(faults.getEarliest(), state.faults.getEarliest())) {
           if (reverseOrder)
             continue;
-          stop = true;
-          break;
+          return false;
         }
-        std::array<uint32_t, 3> id = {
-            uint32_t(linear % groups[0]),
-            uint32_t((linear / groups[0]) % groups[1]),
-            uint32_t(linear / (uint64_t(groups[0]) * groups[1]))};
-        const std::array<uint32_t, 3> &base = resources.baseWorkgroup;
+        // The next id in x order without the three divisions (as long as
+        // a small kernel's workgroup).
+        if (previous && linear == *previous + 1 && current[0] + 1 < groups[0])
+          ++current[0];
+        else
+          current = {uint32_t(linear % groups[0]),
+                     uint32_t((linear / groups[0]) % groups[1]),
+                     uint32_t(linear / (uint64_t(groups[0]) * groups[1]))};
+        previous = linear;
+        id = current;
+        return true;
+      }
+    };
+    std::array<uint32_t, 3> id;
+    uint64_t linear = 0;
+    if (kernel.workgroup && !debugInvocation) {
+      bool running = false;
+      auto step = [&](std::array<uint32_t, 3> &nextId) {
+        if (running) {
+          state.races.finishWorkgroup(linear);
+          ++finished;
+        }
+        running = next(nextId, linear);
+        return running;
+      };
+      while (std::optional<KernelFault> fault = runner.runBatch(step)) {
+        faults.report(linear, std::move(*fault));
+        running = false;
+      }
+    } else {
+      const std::array<uint32_t, 3> &base = resources.baseWorkgroup;
+      while (next(id, linear)) {
         const DebugInvocation *debug =
             debugInvocation && debugInvocation->workgroup ==
                                    std::array<uint32_t, 3>{base[0] + id[0],
@@ -195,12 +230,8 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
         state.races.finishWorkgroup(linear);
         ++finished;
       }
-      // Counted once a chunk: a counter every thread bumped for every
-      // workgroup cost more than a small vertex shader.
-      finishedWorkgroups.fetch_add(finished, std::memory_order_relaxed);
-      if (stop)
-        return;
     }
+    finishedWorkgroups.fetch_add(finished, std::memory_order_relaxed);
   });
   if (llvm::Error cancellation = takeCancellation()) {
     llvm::consumeError(faults.takeError(state));

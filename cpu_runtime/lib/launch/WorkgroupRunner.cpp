@@ -167,6 +167,28 @@ std::optional<KernelFault> WorkgroupRunner::runRow(uint32_t count, uint32_t y) {
   return makeFault(*signal, {invocation.workgroup_id[0], y, 0});
 }
 
+std::optional<KernelFault> WorkgroupRunner::runBatch(
+    llvm::function_ref<bool(std::array<uint32_t, 3> &)> next) {
+  auto &state = *static_cast<DispatchState *>(dispatch.runtime);
+  const spvb_kernel_info &info = kernel.info;
+  std::array<uint32_t, 3> id;
+  std::optional<TrappedSignal> signal = trap.run([&] {
+    while (next(id)) {
+      for (int d = 0; d < 3; ++d)
+        invocation.workgroup_id[d] = state.baseWorkgroup[d] + id[d];
+      if (info.shared_memory_size)
+        std::memset(shared.data(), kernel.workgroupFill,
+                    info.shared_memory_size);
+      kernel.workgroup(&dispatch, &invocation);
+    }
+  });
+  if (!signal)
+    return std::nullopt;
+  return makeFault(*signal,
+                   {invocation.workgroup_id[0], invocation.workgroup_id[1],
+                    invocation.workgroup_id[2]});
+}
+
 KernelFault WorkgroupRunner::makeFault(const TrappedSignal &signal,
                                        std::array<uint32_t, 3> workgroup) {
   const spvb_kernel_info &info = kernel.info;
