@@ -317,6 +317,7 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups,
         "error: vkCmdDispatch: no compute pipeline is bound");
   Dispatch dispatch(state.pipeline->kernel);
   dispatch.setLimits(device.physicalDevice->environment.limits);
+  dispatch.setBoundsCheckHint("SPVB_CHECKS=bounds");
   for (const auto &[setIndex, bound] : state.sets) {
     const auto &[set, dynamicOffsets] = bound;
     size_t nextDynamic = 0;

@@ -3,7 +3,8 @@
 peer), and prints both side by side.
 
 The verdict is VkFFTCheck's on spvbridge: every transform within its error
-limit against FFTW. lavapipe's run shows the same program is right there
+limit against FFTW, and no message from the Khronos validation layer, which
+is on in both runs. lavapipe's run shows the same program is right there
 too and gives the times to compare; a failure or timeout of the peer is
 reported, never a verdict, and no verdict depends on either's speed.
 
@@ -17,7 +18,8 @@ import sys
 
 
 def run(check, manifest):
-    env = dict(os.environ, VK_ICD_FILENAMES=manifest, VK_DRIVER_FILES=manifest)
+    env = dict(os.environ, VK_ICD_FILENAMES=manifest, VK_DRIVER_FILES=manifest,
+               VK_INSTANCE_LAYERS="VK_LAYER_KHRONOS_validation")
     # Limit CPU time, not wall time: a loaded machine slows both alike.
     def limit():
         resource.setrlimit(resource.RLIMIT_CPU, (1200, 1200))
@@ -46,7 +48,12 @@ def main():
         print(f"note: no lavapipe at {args.peer}: no peer run")
     if code != 0:
         print(f"error: VkFFT on the spvbridge ICD failed (exit {code})")
-    return 1 if code != 0 else 0
+    messages = [line for line in ours.splitlines()
+                if "VUID" in line or "Validation Error" in line or
+                "Validation Warning" in line]
+    for line in messages:
+        print(f"error: the validation layer on the spvbridge ICD: {line}")
+    return 1 if code != 0 or messages else 0
 
 
 if __name__ == "__main__":

@@ -92,6 +92,10 @@ if shutil.which("lldb-22") and debugger_runs(
         ["lldb-22", "--batch", "--no-lldbinit", "-o", "run", "--", "/bin/true"],
         "exited with status = 0"):
     config.available_features.add("lldb")
+# VkFFT's check (tests/icd/), built when libvkfft-dev and FFTW are there.
+if os.path.exists(os.path.join(config.spvb_obj_root, "tests", "icd",
+                               "VkFFTCheck")):
+    config.available_features.add("vkfft")
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
     ("%spv_run", os.path.join(config.spvb_tools_dir, "spv-run")))

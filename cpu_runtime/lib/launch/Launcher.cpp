@@ -96,9 +96,10 @@ std::string KernelFault::describeOffset(llvm::StringRef what,
 
 std::string KernelFault::describeAccess(llvm::StringRef place) const {
   return llvm::formatv("the shader accessed memory outside its buffers: {0}, "
-                       "in workgroup ({1}, {2}, {3}); rerun with "
-                       "--check-bounds to find the instruction",
-                       place, workgroup[0], workgroup[1], workgroup[2]);
+                       "in workgroup ({1}, {2}, {3}); rerun with {4} to find "
+                       "the instruction",
+                       place, workgroup[0], workgroup[1], workgroup[2],
+                       boundsCheckHint);
 }
 
 std::string KernelFault::getMessage() const {
@@ -116,7 +117,8 @@ std::string KernelFault::getMessage() const {
   case Kind::BadAddress:
     return "the shader accessed memory at an address the host cannot use "
            "(far outside any buffer, or a misaligned vector access) " +
-           where + "; rerun with --check-bounds to find the instruction";
+           where + "; rerun with " + boundsCheckHint +
+           " to find the instruction";
   case Kind::StackOverflow:
     return "the shader overflowed its stack " + where +
            ": its Function variables (a large private array?) or calls need "

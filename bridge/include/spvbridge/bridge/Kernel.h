@@ -147,6 +147,11 @@ public:
   /// The subgroup size of this dispatch (a pipeline's required size); 0,
   /// the default: the launcher's.
   void setSubgroupSize(uint32_t size) { subgroupSize = size; }
+  /// How the user turns on the bounds check, for the advice in a fault's
+  /// message (default: spv-run's --check-bounds).
+  void setBoundsCheckHint(std::string hint) {
+    boundsCheckHint = std::move(hint);
+  }
   /// Names memory the shader reaches through device addresses rather than
   /// a descriptor, for the message of a fault in it.
   void nameMemory(std::string name, const void *data, uint64_t size);
@@ -202,6 +207,7 @@ private:
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::string> labels;
   DeviceLimits limits = DeviceLimits::lavapipe();
   uint32_t subgroupSize = 0;
+  std::string boundsCheckHint = "--check-bounds";
 };
 
 } // namespace spvb

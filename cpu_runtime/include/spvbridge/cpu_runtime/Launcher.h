@@ -89,6 +89,9 @@ public:
   std::string region;
   uintptr_t regionStart = 0;
   uint64_t regionSize = 0;
+  /// How the user turns on the bounds check, for the messages' advice
+  /// (spv-run's flag; a driver's variable).
+  std::string boundsCheckHint = "--check-bounds";
 
   /// "a write", "a read" or "an access".
   llvm::StringRef getAccessPhrase() const;
@@ -97,7 +100,7 @@ public:
   std::string describeOffset(llvm::StringRef what, llvm::StringRef detail,
                              uintptr_t start, uint64_t size) const;
   /// "the shader accessed memory outside its buffers: <place>, in workgroup
-  /// (x, y, z); rerun with --check-bounds to find the instruction".
+  /// (x, y, z); rerun with <boundsCheckHint> to find the instruction".
   std::string describeAccess(llvm::StringRef place) const;
   /// The message without "error: ", for callers that name the shader.
   std::string getMessage() const;
