@@ -634,8 +634,7 @@ static uint64_t getDistance(uintptr_t address, uintptr_t start, uint64_t size) {
 /// Beyond the guard regions (GuardedBuffer.h) a fault is nobody's.
 static constexpr uint64_t kNearby = uint64_t(16) << 30;
 
-std::string
-Dispatch::describeFault(const runtime::KernelFault &trapped) const {
+std::string Dispatch::describeFault(const runtime::KernelFault &trapped) const {
   runtime::KernelFault fault = trapped;
   fault.boundsCheckHint = boundsCheckHint;
   std::string prefix = "error: " + kernel->sourceName + ": ";
