@@ -58,8 +58,9 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateBufferView(
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_DestroyBufferView(
-    VkDevice, VkBufferView bufferView, const VkAllocationCallbacks *) {
-  delete fromHandle<BufferView>(bufferView);
+    VkDevice device, VkBufferView bufferView, const VkAllocationCallbacks *) {
+  fromHandle<Device>(device)->quarantine.retire(
+      fromHandle<BufferView>(bufferView));
 }
 
 } // extern "C"

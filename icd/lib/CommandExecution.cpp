@@ -1,6 +1,7 @@
 //===- CommandExecution.cpp - Replaying a command buffer ------------------===//
 #include "CommandExecution.h"
 
+#include "HandleChecks.h"
 #include "ImageTransfers.h"
 #include "Queries.h"
 
@@ -17,19 +18,11 @@
 using namespace spvb;
 using namespace spvb::icd;
 
-/// Invalid use that is cheap to see: a null handle where the command needs
-/// an object.
-static llvm::Error nullHandle(const char *command, const char *what) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "error: %s: %s is VK_NULL_HANDLE", command,
-                                 what);
-}
-
-/// A buffer with memory bound, or the error naming the command.
+/// A live buffer with memory bound, or the error naming the command.
 static llvm::Error checkBuffer(const Buffer *buffer, const char *command,
                                const char *what) {
-  if (!buffer)
-    return nullHandle(command, what);
+  if (llvm::Error error = checkHandle(buffer, command, what))
+    return error;
   if (!buffer->memory)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "error: %s: %s has no memory bound", command,
@@ -53,8 +46,9 @@ public:
   explicit Executor(Device &device) : device(device) {}
 
   llvm::Error operator()(const command::BindPipeline &command) {
-    if (!command.pipeline)
-      return nullHandle("vkCmdBindPipeline", "pipeline");
+    if (llvm::Error error =
+            checkHandle(command.pipeline, "vkCmdBindPipeline", "pipeline"))
+      return error;
     state.pipeline = command.pipeline;
     return llvm::Error::success();
   }
@@ -109,9 +103,10 @@ public:
     return llvm::Error::success();
   }
   llvm::Error operator()(const command::SetEvent &command) {
-    if (!command.event)
-      return nullHandle(command.set ? "vkCmdSetEvent" : "vkCmdResetEvent",
-                        "event");
+    if (llvm::Error error = checkHandle(
+            command.event, command.set ? "vkCmdSetEvent" : "vkCmdResetEvent",
+            "event"))
+      return error;
     {
       std::lock_guard<std::mutex> lock(device.mutex);
       command.event->set = command.set;
@@ -121,8 +116,9 @@ public:
   }
   llvm::Error operator()(const command::WaitEvents &command);
   llvm::Error operator()(const command::WriteTimestamp &command) {
-    if (!command.pool)
-      return nullHandle("vkCmdWriteTimestamp", "queryPool");
+    if (llvm::Error error =
+            checkHandle(command.pool, "vkCmdWriteTimestamp", "queryPool"))
+      return error;
     uint64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                        std::chrono::steady_clock::now().time_since_epoch())
                        .count();
@@ -132,8 +128,9 @@ public:
     return llvm::Error::success();
   }
   llvm::Error operator()(const command::ResetQueryPool &command) {
-    if (!command.pool)
-      return nullHandle("vkCmdResetQueryPool", "queryPool");
+    if (llvm::Error error =
+            checkHandle(command.pool, "vkCmdResetQueryPool", "queryPool"))
+      return error;
     std::lock_guard<std::mutex> lock(device.mutex);
     for (uint32_t i = 0; i < command.queryCount; ++i) {
       command.pool->available[command.firstQuery + i] = false;
@@ -142,9 +139,10 @@ public:
     return llvm::Error::success();
   }
   llvm::Error operator()(const command::Query &command) {
-    if (!command.pool)
-      return nullHandle(command.begin ? "vkCmdBeginQuery" : "vkCmdEndQuery",
-                        "queryPool");
+    if (llvm::Error error = checkHandle(
+            command.pool, command.begin ? "vkCmdBeginQuery" : "vkCmdEndQuery",
+            "queryPool"))
+      return error;
     if (command.begin) {
       activeQueries.insert({command.pool, command.query});
       return llvm::Error::success();
@@ -155,8 +153,9 @@ public:
     return llvm::Error::success();
   }
   llvm::Error operator()(const command::CopyQueryPoolResults &command) {
-    if (!command.pool)
-      return nullHandle("vkCmdCopyQueryPoolResults", "queryPool");
+    if (llvm::Error error =
+            checkHandle(command.pool, "vkCmdCopyQueryPoolResults", "queryPool"))
+      return error;
     if (llvm::Error error = checkBuffer(
             command.buffer, "vkCmdCopyQueryPoolResults", "dstBuffer"))
       return error;
@@ -178,7 +177,7 @@ public:
   llvm::Error operator()(const command::ExecuteCommands &command) {
     for (const CommandBuffer *secondary : command.commandBuffers) {
       if (!secondary)
-        return nullHandle("vkCmdExecuteCommands", "a command buffer");
+        return makeNullHandleError("vkCmdExecuteCommands", "a command buffer");
       // A secondary command buffer inherits no bound state; the primary's
       // is undefined after it.
       state = BoundState();
@@ -228,10 +227,10 @@ private:
 llvm::Error Executor::operator()(const command::BindDescriptorSets &command) {
   size_t nextOffset = 0;
   for (auto [i, set] : llvm::enumerate(command.sets)) {
-    if (!set)
-      return nullHandle(
-          "vkCmdBindDescriptorSets",
-          ("set " + std::to_string(command.firstSet + i)).c_str());
+    std::string what = "set " + std::to_string(command.firstSet + i);
+    if (llvm::Error error =
+            checkHandle(set, "vkCmdBindDescriptorSets", what.c_str()))
+      return error;
     std::vector<uint32_t> offsets;
     for (const auto &[binding, info] : set->layout->bindings)
       if (info.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
@@ -250,6 +249,32 @@ llvm::Error Executor::bindDescriptor(Dispatch &dispatch, uint32_t set,
                                      VkDescriptorType type,
                                      const Descriptor &descriptor,
                                      uint32_t dynamicOffset) {
+  // A descriptor whose object was destroyed after the write.
+  auto destroyed = [&](const DestructibleObject *object,
+                       const char *what) -> llvm::Error {
+    if (!object || !object->destroyed)
+      return llvm::Error::success();
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "error: vkCmdDispatch: the %s written to set %u, binding %u, "
+        "element %u was destroyed",
+        what, set, binding, element);
+  };
+  if (llvm::Error error = destroyed(descriptor.buffer, "VkBuffer"))
+    return error;
+  if (llvm::Error error = destroyed(descriptor.imageView, "VkImageView"))
+    return error;
+  if (llvm::Error error = destroyed(descriptor.sampler, "VkSampler"))
+    return error;
+  if (llvm::Error error = destroyed(descriptor.bufferView, "VkBufferView"))
+    return error;
+  if (descriptor.imageView && !descriptor.imageView->destroyed)
+    if (llvm::Error error = destroyed(descriptor.imageView->image, "VkImage"))
+      return error;
+  if (descriptor.bufferView && !descriptor.bufferView->destroyed)
+    if (llvm::Error error =
+            destroyed(descriptor.bufferView->buffer, "VkBuffer of a view"))
+      return error;
   auto unbound = [&](const char *what) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -315,6 +340,15 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups,
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         "error: vkCmdDispatch: no compute pipeline is bound");
+  if (llvm::Error error =
+          checkHandle(state.pipeline, "vkCmdDispatch", "the bound pipeline"))
+    return error;
+  for (const auto &[setIndex, bound] : state.sets) {
+    std::string what = "bound set " + std::to_string(setIndex);
+    if (llvm::Error error =
+            checkHandle(bound.first, "vkCmdDispatch", what.c_str()))
+      return error;
+  }
   Dispatch dispatch(state.pipeline->kernel);
   dispatch.setLimits(device.physicalDevice->environment.limits);
   dispatch.setBoundsCheckHint("SPVB_CHECKS=bounds");
@@ -417,8 +451,9 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups,
 }
 
 llvm::Error Executor::operator()(const command::WaitEvents &command) {
-  if (llvm::is_contained(command.events, nullptr))
-    return nullHandle("vkCmdWaitEvents", "an event");
+  for (const Event *event : command.events)
+    if (llvm::Error error = checkHandle(event, "vkCmdWaitEvents", "an event"))
+      return error;
   // Earlier commands have run: only the host can still set an event.
   std::unique_lock<std::mutex> lock(device.mutex);
   device.changed.wait(lock, [&] {

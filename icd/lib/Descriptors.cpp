@@ -170,13 +170,21 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDescriptorPool(
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_DestroyDescriptorPool(
-    VkDevice, VkDescriptorPool pool, const VkAllocationCallbacks *) {
-  delete fromHandle<DescriptorPool>(pool);
+    VkDevice device, VkDescriptorPool pool, const VkAllocationCallbacks *) {
+  DescriptorPool *object = fromHandle<DescriptorPool>(pool);
+  if (!object)
+    return;
+  for (std::unique_ptr<DescriptorSet> &set : object->sets)
+    fromHandle<Device>(device)->quarantine.retire(set.release());
+  delete object;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL spvb_ResetDescriptorPool(
-    VkDevice, VkDescriptorPool pool, VkDescriptorPoolResetFlags) {
-  fromHandle<DescriptorPool>(pool)->sets.clear();
+    VkDevice device, VkDescriptorPool pool, VkDescriptorPoolResetFlags) {
+  auto &sets = fromHandle<DescriptorPool>(pool)->sets;
+  for (std::unique_ptr<DescriptorSet> &set : sets)
+    fromHandle<Device>(device)->quarantine.retire(set.release());
+  sets.clear();
   return VK_SUCCESS;
 }
 
@@ -206,12 +214,15 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_AllocateDescriptorSets(
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL spvb_FreeDescriptorSets(
-    VkDevice, VkDescriptorPool descriptorPool, uint32_t descriptorSetCount,
-    const VkDescriptorSet *pDescriptorSets) {
+    VkDevice device, VkDescriptorPool descriptorPool,
+    uint32_t descriptorSetCount, const VkDescriptorSet *pDescriptorSets) {
   auto &sets = fromHandle<DescriptorPool>(descriptorPool)->sets;
   for (uint32_t i = 0; i < descriptorSetCount; ++i)
-    llvm::erase_if(sets, [&](const std::unique_ptr<DescriptorSet> &set) {
-      return toHandle<VkDescriptorSet>(set.get()) == pDescriptorSets[i];
+    llvm::erase_if(sets, [&](std::unique_ptr<DescriptorSet> &set) {
+      if (toHandle<VkDescriptorSet>(set.get()) != pDescriptorSets[i])
+        return false;
+      fromHandle<Device>(device)->quarantine.retire(set.release());
+      return true;
     });
   return VK_SUCCESS;
 }

@@ -17,6 +17,19 @@
 using namespace spvb;
 using namespace spvb::icd;
 
+void Quarantine::retire(DestructibleObject *object) {
+  if (!object)
+    return;
+  object->destroyed = true;
+  std::unique_ptr<DestructibleObject> oldest;
+  std::lock_guard<std::mutex> lock(mutex);
+  objects.emplace_back(object);
+  if (objects.size() > kKept) {
+    oldest = std::move(objects.front());
+    objects.pop_front();
+  }
+}
+
 extern "C" {
 
 VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDevice(

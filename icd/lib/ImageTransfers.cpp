@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ImageTransfers.h"
+#include "HandleChecks.h"
 
 #include "spvbridge/cpu_runtime/ImageFormats.h"
 
@@ -19,8 +20,8 @@ static llvm::Error fail(const char *command, const char *what) {
 }
 
 static llvm::Error checkImage(const Image *image, const char *command) {
-  if (!image)
-    return fail(command, "an image is VK_NULL_HANDLE");
+  if (llvm::Error error = checkHandle(image, command, "an image"))
+    return error;
   if (!image->memory)
     return fail(command, "an image has no memory bound");
   return llvm::Error::success();
@@ -52,8 +53,8 @@ spvb::icd::copyBufferImage(const command::CopyBufferImage &command) {
       command.toImage ? "vkCmdCopyBufferToImage" : "vkCmdCopyImageToBuffer";
   if (llvm::Error error = checkImage(command.image, name))
     return error;
-  if (!command.buffer)
-    return fail(name, "the buffer is VK_NULL_HANDLE");
+  if (llvm::Error error = checkHandle(command.buffer, name, "the buffer"))
+    return error;
   if (!command.buffer->memory)
     return fail(name, "the buffer has no memory bound");
   const Image &image = *command.image;

@@ -85,9 +85,9 @@ spvb_CreateImage(VkDevice, const VkImageCreateInfo *pCreateInfo,
   return VK_SUCCESS;
 }
 
-VKAPI_ATTR void VKAPI_CALL spvb_DestroyImage(VkDevice, VkImage image,
+VKAPI_ATTR void VKAPI_CALL spvb_DestroyImage(VkDevice device, VkImage image,
                                              const VkAllocationCallbacks *) {
-  delete fromHandle<Image>(image);
+  fromHandle<Device>(device)->quarantine.retire(fromHandle<Image>(image));
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_GetImageMemoryRequirements(
@@ -251,8 +251,9 @@ spvb_CreateImageView(VkDevice device, const VkImageViewCreateInfo *pCreateInfo,
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_DestroyImageView(
-    VkDevice, VkImageView imageView, const VkAllocationCallbacks *) {
-  delete fromHandle<ImageView>(imageView);
+    VkDevice device, VkImageView imageView, const VkAllocationCallbacks *) {
+  fromHandle<Device>(device)->quarantine.retire(
+      fromHandle<ImageView>(imageView));
 }
 
 } // extern "C"

@@ -9,7 +9,10 @@
 #include "EntryPoints.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -46,17 +49,38 @@ bool spvb::icd::fitsMemory(const char *command, const char *what,
   return false;
 }
 
+VkDeviceSize spvb::icd::getMemoryHeapSize() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  uint64_t bytes = pages > 0 && pageSize > 0
+                       ? uint64_t(pages) * uint64_t(pageSize)
+                       : uint64_t(1) << 30;
+  return bytes / 4 * 3;
+}
+
 extern "C" {
 
 VKAPI_ATTR VkResult VKAPI_CALL
 spvb_AllocateMemory(VkDevice, const VkMemoryAllocateInfo *pAllocateInfo,
                     const VkAllocationCallbacks *, VkDeviceMemory *pMemory) {
-  if (pAllocateInfo->memoryTypeIndex != 0)
+  VkDeviceSize size = pAllocateInfo->allocationSize;
+  if (pAllocateInfo->memoryTypeIndex != 0) {
+    std::fprintf(stderr,
+                 "error: vkAllocateMemory: memory type %u does not exist (the "
+                 "device has one, 0)\n",
+                 pAllocateInfo->memoryTypeIndex);
     return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
+  if (size > getMemoryHeapSize()) {
+    std::fprintf(stderr,
+                 "error: vkAllocateMemory: %llu bytes exceed the memory heap "
+                 "(%llu bytes, three quarters of the host's memory)\n",
+                 (unsigned long long)size,
+                 (unsigned long long)getMemoryHeapSize());
+    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  }
   auto *memory = new (std::nothrow) DeviceMemory();
   if (!memory)
     return VK_ERROR_OUT_OF_HOST_MEMORY;
-  VkDeviceSize size = pAllocateInfo->allocationSize;
   VkDeviceSize rounded =
       (size + kMemoryAlignment - 1) / kMemoryAlignment * kMemoryAlignment;
   // Pages of their own, zero-filled (a shader that reads memory it never
@@ -65,6 +89,8 @@ spvb_AllocateMemory(VkDevice, const VkMemoryAllocateInfo *pAllocateInfo,
   void *mapped = mmap(nullptr, rounded, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mapped == MAP_FAILED) {
+    std::fprintf(stderr, "error: vkAllocateMemory: cannot map %llu bytes: %s\n",
+                 (unsigned long long)rounded, std::strerror(errno));
     delete memory;
     return VK_ERROR_OUT_OF_DEVICE_MEMORY;
   }
@@ -136,7 +162,7 @@ VKAPI_ATTR void VKAPI_CALL spvb_DestroyBuffer(VkDevice device, VkBuffer buffer,
     owner.addressableBuffers.erase(object);
     owner.objectNames.erase(reinterpret_cast<uint64_t>(buffer));
   }
-  delete object;
+  fromHandle<Device>(device)->quarantine.retire(object);
 }
 
 static VkMemoryRequirements getBufferRequirements(VkDeviceSize size) {

@@ -6,6 +6,10 @@
 
 namespace spvb::icd {
 
+/// The one memory heap: three quarters of the host's memory, as lavapipe
+/// reports.
+VkDeviceSize getMemoryHeapSize();
+
 /// \p requirements into \p out, with the extension structures it chains
 /// (no allocation needs to be dedicated).
 void setMemoryRequirements(VkMemoryRequirements2 &out,

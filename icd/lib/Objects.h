@@ -68,6 +68,28 @@ struct Instance : DispatchableObject {
 
 struct Device;
 
+/// An object a command may name after the application destroyed it: the
+/// device keeps it, marked, for a while (Quarantine), so that the command
+/// reports the destroyed handle instead of reading freed memory.
+struct DestructibleObject {
+  virtual ~DestructibleObject() = default;
+  bool destroyed = false;
+};
+
+/// Destroyed objects, marked and kept until kKept later ones push them
+/// out: a handle used soon after its destruction, the usual mistake, is
+/// reported; one used much later may not be.
+class Quarantine {
+public:
+  static constexpr size_t kKept = 4096;
+  /// Marks \p object destroyed and keeps it (null: nothing).
+  void retire(DestructibleObject *object);
+
+private:
+  std::mutex mutex;
+  std::deque<std::unique_ptr<DestructibleObject>> objects;
+};
+
 struct Queue : DispatchableObject {
   Device *device = nullptr;
   uint32_t family = 0;
@@ -138,6 +160,9 @@ struct Device : DispatchableObject {
   std::mutex privateDataMutex;
   std::map<std::tuple<VkObjectType, uint64_t, const void *>, uint64_t>
       privateData;
+
+  /// Last, so that its objects go before the compiler and launcher.
+  Quarantine quarantine;
 };
 
 struct DeviceMemory {
@@ -147,7 +172,7 @@ struct DeviceMemory {
   VkDeviceSize mappedSize = 0;
 };
 
-struct Buffer {
+struct Buffer : DestructibleObject {
   VkDeviceSize size = 0;
   VkBufferUsageFlags usage = 0;
   DeviceMemory *memory = nullptr;
@@ -161,7 +186,7 @@ struct Buffer {
 /// tightly packed, x fastest, then y, z and the array layer; the mip levels
 /// follow each other, each with all its layers. Linear and optimal tiling
 /// are the same.
-struct Image {
+struct Image : DestructibleObject {
   VkImageType type = VK_IMAGE_TYPE_2D;
   VkFormat format = VK_FORMAT_UNDEFINED;
   /// The SPIR-V ImageFormat of its texels.
@@ -199,17 +224,17 @@ struct Image {
 
 /// A view is the runtime's image descriptor, made when the view is (its
 /// image's memory is bound by then).
-struct ImageView {
+struct ImageView : DestructibleObject {
   Image *image = nullptr;
   spvb_image descriptor = {};
 };
 
-struct BufferView {
+struct BufferView : DestructibleObject {
   Buffer *buffer = nullptr;
   spvb_image descriptor = {};
 };
 
-struct Sampler {
+struct Sampler : DestructibleObject {
   spvb_sampler descriptor = {};
 };
 
@@ -245,7 +270,7 @@ struct Descriptor {
   BufferView *bufferView = nullptr;
 };
 
-struct DescriptorSet {
+struct DescriptorSet : DestructibleObject {
   const DescriptorSetLayout *layout = nullptr;
   /// The element count of the layout's variable-count binding, as allocated.
   uint32_t variableCount = 0;
@@ -265,7 +290,7 @@ struct PipelineLayout {
   uint32_t pushConstantSize = 0;
 };
 
-struct Pipeline {
+struct Pipeline : DestructibleObject {
   std::shared_ptr<const Kernel> kernel;
   /// VK_EXT_subgroup_size_control's required size; 0: the device's.
   uint32_t subgroupSize = 0;
@@ -402,12 +427,12 @@ struct Semaphore {
 
 /// Set and reset by the host and by commands; the device's mutex guards
 /// `set`.
-struct Event {
+struct Event : DestructibleObject {
   Device *device = nullptr;
   bool set = false;
 };
 
-struct QueryPool {
+struct QueryPool : DestructibleObject {
   VkQueryType type = VK_QUERY_TYPE_TIMESTAMP;
   /// The statistics a pipeline-statistics query counts, in bit order.
   VkQueryPipelineStatisticFlags statistics = 0;

@@ -10,12 +10,11 @@
 #include "EntryPoints.h"
 #include "Enumerate.h"
 #include "Extensions.h"
+#include "Memory.h"
 #include "Objects.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/xxhash.h"
-
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
@@ -40,15 +39,6 @@ static void getDeviceUuid(const PhysicalDevice &device,
   uint64_t hash = llvm::xxh3_64bits(key);
   std::memcpy(uuid, "spvbridge", 8);
   std::memcpy(uuid + 8, &hash, sizeof(hash));
-}
-
-/// Three quarters of the host's memory, as lavapipe reports.
-static VkDeviceSize getHeapSize() {
-  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  uint64_t bytes = pages > 0 && pageSize > 0
-                       ? uint64_t(pages) * uint64_t(pageSize)
-                       : uint64_t(1) << 30;
-  return bytes / 4 * 3;
 }
 
 static VkPhysicalDeviceLimits getLimits(const DeviceLimits &profile) {
@@ -175,7 +165,7 @@ getVulkan11Properties(const PhysicalDevice &device) {
   properties.subgroupSupportedOperations = kSubgroupOperations;
   properties.pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
   properties.maxPerSetDescriptors = 1024;
-  properties.maxMemoryAllocationSize = getHeapSize();
+  properties.maxMemoryAllocationSize = getMemoryHeapSize();
   return properties;
 }
 
@@ -240,7 +230,7 @@ getVulkan13Properties(const PhysicalDevice &device) {
   properties.maxInlineUniformTotalSize = 256;
   properties.storageTexelBufferOffsetAlignmentBytes = 16;
   properties.uniformTexelBufferOffsetAlignmentBytes = 16;
-  properties.maxBufferSize = getHeapSize();
+  properties.maxBufferSize = getMemoryHeapSize();
   return properties;
 }
 
@@ -392,7 +382,7 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceMemoryProperties(
   std::memset(pProperties, 0, sizeof(*pProperties));
   // One heap, host memory: every type flag a unified-memory device has.
   pProperties->memoryHeapCount = 1;
-  pProperties->memoryHeaps[0].size = getHeapSize();
+  pProperties->memoryHeaps[0].size = getMemoryHeapSize();
   pProperties->memoryHeaps[0].flags = VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
   pProperties->memoryTypeCount = 1;
   pProperties->memoryTypes[0].heapIndex = 0;

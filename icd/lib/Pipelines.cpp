@@ -172,9 +172,14 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateComputePipelines(
   return result;
 }
 
-VKAPI_ATTR void VKAPI_CALL spvb_DestroyPipeline(VkDevice, VkPipeline pipeline,
+VKAPI_ATTR void VKAPI_CALL spvb_DestroyPipeline(VkDevice device,
+                                                VkPipeline pipeline,
                                                 const VkAllocationCallbacks *) {
-  delete fromHandle<Pipeline>(pipeline);
+  // Its compiled code goes now; the marked object stays a while.
+  if (Pipeline *object = fromHandle<Pipeline>(pipeline)) {
+    object->kernel.reset();
+    fromHandle<Device>(device)->quarantine.retire(object);
+  }
 }
 
 } // extern "C"

@@ -87,8 +87,9 @@ spvb_CreateQueryPool(VkDevice, const VkQueryPoolCreateInfo *pCreateInfo,
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_DestroyQueryPool(
-    VkDevice, VkQueryPool queryPool, const VkAllocationCallbacks *) {
-  delete fromHandle<QueryPool>(queryPool);
+    VkDevice device, VkQueryPool queryPool, const VkAllocationCallbacks *) {
+  fromHandle<Device>(device)->quarantine.retire(
+      fromHandle<QueryPool>(queryPool));
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL spvb_GetQueryPoolResults(

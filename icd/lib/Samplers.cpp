@@ -39,9 +39,10 @@ spvb_CreateSampler(VkDevice, const VkSamplerCreateInfo *pCreateInfo,
   return VK_SUCCESS;
 }
 
-VKAPI_ATTR void VKAPI_CALL spvb_DestroySampler(VkDevice, VkSampler sampler,
+VKAPI_ATTR void VKAPI_CALL spvb_DestroySampler(VkDevice device,
+                                               VkSampler sampler,
                                                const VkAllocationCallbacks *) {
-  delete fromHandle<Sampler>(sampler);
+  fromHandle<Device>(device)->quarantine.retire(fromHandle<Sampler>(sampler));
 }
 
 } // extern "C"

@@ -133,9 +133,9 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateEvent(VkDevice device,
   return VK_SUCCESS;
 }
 
-VKAPI_ATTR void VKAPI_CALL spvb_DestroyEvent(VkDevice, VkEvent event,
+VKAPI_ATTR void VKAPI_CALL spvb_DestroyEvent(VkDevice device, VkEvent event,
                                              const VkAllocationCallbacks *) {
-  delete fromHandle<Event>(event);
+  fromHandle<Device>(device)->quarantine.retire(fromHandle<Event>(event));
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL spvb_GetEventStatus(VkDevice device,

@@ -9,6 +9,11 @@
 //   no-memory      a dispatch whose storage buffer has no memory bound
 //   feature        vkCreateDevice enabling a feature the device lacks
 //   image-format   vkCreateImage in a format with no SPIR-V image format
+//   huge-memory    vkAllocateMemory of more than the memory heap
+//   destroyed-buffer   vkCmdCopyBuffer from a buffer destroyed before the
+//                      submission
+//   destroyed-descriptor   a dispatch whose storage buffer was destroyed
+//                          after the descriptor write
 //
 //   InvalidUse CASE SHADER.spv
 //
@@ -105,6 +110,18 @@ int main(int argc, char **argv) {
     vkDestroyDevice(device, nullptr);
     return 0;
   }
+  if (which == "huge-memory") {
+    VkPhysicalDeviceMemoryProperties memory;
+    vkGetPhysicalDeviceMemoryProperties(physicalDevice, &memory);
+    auto allocateInfo = makeStruct<VkMemoryAllocateInfo>(
+        VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+    allocateInfo.allocationSize = memory.memoryHeaps[0].size + 1;
+    VkDeviceMemory allocated;
+    std::printf("huge-memory: vkAllocateMemory %d\n",
+                vkAllocateMemory(device, &allocateInfo, nullptr, &allocated));
+    vkDestroyDevice(device, nullptr);
+    return 0;
+  }
   VkQueue queue;
   vkGetDeviceQueue(device, 0, 0, &queue);
   auto poolInfo = makeStruct<VkCommandPoolCreateInfo>(
@@ -133,9 +150,15 @@ int main(int argc, char **argv) {
   if (which == "copy-null") {
     VkBufferCopy region = {0, 0, 16};
     vkCmdCopyBuffer(commands, VK_NULL_HANDLE, buffer, 1, &region);
+  } else if (which == "destroyed-buffer") {
+    VkBuffer source;
+    check(vkCreateBuffer(device, &bufferInfo, nullptr, &source), "source");
+    VkBufferCopy region = {0, 0, 16};
+    vkCmdCopyBuffer(commands, source, buffer, 1, &region);
+    vkDestroyBuffer(device, source, nullptr);
   } else if (which == "no-pipeline") {
     vkCmdDispatch(commands, 1, 1, 1);
-  } else if (which == "no-memory") {
+  } else if (which == "no-memory" || which == "destroyed-descriptor") {
     VkDescriptorSetLayoutBinding binding = {
         0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
         nullptr};
@@ -199,6 +222,8 @@ int main(int argc, char **argv) {
     write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     write.pBufferInfo = &described;
     vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+    if (which == "destroyed-descriptor")
+      vkDestroyBuffer(device, buffer, nullptr);
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                             pipelineLayout, 0, 1, &set, 0, nullptr);
