@@ -382,14 +382,48 @@ static size_t getFeaturesSize(VkStructureType type) {
   }
 }
 
+namespace {
+/// A features structure's name and VkBool32 members, from vk.xml.
+struct FeatureNames {
+  uint32_t structureType; // 0: VkPhysicalDeviceFeatures
+  const char *structure;
+  std::vector<const char *> members;
+};
+} // namespace
+
+static const FeatureNames *findFeatureNames(uint32_t structureType) {
+  static const FeatureNames table[] = {
+#include "FeatureNames.inc"
+  };
+  for (const FeatureNames &names : table)
+    if (names.structureType == structureType)
+      return &names;
+  return nullptr;
+}
+
+/// "VkPhysicalDeviceVulkan12Features::drawIndirectCount".
+static std::string nameFeature(uint32_t structureType, size_t member) {
+  // VkPhysicalDeviceFeatures2 holds the core structure.
+  bool inFeatures2 =
+      structureType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  const FeatureNames *names = findFeatureNames(inFeatures2 ? 0 : structureType);
+  if (!names)
+    return "the features structure of sType " + std::to_string(structureType) +
+           " member " + std::to_string(member);
+  std::string name =
+      inFeatures2 ? "VkPhysicalDeviceFeatures2::features" : names->structure;
+  return name +
+         "::" + (member < names->members.size() ? names->members[member] : "?");
+}
+
 std::string
 spvb::icd::findUnsupportedFeature(VkPhysicalDevice physicalDevice,
                                   const VkDeviceCreateInfo &createInfo) {
   auto compare = [](const VkBool32 *want, const VkBool32 *have, size_t count,
-                    const char *what) -> std::string {
+                    uint32_t structureType) -> std::string {
     for (size_t i = 0; i < count; ++i)
       if (want[i] && !have[i])
-        return std::string(what) + " member " + std::to_string(i);
+        return nameFeature(structureType, i);
     return "";
   };
   VkPhysicalDeviceFeatures core;
@@ -398,8 +432,7 @@ spvb::icd::findUnsupportedFeature(VkPhysicalDevice physicalDevice,
   if (createInfo.pEnabledFeatures)
     if (std::string missing = compare(
             reinterpret_cast<const VkBool32 *>(createInfo.pEnabledFeatures),
-            reinterpret_cast<const VkBool32 *>(&core), kCoreCount,
-            "VkPhysicalDeviceFeatures");
+            reinterpret_cast<const VkBool32 *>(&core), kCoreCount, 0);
         !missing.empty())
       return missing;
   for (auto *next = static_cast<const VkBaseInStructure *>(createInfo.pNext);
@@ -410,7 +443,7 @@ spvb::icd::findUnsupportedFeature(VkPhysicalDevice physicalDevice,
                   &reinterpret_cast<const VkPhysicalDeviceFeatures2 *>(next)
                        ->features),
               reinterpret_cast<const VkBool32 *>(&core), kCoreCount,
-              "VkPhysicalDeviceFeatures2");
+              VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
           !missing.empty())
         return missing;
       continue;
@@ -427,9 +460,7 @@ spvb::icd::findUnsupportedFeature(VkPhysicalDevice physicalDevice,
             reinterpret_cast<const VkBool32 *>(
                 reinterpret_cast<const uint8_t *>(next) + header),
             reinterpret_cast<const VkBool32 *>(supported.data() + header),
-            (size - header) / sizeof(VkBool32),
-            ("the features structure of sType " + std::to_string(next->sType))
-                .c_str());
+            (size - header) / sizeof(VkBool32), next->sType);
         !missing.empty())
       return missing;
   }

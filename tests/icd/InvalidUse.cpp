@@ -10,6 +10,8 @@
 //   feature        vkCreateDevice enabling a feature the device lacks
 //   image-format   vkCreateImage in a format with no SPIR-V image format
 //   huge-memory    vkAllocateMemory of more than the memory heap
+//   view-swizzle   vkCreateImageView with a component swizzle
+//   query-type     vkCreateQueryPool of occlusion queries
 //   destroyed-buffer   vkCmdCopyBuffer from a buffer destroyed before the
 //                      submission
 //   destroyed-descriptor   a dispatch whose storage buffer was destroyed
@@ -119,6 +121,53 @@ int main(int argc, char **argv) {
     VkDeviceMemory allocated;
     std::printf("huge-memory: vkAllocateMemory %d\n",
                 vkAllocateMemory(device, &allocateInfo, nullptr, &allocated));
+    vkDestroyDevice(device, nullptr);
+    return 0;
+  }
+  if (which == "view-swizzle") {
+    auto imageInfo =
+        makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+    imageInfo.imageType = VK_IMAGE_TYPE_2D;
+    imageInfo.format = VK_FORMAT_R32_SFLOAT;
+    imageInfo.extent = {4, 4, 1};
+    imageInfo.mipLevels = 1;
+    imageInfo.arrayLayers = 1;
+    imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
+    imageInfo.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
+    VkImage image;
+    check(vkCreateImage(device, &imageInfo, nullptr, &image), "image");
+    VkMemoryRequirements requirements;
+    vkGetImageMemoryRequirements(device, image, &requirements);
+    auto allocateInfo = makeStruct<VkMemoryAllocateInfo>(
+        VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+    allocateInfo.allocationSize = requirements.size;
+    VkDeviceMemory memory;
+    check(vkAllocateMemory(device, &allocateInfo, nullptr, &memory), "memory");
+    check(vkBindImageMemory(device, image, memory, 0), "bind");
+    auto viewInfo = makeStruct<VkImageViewCreateInfo>(
+        VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
+    viewInfo.image = image;
+    viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    viewInfo.format = VK_FORMAT_R32_SFLOAT;
+    viewInfo.components = {VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_R,
+                           VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_ONE};
+    viewInfo.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    VkImageView view;
+    std::printf("view-swizzle: vkCreateImageView %d\n",
+                vkCreateImageView(device, &viewInfo, nullptr, &view));
+    vkDestroyImage(device, image, nullptr);
+    vkFreeMemory(device, memory, nullptr);
+    vkDestroyDevice(device, nullptr);
+    return 0;
+  }
+  if (which == "query-type") {
+    auto queryInfo = makeStruct<VkQueryPoolCreateInfo>(
+        VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+    queryInfo.queryType = VK_QUERY_TYPE_OCCLUSION;
+    queryInfo.queryCount = 1;
+    VkQueryPool pool;
+    std::printf("query-type: vkCreateQueryPool %d\n",
+                vkCreateQueryPool(device, &queryInfo, nullptr, &pool));
     vkDestroyDevice(device, nullptr);
     return 0;
   }
