@@ -5,6 +5,8 @@
 #include "ImageTransfers.h"
 #include "Queries.h"
 
+#include "spvbridge/cpu_runtime/DebugTarget.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/Format.h"
@@ -195,6 +197,11 @@ public:
   }
 
 private:
+  /// Under SPVB_DEBUG_INVOCATION, runs the invocation it names through the
+  /// pipeline's debug build if this dispatch has it (spv-run's
+  /// --debug-invocation).
+  void setDebugInvocation(std::array<uint32_t, 3> groups,
+                          std::array<uint32_t, 3> base);
   llvm::Error dispatch(std::array<uint32_t, 3> groups,
                        std::array<uint32_t, 3> base = {0, 0, 0});
   /// Binds one descriptor of a bound set; a descriptor never written is
@@ -442,12 +449,45 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups,
             .str();
       },
       [&](const std::string &message) { device.launcher->cancel(message); });
+  setDebugInvocation(groups, base);
   llvm::Error error = dispatch.run(*device.launcher, groups, base);
+  device.launcher->setDebugInvocation(std::nullopt);
   device.watchdog->disarm();
   if (error)
     return error;
   countInvocations(groups);
   return llvm::Error::success();
+}
+
+void Executor::setDebugInvocation(std::array<uint32_t, 3> groups,
+                                  std::array<uint32_t, 3> base) {
+  const std::shared_ptr<const Kernel> &debugKernel =
+      state.pipeline->debugKernel;
+  const std::string &text = device.physicalDevice->environment.debugInvocation;
+  if (!debugKernel || text.empty())
+    return;
+  // Ids count from workgroup 0: a dispatch from a base has the ones from
+  // the base on.
+  std::array<uint32_t, 3> end = {base[0] + groups[0], base[1] + groups[1],
+                                 base[2] + groups[2]};
+  llvm::Expected<runtime::DebugInvocation> target =
+      runtime::parseDebugInvocation(text, end,
+                                    debugKernel->entry.info.workgroup_size,
+                                    "SPVB_DEBUG_INVOCATION");
+  // Not in this dispatch: it runs as it is.
+  if (!target) {
+    llvm::consumeError(target.takeError());
+    return;
+  }
+  for (int d = 0; d < 3; ++d)
+    if (target->workgroup[d] < base[d])
+      return;
+  target->entry = debugKernel->entry.invocation;
+  // With barriers or subgroup operations, the whole workgroup in the debug
+  // build, an invocation per thread, as spv-run does.
+  target->wholeWorkgroup = debugKernel->entry.info.uses_barriers != 0 ||
+                           debugKernel->reflection.usesSubgroupOps;
+  device.launcher->setDebugInvocation(*target);
 }
 
 llvm::Error Executor::operator()(const command::WaitEvents &command) {

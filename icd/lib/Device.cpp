@@ -83,6 +83,19 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDevice(
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   device->physicalDevice = fromHandle<PhysicalDevice>(physicalDevice);
   device->compiler = std::move(*compiler);
+  // SPVB_DEBUG_INVOCATION: each pipeline also gets a build for the
+  // debugger, which that one invocation runs through.
+  if (!environment.debugInvocation.empty()) {
+    llvm::Expected<std::unique_ptr<JitCompiler>> debugCompiler =
+        JitCompiler::create(/*debuggable=*/true);
+    if (!debugCompiler) {
+      std::fprintf(stderr, "%s\n",
+                   llvm::toString(debugCompiler.takeError()).c_str());
+      delete device;
+      return VK_ERROR_INITIALIZATION_FAILED;
+    }
+    device->debugCompiler = std::move(*debugCompiler);
+  }
   device->compileOptions = environment.compileOptions;
   // Modules are validated for the version the device reports.
   device->compileOptions.source.targetEnv = "vulkan1.3";

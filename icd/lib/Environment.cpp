@@ -1,6 +1,7 @@
 //===- Environment.cpp - The ICD's options from environment variables ----===//
 #include "Environment.h"
 
+#include "spvbridge/cpu_runtime/DebugTarget.h"
 #include "spvbridge/cpu_runtime/Launcher.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -86,6 +87,13 @@ llvm::Expected<Environment> spvb::icd::readEnvironment() {
       return makeError("error: SPVB_DEBUG: '" + *debug +
                        "' is neither 0 nor 1");
     environment.compileOptions.debug = *debug == "1";
+  }
+  if (std::optional<llvm::StringRef> text = get("SPVB_DEBUG_INVOCATION")) {
+    if (llvm::Error error =
+            runtime::parseInvocationName(*text, "SPVB_DEBUG_INVOCATION")
+                .takeError())
+      return error;
+    environment.debugInvocation = text->str();
   }
   return environment;
 }

@@ -9,6 +9,8 @@
 //   SPVB_TIMEOUT=SECONDS         a dispatch's limit (60; 0 waits forever)
 //   SPVB_CHECKS=LIST             bounds, races, undefined, nan, or all
 //   SPVB_DEBUG=1                 compile every pipeline for a debugger
+//   SPVB_DEBUG_INVOCATION=ID     run that invocation of every dispatch that
+//                                has it through a debug build
 //
 // A bad value is an error naming the variable; instance creation fails.
 //
@@ -33,6 +35,9 @@ struct Environment {
   double timeoutSeconds = 60;
   /// The checks and debug build every pipeline is compiled with.
   CompileOptions compileOptions;
+  /// SPVB_DEBUG_INVOCATION, as spv-run's --debug-invocation takes it
+  /// (runtime/DebugTarget.h); empty: none.
+  std::string debugInvocation;
 };
 
 llvm::Expected<Environment> readEnvironment();

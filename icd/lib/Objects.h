@@ -109,6 +109,8 @@ struct Device : DispatchableObject {
   std::vector<std::unique_ptr<Queue>> queues;
   /// Compiles pipelines; one per device, as each holds its own JIT.
   std::unique_ptr<JitCompiler> compiler;
+  /// Compiles each pipeline's debug build under SPVB_DEBUG_INVOCATION.
+  std::unique_ptr<JitCompiler> debugCompiler;
   /// The environment's checks, plus robust access when the application
   /// enables it.
   CompileOptions compileOptions;
@@ -292,6 +294,8 @@ struct PipelineLayout {
 
 struct Pipeline : DestructibleObject {
   std::shared_ptr<const Kernel> kernel;
+  /// Under SPVB_DEBUG_INVOCATION: the build that invocation runs through.
+  std::shared_ptr<const Kernel> debugKernel;
   /// VK_EXT_subgroup_size_control's required size; 0: the device's.
   uint32_t subgroupSize = 0;
 };

@@ -158,10 +158,31 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateComputePipelines(
                    "note: %s has no debug info; stepping through its "
                    "disassembly %s\n",
                    binary.name.c_str(), (*kernel)->listingPath.c_str());
+    std::shared_ptr<const Kernel> debugKernel;
+    if (owner->debugCompiler) {
+      CompileOptions debugOptions = options;
+      debugOptions.debug = true;
+      llvm::Expected<std::shared_ptr<const Kernel>> compiled =
+          owner->debugCompiler->compile(binary, debugOptions);
+      if (!compiled) {
+        reportError(owner->physicalDevice->instance,
+                    llvm::toString(compiled.takeError()));
+        result = VK_ERROR_UNKNOWN;
+        continue;
+      }
+      debugKernel = std::move(*compiled);
+      if (!debugKernel->listingPath.empty() &&
+          debugKernel->listingPath != (*kernel)->listingPath)
+        std::fprintf(stderr,
+                     "note: %s has no debug info; stepping through its "
+                     "disassembly %s\n",
+                     binary.name.c_str(), debugKernel->listingPath.c_str());
+    }
     auto *pipeline = new (std::nothrow) Pipeline();
     if (!pipeline)
       return VK_ERROR_OUT_OF_HOST_MEMORY;
     pipeline->kernel = std::move(*kernel);
+    pipeline->debugKernel = std::move(debugKernel);
     if (auto *required = findInChain<
             VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
             stage.pNext,
@@ -178,6 +199,7 @@ VKAPI_ATTR void VKAPI_CALL spvb_DestroyPipeline(VkDevice device,
   // Its compiled code goes now; the marked object stays a while.
   if (Pipeline *object = fromHandle<Pipeline>(pipeline)) {
     object->kernel.reset();
+    object->debugKernel.reset();
     fromHandle<Device>(device)->quarantine.retire(object);
   }
 }

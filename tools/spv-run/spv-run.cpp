@@ -19,7 +19,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CompileFlags.h"
-#include "DebugTarget.h"
 #include "DeviceAddresses.h"
 #include "DrawRun.h"
 #include "HostJob.h"
@@ -34,6 +33,7 @@
 #include "spvbridge/vulkan/BufferCompare.h"
 
 #include "spvbridge/bridge/Kernel.h"
+#include "spvbridge/cpu_runtime/DebugTarget.h"
 #include "spvbridge/cpu_runtime/ImageFormats.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -1003,8 +1003,9 @@ int main(int argc, char **argv) {
   std::unique_ptr<JitCompiler> debugJit;
   std::shared_ptr<const Kernel> debugKernel;
   if (debugInvocationArg.getNumOccurrences()) {
-    Expected<runtime::DebugInvocation> target = run::parseDebugInvocation(
-        debugInvocationArg, groups, (*kernel)->entry.info.workgroup_size);
+    Expected<runtime::DebugInvocation> target = runtime::parseDebugInvocation(
+        debugInvocationArg, groups, (*kernel)->entry.info.workgroup_size,
+        "--debug-invocation");
     if (!target)
       return fail(target.takeError());
     Expected<std::unique_ptr<JitCompiler>> created =
