@@ -18,24 +18,42 @@
 using namespace spvb;
 using namespace spvb::icd;
 
-void spvb::icd::reportError(Instance *instance, const std::string &message) {
-  std::fprintf(stderr, "%s\n", message.c_str());
+/// Sends \p message to each of the instance's messengers that takes
+/// general messages of \p severity.
+static void sendToMessengers(Instance *instance,
+                             VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                             const char *id, const std::string &message) {
   if (!instance)
     return;
   std::lock_guard<std::mutex> lock(instance->messengerMutex);
   for (const DebugMessenger *messenger : instance->messengers) {
-    if (!(messenger->severities &
-          VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ||
+    if (!(messenger->severities & severity) ||
         !(messenger->types & VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT))
       continue;
     VkDebugUtilsMessengerCallbackDataEXT data = {};
     data.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CALLBACK_DATA_EXT;
-    data.pMessageIdName = "spvbridge";
+    data.pMessageIdName = id;
     data.pMessage = message.c_str();
-    messenger->callback(VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
-                        VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, &data,
-                        messenger->userData);
+    messenger->callback(severity, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT,
+                        &data, messenger->userData);
   }
+}
+
+void spvb::icd::reportError(Instance *instance, const std::string &message) {
+  std::fprintf(stderr, "%s\n", message.c_str());
+  sendToMessengers(instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+                   "spvbridge", message);
+}
+
+void spvb::icd::reportShaderPrintf(Instance *instance,
+                                   const std::string &line) {
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  // Messages carry no newline.
+  std::string message = line;
+  if (!message.empty() && message.back() == '\n')
+    message.pop_back();
+  sendToMessengers(instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT,
+                   "UNASSIGNED-DEBUG-PRINTF", message);
 }
 
 extern "C" {

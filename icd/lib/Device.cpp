@@ -1,4 +1,5 @@
 //===- Device.cpp - vkCreateDevice and its queues -------------------------===//
+#include "DebugUtils.h"
 #include "EntryPoints.h"
 #include "Extensions.h"
 #include "Features.h"
@@ -113,6 +114,11 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDevice(
       device->queues.push_back(std::move(queue));
     }
   }
+  // A shader's debugPrintfEXT lines go to stderr and the messengers.
+  Instance *instance = device->physicalDevice->instance;
+  runtime::setPrintfHandler([instance](const std::string &line) {
+    reportShaderPrintf(instance, line);
+  });
   startQueueThread(*device);
   *pDevice = toHandle<VkDevice>(device);
   return VK_SUCCESS;
@@ -122,6 +128,7 @@ VKAPI_ATTR void VKAPI_CALL spvb_DestroyDevice(VkDevice device,
                                               const VkAllocationCallbacks *) {
   if (Device *object = fromHandle<Device>(device)) {
     stopQueueThread(*object);
+    runtime::setPrintfHandler({});
     delete object;
   }
 }

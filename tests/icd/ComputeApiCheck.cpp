@@ -30,6 +30,9 @@
 //   float16-int8           8/16-bit storage, int8 and float16 arithmetic
 //   float-atomics          atomicAdd on a float (VK_EXT_shader_atomic_float)
 //   int64-atomics          atomicAdd on uint64_t
+//   debug-printf           debugPrintfEXT lines to a VK_EXT_debug_utils
+//                          messenger (spvbridge; lavapipe prints them only
+//                          through the validation layer's debug printf)
 //
 //   ComputeApiCheck SPV_DIR [CASE...]
 //
@@ -51,6 +54,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -239,6 +243,11 @@ public:
   VkPhysicalDeviceMemoryProperties Memory = {};
   Enabled Has;
   VkCommandPool CommandPool = VK_NULL_HANDLE;
+  /// A VK_EXT_debug_utils messenger, where the instance has the extension,
+  /// and the debug-printf messages it received.
+  VkDebugUtilsMessengerEXT Messenger = VK_NULL_HANDLE;
+  std::mutex PrintfMutex;
+  std::vector<std::string> PrintfMessages;
 
   void setUp();
   void tearDown();
@@ -295,6 +304,18 @@ uint32_t Context::hostMemoryType(uint32_t typeBits) const {
                VK_ERROR_FEATURE_NOT_PRESENT);
 }
 
+VKAPI_ATTR VkBool32 VKAPI_CALL collectPrintf(
+    VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+    const VkDebugUtilsMessengerCallbackDataEXT *data, void *userData) {
+  auto *ctx = static_cast<Context *>(userData);
+  if (data->pMessageIdName &&
+      std::strcmp(data->pMessageIdName, "UNASSIGNED-DEBUG-PRINTF") == 0) {
+    std::lock_guard<std::mutex> lock(ctx->PrintfMutex);
+    ctx->PrintfMessages.push_back(data->pMessage);
+  }
+  return VK_FALSE;
+}
+
 void Context::setUp() {
   auto application =
       makeStruct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
@@ -303,7 +324,33 @@ void Context::setUp() {
   auto instanceInfo =
       makeStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
   instanceInfo.pApplicationInfo = &application;
+  uint32_t instanceExtensionCount = 0;
+  vkEnumerateInstanceExtensionProperties(nullptr, &instanceExtensionCount,
+                                         nullptr);
+  std::vector<VkExtensionProperties> instanceExtensions(instanceExtensionCount);
+  vkEnumerateInstanceExtensionProperties(nullptr, &instanceExtensionCount,
+                                         instanceExtensions.data());
+  const char *debugUtils = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+  bool hasDebugUtils = false;
+  for (const VkExtensionProperties &extension : instanceExtensions)
+    hasDebugUtils |= std::strcmp(extension.extensionName, debugUtils) == 0;
+  if (hasDebugUtils) {
+    instanceInfo.enabledExtensionCount = 1;
+    instanceInfo.ppEnabledExtensionNames = &debugUtils;
+  }
   check(vkCreateInstance(&instanceInfo, nullptr, &Instance), "instance");
+  if (hasDebugUtils) {
+    auto messengerInfo = makeStruct<VkDebugUtilsMessengerCreateInfoEXT>(
+        VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
+    messengerInfo.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT;
+    messengerInfo.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
+    messengerInfo.pfnUserCallback = collectPrintf;
+    messengerInfo.pUserData = this;
+    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(Instance, "vkCreateDebugUtilsMessengerEXT"));
+    check(create(Instance, &messengerInfo, nullptr, &Messenger), "messenger");
+  }
   uint32_t count = 1;
   VkResult enumerated = vkEnumeratePhysicalDevices(Instance, &count, &Physical);
   if ((enumerated != VK_SUCCESS && enumerated != VK_INCOMPLETE) || !count)
@@ -492,6 +539,10 @@ void Context::setUp() {
 void Context::tearDown() {
   vkDestroyCommandPool(Device, CommandPool, nullptr);
   vkDestroyDevice(Device, nullptr);
+  if (Messenger)
+    reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(Instance, "vkDestroyDebugUtilsMessengerEXT"))(
+        Instance, Messenger, nullptr);
   vkDestroyInstance(Instance, nullptr);
 }
 
@@ -1884,6 +1935,40 @@ void int64Atomics(Context &ctx, Verdict &verdict) {
                  (unsigned long long)expectB, (unsigned long long)ab[1]);
 }
 
+void debugPrintf(Context &ctx, Verdict &verdict) {
+  if (!ctx.Messenger ||
+      std::strncmp(ctx.Properties.deviceName, "spvbridge", 9) != 0)
+    return verdict.skip("debugPrintfEXT to a messenger");
+  // printf.comp: invocation i of 3 prints "i=<i> twice=<2 i>".
+  Program program = ctx.makeProgram(verdict, "printf", 0, 0);
+  if (!program.pipeline)
+    return;
+  {
+    std::lock_guard<std::mutex> lock(ctx.PrintfMutex);
+    ctx.PrintfMessages.clear();
+  }
+  VkCommandBuffer commands = ctx.beginCommands();
+  ctx.dispatch(commands, program, VK_NULL_HANDLE, nullptr, 0, 1);
+  check(vkEndCommandBuffer(commands), "end command buffer");
+  if (!ctx.submitAndWait(verdict, commands))
+    return;
+  std::vector<std::string> got;
+  {
+    std::lock_guard<std::mutex> lock(ctx.PrintfMutex);
+    got = ctx.PrintfMessages;
+  }
+  std::sort(got.begin(), got.end());
+  std::vector<std::string> expected = {"i=0 twice=0", "i=1 twice=2",
+                                       "i=2 twice=4"};
+  std::string joined;
+  for (const std::string &message : got)
+    joined += "'" + message + "' ";
+  verdict.expect(got == expected,
+                 "messages: %s(expected 'i=0 twice=0', "
+                 "'i=1 twice=2', 'i=2 twice=4')",
+                 joined.c_str());
+}
+
 struct Case {
   const char *name;
   void (*run)(Context &, Verdict &);
@@ -1907,6 +1992,7 @@ const Case Cases[] = {
     {"float16-int8", float16Int8},
     {"float-atomics", floatAtomics},
     {"int64-atomics", int64Atomics},
+    {"debug-printf", debugPrintf},
 };
 
 } // namespace

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <string>
 
@@ -21,6 +22,7 @@ namespace {
 
 std::mutex sinkMutex;
 FILE *sink = stdout;
+std::function<void(const std::string &)> handler;
 
 /// One component of a value as the conversion asks for it.
 std::string formatComponent(const std::string &spec, char conversion,
@@ -73,6 +75,12 @@ std::string formatComponent(const std::string &spec, char conversion,
 void spvb::runtime::setPrintfSink(FILE *file) {
   std::lock_guard<std::mutex> lock(sinkMutex);
   sink = file;
+}
+
+void spvb::runtime::setPrintfHandler(
+    std::function<void(const std::string &)> newHandler) {
+  std::lock_guard<std::mutex> lock(sinkMutex);
+  handler = std::move(newHandler);
 }
 
 std::string spvb::runtime::formatShaderPrintf(const char *format,
@@ -132,6 +140,8 @@ extern "C" void spvb_rt_printf(spvb_invocation *, const char *format,
   if (out.empty() || out.back() != '\n')
     out += '\n';
   std::lock_guard<std::mutex> lock(sinkMutex);
-  if (sink)
+  if (handler)
+    handler(out);
+  else if (sink)
     std::fwrite(out.data(), 1, out.size(), sink);
 }

@@ -18,6 +18,7 @@
 #include <array>
 #include <atomic>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -160,6 +161,10 @@ struct DebugInvocation {
 };
 
 void setPrintfSink(FILE *file);
+/// Hands each debugPrintfEXT line (newline included) to `handler` instead
+/// of the sink, one line at a time (a Vulkan driver's messengers); an empty
+/// function goes back to the sink.
+void setPrintfHandler(std::function<void(const std::string &)> handler);
 
 class Launcher {
 public:
