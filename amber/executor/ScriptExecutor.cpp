@@ -122,12 +122,26 @@ void fillRenderArea(const runtime::Attachment &attachment,
 }
 
 /// RGBA32F texels of an image in a Vulkan format (depth as red).
-runtime::GuardedBuffer convertToFloat(const runtime::VulkanFormat &format,
-                                      const uint8_t *data, uint64_t size) {
+/// The texels of an image whose format SPIR-V cannot name, widened to the
+/// 32-bit RGBA format of its kind (rgba32ui, rgba32i or rgba32f), which a
+/// shader reading through a view of that format sees the same values in.
+std::pair<const runtime::ImageFormat *, runtime::GuardedBuffer>
+widenTexels(const runtime::VulkanFormat &format, const uint8_t *data,
+            uint64_t size) {
   uint64_t count = size / format.texelBytes;
   runtime::GuardedBuffer converted(count * 16);
+  bool integer = runtime::isIntegerFormat(format);
   for (uint64_t i = 0; i < count; ++i) {
     const uint8_t *texel = data + i * format.texelBytes;
+    uint8_t *to = converted.data() + i * 16;
+    if (integer) {
+      runtime::Color color = runtime::decodeColor(format, texel);
+      uint32_t rgba[4];
+      for (int c = 0; c < 4; ++c)
+        rgba[c] = static_cast<uint32_t>(color.i[c]);
+      std::memcpy(to, rgba, 16);
+      continue;
+    }
     float rgba[4] = {0, 0, 0, 1};
     if (format.components) {
       runtime::Color color = runtime::decodeColor(format, texel);
@@ -138,9 +152,12 @@ runtime::GuardedBuffer convertToFloat(const runtime::VulkanFormat &format,
     } else {
       rgba[0] = runtime::decodeStencil(format, texel);
     }
-    std::memcpy(converted.data() + i * 16, rgba, 16);
+    std::memcpy(to, rgba, 16);
   }
-  return converted;
+  const char *wide = !integer                                      ? "rgba32f"
+                     : format.kind == runtime::ComponentKind::Sint ? "rgba32i"
+                                                                   : "rgba32ui";
+  return {runtime::findImageFormat(wide), std::move(converted)};
 }
 
 spvb_sampler makeSampler(const Sampler &sampler) {
@@ -620,16 +637,18 @@ bool Executor::bindDescriptor(Binder &dispatch, const Kernel &kernel,
     default: {
       const runtime::ImageFormat *format = findImageFormatFor(buffer.type);
       runtime::GuardedBuffer *texels = &bytes;
-      bool sampledOnly = binding.kind == DescriptorKind::SampledImage ||
-                         binding.kind == DescriptorKind::CombinedImageSampler;
-      if (!format && sampledOnly) {
-        // A format SPIR-V cannot name (B8G8R8A8_UNORM, SRGB, depth) is
-        // only ever sampled: the shader reads a float copy of it.
+      bool readOnly = binding.kind == DescriptorKind::SampledImage ||
+                      binding.kind == DescriptorKind::CombinedImageSampler ||
+                      binding.kind == DescriptorKind::UniformTexelBuffer;
+      if (!format && readOnly) {
+        // A format SPIR-V cannot name (B8G8R8A8_UNORM, SRGB, packed,
+        // depth) is only ever read here, through a format-less image
+        // (Unknown): the shader reads a widened copy of it.
         if (const runtime::VulkanFormat *vulkan =
-                runtime::findVulkanFormat(buffer.type.name)) {
-          format = runtime::findImageFormat("rgba32f");
-          texels = &convertedImages.emplace_back(
-              convertToFloat(*vulkan, bytes.data(), bytes.size()));
+                runtime::findVulkanFormat(getVulkanFormatName(buffer.type))) {
+          auto [wide, copy] = widenTexels(*vulkan, bytes.data(), bytes.size());
+          format = wide;
+          texels = &convertedImages.emplace_back(std::move(copy));
         }
       }
       if (!format) {
@@ -781,7 +800,7 @@ void Executor::dumpImages() {
   }
   for (const auto &[name, buffer] : attachments) {
     const runtime::VulkanFormat *format =
-        runtime::findVulkanFormat(buffer.type.name);
+        runtime::findVulkanFormat(getVulkanFormatName(buffer.type));
     if (!format || !buffer.width)
       continue;
     llvm::SmallString<128> path(options.imageDirectory);
@@ -803,7 +822,7 @@ std::string Executor::writeProbeImages(llvm::StringRef name,
     return "could not write PNG: " + reason.str();
   };
   const runtime::VulkanFormat *format =
-      runtime::findVulkanFormat(image.type.name);
+      runtime::findVulkanFormat(getVulkanFormatName(image.type));
   if (!format)
     return couldNotWrite("format " + image.type.name +
                          " has no conversion to RGBA");
@@ -866,7 +885,7 @@ void Executor::sizeAttachments() {
         buffer.dimension = ImageDimension::Dim2D;
       }
       if (const runtime::VulkanFormat *format =
-              runtime::findVulkanFormat(buffer.type.name)) {
+              runtime::findVulkanFormat(getVulkanFormatName(buffer.type))) {
         runtime::GuardedBuffer &bytes = memory[name];
         uint64_t size = getImageByteSize(buffer, format->texelBytes);
         if (bytes.size() < size)
@@ -890,6 +909,8 @@ Executor::getGraphicsState(const Pipeline &pipeline) {
   if (it != graphicsStates.end())
     return &it->second;
   runtime::GraphicsState state = defaultGraphicsState();
+  state.depthRangeUnrestricted = llvm::is_contained(
+      script.deviceExtensions, "VK_EXT_depth_range_unrestricted");
   if (llvm::Error error = applyGraphicsSettings(script, pipeline, state))
     return error;
   return &(graphicsStates[pipeline.name] = state);
@@ -906,11 +927,11 @@ Executor::getRenderTarget(const Pipeline &pipeline) {
                     uint32_t level) -> llvm::Expected<runtime::Attachment> {
     const Buffer &buffer = getImage(name);
     const runtime::VulkanFormat *format =
-        runtime::findVulkanFormat(buffer.type.name);
+        runtime::findVulkanFormat(getVulkanFormatName(buffer.type));
     if (!format)
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
-          "attachment '%s' has format %s, which cannot be drawn into yet",
+          "attachment '%s' has type %s, which is no image format",
           buffer.name.c_str(), buffer.type.name.c_str());
     uint64_t offset = 0;
     uint32_t width = buffer.width, height = std::max(1u, buffer.height);

@@ -17,6 +17,14 @@ static const llvm::StringSet<> &getSupportedFeatures() {
       "fragmentStoresAndAtomics",
       "fillModeNonSolid",
       "sampleRateShading",
+      // The rasterizer's fixed functions (cpu_runtime/lib/graphics).
+      "fullDrawIndexUint32",
+      "independentBlend",
+      "depthClamp",
+      "depthBiasClamp",
+      "depthBounds",
+      "IndexTypeUint8Features.indexTypeUint8",
+      "DepthClampZeroOneFeatures.depthClampZeroOne",
       "largePoints",
       "wideLines",
       "shaderFloat64",
@@ -76,6 +84,10 @@ static const llvm::StringSet<> &getSupportedDeviceExtensions() {
   static const llvm::StringSet<> extensions = {
       "VK_KHR_storage_buffer_storage_class",
       "VK_EXT_index_type_uint8",
+      "VK_KHR_index_type_uint8",
+      "VK_EXT_depth_clamp_zero_one",
+      "VK_KHR_depth_clamp_zero_one",
+      "VK_EXT_depth_range_unrestricted",
       "VK_KHR_variable_pointers",
       "VK_KHR_16bit_storage",
       "VK_KHR_8bit_storage",
@@ -106,6 +118,26 @@ static const llvm::StringSet<> &getSupportedDeviceExtensions() {
       "VK_EXT_shader_object",
   };
   return extensions;
+}
+
+/// Device properties (as Amber names them) that hold for every shader the
+/// CPU runs: LLVM compiles without fast-math flags, so signed zeros,
+/// infinities and NaNs survive every float width, and the host's IEEE
+/// arithmetic keeps denormals and rounds to nearest even. 16-bit floats are
+/// computed in 32 bits and rounded back, which keeps their denormals; RTE
+/// is not claimed for them (a fused multiply-add would round twice).
+static const llvm::StringSet<> &getSupportedProperties() {
+  static const llvm::StringSet<> properties = {
+      "FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat16",
+      "FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat32",
+      "FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat64",
+      "FloatControlsProperties.shaderDenormPreserveFloat16",
+      "FloatControlsProperties.shaderDenormPreserveFloat32",
+      "FloatControlsProperties.shaderDenormPreserveFloat64",
+      "FloatControlsProperties.shaderRoundingModeRTEFloat32",
+      "FloatControlsProperties.shaderRoundingModeRTEFloat64",
+  };
+  return properties;
 }
 
 static const llvm::StringSet<> &getSupportedInstanceExtensions() {
@@ -160,9 +192,10 @@ spvb::amber::findUnmetRequirement(const Script &script) {
     if (!getSupportedInstanceExtensions().contains(extension))
       return "requires instance extension " + extension +
              ", which spvbridge does not support";
-  if (!script.deviceProperties.empty())
-    return "requires device property " + script.deviceProperties.front() +
-           ", which spvbridge does not report";
+  for (const std::string &property : script.deviceProperties)
+    if (!getSupportedProperties().contains(property))
+      return "requires device property " + property +
+             ", which spvbridge does not report";
   // Reasons are the same text for every script with the same cause, so a
   // summary can group them.
   if (script.rayTracingLine)

@@ -12,6 +12,32 @@
 using namespace spvb::amber;
 using llvm::StringRef;
 
+std::string spvb::amber::getVulkanFormatName(const Type &type) {
+  if (type.kind == Type::Kind::Format)
+    return type.name;
+  if (type.kind != Type::Kind::Number || type.columns != 1 || type.isArray ||
+      type.rows > 4)
+    return "";
+  const char *suffix;
+  switch (type.scalar.mode) {
+  case NumericMode::SInt:
+    suffix = "_SINT";
+    break;
+  case NumericMode::UInt:
+    suffix = "_UINT";
+    break;
+  case NumericMode::SFloat:
+    suffix = "_SFLOAT";
+    break;
+  default:
+    return "";
+  }
+  std::string name;
+  for (uint32_t i = 0; i < type.rows; ++i)
+    name += "RGBA"[i] + std::to_string(type.scalar.bits);
+  return name + suffix;
+}
+
 std::string spvb::amber::scalarTypeName(ScalarType scalar) {
   std::string bits = std::to_string(scalar.bits);
   switch (scalar.mode) {

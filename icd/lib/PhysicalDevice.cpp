@@ -184,8 +184,13 @@ static VkPhysicalDeviceVulkan12Properties getVulkan12Properties() {
       VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
   properties.roundingModeIndependence =
       VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+  properties.shaderDenormPreserveFloat16 = VK_TRUE;
   properties.shaderDenormPreserveFloat32 = VK_TRUE;
   properties.shaderDenormPreserveFloat64 = VK_TRUE;
+  // No fast-math flags: signed zeros, infinities and NaNs survive.
+  properties.shaderSignedZeroInfNanPreserveFloat16 = VK_TRUE;
+  properties.shaderSignedZeroInfNanPreserveFloat32 = VK_TRUE;
+  properties.shaderSignedZeroInfNanPreserveFloat64 = VK_TRUE;
   properties.shaderRoundingModeRTEFloat32 = VK_TRUE;
   properties.shaderRoundingModeRTEFloat64 = VK_TRUE;
   constexpr uint32_t kManyDescriptors = kMaxUpdateAfterBindDescriptors;

@@ -129,6 +129,21 @@ TEST(AmberType, FormatNames) {
     EXPECT_FALSE(parseFormatName(bad)) << bad;
 }
 
+// The formats Amber gives attachments declared with DATA_TYPE.
+TEST(AmberType, VulkanFormatNamesOfNumberTypes) {
+  EXPECT_EQ(getVulkanFormatName(typeNamed("int32")), "R32_SINT");
+  EXPECT_EQ(getVulkanFormatName(typeNamed("vec2<uint8>")), "R8G8_UINT");
+  EXPECT_EQ(getVulkanFormatName(typeNamed("vec3<float16>")),
+            "R16G16B16_SFLOAT");
+  EXPECT_EQ(getVulkanFormatName(typeNamed("vec4<float>")),
+            "R32G32B32A32_SFLOAT");
+  EXPECT_EQ(getVulkanFormatName(typeNamed("double")), "R64_SFLOAT");
+  EXPECT_EQ(getVulkanFormatName(*parseFormatName("B8G8R8A8_UNORM")),
+            "B8G8R8A8_UNORM");
+  // Matrices have no image format.
+  EXPECT_EQ(getVulkanFormatName(typeNamed("mat2x2<float>")), "");
+}
+
 TEST(AmberType, ValuesPerElement) {
   EXPECT_EQ(valuesPerElement(typeNamed("mat3x2<float>")), 6u);
   EXPECT_EQ(valuesPerElement(typeNamed("vec4<uint8>")), 4u);

@@ -198,7 +198,8 @@ bool FragmentOperations::testDepthStencil(int32_t x, int32_t y, uint32_t sample,
     Attachment &ds = *target.depthStencil;
     const VulkanFormat &format = *ds.format;
     uint8_t *texel = ds.at(x, y, sample);
-    if (format.depthBits && format.kind != ComponentKind::Sfloat)
+    if (format.depthBits &&
+        (format.kind != ComponentKind::Sfloat || !state.depthRangeUnrestricted))
       depth = std::clamp(depth, 0.0, 1.0);
     if (state.depthBoundsTest && format.depthBits) {
       double stored = decodeDepth(format, texel);

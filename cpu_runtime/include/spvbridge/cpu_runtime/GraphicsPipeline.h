@@ -68,6 +68,11 @@ struct GraphicsState {
   VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
   VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   bool depthClamp = false;
+  /// VK_EXT_depth_range_unrestricted: a float depth attachment keeps
+  /// depths outside [0, 1]. Otherwise every fragment depth is clamped to
+  /// [0, 1] before the depth test: what depthClampZeroOne requires, and one
+  /// of the values the specification allows without it.
+  bool depthRangeUnrestricted = false;
   bool rasterizerDiscard = false;
   bool depthBias = false;
   float depthBiasConstant = 0, depthBiasClamp = 0, depthBiasSlope = 0;
