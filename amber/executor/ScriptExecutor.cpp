@@ -201,6 +201,8 @@ spvb::ShaderStage getSourceStage(amber::ShaderStage stage) {
   switch (stage) {
   case amber::ShaderStage::Vertex:
     return spvb::ShaderStage::Vertex;
+  case amber::ShaderStage::Geometry:
+    return spvb::ShaderStage::Geometry;
   case amber::ShaderStage::Fragment:
     return spvb::ShaderStage::Fragment;
   default:
@@ -212,6 +214,8 @@ spv::ExecutionModel getExecutionModel(amber::ShaderStage stage) {
   switch (stage) {
   case amber::ShaderStage::Vertex:
     return spv::ExecutionModelVertex;
+  case amber::ShaderStage::Geometry:
+    return spv::ExecutionModelGeometry;
   case amber::ShaderStage::Fragment:
     return spv::ExecutionModelFragment;
   default:
@@ -317,6 +321,19 @@ ScriptResult Executor::run() {
   runCommands(script.commands);
   if (!options.imageDirectory.empty())
     dumpImages();
+  // A GLSL extension newer than the packaged glslang is something this
+  // build lacks, not a failure of the script.
+  llvm::StringRef first = result.reason;
+  size_t unknown = first.find("extension not supported: ");
+  if (result.status == ScriptResult::Status::Fail &&
+      unknown != llvm::StringRef::npos) {
+    llvm::StringRef name = first.substr(unknown)
+                               .drop_front(strlen("extension not supported: "))
+                               .take_until([](char c) { return c == '\n'; })
+                               .trim();
+    return ScriptResult::skip("GLSL extension " + name.str() +
+                              ", which the packaged glslang does not know");
+  }
   return std::move(result);
 }
 
@@ -878,14 +895,37 @@ void Executor::sizeAttachments() {
       if (attachments.count(name))
         continue;
       Buffer buffer = *script.findBuffer(name);
+      const runtime::VulkanFormat *format =
+          runtime::findVulkanFormat(getVulkanFormatName(buffer.type));
+      uint32_t oldWidth = buffer.width, oldHeight = std::max(1u, buffer.height);
       if (buffer.width == 0) {
         buffer.width = pipeline.framebufferWidth;
         buffer.height = pipeline.framebufferHeight;
         buffer.depth = 1;
         buffer.dimension = ImageDimension::Dim2D;
+      } else if (buffer.mipLevels <= 1 && buffer.depth <= 1 &&
+                 (buffer.width < pipeline.framebufferWidth ||
+                  buffer.height < pipeline.framebufferHeight)) {
+        // Amber gives an attachment its pipeline's framebuffer size (an
+        // IMAGE of 32x32 under the default 250x250 framebuffer becomes
+        // 250x250); texels already there keep their coordinates.
+        buffer.width = std::max(buffer.width, pipeline.framebufferWidth);
+        buffer.height = std::max(buffer.height, pipeline.framebufferHeight);
+        if (format) {
+          runtime::GuardedBuffer &bytes = memory[name];
+          uint64_t texel =
+              uint64_t(format->texelBytes) * std::max(1u, buffer.samples);
+          uint64_t row = oldWidth * texel, grownRow = buffer.width * texel;
+          runtime::GuardedBuffer grown(
+              getImageByteSize(buffer, format->texelBytes));
+          for (uint32_t y = 0; y < oldHeight && (y + 1) * row <= bytes.size();
+               ++y)
+            std::memcpy(grown.data() + y * grownRow, bytes.data() + y * row,
+                        row);
+          bytes = std::move(grown);
+        }
       }
-      if (const runtime::VulkanFormat *format =
-              runtime::findVulkanFormat(getVulkanFormatName(buffer.type))) {
+      if (format) {
         runtime::GuardedBuffer &bytes = memory[name];
         uint64_t size = getImageByteSize(buffer, format->texelBytes);
         if (bytes.size() < size)
@@ -1057,7 +1097,16 @@ bool Executor::runDraw(const DrawCommand &draw) {
                   : llvm::Expected<std::shared_ptr<const Kernel>>(nullptr);
   if (!fragment)
     return fail(llvm::toString(fragment.takeError()));
-  llvm::Expected<Draw> created = Draw::create(*vertex, *fragment);
+  bool hasGeometry = llvm::any_of(pipeline.shaders, [](const auto &shader) {
+    return shader.stage == amber::ShaderStage::Geometry;
+  });
+  llvm::Expected<std::shared_ptr<const Kernel>> geometryShader =
+      hasGeometry ? getStageKernel(pipeline, amber::ShaderStage::Geometry)
+                  : llvm::Expected<std::shared_ptr<const Kernel>>(nullptr);
+  if (!geometryShader)
+    return fail(llvm::toString(geometryShader.takeError()));
+  llvm::Expected<Draw> created =
+      Draw::create(*vertex, *fragment, *geometryShader);
   if (!created)
     return fail(llvm::toString(created.takeError()));
   Draw &drawing = *created;

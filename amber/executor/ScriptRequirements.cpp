@@ -18,6 +18,7 @@ static const llvm::StringSet<> &getSupportedFeatures() {
       "fillModeNonSolid",
       "sampleRateShading",
       // The rasterizer's fixed functions (cpu_runtime/lib/graphics).
+      "geometryShader",
       "fullDrawIndexUint32",
       "independentBlend",
       "depthClamp",
@@ -205,19 +206,22 @@ spvb::amber::findUnmetRequirement(const Script &script) {
       return std::string(reason);
     if (shader.stage != ShaderStage::Compute &&
         shader.stage != ShaderStage::Vertex &&
+        shader.stage != ShaderStage::Geometry &&
         shader.stage != ShaderStage::Fragment &&
         shader.stage != ShaderStage::Multi)
       return "a " + stageName(shader.stage).str() +
-             " shader (spvbridge runs compute, vertex and fragment shaders)";
+             " shader (spvbridge runs compute, vertex, geometry and fragment "
+             "shaders)";
   }
   for (const Pipeline &pipeline : script.pipelines)
     for (const ShaderAttachment &attachment : pipeline.shaders)
       if (attachment.stage != ShaderStage::Compute &&
           attachment.stage != ShaderStage::Vertex &&
+          attachment.stage != ShaderStage::Geometry &&
           attachment.stage != ShaderStage::Fragment)
         return "a " + stageName(attachment.stage).str() +
-               " shader (spvbridge runs compute, vertex and fragment "
-               "shaders)";
+               " shader (spvbridge runs compute, vertex, geometry and "
+               "fragment shaders)";
   if (const Command *command = findUnsupportedCommand(script.commands))
     return describeCommand(*command);
   return std::nullopt;

@@ -62,19 +62,24 @@ llvm::Expected<ModuleReflection> Compiler::reflect(const SpirvBinary &binary) {
       reflection->entryPoints.size() == 1 &&
       (reflection->entryPoints[0].executionModel == spv::ExecutionModelVertex ||
        reflection->entryPoints[0].executionModel ==
+           spv::ExecutionModelGeometry ||
+       reflection->entryPoints[0].executionModel ==
            spv::ExecutionModelFragment) &&
       (options.entryPoint.empty() ||
        options.entryPoint == reflection->entryPoints[0].name))
     options.executionModel = reflection->entryPoints[0].executionModel;
   spv::ExecutionModel model = options.executionModel;
   const char *modelName = model == spv::ExecutionModelVertex     ? "vertex"
+                          : model == spv::ExecutionModelGeometry ? "geometry"
                           : model == spv::ExecutionModelFragment ? "fragment"
                                                                  : "compute";
   if (model != spv::ExecutionModelGLCompute &&
       model != spv::ExecutionModelVertex &&
+      model != spv::ExecutionModelGeometry &&
       model != spv::ExecutionModelFragment)
     return makeError(llvm::formatv(
-        "error: {0}: only compute, vertex and fragment shaders can be compiled",
+        "error: {0}: only compute, vertex, geometry and fragment shaders can "
+        "be compiled",
         binary.name));
   if (options.entryPoint.empty()) {
     const EntryPointInfo *only = nullptr;

@@ -12,7 +12,8 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 llvm::Expected<Draw> Draw::create(std::shared_ptr<const Kernel> vertex,
-                                  std::shared_ptr<const Kernel> fragment) {
+                                  std::shared_ptr<const Kernel> fragment,
+                                  std::shared_ptr<const Kernel> geometry) {
   auto check = [](const Kernel &kernel, uint32_t model,
                   llvm::StringRef stage) -> llvm::Error {
     if (kernel.entry.info.execution_model == model)
@@ -28,47 +29,54 @@ llvm::Expected<Draw> Draw::create(std::shared_ptr<const Kernel> vertex,
     if (llvm::Error error =
             check(*fragment, spv::ExecutionModelFragment, "fragment"))
       return error;
-  return Draw(std::move(vertex), std::move(fragment));
+  if (geometry)
+    if (llvm::Error error =
+            check(*geometry, spv::ExecutionModelGeometry, "geometry"))
+      return error;
+  return Draw(std::move(vertex), std::move(fragment), std::move(geometry));
+}
+
+llvm::SmallVector<Dispatch *, 3> Draw::getStages() {
+  llvm::SmallVector<Dispatch *, 3> stages{&vertex};
+  if (geometry)
+    stages.push_back(&*geometry);
+  if (fragment)
+    stages.push_back(&*fragment);
+  return stages;
 }
 
 void Draw::bindBuffer(uint32_t set, uint32_t binding, void *data, uint64_t size,
                       uint32_t arrayElement) {
-  vertex.bindBuffer(set, binding, data, size, arrayElement);
-  if (fragment)
-    fragment->bindBuffer(set, binding, data, size, arrayElement);
+  for (Dispatch *stage : getStages())
+    stage->bindBuffer(set, binding, data, size, arrayElement);
 }
 
 void Draw::bindImage(uint32_t set, uint32_t binding, const spvb_image *image,
                      uint32_t arrayElement) {
-  vertex.bindImage(set, binding, image, arrayElement);
-  if (fragment)
-    fragment->bindImage(set, binding, image, arrayElement);
+  for (Dispatch *stage : getStages())
+    stage->bindImage(set, binding, image, arrayElement);
 }
 
 void Draw::bindSampler(uint32_t set, uint32_t binding,
                        const spvb_sampler *sampler, uint32_t arrayElement) {
-  vertex.bindSampler(set, binding, sampler, arrayElement);
-  if (fragment)
-    fragment->bindSampler(set, binding, sampler, arrayElement);
+  for (Dispatch *stage : getStages())
+    stage->bindSampler(set, binding, sampler, arrayElement);
 }
 
 void Draw::setPushConstants(llvm::ArrayRef<uint8_t> bytes) {
-  vertex.setPushConstants(bytes);
-  if (fragment)
-    fragment->setPushConstants(bytes);
+  for (Dispatch *stage : getStages())
+    stage->setPushConstants(bytes);
 }
 
 void Draw::nameMemory(const std::string &name, const void *data,
                       uint64_t size) {
-  vertex.nameMemory(name, data, size);
-  if (fragment)
-    fragment->nameMemory(name, data, size);
+  for (Dispatch *stage : getStages())
+    stage->nameMemory(name, data, size);
 }
 
 void Draw::setLimits(const DeviceLimits &limits) {
-  vertex.setLimits(limits);
-  if (fragment)
-    fragment->setLimits(limits);
+  for (Dispatch *stage : getStages())
+    stage->setLimits(limits);
 }
 
 llvm::Expected<runtime::DrawStatistics>
@@ -104,8 +112,34 @@ Draw::run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
   const Kernel &vertexKernel = vertex.getKernel();
   runtime::StageKernel vertexStage{
       &vertexKernel.entry, vertexKernel.stageVariables, &*vertexResources};
-  llvm::Expected<runtime::DrawStatistics> statistics = runtime::draw(
-      launcher, state, attributes, call, vertexStage, fragmentStage, target);
+  std::optional<runtime::DispatchResources> geometryResources;
+  runtime::StageKernel geometryStage;
+  if (geometry) {
+    llvm::Expected<runtime::DispatchResources> prepared =
+        geometry->prepare({1, 1, 1});
+    if (!prepared)
+      return prepared.takeError();
+    geometryResources = std::move(*prepared);
+    const Kernel &kernel = geometry->getKernel();
+    geometryStage = {&kernel.entry, kernel.stageVariables, &*geometryResources};
+    for (const EntryPointInfo &entry : kernel.reflection.entryPoints)
+      if (entry.name == kernel.entryPoint &&
+          entry.executionModel == spv::ExecutionModelGeometry) {
+        runtime::GeometryShape &shape = geometryStage.geometry;
+        shape.inputVertices = entry.geometry.inputVertices;
+        shape.output =
+            entry.geometry.output == spv::ExecutionModeOutputPoints
+                ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST
+            : entry.geometry.output == spv::ExecutionModeOutputLineStrip
+                ? VK_PRIMITIVE_TOPOLOGY_LINE_STRIP
+                : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+        shape.maxVertices = entry.geometry.maxVertices;
+        shape.invocations = std::max(1u, entry.geometry.invocations);
+      }
+  }
+  llvm::Expected<runtime::DrawStatistics> statistics =
+      runtime::draw(launcher, state, attributes, call, vertexStage,
+                    geometry ? &geometryStage : nullptr, fragmentStage, target);
   if (statistics)
     return statistics;
   // A fault names the buffer nearest to it; which stage faulted is not

@@ -375,6 +375,7 @@ llvm::Expected<JITDylib *> JitCompiler::createKernelDylib() {
   defineRuntime(abi::kSample2Lanes, &spvb_rt_sample2_lanes);
   defineRuntime(abi::kSample2Uniform, &spvb_rt_sample2_uniform);
   defineRuntime(abi::kInterpolate, &spvb_rt_interpolate);
+  defineRuntime(abi::kGeometry, &spvb_rt_geometry);
   defineRuntime(abi::kFault, &spvb_rt_fault);
   defineRuntime(abi::kRecordAccess, &spvb_rt_record_access);
   defineRuntime(abi::kUndefined, &spvb_rt_undefined);
@@ -544,7 +545,9 @@ llvm::Error Dispatch::run(runtime::Launcher &launcher,
         "error: {0}: entry point '{1}' is a {2} shader, which runs in a draw "
         "(spv-run --framebuffer WxH, an Amber script), not a dispatch",
         kernel->sourceName, kernel->entryPoint,
-        model == spv::ExecutionModelVertex ? "vertex" : "fragment"));
+        model == spv::ExecutionModelVertex     ? "vertex"
+        : model == spv::ExecutionModelGeometry ? "geometry"
+                                               : "fragment"));
   llvm::Expected<runtime::DispatchResources> resources = prepare(groups);
   if (!resources)
     return resources.takeError();

@@ -128,6 +128,7 @@ struct LowerToLLVMPass : PassWrapper<LowerToLLVMPass, OperationPass<ModuleOp>> {
         llvm::StringSwitch<std::optional<spirv::ExecutionModel>>(stage)
             .Case("compute", spirv::ExecutionModel::GLCompute)
             .Case("vertex", spirv::ExecutionModel::Vertex)
+            .Case("geometry", spirv::ExecutionModel::Geometry)
             .Case("fragment", spirv::ExecutionModel::Fragment)
             .Default(std::nullopt);
     std::optional<UndefinedChecks> checks =
@@ -141,7 +142,7 @@ struct LowerToLLVMPass : PassWrapper<LowerToLLVMPass, OperationPass<ModuleOp>> {
           << (model ? "unknown undefined-checks '" + undefinedChecks +
                           "' (expected none, report or perturb)"
                     : "unknown stage '" + stage +
-                          "' (expected compute, vertex or fragment)");
+                          "' (expected compute, vertex, geometry or fragment)");
       return signalPassFailure();
     }
     options.executionModel = *model;

@@ -177,8 +177,8 @@ static void buildKernelInfo(OpBuilder &b, Location loc,
   if (entry.model == spirv::ExecutionModel::GLCompute)
     return;
   // spvb_NAME_stage_variables: the table, field after field.
-  static_assert(sizeof(spvb_stage_variable) == 8 * sizeof(uint32_t),
-                "stage variables are eight 32-bit fields");
+  static_assert(sizeof(spvb_stage_variable) == 9 * sizeof(uint32_t),
+                "stage variables are nine 32-bit fields");
   SmallVector<int32_t> table;
   for (const spvb_stage_variable &var : layout.stageVariables)
     table.append(
@@ -186,11 +186,11 @@ static void buildKernelInfo(OpBuilder &b, Location loc,
          static_cast<int32_t>(var.component), static_cast<int32_t>(var.builtin),
          static_cast<int32_t>(var.offset), static_cast<int32_t>(var.kind),
          static_cast<int32_t>(var.bytes), static_cast<int32_t>(var.count),
-         static_cast<int32_t>(var.flags)});
+         static_cast<int32_t>(var.flags), static_cast<int32_t>(var.vertex)});
   // An empty table still gets one (unused) row: zero-length globals are not
   // portable.
   if (table.empty())
-    table.assign(8, 0);
+    table.assign(9, 0);
   LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(i32, table.size()),
                          /*isConstant=*/true, LLVM::Linkage::External,
                          abi::getStageVariablesSymbol(entry.name),

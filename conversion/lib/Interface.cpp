@@ -60,6 +60,7 @@ static llvm::StringRef getEntryName(spirv::EntryPointOp entry) {
 
 static bool isGraphicsModel(spirv::ExecutionModel model) {
   return model == spirv::ExecutionModel::Vertex ||
+         model == spirv::ExecutionModel::Geometry ||
          model == spirv::ExecutionModel::Fragment;
 }
 

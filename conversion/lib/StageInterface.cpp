@@ -38,6 +38,16 @@ static bool isStageBuiltin(spirv::ExecutionModel model, bool output,
            builtin == BuiltIn::BaseVertex || builtin == BuiltIn::BaseInstance ||
            builtin == BuiltIn::DrawIndex;
   }
+  if (model == spirv::ExecutionModel::Geometry) {
+    bool perVertex =
+        builtin == BuiltIn::Position || builtin == BuiltIn::PointSize ||
+        builtin == BuiltIn::ClipDistance || builtin == BuiltIn::CullDistance;
+    if (output)
+      return perVertex || builtin == BuiltIn::PrimitiveId ||
+             builtin == BuiltIn::Layer || builtin == BuiltIn::ViewportIndex;
+    return perVertex || builtin == BuiltIn::PrimitiveId ||
+           builtin == BuiltIn::InvocationId;
+  }
   if (output)
     return builtin == BuiltIn::FragDepth || builtin == BuiltIn::SampleMask ||
            builtin == BuiltIn::FragStencilRefEXT;
@@ -56,8 +66,8 @@ namespace {
 class LocationWalker {
 public:
   LocationWalker(std::vector<spvb_stage_variable> &table, uint32_t flags,
-                 bool isUnsigned)
-      : table(table), flags(flags), isUnsigned(isUnsigned) {}
+                 bool isUnsigned, uint32_t vertex = 0)
+      : table(table), flags(flags), isUnsigned(isUnsigned), vertex(vertex) {}
 
   /// Adds the parts of a value of `type` at `offset`, from `location`.
   llvm::Error walk(Type type, uint64_t offset, uint32_t &location,
@@ -99,6 +109,7 @@ public:
     entry.bytes = scalar.getIntOrFloatBitWidth() / 8;
     entry.count = vector ? vector.getNumElements() : 1;
     entry.flags = flags;
+    entry.vertex = vertex;
     // The dialect's integers are signless; the deserializer marks unsigned
     // interface variables.
     if (isa<IntegerType>(scalar) && !isUnsigned)
@@ -112,7 +123,21 @@ private:
   std::vector<spvb_stage_variable> &table;
   uint32_t flags;
   bool isUnsigned;
+  uint32_t vertex;
 };
+
+/// A geometry shader's inputs other than its primitive's and invocation's
+/// ids are arrays over the input primitive's vertices: their element type
+/// and stride, else null.
+spirv::ArrayType getPerVertexArray(spirv::ExecutionModel model, bool output,
+                                   std::optional<spirv::BuiltIn> builtin,
+                                   Type type) {
+  if (model != spirv::ExecutionModel::Geometry || output ||
+      builtin == spirv::BuiltIn::PrimitiveId ||
+      builtin == spirv::BuiltIn::InvocationId)
+    return {};
+  return dyn_cast<spirv::ArrayType>(type);
+}
 
 } // namespace
 
@@ -163,7 +188,9 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
             "error: builtin '{0}' of variable '{1}' is not supported in a {2} "
             "shader's {3} yet",
             builtinName.getValue(), name,
-            model == spirv::ExecutionModel::Vertex ? "vertex" : "fragment",
+            model == spirv::ExecutionModel::Vertex     ? "vertex"
+            : model == spirv::ExecutionModel::Geometry ? "geometry"
+                                                       : "fragment",
             output ? "outputs" : "inputs"));
       var.builtin = builtin;
       if (*builtin == spirv::BuiltIn::HelperInvocation) {
@@ -174,9 +201,12 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
         var.offset = size;
         size += getByteSize(type);
       }
-      Type element = type;
+      // Per-vertex builtins (gl_in[v].gl_Position): an entry per vertex.
+      spirv::ArrayType vertices =
+          getPerVertexArray(model, output, builtin, type);
+      Type element = vertices ? vertices.getElementType() : type;
       uint32_t count = 1;
-      if (auto array = dyn_cast<spirv::ArrayType>(type)) {
+      if (auto array = dyn_cast<spirv::ArrayType>(element)) {
         element = array.getElementType();
         count = array.getNumElements();
       }
@@ -195,7 +225,17 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
           element.isInteger(1) ? 1 : element.getIntOrFloatBitWidth() / 8;
       entry.count = count;
       entry.flags = flags;
-      layout.stageVariables.push_back(entry);
+      if (!vertices) {
+        layout.stageVariables.push_back(entry);
+      } else {
+        entry.flags |= SPVB_STAGE_PER_VERTEX;
+        for (uint32_t v = 0; v < vertices.getNumElements(); ++v) {
+          entry.vertex = v;
+          entry.offset =
+              static_cast<uint32_t>(var.offset + v * getArrayStride(vertices));
+          layout.stageVariables.push_back(entry);
+        }
+      }
       layout.variables[name] = var;
       continue;
     }
@@ -209,16 +249,25 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
     size = llvm::alignTo(size, getAlignment(type));
     var.offset = size;
     size += getByteSize(type);
-    uint32_t next = location.getInt();
     uint32_t component = 0;
     if (auto attr = global->getAttrOfType<IntegerAttr>(kComponentAttr))
       component = attr.getInt();
-    if (llvm::Error error = LocationWalker(layout.stageVariables, flags,
-                                           global->hasAttr(kUnsignedAttr))
-                                .walk(type, var.offset, next, component))
-      return makeError(llvm::formatv("error: variable '{0}': {1} is not "
-                                     "supported",
-                                     name, llvm::toString(std::move(error))));
+    // Per-vertex inputs: each vertex's element from the same Location.
+    spirv::ArrayType vertices =
+        getPerVertexArray(model, output, std::nullopt, type);
+    Type element = vertices ? vertices.getElementType() : type;
+    uint32_t vertexFlags = vertices ? flags | SPVB_STAGE_PER_VERTEX : flags;
+    for (uint32_t v = 0; v < (vertices ? vertices.getNumElements() : 1); ++v) {
+      uint32_t next = location.getInt();
+      uint64_t offset =
+          var.offset + (vertices ? v * getArrayStride(vertices) : 0);
+      if (llvm::Error error = LocationWalker(layout.stageVariables, vertexFlags,
+                                             global->hasAttr(kUnsignedAttr), v)
+                                  .walk(element, offset, next, component))
+        return makeError(llvm::formatv("error: variable '{0}': {1} is not "
+                                       "supported",
+                                       name, llvm::toString(std::move(error))));
+    }
     layout.variables[name] = var;
   }
   // Records follow each other in arrays: keep 8-byte members aligned.

@@ -579,6 +579,7 @@ private:
   void scanModule();
   llvm::Error resolveWorkgroupSizes();
   void addVariable(const ParsedInstruction &var);
+  void addGeometryMode(const ParsedInstruction &mode);
   void fillBlock(ResourceInfo &resource, uint32_t structId);
   void assignSlots();
   void placeStorage(StorageLayout &layout, const ParsedInstruction &var,
@@ -594,6 +595,8 @@ private:
   std::map<uint32_t, std::array<uint32_t, 3>> localSize, localSizeId;
   /// Function ids with OpExecutionMode EarlyFragmentTests.
   llvm::DenseSet<uint32_t> earlyFragmentTests;
+  /// Function id -> its geometry execution modes.
+  llvm::DenseMap<uint32_t, EntryPointInfo::GeometryModes> geometryModes;
 };
 
 llvm::Expected<ModuleReflection> Reflector::run() {
@@ -651,6 +654,7 @@ void Reflector::scanModule() {
         localSize[inst.word(1)] = {inst.word(3), inst.word(4), inst.word(5)};
       if (inst.word(2) == spv::ExecutionModeEarlyFragmentTests)
         earlyFragmentTests.insert(inst.word(1));
+      addGeometryMode(inst);
       break;
     case spv::OpExecutionModeId:
       if (inst.word(2) == spv::ExecutionModeLocalSizeId && inst.size() >= 6)
@@ -706,6 +710,7 @@ llvm::Error Reflector::resolveWorkgroupSizes() {
 
   for (EntryPointInfo &entry : r.entryPoints) {
     entry.earlyFragmentTests = earlyFragmentTests.contains(entry.functionId);
+    entry.geometry = geometryModes.lookup(entry.functionId);
     if (!hasWorkgroups(entry.executionModel))
       continue;
     if (builtin && builtin->size() >= 6) {
@@ -729,6 +734,49 @@ llvm::Error Reflector::resolveWorkgroupSizes() {
     }
   }
   return llvm::Error::success();
+}
+
+void Reflector::addGeometryMode(const ParsedInstruction &inst) {
+  uint32_t function = inst.word(1);
+  auto set = [&](uint32_t EntryPointInfo::GeometryModes::*field,
+                 uint32_t value) {
+    EntryPointInfo::GeometryModes modes = geometryModes.lookup(function);
+    modes.*field = value;
+    geometryModes[function] = modes;
+  };
+  using Modes = EntryPointInfo::GeometryModes;
+  switch (inst.word(2)) {
+  case spv::ExecutionModeInputPoints:
+    set(&Modes::inputVertices, 1);
+    break;
+  case spv::ExecutionModeInputLines:
+    set(&Modes::inputVertices, 2);
+    break;
+  case spv::ExecutionModeInputLinesAdjacency:
+    set(&Modes::inputVertices, 4);
+    break;
+  case spv::ExecutionModeTriangles:
+    set(&Modes::inputVertices, 3);
+    break;
+  case spv::ExecutionModeInputTrianglesAdjacency:
+    set(&Modes::inputVertices, 6);
+    break;
+  case spv::ExecutionModeOutputPoints:
+  case spv::ExecutionModeOutputLineStrip:
+  case spv::ExecutionModeOutputTriangleStrip:
+    set(&Modes::output, inst.word(2));
+    break;
+  case spv::ExecutionModeOutputVertices:
+    if (inst.size() >= 4)
+      set(&Modes::maxVertices, inst.word(3));
+    break;
+  case spv::ExecutionModeInvocations:
+    if (inst.size() >= 4)
+      set(&Modes::invocations, inst.word(3));
+    break;
+  default:
+    break;
+  }
 }
 
 void Reflector::addVariable(const ParsedInstruction &var) {

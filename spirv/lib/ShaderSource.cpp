@@ -410,13 +410,16 @@ llvm::Expected<SpirvBinary> spvb::loadShaderFile(llvm::StringRef path,
   } else if (ext == ".frag") {
     kind = Kind::Glsl;
     stage = ShaderStage::Fragment;
+  } else if (ext == ".geom") {
+    kind = Kind::Glsl;
+    stage = ShaderStage::Geometry;
   } else if (ext == ".hlsl") {
     kind = Kind::Hlsl;
   } else {
     return makeError("error: " + path + ": unknown shader file extension '" +
                      ext +
-                     "' (expected .spv, .spvasm, .comp, .vert, .frag, .glsl "
-                     "or .hlsl)");
+                     "' (expected .spv, .spvasm, .comp, .vert, .geom, .frag, "
+                     ".glsl or .hlsl)");
   }
 
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,

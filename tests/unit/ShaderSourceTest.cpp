@@ -101,12 +101,13 @@ TEST(ShaderSource, MissingFile) {
 }
 
 TEST(ShaderSource, UnknownExtension) {
-  EXPECT_EQ(errorText(loadShaderFile("shader.xyz", {})),
-            "error: shader.xyz: unknown shader file extension '.xyz' "
-            "(expected .spv, .spvasm, .comp, .vert, .frag, .glsl or .hlsl)");
+  EXPECT_EQ(
+      errorText(loadShaderFile("shader.xyz", {})),
+      "error: shader.xyz: unknown shader file extension '.xyz' "
+      "(expected .spv, .spvasm, .comp, .vert, .geom, .frag, .glsl or .hlsl)");
   EXPECT_EQ(errorText(loadShaderFile("noext", {})),
             "error: noext: unknown shader file extension '' (expected .spv, "
-            ".spvasm, .comp, .vert, .frag, .glsl or .hlsl)");
+            ".spvasm, .comp, .vert, .geom, .frag, .glsl or .hlsl)");
 }
 
 TEST(ShaderSource, AssemblesSpvasmFile) {

@@ -2,6 +2,7 @@
 #include "spvbridge/cpu_runtime/GraphicsPipeline.h"
 
 #include "FragmentShading.h"
+#include "GeometryStage.h"
 #include "StageValues.h"
 #include "TileBins.h"
 #include "VertexReuse.h"
@@ -272,7 +273,8 @@ llvm::Expected<DrawStatistics>
 spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                     llvm::ArrayRef<VertexAttribute> attributes,
                     const DrawCall &call, const StageKernel &vertex,
-                    const StageKernel &fragment, RenderTarget &target) {
+                    const StageKernel *geometry, const StageKernel &fragment,
+                    RenderTarget &target) {
   DrawStatistics statistics;
   const spvb_kernel_info &vertexInfo = vertex.entry->info;
   // Without a fragment shader only depth and stencil are written: its
@@ -306,12 +308,48 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
     return error;
   statistics.vertexInvocations = invocations;
 
+  // A geometry shader's emitted primitives and records take the place of
+  // the vertex shader's (as one instance: the shader ran per instance).
+  const StageKernel *last = &vertex;
+  const StageRecords *lastOutputs = &vertexOutputs;
+  uint32_t lastPerInstance = perInstance;
+  uint32_t instanceCount = call.instanceCount;
+  std::optional<GeometryOutput> geometryOutput;
+  if (geometry) {
+    uint32_t topologyVertices = getTopologyVertices(state.topology);
+    if (topologyVertices != geometry->geometry.inputVertices)
+      return makeError(llvm::formatv(
+          "the geometry shader's input primitives have {0} vertices, but "
+          "the draw's topology gives primitives of {1}",
+          geometry->geometry.inputVertices, topologyVertices));
+    std::vector<GeometryInput> perDraw, inputs;
+    assembleGeometryInputs(state.topology, call.vertexCount, restarts, perDraw);
+    inputs.reserve(perDraw.size() * call.instanceCount);
+    for (uint32_t instance = 0; instance < call.instanceCount; ++instance)
+      for (GeometryInput input : perDraw) {
+        for (uint32_t &record : input.records)
+          record = instance * perInstance + reuse.slots[record];
+        inputs.push_back(input);
+      }
+    llvm::Expected<GeometryOutput> output =
+        runGeometryStage(launcher, vertex, vertexOutputs, *geometry, inputs);
+    if (!output)
+      return output.takeError();
+    statistics.geometryInvocations =
+        uint64_t(inputs.size()) * geometry->geometry.invocations;
+    geometryOutput.emplace(std::move(*output));
+    last = geometry;
+    lastOutputs = &geometryOutput->records;
+    lastPerInstance = uint32_t(geometryOutput->vertexCount);
+    instanceCount = 1;
+  }
+
+  // Without gl_Position the positions are undefined: nothing is drawn (as
+  // if every vertex were at w = 0, which clipping removes).
   const spvb_stage_variable *position =
-      findBuiltin(vertex.variables, spv::BuiltInPosition, true);
-  if (!position)
-    return makeError("the vertex shader writes no gl_Position");
+      findBuiltin(last->variables, spv::BuiltInPosition, true);
   const spvb_stage_variable *pointSize =
-      findBuiltin(vertex.variables, spv::BuiltInPointSize, true);
+      findBuiltin(last->variables, spv::BuiltInPointSize, true);
 
   RasterSetup setup;
   setup.viewport = state.viewport.value_or(
@@ -333,7 +371,7 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   if (!samples)
     return samples.takeError();
   FragmentOperations operations(state, target, fragment.variables);
-  FragmentStage stage(vertex, fragment, vertexOutputs, perInstance, *samples,
+  FragmentStage stage(*last, fragment, *lastOutputs, lastPerInstance, *samples,
                       operations);
   if (llvm::Error error = stage.prepare())
     return error;
@@ -344,18 +382,22 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
       (stage.readsSample() || stage.hasSampleInputs() ||
        (state.sampleShading && state.minSampleShading * *samples > 1));
   setup.centroid = *samples > 1 && stage.hasCentroidInputs();
-  if (state.rasterizerDiscard) {
+  if (state.rasterizerDiscard || !position) {
     resolveAttachments(target);
     return statistics;
   }
 
   // Primitives in draw order, binned to the tiles they may touch.
   // A triangle list without restarts is assembled where it is read.
-  bool triangleList =
-      state.topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST && restarts.empty();
+  bool triangleList = !geometry &&
+                      state.topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST &&
+                      restarts.empty();
   std::vector<Primitive> &assembled = scratch.assembled;
   assembled.clear();
-  if (!triangleList) {
+  if (geometry) {
+    // They name the geometry output records directly.
+    assembled = geometryOutput->primitives;
+  } else if (!triangleList) {
     assembled.reserve(call.vertexCount);
     assemblePrimitives(state.topology, 0, call.vertexCount, restarts,
                        assembled);
@@ -366,17 +408,18 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   // loops spread over the threads (with the binning, they are the serial
   // part of a draw).
   std::vector<ProjectedVertex> &projected = scratch.projected;
-  projected.assign(invocations, ProjectedVertex());
-  forEachChunk(launcher, invocations, 256, [&](uint64_t begin, uint64_t end) {
+  uint64_t lastVertices = uint64_t(lastPerInstance) * instanceCount;
+  projected.assign(lastVertices, ProjectedVertex());
+  forEachChunk(launcher, lastVertices, 256, [&](uint64_t begin, uint64_t end) {
     for (uint64_t v = begin; v < end; ++v) {
       ClipPosition clip;
-      std::memcpy(clip.data(), vertexOutputs.at(v) + position->offset, 16);
+      std::memcpy(clip.data(), lastOutputs->at(v) + position->offset, 16);
       projected[v] = projectVertex(state, setup, clip);
     }
   });
   std::vector<DrawPrimitive> &primitives = scratch.primitives;
   // Every field is set below: kept elements are not cleared first.
-  primitives.resize(primitivesPerInstance * call.instanceCount);
+  primitives.resize(primitivesPerInstance * instanceCount);
   statistics.primitives = primitives.size();
   if (!primitives.empty())
     forEachChunk(
@@ -397,15 +440,16 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
             drawn.instance = uint32_t(instance);
             drawn.pointSize = 1;
             drawn.projected = {};
-            uint64_t base = uint64_t(drawn.instance) * perInstance;
+            uint64_t base = uint64_t(drawn.instance) * lastPerInstance;
             for (unsigned k = 0; k < primitive.vertexCount; ++k) {
               // Primitives name the shaded vertices.
-              primitive.vertices[k] = reuse.slots[primitive.vertices[k]];
+              if (!geometry)
+                primitive.vertices[k] = reuse.slots[primitive.vertices[k]];
               drawn.projected[k] = &projected[base + primitive.vertices[k]];
             }
             if (pointSize && primitive.vertexCount == 1)
               std::memcpy(&drawn.pointSize,
-                          vertexOutputs.at(base + primitive.vertices[0]) +
+                          lastOutputs->at(base + primitive.vertices[0]) +
                               pointSize->offset,
                           4);
             drawn.bounds = getPrimitiveBounds(

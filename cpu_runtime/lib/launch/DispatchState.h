@@ -18,6 +18,8 @@ struct DispatchState {
   /// vkCmdDispatchBase's first workgroup: the kernel sees workgroup ids
   /// from here; the runtime's orders and indices count from 0.
   std::array<uint32_t, 3> baseWorkgroup{};
+  /// DispatchResources::stageContext.
+  void *stageContext = nullptr;
   FaultLog faults;
   /// Used only by kernels compiled with race checks.
   RaceDetector races;

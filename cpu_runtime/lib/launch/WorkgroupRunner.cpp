@@ -46,6 +46,7 @@ llvm::Error spvb::runtime::prepareDispatch(const KernelEntry &kernel,
                                    resources.bindings.size()));
   dispatch = spvb_dispatch{};
   state.baseWorkgroup = resources.baseWorkgroup;
+  state.stageContext = resources.stageContext;
   for (int d = 0; d < 3; ++d) {
     dispatch.workgroup_count[d] = groups[d];
     dispatch.workgroup_size[d] = info.workgroup_size[d];

@@ -445,6 +445,12 @@ LogicalResult Deserializer::processInstruction(const ParsedInstruction &inst) {
   case spv::OpDemoteToHelperInvocation:
     DemoteOp::create(builder, loc);
     return success();
+  case spv::OpEmitVertex:
+    spirv::EmitVertexOp::create(builder, loc);
+    return success();
+  case spv::OpEndPrimitive:
+    spirv::EndPrimitiveOp::create(builder, loc);
+    return success();
   case spv::OpUnreachable: {
     // Reaching it is undefined; returning is what the lowering does anyway,
     // and spirv.Unreachable is only valid in blocks without predecessors.

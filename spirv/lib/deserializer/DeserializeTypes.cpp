@@ -285,7 +285,7 @@ Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
     builtin = builder.getStringAttr(spirv::stringifyBuiltIn(*value));
   } else if ((pointerType.getStorageClass() == spirv::StorageClass::Input ||
               pointerType.getStorageClass() == spirv::StorageClass::Output) &&
-             memberDecorations.count(pointeeTypeIds.lookup(inst.typeId))) {
+             getInterfaceBlockId(pointeeTypeIds.lookup(inst.typeId))) {
     return splitBuiltinBlock(inst, pointerType, symbol);
   }
   IntegerAttr location;

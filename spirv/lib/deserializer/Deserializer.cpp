@@ -101,16 +101,34 @@ bool Deserializer::isUnsignedType(uint32_t typeId) const {
   return false;
 }
 
+/// The struct type id of an interface block of type \p typeId: the type
+/// itself, or the element of an array of blocks (a geometry or tessellation
+/// stage's per-vertex gl_in[]); 0 when it is no block.
+uint32_t Deserializer::getInterfaceBlockId(uint32_t typeId) const {
+  if (memberDecorations.count(typeId))
+    return typeId;
+  auto element = componentTypeIds.find(typeId);
+  if (element != componentTypeIds.end() && element->second.size() == 1 &&
+      isa_and_nonnull<spirv::ArrayType>(types.lookup(typeId)) &&
+      memberDecorations.count(element->second.front()))
+    return element->second.front();
+  return 0;
+}
+
 /// An interface block (an Input or Output struct with member decorations:
 /// gl_PerVertex, clspv's {LocalInvocationId, WorkgroupId}, a user block)
 /// becomes a variable per member, with the member's decorations; the block
-/// itself is only reached through OpAccessChain and OpLoad.
+/// itself is only reached through OpAccessChain and OpLoad. An array of
+/// blocks (gl_in[N]) becomes an array of N per member (gl_in[i].x is
+/// gl_in_x[i]).
 LogicalResult Deserializer::splitBuiltinBlock(const ParsedInstruction &inst,
                                               spirv::PointerType pointerType,
                                               llvm::StringRef symbol) {
-  auto block = dyn_cast<spirv::StructType>(pointerType.getPointeeType());
-  const auto &members =
-      memberDecorations.find(pointeeTypeIds.lookup(inst.typeId))->second;
+  uint32_t blockId = getInterfaceBlockId(pointeeTypeIds.lookup(inst.typeId));
+  auto array = dyn_cast<spirv::ArrayType>(pointerType.getPointeeType());
+  auto block = dyn_cast<spirv::StructType>(
+      array ? array.getElementType() : pointerType.getPointeeType());
+  const auto &members = memberDecorations.find(blockId)->second;
   if (!block)
     return fail(inst, "an interface variable with member decorations must be "
                       "a struct");
@@ -162,6 +180,8 @@ LogicalResult Deserializer::splitBuiltinBlock(const ParsedInstruction &inst,
       location = nextLocation;
     if (location)
       nextLocation = *location + getLocationCount(memberType);
+    if (array)
+      memberType = spirv::ArrayType::get(memberType, array.getNumElements());
     auto type =
         spirv::PointerType::get(memberType, pointerType.getStorageClass());
     std::string name =
@@ -177,8 +197,7 @@ LogicalResult Deserializer::splitBuiltinBlock(const ParsedInstruction &inst,
         /*linkage=*/nullptr);
     if (component)
       variable->setAttr(kComponentAttr, builder.getI32IntegerAttr(*component));
-    auto memberTypes =
-        componentTypeIds.find(pointeeTypeIds.lookup(inst.typeId));
+    auto memberTypes = componentTypeIds.find(blockId);
     if (!builtin && memberTypes != componentTypeIds.end() &&
         i < memberTypes->second.size() &&
         isUnsignedType(memberTypes->second[i]))
@@ -188,6 +207,8 @@ LogicalResult Deserializer::splitBuiltinBlock(const ParsedInstruction &inst,
     variables.push_back(variable);
   }
   builtinBlocks[inst.resultId] = std::move(variables);
+  if (array)
+    blockArrays.insert(inst.resultId);
   return success();
 }
 
@@ -215,6 +236,9 @@ LogicalResult Deserializer::useBuiltinBlock(const ParsedInstruction &inst,
   const SmallVector<spirv::GlobalVariableOp> &variables =
       builtinBlocks.find(inst.arg(0))->second;
   Location loc = currentLocation(inst);
+  if (inst.opcode == spv::OpLoad && blockArrays.contains(inst.arg(0)))
+    return fail(inst, "an array of interface blocks is only used through "
+                      "OpAccessChain");
   if (inst.opcode == spv::OpLoad) {
     SmallVector<Value> parts;
     for (spirv::GlobalVariableOp variable : variables)
@@ -223,15 +247,21 @@ LogicalResult Deserializer::useBuiltinBlock(const ParsedInstruction &inst,
                                                         resultType, parts));
     return success();
   }
-  std::optional<uint64_t> member =
-      inst.getNumArgs() > 1 ? getConstantInt(inst.arg(1)) : std::nullopt;
+  // gl_in[v].member...: the member's array, indexed by v.
+  bool arrayed = blockArrays.contains(inst.arg(0));
+  unsigned memberArg = arrayed ? 2 : 1;
+  std::optional<uint64_t> member = inst.getNumArgs() > memberArg
+                                       ? getConstantInt(inst.arg(memberArg))
+                                       : std::nullopt;
   if (!member || *member >= variables.size())
     return fail(inst, "an interface block is indexed by a constant member "
                       "number");
   Value address = addressOf(variables[*member]);
-  if (inst.getNumArgs() > 2) {
+  if (inst.getNumArgs() > memberArg + 1 || arrayed) {
     SmallVector<Value> operands{address};
-    for (unsigned i = 2; i < inst.getNumArgs(); ++i)
+    if (arrayed)
+      operands.push_back(getValue(inst.arg(1)));
+    for (unsigned i = memberArg + 1; i < inst.getNumArgs(); ++i)
       operands.push_back(getValue(inst.arg(i)));
     address = createGeneric("spirv.AccessChain", loc, resultType, operands)
                   ->getResult(0);
@@ -462,6 +492,7 @@ LogicalResult Deserializer::collectDebugAndDecorations() {
       // follow it): reserve the name before any global takes it.
       if ((inst.arg(0) == spv::ExecutionModelGLCompute ||
            inst.arg(0) == spv::ExecutionModelVertex ||
+           inst.arg(0) == spv::ExecutionModelGeometry ||
            inst.arg(0) == spv::ExecutionModelFragment) &&
           !reservedFunctionNames.count(inst.arg(1)) &&
           usedSymbols.insert(inst.argString(2)).second)

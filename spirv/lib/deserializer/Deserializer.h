@@ -124,6 +124,7 @@ private:
   bool isUnsignedType(uint32_t typeId) const;
   LogicalResult divideProjectiveCoordinate(const ParsedInstruction &inst,
                                            SmallVectorImpl<Value> &operands);
+  uint32_t getInterfaceBlockId(uint32_t typeId) const;
   LogicalResult splitBuiltinBlock(const ParsedInstruction &inst,
                                   spirv::PointerType pointerType,
                                   llvm::StringRef symbol);
@@ -234,6 +235,8 @@ private:
   /// Input blocks whose members are builtins (clspv's {LocalInvocationId,
   /// WorkgroupId}): a builtin variable per member instead.
   llvm::DenseMap<uint32_t, SmallVector<spirv::GlobalVariableOp>> builtinBlocks;
+  /// The variables of builtinBlocks that are arrays of blocks.
+  llvm::DenseSet<uint32_t> blockArrays;
   llvm::DenseMap<uint32_t, uint32_t> privateInitializers;
   llvm::DenseMap<uint32_t, std::string> extInstSets;
   llvm::DenseMap<uint32_t, spirv::FuncOp> functions;

@@ -16,10 +16,13 @@ namespace spvb {
 
 class Draw {
 public:
-  /// The kernels must be a vertex and a fragment shader; without a fragment
-  /// shader only the depth and stencil tests write.
-  static llvm::Expected<Draw> create(std::shared_ptr<const Kernel> vertex,
-                                     std::shared_ptr<const Kernel> fragment);
+  /// The kernels must be a vertex, a fragment and (optional) a geometry
+  /// shader; without a fragment shader only the depth and stencil tests
+  /// write.
+  static llvm::Expected<Draw>
+  create(std::shared_ptr<const Kernel> vertex,
+         std::shared_ptr<const Kernel> fragment,
+         std::shared_ptr<const Kernel> geometry = nullptr);
 
   /// As Dispatch's: the binding applies to whichever stage uses it.
   void bindBuffer(uint32_t set, uint32_t binding, void *data, uint64_t size,
@@ -41,12 +44,19 @@ public:
 
 private:
   Draw(std::shared_ptr<const Kernel> vertex,
-       std::shared_ptr<const Kernel> fragment)
+       std::shared_ptr<const Kernel> fragment,
+       std::shared_ptr<const Kernel> geometry)
       : vertex(std::move(vertex)) {
     if (fragment)
       this->fragment.emplace(std::move(fragment));
+    if (geometry)
+      this->geometry.emplace(std::move(geometry));
   }
+  /// The stages that are there, vertex first.
+  llvm::SmallVector<Dispatch *, 3> getStages();
+
   Dispatch vertex;
+  std::optional<Dispatch> geometry;
   std::optional<Dispatch> fragment;
 };
 

@@ -156,8 +156,20 @@ struct DrawCall {
   unsigned indexSize = 4;
 };
 
-/// A compiled vertex or fragment kernel with its bound resources; a draw
-/// without a fragment shader has a null fragment entry.
+/// A geometry shader's execution modes.
+struct GeometryShape {
+  /// The input primitive's vertices: 1, 2, 4 (lines with adjacency), 3 or
+  /// 6 (triangles with adjacency).
+  uint32_t inputVertices = 3;
+  /// POINT_LIST, LINE_STRIP or TRIANGLE_STRIP.
+  VkPrimitiveTopology output = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+  /// OutputVertices: each invocation emits at most this many.
+  uint32_t maxVertices = 0;
+  uint32_t invocations = 1;
+};
+
+/// A compiled vertex, geometry or fragment kernel with its bound resources;
+/// a draw without a fragment shader has a null fragment entry.
 struct StageKernel {
   const KernelEntry *entry = nullptr;
   llvm::ArrayRef<spvb_stage_variable> variables;
@@ -169,22 +181,26 @@ struct StageKernel {
   /// Whether the shader may call InterpolateAt* (the InterpolationFunction
   /// capability): fragment batches then keep each quad's triangle.
   bool interpolatesAtPoints = true;
+  /// Geometry shaders.
+  GeometryShape geometry;
 };
 
 /// What a draw did, for tools to report.
 struct DrawStatistics {
   uint64_t vertexInvocations = 0;
+  uint64_t geometryInvocations = 0;
   uint64_t primitives = 0;
   uint64_t fragmentInvocations = 0; ///< helpers included
 };
 
-/// Runs one draw into `target`. Errors name what is wrong (a vertex input
-/// without an attribute, a fault in a shader, ...).
+/// Runs one draw into `target`; `geometry` is null without a geometry
+/// shader. Errors name what is wrong (a vertex input without an attribute,
+/// a fault in a shader, ...).
 llvm::Expected<DrawStatistics>
 draw(Launcher &launcher, const GraphicsState &state,
      llvm::ArrayRef<VertexAttribute> attributes, const DrawCall &call,
-     const StageKernel &vertex, const StageKernel &fragment,
-     RenderTarget &target);
+     const StageKernel &vertex, const StageKernel *geometry,
+     const StageKernel &fragment, RenderTarget &target);
 
 } // namespace spvb::runtime
 

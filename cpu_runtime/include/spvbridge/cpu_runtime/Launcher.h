@@ -59,6 +59,9 @@ struct DispatchResources {
   /// The WorkgroupId of the launch's first workgroup (vkCmdDispatchBase);
   /// NumWorkgroups stays the count.
   std::array<uint32_t, 3> baseWorkgroup{};
+  /// What a graphics stage's runtime calls work on (a geometry shader's
+  /// emitted vertices), reached through the dispatch.
+  void *stageContext = nullptr;
 };
 
 /// A hardware fault in a kernel (an access outside mapped memory, a stack

@@ -59,7 +59,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 12
+#define SPVB_ABI_VERSION 13
 
 /* Vertices a vertex shader's workgroup shades (its SIMD lanes). */
 #define SPVB_VERTICES_PER_WORKGROUP 16
@@ -124,8 +124,8 @@ typedef struct spvb_kernel_info {
   uint32_t uses_barriers;
   uint32_t workgroup_entry; /* enum spvb_workgroup_entry_kind */
   uint32_t workgroup_scratch_size;
-  uint32_t execution_model;   /* SPIR-V ExecutionModel: GLCompute, Vertex or
-                                 Fragment */
+  uint32_t execution_model;   /* SPIR-V ExecutionModel: GLCompute, Vertex,
+                                 Geometry or Fragment */
   uint32_t stage_input_size;  /* bytes per invocation, 8-byte multiple */
   uint32_t stage_output_size; /* bytes per invocation, 8-byte multiple */
   uint32_t stage_variable_count;
@@ -144,6 +144,9 @@ typedef struct spvb_stage_variable {
   uint32_t bytes;     /* bytes per component */
   uint32_t count;     /* components (an array builtin: its length) */
   uint32_t flags;     /* enum spvb_stage_variable_flags */
+  /* A geometry shader's per-vertex input (an element of gl_in[] or of an
+   * arrayed Location input): the vertex of the input primitive; else 0. */
+  uint32_t vertex;
 } spvb_stage_variable;
 
 enum spvb_stage_variable_flags {
@@ -152,7 +155,8 @@ enum spvb_stage_variable_flags {
   SPVB_STAGE_NOPERSPECTIVE = 4,
   SPVB_STAGE_CENTROID = 8,
   SPVB_STAGE_SAMPLE = 16,
-  SPVB_STAGE_SIGNED = 32 /* a signed integer type */
+  SPVB_STAGE_SIGNED = 32,    /* a signed integer type */
+  SPVB_STAGE_PER_VERTEX = 64 /* see spvb_stage_variable::vertex */
 };
 
 /* The fragment output record's status word. */
@@ -373,6 +377,13 @@ void spvb_rt_interpolate(spvb_invocation *invocation, uint32_t instruction,
                          const void *input, uint32_t result_desc,
                          const void *operand, uint32_t operand_desc,
                          void *result);
+
+/* Geometry shaders: OpEmitVertex (opcode 218) appends the invocation's
+ * output record to vertex stream `stream`; OpEndPrimitive (219) ends the
+ * stream's current strip. */
+void spvb_rt_geometry(const spvb_dispatch *dispatch,
+                      const spvb_invocation *invocation, uint32_t opcode,
+                      uint32_t stream);
 
 #ifdef __cplusplus
 }

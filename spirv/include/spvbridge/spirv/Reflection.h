@@ -176,6 +176,17 @@ struct EntryPointInfo {
   /// Fragment shaders: OpExecutionMode EarlyFragmentTests (depth and
   /// stencil tests before the shader runs).
   bool earlyFragmentTests = false;
+  /// Geometry shaders' execution modes: the input primitive's vertex count
+  /// (InputPoints 1, InputLines 2, InputLinesAdjacency 4, Triangles 3,
+  /// InputTrianglesAdjacency 6), the output (ExecutionModeOutputPoints,
+  /// OutputLineStrip or OutputTriangleStrip), OutputVertices and
+  /// Invocations.
+  struct GeometryModes {
+    uint32_t inputVertices = 0;
+    uint32_t output = 0;
+    uint32_t maxVertices = 0;
+    uint32_t invocations = 1;
+  } geometry;
 };
 
 struct SpecConstantInfo {

@@ -1,0 +1,292 @@
+//===- GeometryStage.cpp - Primitives through a geometry shader -----------===//
+#include "GeometryStage.h"
+
+#include "StageValues.h"
+#include "launch/DispatchState.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+#include <cstring>
+
+using namespace spvb::runtime;
+
+namespace {
+
+/// What one invocation emitted: its vertices' records back to back, and
+/// where each of its strips ends (a vertex count).
+struct Emission {
+  std::vector<uint8_t> bytes;
+  std::vector<uint32_t> stripEnds;
+  uint32_t vertices = 0;
+};
+
+/// The stage context of a geometry launch: an Emission per invocation,
+/// each written only by its own invocation.
+struct GeometryEmitter {
+  uint32_t recordSize = 0;
+  uint32_t maxVertices = 0;
+  std::vector<Emission> invocations;
+};
+
+} // namespace
+
+extern "C" void spvb_rt_geometry(const spvb_dispatch *dispatch,
+                                 const spvb_invocation *invocation,
+                                 uint32_t opcode, uint32_t stream) {
+  auto *state = static_cast<DispatchState *>(dispatch->runtime);
+  auto *emitter = static_cast<GeometryEmitter *>(state->stageContext);
+  // Only stream 0 is rasterized; a launch without an emitter (a kernel
+  // run on its own) drops what it emits.
+  uint32_t index = invocation->global_id[0];
+  if (!emitter || stream != 0 || index >= emitter->invocations.size())
+    return;
+  Emission &emission = emitter->invocations[index];
+  if (opcode == spv::OpEndPrimitive) {
+    if (emission.stripEnds.empty() ||
+        emission.stripEnds.back() != emission.vertices)
+      emission.stripEnds.push_back(emission.vertices);
+    return;
+  }
+  // Vertices past OutputVertices are undefined; they are dropped.
+  if (emission.vertices >= emitter->maxVertices)
+    return;
+  const uint8_t *record =
+      dispatch->stage_outputs + uint64_t(index) * emitter->recordSize;
+  emission.bytes.insert(emission.bytes.end(), record,
+                        record + emitter->recordSize);
+  ++emission.vertices;
+}
+
+uint32_t spvb::runtime::getTopologyVertices(VkPrimitiveTopology topology) {
+  switch (topology) {
+  case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
+    return 1;
+  case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
+  case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
+    return 2;
+  case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
+  case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
+    return 4;
+  case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
+  case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY:
+    return 6;
+  case VK_PRIMITIVE_TOPOLOGY_PATCH_LIST:
+    return 0;
+  default:
+    return 3;
+  }
+}
+
+void spvb::runtime::assembleGeometryInputs(VkPrimitiveTopology topology,
+                                           uint32_t count,
+                                           llvm::ArrayRef<uint32_t> restarts,
+                                           std::vector<GeometryInput> &inputs) {
+  uint32_t nextId = 0;
+  auto add = [&](std::initializer_list<uint32_t> vertices) {
+    GeometryInput &input = inputs.emplace_back();
+    std::copy(vertices.begin(), vertices.end(), input.records.begin());
+    input.id = nextId++;
+  };
+  // One run of positions [first, first + n) without restarts.
+  auto run = [&](uint32_t first, uint32_t n) {
+    auto v = [first](uint32_t i) { return first + i; };
+    switch (topology) {
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
+      for (uint32_t i = 0; i + 3 < n; i += 4)
+        add({v(i), v(i + 1), v(i + 2), v(i + 3)});
+      return;
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
+      for (uint32_t i = 0; i + 3 < n; ++i)
+        add({v(i), v(i + 1), v(i + 2), v(i + 3)});
+      return;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
+      for (uint32_t i = 0; i + 5 < n; i += 6)
+        add({v(i), v(i + 1), v(i + 2), v(i + 3), v(i + 4), v(i + 5)});
+      return;
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY: {
+      // The specification's table of triangle strips with adjacency:
+      // vertices (1st, adjacent 1-2, 2nd, adjacent 2-3, 3rd, adjacent 3-1).
+      uint32_t triangles = n >= 6 ? (n - 4) / 2 : 0;
+      for (uint32_t i = 0; i < triangles; ++i) {
+        bool last = i + 1 == triangles;
+        if (triangles == 1)
+          add({v(0), v(1), v(2), v(5), v(4), v(3)});
+        else if (i == 0)
+          add({v(0), v(1), v(2), v(6), v(4), v(3)});
+        else if (i % 2)
+          add({v(2 * i + 2), v(2 * i - 2), v(2 * i), v(2 * i + 3), v(2 * i + 4),
+               v(last ? 2 * i + 5 : 2 * i + 6)});
+        else
+          add({v(2 * i), v(2 * i - 2), v(2 * i + 2),
+               v(last ? 2 * i + 5 : 2 * i + 6), v(2 * i + 4), v(2 * i + 3)});
+      }
+      return;
+    }
+    default: {
+      std::vector<Primitive> primitives;
+      assemblePrimitives(topology, first, n, {}, primitives);
+      for (const Primitive &primitive : primitives) {
+        GeometryInput &input = inputs.emplace_back();
+        std::copy(primitive.vertices,
+                  primitive.vertices + primitive.vertexCount,
+                  input.records.begin());
+        input.id = nextId++;
+      }
+      return;
+    }
+    }
+  };
+  uint32_t start = 0;
+  for (uint32_t restart : restarts) {
+    run(start, restart - start);
+    start = restart + 1;
+  }
+  run(start, count - start);
+}
+
+/// The vertex shader's output a geometry input reads: the same builtin, or
+/// the same Location and Component.
+static const spvb_stage_variable *
+findSource(llvm::ArrayRef<spvb_stage_variable> vertexVars,
+           const spvb_stage_variable &input) {
+  for (const spvb_stage_variable &var : vertexVars) {
+    if (!(var.flags & SPVB_STAGE_OUTPUT))
+      continue;
+    if (input.location == ~0u ? var.builtin == input.builtin
+                              : var.location == input.location &&
+                                    var.component == input.component)
+      return &var;
+  }
+  return nullptr;
+}
+
+/// Writes the input records: per-vertex inputs from their vertex's output
+/// record, then the primitive's id and the invocation's.
+static void fillInputs(llvm::ArrayRef<spvb_stage_variable> vertexVars,
+                       const StageRecords &vertexOutputs,
+                       llvm::ArrayRef<spvb_stage_variable> geometryVars,
+                       llvm::ArrayRef<GeometryInput> inputs,
+                       uint32_t invocations, StageRecords &records) {
+  for (const spvb_stage_variable &var : geometryVars) {
+    if (var.flags & SPVB_STAGE_OUTPUT)
+      continue;
+    const spvb_stage_variable *source = nullptr;
+    if (var.flags & SPVB_STAGE_PER_VERTEX)
+      source = findSource(vertexVars, var);
+    uint32_t bytes = var.bytes * var.count;
+    for (size_t p = 0; p < inputs.size(); ++p)
+      for (uint32_t i = 0; i < invocations; ++i) {
+        uint8_t *record = records.at(p * invocations + i) + var.offset;
+        if (var.flags & SPVB_STAGE_PER_VERTEX) {
+          // An input no vertex output feeds is undefined: it reads zero.
+          if (source)
+            std::memcpy(record,
+                        vertexOutputs.at(inputs[p].records[var.vertex]) +
+                            source->offset,
+                        std::min(bytes, source->bytes * source->count));
+          continue;
+        }
+        int64_t value = var.builtin == spv::BuiltInInvocationId
+                            ? int64_t(i)
+                            : int64_t(inputs[p].id);
+        storeScalar(record, var, double(value), value);
+      }
+  }
+}
+
+/// Strips to primitives: each emitted vertex a point, consecutive pairs of
+/// a strip lines, triangles p_i = {v_i, v_(i+1+i%2), v_(i+2-i%2)}.
+static void assembleStrip(VkPrimitiveTopology output, uint32_t first,
+                          uint32_t count, uint32_t id,
+                          std::vector<Primitive> &primitives) {
+  unsigned size = output == VK_PRIMITIVE_TOPOLOGY_POINT_LIST   ? 1
+                  : output == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP ? 2
+                                                               : 3;
+  for (uint32_t i = 0; i + size <= count; ++i) {
+    Primitive &primitive = primitives.emplace_back();
+    primitive.vertexCount = size;
+    primitive.id = id;
+    primitive.vertices[0] = first + i;
+    if (size == 2)
+      primitive.vertices[1] = first + i + 1;
+    if (size == 3) {
+      primitive.vertices[1] = first + i + 1 + i % 2;
+      primitive.vertices[2] = first + i + 2 - i % 2;
+    }
+  }
+}
+
+llvm::Expected<GeometryOutput>
+spvb::runtime::runGeometryStage(Launcher &launcher, const StageKernel &vertex,
+                                const StageRecords &vertexOutputs,
+                                const StageKernel &geometry,
+                                llvm::ArrayRef<GeometryInput> inputs) {
+  const spvb_kernel_info &info = geometry.entry->info;
+  const GeometryShape &shape = geometry.geometry;
+  uint64_t invocations = uint64_t(inputs.size()) * shape.invocations;
+  GeometryOutput result(info.stage_output_size);
+  if (!invocations)
+    return result;
+  if (invocations > UINT32_MAX)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("the geometry shader would run {0} invocations, more "
+                      "than one launch holds",
+                      invocations)
+            .str());
+  StageRecords records(info.stage_input_size, invocations);
+  StageRecords outputs(info.stage_output_size, invocations,
+                       geometry.entry->workgroupFill);
+  fillInputs(vertex.variables, vertexOutputs, geometry.variables, inputs,
+             shape.invocations, records);
+
+  GeometryEmitter emitter;
+  emitter.recordSize = info.stage_output_size;
+  emitter.maxVertices = shape.maxVertices;
+  emitter.invocations.resize(invocations);
+  DispatchResources resources = *geometry.resources;
+  resources.stageInputs = records.data();
+  resources.stageOutputs = outputs.data();
+  resources.stageContext = &emitter;
+  // One invocation per workgroup: an invocation's emissions are its own.
+  if (llvm::Error error =
+          launcher.launch(*geometry.entry, resources,
+                          {static_cast<uint32_t>(invocations), 1, 1}))
+    return std::move(error);
+
+  uint64_t total = 0;
+  for (const Emission &emission : emitter.invocations)
+    total += emission.vertices;
+  result.records = StageRecords(info.stage_output_size, total);
+  result.vertexCount = total;
+  uint64_t next = 0;
+  for (uint64_t i = 0; i < invocations; ++i) {
+    const Emission &emission = emitter.invocations[i];
+    if (!emission.vertices)
+      continue;
+    std::memcpy(result.records.at(next), emission.bytes.data(),
+                emission.bytes.size());
+    uint32_t id = inputs[i / shape.invocations].id;
+    uint32_t start = 0;
+    for (uint32_t end : emission.stripEnds) {
+      assembleStrip(shape.output, uint32_t(next) + start, end - start, id,
+                    result.primitives);
+      start = end;
+    }
+    // The last strip ends with the invocation.
+    assembleStrip(shape.output, uint32_t(next) + start,
+                  emission.vertices - start, id, result.primitives);
+    next += emission.vertices;
+  }
+  // gl_PrimitiveID in the fragment shader: what the geometry shader wrote
+  // for the primitive's provoking vertex, when it writes one.
+  for (const spvb_stage_variable &var : geometry.variables)
+    if ((var.flags & SPVB_STAGE_OUTPUT) &&
+        var.builtin == spv::BuiltInPrimitiveId)
+      for (Primitive &primitive : result.primitives)
+        std::memcpy(&primitive.id,
+                    result.records.at(primitive.vertices[0]) + var.offset, 4);
+  return result;
+}
