@@ -759,8 +759,12 @@ bool Executor::runDispatch(const RunCommand &run) {
   for (const amber::DescriptorBinding &binding : pipeline.bindings)
     if (!bindDescriptor(dispatch, **kernel, binding, run.line))
       return false;
-  if (!pipeline.pushConstantBuffer.empty())
-    dispatch.setPushConstants(memory[pipeline.pushConstantBuffer]);
+  // Push constants a script never binds are undefined (Amber's pipeline
+  // layout then has no range); they read as zeros.
+  dispatch.setPushConstants(
+      pipeline.pushConstantBuffer.empty()
+          ? llvm::ArrayRef<uint8_t>()
+          : llvm::ArrayRef<uint8_t>(memory[pipeline.pushConstantBuffer]));
   uint32_t subgroupSize = options.subgroupSize;
   for (const ShaderAttachment &attachment : pipeline.shaders)
     if (attachment.subgroup && attachment.subgroup->requiredSize)
@@ -1118,8 +1122,10 @@ bool Executor::runDraw(const DrawCommand &draw) {
     if (!bindDescriptor(drawing, *fragment ? **fragment : **vertex, binding,
                         draw.line))
       return false;
-  if (!pipeline.pushConstantBuffer.empty())
-    drawing.setPushConstants(memory[pipeline.pushConstantBuffer]);
+  drawing.setPushConstants(
+      pipeline.pushConstantBuffer.empty()
+          ? llvm::ArrayRef<uint8_t>()
+          : llvm::ArrayRef<uint8_t>(memory[pipeline.pushConstantBuffer]));
   llvm::Expected<runtime::RenderTarget> target = getRenderTarget(pipeline);
   if (!target)
     return fail(llvm::toString(target.takeError()));

@@ -26,6 +26,8 @@ static const llvm::StringSet<> &getSupportedFeatures() {
       "depthBounds",
       "IndexTypeUint8Features.indexTypeUint8",
       "DepthClampZeroOneFeatures.depthClampZeroOne",
+      "PrimitiveTopologyListRestartFeatures.primitiveTopologyListRestart",
+      "ShaderDemoteToHelperInvocationFeatures.shaderDemoteToHelperInvocation",
       "largePoints",
       "wideLines",
       "shaderFloat64",
@@ -89,6 +91,13 @@ static const llvm::StringSet<> &getSupportedDeviceExtensions() {
       "VK_EXT_depth_clamp_zero_one",
       "VK_KHR_depth_clamp_zero_one",
       "VK_EXT_depth_range_unrestricted",
+      // Restart in list topologies: assembly restarts any topology.
+      "VK_EXT_primitive_topology_list_restart",
+      "VK_EXT_shader_demote_to_helper_invocation",
+      // EarlyAndLateFragmentTestsAMD: the tests run after the shader,
+      // which a shader keeping its conservative-depth promise cannot tell
+      // from an early test as well.
+      "VK_AMD_shader_early_and_late_fragment_tests",
       "VK_KHR_variable_pointers",
       "VK_KHR_16bit_storage",
       "VK_KHR_8bit_storage",

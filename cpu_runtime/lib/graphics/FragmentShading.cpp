@@ -431,8 +431,9 @@ void QuadBatch::writeBuiltins(uint8_t *record, const Quad &quad, unsigned lane,
                        : std::array<double, 2>{0.5, 0.5};
   int32_t x = quad.x + lane % 2, y = quad.y + lane / 2;
   if (stage.fragCoord) {
+    // The depth bias applies in rasterization, before the shader: z has it.
     float coord[4] = {float(x + location[0]), float(y + location[1]),
-                      float(depth), float(inverseW)};
+                      float(depth + quad.depthBias), float(inverseW)};
     std::memcpy(record + stage.fragCoord->offset, coord, sizeof(coord));
   }
   if (stage.frontFacing)

@@ -31,11 +31,10 @@ static void assembleRun(VkPrimitiveTopology topology, uint32_t first,
       add({v(i), v(i + 1)});
     break;
   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
-    for (uint32_t i = 0; i + 2 < n; i += 3) {
-      Primitive &triangle = out.emplace_back(getListTriangle(nextId++));
-      for (uint32_t &vertex : triangle.vertices)
-        vertex += first;
-    }
+    // A run after a restart starts its own triangles: they are not the
+    // draw's triangles of the same numbers (getListTriangle).
+    for (uint32_t i = 0; i + 2 < n; i += 3)
+      add({v(i), v(i + 1), v(i + 2)});
     break;
   case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
     for (uint32_t i = 0; i + 2 < n; ++i)
