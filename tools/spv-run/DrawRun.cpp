@@ -38,8 +38,8 @@ Error makeError(const Twine &message) {
 /// The shaders of the draw, compiled for the CPU, and the modules the
 /// Vulkan driver gets.
 struct DrawShaders {
-  std::shared_ptr<const Kernel> vertex, fragment;
-  std::string vertexName, fragmentName;
+  std::shared_ptr<const Kernel> vertex, geometry, fragment;
+  std::string vertexName, geometryName, fragmentName;
   /// The full-screen vertex shader, when spv-run made it.
   std::optional<SpirvBinary> generatedVertex;
   double compileMilliseconds = 0;
@@ -49,6 +49,8 @@ StringRef getStageName(uint32_t model) {
   switch (model) {
   case spv::ExecutionModelVertex:
     return "vertex";
+  case spv::ExecutionModelGeometry:
+    return "geometry";
   case spv::ExecutionModelFragment:
     return "fragment";
   case spv::ExecutionModelGLCompute:
@@ -62,10 +64,12 @@ Error checkStage(const Kernel &kernel, StringRef path, uint32_t expected) {
   uint32_t model = kernel.entry.info.execution_model;
   if (model == expected)
     return Error::success();
-  return makeError(formatv("{0}: entry point '{1}' is a {2} shader; "
-                           "--framebuffer draws a fragment shader, or a vertex "
-                           "shader then a fragment shader",
-                           path, kernel.entryPoint, getStageName(model)));
+  return makeError(formatv("{0}: entry point '{1}' is a {2} shader, not a "
+                           "{3} shader; --framebuffer draws a fragment shader, "
+                           "a vertex then a fragment shader, or a vertex, a "
+                           "geometry and a fragment shader",
+                           path, kernel.entryPoint, getStageName(model),
+                           getStageName(expected)));
 }
 
 /// The full-screen vertex shader's options: the command line's --entry and
@@ -93,8 +97,19 @@ Expected<DrawShaders> compileShaders(JitCompiler &jit,
                                spv::ExecutionModelFragment))
     return error;
   shaders.fragment = *fragment;
+  if (options.shaderPaths.size() == 3) {
+    shaders.geometryName = options.shaderPaths[1];
+    Expected<std::shared_ptr<const Kernel>> geometry =
+        jit.compileFile(shaders.geometryName, compile);
+    if (!geometry)
+      return geometry.takeError();
+    if (Error error = checkStage(**geometry, shaders.geometryName,
+                                 spv::ExecutionModelGeometry))
+      return error;
+    shaders.geometry = *geometry;
+  }
   Expected<std::shared_ptr<const Kernel>> vertex = nullptr;
-  if (options.shaderPaths.size() == 2) {
+  if (options.shaderPaths.size() >= 2) {
     shaders.vertexName = options.shaderPaths.front();
     vertex = jit.compileFile(shaders.vertexName, compile);
     if (vertex)
@@ -171,7 +186,8 @@ Expected<CpuDraw> drawOnCpu(const DrawOptions &options,
                             const DrawShaders &shaders, HostJob &job,
                             const Geometry &geometry,
                             Attachments &attachments) {
-  Expected<Draw> created = Draw::create(shaders.vertex, shaders.fragment);
+  Expected<Draw> created =
+      Draw::create(shaders.vertex, shaders.fragment, shaders.geometry);
   if (!created)
     return created.takeError();
   Draw &draw = *created;
@@ -242,6 +258,7 @@ Expected<CpuDraw> drawOnCpu(const DrawOptions &options,
 
 struct VulkanShaders {
   VulkanShader vertex, fragment;
+  std::optional<VulkanShader> geometry;
 };
 
 Expected<VulkanShaders> loadVulkanShaders(const DrawShaders &shaders,
@@ -258,7 +275,15 @@ Expected<VulkanShaders> loadVulkanShaders(const DrawShaders &shaders,
   }();
   if (!vertex)
     return vertex.takeError();
-  return VulkanShaders{std::move(*vertex), std::move(*fragment)};
+  VulkanShaders loaded{std::move(*vertex), std::move(*fragment), std::nullopt};
+  if (shaders.geometry) {
+    Expected<VulkanShader> geometry =
+        loadVulkanShader(shaders.geometryName, compile);
+    if (!geometry)
+      return geometry.takeError();
+    loaded.geometry = std::move(*geometry);
+  }
+  return loaded;
 }
 
 Expected<vulkan::DrawResult>
@@ -270,6 +295,10 @@ drawOnVulkan(const DrawOptions &options, const VulkanShaders &shaders,
   draw.vertexEntry = shaders.vertex.entryPoint;
   draw.fragment = &shaders.fragment.original;
   draw.fragmentEntry = shaders.fragment.entryPoint;
+  if (shaders.geometry) {
+    draw.geometry = &shaders.geometry->original;
+    draw.geometryEntry = shaders.geometry->entryPoint;
+  }
   draw.specializations = compile.specializations;
   draw.width = options.framebuffer.width;
   draw.height = options.framebuffer.height;
@@ -434,10 +463,13 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
     return geometry.takeError();
   for (const auto &[kernel, name] :
        {std::pair(shaders->vertex.get(), shaders->vertexName),
+        std::pair(shaders->geometry.get(), shaders->geometryName),
         std::pair(shaders->fragment.get(), shaders->fragmentName)})
-    if (Error error = checkResources(kernel->reflection, job.buffers,
-                                     job.samplers, job.push.has_value(), name))
-      return error;
+    if (kernel)
+      if (Error error =
+              checkResources(kernel->reflection, job.buffers, job.samplers,
+                             job.push.has_value(), name))
+        return error;
 
   uint32_t width = options.framebuffer.width;
   uint32_t height = options.framebuffer.height;

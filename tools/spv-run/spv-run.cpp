@@ -57,8 +57,8 @@ static cl::OptionCategory &category = spvb::tools::getToolCategory();
 static cl::list<std::string> shaderPaths(
     cl::Positional, cl::OneOrMore,
     cl::desc("<shader or Amber script (.amber, .vkscript); with "
-             "--framebuffer: a fragment shader, or a vertex and a fragment "
-             "shader>"),
+             "--framebuffer: a fragment shader, a vertex and a fragment "
+             "shader, or a vertex, a geometry and a fragment shader>"),
     cl::cat(category));
 /// The first of shaderPaths: the shader or script of every mode.
 static std::string shaderPath;
@@ -844,10 +844,11 @@ int main(int argc, char **argv) {
                 "dispatch; debug a script or a draw with --debug");
   if (isScriptPath(shaderPath))
     return runScript(threadsArg);
-  if (shaderPaths.size() > 2 ||
-      (shaderPaths.size() == 2 && !framebufferArg.getNumOccurrences()))
+  if (shaderPaths.size() > 3 ||
+      (shaderPaths.size() >= 2 && !framebufferArg.getNumOccurrences()))
     return fail("spv-run takes one shader or script; two shaders (a vertex "
-                "and a fragment shader) are drawn with --framebuffer WxH");
+                "and a fragment shader) or three (a vertex, a geometry and a "
+                "fragment shader) are drawn with --framebuffer WxH");
   if (framebufferArg.getNumOccurrences() && !reflectArg)
     return runDraw(threadsArg);
   for (cl::Option *option :

@@ -23,11 +23,16 @@ using namespace spvb::vulkan;
 
 namespace {
 
-/// Descriptors and push constants are visible to both stages.
-constexpr VkShaderStageFlags DrawStages =
-    VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-constexpr VkPipelineStageFlags DrawShaderStages =
-    VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+/// Descriptors and push constants are visible to every stage of the draw.
+VkShaderStageFlags getDrawStages(const DrawJob &job) {
+  return VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT |
+         (job.geometry ? VK_SHADER_STAGE_GEOMETRY_BIT : 0);
+}
+VkPipelineStageFlags getDrawShaderStages(const DrawJob &job) {
+  return VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
+         VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT |
+         (job.geometry ? VK_PIPELINE_STAGE_GEOMETRY_SHADER_BIT : 0);
+}
 
 /// "VK_FORMAT_R8G8B8A8_UNORM", or "VkFormat N" for one the format table
 /// does not describe.
@@ -426,7 +431,16 @@ llvm::Error DrawSession::createPipeline(const DrawJob &job,
                                 job.fragmentEntry, specialization.get());
   if (!fragment)
     return fragment.takeError();
-  VkPipelineShaderStageCreateInfo stages[2] = {*vertex, *fragment};
+  llvm::SmallVector<VkPipelineShaderStageCreateInfo, 3> stages{*vertex,
+                                                               *fragment};
+  if (job.geometry) {
+    llvm::Expected<VkPipelineShaderStageCreateInfo> geometry =
+        context.createShaderStage(*job.geometry, VK_SHADER_STAGE_GEOMETRY_BIT,
+                                  job.geometryEntry, specialization.get());
+    if (!geometry)
+      return geometry.takeError();
+    stages.push_back(*geometry);
+  }
 
   std::vector<VkVertexInputBindingDescription> vertexBindings;
   for (const VertexBuffer &buffer : job.vertexBuffers)
@@ -489,8 +503,8 @@ llvm::Error DrawSession::createPipeline(const DrawJob &job,
 
   auto info = makeStruct<VkGraphicsPipelineCreateInfo>(
       VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO);
-  info.stageCount = 2;
-  info.pStages = stages;
+  info.stageCount = static_cast<uint32_t>(stages.size());
+  info.pStages = stages.data();
   info.pVertexInputState = &vertexInput;
   info.pInputAssemblyState = &inputAssembly;
   info.pViewportState = &viewportState;
@@ -553,8 +567,8 @@ llvm::Error DrawSession::draw(const DrawJob &job, DrawResult &result) {
     }
   };
   llvm::Expected<Context::RunTimes> times = context.runRecorded(
-      job.repeat, VK_PIPELINE_BIND_POINT_GRAPHICS, DrawStages, DrawShaderStages,
-      recordDraw, recordAttachmentDownload, nullptr);
+      job.repeat, VK_PIPELINE_BIND_POINT_GRAPHICS, getDrawStages(job),
+      getDrawShaderStages(job), recordDraw, recordAttachmentDownload, nullptr);
   if (!times)
     return times.takeError();
   result.firstDrawMilliseconds = times->first;
@@ -583,7 +597,9 @@ llvm::Expected<DrawResult> DrawSession::run(const DrawJob &job) {
   if (llvm::Error error = checkLimits(job, bindings))
     return error;
   DeviceRequest request;
-  const SpirvBinary *modules[] = {job.vertex, job.fragment};
+  llvm::SmallVector<const SpirvBinary *, 3> modules{job.vertex, job.fragment};
+  if (job.geometry)
+    modules.push_back(job.geometry);
   request.modules = modules;
   request.robust = job.robust;
   if (llvm::Error error = context.createDevice(request))
@@ -597,7 +613,8 @@ llvm::Expected<DrawResult> DrawSession::run(const DrawJob &job) {
     return error;
   if (llvm::Error error = createAttachments(job))
     return error;
-  if (llvm::Error error = context.createDescriptors(bindings, DrawStages))
+  if (llvm::Error error =
+          context.createDescriptors(bindings, getDrawStages(job)))
     return error;
   if (llvm::Error error = createRenderPass(job))
     return error;

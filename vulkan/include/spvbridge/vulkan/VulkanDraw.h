@@ -79,6 +79,9 @@ struct DrawJob {
   std::string vertexEntry = "main";
   const SpirvBinary *fragment = nullptr;
   std::string fragmentEntry = "main";
+  /// Optional.
+  const SpirvBinary *geometry = nullptr;
+  std::string geometryEntry = "main";
   llvm::ArrayRef<SpecConstantValue> specializations;
 
   uint32_t width = 1, height = 1;
