@@ -31,34 +31,3 @@ std::vector<float> spvb::amber::makeDrawGeometry(const DrawCommand &draw,
     }
   return positions;
 }
-
-std::string spvb::amber::getVertexFormatName(const Type &type) {
-  if (type.kind == Type::Kind::Format)
-    return type.name;
-  if (type.kind != Type::Kind::Number || type.columns != 1 || type.rows > 4)
-    return "";
-  const char *suffix = nullptr;
-  switch (type.scalar.mode) {
-  case NumericMode::SFloat:
-    suffix = "_SFLOAT";
-    break;
-  case NumericMode::SInt:
-    suffix = "_SINT";
-    break;
-  case NumericMode::UInt:
-    suffix = "_UINT";
-    break;
-  case NumericMode::UNorm:
-    suffix = "_UNORM";
-    break;
-  case NumericMode::SNorm:
-    suffix = "_SNORM";
-    break;
-  default:
-    return "";
-  }
-  std::string name;
-  for (uint32_t i = 0; i < type.rows; ++i)
-    name += std::string(1, "RGBA"[i]) + std::to_string(type.scalar.bits);
-  return name + suffix;
-}

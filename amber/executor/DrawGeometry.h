@@ -21,11 +21,6 @@ namespace spvb::amber {
 std::vector<float> makeDrawGeometry(const DrawCommand &draw, uint32_t width,
                                     uint32_t height);
 
-/// The Vulkan format name of a vertex buffer element: a FORMAT buffer's
-/// format, or a DATA_TYPE scalar or vector as R32G32_SFLOAT, R8_UINT, ...;
-/// empty if there is none.
-std::string getVertexFormatName(const Type &type);
-
 } // namespace spvb::amber
 
 #endif // SPVBRIDGE_TOOLS_AMBER_DRAWGEOMETRY_H

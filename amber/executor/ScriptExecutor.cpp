@@ -1092,21 +1092,22 @@ bool Executor::runDraw(const DrawCommand &draw) {
       getStageKernel(pipeline, amber::ShaderStage::Vertex);
   if (!vertex)
     return fail(llvm::toString(vertex.takeError()));
-  // A pipeline without a fragment shader still rasterizes (depth, stencil).
-  bool hasFragment = llvm::any_of(pipeline.shaders, [](const auto &shader) {
-    return shader.stage == amber::ShaderStage::Fragment;
-  });
+  // The fragment and geometry shaders are optional (a pipeline without a
+  // fragment shader still rasterizes depth and stencil).
+  auto getOptionalKernel = [&](amber::ShaderStage stage)
+      -> llvm::Expected<std::shared_ptr<const Kernel>> {
+    if (llvm::none_of(pipeline.shaders, [&](const ShaderAttachment &shader) {
+          return shader.stage == stage;
+        }))
+      return nullptr;
+    return getStageKernel(pipeline, stage);
+  };
   llvm::Expected<std::shared_ptr<const Kernel>> fragment =
-      hasFragment ? getStageKernel(pipeline, amber::ShaderStage::Fragment)
-                  : llvm::Expected<std::shared_ptr<const Kernel>>(nullptr);
+      getOptionalKernel(amber::ShaderStage::Fragment);
   if (!fragment)
     return fail(llvm::toString(fragment.takeError()));
-  bool hasGeometry = llvm::any_of(pipeline.shaders, [](const auto &shader) {
-    return shader.stage == amber::ShaderStage::Geometry;
-  });
   llvm::Expected<std::shared_ptr<const Kernel>> geometryShader =
-      hasGeometry ? getStageKernel(pipeline, amber::ShaderStage::Geometry)
-                  : llvm::Expected<std::shared_ptr<const Kernel>>(nullptr);
+      getOptionalKernel(amber::ShaderStage::Geometry);
   if (!geometryShader)
     return fail(llvm::toString(geometryShader.takeError()));
   llvm::Expected<Draw> created =
@@ -1160,7 +1161,7 @@ bool Executor::runDraw(const DrawCommand &draw) {
     for (const VertexBinding &binding : pipeline.vertexData) {
       const Buffer &buffer = *script.findBuffer(binding.buffer);
       std::string formatName = binding.format.empty()
-                                   ? getVertexFormatName(buffer.type)
+                                   ? getVulkanFormatName(buffer.type)
                                    : binding.format;
       const runtime::VulkanFormat *format =
           runtime::findVulkanFormat(formatName);

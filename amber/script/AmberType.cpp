@@ -29,6 +29,12 @@ std::string spvb::amber::getVulkanFormatName(const Type &type) {
   case NumericMode::SFloat:
     suffix = "_SFLOAT";
     break;
+  case NumericMode::UNorm:
+    suffix = "_UNORM";
+    break;
+  case NumericMode::SNorm:
+    suffix = "_SNORM";
+    break;
   default:
     return "";
   }

@@ -11,6 +11,32 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
+/// The reflection of `kernel`'s own entry point.
+static const EntryPointInfo *findEntryPoint(const Kernel &kernel,
+                                            spv::ExecutionModel model) {
+  for (const EntryPointInfo &entry : kernel.reflection.entryPoints)
+    if (entry.name == kernel.entryPoint && entry.executionModel == model)
+      return &entry;
+  return nullptr;
+}
+
+/// A stage's kernel with its bound resources, which `resources` holds.
+static llvm::Expected<runtime::StageKernel>
+prepareStage(Dispatch &stage,
+             std::optional<runtime::DispatchResources> &resources) {
+  llvm::Expected<runtime::DispatchResources> prepared =
+      stage.prepare({1, 1, 1});
+  if (!prepared)
+    return prepared.takeError();
+  resources = std::move(*prepared);
+  const Kernel &kernel = stage.getKernel();
+  runtime::StageKernel kernelStage;
+  kernelStage.entry = &kernel.entry;
+  kernelStage.variables = kernel.stageVariables;
+  kernelStage.resources = &*resources;
+  return kernelStage;
+}
+
 llvm::Expected<Draw> Draw::create(std::shared_ptr<const Kernel> vertex,
                                   std::shared_ptr<const Kernel> fragment,
                                   std::shared_ptr<const Kernel> geometry) {
@@ -86,59 +112,49 @@ Draw::run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
   if (llvm::Error error = checkDrawLimits(vertex.getKernel(), attributes,
                                           target, vertex.getLimits()))
     return error;
-  llvm::Expected<runtime::DispatchResources> vertexResources =
-      vertex.prepare({1, 1, 1});
-  if (!vertexResources)
-    return vertexResources.takeError();
-  std::optional<runtime::DispatchResources> fragmentResources;
+  std::optional<runtime::DispatchResources> vertexResources, geometryResources,
+      fragmentResources;
+  llvm::Expected<runtime::StageKernel> vertexStage =
+      prepareStage(vertex, vertexResources);
+  if (!vertexStage)
+    return vertexStage.takeError();
   runtime::StageKernel fragmentStage;
   if (fragment) {
-    llvm::Expected<runtime::DispatchResources> prepared =
-        fragment->prepare({1, 1, 1});
+    llvm::Expected<runtime::StageKernel> prepared =
+        prepareStage(*fragment, fragmentResources);
     if (!prepared)
       return prepared.takeError();
-    fragmentResources = std::move(*prepared);
-    const Kernel &fragmentKernel = fragment->getKernel();
-    fragmentStage = {&fragmentKernel.entry, fragmentKernel.stageVariables,
-                     &*fragmentResources, false};
-    for (const EntryPointInfo &entry : fragmentKernel.reflection.entryPoints)
-      if (entry.name == fragmentKernel.entryPoint &&
-          entry.executionModel == spv::ExecutionModelFragment)
-        fragmentStage.earlyFragmentTests = entry.earlyFragmentTests;
-    fragmentStage.interpolatesAtPoints =
-        llvm::is_contained(fragmentKernel.reflection.capabilities,
-                           spv::CapabilityInterpolationFunction);
+    fragmentStage = *prepared;
+    const Kernel &kernel = fragment->getKernel();
+    if (const EntryPointInfo *entry =
+            findEntryPoint(kernel, spv::ExecutionModelFragment))
+      fragmentStage.earlyFragmentTests = entry->earlyFragmentTests;
+    fragmentStage.interpolatesAtPoints = llvm::is_contained(
+        kernel.reflection.capabilities, spv::CapabilityInterpolationFunction);
   }
-  const Kernel &vertexKernel = vertex.getKernel();
-  runtime::StageKernel vertexStage{
-      &vertexKernel.entry, vertexKernel.stageVariables, &*vertexResources};
-  std::optional<runtime::DispatchResources> geometryResources;
   runtime::StageKernel geometryStage;
   if (geometry) {
-    llvm::Expected<runtime::DispatchResources> prepared =
-        geometry->prepare({1, 1, 1});
+    llvm::Expected<runtime::StageKernel> prepared =
+        prepareStage(*geometry, geometryResources);
     if (!prepared)
       return prepared.takeError();
-    geometryResources = std::move(*prepared);
-    const Kernel &kernel = geometry->getKernel();
-    geometryStage = {&kernel.entry, kernel.stageVariables, &*geometryResources};
-    for (const EntryPointInfo &entry : kernel.reflection.entryPoints)
-      if (entry.name == kernel.entryPoint &&
-          entry.executionModel == spv::ExecutionModelGeometry) {
-        runtime::GeometryShape &shape = geometryStage.geometry;
-        shape.inputVertices = entry.geometry.inputVertices;
-        shape.output =
-            entry.geometry.output == spv::ExecutionModeOutputPoints
-                ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST
-            : entry.geometry.output == spv::ExecutionModeOutputLineStrip
-                ? VK_PRIMITIVE_TOPOLOGY_LINE_STRIP
-                : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
-        shape.maxVertices = entry.geometry.maxVertices;
-        shape.invocations = std::max(1u, entry.geometry.invocations);
-      }
+    geometryStage = *prepared;
+    if (const EntryPointInfo *entry = findEntryPoint(
+            geometry->getKernel(), spv::ExecutionModelGeometry)) {
+      runtime::GeometryShape &shape = geometryStage.geometry;
+      shape.inputVertices = entry->geometry.inputVertices;
+      shape.output =
+          entry->geometry.output == spv::ExecutionModeOutputPoints
+              ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST
+          : entry->geometry.output == spv::ExecutionModeOutputLineStrip
+              ? VK_PRIMITIVE_TOPOLOGY_LINE_STRIP
+              : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+      shape.maxVertices = entry->geometry.maxVertices;
+      shape.invocations = std::max(1u, entry->geometry.invocations);
+    }
   }
   llvm::Expected<runtime::DrawStatistics> statistics =
-      runtime::draw(launcher, state, attributes, call, vertexStage,
+      runtime::draw(launcher, state, attributes, call, *vertexStage,
                     geometry ? &geometryStage : nullptr, fragmentStage, target);
   if (statistics)
     return statistics;

@@ -737,42 +737,35 @@ llvm::Error Reflector::resolveWorkgroupSizes() {
 }
 
 void Reflector::addGeometryMode(const ParsedInstruction &inst) {
-  uint32_t function = inst.word(1);
-  auto set = [&](uint32_t EntryPointInfo::GeometryModes::*field,
-                 uint32_t value) {
-    EntryPointInfo::GeometryModes modes = geometryModes.lookup(function);
-    modes.*field = value;
-    geometryModes[function] = modes;
-  };
-  using Modes = EntryPointInfo::GeometryModes;
-  switch (inst.word(2)) {
+  uint32_t mode = inst.word(2);
+  uint32_t literal = inst.size() >= 4 ? inst.word(3) : 0;
+  EntryPointInfo::GeometryModes &modes = geometryModes[inst.word(1)];
+  switch (mode) {
   case spv::ExecutionModeInputPoints:
-    set(&Modes::inputVertices, 1);
+    modes.inputVertices = 1;
     break;
   case spv::ExecutionModeInputLines:
-    set(&Modes::inputVertices, 2);
+    modes.inputVertices = 2;
     break;
   case spv::ExecutionModeInputLinesAdjacency:
-    set(&Modes::inputVertices, 4);
+    modes.inputVertices = 4;
     break;
   case spv::ExecutionModeTriangles:
-    set(&Modes::inputVertices, 3);
+    modes.inputVertices = 3;
     break;
   case spv::ExecutionModeInputTrianglesAdjacency:
-    set(&Modes::inputVertices, 6);
+    modes.inputVertices = 6;
     break;
   case spv::ExecutionModeOutputPoints:
   case spv::ExecutionModeOutputLineStrip:
   case spv::ExecutionModeOutputTriangleStrip:
-    set(&Modes::output, inst.word(2));
+    modes.output = mode;
     break;
   case spv::ExecutionModeOutputVertices:
-    if (inst.size() >= 4)
-      set(&Modes::maxVertices, inst.word(3));
+    modes.maxVertices = literal;
     break;
   case spv::ExecutionModeInvocations:
-    if (inst.size() >= 4)
-      set(&Modes::invocations, inst.word(3));
+    modes.invocations = literal;
     break;
   default:
     break;

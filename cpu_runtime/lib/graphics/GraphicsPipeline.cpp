@@ -396,7 +396,7 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   assembled.clear();
   if (geometry) {
     // They name the geometry output records directly.
-    assembled = geometryOutput->primitives;
+    assembled = std::move(geometryOutput->primitives);
   } else if (!triangleList) {
     assembled.reserve(call.vertexCount);
     assemblePrimitives(state.topology, 0, call.vertexCount, restarts,

@@ -162,9 +162,9 @@ struct Type {
                      uint32_t columns = 1);
 };
 
-/// The Vulkan format of an image of \p type, as Amber gives one to a buffer
-/// bound as an attachment: a format's own name, and for a scalar or vector
-/// of `DATA_TYPE` its components in R, G, B, A order (`int32` is
+/// The Vulkan format of a buffer of \p type bound as an attachment or as
+/// vertex data, as Amber gives one: a format's own name, and for a scalar
+/// or vector of `DATA_TYPE` its components in R, G, B, A order (`int32` is
 /// R32_SINT, `vec4<float>` R32G32B32A32_SFLOAT); empty for the rest.
 std::string getVulkanFormatName(const Type &type);
 
