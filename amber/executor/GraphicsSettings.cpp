@@ -402,10 +402,10 @@ Error AmberLine::command(const Token &keyword) {
     return endOfStatement(name);
   }
   if (name == "PATCH_CONTROL_POINTS") {
-    // Checked only: tessellation is not run yet.
-    if (Expected<uint32_t> points = uint32("control point count", name);
-        !points)
+    Expected<uint32_t> points = uint32("control point count", name);
+    if (!points)
       return points.takeError();
+    state.patchControlPoints = *points;
     return endOfStatement(name);
   }
   return error(line, "unknown command " + quote(keyword) + " in PIPELINE '" +
@@ -608,9 +608,16 @@ Error VkScriptLine::apply() {
   Token first = tokens.next();
   if (!first.isWord())
     return error(line, "missing pipeline state in [test]");
-  // Tessellation is not run yet; the parser has checked the count.
-  if (first.is("patch"))
-    return Error::success();
+  if (first.is("patch")) {
+    // patch parameter vertices N (the parser has checked the words).
+    tokens.next();
+    tokens.next();
+    Expected<uint32_t> points = uint32("count", "patch parameter vertices");
+    if (!points)
+      return points.takeError();
+    state.patchControlPoints = *points;
+    return endOfStatement("patch parameter vertices");
+  }
   if (Error err = setting(first.text))
     return err;
   return endOfStatement(first.text);

@@ -201,6 +201,10 @@ spvb::ShaderStage getSourceStage(amber::ShaderStage stage) {
   switch (stage) {
   case amber::ShaderStage::Vertex:
     return spvb::ShaderStage::Vertex;
+  case amber::ShaderStage::TessellationControl:
+    return spvb::ShaderStage::TessControl;
+  case amber::ShaderStage::TessellationEvaluation:
+    return spvb::ShaderStage::TessEvaluation;
   case amber::ShaderStage::Geometry:
     return spvb::ShaderStage::Geometry;
   case amber::ShaderStage::Fragment:
@@ -214,6 +218,10 @@ spv::ExecutionModel getExecutionModel(amber::ShaderStage stage) {
   switch (stage) {
   case amber::ShaderStage::Vertex:
     return spv::ExecutionModelVertex;
+  case amber::ShaderStage::TessellationControl:
+    return spv::ExecutionModelTessellationControl;
+  case amber::ShaderStage::TessellationEvaluation:
+    return spv::ExecutionModelTessellationEvaluation;
   case amber::ShaderStage::Geometry:
     return spv::ExecutionModelGeometry;
   case amber::ShaderStage::Fragment:
@@ -291,8 +299,17 @@ private:
   /// Descriptors of the dispatch being bound (stable addresses).
   std::deque<spvb_image> images;
   std::deque<spvb_sampler> samplers;
-  /// Float copies of sampled images whose format SPIR-V cannot name.
+  /// Widened copies of images whose format SPIR-V cannot name.
   std::deque<runtime::GuardedBuffer> convertedImages;
+  /// Storage images among them: written back to their buffers after the
+  /// run, as stores through a view of the buffer's format would be.
+  struct WriteBack {
+    const runtime::VulkanFormat *format;
+    const runtime::GuardedBuffer *wide;
+    runtime::GuardedBuffer *original;
+  };
+  std::vector<WriteBack> writeBacks;
+  void writeBackImages();
   /// Colour and depth attachments, sized by their pipelines.
   std::map<std::string, Buffer> attachments;
   std::map<std::string, runtime::GraphicsState> graphicsStates;
@@ -657,15 +674,19 @@ bool Executor::bindDescriptor(Binder &dispatch, const Kernel &kernel,
       bool readOnly = binding.kind == DescriptorKind::SampledImage ||
                       binding.kind == DescriptorKind::CombinedImageSampler ||
                       binding.kind == DescriptorKind::UniformTexelBuffer;
-      if (!format && readOnly) {
+      if (!format) {
         // A format SPIR-V cannot name (B8G8R8A8_UNORM, SRGB, packed,
-        // depth) is only ever read here, through a format-less image
-        // (Unknown): the shader reads a widened copy of it.
-        if (const runtime::VulkanFormat *vulkan =
-                runtime::findVulkanFormat(getVulkanFormatName(buffer.type))) {
+        // depth): the shader reads a widened copy of it, which holds the
+        // values a view of the buffer's format gives; a storage image's
+        // stores go back to the buffer after the run.
+        const runtime::VulkanFormat *vulkan =
+            runtime::findVulkanFormat(getVulkanFormatName(buffer.type));
+        if (vulkan && vulkan->components) {
           auto [wide, copy] = widenTexels(*vulkan, bytes.data(), bytes.size());
           format = wide;
           texels = &convertedImages.emplace_back(std::move(copy));
+          if (!readOnly)
+            writeBacks.push_back({vulkan, texels, &bytes});
         }
       }
       if (!format) {
@@ -756,6 +777,7 @@ bool Executor::runDispatch(const RunCommand &run) {
   images.clear();
   samplers.clear();
   convertedImages.clear();
+  writeBacks.clear();
   for (const amber::DescriptorBinding &binding : pipeline.bindings)
     if (!bindDescriptor(dispatch, **kernel, binding, run.line))
       return false;
@@ -772,6 +794,7 @@ bool Executor::runDispatch(const RunCommand &run) {
   llvm::Error error = dispatch.validate();
   if (!error)
     error = dispatch.run(getLauncher(subgroupSize), run.groups);
+  writeBackImages();
   if (error) {
     std::string message = llvm::toString(std::move(error));
     llvm::StringRef text(message);
@@ -780,6 +803,34 @@ bool Executor::runDispatch(const RunCommand &run) {
     return false;
   }
   return true;
+}
+
+void Executor::writeBackImages() {
+  for (const WriteBack &back : writeBacks) {
+    const runtime::VulkanFormat &format = *back.format;
+    bool integer = runtime::isIntegerFormat(format);
+    uint64_t count = back.original->size() / format.texelBytes;
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint8_t *from = back.wide->data() + i * 16;
+      runtime::Color color;
+      for (int c = 0; c < 4; ++c) {
+        if (integer) {
+          int32_t value;
+          std::memcpy(&value, from + 4 * c, 4);
+          color.i[c] = format.kind == runtime::ComponentKind::Sint
+                           ? int64_t(value)
+                           : int64_t(uint32_t(value));
+        } else {
+          float value;
+          std::memcpy(&value, from + 4 * c, 4);
+          color.f[c] = value;
+        }
+      }
+      runtime::encodeColor(format, color,
+                           back.original->data() + i * format.texelBytes);
+    }
+  }
+  writeBacks.clear();
 }
 
 bool Executor::loadPng(const Buffer &buffer) {
@@ -1092,8 +1143,8 @@ bool Executor::runDraw(const DrawCommand &draw) {
       getStageKernel(pipeline, amber::ShaderStage::Vertex);
   if (!vertex)
     return fail(llvm::toString(vertex.takeError()));
-  // The fragment and geometry shaders are optional (a pipeline without a
-  // fragment shader still rasterizes depth and stencil).
+  // The other stages are optional (a pipeline without a fragment shader
+  // still rasterizes depth and stencil).
   auto getOptionalKernel = [&](amber::ShaderStage stage)
       -> llvm::Expected<std::shared_ptr<const Kernel>> {
     if (llvm::none_of(pipeline.shaders, [&](const ShaderAttachment &shader) {
@@ -1102,16 +1153,25 @@ bool Executor::runDraw(const DrawCommand &draw) {
       return nullptr;
     return getStageKernel(pipeline, stage);
   };
-  llvm::Expected<std::shared_ptr<const Kernel>> fragment =
-      getOptionalKernel(amber::ShaderStage::Fragment);
-  if (!fragment)
-    return fail(llvm::toString(fragment.takeError()));
-  llvm::Expected<std::shared_ptr<const Kernel>> geometryShader =
-      getOptionalKernel(amber::ShaderStage::Geometry);
-  if (!geometryShader)
-    return fail(llvm::toString(geometryShader.takeError()));
-  llvm::Expected<Draw> created =
-      Draw::create(*vertex, *fragment, *geometryShader);
+  DrawShaders shaders;
+  shaders.vertex = *vertex;
+  for (auto [stage, kernel] :
+       {std::pair(amber::ShaderStage::TessellationControl,
+                  &shaders.tessControl),
+        std::pair(amber::ShaderStage::TessellationEvaluation,
+                  &shaders.tessEvaluation),
+        std::pair(amber::ShaderStage::Geometry, &shaders.geometry),
+        std::pair(amber::ShaderStage::Fragment, &shaders.fragment)}) {
+    llvm::Expected<std::shared_ptr<const Kernel>> optional =
+        getOptionalKernel(stage);
+    if (!optional)
+      return fail(llvm::toString(optional.takeError()));
+    *kernel = std::move(*optional);
+  }
+  // The kernel whose reflection types the bindings.
+  std::shared_ptr<const Kernel> typing =
+      shaders.fragment ? shaders.fragment : shaders.vertex;
+  llvm::Expected<Draw> created = Draw::create(std::move(shaders));
   if (!created)
     return fail(llvm::toString(created.takeError()));
   Draw &drawing = *created;
@@ -1119,9 +1179,9 @@ bool Executor::runDraw(const DrawCommand &draw) {
   images.clear();
   samplers.clear();
   convertedImages.clear();
+  writeBacks.clear();
   for (const amber::DescriptorBinding &binding : pipeline.bindings)
-    if (!bindDescriptor(drawing, *fragment ? **fragment : **vertex, binding,
-                        draw.line))
+    if (!bindDescriptor(drawing, *typing, binding, draw.line))
       return false;
   drawing.setPushConstants(
       pipeline.pushConstantBuffer.empty()
@@ -1149,7 +1209,10 @@ bool Executor::runDraw(const DrawCommand &draw) {
     position.stride = 8;
     attributes.push_back(position);
     call.vertexCount = geometry.size() / 2;
-    state.topology = draw.drawKind == DrawCommand::DrawKind::Rect
+    // VkScript's `draw rect patch`: the rectangle's four vertices as
+    // patches (of the pipeline's patchControlPoints), as Amber draws it.
+    state.topology = draw.patch ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST
+                     : draw.drawKind == DrawCommand::DrawKind::Rect
                          ? VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP
                          : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   } else {
@@ -1215,6 +1278,7 @@ bool Executor::runDraw(const DrawCommand &draw) {
   }
   llvm::Expected<runtime::DrawStatistics> statistics = drawing.run(
       getLauncher(options.subgroupSize), state, attributes, call, *target);
+  writeBackImages();
   if (!statistics)
     return fail(llvm::toString(statistics.takeError()));
   return true;

@@ -19,6 +19,7 @@ static const llvm::StringSet<> &getSupportedFeatures() {
       "sampleRateShading",
       // The rasterizer's fixed functions (cpu_runtime/lib/graphics).
       "geometryShader",
+      "tessellationShader",
       "fullDrawIndexUint32",
       "independentBlend",
       "depthClamp",
@@ -213,24 +214,17 @@ spvb::amber::findUnmetRequirement(const Script &script) {
   for (const Shader &shader : script.shaders) {
     if (const char *reason = getShaderFormatReason(shader.format))
       return std::string(reason);
-    if (shader.stage != ShaderStage::Compute &&
-        shader.stage != ShaderStage::Vertex &&
-        shader.stage != ShaderStage::Geometry &&
-        shader.stage != ShaderStage::Fragment &&
-        shader.stage != ShaderStage::Multi)
+    if (shader.stage > ShaderStage::Multi)
       return "a " + stageName(shader.stage).str() +
-             " shader (spvbridge runs compute, vertex, geometry and fragment "
-             "shaders)";
+             " shader (spvbridge runs compute and graphics shaders, not ray "
+             "tracing)";
   }
   for (const Pipeline &pipeline : script.pipelines)
     for (const ShaderAttachment &attachment : pipeline.shaders)
-      if (attachment.stage != ShaderStage::Compute &&
-          attachment.stage != ShaderStage::Vertex &&
-          attachment.stage != ShaderStage::Geometry &&
-          attachment.stage != ShaderStage::Fragment)
+      if (attachment.stage >= ShaderStage::Multi)
         return "a " + stageName(attachment.stage).str() +
-               " shader (spvbridge runs compute, vertex, geometry and "
-               "fragment shaders)";
+               " shader (spvbridge runs compute and graphics shaders, not ray "
+               "tracing)";
   if (const Command *command = findUnsupportedCommand(script.commands))
     return describeCommand(*command);
   return std::nullopt;

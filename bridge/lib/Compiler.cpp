@@ -60,26 +60,17 @@ llvm::Expected<ModuleReflection> Compiler::reflect(const SpirvBinary &binary) {
   // any stage's module.
   if (options.executionModel == spv::ExecutionModelGLCompute &&
       reflection->entryPoints.size() == 1 &&
-      (reflection->entryPoints[0].executionModel == spv::ExecutionModelVertex ||
-       reflection->entryPoints[0].executionModel ==
-           spv::ExecutionModelGeometry ||
-       reflection->entryPoints[0].executionModel ==
-           spv::ExecutionModelFragment) &&
+      !getCompiledStageName(reflection->entryPoints[0].executionModel)
+           .empty() &&
       (options.entryPoint.empty() ||
        options.entryPoint == reflection->entryPoints[0].name))
     options.executionModel = reflection->entryPoints[0].executionModel;
   spv::ExecutionModel model = options.executionModel;
-  const char *modelName = model == spv::ExecutionModelVertex     ? "vertex"
-                          : model == spv::ExecutionModelGeometry ? "geometry"
-                          : model == spv::ExecutionModelFragment ? "fragment"
-                                                                 : "compute";
-  if (model != spv::ExecutionModelGLCompute &&
-      model != spv::ExecutionModelVertex &&
-      model != spv::ExecutionModelGeometry &&
-      model != spv::ExecutionModelFragment)
+  std::string modelName = getCompiledStageName(model).str();
+  if (modelName.empty())
     return makeError(llvm::formatv(
-        "error: {0}: only compute, vertex, geometry and fragment shaders can "
-        "be compiled",
+        "error: {0}: only compute, vertex, tessellation, geometry and "
+        "fragment shaders can be compiled",
         binary.name));
   if (options.entryPoint.empty()) {
     const EntryPointInfo *only = nullptr;

@@ -1,4 +1,4 @@
-//===- Draw.cpp - A draw with compiled vertex and fragment shaders --------===//
+//===- Draw.cpp - A draw of compiled graphics shaders ---------------------===//
 #include "spvbridge/bridge/Draw.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -37,37 +37,93 @@ prepareStage(Dispatch &stage,
   return kernelStage;
 }
 
-llvm::Expected<Draw> Draw::create(std::shared_ptr<const Kernel> vertex,
-                                  std::shared_ptr<const Kernel> fragment,
-                                  std::shared_ptr<const Kernel> geometry) {
-  auto check = [](const Kernel &kernel, uint32_t model,
-                  llvm::StringRef stage) -> llvm::Error {
-    if (kernel.entry.info.execution_model == model)
+/// The tessellation modes of a control and an evaluation shader, merged:
+/// each mode may come from either; the domain and the control shader's
+/// OutputVertices are required.
+static llvm::Expected<runtime::TessellationMode>
+getTessellationMode(const Kernel &control, const Kernel &evaluation) {
+  EntryPointInfo::TessellationModes merged;
+  for (const EntryPointInfo *entry :
+       {findEntryPoint(control, spv::ExecutionModelTessellationControl),
+        findEntryPoint(evaluation,
+                       spv::ExecutionModelTessellationEvaluation)}) {
+    if (!entry)
+      continue;
+    const EntryPointInfo::TessellationModes &modes = entry->tessellation;
+    merged.domain = modes.domain ? modes.domain : merged.domain;
+    merged.spacing = modes.spacing ? modes.spacing : merged.spacing;
+    merged.vertexOrder =
+        modes.vertexOrder ? modes.vertexOrder : merged.vertexOrder;
+    merged.pointMode |= modes.pointMode;
+    // The control shader's OutputVertices is the one that counts.
+    if (!merged.outputVertices)
+      merged.outputVertices = modes.outputVertices;
+  }
+  if (!merged.domain)
+    return makeError(llvm::formatv(
+        "error: {0}: neither tessellation shader declares the domain "
+        "(Triangles, Quads or Isolines)",
+        evaluation.sourceName));
+  if (!merged.outputVertices)
+    return makeError(
+        llvm::formatv("error: {0}: the tessellation control shader declares no "
+                      "OutputVertices",
+                      control.sourceName));
+  runtime::TessellationMode mode;
+  mode.domain = merged.domain == spv::ExecutionModeQuads
+                    ? runtime::TessellationDomain::Quads
+                : merged.domain == spv::ExecutionModeIsolines
+                    ? runtime::TessellationDomain::Isolines
+                    : runtime::TessellationDomain::Triangles;
+  mode.spacing = merged.spacing == spv::ExecutionModeSpacingFractionalEven
+                     ? runtime::TessellationSpacing::FractionalEven
+                 : merged.spacing == spv::ExecutionModeSpacingFractionalOdd
+                     ? runtime::TessellationSpacing::FractionalOdd
+                     : runtime::TessellationSpacing::Equal;
+  mode.clockwise = merged.vertexOrder == spv::ExecutionModeVertexOrderCw;
+  mode.pointMode = merged.pointMode;
+  mode.outputVertices = merged.outputVertices;
+  return mode;
+}
+
+llvm::Expected<Draw> Draw::create(DrawShaders shaders) {
+  auto check = [](const std::shared_ptr<const Kernel> &kernel,
+                  spv::ExecutionModel model) -> llvm::Error {
+    if (!kernel || kernel->entry.info.execution_model == model)
       return llvm::Error::success();
     return makeError(llvm::formatv("error: {0}: entry point '{1}' is not a {2} "
                                    "shader",
-                                   kernel.sourceName, kernel.entryPoint,
-                                   stage));
+                                   kernel->sourceName, kernel->entryPoint,
+                                   getCompiledStageName(model)));
   };
-  if (llvm::Error error = check(*vertex, spv::ExecutionModelVertex, "vertex"))
-    return error;
-  if (fragment)
-    if (llvm::Error error =
-            check(*fragment, spv::ExecutionModelFragment, "fragment"))
+  if (!shaders.vertex)
+    return makeError("error: a draw needs a vertex shader");
+  for (auto [kernel, model] :
+       {std::pair(&shaders.vertex, spv::ExecutionModelVertex),
+        std::pair(&shaders.tessControl, spv::ExecutionModelTessellationControl),
+        std::pair(&shaders.tessEvaluation,
+                  spv::ExecutionModelTessellationEvaluation),
+        std::pair(&shaders.geometry, spv::ExecutionModelGeometry),
+        std::pair(&shaders.fragment, spv::ExecutionModelFragment)})
+    if (llvm::Error error = check(*kernel, model))
       return error;
-  if (geometry)
-    if (llvm::Error error =
-            check(*geometry, spv::ExecutionModelGeometry, "geometry"))
-      return error;
-  return Draw(std::move(vertex), std::move(fragment), std::move(geometry));
+  if (bool(shaders.tessControl) != bool(shaders.tessEvaluation))
+    return makeError(llvm::formatv(
+        "error: {0}: a tessellation {1} shader needs a tessellation {2} "
+        "shader too",
+        (shaders.tessControl ? shaders.tessControl : shaders.tessEvaluation)
+            ->sourceName,
+        shaders.tessControl ? "control" : "evaluation",
+        shaders.tessControl ? "evaluation" : "control"));
+  return Draw(std::move(shaders));
 }
 
-llvm::SmallVector<Dispatch *, 3> Draw::getStages() {
-  llvm::SmallVector<Dispatch *, 3> stages{&vertex};
-  if (geometry)
-    stages.push_back(&*geometry);
-  if (fragment)
-    stages.push_back(&*fragment);
+llvm::SmallVector<Dispatch *, 5> Draw::getStages() {
+  llvm::SmallVector<Dispatch *, 5> stages{&vertex};
+  for (std::optional<Dispatch> *stage :
+       {&tessControl, &tessEvaluation, &geometry, &fragment})
+    if (*stage)
+      stages.push_back(&**stage);
   return stages;
 }
 
@@ -112,12 +168,15 @@ Draw::run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
   if (llvm::Error error = checkDrawLimits(vertex.getKernel(), attributes,
                                           target, vertex.getLimits()))
     return error;
-  std::optional<runtime::DispatchResources> vertexResources, geometryResources,
+  std::optional<runtime::DispatchResources> vertexResources,
+      tessControlResources, tessEvaluationResources, geometryResources,
       fragmentResources;
   llvm::Expected<runtime::StageKernel> vertexStage =
       prepareStage(vertex, vertexResources);
   if (!vertexStage)
     return vertexStage.takeError();
+  runtime::PipelineStages stages;
+  stages.vertex = &*vertexStage;
   runtime::StageKernel fragmentStage;
   if (fragment) {
     llvm::Expected<runtime::StageKernel> prepared =
@@ -131,6 +190,27 @@ Draw::run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
       fragmentStage.earlyFragmentTests = entry->earlyFragmentTests;
     fragmentStage.interpolatesAtPoints = llvm::is_contained(
         kernel.reflection.capabilities, spv::CapabilityInterpolationFunction);
+  }
+  stages.fragment = &fragmentStage;
+  runtime::StageKernel tessControlStage, tessEvaluationStage;
+  if (tessControl) {
+    llvm::Expected<runtime::StageKernel> control =
+        prepareStage(*tessControl, tessControlResources);
+    if (!control)
+      return control.takeError();
+    llvm::Expected<runtime::StageKernel> evaluation =
+        prepareStage(*tessEvaluation, tessEvaluationResources);
+    if (!evaluation)
+      return evaluation.takeError();
+    tessControlStage = *control;
+    tessEvaluationStage = *evaluation;
+    llvm::Expected<runtime::TessellationMode> mode = getTessellationMode(
+        tessControl->getKernel(), tessEvaluation->getKernel());
+    if (!mode)
+      return mode.takeError();
+    tessControlStage.tessellation = tessEvaluationStage.tessellation = *mode;
+    stages.tessControl = &tessControlStage;
+    stages.tessEvaluation = &tessEvaluationStage;
   }
   runtime::StageKernel geometryStage;
   if (geometry) {
@@ -152,10 +232,10 @@ Draw::run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
       shape.maxVertices = entry->geometry.maxVertices;
       shape.invocations = std::max(1u, entry->geometry.invocations);
     }
+    stages.geometry = &geometryStage;
   }
   llvm::Expected<runtime::DrawStatistics> statistics =
-      runtime::draw(launcher, state, attributes, call, *vertexStage,
-                    geometry ? &geometryStage : nullptr, fragmentStage, target);
+      runtime::draw(launcher, state, attributes, call, stages, target);
   if (statistics)
     return statistics;
   // A fault names the buffer nearest to it; which stage faulted is not

@@ -544,10 +544,7 @@ llvm::Error Dispatch::run(runtime::Launcher &launcher,
     return makeError(llvm::formatv(
         "error: {0}: entry point '{1}' is a {2} shader, which runs in a draw "
         "(spv-run --framebuffer WxH, an Amber script), not a dispatch",
-        kernel->sourceName, kernel->entryPoint,
-        model == spv::ExecutionModelVertex     ? "vertex"
-        : model == spv::ExecutionModelGeometry ? "geometry"
-                                               : "fragment"));
+        kernel->sourceName, kernel->entryPoint, getCompiledStageName(model)));
   llvm::Expected<runtime::DispatchResources> resources = prepare(groups);
   if (!resources)
     return resources.takeError();

@@ -129,6 +129,9 @@ struct LowerToLLVMPass : PassWrapper<LowerToLLVMPass, OperationPass<ModuleOp>> {
             .Case("compute", spirv::ExecutionModel::GLCompute)
             .Case("vertex", spirv::ExecutionModel::Vertex)
             .Case("geometry", spirv::ExecutionModel::Geometry)
+            .Case("tess-control", spirv::ExecutionModel::TessellationControl)
+            .Case("tess-evaluation",
+                  spirv::ExecutionModel::TessellationEvaluation)
             .Case("fragment", spirv::ExecutionModel::Fragment)
             .Default(std::nullopt);
     std::optional<UndefinedChecks> checks =
@@ -142,7 +145,8 @@ struct LowerToLLVMPass : PassWrapper<LowerToLLVMPass, OperationPass<ModuleOp>> {
           << (model ? "unknown undefined-checks '" + undefinedChecks +
                           "' (expected none, report or perturb)"
                     : "unknown stage '" + stage +
-                          "' (expected compute, vertex, geometry or fragment)");
+                          "' (expected compute, vertex, tess-control, "
+                          "tess-evaluation, geometry or fragment)");
       return signalPassFailure();
     }
     options.executionModel = *model;
@@ -165,9 +169,11 @@ struct LowerToLLVMPass : PassWrapper<LowerToLLVMPass, OperationPass<ModuleOp>> {
   Option<std::string> entry{
       *this, "entry",
       llvm::cl::desc("The entry point to export (default: every compute one)")};
-  Option<std::string> stage{*this, "stage",
-                            llvm::cl::desc("compute, vertex or fragment"),
-                            llvm::cl::init("compute")};
+  Option<std::string> stage{
+      *this, "stage",
+      llvm::cl::desc("compute, vertex, tess-control, tess-evaluation, "
+                     "geometry or fragment"),
+      llvm::cl::init("compute")};
   Option<bool> robustAccess{
       *this, "robust-access",
       llvm::cl::desc("Out-of-bounds buffer reads give zero, writes are "

@@ -60,6 +60,8 @@ static llvm::StringRef getEntryName(spirv::EntryPointOp entry) {
 
 static bool isGraphicsModel(spirv::ExecutionModel model) {
   return model == spirv::ExecutionModel::Vertex ||
+         model == spirv::ExecutionModel::TessellationControl ||
+         model == spirv::ExecutionModel::TessellationEvaluation ||
          model == spirv::ExecutionModel::Geometry ||
          model == spirv::ExecutionModel::Fragment;
 }
@@ -82,7 +84,9 @@ llvm::Expected<InterfaceLayout> spvb::computeInterfaceLayout(
     // The deserializer names entry functions after their entry point.
     info.name = info.function;
     info.model = entry.getExecutionModel();
-    if (info.model == spirv::ExecutionModel::Vertex)
+    // A tessellation control shader's is its OutputVertices (below).
+    if (info.model == spirv::ExecutionModel::Vertex ||
+        info.model == spirv::ExecutionModel::TessellationEvaluation)
       info.workgroupSize[0] = SPVB_VERTICES_PER_WORKGROUP;
     if (info.model == spirv::ExecutionModel::Fragment)
       info.workgroupSize[0] = 4 * SPVB_FRAGMENT_QUADS_PER_WORKGROUP;
@@ -202,10 +206,14 @@ llvm::Expected<InterfaceLayout> spvb::computeInterfaceLayout(
     layout.functionSymbols[info.function] =
         abi::getInvocationEntrySymbol(info.name);
   for (auto mode : module.getOps<spirv::ExecutionModeOp>()) {
-    if (mode.getExecutionMode() != spirv::ExecutionMode::LocalSize)
+    bool localSize = mode.getExecutionMode() == spirv::ExecutionMode::LocalSize;
+    if (!localSize &&
+        mode.getExecutionMode() != spirv::ExecutionMode::OutputVertices)
       continue;
     for (EntryPointLayout &entry : layout.entryPoints) {
-      if (entry.function != mode.getFn())
+      if (entry.function != mode.getFn() ||
+          (!localSize &&
+           entry.model != spirv::ExecutionModel::TessellationControl))
         continue;
       auto values = mode.getValues().getValue();
       for (unsigned i = 0; i < 3 && i < values.size(); ++i)

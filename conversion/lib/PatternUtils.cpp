@@ -186,7 +186,9 @@ Value spvb::getStageRecordAddress(OpBuilder &b, Location loc, Value dispatch,
   Value index = LLVM::LoadOp::create(
       b, loc, b.getI32Type(),
       createByteOffset(b, loc, invocation,
-                       offsetof(spvb_invocation, global_id)),
+                       layout.recordsPerWorkgroup
+                           ? offsetof(spvb_invocation, workgroup_id)
+                           : offsetof(spvb_invocation, global_id)),
       4);
   uint64_t size = output ? layout.stageOutputSize : layout.stageInputSize;
   Value record = LLVM::MulOp::create(

@@ -1,4 +1,4 @@
-//===- StageInterface.cpp - Vertex and fragment inputs and outputs --------===//
+//===- StageInterface.cpp - Graphics stages' inputs and outputs -------===//
 //
 // A graphics invocation's Input and Output variables live in its input and
 // output records (kernel_abi.h): natural layout in declaration order, so
@@ -24,29 +24,63 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
+static llvm::StringRef getStageName(spirv::ExecutionModel model) {
+  switch (model) {
+  case spirv::ExecutionModel::Vertex:
+    return "vertex";
+  case spirv::ExecutionModel::TessellationControl:
+    return "tessellation control";
+  case spirv::ExecutionModel::TessellationEvaluation:
+    return "tessellation evaluation";
+  case spirv::ExecutionModel::Geometry:
+    return "geometry";
+  default:
+    return "fragment";
+  }
+}
+
+/// Builtins of gl_PerVertex: arrays over the vertices where a stage reads
+/// or writes a primitive's or patch's vertices.
+static bool isPerVertexBuiltin(spirv::BuiltIn builtin) {
+  using spirv::BuiltIn;
+  return builtin == BuiltIn::Position || builtin == BuiltIn::PointSize ||
+         builtin == BuiltIn::ClipDistance || builtin == BuiltIn::CullDistance;
+}
+
 /// The builtins a stage's records hold, by direction.
 static bool isStageBuiltin(spirv::ExecutionModel model, bool output,
                            spirv::BuiltIn builtin) {
   using spirv::BuiltIn;
-  if (model == spirv::ExecutionModel::Vertex) {
+  using spirv::ExecutionModel;
+  bool tessellationLevel =
+      builtin == BuiltIn::TessLevelOuter || builtin == BuiltIn::TessLevelInner;
+  switch (model) {
+  case ExecutionModel::Vertex:
     if (output)
-      return builtin == BuiltIn::Position || builtin == BuiltIn::PointSize ||
-             builtin == BuiltIn::ClipDistance ||
-             builtin == BuiltIn::CullDistance;
+      return isPerVertexBuiltin(builtin);
     return builtin == BuiltIn::VertexIndex ||
            builtin == BuiltIn::InstanceIndex ||
            builtin == BuiltIn::BaseVertex || builtin == BuiltIn::BaseInstance ||
            builtin == BuiltIn::DrawIndex;
-  }
-  if (model == spirv::ExecutionModel::Geometry) {
-    bool perVertex =
-        builtin == BuiltIn::Position || builtin == BuiltIn::PointSize ||
-        builtin == BuiltIn::ClipDistance || builtin == BuiltIn::CullDistance;
+  case ExecutionModel::TessellationControl:
     if (output)
-      return perVertex || builtin == BuiltIn::PrimitiveId ||
+      return isPerVertexBuiltin(builtin) || tessellationLevel;
+    return isPerVertexBuiltin(builtin) || builtin == BuiltIn::PatchVertices ||
+           builtin == BuiltIn::PrimitiveId;
+  case ExecutionModel::TessellationEvaluation:
+    if (output)
+      return isPerVertexBuiltin(builtin);
+    return isPerVertexBuiltin(builtin) || tessellationLevel ||
+           builtin == BuiltIn::TessCoord || builtin == BuiltIn::PatchVertices ||
+           builtin == BuiltIn::PrimitiveId;
+  case ExecutionModel::Geometry:
+    if (output)
+      return isPerVertexBuiltin(builtin) || builtin == BuiltIn::PrimitiveId ||
              builtin == BuiltIn::Layer || builtin == BuiltIn::ViewportIndex;
-    return perVertex || builtin == BuiltIn::PrimitiveId ||
+    return isPerVertexBuiltin(builtin) || builtin == BuiltIn::PrimitiveId ||
            builtin == BuiltIn::InvocationId;
+  default:
+    break;
   }
   if (output)
     return builtin == BuiltIn::FragDepth || builtin == BuiltIn::SampleMask ||
@@ -126,15 +160,19 @@ private:
   uint32_t vertex;
 };
 
-/// A geometry shader's inputs other than its primitive's and invocation's
-/// ids are arrays over the input primitive's vertices: their element type
-/// and stride, else null.
+/// Per-vertex variables are arrays over a primitive's or patch's vertices:
+/// a geometry shader's inputs, a tessellation control shader's inputs and
+/// outputs, a tessellation evaluation shader's inputs; not per-patch ones
+/// (Patch, the tessellation levels) nor the primitive's and invocation's
+/// ids. Their element type and stride, else null.
 spirv::ArrayType getPerVertexArray(spirv::ExecutionModel model, bool output,
                                    std::optional<spirv::BuiltIn> builtin,
-                                   Type type) {
-  if (model != spirv::ExecutionModel::Geometry || output ||
-      builtin == spirv::BuiltIn::PrimitiveId ||
-      builtin == spirv::BuiltIn::InvocationId)
+                                   bool patch, Type type) {
+  bool arrayed =
+      model == spirv::ExecutionModel::TessellationControl ||
+      (!output && (model == spirv::ExecutionModel::Geometry ||
+                   model == spirv::ExecutionModel::TessellationEvaluation));
+  if (!arrayed || patch || (builtin && !isPerVertexBuiltin(*builtin)))
     return {};
   return dyn_cast<spirv::ArrayType>(type);
 }
@@ -173,10 +211,18 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
       flags |= SPVB_STAGE_CENTROID;
     if (global->hasAttr(kSampleAttr))
       flags |= SPVB_STAGE_SAMPLE;
+    bool patch = global->hasAttr(kPatchAttr);
+    if (patch)
+      flags |= SPVB_STAGE_PATCH;
 
     if (auto builtinName = global.getBuiltInAttr()) {
       std::optional<spirv::BuiltIn> builtin =
           spirv::symbolizeBuiltIn(builtinName.getValue());
+      // A tessellation control invocation's id is its index in the
+      // patch's workgroup.
+      if (model == spirv::ExecutionModel::TessellationControl &&
+          *builtin == spirv::BuiltIn::InvocationId)
+        builtin = spirv::BuiltIn::LocalInvocationIndex;
       if (isInvocationBuiltin(*builtin)) {
         var.inStageRecord = false;
         var.builtin = builtin;
@@ -187,11 +233,11 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
         return makeError(llvm::formatv(
             "error: builtin '{0}' of variable '{1}' is not supported in a {2} "
             "shader's {3} yet",
-            builtinName.getValue(), name,
-            model == spirv::ExecutionModel::Vertex     ? "vertex"
-            : model == spirv::ExecutionModel::Geometry ? "geometry"
-                                                       : "fragment",
+            builtinName.getValue(), name, getStageName(model),
             output ? "outputs" : "inputs"));
+      if (*builtin == spirv::BuiltIn::TessLevelOuter ||
+          *builtin == spirv::BuiltIn::TessLevelInner)
+        flags |= SPVB_STAGE_PATCH;
       var.builtin = builtin;
       if (*builtin == spirv::BuiltIn::HelperInvocation) {
         var.offset = 0; // the helper flag the record starts with
@@ -203,7 +249,7 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
       }
       // Per-vertex builtins (gl_in[v].gl_Position): an entry per vertex.
       spirv::ArrayType vertices =
-          getPerVertexArray(model, output, builtin, type);
+          getPerVertexArray(model, output, builtin, patch, type);
       Type element = vertices ? vertices.getElementType() : type;
       uint32_t count = 1;
       if (auto array = dyn_cast<spirv::ArrayType>(element)) {
@@ -254,7 +300,7 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
       component = attr.getInt();
     // Per-vertex inputs: each vertex's element from the same Location.
     spirv::ArrayType vertices =
-        getPerVertexArray(model, output, std::nullopt, type);
+        getPerVertexArray(model, output, std::nullopt, patch, type);
     Type element = vertices ? vertices.getElementType() : type;
     uint32_t vertexFlags = vertices ? flags | SPVB_STAGE_PER_VERTEX : flags;
     for (uint32_t v = 0; v < (vertices ? vertices.getNumElements() : 1); ++v) {
@@ -270,6 +316,8 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
     }
     layout.variables[name] = var;
   }
+  layout.recordsPerWorkgroup =
+      model == spirv::ExecutionModel::TessellationControl;
   // Records follow each other in arrays: keep 8-byte members aligned.
   layout.stageInputSize = llvm::alignTo(sizes[0], 8);
   layout.stageOutputSize = llvm::alignTo(sizes[1], 8);

@@ -579,7 +579,7 @@ private:
   void scanModule();
   llvm::Error resolveWorkgroupSizes();
   void addVariable(const ParsedInstruction &var);
-  void addGeometryMode(const ParsedInstruction &mode);
+  void addStageMode(const ParsedInstruction &mode);
   void fillBlock(ResourceInfo &resource, uint32_t structId);
   void assignSlots();
   void placeStorage(StorageLayout &layout, const ParsedInstruction &var,
@@ -595,8 +595,9 @@ private:
   std::map<uint32_t, std::array<uint32_t, 3>> localSize, localSizeId;
   /// Function ids with OpExecutionMode EarlyFragmentTests.
   llvm::DenseSet<uint32_t> earlyFragmentTests;
-  /// Function id -> its geometry execution modes.
+  /// Function id -> its geometry and tessellation execution modes.
   llvm::DenseMap<uint32_t, EntryPointInfo::GeometryModes> geometryModes;
+  llvm::DenseMap<uint32_t, EntryPointInfo::TessellationModes> tessellationModes;
 };
 
 llvm::Expected<ModuleReflection> Reflector::run() {
@@ -654,7 +655,7 @@ void Reflector::scanModule() {
         localSize[inst.word(1)] = {inst.word(3), inst.word(4), inst.word(5)};
       if (inst.word(2) == spv::ExecutionModeEarlyFragmentTests)
         earlyFragmentTests.insert(inst.word(1));
-      addGeometryMode(inst);
+      addStageMode(inst);
       break;
     case spv::OpExecutionModeId:
       if (inst.word(2) == spv::ExecutionModeLocalSizeId && inst.size() >= 6)
@@ -711,6 +712,7 @@ llvm::Error Reflector::resolveWorkgroupSizes() {
   for (EntryPointInfo &entry : r.entryPoints) {
     entry.earlyFragmentTests = earlyFragmentTests.contains(entry.functionId);
     entry.geometry = geometryModes.lookup(entry.functionId);
+    entry.tessellation = tessellationModes.lookup(entry.functionId);
     if (!hasWorkgroups(entry.executionModel))
       continue;
     if (builtin && builtin->size() >= 6) {
@@ -736,10 +738,37 @@ llvm::Error Reflector::resolveWorkgroupSizes() {
   return llvm::Error::success();
 }
 
-void Reflector::addGeometryMode(const ParsedInstruction &inst) {
+void Reflector::addStageMode(const ParsedInstruction &inst) {
   uint32_t mode = inst.word(2);
   uint32_t literal = inst.size() >= 4 ? inst.word(3) : 0;
   EntryPointInfo::GeometryModes &modes = geometryModes[inst.word(1)];
+  EntryPointInfo::TessellationModes &tessellation =
+      tessellationModes[inst.word(1)];
+  // Triangles and OutputVertices mean the same to both stages' readers.
+  switch (mode) {
+  case spv::ExecutionModeTriangles:
+  case spv::ExecutionModeQuads:
+  case spv::ExecutionModeIsolines:
+    tessellation.domain = mode;
+    break;
+  case spv::ExecutionModeSpacingEqual:
+  case spv::ExecutionModeSpacingFractionalEven:
+  case spv::ExecutionModeSpacingFractionalOdd:
+    tessellation.spacing = mode;
+    break;
+  case spv::ExecutionModeVertexOrderCw:
+  case spv::ExecutionModeVertexOrderCcw:
+    tessellation.vertexOrder = mode;
+    break;
+  case spv::ExecutionModePointMode:
+    tessellation.pointMode = true;
+    break;
+  case spv::ExecutionModeOutputVertices:
+    tessellation.outputVertices = literal;
+    break;
+  default:
+    break;
+  }
   switch (mode) {
   case spv::ExecutionModeInputPoints:
     modes.inputVertices = 1;
@@ -1001,6 +1030,25 @@ void Reflector::placeStorage(StorageLayout &layout,
 }
 
 } // namespace
+
+llvm::StringRef spvb::getCompiledStageName(uint32_t executionModel) {
+  switch (executionModel) {
+  case spv::ExecutionModelGLCompute:
+    return "compute";
+  case spv::ExecutionModelVertex:
+    return "vertex";
+  case spv::ExecutionModelTessellationControl:
+    return "tessellation control";
+  case spv::ExecutionModelTessellationEvaluation:
+    return "tessellation evaluation";
+  case spv::ExecutionModelGeometry:
+    return "geometry";
+  case spv::ExecutionModelFragment:
+    return "fragment";
+  default:
+    return "";
+  }
+}
 
 llvm::StringRef spvb::getResourceKindName(ResourceKind kind) {
   switch (kind) {

@@ -413,13 +413,19 @@ llvm::Expected<SpirvBinary> spvb::loadShaderFile(llvm::StringRef path,
   } else if (ext == ".geom") {
     kind = Kind::Glsl;
     stage = ShaderStage::Geometry;
+  } else if (ext == ".tesc") {
+    kind = Kind::Glsl;
+    stage = ShaderStage::TessControl;
+  } else if (ext == ".tese") {
+    kind = Kind::Glsl;
+    stage = ShaderStage::TessEvaluation;
   } else if (ext == ".hlsl") {
     kind = Kind::Hlsl;
   } else {
     return makeError("error: " + path + ": unknown shader file extension '" +
                      ext +
-                     "' (expected .spv, .spvasm, .comp, .vert, .geom, .frag, "
-                     ".glsl or .hlsl)");
+                     "' (expected .spv, .spvasm, .comp, .vert, .tesc, .tese, "
+                     ".geom, .frag, .glsl or .hlsl)");
   }
 
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,

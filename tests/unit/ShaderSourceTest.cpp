@@ -104,10 +104,12 @@ TEST(ShaderSource, UnknownExtension) {
   EXPECT_EQ(
       errorText(loadShaderFile("shader.xyz", {})),
       "error: shader.xyz: unknown shader file extension '.xyz' "
-      "(expected .spv, .spvasm, .comp, .vert, .geom, .frag, .glsl or .hlsl)");
+      "(expected .spv, .spvasm, .comp, .vert, .tesc, .tese, .geom, .frag, "
+      ".glsl or .hlsl)");
   EXPECT_EQ(errorText(loadShaderFile("noext", {})),
             "error: noext: unknown shader file extension '' (expected .spv, "
-            ".spvasm, .comp, .vert, .geom, .frag, .glsl or .hlsl)");
+            ".spvasm, .comp, .vert, .tesc, .tese, .geom, .frag, .glsl or "
+            ".hlsl)");
 }
 
 TEST(ShaderSource, AssemblesSpvasmFile) {

@@ -146,11 +146,12 @@ Expected<IndexDataArgument> parseIndexDataArgument(StringRef arg) {
 
 Expected<VkPrimitiveTopology> parseTopologyArgument(StringRef arg) {
   std::optional<VkPrimitiveTopology> topology = amber::parseTopology(arg);
-  if (!topology || *topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST)
+  if (!topology)
     return makeError("--topology", arg,
                      "unknown topology (expected point_list, line_list, "
-                     "line_strip, triangle_list, triangle_strip or "
-                     "triangle_fan)");
+                     "line_strip, triangle_list, triangle_strip, "
+                     "triangle_fan, one of these with _with_adjacency, or "
+                     "patch_list)");
   return *topology;
 }
 

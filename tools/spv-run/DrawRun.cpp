@@ -37,39 +37,27 @@ Error makeError(const Twine &message) {
 
 /// The shaders of the draw, compiled for the CPU, and the modules the
 /// Vulkan driver gets.
-struct DrawShaders {
-  std::shared_ptr<const Kernel> vertex, geometry, fragment;
-  std::string vertexName, geometryName, fragmentName;
+/// The draw's compiled shaders (spvb::DrawShaders) and their files.
+struct CompiledShaders : spvb::DrawShaders {
+  std::string vertexName, tessControlName, tessEvaluationName, geometryName,
+      fragmentName;
   /// The full-screen vertex shader, when spv-run made it.
   std::optional<SpirvBinary> generatedVertex;
   double compileMilliseconds = 0;
 };
 
-StringRef getStageName(uint32_t model) {
-  switch (model) {
-  case spv::ExecutionModelVertex:
-    return "vertex";
-  case spv::ExecutionModelGeometry:
-    return "geometry";
-  case spv::ExecutionModelFragment:
-    return "fragment";
-  case spv::ExecutionModelGLCompute:
-    return "compute";
-  default:
-    return "non-graphics";
-  }
-}
-
 Error checkStage(const Kernel &kernel, StringRef path, uint32_t expected) {
   uint32_t model = kernel.entry.info.execution_model;
   if (model == expected)
     return Error::success();
-  return makeError(formatv("{0}: entry point '{1}' is a {2} shader, not a "
-                           "{3} shader; --framebuffer draws a fragment shader, "
-                           "a vertex then a fragment shader, or a vertex, a "
-                           "geometry and a fragment shader",
-                           path, kernel.entryPoint, getStageName(model),
-                           getStageName(expected)));
+  StringRef name = getCompiledStageName(model);
+  return makeError(formatv(
+      "{0}: entry point '{1}' is a {2} shader, not a {3} shader; "
+      "--framebuffer draws a fragment shader, or a vertex shader, then "
+      "optional tessellation control and evaluation shaders and a geometry "
+      "shader, then a fragment shader",
+      path, kernel.entryPoint, name.empty() ? "non-graphics" : name,
+      getCompiledStageName(expected)));
 }
 
 /// The full-screen vertex shader's options: the command line's --entry and
@@ -83,10 +71,10 @@ CompileOptions getGeneratedVertexOptions(const CompileOptions &compile) {
   return options;
 }
 
-Expected<DrawShaders> compileShaders(JitCompiler &jit,
-                                     const DrawOptions &options,
-                                     const CompileOptions &compile) {
-  DrawShaders shaders;
+Expected<CompiledShaders> compileShaders(JitCompiler &jit,
+                                         const DrawOptions &options,
+                                         const CompileOptions &compile) {
+  CompiledShaders shaders;
   auto start = std::chrono::steady_clock::now();
   shaders.fragmentName = options.shaderPaths.back();
   Expected<std::shared_ptr<const Kernel>> fragment =
@@ -97,16 +85,32 @@ Expected<DrawShaders> compileShaders(JitCompiler &jit,
                                spv::ExecutionModelFragment))
     return error;
   shaders.fragment = *fragment;
-  if (options.shaderPaths.size() == 3) {
-    shaders.geometryName = options.shaderPaths[1];
-    Expected<std::shared_ptr<const Kernel>> geometry =
-        jit.compileFile(shaders.geometryName, compile);
-    if (!geometry)
-      return geometry.takeError();
-    if (Error error = checkStage(**geometry, shaders.geometryName,
-                                 spv::ExecutionModelGeometry))
+  // The shaders between the vertex and the fragment shader, in pipeline
+  // order: a tessellation pair, a geometry shader, or both.
+  ArrayRef<std::string> middle(options.shaderPaths);
+  middle = middle.size() > 2 ? middle.drop_front().drop_back()
+                             : ArrayRef<std::string>();
+  std::tuple<spv::ExecutionModel, std::shared_ptr<const Kernel> *,
+             std::string *>
+      expected[] = {{spv::ExecutionModelTessellationControl,
+                     &shaders.tessControl, &shaders.tessControlName},
+                    {spv::ExecutionModelTessellationEvaluation,
+                     &shaders.tessEvaluation, &shaders.tessEvaluationName},
+                    {spv::ExecutionModelGeometry, &shaders.geometry,
+                     &shaders.geometryName}};
+  // Two middle shaders are the tessellation pair, one or three start with
+  // the geometry shader's or the pair's.
+  size_t next = middle.size() == 1 ? 2 : 0;
+  for (const std::string &path : middle) {
+    auto [model, kernel, name] = expected[std::min<size_t>(next++, 2)];
+    *name = path;
+    Expected<std::shared_ptr<const Kernel>> compiled =
+        jit.compileFile(path, compile);
+    if (!compiled)
+      return compiled.takeError();
+    if (Error error = checkStage(**compiled, path, model))
       return error;
-    shaders.geometry = *geometry;
+    *kernel = *compiled;
   }
   Expected<std::shared_ptr<const Kernel>> vertex = nullptr;
   if (options.shaderPaths.size() >= 2) {
@@ -147,7 +151,8 @@ struct Geometry {
   uint32_t count = FullScreenVertexCount;
 };
 
-Expected<Geometry> planGeometry(const DrawOptions &options, bool fullScreen) {
+Expected<Geometry> planGeometry(const DrawOptions &options, bool fullScreen,
+                                bool tessellation) {
   Geometry geometry;
   if (fullScreen) {
     if (!options.vertexData.empty() || options.indices)
@@ -157,8 +162,9 @@ Expected<Geometry> planGeometry(const DrawOptions &options, bool fullScreen) {
           options.vertexData.empty() ? "--index-data" : "--vertex-data"));
     return geometry;
   }
-  geometry.topology =
-      options.topology.value_or(VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+  geometry.topology = options.topology.value_or(
+      tessellation ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST
+                   : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
   if (options.vertices) {
     geometry.count = *options.vertices;
   } else if (options.indices) {
@@ -183,11 +189,10 @@ struct CpuDraw {
 };
 
 Expected<CpuDraw> drawOnCpu(const DrawOptions &options,
-                            const DrawShaders &shaders, HostJob &job,
+                            const CompiledShaders &shaders, HostJob &job,
                             const Geometry &geometry,
                             Attachments &attachments) {
-  Expected<Draw> created =
-      Draw::create(shaders.vertex, shaders.fragment, shaders.geometry);
+  Expected<Draw> created = Draw::create(shaders);
   if (!created)
     return created.takeError();
   Draw &draw = *created;
@@ -200,6 +205,7 @@ Expected<CpuDraw> drawOnCpu(const DrawOptions &options,
   });
   runtime::GraphicsState state;
   state.topology = geometry.topology;
+  state.patchControlPoints = options.patchControlPoints;
   state.primitiveRestart = options.indices.has_value();
   std::vector<runtime::VertexAttribute> attributes;
   for (const VertexDataArgument &data : options.vertexData) {
@@ -258,10 +264,10 @@ Expected<CpuDraw> drawOnCpu(const DrawOptions &options,
 
 struct VulkanShaders {
   VulkanShader vertex, fragment;
-  std::optional<VulkanShader> geometry;
+  std::optional<VulkanShader> tessControl, tessEvaluation, geometry;
 };
 
-Expected<VulkanShaders> loadVulkanShaders(const DrawShaders &shaders,
+Expected<VulkanShaders> loadVulkanShaders(const CompiledShaders &shaders,
                                           const CompileOptions &compile) {
   Expected<VulkanShader> fragment =
       loadVulkanShader(shaders.fragmentName, compile);
@@ -275,13 +281,21 @@ Expected<VulkanShaders> loadVulkanShaders(const DrawShaders &shaders,
   }();
   if (!vertex)
     return vertex.takeError();
-  VulkanShaders loaded{std::move(*vertex), std::move(*fragment), std::nullopt};
-  if (shaders.geometry) {
-    Expected<VulkanShader> geometry =
-        loadVulkanShader(shaders.geometryName, compile);
-    if (!geometry)
-      return geometry.takeError();
-    loaded.geometry = std::move(*geometry);
+  VulkanShaders loaded{std::move(*vertex), std::move(*fragment), std::nullopt,
+                       std::nullopt, std::nullopt};
+  for (auto [kernel, name, shader] :
+       {std::tuple(&shaders.tessControl, &shaders.tessControlName,
+                   &loaded.tessControl),
+        std::tuple(&shaders.tessEvaluation, &shaders.tessEvaluationName,
+                   &loaded.tessEvaluation),
+        std::tuple(&shaders.geometry, &shaders.geometryName,
+                   &loaded.geometry)}) {
+    if (!*kernel)
+      continue;
+    Expected<VulkanShader> middle = loadVulkanShader(*name, compile);
+    if (!middle)
+      return middle.takeError();
+    *shader = std::move(*middle);
   }
   return loaded;
 }
@@ -295,10 +309,17 @@ drawOnVulkan(const DrawOptions &options, const VulkanShaders &shaders,
   draw.vertexEntry = shaders.vertex.entryPoint;
   draw.fragment = &shaders.fragment.original;
   draw.fragmentEntry = shaders.fragment.entryPoint;
-  if (shaders.geometry) {
-    draw.geometry = &shaders.geometry->original;
-    draw.geometryEntry = shaders.geometry->entryPoint;
-  }
+  for (auto [shader, module, entry] :
+       {std::tuple(&shaders.tessControl, &draw.tessControl,
+                   &draw.tessControlEntry),
+        std::tuple(&shaders.tessEvaluation, &draw.tessEvaluation,
+                   &draw.tessEvaluationEntry),
+        std::tuple(&shaders.geometry, &draw.geometry, &draw.geometryEntry)})
+    if (*shader) {
+      *module = &(*shader)->original;
+      *entry = (*shader)->entryPoint;
+    }
+  draw.patchControlPoints = options.patchControlPoints;
   draw.specializations = compile.specializations;
   draw.width = options.framebuffer.width;
   draw.height = options.framebuffer.height;
@@ -442,7 +463,7 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
       tools::createJitCompiler(compile.debug);
   if (!jit)
     return jit.takeError();
-  Expected<DrawShaders> shaders = compileShaders(**jit, options, compile);
+  Expected<CompiledShaders> shaders = compileShaders(**jit, options, compile);
   if (!shaders)
     return shaders.takeError();
   std::vector<AttachmentPlan> plans = planAttachments(
@@ -458,11 +479,14 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
                                  "output at Location {2}",
                                  flag, png.text, png.location));
   Expected<Geometry> geometry =
-      planGeometry(options, shaders->generatedVertex.has_value());
+      planGeometry(options, shaders->generatedVertex.has_value(),
+                   shaders->tessControl != nullptr);
   if (!geometry)
     return geometry.takeError();
   for (const auto &[kernel, name] :
        {std::pair(shaders->vertex.get(), shaders->vertexName),
+        std::pair(shaders->tessControl.get(), shaders->tessControlName),
+        std::pair(shaders->tessEvaluation.get(), shaders->tessEvaluationName),
         std::pair(shaders->geometry.get(), shaders->geometryName),
         std::pair(shaders->fragment.get(), shaders->fragmentName)})
     if (kernel)

@@ -29,7 +29,8 @@
 namespace spvb::run {
 
 struct DrawOptions {
-  /// The fragment shader, or a vertex shader and then a fragment shader.
+  /// The fragment shader; or a vertex shader, optional tessellation
+  /// control and evaluation and geometry shaders, and a fragment shader.
   std::vector<std::string> shaderPaths;
   FramebufferArgument framebuffer;
   std::vector<AttachmentFileArgument> pngs;
@@ -37,7 +38,10 @@ struct DrawOptions {
   std::vector<AttachmentFileArgument> attachmentOutputs;
   std::vector<VertexDataArgument> vertexData;
   std::optional<IndexDataArgument> indices;
+  /// Unset: triangle_list, or patch_list with tessellation shaders.
   std::optional<VkPrimitiveTopology> topology;
+  /// patch_list: the control points of each patch.
+  uint32_t patchControlPoints = 3;
   std::optional<uint32_t> vertices;
   uint32_t instances = 1;
   /// Samples per pixel (1 or 4): multisampled attachments, resolved.
@@ -58,8 +62,10 @@ struct DrawOptions {
 /// Returns the exit status: 0, or 1 when --compare finds a difference.
 /// Errors: the front end's, DrawArguments.h's, checkResources', the CPU
 /// draw's and VulkanDraw.h's, and
-///   error: PATH: entry point 'E' is a STAGE shader; --framebuffer draws a
-///          fragment shader, or a vertex shader then a fragment shader
+///   error: PATH: entry point 'E' is a STAGE shader, not a STAGE shader;
+///          --framebuffer draws a fragment shader, or a vertex shader,
+///          then optional tessellation control and evaluation shaders and
+///          a geometry shader, then a fragment shader
 ///   error: --png|--attachment-out 'ARG': the fragment shader has no output
 ///          at Location L
 ///   error: --vertex-data: the full-screen rectangle of a fragment shader

@@ -18,8 +18,8 @@ using namespace spvb::amber;
 
 bool spvb::isScriptPath(StringRef path) {
   StringRef extension = sys::path::extension(path);
-  for (StringRef shader : {".spv", ".spvasm", ".comp", ".vert", ".geom",
-                           ".frag", ".glsl", ".hlsl"})
+  for (StringRef shader : {".spv", ".spvasm", ".comp", ".vert", ".tesc",
+                           ".tese", ".geom", ".frag", ".glsl", ".hlsl"})
     if (extension.equals_insensitive(shader))
       return false;
   return true;

@@ -91,6 +91,11 @@ static cl::opt<std::string> topologyArg(
     cl::desc("Draws with a vertex shader: the primitive topology (default "
              "triangle_list)"),
     cl::cat(category));
+static cl::opt<std::string> patchControlPointsArg(
+    "patch-control-points",
+    cl::desc("Draws with tessellation shaders: the control points of each "
+             "patch (default 3)"),
+    cl::value_desc("N"), cl::cat(category));
 static cl::opt<std::string> verticesArg(
     "vertices",
     cl::desc("Draws with a vertex shader: vertices (or indices) to draw "
@@ -312,6 +317,7 @@ static std::vector<cl::Option *> getJobFlags() {
           std::addressof(vertexDataArgs),
           &indexDataArg,
           &topologyArg,
+          &patchControlPointsArg,
           &verticesArg,
           &instancesArg,
           &samplesArg};
@@ -734,9 +740,11 @@ static int runDraw(StringRef threadsArg) {
     options.attachmentOutputs.push_back(std::move(*out));
   }
   if (shaderPaths.size() == 1)
-    for (cl::Option *option : {static_cast<cl::Option *>(&topologyArg),
-                               static_cast<cl::Option *>(&verticesArg),
-                               static_cast<cl::Option *>(&instancesArg)})
+    for (cl::Option *option :
+         {static_cast<cl::Option *>(&topologyArg),
+          static_cast<cl::Option *>(&patchControlPointsArg),
+          static_cast<cl::Option *>(&verticesArg),
+          static_cast<cl::Option *>(&instancesArg)})
       if (option->getNumOccurrences())
         return fail("--" + option->ArgStr +
                     ": a fragment shader alone is drawn over the whole "
@@ -765,6 +773,13 @@ static int runDraw(StringRef threadsArg) {
     if (!topology)
       return fail(topology.takeError());
     options.topology = *topology;
+  }
+  if (patchControlPointsArg.getNumOccurrences()) {
+    Expected<uint32_t> points =
+        run::parsePositive(patchControlPointsArg, "--patch-control-points");
+    if (!points)
+      return fail(points.takeError());
+    options.patchControlPoints = *points;
   }
   if (verticesArg.getNumOccurrences()) {
     Expected<uint32_t> vertices = run::parsePositive(verticesArg, "--vertices");
@@ -844,11 +859,12 @@ int main(int argc, char **argv) {
                 "dispatch; debug a script or a draw with --debug");
   if (isScriptPath(shaderPath))
     return runScript(threadsArg);
-  if (shaderPaths.size() > 3 ||
+  if (shaderPaths.size() > 5 ||
       (shaderPaths.size() >= 2 && !framebufferArg.getNumOccurrences()))
-    return fail("spv-run takes one shader or script; two shaders (a vertex "
-                "and a fragment shader) or three (a vertex, a geometry and a "
-                "fragment shader) are drawn with --framebuffer WxH");
+    return fail("spv-run takes one shader or script; a vertex shader, "
+                "optional tessellation control and evaluation and geometry "
+                "shaders, and a fragment shader are drawn with --framebuffer "
+                "WxH");
   if (framebufferArg.getNumOccurrences() && !reflectArg)
     return runDraw(threadsArg);
   for (cl::Option *option :

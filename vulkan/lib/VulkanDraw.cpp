@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 using namespace spvb;
 using namespace spvb::vulkan;
@@ -26,11 +27,18 @@ namespace {
 /// Descriptors and push constants are visible to every stage of the draw.
 VkShaderStageFlags getDrawStages(const DrawJob &job) {
   return VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT |
+         (job.tessControl ? VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT |
+                                VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT
+                          : 0) |
          (job.geometry ? VK_SHADER_STAGE_GEOMETRY_BIT : 0);
 }
 VkPipelineStageFlags getDrawShaderStages(const DrawJob &job) {
   return VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
          VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT |
+         (job.tessControl
+              ? VK_PIPELINE_STAGE_TESSELLATION_CONTROL_SHADER_BIT |
+                    VK_PIPELINE_STAGE_TESSELLATION_EVALUATION_SHADER_BIT
+              : 0) |
          (job.geometry ? VK_PIPELINE_STAGE_GEOMETRY_SHADER_BIT : 0);
 }
 
@@ -431,16 +439,27 @@ llvm::Error DrawSession::createPipeline(const DrawJob &job,
                                 job.fragmentEntry, specialization.get());
   if (!fragment)
     return fragment.takeError();
-  llvm::SmallVector<VkPipelineShaderStageCreateInfo, 3> stages{*vertex,
+  llvm::SmallVector<VkPipelineShaderStageCreateInfo, 5> stages{*vertex,
                                                                *fragment};
-  if (job.geometry) {
-    llvm::Expected<VkPipelineShaderStageCreateInfo> geometry =
-        context.createShaderStage(*job.geometry, VK_SHADER_STAGE_GEOMETRY_BIT,
-                                  job.geometryEntry, specialization.get());
-    if (!geometry)
-      return geometry.takeError();
-    stages.push_back(*geometry);
+  for (auto [module, stage, entry] :
+       {std::tuple(job.tessControl, VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT,
+                   &job.tessControlEntry),
+        std::tuple(job.tessEvaluation,
+                   VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT,
+                   &job.tessEvaluationEntry),
+        std::tuple(job.geometry, VK_SHADER_STAGE_GEOMETRY_BIT,
+                   &job.geometryEntry)}) {
+    if (!module)
+      continue;
+    llvm::Expected<VkPipelineShaderStageCreateInfo> created =
+        context.createShaderStage(*module, stage, *entry, specialization.get());
+    if (!created)
+      return created.takeError();
+    stages.push_back(*created);
   }
+  auto tessellation = makeStruct<VkPipelineTessellationStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO);
+  tessellation.patchControlPoints = job.patchControlPoints;
 
   std::vector<VkVertexInputBindingDescription> vertexBindings;
   for (const VertexBuffer &buffer : job.vertexBuffers)
@@ -508,6 +527,8 @@ llvm::Error DrawSession::createPipeline(const DrawJob &job,
   info.pVertexInputState = &vertexInput;
   info.pInputAssemblyState = &inputAssembly;
   info.pViewportState = &viewportState;
+  if (job.tessControl)
+    info.pTessellationState = &tessellation;
   info.pRasterizationState = &rasterization;
   info.pMultisampleState = &multisample;
   info.pColorBlendState = &colorBlend;
@@ -597,9 +618,11 @@ llvm::Expected<DrawResult> DrawSession::run(const DrawJob &job) {
   if (llvm::Error error = checkLimits(job, bindings))
     return error;
   DeviceRequest request;
-  llvm::SmallVector<const SpirvBinary *, 3> modules{job.vertex, job.fragment};
-  if (job.geometry)
-    modules.push_back(job.geometry);
+  llvm::SmallVector<const SpirvBinary *, 5> modules{job.vertex, job.fragment};
+  for (const SpirvBinary *module :
+       {job.tessControl, job.tessEvaluation, job.geometry})
+    if (module)
+      modules.push_back(module);
   request.modules = modules;
   request.robust = job.robust;
   if (llvm::Error error = context.createDevice(request))

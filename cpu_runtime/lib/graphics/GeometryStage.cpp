@@ -1,6 +1,7 @@
 //===- GeometryStage.cpp - Primitives through a geometry shader -----------===//
 #include "GeometryStage.h"
 
+#include "StageLaunch.h"
 #include "StageValues.h"
 #include "launch/DispatchState.h"
 
@@ -146,22 +147,6 @@ void spvb::runtime::assembleGeometryInputs(VkPrimitiveTopology topology,
   run(start, count - start);
 }
 
-/// The vertex shader's output a geometry input reads: the same builtin, or
-/// the same Location and Component.
-static const spvb_stage_variable *
-findSource(llvm::ArrayRef<spvb_stage_variable> vertexVars,
-           const spvb_stage_variable &input) {
-  for (const spvb_stage_variable &var : vertexVars) {
-    if (!(var.flags & SPVB_STAGE_OUTPUT))
-      continue;
-    if (input.location == ~0u ? var.builtin == input.builtin
-                              : var.location == input.location &&
-                                    var.component == input.component)
-      return &var;
-  }
-  return nullptr;
-}
-
 /// Writes the input records: per-vertex inputs from their vertex's output
 /// record, then the primitive's id and the invocation's.
 static void fillInputs(llvm::ArrayRef<spvb_stage_variable> vertexVars,
@@ -174,7 +159,7 @@ static void fillInputs(llvm::ArrayRef<spvb_stage_variable> vertexVars,
       continue;
     const spvb_stage_variable *source = nullptr;
     if (var.flags & SPVB_STAGE_PER_VERTEX)
-      source = findSource(vertexVars, var);
+      source = findLinkedOutput(vertexVars, var);
     uint32_t bytes = var.bytes * var.count;
     for (size_t p = 0; p < inputs.size(); ++p)
       for (uint32_t i = 0; i < invocations; ++i) {
@@ -254,7 +239,7 @@ spvb::runtime::runGeometryStage(Launcher &launcher, const StageKernel &vertex,
   if (llvm::Error error =
           launcher.launch(*geometry.entry, resources,
                           {static_cast<uint32_t>(invocations), 1, 1}))
-    return std::move(error);
+    return error;
 
   uint64_t total = 0;
   for (const Emission &emission : emitter.invocations)

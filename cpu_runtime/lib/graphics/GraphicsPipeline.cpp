@@ -3,7 +3,9 @@
 
 #include "FragmentShading.h"
 #include "GeometryStage.h"
+#include "StageLaunch.h"
 #include "StageValues.h"
+#include "TessellationStages.h"
 #include "TileBins.h"
 #include "VertexReuse.h"
 
@@ -22,65 +24,6 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 namespace {
-
-const spvb_stage_variable *findBuiltin(llvm::ArrayRef<spvb_stage_variable> vars,
-                                       uint32_t builtin, bool output) {
-  for (const spvb_stage_variable &var : vars)
-    if (var.builtin == builtin && bool(var.flags & SPVB_STAGE_OUTPUT) == output)
-      return &var;
-  return nullptr;
-}
-
-/// Runs one stage's kernel over `count` invocations.
-llvm::Error runStage(Launcher &launcher, const StageKernel &stage,
-                     uint8_t *inputs, uint8_t *outputs, uint64_t groups,
-                     uint32_t subgroupSize) {
-  DispatchResources resources = *stage.resources;
-  resources.stageInputs = inputs;
-  resources.stageOutputs = outputs;
-  resources.subgroupSize = subgroupSize;
-  return launcher.launch(*stage.entry, resources,
-                         {static_cast<uint32_t>(groups), 1, 1});
-}
-
-/// The vertex shader for `count` vertices: whole workgroups (SIMD lanes),
-/// then the vertices of a partial last one each on its own, as the
-/// invocation entry (its invocations have effects, so none may be added).
-llvm::Error runVertexStage(Launcher &launcher, const StageKernel &vertex,
-                           StageRecords &inputs, StageRecords &outputs,
-                           uint64_t count) {
-  uint64_t width = std::max<uint32_t>(1, vertex.entry->info.workgroup_size[0]);
-  uint64_t whole = count / width * width;
-  if (whole)
-    if (llvm::Error error = runStage(launcher, vertex, inputs.data(),
-                                     outputs.data(), whole / width, 0))
-      return error;
-  if (whole == count)
-    return llvm::Error::success();
-  KernelEntry single = *vertex.entry;
-  single.workgroup = nullptr;
-  single.info.workgroup_entry = SPVB_WORKGROUP_ENTRY_NONE;
-  single.info.workgroup_size[0] = 1;
-  StageKernel rest = vertex;
-  rest.entry = &single;
-  return runStage(launcher, rest, inputs.at(whole), outputs.at(whole),
-                  count - whole, 0);
-}
-
-/// body(begin, end) over [0, count) in chunks of `chunk`, spread over the
-/// launcher's threads when there is more than a chunk.
-void forEachChunk(Launcher &launcher, uint64_t count, uint64_t chunk,
-                  llvm::function_ref<void(uint64_t, uint64_t)> body) {
-  if (count <= chunk || launcher.getThreadCount() == 1) {
-    body(0, count);
-    return;
-  }
-  std::atomic<uint64_t> next{0};
-  launcher.runOnAllThreads([&](unsigned) {
-    for (uint64_t begin; (begin = next.fetch_add(chunk)) < count;)
-      body(begin, std::min(count, begin + chunk));
-  });
-}
 
 /// A thread's per-draw arrays, kept from one draw to the next: allocated
 /// anew, the larger ones came from fresh pages (mapped, faulted in and
@@ -272,16 +215,32 @@ static llvm::Error fetchVertices(Launcher &launcher,
 llvm::Expected<DrawStatistics>
 spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                     llvm::ArrayRef<VertexAttribute> attributes,
-                    const DrawCall &call, const StageKernel &vertex,
-                    const StageKernel *geometry, const StageKernel &fragment,
+                    const DrawCall &call, const PipelineStages &stages,
                     RenderTarget &target) {
   DrawStatistics statistics;
-  const spvb_kernel_info &vertexInfo = vertex.entry->info;
+  const StageKernel &vertex = *stages.vertex;
+  const StageKernel *geometry = stages.geometry;
   // Without a fragment shader only depth and stencil are written: its
   // records are empty.
+  static const StageKernel noFragment;
+  const StageKernel &fragment = stages.fragment ? *stages.fragment : noFragment;
+  const spvb_kernel_info &vertexInfo = vertex.entry->info;
   spvb_kernel_info fragmentInfo{};
   if (fragment.entry)
     fragmentInfo = fragment.entry->info;
+  bool tessellation = stages.tessControl && stages.tessEvaluation;
+  if (tessellation != (state.topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST))
+    return makeError(
+        tessellation
+            ? "tessellation shaders draw patches, but the draw's topology is "
+              "not VK_PRIMITIVE_TOPOLOGY_PATCH_LIST"
+            : "a patch list (VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) is drawn only "
+              "with tessellation control and evaluation shaders");
+  if (tessellation && (state.patchControlPoints == 0 ||
+                       state.patchControlPoints > kMaxPatchVertices))
+    return makeError(llvm::formatv(
+        "a patch of {0} control points: patchControlPoints must be 1 to {1}",
+        state.patchControlPoints, kMaxPatchVertices));
 
   // The vertex index at each position of the draw, and where strips
   // restart.
@@ -303,36 +262,85 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
           fetchVertices(launcher, attributes, call, vertex.variables,
                         reuse.shaded, vertexInputs))
     return error;
-  if (llvm::Error error = runVertexStage(launcher, vertex, vertexInputs,
-                                         vertexOutputs, invocations))
+  if (llvm::Error error = runPerRecordStage(launcher, vertex, vertexInputs,
+                                            vertexOutputs, invocations))
     return error;
   statistics.vertexInvocations = invocations;
 
-  // A geometry shader's emitted primitives and records take the place of
-  // the vertex shader's (as one instance: the shader ran per instance).
+  // The tessellator's or a geometry shader's primitives and records take
+  // the place of the vertex shader's (as one instance: the stages ran per
+  // instance).
   const StageKernel *last = &vertex;
   const StageRecords *lastOutputs = &vertexOutputs;
   uint32_t lastPerInstance = perInstance;
   uint32_t instanceCount = call.instanceCount;
+  std::optional<std::vector<Primitive>> made;
+  unsigned madeVertices = 0;
+  std::optional<TessellationOutput> tessellationOutput;
+  if (tessellation) {
+    // Patches of patchControlPoints vertices; a last partial one is
+    // dropped, and restart does not apply to patch lists.
+    uint32_t points = state.patchControlPoints;
+    uint32_t perDraw = call.vertexCount / points;
+    std::vector<uint32_t> controlPoints, patchIds;
+    controlPoints.reserve(uint64_t(perDraw) * points * call.instanceCount);
+    for (uint32_t instance = 0; instance < call.instanceCount; ++instance)
+      for (uint32_t p = 0; p < perDraw; ++p) {
+        patchIds.push_back(p);
+        for (uint32_t i = 0; i < points; ++i)
+          controlPoints.push_back(instance * perInstance +
+                                  reuse.slots[p * points + i]);
+      }
+    llvm::Expected<TessellationOutput> output = runTessellationStages(
+        launcher, vertex, vertexOutputs, *stages.tessControl,
+        *stages.tessEvaluation, controlPoints, patchIds, points);
+    if (!output)
+      return output.takeError();
+    tessellationOutput.emplace(std::move(*output));
+    statistics.tessControlInvocations = tessellationOutput->controlInvocations;
+    statistics.tessEvaluationInvocations =
+        tessellationOutput->evaluationInvocations;
+    last = stages.tessEvaluation;
+    lastOutputs = &tessellationOutput->records;
+    lastPerInstance = uint32_t(tessellationOutput->vertexCount);
+    instanceCount = 1;
+    made = std::move(tessellationOutput->primitives);
+    madeVertices = tessellationOutput->verticesPerPrimitive;
+  }
   std::optional<GeometryOutput> geometryOutput;
   if (geometry) {
-    uint32_t topologyVertices = getTopologyVertices(state.topology);
-    if (topologyVertices != geometry->geometry.inputVertices)
+    uint32_t inputVertices =
+        made ? madeVertices : getTopologyVertices(state.topology);
+    if (inputVertices != geometry->geometry.inputVertices)
       return makeError(llvm::formatv(
           "the geometry shader's input primitives have {0} vertices, but "
-          "the draw's topology gives primitives of {1}",
-          geometry->geometry.inputVertices, topologyVertices));
-    std::vector<GeometryInput> perDraw, inputs;
-    assembleGeometryInputs(state.topology, call.vertexCount, restarts, perDraw);
-    inputs.reserve(perDraw.size() * call.instanceCount);
-    for (uint32_t instance = 0; instance < call.instanceCount; ++instance)
-      for (GeometryInput input : perDraw) {
-        for (uint32_t &record : input.records)
-          record = instance * perInstance + reuse.slots[record];
-        inputs.push_back(input);
+          "the {1} gives primitives of {2}",
+          geometry->geometry.inputVertices,
+          made ? "tessellator" : "draw's topology", inputVertices));
+    std::vector<GeometryInput> inputs;
+    if (made) {
+      inputs.reserve(made->size());
+      for (const Primitive &primitive : *made) {
+        GeometryInput &input = inputs.emplace_back();
+        std::copy(primitive.vertices,
+                  primitive.vertices + primitive.vertexCount,
+                  input.records.begin());
+        input.id = primitive.id;
       }
+    } else {
+      std::vector<GeometryInput> perDraw;
+      assembleGeometryInputs(state.topology, call.vertexCount, restarts,
+                             perDraw);
+      inputs.reserve(perDraw.size() * call.instanceCount);
+      for (uint32_t instance = 0; instance < call.instanceCount; ++instance)
+        for (GeometryInput input : perDraw) {
+          for (uint32_t &record : input.records)
+            record = instance * perInstance + reuse.slots[record];
+          inputs.push_back(input);
+        }
+    }
     llvm::Expected<GeometryOutput> output =
-        runGeometryStage(launcher, vertex, vertexOutputs, *geometry, inputs);
+        runGeometryStage(launcher, *last, *lastOutputs, *geometry, inputs);
     if (!output)
       return output.takeError();
     statistics.geometryInvocations =
@@ -342,6 +350,7 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
     lastOutputs = &geometryOutput->records;
     lastPerInstance = uint32_t(geometryOutput->vertexCount);
     instanceCount = 1;
+    made = std::move(geometryOutput->primitives);
   }
 
   // Without gl_Position the positions are undefined: nothing is drawn (as
@@ -389,14 +398,14 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
 
   // Primitives in draw order, binned to the tiles they may touch.
   // A triangle list without restarts is assembled where it is read.
-  bool triangleList = !geometry &&
+  bool triangleList = !made &&
                       state.topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST &&
                       restarts.empty();
   std::vector<Primitive> &assembled = scratch.assembled;
   assembled.clear();
-  if (geometry) {
-    // They name the geometry output records directly.
-    assembled = std::move(geometryOutput->primitives);
+  if (made) {
+    // They name the last stage's output records directly.
+    assembled = std::move(*made);
   } else if (!triangleList) {
     assembled.reserve(call.vertexCount);
     assemblePrimitives(state.topology, 0, call.vertexCount, restarts,
@@ -443,7 +452,7 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
             uint64_t base = uint64_t(drawn.instance) * lastPerInstance;
             for (unsigned k = 0; k < primitive.vertexCount; ++k) {
               // Primitives name the shaded vertices.
-              if (!geometry)
+              if (!made)
                 primitive.vertices[k] = reuse.slots[primitive.vertices[k]];
               drawn.projected[k] = &projected[base + primitive.vertices[k]];
             }

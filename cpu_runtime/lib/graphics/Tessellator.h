@@ -14,27 +14,13 @@
 #ifndef SPVBRIDGE_CPU_RUNTIME_LIB_TESSELLATOR_H
 #define SPVBRIDGE_CPU_RUNTIME_LIB_TESSELLATOR_H
 
+#include "spvbridge/cpu_runtime/GraphicsPipeline.h"
+
 #include <array>
 #include <cstdint>
 #include <vector>
 
 namespace spvb::runtime {
-
-enum class TessellationDomain { Triangles, Quads, Isolines };
-enum class TessellationSpacing { Equal, FractionalEven, FractionalOdd };
-
-/// The tessellation execution modes of a pipeline's two tessellation
-/// shaders, merged.
-struct TessellationMode {
-  TessellationDomain domain = TessellationDomain::Triangles;
-  TessellationSpacing spacing = TessellationSpacing::Equal;
-  /// VertexOrderCw: triangles run clockwise in the domain with its origin
-  /// at the upper left (VK_TESSELLATION_DOMAIN_ORIGIN_UPPER_LEFT).
-  bool clockwise = false;
-  bool pointMode = false;
-  /// OutputVertices: the control shader's invocations per patch.
-  uint32_t outputVertices = 0;
-};
 
 /// One patch's tessellation: coordinates of its vertices ((u, v, 0) for
 /// quads and isolines) and its primitives, `verticesPerPrimitive` indices

@@ -310,7 +310,8 @@ Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
       {spv::DecorationFlat, kFlatAttr},
       {spv::DecorationNoPerspective, kNoPerspectiveAttr},
       {spv::DecorationCentroid, kCentroidAttr},
-      {spv::DecorationSample, kSampleAttr}};
+      {spv::DecorationSample, kSampleAttr},
+      {spv::DecorationPatch, kPatchAttr}};
   for (auto [decoration, attr] : interpolation)
     if (hasDecoration(inst.resultId, decoration))
       global->setAttr(attr, builder.getUnitAttr());

@@ -167,10 +167,16 @@ LogicalResult Deserializer::splitBuiltinBlock(const ParsedInstruction &inst,
         case spv::DecorationSample:
           flags.push_back(kSampleAttr);
           break;
+        case spv::DecorationPatch:
+          flags.push_back(kPatchAttr);
+          break;
         default:
           break;
         }
       }
+    // A `patch` block: Patch on the variable.
+    if (hasDecoration(inst.resultId, spv::DecorationPatch))
+      flags.push_back(kPatchAttr);
     Type memberType = block.getElementType(i);
     if (!builtin && !location && !hasLocation)
       return fail(inst, "member " + llvm::Twine(i) +
@@ -493,6 +499,8 @@ LogicalResult Deserializer::collectDebugAndDecorations() {
       if ((inst.arg(0) == spv::ExecutionModelGLCompute ||
            inst.arg(0) == spv::ExecutionModelVertex ||
            inst.arg(0) == spv::ExecutionModelGeometry ||
+           inst.arg(0) == spv::ExecutionModelTessellationControl ||
+           inst.arg(0) == spv::ExecutionModelTessellationEvaluation ||
            inst.arg(0) == spv::ExecutionModelFragment) &&
           !reservedFunctionNames.count(inst.arg(1)) &&
           usedSymbols.insert(inst.argString(2)).second)

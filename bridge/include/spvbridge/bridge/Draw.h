@@ -1,4 +1,4 @@
-//===- Draw.h - A draw of compiled vertex and fragment shaders -*- C++ -*-===//
+//===- Draw.h - A draw of compiled graphics shaders -------------*- C++ -*-===//
 //
 // The graphics counterpart of Dispatch: binds resources by (set, binding)
 // for both stages (each stage checks what it uses), and runs one draw of
@@ -14,15 +14,29 @@
 
 namespace spvb {
 
+/// The compiled shaders of a graphics pipeline: a vertex shader, an
+/// optional fragment shader (without one only the depth and stencil tests
+/// write), and optionally a tessellation control and evaluation pair and a
+/// geometry shader.
+struct DrawShaders {
+  std::shared_ptr<const Kernel> vertex;
+  std::shared_ptr<const Kernel> tessControl;
+  std::shared_ptr<const Kernel> tessEvaluation;
+  std::shared_ptr<const Kernel> geometry;
+  std::shared_ptr<const Kernel> fragment;
+};
+
 class Draw {
 public:
-  /// The kernels must be a vertex, a fragment and (optional) a geometry
-  /// shader; without a fragment shader only the depth and stencil tests
-  /// write.
-  static llvm::Expected<Draw>
-  create(std::shared_ptr<const Kernel> vertex,
-         std::shared_ptr<const Kernel> fragment,
-         std::shared_ptr<const Kernel> geometry = nullptr);
+  /// Each kernel must be of its stage, and the tessellation shaders come
+  /// as a pair.
+  static llvm::Expected<Draw> create(DrawShaders shaders);
+  /// A vertex and a fragment shader.
+  static llvm::Expected<Draw> create(std::shared_ptr<const Kernel> vertex,
+                                     std::shared_ptr<const Kernel> fragment) {
+    return create(DrawShaders{std::move(vertex), nullptr, nullptr, nullptr,
+                              std::move(fragment)});
+  }
 
   /// As Dispatch's: the binding applies to whichever stage uses it.
   void bindBuffer(uint32_t set, uint32_t binding, void *data, uint64_t size,
@@ -43,19 +57,22 @@ public:
       const runtime::DrawCall &call, runtime::RenderTarget &target);
 
 private:
-  Draw(std::shared_ptr<const Kernel> vertex,
-       std::shared_ptr<const Kernel> fragment,
-       std::shared_ptr<const Kernel> geometry)
-      : vertex(std::move(vertex)) {
-    if (fragment)
-      this->fragment.emplace(std::move(fragment));
-    if (geometry)
-      this->geometry.emplace(std::move(geometry));
+  explicit Draw(DrawShaders shaders) : vertex(std::move(shaders.vertex)) {
+    if (shaders.tessControl)
+      tessControl.emplace(std::move(shaders.tessControl));
+    if (shaders.tessEvaluation)
+      tessEvaluation.emplace(std::move(shaders.tessEvaluation));
+    if (shaders.geometry)
+      geometry.emplace(std::move(shaders.geometry));
+    if (shaders.fragment)
+      fragment.emplace(std::move(shaders.fragment));
   }
-  /// The stages that are there, vertex first.
-  llvm::SmallVector<Dispatch *, 3> getStages();
+  /// The stages that are there, in pipeline order.
+  llvm::SmallVector<Dispatch *, 5> getStages();
 
   Dispatch vertex;
+  std::optional<Dispatch> tessControl;
+  std::optional<Dispatch> tessEvaluation;
   std::optional<Dispatch> geometry;
   std::optional<Dispatch> fragment;
 };

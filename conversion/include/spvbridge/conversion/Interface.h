@@ -86,6 +86,9 @@ struct InterfaceLayout {
   uint64_t stageInputSize = 0;
   uint64_t stageOutputSize = 0;
   std::vector<spvb_stage_variable> stageVariables;
+  /// Tessellation control entries: one input and one output record per
+  /// workgroup (a patch), which its invocations share.
+  bool recordsPerWorkgroup = false;
   /// The (set, binding) of every resource what is exported reaches; a
   /// resource it never names needs nothing bound.
   std::vector<DescriptorBinding> usedBindings;

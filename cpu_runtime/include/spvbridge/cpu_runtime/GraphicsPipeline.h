@@ -60,6 +60,8 @@ struct BlendState {
 struct GraphicsState {
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   bool primitiveRestart = false;
+  /// PATCH_LIST: the vertices of each patch.
+  uint32_t patchControlPoints = 3;
   /// Unset: the whole framebuffer, depth 0 to 1.
   std::optional<VkViewport> viewport;
   /// Unset: the whole framebuffer.
@@ -168,8 +170,27 @@ struct GeometryShape {
   uint32_t invocations = 1;
 };
 
-/// A compiled vertex, geometry or fragment kernel with its bound resources;
-/// a draw without a fragment shader has a null fragment entry.
+/// maxTessellationPatchSize: a patch's most control points.
+inline constexpr uint32_t kMaxPatchVertices = 32;
+
+enum class TessellationDomain { Triangles, Quads, Isolines };
+enum class TessellationSpacing { Equal, FractionalEven, FractionalOdd };
+
+/// The tessellation execution modes of a pipeline's two tessellation
+/// shaders, merged (either may declare each).
+struct TessellationMode {
+  TessellationDomain domain = TessellationDomain::Triangles;
+  TessellationSpacing spacing = TessellationSpacing::Equal;
+  /// VertexOrderCw: triangles run clockwise in the domain with its origin
+  /// at the upper left (VK_TESSELLATION_DOMAIN_ORIGIN_UPPER_LEFT).
+  bool clockwise = false;
+  bool pointMode = false;
+  /// OutputVertices: the control shader's invocations per patch.
+  uint32_t outputVertices = 0;
+};
+
+/// A compiled kernel of one stage with its bound resources; a draw
+/// without a fragment shader has a null fragment entry.
 struct StageKernel {
   const KernelEntry *entry = nullptr;
   llvm::ArrayRef<spvb_stage_variable> variables;
@@ -183,24 +204,37 @@ struct StageKernel {
   bool interpolatesAtPoints = true;
   /// Geometry shaders.
   GeometryShape geometry;
+  /// Tessellation shaders: the pipeline's tessellation modes.
+  TessellationMode tessellation;
+};
+
+/// The shaders of a graphics pipeline: a vertex and a fragment shader
+/// (whose entry may be null), and optionally a tessellation control and
+/// evaluation pair and a geometry shader.
+struct PipelineStages {
+  const StageKernel *vertex = nullptr;
+  const StageKernel *tessControl = nullptr;
+  const StageKernel *tessEvaluation = nullptr;
+  const StageKernel *geometry = nullptr;
+  const StageKernel *fragment = nullptr;
 };
 
 /// What a draw did, for tools to report.
 struct DrawStatistics {
   uint64_t vertexInvocations = 0;
+  uint64_t tessControlInvocations = 0;
+  uint64_t tessEvaluationInvocations = 0;
   uint64_t geometryInvocations = 0;
   uint64_t primitives = 0;
   uint64_t fragmentInvocations = 0; ///< helpers included
 };
 
-/// Runs one draw into `target`; `geometry` is null without a geometry
-/// shader. Errors name what is wrong (a vertex input without an attribute,
-/// a fault in a shader, ...).
+/// Runs one draw of `stages` into `target`. Errors name what is wrong (a
+/// vertex input without an attribute, a fault in a shader, ...).
 llvm::Expected<DrawStatistics>
 draw(Launcher &launcher, const GraphicsState &state,
      llvm::ArrayRef<VertexAttribute> attributes, const DrawCall &call,
-     const StageKernel &vertex, const StageKernel *geometry,
-     const StageKernel &fragment, RenderTarget &target);
+     const PipelineStages &stages, RenderTarget &target);
 
 } // namespace spvb::runtime
 

@@ -32,7 +32,7 @@
  *     Sizes the runtime must allocate.
  *
  *   const spvb_stage_variable spvb_NAME_stage_variables[];
- *     Vertex and fragment entries only (stage_variable_count entries): where
+ *     Graphics entries only (stage_variable_count entries): where
  *     each Location and builtin of the stage's interface lives in its input
  *     and output records.
  *
@@ -43,11 +43,17 @@
  * SPVB_FRAGMENT_QUADS_PER_WORKGROUP 2x2 quads per workgroup (workgroup
  * size 4 x that, subgroup size 4: one subgroup per quad; local index =
  * 4 * quad + x + 2y, helper invocations included).
+ * A tessellation evaluation shader runs as a vertex shader does, one
+ * invocation per tessellated vertex. A tessellation control shader runs a
+ * workgroup per patch, OutputVertices invocations (gl_InvocationID is the
+ * local index); a geometry shader one invocation per workgroup.
  * Invocation i (its global_id[0]) reads its inputs at stage_inputs +
  * i * stage_input_size and writes its outputs at stage_outputs + i *
- * stage_output_size. A fragment's input record starts with a uint32_t that
- * is 1 for a helper invocation, its output record with a uint32_t status
- * (SPVB_FRAGMENT_*) the runtime zeroes first.
+ * stage_output_size, except that a tessellation control shader's records
+ * are its patch's, shared by the workgroup: workgroup_id[0] indexes them
+ * (gl_out[] is an array in the output record). A fragment's input record starts
+ * with a uint32_t that is 1 for a helper invocation, its output record with a
+ * uint32_t status (SPVB_FRAGMENT_*) the runtime zeroes first.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef SPVBRIDGE_CPU_RUNTIME_KERNEL_ABI_H
@@ -59,7 +65,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 13
+#define SPVB_ABI_VERSION 14
 
 /* Vertices a vertex shader's workgroup shades (its SIMD lanes). */
 #define SPVB_VERTICES_PER_WORKGROUP 16
@@ -125,6 +131,7 @@ typedef struct spvb_kernel_info {
   uint32_t workgroup_entry; /* enum spvb_workgroup_entry_kind */
   uint32_t workgroup_scratch_size;
   uint32_t execution_model;   /* SPIR-V ExecutionModel: GLCompute, Vertex,
+                                 TessellationControl, TessellationEvaluation,
                                  Geometry or Fragment */
   uint32_t stage_input_size;  /* bytes per invocation, 8-byte multiple */
   uint32_t stage_output_size; /* bytes per invocation, 8-byte multiple */
@@ -144,8 +151,9 @@ typedef struct spvb_stage_variable {
   uint32_t bytes;     /* bytes per component */
   uint32_t count;     /* components (an array builtin: its length) */
   uint32_t flags;     /* enum spvb_stage_variable_flags */
-  /* A geometry shader's per-vertex input (an element of gl_in[] or of an
-   * arrayed Location input): the vertex of the input primitive; else 0. */
+  /* A per-vertex variable of a geometry or tessellation stage (an element
+   * of gl_in[], gl_out[] or of an arrayed Location variable): the vertex
+   * of the primitive or patch; else 0. */
   uint32_t vertex;
 } spvb_stage_variable;
 
@@ -155,8 +163,9 @@ enum spvb_stage_variable_flags {
   SPVB_STAGE_NOPERSPECTIVE = 4,
   SPVB_STAGE_CENTROID = 8,
   SPVB_STAGE_SAMPLE = 16,
-  SPVB_STAGE_SIGNED = 32,    /* a signed integer type */
-  SPVB_STAGE_PER_VERTEX = 64 /* see spvb_stage_variable::vertex */
+  SPVB_STAGE_SIGNED = 32,     /* a signed integer type */
+  SPVB_STAGE_PER_VERTEX = 64, /* see spvb_stage_variable::vertex */
+  SPVB_STAGE_PATCH = 128      /* a tessellation stage's per-patch variable */
 };
 
 /* The fragment output record's status word. */

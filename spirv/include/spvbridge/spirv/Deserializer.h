@@ -46,6 +46,8 @@ inline constexpr llvm::StringLiteral kFlatAttr = "spvb.flat";
 inline constexpr llvm::StringLiteral kNoPerspectiveAttr = "spvb.noperspective";
 inline constexpr llvm::StringLiteral kCentroidAttr = "spvb.centroid";
 inline constexpr llvm::StringLiteral kSampleAttr = "spvb.sample";
+/// A tessellation stage's per-patch variable (Patch), not per vertex.
+inline constexpr llvm::StringLiteral kPatchAttr = "spvb.patch";
 /// On Input and Output variables whose integers are unsigned (OpTypeInt
 /// signedness 0): the dialect's integers are signless, and a fragment output
 /// or a flat input needs its signedness (the attachment's conversion).

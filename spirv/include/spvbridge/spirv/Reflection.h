@@ -187,6 +187,20 @@ struct EntryPointInfo {
     uint32_t maxVertices = 0;
     uint32_t invocations = 1;
   } geometry;
+  /// Tessellation shaders' execution modes (either stage may declare
+  /// them; a pipeline takes both): the domain (ExecutionModeTriangles,
+  /// Quads or Isolines), the spacing (ExecutionModeSpacingEqual,
+  /// SpacingFractionalEven or SpacingFractionalOdd), the vertex order
+  /// (ExecutionModeVertexOrderCw or VertexOrderCcw), PointMode, and
+  /// OutputVertices (the control shader's invocations per patch); 0 where
+  /// not declared.
+  struct TessellationModes {
+    uint32_t domain = 0;
+    uint32_t spacing = 0;
+    uint32_t vertexOrder = 0;
+    bool pointMode = false;
+    uint32_t outputVertices = 0;
+  } tessellation;
 };
 
 struct SpecConstantInfo {
@@ -281,6 +295,11 @@ llvm::Expected<ModuleReflection> reflectModule(const SpirvBinary &binary);
 /// on modules whose workgroup size cannot be resolved yet.
 llvm::Expected<std::vector<SpecConstantInfo>>
 listSpecConstants(const SpirvBinary &binary);
+
+/// The stages spvbridge compiles, by the name messages give them
+/// ("compute", "vertex", "tessellation control", "tessellation
+/// evaluation", "geometry", "fragment"); empty for any other model.
+llvm::StringRef getCompiledStageName(uint32_t executionModel);
 
 } // namespace spvb
 

@@ -79,7 +79,12 @@ struct DrawJob {
   std::string vertexEntry = "main";
   const SpirvBinary *fragment = nullptr;
   std::string fragmentEntry = "main";
-  /// Optional.
+  /// Optional: a tessellation control and evaluation pair (both or
+  /// neither), a geometry shader.
+  const SpirvBinary *tessControl = nullptr;
+  std::string tessControlEntry = "main";
+  const SpirvBinary *tessEvaluation = nullptr;
+  std::string tessEvaluationEntry = "main";
   const SpirvBinary *geometry = nullptr;
   std::string geometryEntry = "main";
   llvm::ArrayRef<SpecConstantValue> specializations;
@@ -92,6 +97,8 @@ struct DrawJob {
   uint32_t samples = 1;
 
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  /// VK_PRIMITIVE_TOPOLOGY_PATCH_LIST: the control points of each patch.
+  uint32_t patchControlPoints = 3;
   std::vector<VertexBuffer> vertexBuffers;
   std::vector<VertexAttribute> attributes;
   /// vkCmdDraw(vertexCount, instanceCount, 0, 0), or with indices

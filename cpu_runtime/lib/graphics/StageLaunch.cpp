@@ -1,0 +1,83 @@
+//===- StageLaunch.cpp - Running a graphics stage's kernel ----------------===//
+#include "StageLaunch.h"
+
+#include <atomic>
+
+using namespace spvb::runtime;
+
+llvm::Error spvb::runtime::runStage(Launcher &launcher,
+                                    const StageKernel &stage, uint8_t *inputs,
+                                    uint8_t *outputs, uint64_t groups,
+                                    uint32_t subgroupSize) {
+  DispatchResources resources = *stage.resources;
+  resources.stageInputs = inputs;
+  resources.stageOutputs = outputs;
+  resources.subgroupSize = subgroupSize;
+  return launcher.launch(*stage.entry, resources,
+                         {static_cast<uint32_t>(groups), 1, 1});
+}
+
+llvm::Error spvb::runtime::runPerRecordStage(Launcher &launcher,
+                                             const StageKernel &stage,
+                                             StageRecords &inputs,
+                                             StageRecords &outputs,
+                                             uint64_t count) {
+  uint64_t width = std::max<uint32_t>(1, stage.entry->info.workgroup_size[0]);
+  uint64_t whole = count / width * width;
+  if (whole)
+    if (llvm::Error error = runStage(launcher, stage, inputs.data(),
+                                     outputs.data(), whole / width))
+      return error;
+  if (whole == count)
+    return llvm::Error::success();
+  KernelEntry single = *stage.entry;
+  single.workgroup = nullptr;
+  single.info.workgroup_entry = SPVB_WORKGROUP_ENTRY_NONE;
+  single.info.workgroup_size[0] = 1;
+  StageKernel rest = stage;
+  rest.entry = &single;
+  return runStage(launcher, rest, inputs.at(whole), outputs.at(whole),
+                  count - whole);
+}
+
+void spvb::runtime::forEachChunk(
+    Launcher &launcher, uint64_t count, uint64_t chunk,
+    llvm::function_ref<void(uint64_t, uint64_t)> body) {
+  if (count <= chunk || launcher.getThreadCount() == 1) {
+    body(0, count);
+    return;
+  }
+  std::atomic<uint64_t> next{0};
+  launcher.runOnAllThreads([&](unsigned) {
+    for (uint64_t begin; (begin = next.fetch_add(chunk)) < count;)
+      body(begin, std::min(count, begin + chunk));
+  });
+}
+
+const spvb_stage_variable *
+spvb::runtime::findLinkedOutput(llvm::ArrayRef<spvb_stage_variable> outputs,
+                                const spvb_stage_variable &input,
+                                bool matchVertex) {
+  for (const spvb_stage_variable &var : outputs) {
+    if (!(var.flags & SPVB_STAGE_OUTPUT))
+      continue;
+    if (matchVertex &&
+        ((var.flags & SPVB_STAGE_PATCH) != (input.flags & SPVB_STAGE_PATCH) ||
+         var.vertex != input.vertex))
+      continue;
+    if (input.location == ~0u ? var.builtin == input.builtin
+                              : var.location == input.location &&
+                                    var.component == input.component)
+      return &var;
+  }
+  return nullptr;
+}
+
+const spvb_stage_variable *
+spvb::runtime::findBuiltin(llvm::ArrayRef<spvb_stage_variable> vars,
+                           uint32_t builtin, bool output) {
+  for (const spvb_stage_variable &var : vars)
+    if (var.builtin == builtin && bool(var.flags & SPVB_STAGE_OUTPUT) == output)
+      return &var;
+  return nullptr;
+}

@@ -1,0 +1,48 @@
+//===- StageLaunch.h - Running a graphics stage's kernel --------*- C++ -*-===//
+//
+// What the stages of a draw share: launching a stage's kernel over its
+// records, spreading host loops over the launcher's threads, and finding
+// the output of the stage before that an input reads.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_CPU_RUNTIME_LIB_STAGELAUNCH_H
+#define SPVBRIDGE_CPU_RUNTIME_LIB_STAGELAUNCH_H
+
+#include "StageRecords.h"
+#include "spvbridge/cpu_runtime/GraphicsPipeline.h"
+
+namespace spvb::runtime {
+
+/// Runs `stage`'s kernel over `groups` workgroups with these records.
+llvm::Error runStage(Launcher &launcher, const StageKernel &stage,
+                     uint8_t *inputs, uint8_t *outputs, uint64_t groups,
+                     uint32_t subgroupSize = 0);
+
+/// Runs a stage with one invocation per record (a vertex or tessellation
+/// evaluation shader) over `count` records: whole workgroups (SIMD lanes),
+/// then the invocations of a partial last one each on its own, as the
+/// invocation entry (its invocations have effects, so none may be added).
+llvm::Error runPerRecordStage(Launcher &launcher, const StageKernel &stage,
+                              StageRecords &inputs, StageRecords &outputs,
+                              uint64_t count);
+
+/// body(begin, end) over [0, count) in chunks of `chunk`, spread over the
+/// launcher's threads when there is more than a chunk.
+void forEachChunk(Launcher &launcher, uint64_t count, uint64_t chunk,
+                  llvm::function_ref<void(uint64_t, uint64_t)> body);
+
+/// The output of the previous stage's `outputs` that `input` reads: the
+/// same builtin, or the same Location and Component; per-vertex inputs of
+/// a tessellation evaluation shader match the vertex too, per-patch ones
+/// per-patch outputs. Null when none does (the input is undefined).
+const spvb_stage_variable *
+findLinkedOutput(llvm::ArrayRef<spvb_stage_variable> outputs,
+                 const spvb_stage_variable &input, bool matchVertex = false);
+
+/// The first variable of `vars` with this builtin in this direction.
+const spvb_stage_variable *findBuiltin(llvm::ArrayRef<spvb_stage_variable> vars,
+                                       uint32_t builtin, bool output);
+
+} // namespace spvb::runtime
+
+#endif // SPVBRIDGE_CPU_RUNTIME_LIB_STAGELAUNCH_H

@@ -1,0 +1,226 @@
+//===- TessellationStages.cpp - Patches through tessellation --------------===//
+#include "TessellationStages.h"
+
+#include "StageLaunch.h"
+#include "StageValues.h"
+#include "Tessellator.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+#include <cstring>
+
+using namespace spvb::runtime;
+
+namespace {
+
+/// An input filled from the previous stage's record: bytes at `from` in
+/// it to `to` in the input record.
+struct Copy {
+  uint32_t to, from, bytes;
+};
+
+/// The copies that fill `inputs` from `previous`'s outputs (matched as
+/// findLinkedOutput does); inputs nothing feeds stay zero (undefined).
+std::vector<Copy> linkInputs(llvm::ArrayRef<spvb_stage_variable> previous,
+                             llvm::ArrayRef<spvb_stage_variable> inputs,
+                             bool matchVertex) {
+  std::vector<Copy> copies;
+  for (const spvb_stage_variable &var : inputs) {
+    if (var.flags & SPVB_STAGE_OUTPUT)
+      continue;
+    if (var.location == ~0u && !(var.flags & SPVB_STAGE_PER_VERTEX) &&
+        var.builtin != spv::BuiltInTessLevelOuter &&
+        var.builtin != spv::BuiltInTessLevelInner)
+      continue; // set by the runtime
+    if (const spvb_stage_variable *source =
+            findLinkedOutput(previous, var, matchVertex))
+      copies.push_back(
+          {var.offset, source->offset,
+           std::min(var.bytes * var.count, source->bytes * source->count)});
+  }
+  return copies;
+}
+
+/// Writes the builtins the runtime provides: gl_PatchVerticesIn,
+/// gl_PrimitiveID and (evaluation) gl_TessCoord.
+void storeBuiltins(llvm::ArrayRef<spvb_stage_variable> vars, uint8_t *record,
+                   uint32_t patchVertices, uint32_t id,
+                   const std::array<float, 3> *coordinate) {
+  for (const spvb_stage_variable &var : vars) {
+    if ((var.flags & SPVB_STAGE_OUTPUT) || var.location != ~0u)
+      continue;
+    switch (var.builtin) {
+    case spv::BuiltInPatchVertices:
+      storeScalar(record + var.offset, var, patchVertices, patchVertices);
+      break;
+    case spv::BuiltInPrimitiveId:
+      storeScalar(record + var.offset, var, id, id);
+      break;
+    case spv::BuiltInTessCoord:
+      if (coordinate)
+        for (unsigned c = 0; c < var.count && c < 3; ++c)
+          storeScalar(record + var.offset + c * var.bytes, var,
+                      (*coordinate)[c], 0);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+/// The levels the control shader wrote for a patch (zeros where it wrote
+/// none: the patch is then discarded).
+void readLevels(llvm::ArrayRef<spvb_stage_variable> controlVars,
+                const uint8_t *record, float outer[4], float inner[2]) {
+  std::fill(outer, outer + 4, 0.0f);
+  std::fill(inner, inner + 2, 0.0f);
+  for (const spvb_stage_variable &var : controlVars) {
+    if (!(var.flags & SPVB_STAGE_OUTPUT) || var.kind != SPVB_KIND_FLOAT ||
+        var.bytes != 4)
+      continue;
+    if (var.builtin == spv::BuiltInTessLevelOuter)
+      std::memcpy(outer, record + var.offset, 4 * std::min(var.count, 4u));
+    if (var.builtin == spv::BuiltInTessLevelInner)
+      std::memcpy(inner, record + var.offset, 4 * std::min(var.count, 2u));
+  }
+}
+
+/// Input and output records of one batch of patches come to about this
+/// many bytes.
+constexpr uint64_t kBatchBytes = 8 << 20;
+
+} // namespace
+
+llvm::Expected<TessellationOutput> spvb::runtime::runTessellationStages(
+    Launcher &launcher, const StageKernel &vertex,
+    const StageRecords &vertexOutputs, const StageKernel &control,
+    const StageKernel &evaluation, llvm::ArrayRef<uint32_t> controlPoints,
+    llvm::ArrayRef<uint32_t> patchIds, uint32_t patchVertices) {
+  const spvb_kernel_info &controlInfo = control.entry->info;
+  const spvb_kernel_info &evaluationInfo = evaluation.entry->info;
+  const TessellationMode &mode = evaluation.tessellation;
+  TessellationOutput result(evaluationInfo.stage_output_size);
+  uint64_t patches = patchIds.size();
+  result.controlInvocations = patches * controlInfo.workgroup_size[0];
+
+  // Control inputs from the vertex outputs; evaluation inputs from the
+  // control outputs, by vertex and by patch.
+  struct VertexCopy {
+    Copy copy;
+    uint32_t vertex;
+  };
+  std::vector<VertexCopy> fromVertex;
+  for (const spvb_stage_variable &var : control.variables)
+    if (!(var.flags & SPVB_STAGE_OUTPUT) &&
+        (var.flags & SPVB_STAGE_PER_VERTEX) && var.vertex < patchVertices)
+      if (const spvb_stage_variable *source =
+              findLinkedOutput(vertex.variables, var))
+        fromVertex.push_back(
+            {{var.offset, source->offset,
+              std::min(var.bytes * var.count, source->bytes * source->count)},
+             var.vertex});
+  std::vector<Copy> fromControl =
+      linkInputs(control.variables, evaluation.variables, true);
+
+  uint64_t patchBytes =
+      controlInfo.stage_input_size + controlInfo.stage_output_size + 1;
+  uint64_t batch = std::max<uint64_t>(64, kBatchBytes / patchBytes);
+  std::vector<uint8_t> outputs;
+  std::vector<Tessellation> tessellations;
+  std::vector<uint64_t> firstVertex;
+  for (uint64_t begin = 0; begin < patches; begin += batch) {
+    uint64_t count = std::min(batch, patches - begin);
+    StageRecords controlInputs(controlInfo.stage_input_size, count);
+    StageRecords controlOutputs(controlInfo.stage_output_size, count,
+                                control.entry->workgroupFill);
+    forEachChunk(launcher, count, 256, [&](uint64_t from, uint64_t to) {
+      for (uint64_t p = from; p < to; ++p) {
+        uint8_t *record = controlInputs.at(p);
+        const uint32_t *points = &controlPoints[(begin + p) * patchVertices];
+        for (const VertexCopy &c : fromVertex)
+          std::memcpy(record + c.copy.to,
+                      vertexOutputs.at(points[c.vertex]) + c.copy.from,
+                      c.copy.bytes);
+        storeBuiltins(control.variables, record, patchVertices,
+                      patchIds[begin + p], nullptr);
+      }
+    });
+    if (llvm::Error error = runStage(launcher, control, controlInputs.data(),
+                                     controlOutputs.data(), count))
+      return error;
+
+    // The tessellator, then the evaluation shader over every vertex of the
+    // batch.
+    tessellations.resize(count);
+    forEachChunk(launcher, count, 64, [&](uint64_t from, uint64_t to) {
+      for (uint64_t p = from; p < to; ++p) {
+        float outer[4], inner[2];
+        readLevels(control.variables, controlOutputs.at(p), outer, inner);
+        if (!tessellate(mode, outer, inner, tessellations[p])) {
+          tessellations[p].coordinates.clear();
+          tessellations[p].indices.clear();
+        }
+      }
+    });
+    firstVertex.assign(count + 1, 0);
+    for (uint64_t p = 0; p < count; ++p)
+      firstVertex[p + 1] = firstVertex[p] + tessellations[p].coordinates.size();
+    uint64_t vertices = firstVertex[count];
+    if (!vertices)
+      continue;
+    StageRecords evaluationInputs(evaluationInfo.stage_input_size, vertices);
+    StageRecords evaluationOutputs(evaluationInfo.stage_output_size, vertices,
+                                   evaluation.entry->workgroupFill);
+    forEachChunk(launcher, count, 16, [&](uint64_t from, uint64_t to) {
+      for (uint64_t p = from; p < to; ++p) {
+        const Tessellation &t = tessellations[p];
+        for (size_t v = 0; v < t.coordinates.size(); ++v) {
+          uint8_t *record = evaluationInputs.at(firstVertex[p] + v);
+          for (const Copy &copy : fromControl)
+            std::memcpy(record + copy.to, controlOutputs.at(p) + copy.from,
+                        copy.bytes);
+          storeBuiltins(evaluation.variables, record, mode.outputVertices,
+                        patchIds[begin + p], &t.coordinates[v]);
+        }
+      }
+    });
+    if (llvm::Error error =
+            runPerRecordStage(launcher, evaluation, evaluationInputs,
+                              evaluationOutputs, vertices))
+      return error;
+    uint64_t base = result.vertexCount;
+    if (base + vertices > UINT32_MAX)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "the tessellator made more vertices than one draw holds");
+    const uint8_t *bytes = evaluationOutputs.at(0);
+    outputs.insert(outputs.end(), bytes,
+                   bytes + vertices * evaluationInfo.stage_output_size);
+    for (uint64_t p = 0; p < count; ++p) {
+      const Tessellation &t = tessellations[p];
+      result.verticesPerPrimitive = t.verticesPerPrimitive;
+      for (size_t i = 0; i + t.verticesPerPrimitive <= t.indices.size();
+           i += t.verticesPerPrimitive) {
+        Primitive &primitive = result.primitives.emplace_back();
+        primitive.vertexCount = t.verticesPerPrimitive;
+        primitive.id = patchIds[begin + p];
+        for (unsigned k = 0; k < t.verticesPerPrimitive; ++k)
+          primitive.vertices[k] =
+              uint32_t(base + firstVertex[p] + t.indices[i + k]);
+      }
+    }
+    result.vertexCount += vertices;
+  }
+  result.evaluationInvocations = result.vertexCount;
+  result.records =
+      StageRecords(evaluationInfo.stage_output_size, result.vertexCount);
+  if (!outputs.empty())
+    std::memcpy(result.records.at(0), outputs.data(), outputs.size());
+  if (mode.pointMode)
+    result.verticesPerPrimitive = 1;
+  else if (mode.domain == TessellationDomain::Isolines)
+    result.verticesPerPrimitive = 2;
+  return result;
+}
