@@ -234,6 +234,8 @@ Draw::run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
     }
     stages.geometry = &geometryStage;
   }
+  if (debugFragment)
+    stages.debugPixel = &debugPixel;
   llvm::Expected<runtime::DrawStatistics> statistics =
       runtime::draw(launcher, state, attributes, call, stages, target);
   if (statistics)

@@ -25,6 +25,19 @@ static const runtime::VulkanFormat *findFormat(StringRef name) {
   return runtime::findVulkanFormat(bare);
 }
 
+Expected<std::array<uint32_t, 2>>
+parseDebugPixelArgument(StringRef arg, uint32_t width, uint32_t height) {
+  auto [xText, yText] = arg.split(',');
+  std::array<uint32_t, 2> pixel;
+  if (xText.getAsInteger(10, pixel[0]) || yText.getAsInteger(10, pixel[1]))
+    return makeError("--debug-pixel", arg,
+                     "expected X,Y (a pixel, e.g. 10,20)");
+  if (pixel[0] >= width || pixel[1] >= height)
+    return makeError("--debug-pixel", arg,
+                     formatv("outside the {0}x{1} framebuffer", width, height));
+  return pixel;
+}
+
 Expected<FramebufferArgument> parseFramebufferArgument(StringRef arg) {
   auto [size, formatName] = arg.split(':');
   auto [widthText, heightText] = size.split('x');

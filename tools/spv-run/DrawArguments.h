@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -46,6 +47,13 @@ struct FramebufferArgument {
 };
 llvm::Expected<FramebufferArgument>
 parseFramebufferArgument(llvm::StringRef arg);
+
+/// `--debug-pixel X,Y`: a pixel of a `width` x `height` framebuffer.
+/// Errors:
+///   error: --debug-pixel 'ARG': expected X,Y (a pixel, e.g. 10,20)
+///   error: --debug-pixel 'ARG': outside the WxH framebuffer
+llvm::Expected<std::array<uint32_t, 2>>
+parseDebugPixelArgument(llvm::StringRef arg, uint32_t width, uint32_t height);
 
 /// `--png [LOCATION:]FILE` and `--attachment-out [LOCATION:]FILE` (\p
 /// flag): the colour attachment of output Location LOCATION (default 0) as

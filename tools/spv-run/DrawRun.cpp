@@ -43,6 +43,8 @@ struct CompiledShaders : spvb::DrawShaders {
       fragmentName;
   /// The full-screen vertex shader, when spv-run made it.
   std::optional<SpirvBinary> generatedVertex;
+  /// --debug-pixel: the fragment shader's debug build.
+  std::shared_ptr<const Kernel> debugFragment;
   double compileMilliseconds = 0;
 };
 
@@ -197,6 +199,9 @@ Expected<CpuDraw> drawOnCpu(const DrawOptions &options,
     return created.takeError();
   Draw &draw = *created;
   draw.setLimits(options.limits);
+  if (options.debugPixel)
+    draw.setDebugPixel((*options.debugPixel)[0], (*options.debugPixel)[1],
+                       shaders.debugFragment);
   bindHostJob(draw, job, [&](uint32_t set, uint32_t binding) {
     const ResourceInfo *resource =
         shaders.fragment->reflection.findResource(set, binding);
@@ -466,6 +471,23 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
   Expected<CompiledShaders> shaders = compileShaders(**jit, options, compile);
   if (!shaders)
     return shaders.takeError();
+  // --debug-pixel: a debug build of the fragment shader, from a JIT a
+  // debugger sees, which outlives the draws.
+  std::unique_ptr<JitCompiler> debugJit;
+  if (options.debugPixel) {
+    Expected<std::unique_ptr<JitCompiler>> created =
+        JitCompiler::create(/*debuggable=*/true);
+    if (!created)
+      return created.takeError();
+    debugJit = std::move(*created);
+    CompileOptions debugOptions = compile;
+    debugOptions.debug = true;
+    Expected<std::shared_ptr<const Kernel>> fragment =
+        debugJit->compileFile(shaders->fragmentName, debugOptions);
+    if (!fragment)
+      return fragment.takeError();
+    shaders->debugFragment = *fragment;
+  }
   std::vector<AttachmentPlan> plans = planAttachments(
       shaders->fragment->stageVariables, options.framebuffer.format);
   for (const auto &[flag, list] :

@@ -169,6 +169,14 @@ static cl::opt<std::string> debugInvocationArg(
              "stops in it alone; its workgroup runs on fibers and its thread "
              "is named \"inv X,Y,Z\""),
     cl::cat(category));
+static cl::opt<std::string> debugPixelArg(
+    "debug-pixel",
+    cl::desc("X,Y: draws: the fragment invocations that cover pixel (X, Y) "
+             "run through a debug build of the fragment shader (registered "
+             "with gdb and lldb), the rest optimized, so a breakpoint in the "
+             "fragment shader stops for that pixel alone, in a thread named "
+             "\"pixel X,Y\""),
+    cl::value_desc("X,Y"), cl::cat(category));
 static cl::opt<std::string> timeoutArg(
     "timeout",
     cl::desc("Seconds a CPU dispatch, or a whole script, may run before "
@@ -320,7 +328,8 @@ static std::vector<cl::Option *> getJobFlags() {
           &patchControlPointsArg,
           &verticesArg,
           &instancesArg,
-          &samplesArg};
+          &samplesArg,
+          &debugPixelArg};
 }
 
 static Error checkReflectFlags(StringRef threadsArg) {
@@ -619,13 +628,14 @@ static int reportComparison(json::Object cpuResult,
   return agree ? 0 : 1;
 }
 
-/// How the runtime runs a workgroup of the kernel.
-/// Whether a debugger may stop the run (--debug, --debug-invocation): the
+/// Whether a debugger may stop the run (--debug, --debug-invocation,
+/// --debug-pixel): the
 /// watchdog then waits forever and the shader runs once, unless the
 /// command line says otherwise.
 static bool isDebugging() {
   return cl::getRegisteredOptions().lookup("debug")->getNumOccurrences() ||
-         debugInvocationArg.getNumOccurrences();
+         debugInvocationArg.getNumOccurrences() ||
+         debugPixelArg.getNumOccurrences();
 }
 
 static Expected<uint32_t> parseRepeat() {
@@ -816,6 +826,16 @@ static int runDraw(StringRef threadsArg) {
   Expected<BackendChoice> backends = parseBackendChoice();
   if (!backends)
     return fail(backends.takeError());
+  if (debugPixelArg.getNumOccurrences()) {
+    Expected<std::array<uint32_t, 2>> pixel = run::parseDebugPixelArgument(
+        debugPixelArg, options.framebuffer.width, options.framebuffer.height);
+    if (!pixel)
+      return fail(pixel.takeError());
+    if (backends->vulkan)
+      return fail("--debug-pixel runs on the CPU backend, not with "
+                  "--backend=vulkan or --compare");
+    options.debugPixel = *pixel;
+  }
   options.cpu = backends->cpu;
   options.vulkan = backends->vulkan;
   options.device = backends->device;
@@ -857,6 +877,9 @@ int main(int argc, char **argv) {
       (isScriptPath(shaderPath) || framebufferArg.getNumOccurrences()))
     return fail("--debug-invocation names an invocation of a compute "
                 "dispatch; debug a script or a draw with --debug");
+  if (debugPixelArg.getNumOccurrences() && isScriptPath(shaderPath))
+    return fail("--debug-pixel debugs a draw of shaders (--framebuffer WxH); "
+                "debug a script with --debug");
   if (isScriptPath(shaderPath))
     return runScript(threadsArg);
   if (shaderPaths.size() > 5 ||
@@ -873,9 +896,11 @@ int main(int argc, char **argv) {
         static_cast<cl::Option *>(std::addressof(vertexDataArgs)),
         static_cast<cl::Option *>(&indexDataArg),
         static_cast<cl::Option *>(&topologyArg),
+        static_cast<cl::Option *>(&patchControlPointsArg),
         static_cast<cl::Option *>(&verticesArg),
         static_cast<cl::Option *>(&instancesArg),
-        static_cast<cl::Option *>(&samplesArg)})
+        static_cast<cl::Option *>(&samplesArg),
+        static_cast<cl::Option *>(&debugPixelArg)})
     if (option->getNumOccurrences() && !reflectArg)
       return fail("--" + option->ArgStr +
                   " is used with --framebuffer WxH (a draw)");

@@ -5,6 +5,7 @@
 #include "launch/TypeDesc.h"
 
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp>
@@ -463,6 +464,36 @@ void QuadBatch::writeBuiltins(uint8_t *record, const Quad &quad, unsigned lane,
   }
 }
 
+std::optional<KernelFault> QuadBatch::runWithDebugPixel(uint64_t groups,
+                                                        uint32_t batch) {
+  const DebugPixel &pixel = *stage.debugPixel;
+  uint32_t perGroup = stage.quadsPerGroup;
+  std::optional<DebugInvocation> debug;
+  return runner->runRow(
+      uint32_t(groups), batch, [&](uint32_t group) -> const DebugInvocation * {
+        for (size_t q = size_t(group) * perGroup;
+             q < std::min<size_t>(entries.size(), (group + 1) * perGroup);
+             ++q) {
+          const Entry &quad = entries[q];
+          int64_t dx = int64_t(pixel.x) - quad.x;
+          int64_t dy = int64_t(pixel.y) - quad.y;
+          // A helper invocation at the pixel is another fragment's
+          // neighbour, not a fragment of the pixel.
+          if (dx < 0 || dx > 1 || dy < 0 || dy > 1 ||
+              !(quad.coverage & (1u << (dx + 2 * dy))))
+            continue;
+          debug.emplace();
+          debug->entry = pixel.fragment;
+          debug->workgroup = {group, batch, 0};
+          debug->localIndex =
+              uint32_t(4 * (q - size_t(group) * perGroup) + dx + 2 * dy);
+          debug->threadName = llvm::formatv("pixel {0},{1}", pixel.x, pixel.y);
+          return &*debug;
+        }
+        return nullptr;
+      });
+}
+
 bool QuadBatch::flush() {
   if (entries.empty())
     return !stage.faults.any();
@@ -491,7 +522,9 @@ bool QuadBatch::flush() {
       }
     uint32_t batch = stage.nextBatch.fetch_add(1);
     shadingBatch = this;
-    if (std::optional<KernelFault> fault = runner->runRow(groups, batch)) {
+    if (std::optional<KernelFault> fault =
+            stage.debugPixel ? runWithDebugPixel(groups, batch)
+                             : runner->runRow(groups, batch)) {
       shadingBatch = nullptr;
       stage.faults.report(batch, std::move(*fault));
       entries.clear();

@@ -76,6 +76,9 @@ public:
   std::array<const uint8_t *, 3>
   getVertexRecords(const DrawPrimitive &drawn) const;
   FragmentOperations &getOperations() { return operations; }
+  /// --debug-pixel: the invocations covering the pixel run through its
+  /// debug build.
+  void setDebugPixel(const DebugPixel *pixel) { debugPixel = pixel; }
 
 private:
   friend class QuadBatch;
@@ -84,6 +87,7 @@ private:
                                const void *, uint32_t, void *);
 
   const StageKernel &fragment;
+  const DebugPixel *debugPixel = nullptr;
   const StageRecords &vertexOutputs;
   uint32_t samples;
   uint32_t verticesPerInstance;
@@ -143,6 +147,10 @@ public:
   static constexpr size_t kCapacity = 256;
 
 private:
+  /// Runs `groups` workgroups of batch `batch`, those with a quad that
+  /// covers the debugged pixel with its invocation in the debug build.
+  std::optional<KernelFault> runWithDebugPixel(uint64_t groups, uint32_t batch);
+
   /// What the fragment operations need of a queued quad (its input
   /// records are written when it is queued).
   struct Entry {

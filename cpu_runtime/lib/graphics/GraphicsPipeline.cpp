@@ -384,6 +384,7 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                       operations);
   if (llvm::Error error = stage.prepare())
     return error;
+  stage.setDebugPixel(stages.debugPixel);
   setup.samples = *samples;
   setup.sampleMask = state.sampleMask;
   setup.perSample =

@@ -38,9 +38,9 @@ namespace {
 /// Names the calling thread for an invocation while it lives.
 class ThreadNameScope {
 public:
-  explicit ThreadNameScope(const spvb_invocation &block) {
+  explicit ThreadNameScope(const std::string &name) {
     pthread_getname_np(pthread_self(), saved, sizeof(saved));
-    pthread_setname_np(pthread_self(), getThreadName(block).c_str());
+    pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
   }
   ~ThreadNameScope() { pthread_setname_np(pthread_self(), saved); }
 
@@ -173,7 +173,9 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
   // The debugged invocation's thread is named for it while it runs there.
   std::optional<ThreadNameScope> name;
   if (debug && !debug->wholeWorkgroup && debug->localIndex < count)
-    name.emplace(invocations[debug->localIndex].block);
+    name.emplace(debug->threadName.empty()
+                     ? getThreadName(invocations[debug->localIndex].block)
+                     : debug->threadName);
   std::string error;
   for (;;) {
     for (Invocation &inv : invocations)

@@ -136,11 +136,14 @@ WorkgroupRunner::run(std::array<uint32_t, 3> workgroup,
                     invocation.workgroup_id[2]});
 }
 
-std::optional<KernelFault> WorkgroupRunner::runRow(uint32_t count, uint32_t y) {
+std::optional<KernelFault> WorkgroupRunner::runRow(
+    uint32_t count, uint32_t y,
+    llvm::function_ref<const DebugInvocation *(uint32_t x)> debugFor) {
   auto &state = *static_cast<DispatchState *>(dispatch.runtime);
-  if (!kernel.workgroup) {
+  if (!kernel.workgroup || debugFor) {
     for (uint32_t x = 0; x < count; ++x) {
-      if (std::optional<KernelFault> fault = run({x, y, 0}))
+      if (std::optional<KernelFault> fault =
+              run({x, y, 0}, debugFor ? debugFor(x) : nullptr))
         return fault;
       state.races.finishWorkgroup(uint64_t(y) * dispatch.workgroup_count[0] +
                                   x);

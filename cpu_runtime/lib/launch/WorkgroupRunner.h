@@ -43,8 +43,12 @@ public:
                                  const DebugInvocation *debug = nullptr);
   /// Runs workgroups (0, y, 0) to (count - 1, y, 0) in order, each reported
   /// finished to the race detector as workgroup y * workgroup_count[0] + x;
-  /// stops at the first hardware fault, as run().
-  std::optional<KernelFault> runRow(uint32_t count, uint32_t y);
+  /// stops at the first hardware fault, as run(). With `debugFor`, each
+  /// runs as run() with the debug invocation it gives for x (or none).
+  std::optional<KernelFault>
+  runRow(uint32_t count, uint32_t y,
+         llvm::function_ref<const DebugInvocation *(uint32_t x)> debugFor =
+             nullptr);
   /// Runs workgroups through the kernel's workgroup entry, each one `next`
   /// names (it returns false when there are no more), inside one armed
   /// fault trap: arming it per workgroup cost a third of a small kernel's

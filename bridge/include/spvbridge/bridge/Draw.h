@@ -50,6 +50,15 @@ public:
   /// As Dispatch's: memory reached by address, named in reports.
   void nameMemory(const std::string &name, const void *data, uint64_t size);
 
+  /// --debug-pixel: the fragment invocations that cover pixel (x, y) run
+  /// through `debugFragment`, a debug build of the fragment shader (same
+  /// source and options but --debug); the rest of the draw runs optimized.
+  void setDebugPixel(uint32_t x, uint32_t y,
+                     std::shared_ptr<const Kernel> debugFragment) {
+    this->debugFragment = std::move(debugFragment);
+    debugPixel = {x, y, this->debugFragment->entry.invocation};
+  }
+
   /// Draws into `target`. Errors name the stage's shader.
   llvm::Expected<runtime::DrawStatistics>
   run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
@@ -75,6 +84,8 @@ private:
   std::optional<Dispatch> tessEvaluation;
   std::optional<Dispatch> geometry;
   std::optional<Dispatch> fragment;
+  std::shared_ptr<const Kernel> debugFragment;
+  runtime::DebugPixel debugPixel;
 };
 
 } // namespace spvb

@@ -208,6 +208,15 @@ struct StageKernel {
   TessellationMode tessellation;
 };
 
+/// --debug-pixel: the fragment invocations that cover pixel (x, y) run
+/// through `fragment`, the invocation entry of a debug build of the
+/// fragment shader (the same ABI and layouts), each in a thread named
+/// "pixel X,Y" while it runs; the rest of the draw runs optimized.
+struct DebugPixel {
+  uint32_t x = 0, y = 0;
+  spvb_entry_fn fragment = nullptr;
+};
+
 /// The shaders of a graphics pipeline: a vertex and a fragment shader
 /// (whose entry may be null), and optionally a tessellation control and
 /// evaluation pair and a geometry shader.
@@ -217,6 +226,8 @@ struct PipelineStages {
   const StageKernel *tessEvaluation = nullptr;
   const StageKernel *geometry = nullptr;
   const StageKernel *fragment = nullptr;
+  /// Optional.
+  const DebugPixel *debugPixel = nullptr;
 };
 
 /// What a draw did, for tools to report.

@@ -161,6 +161,9 @@ struct DebugInvocation {
   /// as on fibers: for kernels with barriers, where a debugger then lists
   /// the invocations as threads and switches between them.
   bool wholeWorkgroup = false;
+  /// The thread's name while the invocation runs there (at most 15
+  /// characters); empty: "inv X,Y,Z" by its global id.
+  std::string threadName;
 };
 
 void setPrintfSink(FILE *file);
