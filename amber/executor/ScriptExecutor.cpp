@@ -681,7 +681,8 @@ bool Executor::bindDescriptor(Binder &dispatch, const Kernel &kernel,
         // stores go back to the buffer after the run.
         const runtime::VulkanFormat *vulkan =
             runtime::findVulkanFormat(getVulkanFormatName(buffer.type));
-        if (vulkan && vulkan->components) {
+        // Depth and stencil texels are only ever read.
+        if (vulkan && (readOnly || vulkan->components)) {
           auto [wide, copy] = widenTexels(*vulkan, bytes.data(), bytes.size());
           format = wide;
           texels = &convertedImages.emplace_back(std::move(copy));
