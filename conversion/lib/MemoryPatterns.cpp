@@ -527,11 +527,31 @@ public:
     PointerLayout pointerLayout = readPointerLayout(op);
     Type type = op.getValue().getType();
     uint64_t bytes = getByteSize(type, pointerLayout.matrix);
-    GuardedAccess access =
-        guardBufferAccess(rewriter, op, op.getPtr(), adaptor.getPtr(), bytes,
-                          AccessKind::Write, layout);
-    storeValue(rewriter, op.getLoc(), adaptor.getValue(), access.address, type,
-               pointerLayout.matrix, pointerLayout.vectorStride);
+    auto store = [&] {
+      GuardedAccess access =
+          guardBufferAccess(rewriter, op, op.getPtr(), adaptor.getPtr(), bytes,
+                            AccessKind::Write, layout);
+      storeValue(rewriter, op.getLoc(), adaptor.getValue(), access.address,
+                 type, pointerLayout.matrix, pointerLayout.vectorStride);
+    };
+    auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
+    if (layout.recordsPerWorkgroup && op->hasAttr(kOutputInitializerAttr) &&
+        func && func.getNumArguments() >= 2) {
+      // The patch's record is shared: its first invocation, which always
+      // starts first, stores the initializer before anything else does.
+      Location loc = op.getLoc();
+      Value index = LLVM::LoadOp::create(
+          rewriter, loc, rewriter.getI32Type(),
+          createByteOffset(rewriter, loc, func.getArgument(1),
+                           offsetof(spvb_invocation, local_index)),
+          4);
+      Value first = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::eq, index,
+          createIntConstant(rewriter, loc, rewriter.getI32Type(), 0));
+      emitConditionally(rewriter, loc, first, true, store);
+    } else {
+      store();
+    }
     rewriter.eraseOp(op);
     return success();
   }

@@ -140,9 +140,13 @@ LogicalResult Deserializer::processFunction(size_t begin, size_t end) {
         return functions.lookup(e.functionId) == func;
       });
       if (isEntry)
-        for (auto [varId, initId] : privateInitializers)
-          spirv::StoreOp::create(builder, func.getLoc(), getValue(varId),
-                                 getValue(initId));
+        for (auto [varId, initId] : entryInitializers) {
+          auto store = spirv::StoreOp::create(
+              builder, func.getLoc(), getValue(varId), getValue(initId));
+          if (cast<spirv::PointerType>(store.getPtr().getType())
+                  .getStorageClass() == spirv::StorageClass::Output)
+            store->setAttr(kOutputInitializerAttr, builder.getUnitAttr());
+        }
     }
     if (failed(processInstruction(inst)))
       return failure();

@@ -316,8 +316,9 @@ Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
     if (hasDecoration(inst.resultId, decoration))
       global->setAttr(attr, builder.getUnitAttr());
   if (inst.getNumArgs() > 1) {
-    // Private initializers are stored at the start of each entry point: the
-    // dialect's initializer must name a symbol, not hold a constant.
+    // Private and Output initializers are stored at the start of each entry
+    // point: the dialect's initializer must name a symbol, not hold a
+    // constant.
     // Workgroup memory is zero-filled by the runtime, which is what a null
     // initializer (ZeroInitializeWorkgroupMemory) asks for.
     auto init = constants.find(inst.arg(1));
@@ -329,12 +330,13 @@ Deserializer::processGlobalVariable(const ParsedInstruction &inst) {
       global->setAttr(kZeroInitializedAttr, builder.getUnitAttr());
       return success();
     }
-    if (pointerType.getStorageClass() != spirv::StorageClass::Private)
+    if (pointerType.getStorageClass() != spirv::StorageClass::Private &&
+        pointerType.getStorageClass() != spirv::StorageClass::Output)
       return fail(inst, "initializer on a " +
                             spirv::stringifyStorageClass(
                                 pointerType.getStorageClass()) +
                             " variable is not supported");
-    privateInitializers[inst.resultId] = inst.arg(1);
+    entryInitializers[inst.resultId] = inst.arg(1);
   }
   return success();
 }

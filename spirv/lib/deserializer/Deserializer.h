@@ -237,7 +237,9 @@ private:
   llvm::DenseMap<uint32_t, SmallVector<spirv::GlobalVariableOp>> builtinBlocks;
   /// The variables of builtinBlocks that are arrays of blocks.
   llvm::DenseSet<uint32_t> blockArrays;
-  llvm::DenseMap<uint32_t, uint32_t> privateInitializers;
+  /// Private and Output variables' initializers (variable id -> value
+  /// id), stored at the start of each entry point.
+  llvm::DenseMap<uint32_t, uint32_t> entryInitializers;
   llvm::DenseMap<uint32_t, std::string> extInstSets;
   llvm::DenseMap<uint32_t, spirv::FuncOp> functions;
   llvm::StringSet<> usedSymbols;

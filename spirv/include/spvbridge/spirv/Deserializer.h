@@ -48,6 +48,11 @@ inline constexpr llvm::StringLiteral kCentroidAttr = "spvb.centroid";
 inline constexpr llvm::StringLiteral kSampleAttr = "spvb.sample";
 /// A tessellation stage's per-patch variable (Patch), not per vertex.
 inline constexpr llvm::StringLiteral kPatchAttr = "spvb.patch";
+/// On the spirv.Store of an Output variable's initializer at the start of
+/// an entry point: where invocations share the record (a tessellation
+/// control shader's patch), only the first stores it.
+inline constexpr llvm::StringLiteral kOutputInitializerAttr =
+    "spvb.output_initializer";
 /// On Input and Output variables whose integers are unsigned (OpTypeInt
 /// signedness 0): the dialect's integers are signless, and a fragment output
 /// or a flat input needs its signedness (the attachment's conversion).
