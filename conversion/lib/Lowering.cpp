@@ -181,7 +181,15 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   target.addLegalDialect<LLVM::LLVMDialect>();
   target.addLegalOp<ModuleOp>();
   target.addIllegalDialect<spirv::SPIRVDialect, SpvbDialect>();
-  if (failed(applyFullConversion(top, target, std::move(patterns))))
+  // Patterns before folds: upstream's spirv.CompositeExtract fold walks a
+  // chain of spirv.CompositeInsert past an insert into a part of the
+  // extracted element (extracting [0] after inserting at [0, 0] returns
+  // the element from before the insert), a miscompile GraphicsFuzz found
+  // (tests/lit/Conversion/composite-extract-of-insert.mlir). Every
+  // SPIR-V op has a pattern, so no fold runs.
+  ConversionConfig config;
+  config.foldingMode = DialectConversionFoldingMode::AfterPatterns;
+  if (failed(applyFullConversion(top, target, std::move(patterns), config)))
     return fail("lowering to the llvm dialect failed");
   returnAfterTermination(top, *layout);
   if (failed(buildEntryWrappers(top, *layout)))
