@@ -255,7 +255,8 @@ def compile(source: Any, entry: Optional[str] = None,
     the module's only one, or "main". defines: {"NAME": value} or
     ["NAME=VALUE", ...] for GLSL and HLSL. spec: {SpecId or OpName: value},
     each of its constant's own type. options: an Options, or a dict of its
-    fields. stage: "compute" (default), "vertex" or "fragment" for source
+    fields. stage: "compute" (default), "vertex", "tess-control",
+    "tess-evaluation", "geometry" or "fragment" for source
     text. Raises CompileError.
     """
     if options is None:
@@ -607,7 +608,10 @@ def _vertex_input(location: int, value: Any) -> Tuple[int, Any, str]:
 def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
          size: Tuple[int, int], format: str = "R8G8B8A8_UNORM",
          vertices: Optional[Mapping[int, Any]] = None, indices: Any = None,
-         topology: str = "triangle_list", count: Optional[int] = None,
+         topology: Optional[str] = None, count: Optional[int] = None,
+         tess_control: Optional[Kernel] = None,
+         tess_evaluation: Optional[Kernel] = None,
+         geometry: Optional[Kernel] = None, patch_control_points: int = 3,
          instances: int = 1, location: int = 0, samples: int = 1,
          buffers: Optional[Mapping[Any, Any]] = None, push: Any = None,
          images: Optional[Mapping[Any, Image]] = None,
@@ -622,7 +626,10 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
     array} feed its inputs (float32, int32 or uint32 arrays of shape (n,)
     or (n, components), or (data, "R16G16_SFLOAT")-style pairs), indices
     (uint8, uint16 or uint32) make an indexed draw, and count overrides the
-    vertex count. size: (width, height); format: the VkFormat of float
+    vertex count; topology defaults to triangle_list. tess_control and
+    tess_evaluation (both or neither) tessellate patches of
+    patch_control_points vertices (topology then defaults to patch_list);
+    geometry runs a geometry shader on the primitives. size: (width, height); format: the VkFormat of float
     outputs (R8G8B8A8_UNORM gives uint8 texels, R32G32B32A32_SFLOAT
     float32); integer outputs are R32G32B32A32_SINT or _UINT. samples=4
     draws with Vulkan's standard 4 sample locations and returns the
@@ -635,11 +642,16 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
     import numpy as np
 
     _check_numbers(threads=threads, instances=instances, location=location,
-                   samples=samples, timeout=timeout)
+                   samples=samples, timeout=timeout,
+                   patch_control_points=patch_control_points)
     if count is not None:
         _check_numbers(count=count)
     width, height = size
-    kernels = [fragment] + ([vertex] if vertex is not None else [])
+    middle = [tess_control, tess_evaluation, geometry]
+    kernels = [fragment] + [k for k in [vertex] + middle if k is not None]
+    if topology is None:
+        topology = ("patch_list" if tess_control is not None
+                    or tess_evaluation is not None else "triangle_list")
     copies: List[Tuple[Any, Any]] = []
     common = _resources(buffers, push, images, samplers, kernels, copies)
     common.update(subgroup_size=4, threads=threads, check_bounds=check_bounds,
@@ -656,8 +668,9 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
         index_size = indices.dtype.itemsize
     try:
         raw = _printing(printf, _native._draw, fragment._native,
-                        vertex._native if vertex is not None else None,
-                        width, height, format, vertex_list, indices,
+                        *[k._native if k is not None else None
+                          for k in [vertex] + middle],
+                        patch_control_points, width, height, format, vertex_list, indices,
                         index_size, topology, count, instances, location,
                         samples, common)
     finally:

@@ -15,6 +15,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
+#include <tuple>
 
 namespace py = pybind11;
 using namespace spvb;
@@ -40,11 +41,10 @@ static void checkStage(const Kernel &kernel, const char *argument,
   uint32_t model = kernel.entry.info.execution_model;
   if (model == expected)
     return;
-  throwBindingError(
-      formatv("{0}: entry point '{1}' of {2} is not a {3} "
-              "shader",
-              argument, kernel.entryPoint, kernel.sourceName,
-              expected == spv::ExecutionModelVertex ? "vertex" : "fragment"));
+  throwBindingError(formatv("{0}: entry point '{1}' of {2} is not a {3} "
+                            "shader",
+                            argument, kernel.entryPoint, kernel.sourceName,
+                            getCompiledStageName(expected)));
 }
 
 /// The full-screen rectangle's vertex shader for \p fragment.
@@ -104,6 +104,27 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
     py::gil_scoped_release release;
     vertex = compileFullScreenVertex(*fragment, options);
   }
+  // The optional stages between the vertex and the fragment shader.
+  DrawShaders shaders{vertex, nullptr, nullptr, nullptr, fragment};
+  for (auto [kernel, argument, model, into] :
+       {std::tuple(&request.tessControl, "tess_control",
+                   spv::ExecutionModelTessellationControl,
+                   &shaders.tessControl),
+        std::tuple(&request.tessEvaluation, "tess_evaluation",
+                   spv::ExecutionModelTessellationEvaluation,
+                   &shaders.tessEvaluation),
+        std::tuple(&request.geometry, "geometry", spv::ExecutionModelGeometry,
+                   &shaders.geometry)}) {
+    if (!*kernel)
+      continue;
+    if (!request.vertex)
+      throwBindingError(formatv("{0}: a full-screen draw has no vertex "
+                                "shader for it to follow; give a vertex "
+                                "shader too",
+                                argument));
+    *into = (*kernel)->getVariant(resources);
+    checkStage(**into, argument, model);
+  }
   DeviceLimits limits = DeviceLimits::lavapipe();
   if (request.width == 0 || request.height == 0 ||
       request.width > limits.maxFramebufferWidth ||
@@ -125,27 +146,33 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
                               "_SINT attachments of their own)",
                               format->name));
 
-  llvm::Expected<Draw> created = Draw::create(vertex, fragment);
+  std::vector<const Kernel *> kernels{fragment.get(), vertex.get()};
+  for (const std::shared_ptr<const Kernel> &kernel :
+       {shaders.tessControl, shaders.tessEvaluation, shaders.geometry})
+    if (kernel)
+      kernels.push_back(kernel.get());
+  llvm::Expected<Draw> created = Draw::create(shaders);
   if (!created)
     throw BindingError(llvm::toString(created.takeError()));
   Draw &draw = *created;
-  ResourceBinder binder({fragment.get(), vertex.get()});
+  ResourceBinder binder(kernels);
   BindTargetFor<Draw> target(draw);
   binder.bind(target, resources);
   if (resources.push)
-    draw.setPushConstants(
-        getPushConstants(*resources.push, {fragment.get(), vertex.get()}));
+    draw.setPushConstants(getPushConstants(*resources.push, kernels));
 
   runtime::GraphicsState state;
   std::optional<VkPrimitiveTopology> topology =
       request.vertex ? amber::parseTopology(request.topology)
                      : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
-  if (!topology || *topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST)
+  if (!topology)
     throwBindingError(formatv("topology='{0}': expected point_list, "
                               "line_list, line_strip, triangle_list, "
-                              "triangle_strip or triangle_fan",
+                              "triangle_strip, triangle_fan, one of these "
+                              "with _with_adjacency, or patch_list",
                               request.topology));
   state.topology = *topology;
+  state.patchControlPoints = request.patchControlPoints;
   state.primitiveRestart = request.indices.has_value();
 
   std::vector<std::unique_ptr<PinnedMemory>> pinned;

@@ -24,6 +24,9 @@ struct DrawRequest {
   std::shared_ptr<ShaderKernel> fragment;
   /// None: the full-screen rectangle.
   std::shared_ptr<ShaderKernel> vertex;
+  /// Optional: a tessellation pair (both or neither), a geometry shader.
+  std::shared_ptr<ShaderKernel> tessControl, tessEvaluation, geometry;
+  uint32_t patchControlPoints = 3;
   uint32_t width = 0, height = 0;
   /// The format of float outputs' attachments.
   std::string format = "R8G8B8A8_UNORM";

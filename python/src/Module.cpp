@@ -158,7 +158,11 @@ PYBIND11_MODULE(_spvbridge, module) {
   });
 
   module.def("_draw", [](std::shared_ptr<ShaderKernel> fragment,
-                         std::shared_ptr<ShaderKernel> vertex, uint32_t width,
+                         std::shared_ptr<ShaderKernel> vertex,
+                         std::shared_ptr<ShaderKernel> tessControl,
+                         std::shared_ptr<ShaderKernel> tessEvaluation,
+                         std::shared_ptr<ShaderKernel> geometry,
+                         uint32_t patchControlPoints, uint32_t width,
                          uint32_t height, std::string format, py::list vertices,
                          py::object indices, unsigned indexSize,
                          std::string topology, std::optional<uint32_t> count,
@@ -167,6 +171,10 @@ PYBIND11_MODULE(_spvbridge, module) {
     DrawRequest request;
     request.fragment = std::move(fragment);
     request.vertex = std::move(vertex);
+    request.tessControl = std::move(tessControl);
+    request.tessEvaluation = std::move(tessEvaluation);
+    request.geometry = std::move(geometry);
+    request.patchControlPoints = patchControlPoints;
     request.width = width;
     request.height = height;
     request.format = std::move(format);

@@ -23,6 +23,9 @@ static std::optional<ShaderStage> parseStage(llvm::StringRef stage) {
   return llvm::StringSwitch<std::optional<ShaderStage>>(stage)
       .Case("compute", ShaderStage::Compute)
       .Case("vertex", ShaderStage::Vertex)
+      .Case("tess-control", ShaderStage::TessControl)
+      .Case("tess-evaluation", ShaderStage::TessEvaluation)
+      .Case("geometry", ShaderStage::Geometry)
       .Case("fragment", ShaderStage::Fragment)
       .Default(std::nullopt);
 }
@@ -31,8 +34,9 @@ static SpirvBinary load(const LoadRequest &request,
                         const SourceOptions &source) {
   std::optional<ShaderStage> stage = parseStage(request.stage);
   if (!request.stage.empty() && !stage)
-    throw CompileError(formatv("error: stage='{0}': expected compute, vertex "
-                               "or fragment",
+    throw CompileError(formatv("error: stage='{0}': expected compute, vertex, "
+                               "tess-control, tess-evaluation, geometry or "
+                               "fragment",
                                request.stage));
   // GLSL and HLSL, from files or text, through the kernel cache's front-end
   // entries: glslang takes most of a warm compile.

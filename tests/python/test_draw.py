@@ -157,3 +157,95 @@ void main() { %s color = vec4(1.0); }
     image = spvbridge.draw(spvbridge.compile(GRADIENT, stage="fragment"),
                            size=(4, 4), format="R32G32B32A32_SFLOAT")
     assert image[0, 0, 3] == 1.0
+
+
+PATCH_CONTROL = """
+#version 450
+// Four control points per patch; the control shader sums its patch's four
+// ids after a barrier.
+layout(vertices = 4) out;
+layout(location = 0) flat in uint id[];
+layout(location = 0) flat out uint outId[];
+layout(location = 1) patch out uint first;
+void main() {
+  gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;
+  outId[gl_InvocationID] = id[gl_InvocationID];
+  barrier();
+  if (gl_InvocationID == 0) {
+    first = outId[0] + outId[1] + outId[2] + outId[3];
+    gl_TessLevelOuter = float[4](2.0, 2.0, 2.0, 2.0);
+    gl_TessLevelInner = float[2](2.0, 2.0);
+  }
+}
+"""
+
+PATCH_EVALUATION = """
+#version 450
+layout(quads, equal_spacing, cw) in;
+layout(location = 0) flat in uint outId[];
+layout(location = 1) patch in uint first;
+layout(location = 0) flat out uint id;
+void main() {
+  vec4 low = mix(gl_in[0].gl_Position, gl_in[1].gl_Position, gl_TessCoord.x);
+  vec4 high = mix(gl_in[2].gl_Position, gl_in[3].gl_Position, gl_TessCoord.x);
+  gl_Position = mix(low, high, gl_TessCoord.y);
+  id = first + 1000u * uint(gl_PrimitiveID);
+}
+"""
+
+PASS_GEOMETRY = """
+#version 450
+// Adds 5 to each triangle's id.
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+layout(location = 0) flat in uint id[];
+layout(location = 0) flat out uint outId;
+void main() {
+  for (int i = 0; i < 3; ++i) {
+    gl_Position = gl_in[i].gl_Position;
+    outId = id[0] + 5u;
+    EmitVertex();
+  }
+}
+"""
+
+
+def test_tessellation_and_geometry_shaders():
+    vertex = spvbridge.compile("""
+#version 450
+layout(location = 0) in vec2 position;
+layout(location = 0) flat out uint id;
+void main() {
+  gl_Position = vec4(position, 0.0, 1.0);
+  id = uint(gl_VertexIndex) * 10u + 7u;
+}
+""", stage="vertex")
+    fragment = spvbridge.compile("""
+#version 450
+layout(location = 0) flat in uint id;
+layout(location = 0) out uvec4 color;
+void main() { color = uvec4(id, 0, 0, 1); }
+""", stage="fragment")
+    control = spvbridge.compile(PATCH_CONTROL, stage="tess-control")
+    evaluation = spvbridge.compile(PATCH_EVALUATION, stage="tess-evaluation")
+    # Two patches, the left and the right half: ids 7, 17, 27, 37 sum to
+    # 88, ids 47 ... 77 to 248, plus 1000 x the patch's gl_PrimitiveID.
+    corners = np.array([[-1, -1], [0, -1], [-1, 1], [0, 1],
+                        [0, -1], [1, -1], [0, 1], [1, 1]], dtype=np.float32)
+    image = spvbridge.draw(fragment, vertex, size=(4, 4),
+                           vertices={0: corners}, tess_control=control,
+                           tess_evaluation=evaluation, patch_control_points=4)
+    expected = np.array([[88, 88, 1248, 1248]] * 4, dtype=np.uint32)
+    np.testing.assert_array_equal(image[..., 0], expected)
+    # A geometry shader after them.
+    geometry = spvbridge.compile(PASS_GEOMETRY, stage="geometry")
+    image = spvbridge.draw(fragment, vertex, size=(4, 4),
+                           vertices={0: corners}, tess_control=control,
+                           tess_evaluation=evaluation, geometry=geometry,
+                           patch_control_points=4)
+    np.testing.assert_array_equal(image[..., 0], expected + 5)
+    with pytest.raises(spvbridge.BindingError,
+                       match="tess_control: entry point 'main' of .* is not "
+                             "a tessellation control shader"):
+        spvbridge.draw(fragment, vertex, size=(4, 4), vertices={0: corners},
+                       tess_control=evaluation, tess_evaluation=evaluation)
