@@ -277,7 +277,9 @@ private:
   llvm::Expected<runtime::RenderTarget>
   getRenderTarget(const Pipeline &pipeline);
   llvm::Expected<std::shared_ptr<const Kernel>>
-  getStageKernel(const Pipeline &pipeline, amber::ShaderStage stage);
+  /// `debug`: a build for a debugger (--debug-pixel's fragment shader).
+  getStageKernel(const Pipeline &pipeline, amber::ShaderStage stage,
+                 bool debug = false);
   llvm::Expected<runtime::GraphicsState *>
   getGraphicsState(const Pipeline &pipeline);
   llvm::Expected<BuiltModule> buildShader(const Shader &shader,
@@ -544,7 +546,8 @@ Executor::getKernel(const Pipeline &pipeline) {
 }
 
 llvm::Expected<std::shared_ptr<const Kernel>>
-Executor::getStageKernel(const Pipeline &pipeline, amber::ShaderStage stage) {
+Executor::getStageKernel(const Pipeline &pipeline, amber::ShaderStage stage,
+                         bool debug) {
   const ShaderAttachment *attachment = nullptr;
   for (const ShaderAttachment &candidate : pipeline.shaders)
     if (candidate.stage == stage)
@@ -559,8 +562,8 @@ Executor::getStageKernel(const Pipeline &pipeline, amber::ShaderStage stage) {
       entryPoints.find(pipeline.name + "\n" + stageName(stage).str());
   if (overridden != entryPoints.end())
     entry = overridden->second;
-  std::string key =
-      pipeline.name + "\n" + stageName(stage).str() + "\n" + entry;
+  std::string key = pipeline.name + "\n" + stageName(stage).str() + "\n" +
+                    entry + (debug ? "\ndebug" : "");
   auto cached = kernels.find(key);
   if (cached != kernels.end())
     return cached->second;
@@ -581,6 +584,7 @@ Executor::getStageKernel(const Pipeline &pipeline, amber::ShaderStage stage) {
   if (!built)
     return built.takeError();
   CompileOptions compile = options.compile;
+  compile.debug |= debug;
   compile.executionModel = getExecutionModel(stage);
   compile.source.targetEnv = built->targetEnv;
   compile.source.entry = attachment->entryPoint;
@@ -1169,6 +1173,7 @@ bool Executor::runDraw(const DrawCommand &draw) {
       return fail(llvm::toString(optional.takeError()));
     *kernel = std::move(*optional);
   }
+  bool hasFragment = shaders.fragment != nullptr;
   // The kernel whose reflection types the bindings.
   std::shared_ptr<const Kernel> typing =
       shaders.fragment ? shaders.fragment : shaders.vertex;
@@ -1177,6 +1182,14 @@ bool Executor::runDraw(const DrawCommand &draw) {
     return fail(llvm::toString(created.takeError()));
   Draw &drawing = *created;
   drawing.setLimits(options.limits);
+  if (options.debugPixel && hasFragment) {
+    llvm::Expected<std::shared_ptr<const Kernel>> debugFragment =
+        getStageKernel(pipeline, amber::ShaderStage::Fragment, true);
+    if (!debugFragment)
+      return fail(llvm::toString(debugFragment.takeError()));
+    drawing.setDebugPixel((*options.debugPixel)[0], (*options.debugPixel)[1],
+                          *debugFragment);
+  }
   images.clear();
   samplers.clear();
   convertedImages.clear();

@@ -93,8 +93,8 @@ int spvb::runScriptFile(StringRef path, const ExecutorOptions &options,
     text.consume_front("error: ");
     result.fail(0, text.str());
   } else {
-    Expected<std::unique_ptr<JitCompiler>> jit =
-        tools::createJitCompiler(options.compile.debug);
+    Expected<std::unique_ptr<JitCompiler>> jit = tools::createJitCompiler(
+        options.compile.debug || options.debugPixel.has_value());
     if (!jit) {
       errs() << toString(jit.takeError()) << "\n";
       return 1;

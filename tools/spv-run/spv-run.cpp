@@ -671,12 +671,21 @@ static int runScript(StringRef threadsArg) {
   std::vector<cl::Option *> jobFlags = getJobFlags();
   jobFlags.push_back(&reflectArg);
   for (cl::Option *option : jobFlags)
-    if (option->getNumOccurrences())
+    if (option != &debugPixelArg && option->getNumOccurrences())
       return fail("--" + option->ArgStr +
                   " is not used with a script (it gives its own resources "
                   "and runs on the CPU)");
   amber::ExecutorOptions options;
   options.imageDirectory = dumpImagesArg;
+  if (debugPixelArg.getNumOccurrences()) {
+    // Each draw's framebuffer is its pipeline's: a pixel outside one is
+    // covered by none of its fragments.
+    Expected<std::array<uint32_t, 2>> pixel =
+        run::parseDebugPixelArgument(debugPixelArg, UINT32_MAX, UINT32_MAX);
+    if (!pixel)
+      return fail(pixel.takeError());
+    options.debugPixel = *pixel;
+  }
   if (threadsArg != "0") {
     Expected<uint32_t> parsed = run::parsePositive(threadsArg, "--threads");
     if (!parsed)
@@ -877,9 +886,6 @@ int main(int argc, char **argv) {
       (isScriptPath(shaderPath) || framebufferArg.getNumOccurrences()))
     return fail("--debug-invocation names an invocation of a compute "
                 "dispatch; debug a script or a draw with --debug");
-  if (debugPixelArg.getNumOccurrences() && isScriptPath(shaderPath))
-    return fail("--debug-pixel debugs a draw of shaders (--framebuffer WxH); "
-                "debug a script with --debug");
   if (isScriptPath(shaderPath))
     return runScript(threadsArg);
   if (shaderPaths.size() > 5 ||

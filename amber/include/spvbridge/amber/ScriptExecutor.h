@@ -18,6 +18,7 @@
 #include "spvbridge/bridge/Kernel.h"
 #include "spvbridge/cpu_runtime/Launcher.h"
 
+#include <array>
 #include <functional>
 
 namespace spvb::amber {
@@ -54,6 +55,10 @@ struct ExecutorOptions {
   /// executor makes its own of `threads` threads. The Python module passes
   /// its session's, which its watchdog cancels at the timeout or a Ctrl-C.
   std::function<runtime::Launcher &(uint32_t subgroupSize)> getLauncher;
+  /// --debug-pixel: in every draw, the fragment invocations that cover
+  /// this pixel run through a debug build of the fragment shader (the JIT
+  /// must register its code with debuggers).
+  std::optional<std::array<uint32_t, 2>> debugPixel;
 };
 
 ScriptResult executeScript(const Script &script, JitCompiler &jit,
