@@ -21,8 +21,9 @@ implicit-LOD sampling of a mipmapped 256x256 texture (shaders/mesh.vert,
 shaders/textured.frag) and the same mesh without the texture
 (shaders/mesh-uv.frag), timed the same way, lavapipe and spv-run
 alternating --rounds times (3 by default; the median of their medians, so
-that a slow phase of a shared machine falls on both). Prints Markdown
-tables.
+that a slow phase of a shared machine falls on both), with every hardware
+thread and then per core (spv-run --threads 1, lavapipe with
+LP_NUM_THREADS=1). Prints Markdown tables.
 
 ICD: the compute suite through the Vulkan API, vkref driving lavapipe and
 the spvbridge ICD beside spv-run's direct path (icd_benchmarks).
@@ -386,23 +387,30 @@ def draw_benchmarks(spv_run, env, work, repeat, rounds):
     print("| draw | lavapipe draw_ms | spv-run draw_ms | speed-up | "
           "spv-run compile_ms | threads |")
     print("|---|---|---|---|---|---|")
-    for index, (name, tolerance, flags) in enumerate(benchmarks):
-        common = flags + ["--repeat", repeat, "--json"]
-        ref_out = os.path.join(work, "draw%d.lavapipe.bin" % index)
-        our_out = os.path.join(work, "draw%d.spv-run.bin" % index)
-        refs, ours = [], []
-        for _ in range(max(1, rounds)):
-            refs.append(run([spv_run] + common + [
-                "--backend=vulkan", "--attachment-out", ref_out], env))
-            ours.append(run([spv_run] + common +
-                            ["--attachment-out", our_out], env))
-            check_image(name, ref_out, our_out, tolerance)
-        ref_ms = statistics.median([r["draw_ms"] for r in refs])
-        our_ms = statistics.median([r["draw_ms"] for r in ours])
-        compile_ms = statistics.median([r["compile_ms"] for r in ours])
-        print("| %s | %.3f | %.3f | %.2fx | %.1f | %d |" % (
-            name, ref_ms, our_ms, ref_ms / our_ms, compile_ms,
-            ours[0]["threads"]))
+    # Each draw with every hardware thread, then per core: spv-run
+    # --threads 1 against lavapipe with one rasterizer thread
+    # (LP_NUM_THREADS=1).
+    for single in (False, True):
+        ref_env = dict(env, LP_NUM_THREADS="1") if single else env
+        threads = ["--threads", "1"] if single else []
+        for index, (name, tolerance, flags) in enumerate(benchmarks):
+            common = flags + ["--repeat", repeat, "--json"]
+            ref_out = os.path.join(work, "draw%d.lavapipe.bin" % index)
+            our_out = os.path.join(work, "draw%d.spv-run.bin" % index)
+            refs, ours = [], []
+            for _ in range(max(1, rounds)):
+                refs.append(run([spv_run] + common + [
+                    "--backend=vulkan", "--attachment-out", ref_out],
+                    ref_env))
+                ours.append(run([spv_run] + common + threads +
+                                ["--attachment-out", our_out], env))
+                check_image(name, ref_out, our_out, tolerance)
+            ref_ms = statistics.median([r["draw_ms"] for r in refs])
+            our_ms = statistics.median([r["draw_ms"] for r in ours])
+            compile_ms = statistics.median([r["compile_ms"] for r in ours])
+            print("| %s | %.3f | %.3f | %.2fx | %.1f | %d |" % (
+                name, ref_ms, our_ms, ref_ms / our_ms, compile_ms,
+                ours[0]["threads"]))
 
 
 if __name__ == "__main__":
