@@ -200,7 +200,6 @@ llvm::Expected<TessellationOutput> spvb::runtime::runTessellationStages(
                    bytes + vertices * evaluationInfo.stage_output_size);
     for (uint64_t p = 0; p < count; ++p) {
       const Tessellation &t = tessellations[p];
-      result.verticesPerPrimitive = t.verticesPerPrimitive;
       for (size_t i = 0; i + t.verticesPerPrimitive <= t.indices.size();
            i += t.verticesPerPrimitive) {
         Primitive &primitive = result.primitives.emplace_back();
