@@ -283,6 +283,7 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   kernel->sourceName = binary.name;
   kernel->entryPoint = compiler.getOptions().entryPoint;
   kernel->reflection = std::move(*reflection);
+  kernel->entry.checksRaces = options.checkRaces;
   auto finish = [&](std::shared_ptr<Kernel> done) {
     done->compileMilliseconds = std::chrono::duration<double, std::milli>(
                                     std::chrono::steady_clock::now() - start)

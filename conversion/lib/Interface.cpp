@@ -86,7 +86,8 @@ llvm::Expected<InterfaceLayout> spvb::computeInterfaceLayout(
     info.model = entry.getExecutionModel();
     // A tessellation control shader's is its OutputVertices (below).
     if (info.model == spirv::ExecutionModel::Vertex ||
-        info.model == spirv::ExecutionModel::TessellationEvaluation)
+        info.model == spirv::ExecutionModel::TessellationEvaluation ||
+        info.model == spirv::ExecutionModel::Geometry)
       info.workgroupSize[0] = SPVB_VERTICES_PER_WORKGROUP;
     if (info.model == spirv::ExecutionModel::Fragment)
       info.workgroupSize[0] = 4 * SPVB_FRAGMENT_QUADS_PER_WORKGROUP;

@@ -38,18 +38,37 @@ llvm::Error FaultLog::takeError() {
   return llvm::make_error<ShaderFault>(firstKind, std::move(first));
 }
 
-static std::string describeFault(const spvb_invocation &invocation,
+/// ", workgroup (x, y, z), local invocation (x, y, z)", or the invocation
+/// as its graphics stage names it (", the fragment at pixel (3, 4)").
+static std::string describeInvocation(const spvb_dispatch &dispatch,
+                                      const spvb_invocation &invocation) {
+  const auto &state = *static_cast<const DispatchState *>(dispatch.runtime);
+  if (state.nameInvocation) {
+    uint64_t groupSize = uint64_t(dispatch.workgroup_size[0]) *
+                         dispatch.workgroup_size[1] *
+                         dispatch.workgroup_size[2];
+    return ", " + state.nameInvocation(
+                      FaultLog::getOrder(dispatch, invocation.workgroup_id) *
+                          groupSize +
+                      invocation.local_index);
+  }
+  return llvm::formatv(", workgroup ({0}, {1}, {2}), local invocation ({3}, "
+                       "{4}, {5})",
+                       invocation.workgroup_id[0], invocation.workgroup_id[1],
+                       invocation.workgroup_id[2], invocation.local_id[0],
+                       invocation.local_id[1], invocation.local_id[2]);
+}
+
+static std::string describeFault(const spvb_dispatch &dispatch,
+                                 const spvb_invocation &invocation,
                                  uint32_t kind, uint64_t detail0,
                                  uint64_t detail1, const char *message) {
   if (kind == SPVB_FAULT_OUT_OF_BOUNDS)
-    return llvm::formatv("error: {0} at byte {1} (the buffer has {2} bytes), "
-                         "workgroup ({3}, {4}, {5}), local invocation ({6}, "
-                         "{7}, {8})",
+    return llvm::formatv("error: {0} at byte {1} (the buffer has {2} bytes)",
                          message ? message : "out-of-bounds access", detail0,
-                         detail1, invocation.workgroup_id[0],
-                         invocation.workgroup_id[1], invocation.workgroup_id[2],
-                         invocation.local_id[0], invocation.local_id[1],
-                         invocation.local_id[2]);
+                         detail1)
+               .str() +
+           describeInvocation(dispatch, invocation);
   std::string where = llvm::formatv(
       "error: workgroup ({0}, {1}, {2}): ", invocation.workgroup_id[0],
       invocation.workgroup_id[1], invocation.workgroup_id[2]);
@@ -80,7 +99,8 @@ extern "C" void spvb_rt_fault(const spvb_dispatch *dispatch,
   if (!faults.isFirst(order))
     return;
   faults.report(
-      order, describeFault(*invocation, kind, detail0, detail1, message),
+      order,
+      describeFault(*dispatch, *invocation, kind, detail0, detail1, message),
       kind == SPVB_FAULT_OUT_OF_BOUNDS ? ShaderFault::Kind::OutOfBounds
                                        : ShaderFault::Kind::Other);
 }
@@ -96,11 +116,6 @@ extern "C" void spvb_rt_undefined(const spvb_dispatch *dispatch,
     return;
   std::string text = "error: " + spvb::runtime::formatShaderPrintf(
                                      message, argCount, argDescs, args);
-  text +=
-      llvm::formatv(", workgroup ({0}, {1}, {2}), local invocation ({3}, "
-                    "{4}, {5})",
-                    invocation->workgroup_id[0], invocation->workgroup_id[1],
-                    invocation->workgroup_id[2], invocation->local_id[0],
-                    invocation->local_id[1], invocation->local_id[2]);
+  text += describeInvocation(*dispatch, *invocation);
   faults.report(order, std::move(text), ShaderFault::Kind::Undefined);
 }

@@ -64,12 +64,16 @@ std::string RaceDetector::describe(const spvb_dispatch &dispatch,
   const Site &site = sites[access.siteAndFlags >> kFlagBits];
   std::string kind = (flags & SPVB_ACCESS_ATOMIC) ? "an atomic " : "a ";
   kind += (flags & SPVB_ACCESS_WRITE) ? "write" : "read";
+  const auto &state = *static_cast<const DispatchState *>(dispatch.runtime);
+  if (state.nameInvocation)
+    return llvm::formatv("{0} at {1} by {2}", kind,
+                         *site.where ? site.where : "an unknown location",
+                         state.nameInvocation(access.invocation));
   uint64_t group = access.invocation / invocationsPerGroup;
   uint64_t local = access.invocation % invocationsPerGroup;
   const uint32_t *size = dispatch.workgroup_size;
   const uint32_t *count = dispatch.workgroup_count;
-  const std::array<uint32_t, 3> &base =
-      static_cast<const DispatchState *>(dispatch.runtime)->baseWorkgroup;
+  const std::array<uint32_t, 3> &base = state.baseWorkgroup;
   return llvm::formatv(
       "{0} at {1} by local invocation ({2}, {3}, {4}) of workgroup ({5}, {6}, "
       "{7})",
@@ -118,10 +122,13 @@ RaceDetector::record(const spvb_dispatch &dispatch,
                : llvm::formatv("at address {0:x}", start + byte).str();
       bool sameGroup =
           other->invocation / perGroup == access.invocation / perGroup;
+      bool graphics = bool(
+          static_cast<const DispatchState *>(dispatch.runtime)->nameInvocation);
       return llvm::formatv("error: data race on {0} {1}: {2} and {3}, {4}",
                            object, where, describe(dispatch, *other, perGroup),
                            describe(dispatch, access, perGroup),
-                           sameGroup
+                           graphics ? "and nothing orders them"
+                           : sameGroup
                                ? "with no barrier between them"
                                : "and invocations of different workgroups are "
                                  "never ordered within a dispatch")

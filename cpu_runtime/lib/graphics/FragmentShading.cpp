@@ -126,7 +126,47 @@ llvm::Error FragmentStage::prepare() {
   // Batches are rows of at most this many workgroups.
   dispatch.workgroup_count[0] = QuadBatch::kCapacity / quadsPerGroup + 1;
   dispatch.workgroup_count[1] = ~0u;
+  state.nameInvocation = [this](uint64_t index) {
+    return nameInvocation(index);
+  };
   return llvm::Error::success();
+}
+
+std::string FragmentStage::nameInvocation(uint64_t index) {
+  uint64_t groupSize = uint64_t(quadsPerGroup) * 4;
+  uint64_t group = index / groupSize, local = index % groupSize;
+  uint64_t perBatch = dispatch.workgroup_count[0];
+  uint64_t batch = group / perBatch;
+  size_t quad = size_t(group % perBatch * quadsPerGroup + local / 4);
+  unsigned lane = unsigned(local % 4);
+  std::optional<QuadPlace> place;
+  if (shadingBatch && shadingBatch->getNumber() == batch) {
+    place = shadingBatch->getPlace(quad);
+  } else {
+    std::lock_guard<std::mutex> lock(placesMutex);
+    if (batch < batchPlaces.size() && !batchPlaces[batch].empty())
+      place = batchPlaces[batch][std::min(quad, batchPlaces[batch].size() - 1)];
+  }
+  if (!place)
+    return llvm::formatv("fragment invocation {0} of batch {1}", local, batch);
+  std::string name = llvm::formatv(
+      "the {0} at pixel ({1}, {2})",
+      place->coverage & (1u << lane) ? "fragment" : "helper invocation",
+      place->x + lane % 2, place->y + lane / 2);
+  if (place->sample >= 0)
+    name += llvm::formatv(", sample {0}", int(place->sample)).str();
+  return name;
+}
+
+FragmentStage::QuadPlace QuadBatch::getPlace(size_t index) const {
+  // Padding copies of the last quad are helpers.
+  if (index >= entries.size()) {
+    FragmentStage::QuadPlace last = getPlace(entries.size() - 1);
+    last.coverage = 0;
+    return last;
+  }
+  const Entry &entry = entries[index];
+  return {entry.x, entry.y, entry.sample, entry.coverage};
 }
 
 QuadBatch::QuadBatch(FragmentStage &stage)
@@ -150,6 +190,7 @@ bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
   entry.y = quad.y;
   entry.coverage = quad.coverage;
   entry.frontFacing = quad.frontFacing;
+  entry.sample = int8_t(quad.sample);
   entry.samples = quad.samples;
   entry.covered = quad.covered;
   entry.primitive = &primitive;
@@ -222,6 +263,7 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
     entry.y = covered.y;
     entry.coverage = covered.coverage;
     entry.frontFacing = base.frontFacing;
+    entry.sample = -1;
     std::memcpy(entry.samples.data(), &samples, 4);
     std::memcpy(entry.covered.data(), &samples, 4);
     entry.primitive = &primitive;
@@ -521,6 +563,16 @@ bool QuadBatch::flush() {
         std::memcpy(record, &helper, 4);
       }
     uint32_t batch = stage.nextBatch.fetch_add(1);
+    number = batch;
+    if (fragment.entry->checksRaces) {
+      std::vector<FragmentStage::QuadPlace> places;
+      for (size_t q = 0; q < count; ++q)
+        places.push_back(getPlace(q));
+      std::lock_guard<std::mutex> lock(stage.placesMutex);
+      if (stage.batchPlaces.size() <= batch)
+        stage.batchPlaces.resize(batch + 1);
+      stage.batchPlaces[batch] = std::move(places);
+    }
     shadingBatch = this;
     if (std::optional<KernelFault> fault =
             stage.debugPixel ? runWithDebugPixel(groups, batch)

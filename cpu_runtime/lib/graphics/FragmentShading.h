@@ -19,6 +19,7 @@
 #include "StageRecords.h"
 #include "launch/WorkgroupRunner.h"
 
+#include <mutex>
 #include <optional>
 
 namespace spvb::runtime {
@@ -80,6 +81,18 @@ public:
   /// debug build.
   void setDebugPixel(const DebugPixel *pixel) { debugPixel = pixel; }
 
+  /// Where a queued quad is, for the checks' messages.
+  struct QuadPlace {
+    int32_t x, y;
+    /// Sample shading: the sample its invocations shade; -1 otherwise.
+    int8_t sample;
+    uint8_t coverage;
+  };
+  /// Fragment invocation `index` of the draw's launch (its batch's
+  /// workgroup and local index) as the checks' messages name it: "the
+  /// fragment at pixel (3, 4)", "the helper invocation at pixel (2, 4)".
+  std::string nameInvocation(uint64_t index);
+
 private:
   friend class QuadBatch;
   friend void interpolateInput(const QuadBatch &, const spvb_invocation &,
@@ -127,6 +140,10 @@ private:
   /// invocation to the race detector.
   std::atomic<uint32_t> nextBatch{0};
   std::atomic<uint64_t> invocations{0};
+  /// With race checks, each batch's quads, by batch number: a race report
+  /// names fragments of batches other threads ran.
+  std::mutex placesMutex;
+  std::vector<std::vector<QuadPlace>> batchPlaces;
 };
 
 /// One thread's queue of quads.
@@ -143,6 +160,10 @@ public:
   /// Shades the queued quads and writes their fragments. False once the
   /// draw has failed.
   bool flush();
+  /// The batch number of the quads being shaded.
+  uint32_t getNumber() const { return number; }
+  /// Where queued quad `index` is; a padding copy is its last quad.
+  FragmentStage::QuadPlace getPlace(size_t index) const;
 
   static constexpr size_t kCapacity = 256;
 
@@ -160,6 +181,8 @@ private:
     int32_t x, y;
     uint8_t coverage;
     bool frontFacing;
+    /// Quad::sample.
+    int8_t sample;
     std::array<uint8_t, 4> samples, covered;
     const DrawPrimitive *primitive;
     /// Its triangle in `triangles` (~0u: none known).
@@ -198,6 +221,7 @@ private:
   std::vector<TriangleSetup::Plane> varyingPlanes;
   uint64_t planesSerial = 0;
   StageRecords inputs, outputs;
+  uint32_t number = 0;
   spvb_dispatch dispatch;
   std::optional<WorkgroupRunner> runner;
 };

@@ -26,6 +26,9 @@ struct Emission {
 /// The stage context of a geometry launch: an Emission per invocation,
 /// each written only by its own invocation.
 struct GeometryEmitter {
+  /// The launch's first output record: a launch of the last invocations
+  /// starts further on (runPerRecordStage).
+  const uint8_t *outputs = nullptr;
   uint32_t recordSize = 0;
   uint32_t maxVertices = 0;
   std::vector<Emission> invocations;
@@ -40,8 +43,13 @@ extern "C" void spvb_rt_geometry(const spvb_dispatch *dispatch,
   auto *emitter = static_cast<GeometryEmitter *>(state->stageContext);
   // Only stream 0 is rasterized; a launch without an emitter (a kernel
   // run on its own) drops what it emits.
-  uint32_t index = invocation->global_id[0];
-  if (!emitter || stream != 0 || index >= emitter->invocations.size())
+  if (!emitter || stream != 0)
+    return;
+  uint64_t index = invocation->global_id[0];
+  if (emitter->recordSize)
+    index += uint64_t(dispatch->stage_outputs - emitter->outputs) /
+             emitter->recordSize;
+  if (index >= emitter->invocations.size())
     return;
   Emission &emission = emitter->invocations[index];
   if (opcode == spv::OpEndPrimitive) {
@@ -54,7 +62,8 @@ extern "C" void spvb_rt_geometry(const spvb_dispatch *dispatch,
   if (emission.vertices >= emitter->maxVertices)
     return;
   const uint8_t *record =
-      dispatch->stage_outputs + uint64_t(index) * emitter->recordSize;
+      dispatch->stage_outputs +
+      uint64_t(invocation->global_id[0]) * emitter->recordSize;
   emission.bytes.insert(emission.bytes.end(), record,
                         record + emitter->recordSize);
   ++emission.vertices;
@@ -228,17 +237,25 @@ spvb::runtime::runGeometryStage(Launcher &launcher, const StageKernel &vertex,
              shape.invocations, records);
 
   GeometryEmitter emitter;
+  emitter.outputs = outputs.data();
   emitter.recordSize = info.stage_output_size;
   emitter.maxVertices = shape.maxVertices;
   emitter.invocations.resize(invocations);
-  DispatchResources resources = *geometry.resources;
-  resources.stageInputs = records.data();
-  resources.stageOutputs = outputs.data();
-  resources.stageContext = &emitter;
-  // One invocation per workgroup: an invocation's emissions are its own.
-  if (llvm::Error error =
-          launcher.launch(*geometry.entry, resources,
-                          {static_cast<uint32_t>(invocations), 1, 1}))
+  StageLaunchContext context;
+  context.stageContext = &emitter;
+  // By gl_PrimitiveID and gl_InvocationID.
+  context.nameInvocation = [&](uint64_t index) {
+    std::string name = llvm::formatv("the geometry shader invocation for "
+                                     "primitive {0}",
+                                     inputs[index / shape.invocations].id);
+    if (shape.invocations > 1)
+      name += llvm::formatv(", gl_InvocationID {0}", index % shape.invocations)
+                  .str();
+    return name;
+  };
+  // Each invocation emits into its own Emission, also in SIMD lanes.
+  if (llvm::Error error = runPerRecordStage(launcher, geometry, records,
+                                            outputs, invocations, context))
     return error;
 
   uint64_t total = 0;

@@ -262,8 +262,20 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
           fetchVertices(launcher, attributes, call, vertex.variables,
                         reuse.shaded, vertexInputs))
     return error;
-  if (llvm::Error error = runPerRecordStage(launcher, vertex, vertexInputs,
-                                            vertexOutputs, invocations))
+  StageLaunchContext vertexContext;
+  // By gl_VertexIndex and gl_InstanceIndex.
+  vertexContext.nameInvocation = [&](uint64_t record) {
+    std::string name =
+        llvm::formatv("vertex {0}", reuse.shaded[record % perInstance]);
+    if (call.instanceCount > 1 || call.firstInstance)
+      name += llvm::formatv(" of instance {0}",
+                            call.firstInstance + record / perInstance)
+                  .str();
+    return name;
+  };
+  if (llvm::Error error =
+          runPerRecordStage(launcher, vertex, vertexInputs, vertexOutputs,
+                            invocations, vertexContext))
     return error;
   statistics.vertexInvocations = invocations;
 

@@ -8,25 +8,24 @@ using namespace spvb::runtime;
 llvm::Error spvb::runtime::runStage(Launcher &launcher,
                                     const StageKernel &stage, uint8_t *inputs,
                                     uint8_t *outputs, uint64_t groups,
-                                    uint32_t subgroupSize) {
+                                    const StageLaunchContext &context) {
   DispatchResources resources = *stage.resources;
   resources.stageInputs = inputs;
   resources.stageOutputs = outputs;
-  resources.subgroupSize = subgroupSize;
+  resources.stageContext = context.stageContext;
+  resources.nameInvocation = context.nameInvocation;
   return launcher.launch(*stage.entry, resources,
                          {static_cast<uint32_t>(groups), 1, 1});
 }
 
-llvm::Error spvb::runtime::runPerRecordStage(Launcher &launcher,
-                                             const StageKernel &stage,
-                                             StageRecords &inputs,
-                                             StageRecords &outputs,
-                                             uint64_t count) {
+llvm::Error spvb::runtime::runPerRecordStage(
+    Launcher &launcher, const StageKernel &stage, StageRecords &inputs,
+    StageRecords &outputs, uint64_t count, const StageLaunchContext &context) {
   uint64_t width = std::max<uint32_t>(1, stage.entry->info.workgroup_size[0]);
   uint64_t whole = count / width * width;
   if (whole)
     if (llvm::Error error = runStage(launcher, stage, inputs.data(),
-                                     outputs.data(), whole / width))
+                                     outputs.data(), whole / width, context))
       return error;
   if (whole == count)
     return llvm::Error::success();
@@ -36,8 +35,13 @@ llvm::Error spvb::runtime::runPerRecordStage(Launcher &launcher,
   single.info.workgroup_size[0] = 1;
   StageKernel rest = stage;
   rest.entry = &single;
+  StageLaunchContext restContext = context;
+  if (context.nameInvocation)
+    restContext.nameInvocation = [&](uint64_t index) {
+      return context.nameInvocation(whole + index);
+    };
   return runStage(launcher, rest, inputs.at(whole), outputs.at(whole),
-                  count - whole);
+                  count - whole, restContext);
 }
 
 void spvb::runtime::forEachChunk(

@@ -11,20 +11,34 @@
 #include "StageRecords.h"
 #include "spvbridge/cpu_runtime/GraphicsPipeline.h"
 
+#include <functional>
+#include <string>
+
 namespace spvb::runtime {
+
+/// What a launch of a stage adds to its kernel's resources.
+struct StageLaunchContext {
+  /// Names invocation i of the launch in the checks' messages ("vertex 5");
+  /// for a per-record stage, i is the record's index among those passed.
+  std::function<std::string(uint64_t)> nameInvocation;
+  /// DispatchResources::stageContext.
+  void *stageContext = nullptr;
+};
 
 /// Runs `stage`'s kernel over `groups` workgroups with these records.
 llvm::Error runStage(Launcher &launcher, const StageKernel &stage,
                      uint8_t *inputs, uint8_t *outputs, uint64_t groups,
-                     uint32_t subgroupSize = 0);
+                     const StageLaunchContext &context = {});
 
-/// Runs a stage with one invocation per record (a vertex or tessellation
-/// evaluation shader) over `count` records: whole workgroups (SIMD lanes),
-/// then the invocations of a partial last one each on its own, as the
-/// invocation entry (its invocations have effects, so none may be added).
+/// Runs a stage with one invocation per record (a vertex, tessellation
+/// evaluation or geometry shader) over `count` records: whole workgroups
+/// (SIMD lanes), then the invocations of a partial last one each on its
+/// own, as the invocation entry (its invocations have effects, so none may
+/// be added).
 llvm::Error runPerRecordStage(Launcher &launcher, const StageKernel &stage,
                               StageRecords &inputs, StageRecords &outputs,
-                              uint64_t count);
+                              uint64_t count,
+                              const StageLaunchContext &context = {});
 
 /// body(begin, end) over [0, count) in chunks of `chunk`, spread over the
 /// launcher's threads when there is more than a chunk.

@@ -5,10 +5,12 @@
 #include "StageValues.h"
 #include "Tessellator.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <spirv/unified1/spirv.hpp>
 
+#include <algorithm>
 #include <cstring>
 
 using namespace spvb::runtime;
@@ -147,8 +149,17 @@ llvm::Expected<TessellationOutput> spvb::runtime::runTessellationStages(
                       patchIds[begin + p], nullptr);
       }
     });
-    if (llvm::Error error = runStage(launcher, control, controlInputs.data(),
-                                     controlOutputs.data(), count))
+    StageLaunchContext controlContext;
+    controlContext.nameInvocation = [&](uint64_t index) {
+      uint64_t size = controlInfo.workgroup_size[0];
+      return llvm::formatv(
+                 "the tessellation control invocation {0} of patch {1}",
+                 index % size, patchIds[begin + index / size])
+          .str();
+    };
+    if (llvm::Error error =
+            runStage(launcher, control, controlInputs.data(),
+                     controlOutputs.data(), count, controlContext))
       return error;
 
     // The tessellator, then the evaluation shader over every vertex of the
@@ -186,9 +197,26 @@ llvm::Expected<TessellationOutput> spvb::runtime::runTessellationStages(
         }
       }
     });
+    // By gl_TessCoord and gl_PrimitiveID.
+    StageLaunchContext evaluationContext;
+    evaluationContext.nameInvocation = [&](uint64_t record) {
+      uint64_t p = uint64_t(std::upper_bound(firstVertex.begin(),
+                                             firstVertex.end(), record) -
+                            firstVertex.begin()) -
+                   1;
+      const std::array<float, 3> &coordinate =
+          tessellations[p].coordinates[record - firstVertex[p]];
+      return llvm::formatv("the tessellation evaluation invocation at ({0}, "
+                           "{1}, {2}) of patch {3}",
+                           llvm::format("%g", coordinate[0]),
+                           llvm::format("%g", coordinate[1]),
+                           llvm::format("%g", coordinate[2]),
+                           patchIds[begin + p])
+          .str();
+    };
     if (llvm::Error error =
             runPerRecordStage(launcher, evaluation, evaluationInputs,
-                              evaluationOutputs, vertices))
+                              evaluationOutputs, vertices, evaluationContext))
       return error;
     uint64_t base = result.vertexCount;
     if (base + vertices > UINT32_MAX)

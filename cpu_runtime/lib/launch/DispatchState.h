@@ -11,6 +11,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <string>
 
 namespace spvb::runtime {
 
@@ -20,6 +22,8 @@ struct DispatchState {
   std::array<uint32_t, 3> baseWorkgroup{};
   /// DispatchResources::stageContext.
   void *stageContext = nullptr;
+  /// DispatchResources::nameInvocation.
+  std::function<std::string(uint64_t)> nameInvocation;
   FaultLog faults;
   /// Used only by kernels compiled with race checks.
   RaceDetector races;

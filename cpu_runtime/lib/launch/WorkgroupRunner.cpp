@@ -47,6 +47,7 @@ llvm::Error spvb::runtime::prepareDispatch(const KernelEntry &kernel,
   dispatch = spvb_dispatch{};
   state.baseWorkgroup = resources.baseWorkgroup;
   state.stageContext = resources.stageContext;
+  state.nameInvocation = resources.nameInvocation;
   for (int d = 0; d < 3; ++d) {
     dispatch.workgroup_count[d] = groups[d];
     dispatch.workgroup_size[d] = info.workgroup_size[d];

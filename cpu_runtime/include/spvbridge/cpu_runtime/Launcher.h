@@ -42,6 +42,9 @@ struct KernelEntry {
   /// The byte each workgroup's Workgroup memory starts as: 0, or 0xff to
   /// perturb memory nothing initializes (--perturb-undefined).
   uint8_t workgroupFill = 0;
+  /// Compiled with race checks: a draw keeps what names each fragment for
+  /// the reports of races between batches.
+  bool checksRaces = false;
 };
 
 /// What one dispatch binds: the binding table in the kernel's slot order and
@@ -62,6 +65,10 @@ struct DispatchResources {
   /// What a graphics stage's runtime calls work on (a geometry shader's
   /// emitted vertices), reached through the dispatch.
   void *stageContext = nullptr;
+  /// Graphics stages: names invocation i of the launch (its linear
+  /// workgroup index x the workgroup size + its local index) in the checks'
+  /// messages, e.g. "vertex 5". Empty: by workgroup and local invocation.
+  std::function<std::string(uint64_t)> nameInvocation;
 };
 
 /// A hardware fault in a kernel (an access outside mapped memory, a stack

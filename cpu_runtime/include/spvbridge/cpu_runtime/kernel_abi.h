@@ -44,9 +44,10 @@
  * size 4 x that, subgroup size 4: one subgroup per quad; local index =
  * 4 * quad + x + 2y, helper invocations included).
  * A tessellation evaluation shader runs as a vertex shader does, one
- * invocation per tessellated vertex. A tessellation control shader runs a
- * workgroup per patch, OutputVertices invocations (gl_InvocationID is the
- * local index); a geometry shader one invocation per workgroup.
+ * invocation per tessellated vertex, and so does a geometry shader, one
+ * invocation per input primitive and gl_InvocationID. A tessellation
+ * control shader runs a workgroup per patch, OutputVertices invocations
+ * (gl_InvocationID is the local index).
  * Invocation i (its global_id[0]) reads its inputs at stage_inputs +
  * i * stage_input_size and writes its outputs at stage_outputs + i *
  * stage_output_size, except that a tessellation control shader's records
