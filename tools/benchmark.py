@@ -323,6 +323,20 @@ def check_image(name, ref_path, our_path, tolerance):
                  "allowed)" % (name, worst, tolerance))
 
 
+def write_patches(work, grid=8):
+    """grid x grid square patches over [-1, 1]^2, each's four corners in
+    the order grid.tese mixes them; returns the R32G32_SFLOAT file."""
+    corners = []
+    for j in range(grid):
+        for i in range(grid):
+            for dj, di in ((0, 0), (0, 1), (1, 0), (1, 1)):
+                corners += [-1 + 2 * (i + di) / grid, -1 + 2 * (j + dj) / grid]
+    path = os.path.join(work, "patches.bin")
+    with open(path, "wb") as f:
+        f.write(struct.pack("<%df" % len(corners), *corners))
+    return path
+
+
 def write_mesh(work, grid=48):
     """A grid of grid x grid quads: positions and texture coordinates
     (R32G32_SFLOAT), u32 indices; a 256x256 RGBA8 texture (checkerboard
@@ -382,6 +396,20 @@ def draw_benchmarks(spv_run, env, work, repeat, rounds):
         ("untextured mesh (%d triangles) 256x256" % triangles, 1,
          [os.path.join(shaders, "mesh.vert"),
           os.path.join(shaders, "mesh-uv.frag")] + vertices),
+        # The same again through a geometry shader that passes each
+        # triangle on.
+        ("untextured mesh through a geometry shader 256x256", 1,
+         [os.path.join(shaders, "mesh.vert"),
+          os.path.join(shaders, "pass-triangles.geom"),
+          os.path.join(shaders, "mesh-uv.frag")] + vertices),
+        # 8 x 8 quad patches, each tessellated into 16 x 16 quads.
+        ("tessellated grid (64 patches, 32768 triangles) 256x256", 1,
+         [os.path.join(shaders, "patch.vert"),
+          os.path.join(shaders, "grid.tesc"),
+          os.path.join(shaders, "grid.tese"),
+          os.path.join(shaders, "mesh-uv.frag"), "--framebuffer", "256x256",
+          "--vertex-data", "0:R32G32_SFLOAT:" + write_patches(work),
+          "--patch-control-points", "4"]),
     ]
     print()
     print("| draw | lavapipe draw_ms | spv-run draw_ms | speed-up | "

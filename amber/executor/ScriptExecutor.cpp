@@ -1187,8 +1187,12 @@ bool Executor::runDraw(const DrawCommand &draw) {
         getStageKernel(pipeline, amber::ShaderStage::Fragment, true);
     if (!debugFragment)
       return fail(llvm::toString(debugFragment.takeError()));
+    llvm::Expected<std::shared_ptr<const Kernel>> debugVertex =
+        getStageKernel(pipeline, amber::ShaderStage::Vertex, true);
+    if (!debugVertex)
+      return fail(llvm::toString(debugVertex.takeError()));
     drawing.setDebugPixel((*options.debugPixel)[0], (*options.debugPixel)[1],
-                          *debugFragment);
+                          *debugFragment, *debugVertex);
   }
   images.clear();
   samplers.clear();

@@ -617,7 +617,8 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
          images: Optional[Mapping[Any, Image]] = None,
          samplers: Optional[Mapping[Any, Sampler]] = None, threads: int = 0,
          check_bounds: bool = True, timeout: float = 60.0,
-         printf: Optional[Callable[[str], Any]] = None) -> Any:
+         printf: Optional[Callable[[str], Any]] = None,
+         debug_pixel: Optional[Tuple[int, int]] = None) -> Any:
     """Draws and returns the colour attachment of output `location` as an
     array of shape (height, width, components), row 0 at the top.
 
@@ -637,7 +638,12 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
     outputs). Resources bind as for Kernel.dispatch, visible to both
     stages; a draw past its timeout is stopped and raises
     DispatchTimeoutError. printf: called with each debugPrintfEXT line, as
-    for Kernel.dispatch.
+    for Kernel.dispatch. debug_pixel=(x, y) runs the fragment invocations
+    that cover that pixel, and the vertex invocations of their primitives,
+    through debug builds, each on a thread named for it ("pixel X,Y",
+    "vertex N"), so that a breakpoint in the shader's source (Python run
+    under gdb or lldb) stops for that pixel only, as `spv-run
+    --debug-pixel`.
     """
     import numpy as np
 
@@ -646,6 +652,12 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
                    patch_control_points=patch_control_points)
     if count is not None:
         _check_numbers(count=count)
+    if debug_pixel is not None:
+        if (not isinstance(debug_pixel, tuple) or len(debug_pixel) != 2
+                or not all(isinstance(c, int) and c >= 0
+                           for c in debug_pixel)):
+            raise BindingError(f"error: debug_pixel={debug_pixel!r}: expected "
+                               "(x, y), two integers from 0")
     width, height = size
     middle = [tess_control, tess_evaluation, geometry]
     kernels = [fragment] + [k for k in [vertex] + middle if k is not None]
@@ -672,7 +684,7 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
                           for k in [vertex] + middle],
                         patch_control_points, width, height, format, vertex_list, indices,
                         index_size, topology, count, instances, location,
-                        samples, common)
+                        samples, debug_pixel, common)
     finally:
         for original, copy in copies:
             original[...] = copy

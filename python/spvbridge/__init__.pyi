@@ -213,7 +213,8 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = ..., *,
          images: Optional[Mapping[Any, Image]] = ...,
          samplers: Optional[Mapping[Any, Sampler]] = ..., threads: int = ...,
          check_bounds: bool = ..., timeout: float = ...,
-         printf: Optional[Callable[[str], Any]] = ...) -> Any: ...
+         printf: Optional[Callable[[str], Any]] = ...,
+         debug_pixel: Optional[Tuple[int, int]] = ...) -> Any: ...
 
 def run_amber(script: Union[str, "os.PathLike[str]"], *, threads: int = ...,
               subgroup_size: int = ..., check_bounds: bool = ...,

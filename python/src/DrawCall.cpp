@@ -155,6 +155,16 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
   if (!created)
     throw BindingError(llvm::toString(created.takeError()));
   Draw &draw = *created;
+  if (request.debugPixel) {
+    auto [x, y] = *request.debugPixel;
+    if (x >= request.width || y >= request.height)
+      throwBindingError(formatv("debug_pixel=({0}, {1}): outside the {2}x{3} "
+                                "framebuffer",
+                                x, y, request.width, request.height));
+    draw.setDebugPixel(
+        x, y, request.fragment->getVariant(resources, true),
+        request.vertex ? request.vertex->getVariant(resources, true) : nullptr);
+  }
   ResourceBinder binder(kernels);
   BindTargetFor<Draw> target(draw);
   binder.bind(target, resources);

@@ -40,6 +40,9 @@ struct DrawRequest {
   uint32_t location = 0;
   /// Samples per texel (1 or 4); multisampled attachments are resolved.
   uint32_t samples = 1;
+  /// debug_pixel=(x, y): the pixel's fragment and vertex invocations run
+  /// through debug builds (Draw::setDebugPixel).
+  std::optional<std::array<uint32_t, 2>> debugPixel;
   /// Resources, push constants, threads, checks and timeout, as for a
   /// dispatch.
   DispatchRequest resources;

@@ -167,7 +167,9 @@ PYBIND11_MODULE(_spvbridge, module) {
                          py::object indices, unsigned indexSize,
                          std::string topology, std::optional<uint32_t> count,
                          uint32_t instances, uint32_t location,
-                         uint32_t samples, py::dict common) {
+                         uint32_t samples,
+                         std::optional<std::array<uint32_t, 2>> debugPixel,
+                         py::dict common) {
     DrawRequest request;
     request.fragment = std::move(fragment);
     request.vertex = std::move(vertex);
@@ -192,6 +194,7 @@ PYBIND11_MODULE(_spvbridge, module) {
     request.instances = instances;
     request.location = location;
     request.samples = samples;
+    request.debugPixel = debugPixel;
     request.resources = convertCommon(common);
     return runDraw(request);
   });

@@ -40,6 +40,18 @@ JitCompiler &Session::getJit() {
   return *jit;
 }
 
+JitCompiler &Session::getDebugJit() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (debugJit)
+    return *debugJit;
+  llvm::Expected<std::unique_ptr<JitCompiler>> created =
+      JitCompiler::create(/*debuggable=*/true);
+  if (!created)
+    throwCompileError(created.takeError());
+  debugJit = std::move(*created);
+  return *debugJit;
+}
+
 void Session::setDiskCache(const std::string &directory) {
   JitCompiler &compiler = getJit();
   if (directory == "off") {

@@ -34,6 +34,9 @@ public:
   /// The JIT; the disk cache is $SPVBRIDGE_KERNEL_CACHE (or
   /// ~/.cache/spvbridge, or none when it is "off"), as for spv-run.
   JitCompiler &getJit();
+  /// The JIT of debug builds (draw(debug_pixel=...)): registered with
+  /// the GDB JIT interface, without a disk cache.
+  JitCompiler &getDebugJit();
   /// Moves the disk cache to \p directory ("off": none); the kernels
   /// compiled so far stay in memory.
   void setDiskCache(const std::string &directory);
@@ -65,7 +68,7 @@ public:
 private:
   Session() = default;
   std::mutex mutex;
-  std::unique_ptr<JitCompiler> jit;
+  std::unique_ptr<JitCompiler> jit, debugJit;
   std::map<std::pair<unsigned, uint32_t>, std::unique_ptr<runtime::Launcher>>
       launchers;
   std::unique_ptr<runtime::Watchdog> watchdog;

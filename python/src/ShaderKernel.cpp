@@ -166,9 +166,9 @@ ShaderKernel::ShaderKernel(const LoadRequest &request) {
 }
 
 std::shared_ptr<const Kernel>
-ShaderKernel::getVariant(const DispatchRequest &request) {
-  std::array<bool, 4> key = {request.checkBounds, request.checkRaces,
-                             request.checkUndefined, request.checkNan};
+ShaderKernel::getVariant(const DispatchRequest &request, bool debug) {
+  std::array<bool, 5> key = {request.checkBounds, request.checkRaces,
+                             request.checkUndefined, request.checkNan, debug};
   {
     std::lock_guard<std::mutex> lock(variantsMutex);
     auto found = variants.find(key);
@@ -182,9 +182,12 @@ ShaderKernel::getVariant(const DispatchRequest &request) {
   variant.undefinedChecks =
       request.checkUndefined ? UndefinedChecks::Report : UndefinedChecks::None;
   variant.checkNan = request.checkNan;
+  variant.debug = debug;
   llvm::Expected<std::shared_ptr<const Kernel>> compiled = [&] {
     py::gil_scoped_release release;
-    return Session::get().getJit().compile(binary, variant);
+    Session &session = Session::get();
+    return (debug ? session.getDebugJit() : session.getJit())
+        .compile(binary, variant);
   }();
   if (!compiled)
     throwCompileError(compiled.takeError());

@@ -90,7 +90,9 @@ public:
   pybind11::dict dispatch(const DispatchRequest &request);
   /// The variant for the checks \p request asks for, compiled on first
   /// use and kept here: the JIT's cache would hash the module each time.
-  std::shared_ptr<const Kernel> getVariant(const DispatchRequest &request);
+  /// \p debug: a debug build, from the JIT a debugger sees.
+  std::shared_ptr<const Kernel> getVariant(const DispatchRequest &request,
+                                           bool debug = false);
   /// The options the shader was compiled with, checks aside.
   const CompileOptions &getOptions() const { return options; }
 
@@ -100,7 +102,7 @@ private:
   std::shared_ptr<const Kernel> kernel;
   ModuleReflection reflection;
   /// By checkBounds, checkRaces, checkUndefined, checkNan.
-  std::map<std::array<bool, 4>, std::shared_ptr<const Kernel>> variants;
+  std::map<std::array<bool, 5>, std::shared_ptr<const Kernel>> variants;
   std::mutex variantsMutex;
 };
 

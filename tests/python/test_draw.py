@@ -249,3 +249,79 @@ void main() { color = uvec4(id, 0, 0, 1); }
                              "a tessellation control shader"):
         spvbridge.draw(fragment, vertex, size=(4, 4), vertices={0: corners},
                        tess_control=evaluation, tess_evaluation=evaluation)
+
+
+def test_debug_pixel_errors():
+    fragment = spvbridge.compile(GRADIENT, stage="fragment")
+    with pytest.raises(spvbridge.BindingError,
+                       match=r"^error: debug_pixel=\(4, 0\): outside the 4x4 "
+                             r"framebuffer$"):
+        spvbridge.draw(fragment, size=(4, 4), debug_pixel=(4, 0))
+    with pytest.raises(spvbridge.BindingError,
+                       match=r"^error: debug_pixel=\(1,\): expected \(x, y\)"):
+        spvbridge.draw(fragment, size=(4, 4), debug_pixel=(1,))
+
+
+DEBUGGED_VERTEX = """#version 450
+layout(location = 0) in vec2 position;
+layout(location = 0) out vec2 uv;
+void main() {
+  vec2 scaled = position * 0.5 + 0.5;
+  uv = scaled;
+  gl_Position = vec4(position, 0.0, 1.0);
+}
+"""
+DEBUGGED_FRAGMENT = """#version 450
+layout(location = 0) in vec2 uv;
+layout(location = 0) out vec4 color;
+void main() {
+  color = vec4(uv, 0.0, 1.0);
+}
+"""
+
+
+def test_debug_pixel_stops_in_gdb_for_the_pixel_and_its_vertices(tmp_path):
+    """Two triangles, (0, 1, 2) over the top-left half of a 4x4
+    framebuffer and (2, 1, 3): pixel (0, 0) lies in the first only, so a
+    breakpoint in the vertex shader stops for vertices 0, 1 and 2 (scaled =
+    position / 2 + 1/2), and one in the fragment shader once, for the pixel
+    (uv = (0.5, 0.5) / 4). The image is whole."""
+    import shutil
+    import subprocess
+    import sys
+    gdb = shutil.which("gdb")
+    if gdb is None:
+        pytest.skip("gdb is not installed")
+    (tmp_path / "pixel.vert").write_text(DEBUGGED_VERTEX)
+    (tmp_path / "pixel-uv.frag").write_text(DEBUGGED_FRAGMENT)
+    script = tmp_path / "draw.py"
+    script.write_text(f"""
+import numpy as np
+import spvbridge
+vertex = spvbridge.compile(r"{tmp_path / 'pixel.vert'}")
+fragment = spvbridge.compile(r"{tmp_path / 'pixel-uv.frag'}")
+image = spvbridge.draw(
+    fragment, vertex, size=(4, 4), format="R32G32B32A32_SFLOAT",
+    vertices={{0: np.array([[-1, -1], [1, -1], [-1, 1], [1, 1]], np.float32)}},
+    indices=np.array([0, 1, 2, 2, 1, 3], np.uint16), debug_pixel=(0, 0))
+print("texels", image[0, 0].tolist(), image[3, 3].tolist())
+""")
+    commands = ["set breakpoint pending on", "break pixel.vert:6",
+                "break pixel-uv.frag:5", "run"]
+    for _ in range(3):
+        commands += ["print scaled", "continue"]
+    commands += ["print uv", "continue"]
+    arguments = [gdb, "-batch", "-nx"]
+    for command in commands:
+        arguments += ["-ex", command]
+    run = subprocess.run(arguments + ["--args", sys.executable, str(script)],
+                         capture_output=True, text=True, timeout=600)
+    output = run.stdout + run.stderr
+    stops = [line for line in output.splitlines() if "hit Breakpoint" in line]
+    assert [stop.split('"')[1] for stop in stops] == [
+        "vertex 0", "vertex 1", "vertex 2", "pixel 0,0"], output
+    values = [line.split(" = ", 1)[1] for line in output.splitlines()
+              if line.startswith("$")]
+    assert values == ["{x = 0, y = 0}", "{x = 1, y = 0}", "{x = 0, y = 1}",
+                      "{x = 0.125, y = 0.125}"], output
+    assert "texels [0.125, 0.125, 0.0, 1.0] [0.875, 0.875, 0.0, 1.0]" in output

@@ -44,7 +44,9 @@ struct CompiledShaders : spvb::DrawShaders {
   /// The full-screen vertex shader, when spv-run made it.
   std::optional<SpirvBinary> generatedVertex;
   /// --debug-pixel: the fragment shader's debug build.
-  std::shared_ptr<const Kernel> debugFragment;
+  /// --debug-pixel: debug builds of the fragment shader and of a vertex
+  /// shader given (not the full-screen one).
+  std::shared_ptr<const Kernel> debugFragment, debugVertex;
   double compileMilliseconds = 0;
 };
 
@@ -201,7 +203,7 @@ Expected<CpuDraw> drawOnCpu(const DrawOptions &options,
   draw.setLimits(options.limits);
   if (options.debugPixel)
     draw.setDebugPixel((*options.debugPixel)[0], (*options.debugPixel)[1],
-                       shaders.debugFragment);
+                       shaders.debugFragment, shaders.debugVertex);
   bindHostJob(draw, job, [&](uint32_t set, uint32_t binding) {
     const ResourceInfo *resource =
         shaders.fragment->reflection.findResource(set, binding);
@@ -211,6 +213,8 @@ Expected<CpuDraw> drawOnCpu(const DrawOptions &options,
   runtime::GraphicsState state;
   state.topology = geometry.topology;
   state.patchControlPoints = options.patchControlPoints;
+  if (options.lowerLeftDomainOrigin)
+    state.tessellationDomainOrigin = VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT;
   state.primitiveRestart = options.indices.has_value();
   std::vector<runtime::VertexAttribute> attributes;
   for (const VertexDataArgument &data : options.vertexData) {
@@ -325,6 +329,7 @@ drawOnVulkan(const DrawOptions &options, const VulkanShaders &shaders,
       *entry = (*shader)->entryPoint;
     }
   draw.patchControlPoints = options.patchControlPoints;
+  draw.lowerLeftDomainOrigin = options.lowerLeftDomainOrigin;
   draw.specializations = compile.specializations;
   draw.width = options.framebuffer.width;
   draw.height = options.framebuffer.height;
@@ -487,6 +492,13 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
     if (!fragment)
       return fragment.takeError();
     shaders->debugFragment = *fragment;
+    if (options.shaderPaths.size() > 1) {
+      Expected<std::shared_ptr<const Kernel>> vertex =
+          debugJit->compileFile(shaders->vertexName, debugOptions);
+      if (!vertex)
+        return vertex.takeError();
+      shaders->debugVertex = *vertex;
+    }
   }
   std::vector<AttachmentPlan> plans = planAttachments(
       shaders->fragment->stageVariables, options.framebuffer.format);

@@ -42,6 +42,8 @@ struct DrawOptions {
   std::optional<VkPrimitiveTopology> topology;
   /// patch_list: the control points of each patch.
   uint32_t patchControlPoints = 3;
+  /// --tessellation-domain-origin lower-left.
+  bool lowerLeftDomainOrigin = false;
   /// --debug-pixel: the pixel whose fragments run through a debug build.
   std::optional<std::array<uint32_t, 2>> debugPixel;
   std::optional<uint32_t> vertices;

@@ -96,6 +96,12 @@ static cl::opt<std::string> patchControlPointsArg(
     cl::desc("Draws with tessellation shaders: the control points of each "
              "patch (default 3)"),
     cl::value_desc("N"), cl::cat(category));
+static cl::opt<std::string> domainOriginArg(
+    "tessellation-domain-origin",
+    cl::desc("Draws with tessellation shaders: where the tessellation "
+             "domain's origin is, upper-left (default) or lower-left "
+             "(VkPipelineTessellationDomainOriginStateCreateInfo)"),
+    cl::value_desc("upper-left|lower-left"), cl::cat(category));
 static cl::opt<std::string> verticesArg(
     "vertices",
     cl::desc("Draws with a vertex shader: vertices (or indices) to draw "
@@ -326,6 +332,7 @@ static std::vector<cl::Option *> getJobFlags() {
           &indexDataArg,
           &topologyArg,
           &patchControlPointsArg,
+          &domainOriginArg,
           &verticesArg,
           &instancesArg,
           &samplesArg,
@@ -762,6 +769,7 @@ static int runDraw(StringRef threadsArg) {
     for (cl::Option *option :
          {static_cast<cl::Option *>(&topologyArg),
           static_cast<cl::Option *>(&patchControlPointsArg),
+          static_cast<cl::Option *>(&domainOriginArg),
           static_cast<cl::Option *>(&verticesArg),
           static_cast<cl::Option *>(&instancesArg)})
       if (option->getNumOccurrences())
@@ -799,6 +807,13 @@ static int runDraw(StringRef threadsArg) {
     if (!points)
       return fail(points.takeError());
     options.patchControlPoints = *points;
+  }
+  if (domainOriginArg.getNumOccurrences()) {
+    if (domainOriginArg != "upper-left" && domainOriginArg != "lower-left")
+      return fail(formatv("--tessellation-domain-origin '{0}': expected "
+                          "upper-left or lower-left",
+                          domainOriginArg));
+    options.lowerLeftDomainOrigin = domainOriginArg == "lower-left";
   }
   if (verticesArg.getNumOccurrences()) {
     Expected<uint32_t> vertices = run::parsePositive(verticesArg, "--vertices");
@@ -903,6 +918,7 @@ int main(int argc, char **argv) {
         static_cast<cl::Option *>(&indexDataArg),
         static_cast<cl::Option *>(&topologyArg),
         static_cast<cl::Option *>(&patchControlPointsArg),
+        static_cast<cl::Option *>(&domainOriginArg),
         static_cast<cl::Option *>(&verticesArg),
         static_cast<cl::Option *>(&instancesArg),
         static_cast<cl::Option *>(&samplesArg),

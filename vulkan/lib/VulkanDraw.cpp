@@ -460,6 +460,12 @@ llvm::Error DrawSession::createPipeline(const DrawJob &job,
   auto tessellation = makeStruct<VkPipelineTessellationStateCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO);
   tessellation.patchControlPoints = job.patchControlPoints;
+  auto domainOrigin = makeStruct<
+      VkPipelineTessellationDomainOriginStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO);
+  domainOrigin.domainOrigin = VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT;
+  if (job.lowerLeftDomainOrigin)
+    tessellation.pNext = &domainOrigin;
 
   std::vector<VkVertexInputBindingDescription> vertexBindings;
   for (const VertexBuffer &buffer : job.vertexBuffers)

@@ -1,6 +1,7 @@
 //===- GraphicsPipeline.cpp - Draws on the CPU ----------------------------===//
 #include "spvbridge/cpu_runtime/GraphicsPipeline.h"
 
+#include "DebugPixelVertices.h"
 #include "FragmentShading.h"
 #include "GeometryStage.h"
 #include "StageLaunch.h"
@@ -305,7 +306,9 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
       }
     llvm::Expected<TessellationOutput> output = runTessellationStages(
         launcher, vertex, vertexOutputs, *stages.tessControl,
-        *stages.tessEvaluation, controlPoints, patchIds, points);
+        *stages.tessEvaluation, controlPoints, patchIds, points,
+        state.tessellationDomainOrigin ==
+            VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT);
     if (!output)
       return output.takeError();
     tessellationOutput.emplace(std::move(*output));
@@ -480,6 +483,20 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                 primitive.vertexCount == 1 ? drawn.pointSize : 1.0);
           }
         });
+  if (stages.debugPixel && stages.debugPixel->vertex && !made)
+    if (llvm::Error error = rerunPixelVertices(
+            launcher, *stages.debugPixel, state, setup, primitives, perInstance,
+            vertex, vertexInputs, vertexOutputs, vertexContext,
+            [&](uint64_t record) {
+              // At most 15 characters.
+              uint32_t index = reuse.shaded[record % perInstance];
+              uint64_t instance = call.firstInstance + record / perInstance;
+              return call.instanceCount > 1 || call.firstInstance
+                         ? llvm::formatv("vertex {0}/{1}", index, instance)
+                               .str()
+                         : llvm::formatv("vertex {0}", index).str();
+            }))
+      return error;
   TileBins bins(setup.getScissor());
   for (size_t i = 0; i < primitives.size(); ++i)
     if (!primitives[i].bounds.empty())

@@ -99,10 +99,14 @@ llvm::Expected<TessellationOutput> spvb::runtime::runTessellationStages(
     Launcher &launcher, const StageKernel &vertex,
     const StageRecords &vertexOutputs, const StageKernel &control,
     const StageKernel &evaluation, llvm::ArrayRef<uint32_t> controlPoints,
-    llvm::ArrayRef<uint32_t> patchIds, uint32_t patchVertices) {
+    llvm::ArrayRef<uint32_t> patchIds, uint32_t patchVertices,
+    bool lowerLeftOrigin) {
   const spvb_kernel_info &controlInfo = control.entry->info;
   const spvb_kernel_info &evaluationInfo = evaluation.entry->info;
-  const TessellationMode &mode = evaluation.tessellation;
+  // The tessellator's domain has its origin at the upper left: mirrored
+  // in v, a lower-left domain's clockwise is its counterclockwise.
+  TessellationMode mode = evaluation.tessellation;
+  mode.clockwise ^= lowerLeftOrigin;
   TessellationOutput result(evaluationInfo.stage_output_size);
   uint64_t patches = patchIds.size();
   result.controlInvocations = patches * controlInfo.workgroup_size[0];

@@ -39,12 +39,15 @@ struct TessellationOutput {
 /// Runs `control` and `evaluation` over patches of `patchVertices` control
 /// points each: patch p's points are the records controlPoints[p * n + i]
 /// of `vertexOutputs` (`vertex`'s outputs), its gl_PrimitiveID
-/// patchIds[p].
-llvm::Expected<TessellationOutput> runTessellationStages(
-    Launcher &launcher, const StageKernel &vertex,
-    const StageRecords &vertexOutputs, const StageKernel &control,
-    const StageKernel &evaluation, llvm::ArrayRef<uint32_t> controlPoints,
-    llvm::ArrayRef<uint32_t> patchIds, uint32_t patchVertices);
+/// patchIds[p]. `lowerLeftOrigin`: the domain's origin is at its lower left
+/// (VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT), which reverses the winding.
+llvm::Expected<TessellationOutput>
+runTessellationStages(Launcher &launcher, const StageKernel &vertex,
+                      const StageRecords &vertexOutputs,
+                      const StageKernel &control, const StageKernel &evaluation,
+                      llvm::ArrayRef<uint32_t> controlPoints,
+                      llvm::ArrayRef<uint32_t> patchIds, uint32_t patchVertices,
+                      bool lowerLeftOrigin = false);
 
 } // namespace spvb::runtime
 

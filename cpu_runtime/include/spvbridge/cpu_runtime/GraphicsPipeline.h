@@ -62,6 +62,11 @@ struct GraphicsState {
   bool primitiveRestart = false;
   /// PATCH_LIST: the vertices of each patch.
   uint32_t patchControlPoints = 3;
+  /// VkPipelineTessellationDomainOriginStateCreateInfo: with the origin at
+  /// the lower left, VertexOrderCw and VertexOrderCcw swap meanings in the
+  /// upper-left domain the tessellator works in.
+  VkTessellationDomainOrigin tessellationDomainOrigin =
+      VK_TESSELLATION_DOMAIN_ORIGIN_UPPER_LEFT;
   /// Unset: the whole framebuffer, depth 0 to 1.
   std::optional<VkViewport> viewport;
   /// Unset: the whole framebuffer.
@@ -211,10 +216,16 @@ struct StageKernel {
 /// --debug-pixel: the fragment invocations that cover pixel (x, y) run
 /// through `fragment`, the invocation entry of a debug build of the
 /// fragment shader (the same ABI and layouts), each in a thread named
-/// "pixel X,Y" while it runs; the rest of the draw runs optimized.
+/// "pixel X,Y" while it runs; the rest of the draw runs optimized. With
+/// `vertex`, a debug build of the vertex shader, the vertex invocations of
+/// the primitives that cover the pixel run again through it, each in a
+/// thread named for its vertex, before any fragment is shaded (a draw
+/// without tessellation or geometry shaders; their outputs are the same,
+/// but their stores and atomics happen twice).
 struct DebugPixel {
   uint32_t x = 0, y = 0;
   spvb_entry_fn fragment = nullptr;
+  spvb_entry_fn vertex = nullptr;
 };
 
 /// The shaders of a graphics pipeline: a vertex and a fragment shader

@@ -196,6 +196,9 @@ public:
   void setDebugInvocation(std::optional<DebugInvocation> invocation) {
     debugInvocation = invocation;
   }
+  const std::optional<DebugInvocation> &getDebugInvocation() const {
+    return debugInvocation;
+  }
   /// How many workgroups of the current (or last) launch have finished;
   /// safe to read from another thread while it runs.
   uint64_t getFinishedWorkgroups() const {

@@ -99,6 +99,8 @@ struct DrawJob {
   VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   /// VK_PRIMITIVE_TOPOLOGY_PATCH_LIST: the control points of each patch.
   uint32_t patchControlPoints = 3;
+  /// VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT instead of the default.
+  bool lowerLeftDomainOrigin = false;
   std::vector<VertexBuffer> vertexBuffers;
   std::vector<VertexAttribute> attributes;
   /// vkCmdDraw(vertexCount, instanceCount, 0, 0), or with indices
