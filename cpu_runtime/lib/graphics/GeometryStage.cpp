@@ -13,25 +13,25 @@
 
 using namespace spvb::runtime;
 
+/// About how many bytes of records a batch of input primitives takes.
+constexpr uint64_t kBatchBytes = 8 << 20;
+
 namespace {
 
-/// What one invocation emitted: its vertices' records back to back, and
-/// where each of its strips ends (a vertex count).
-struct Emission {
-  std::vector<uint8_t> bytes;
-  std::vector<uint32_t> stripEnds;
-  uint32_t vertices = 0;
-};
-
-/// The stage context of a geometry launch: an Emission per invocation,
-/// each written only by its own invocation.
+/// The stage context of a geometry launch: room for every invocation's
+/// OutputVertices vertices, so that emitting is a copy, and where each
+/// invocation's strips end; each invocation writes only its own.
 struct GeometryEmitter {
   /// The launch's first output record: a launch of the last invocations
   /// starts further on (runPerRecordStage).
   const uint8_t *outputs = nullptr;
   uint32_t recordSize = 0;
   uint32_t maxVertices = 0;
-  std::vector<Emission> invocations;
+  /// Invocation i's vertices from i * maxVertices records on.
+  uint8_t *vertices = nullptr;
+  std::vector<uint32_t> counts;
+  /// Vertex counts at which invocation i's strips end (OpEndPrimitive).
+  std::vector<std::vector<uint32_t>> stripEnds;
 };
 
 } // namespace
@@ -49,24 +49,22 @@ extern "C" void spvb_rt_geometry(const spvb_dispatch *dispatch,
   if (emitter->recordSize)
     index += uint64_t(dispatch->stage_outputs - emitter->outputs) /
              emitter->recordSize;
-  if (index >= emitter->invocations.size())
+  if (index >= emitter->counts.size())
     return;
-  Emission &emission = emitter->invocations[index];
+  uint32_t &count = emitter->counts[index];
   if (opcode == spv::OpEndPrimitive) {
-    if (emission.stripEnds.empty() ||
-        emission.stripEnds.back() != emission.vertices)
-      emission.stripEnds.push_back(emission.vertices);
+    std::vector<uint32_t> &ends = emitter->stripEnds[index];
+    if (ends.empty() || ends.back() != count)
+      ends.push_back(count);
     return;
   }
   // Vertices past OutputVertices are undefined; they are dropped.
-  if (emission.vertices >= emitter->maxVertices)
+  if (count >= emitter->maxVertices)
     return;
-  const uint8_t *record =
-      dispatch->stage_outputs +
-      uint64_t(invocation->global_id[0]) * emitter->recordSize;
-  emission.bytes.insert(emission.bytes.end(), record,
-                        record + emitter->recordSize);
-  ++emission.vertices;
+  uint64_t size = emitter->recordSize;
+  std::memcpy(emitter->vertices + (index * emitter->maxVertices + count) * size,
+              dispatch->stage_outputs + invocation->global_id[0] * size, size);
+  ++count;
 }
 
 uint32_t spvb::runtime::getTopologyVertices(VkPrimitiveTopology topology) {
@@ -227,61 +225,102 @@ spvb::runtime::runGeometryStage(Launcher &launcher, const StageKernel &vertex,
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         llvm::formatv("the geometry shader would run {0} invocations, more "
-                      "than one launch holds",
+                      "than one draw holds",
                       invocations)
             .str());
-  StageRecords records(info.stage_input_size, invocations);
-  StageRecords outputs(info.stage_output_size, invocations,
-                       geometry.entry->workgroupFill);
-  fillInputs(vertex.variables, vertexOutputs, geometry.variables, inputs,
-             shape.invocations, records);
-
+  // Input primitives in batches of about kBatchBytes of records and room
+  // for emitted vertices.
+  uint64_t perPrimitive =
+      uint64_t(shape.invocations) *
+      (info.stage_input_size + info.stage_output_size +
+       uint64_t(shape.maxVertices) * info.stage_output_size + 1);
+  uint64_t batch = std::max<uint64_t>(16, kBatchBytes / perPrimitive);
   GeometryEmitter emitter;
-  emitter.outputs = outputs.data();
   emitter.recordSize = info.stage_output_size;
   emitter.maxVertices = shape.maxVertices;
-  emitter.invocations.resize(invocations);
-  StageLaunchContext context;
-  context.stageContext = &emitter;
-  // By gl_PrimitiveID and gl_InvocationID.
-  context.nameInvocation = [&](uint64_t index) {
-    std::string name = llvm::formatv("the geometry shader invocation for "
-                                     "primitive {0}",
-                                     inputs[index / shape.invocations].id);
-    if (shape.invocations > 1)
-      name += llvm::formatv(", gl_InvocationID {0}", index % shape.invocations)
-                  .str();
-    return name;
-  };
-  // Each invocation emits into its own Emission, also in SIMD lanes.
-  if (llvm::Error error = runPerRecordStage(launcher, geometry, records,
-                                            outputs, invocations, context))
-    return error;
+  // Kept from one draw to the next: fresh pages cost a fault each.
+  static thread_local std::vector<uint8_t> room;
+  static thread_local std::vector<uint64_t> inputStorage, outputStorage;
+  // The records of the emitted vertices, in words as StageRecords keeps
+  // them.
+  std::vector<uint64_t> emitted;
+  uint64_t recordSize = info.stage_output_size;
+  for (uint64_t begin = 0; begin < inputs.size(); begin += batch) {
+    llvm::ArrayRef<GeometryInput> primitives =
+        inputs.slice(begin, std::min<uint64_t>(batch, inputs.size() - begin));
+    uint64_t count = primitives.size() * shape.invocations;
+    StageRecords records =
+        StageRecords::reuse(inputStorage, info.stage_input_size, count);
+    StageRecords outputs =
+        StageRecords::reuse(outputStorage, info.stage_output_size, count,
+                            geometry.entry->workgroupFill);
+    fillInputs(vertex.variables, vertexOutputs, geometry.variables, primitives,
+               shape.invocations, records);
+    emitter.outputs = outputs.data();
+    emitter.counts.assign(count, 0);
+    emitter.stripEnds.assign(count, {});
+    // Written before read: no need to clear.
+    uint64_t roomBytes = count * shape.maxVertices * recordSize;
+    if (room.size() < roomBytes)
+      room.resize(roomBytes);
+    emitter.vertices = room.data();
+    StageLaunchContext context;
+    context.stageContext = &emitter;
+    // By gl_PrimitiveID and gl_InvocationID.
+    context.nameInvocation = [&](uint64_t index) {
+      std::string name =
+          llvm::formatv("the geometry shader invocation for "
+                        "primitive {0}",
+                        primitives[index / shape.invocations].id);
+      if (shape.invocations > 1)
+        name +=
+            llvm::formatv(", gl_InvocationID {0}", index % shape.invocations)
+                .str();
+      return name;
+    };
+    // In SIMD lanes, each invocation emitting into its own room.
+    llvm::Error error =
+        runPerRecordStage(launcher, geometry, records, outputs, count, context);
+    inputStorage = std::move(records).release();
+    outputStorage = std::move(outputs).release();
+    if (error)
+      return error;
 
-  uint64_t total = 0;
-  for (const Emission &emission : emitter.invocations)
-    total += emission.vertices;
-  result.records = StageRecords(info.stage_output_size, total);
-  result.vertexCount = total;
-  uint64_t next = 0;
-  for (uint64_t i = 0; i < invocations; ++i) {
-    const Emission &emission = emitter.invocations[i];
-    if (!emission.vertices)
-      continue;
-    std::memcpy(result.records.at(next), emission.bytes.data(),
-                emission.bytes.size());
-    uint32_t id = inputs[i / shape.invocations].id;
-    uint32_t start = 0;
-    for (uint32_t end : emission.stripEnds) {
-      assembleStrip(shape.output, uint32_t(next) + start, end - start, id,
+    uint64_t batchVertices = 0;
+    for (uint32_t vertices : emitter.counts)
+      batchVertices += vertices;
+    if (result.vertexCount + batchVertices > UINT32_MAX)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "the geometry shader emitted more vertices than one draw holds");
+    emitted.resize(((result.vertexCount + batchVertices) * recordSize + 7) / 8 +
+                   1);
+    result.primitives.reserve(result.primitives.size() + batchVertices);
+    auto *to = reinterpret_cast<uint8_t *>(emitted.data());
+    for (uint64_t i = 0; i < count; ++i) {
+      uint32_t vertices = emitter.counts[i];
+      if (!vertices)
+        continue;
+      uint64_t next = result.vertexCount;
+      std::memcpy(to + next * recordSize,
+                  emitter.vertices + i * shape.maxVertices * recordSize,
+                  vertices * recordSize);
+      uint32_t id = primitives[i / shape.invocations].id;
+      uint32_t start = 0;
+      for (uint32_t end : emitter.stripEnds[i]) {
+        assembleStrip(shape.output, uint32_t(next) + start, end - start, id,
+                      result.primitives);
+        start = end;
+      }
+      // The last strip ends with the invocation.
+      assembleStrip(shape.output, uint32_t(next) + start, vertices - start, id,
                     result.primitives);
-      start = end;
+      result.vertexCount += vertices;
     }
-    // The last strip ends with the invocation.
-    assembleStrip(shape.output, uint32_t(next) + start,
-                  emission.vertices - start, id, result.primitives);
-    next += emission.vertices;
   }
+  if (emitted.empty())
+    emitted.resize(1);
+  result.records = StageRecords(recordSize, std::move(emitted));
   // gl_PrimitiveID in the fragment shader: what the geometry shader wrote
   // for the primitive's provoking vertex, when it writes one.
   for (const spvb_stage_variable &var : geometry.variables)

@@ -15,6 +15,18 @@ public:
   StageRecords(uint64_t recordSize, uint64_t count, uint8_t fill = 0)
       : recordSize(recordSize),
         words((recordSize * count + 7) / 8 + 1, fill ? ~uint64_t(0) : 0) {}
+  /// Takes `words` (records from its start) as they are.
+  StageRecords(uint64_t recordSize, std::vector<uint64_t> words)
+      : recordSize(recordSize), words(std::move(words)) {}
+  /// Records for `count` invocations in `storage`'s memory (filled as the
+  /// constructor's): a thread's storage kept from one draw to the next
+  /// costs no page faults. release() gives it back.
+  static StageRecords reuse(std::vector<uint64_t> &storage, uint64_t recordSize,
+                            uint64_t count, uint8_t fill = 0) {
+    storage.assign((recordSize * count + 7) / 8 + 1, fill ? ~uint64_t(0) : 0);
+    return StageRecords(recordSize, std::move(storage));
+  }
+  std::vector<uint64_t> release() && { return std::move(words); }
   uint8_t *data() { return reinterpret_cast<uint8_t *>(words.data()); }
   uint8_t *at(uint64_t index) { return data() + index * recordSize; }
   const uint8_t *at(uint64_t index) const {
