@@ -1174,6 +1174,7 @@ bool Executor::runDraw(const DrawCommand &draw) {
     *kernel = std::move(*optional);
   }
   bool hasFragment = shaders.fragment != nullptr;
+  bool hasGeometry = shaders.geometry != nullptr;
   // The kernel whose reflection types the bindings.
   std::shared_ptr<const Kernel> typing =
       shaders.fragment ? shaders.fragment : shaders.vertex;
@@ -1191,8 +1192,16 @@ bool Executor::runDraw(const DrawCommand &draw) {
         getStageKernel(pipeline, amber::ShaderStage::Vertex, true);
     if (!debugVertex)
       return fail(llvm::toString(debugVertex.takeError()));
+    std::shared_ptr<const Kernel> debugGeometry;
+    if (hasGeometry) {
+      llvm::Expected<std::shared_ptr<const Kernel>> compiled =
+          getStageKernel(pipeline, amber::ShaderStage::Geometry, true);
+      if (!compiled)
+        return fail(llvm::toString(compiled.takeError()));
+      debugGeometry = *compiled;
+    }
     drawing.setDebugPixel((*options.debugPixel)[0], (*options.debugPixel)[1],
-                          *debugFragment, *debugVertex);
+                          *debugFragment, *debugVertex, debugGeometry);
   }
   images.clear();
   samplers.clear();

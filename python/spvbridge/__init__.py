@@ -639,9 +639,9 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
     stages; a draw past its timeout is stopped and raises
     DispatchTimeoutError. printf: called with each debugPrintfEXT line, as
     for Kernel.dispatch. debug_pixel=(x, y) runs the fragment invocations
-    that cover that pixel, and the vertex invocations of their primitives,
-    through debug builds, each on a thread named for it ("pixel X,Y",
-    "vertex N"), so that a breakpoint in the shader's source (Python run
+    that cover that pixel, and the vertex and geometry shader invocations
+    behind their primitives, through debug builds, each on a thread named
+    for it ("pixel X,Y", "vertex N", "primitive N"), so that a breakpoint in the shader's source (Python run
     under gdb or lldb) stops for that pixel only, as `spv-run
     --debug-pixel`.
     """

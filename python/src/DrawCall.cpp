@@ -163,7 +163,9 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
                                 x, y, request.width, request.height));
     draw.setDebugPixel(
         x, y, request.fragment->getVariant(resources, true),
-        request.vertex ? request.vertex->getVariant(resources, true) : nullptr);
+        request.vertex ? request.vertex->getVariant(resources, true) : nullptr,
+        request.geometry ? request.geometry->getVariant(resources, true)
+                         : nullptr);
   }
   ResourceBinder binder(kernels);
   BindTargetFor<Draw> target(draw);

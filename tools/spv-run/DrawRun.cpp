@@ -44,9 +44,9 @@ struct CompiledShaders : spvb::DrawShaders {
   /// The full-screen vertex shader, when spv-run made it.
   std::optional<SpirvBinary> generatedVertex;
   /// --debug-pixel: the fragment shader's debug build.
-  /// --debug-pixel: debug builds of the fragment shader and of a vertex
-  /// shader given (not the full-screen one).
-  std::shared_ptr<const Kernel> debugFragment, debugVertex;
+  /// --debug-pixel: debug builds of the fragment shader, of a vertex
+  /// shader given (not the full-screen one) and of a geometry shader.
+  std::shared_ptr<const Kernel> debugFragment, debugVertex, debugGeometry;
   double compileMilliseconds = 0;
 };
 
@@ -203,7 +203,8 @@ Expected<CpuDraw> drawOnCpu(const DrawOptions &options,
   draw.setLimits(options.limits);
   if (options.debugPixel)
     draw.setDebugPixel((*options.debugPixel)[0], (*options.debugPixel)[1],
-                       shaders.debugFragment, shaders.debugVertex);
+                       shaders.debugFragment, shaders.debugVertex,
+                       shaders.debugGeometry);
   bindHostJob(draw, job, [&](uint32_t set, uint32_t binding) {
     const ResourceInfo *resource =
         shaders.fragment->reflection.findResource(set, binding);
@@ -498,6 +499,13 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
       if (!vertex)
         return vertex.takeError();
       shaders->debugVertex = *vertex;
+    }
+    if (shaders->geometry) {
+      Expected<std::shared_ptr<const Kernel>> geometry =
+          debugJit->compileFile(shaders->geometryName, debugOptions);
+      if (!geometry)
+        return geometry.takeError();
+      shaders->debugGeometry = *geometry;
     }
   }
   std::vector<AttachmentPlan> plans = planAttachments(

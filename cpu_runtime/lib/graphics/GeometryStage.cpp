@@ -315,6 +315,8 @@ spvb::runtime::runGeometryStage(Launcher &launcher, const StageKernel &vertex,
       // The last strip ends with the invocation.
       assembleStrip(shape.output, uint32_t(next) + start, vertices - start, id,
                     result.primitives);
+      result.primitiveInvocations.resize(
+          result.primitives.size(), uint32_t(begin * shape.invocations + i));
       result.vertexCount += vertices;
     }
   }
@@ -330,4 +332,45 @@ spvb::runtime::runGeometryStage(Launcher &launcher, const StageKernel &vertex,
         std::memcpy(&primitive.id,
                     result.records.at(primitive.vertices[0]) + var.offset, 4);
   return result;
+}
+
+llvm::Error spvb::runtime::rerunGeometryInvocation(
+    Launcher &launcher, spvb_entry_fn debugEntry, const StageKernel &vertex,
+    const StageRecords &vertexOutputs, const StageKernel &geometry,
+    llvm::ArrayRef<GeometryInput> inputs, uint32_t invocation,
+    const std::string &threadName) {
+  const spvb_kernel_info &info = geometry.entry->info;
+  uint32_t invocations = geometry.geometry.invocations;
+  const GeometryInput &input = inputs[invocation / invocations];
+  StageRecords records(info.stage_input_size, invocations);
+  StageRecords outputs(info.stage_output_size, invocations,
+                       geometry.entry->workgroupFill);
+  fillInputs(vertex.variables, vertexOutputs, geometry.variables,
+             llvm::ArrayRef(input), invocations, records);
+  KernelEntry single = *geometry.entry;
+  single.workgroup = nullptr;
+  single.info.workgroup_entry = SPVB_WORKGROUP_ENTRY_NONE;
+  single.info.workgroup_size[0] = 1;
+  StageKernel one = geometry;
+  one.entry = &single;
+  StageLaunchContext context;
+  uint32_t local = invocation % invocations;
+  context.nameInvocation = [&](uint64_t) {
+    std::string name = llvm::formatv("the geometry shader invocation for "
+                                     "primitive {0}",
+                                     input.id);
+    if (invocations > 1)
+      name += llvm::formatv(", gl_InvocationID {0}", local).str();
+    return name;
+  };
+  std::optional<DebugInvocation> previous = launcher.getDebugInvocation();
+  DebugInvocation debug;
+  debug.entry = debugEntry;
+  debug.threadName = threadName;
+  launcher.setDebugInvocation(debug);
+  // No emitter: the emitted vertices are dropped.
+  llvm::Error error =
+      runStage(launcher, one, records.at(local), outputs.at(local), 1, context);
+  launcher.setDebugInvocation(previous);
+  return error;
 }

@@ -16,6 +16,7 @@
 #include "spvbridge/cpu_runtime/GraphicsPipeline.h"
 
 #include <array>
+#include <string>
 #include <vector>
 
 namespace spvb::runtime {
@@ -48,6 +49,9 @@ struct GeometryOutput {
   StageRecords records;
   uint64_t vertexCount = 0;
   std::vector<Primitive> primitives;
+  /// For each primitive, the invocation that emitted it: input primitive
+  /// i / Invocations, gl_InvocationID i % Invocations.
+  std::vector<uint32_t> primitiveInvocations;
 };
 
 /// Runs `geometry` over `inputs`, whose records are `vertex`'s outputs;
@@ -56,6 +60,16 @@ llvm::Expected<GeometryOutput>
 runGeometryStage(Launcher &launcher, const StageKernel &vertex,
                  const StageRecords &vertexOutputs, const StageKernel &geometry,
                  llvm::ArrayRef<GeometryInput> inputs);
+
+/// --debug-pixel: reruns invocation `invocation` (as primitiveInvocations
+/// counts) of `geometry` over `inputs` through `debugEntry`, a debug
+/// build's invocation entry, alone on a thread named `threadName`; what it
+/// emits is dropped (the first run's is drawn).
+llvm::Error rerunGeometryInvocation(
+    Launcher &launcher, spvb_entry_fn debugEntry, const StageKernel &vertex,
+    const StageRecords &vertexOutputs, const StageKernel &geometry,
+    llvm::ArrayRef<GeometryInput> inputs, uint32_t invocation,
+    const std::string &threadName);
 
 } // namespace spvb::runtime
 

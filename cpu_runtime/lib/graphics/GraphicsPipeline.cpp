@@ -1,7 +1,7 @@
 //===- GraphicsPipeline.cpp - Draws on the CPU ----------------------------===//
 #include "spvbridge/cpu_runtime/GraphicsPipeline.h"
 
-#include "DebugPixelVertices.h"
+#include "DebugPixelStages.h"
 #include "FragmentShading.h"
 #include "GeometryStage.h"
 #include "StageLaunch.h"
@@ -323,6 +323,7 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
     madeVertices = tessellationOutput->verticesPerPrimitive;
   }
   std::optional<GeometryOutput> geometryOutput;
+  std::vector<GeometryInput> geometryInputs;
   if (geometry) {
     uint32_t inputVertices =
         made ? madeVertices : getTopologyVertices(state.topology);
@@ -332,7 +333,7 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
           "the {1} gives primitives of {2}",
           geometry->geometry.inputVertices,
           made ? "tessellator" : "draw's topology", inputVertices));
-    std::vector<GeometryInput> inputs;
+    std::vector<GeometryInput> &inputs = geometryInputs;
     if (made) {
       inputs.reserve(made->size());
       for (const Primitive &primitive : *made) {
@@ -483,20 +484,60 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                 primitive.vertexCount == 1 ? drawn.pointSize : 1.0);
           }
         });
-  if (stages.debugPixel && stages.debugPixel->vertex && !made)
-    if (llvm::Error error = rerunPixelVertices(
-            launcher, *stages.debugPixel, state, setup, primitives, perInstance,
-            vertex, vertexInputs, vertexOutputs, vertexContext,
-            [&](uint64_t record) {
-              // At most 15 characters.
-              uint32_t index = reuse.shaded[record % perInstance];
-              uint64_t instance = call.firstInstance + record / perInstance;
-              return call.instanceCount > 1 || call.firstInstance
-                         ? llvm::formatv("vertex {0}/{1}", index, instance)
-                               .str()
-                         : llvm::formatv("vertex {0}", index).str();
-            }))
-      return error;
+  // --debug-pixel: the vertex and geometry shader invocations behind the
+  // primitives that cover the pixel, through their debug builds, before
+  // its fragments.
+  if (stages.debugPixel && !tessellation) {
+    const DebugPixel &pixel = *stages.debugPixel;
+    std::vector<uint64_t> vertexRecords;
+    std::vector<uint32_t> geometryInvocations;
+    auto addVertex = [&](uint64_t record) {
+      if (!llvm::is_contained(vertexRecords, record))
+        vertexRecords.push_back(record);
+    };
+    for (size_t i : findPixelPrimitives(pixel, state, setup, primitives)) {
+      const DrawPrimitive &drawn = primitives[i];
+      if (!geometry) {
+        for (unsigned k = 0; k < drawn.primitive.vertexCount; ++k)
+          addVertex(drawn.instance * perInstance + drawn.primitive.vertices[k]);
+        continue;
+      }
+      uint32_t invocation = geometryOutput->primitiveInvocations[i];
+      if (llvm::is_contained(geometryInvocations, invocation))
+        continue;
+      geometryInvocations.push_back(invocation);
+      const GeometryInput &input =
+          geometryInputs[invocation / geometry->geometry.invocations];
+      for (unsigned k = 0; k < geometry->geometry.inputVertices; ++k)
+        addVertex(input.records[k]);
+    }
+    if (pixel.vertex)
+      if (llvm::Error error = rerunInvocations(
+              launcher, pixel.vertex, vertex, vertexInputs, vertexOutputs,
+              vertexRecords, vertexContext, [&](uint64_t record) {
+                // At most 15 characters.
+                uint32_t index = reuse.shaded[record % perInstance];
+                uint64_t instance = call.firstInstance + record / perInstance;
+                return call.instanceCount > 1 || call.firstInstance
+                           ? llvm::formatv("vertex {0}/{1}", index, instance)
+                                 .str()
+                           : llvm::formatv("vertex {0}", index).str();
+              }))
+        return error;
+    if (pixel.geometry)
+      for (uint32_t invocation : geometryInvocations) {
+        uint32_t count = geometry->geometry.invocations;
+        uint32_t id = geometryInputs[invocation / count].id;
+        std::string name = count > 1 ? llvm::formatv("prim {0} inv {1}", id,
+                                                     invocation % count)
+                                           .str()
+                                     : llvm::formatv("primitive {0}", id).str();
+        if (llvm::Error error = rerunGeometryInvocation(
+                launcher, pixel.geometry, vertex, vertexOutputs, *geometry,
+                geometryInputs, invocation, name))
+          return error;
+      }
+  }
   TileBins bins(setup.getScissor());
   for (size_t i = 0; i < primitives.size(); ++i)
     if (!primitives[i].bounds.empty())

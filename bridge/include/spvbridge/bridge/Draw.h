@@ -52,18 +52,22 @@ public:
 
   /// --debug-pixel: the fragment invocations that cover pixel (x, y) run
   /// through `debugFragment`, a debug build of the fragment shader (same
-  /// source and options but --debug), and with `debugVertex`, a debug
-  /// build of the vertex shader, the vertex invocations of the primitives
-  /// that cover it run again through that (runtime::DebugPixel); the rest
-  /// of the draw runs optimized.
+  /// source and options but --debug), and with `debugVertex` and
+  /// `debugGeometry`, debug builds of those shaders, the vertex and
+  /// geometry shader invocations behind the primitives that cover it run
+  /// again through them (runtime::DebugPixel); the rest of the draw runs
+  /// optimized.
   void setDebugPixel(uint32_t x, uint32_t y,
                      std::shared_ptr<const Kernel> debugFragment,
-                     std::shared_ptr<const Kernel> debugVertex = nullptr) {
+                     std::shared_ptr<const Kernel> debugVertex = nullptr,
+                     std::shared_ptr<const Kernel> debugGeometry = nullptr) {
     this->debugFragment = std::move(debugFragment);
     this->debugVertex = std::move(debugVertex);
-    debugPixel = {x, y, this->debugFragment->entry.invocation,
-                  this->debugVertex ? this->debugVertex->entry.invocation
-                                    : nullptr};
+    this->debugGeometry = std::move(debugGeometry);
+    debugPixel = {
+        x, y, this->debugFragment->entry.invocation,
+        this->debugVertex ? this->debugVertex->entry.invocation : nullptr,
+        this->debugGeometry ? this->debugGeometry->entry.invocation : nullptr};
   }
 
   /// Draws into `target`. Errors name the stage's shader.
@@ -91,7 +95,7 @@ private:
   std::optional<Dispatch> tessEvaluation;
   std::optional<Dispatch> geometry;
   std::optional<Dispatch> fragment;
-  std::shared_ptr<const Kernel> debugFragment, debugVertex;
+  std::shared_ptr<const Kernel> debugFragment, debugVertex, debugGeometry;
   runtime::DebugPixel debugPixel;
 };
 

@@ -217,15 +217,17 @@ struct StageKernel {
 /// through `fragment`, the invocation entry of a debug build of the
 /// fragment shader (the same ABI and layouts), each in a thread named
 /// "pixel X,Y" while it runs; the rest of the draw runs optimized. With
-/// `vertex`, a debug build of the vertex shader, the vertex invocations of
-/// the primitives that cover the pixel run again through it, each in a
-/// thread named for its vertex, before any fragment is shaded (a draw
-/// without tessellation or geometry shaders; their outputs are the same,
-/// but their stores and atomics happen twice).
+/// `vertex` and `geometry`, debug builds of those shaders, the vertex and
+/// geometry shader invocations behind the primitives that cover the pixel
+/// run again through them, each in a thread named for its vertex or
+/// primitive, before any fragment is shaded (a draw without tessellation
+/// shaders; their outputs are the same, but their stores and atomics
+/// happen twice).
 struct DebugPixel {
   uint32_t x = 0, y = 0;
   spvb_entry_fn fragment = nullptr;
   spvb_entry_fn vertex = nullptr;
+  spvb_entry_fn geometry = nullptr;
 };
 
 /// The shaders of a graphics pipeline: a vertex and a fragment shader

@@ -1,7 +1,5 @@
-//===- DebugPixelVertices.cpp - A debugged pixel's vertices ---------------===//
-#include "DebugPixelVertices.h"
-
-#include <set>
+//===- DebugPixelStages.cpp - A debugged pixel's earlier stages ---------===//
+#include "DebugPixelStages.h"
 
 using namespace spvb::runtime;
 
@@ -27,22 +25,19 @@ private:
 
 } // namespace
 
-llvm::Error spvb::runtime::rerunPixelVertices(
-    Launcher &launcher, const DebugPixel &pixel, const GraphicsState &state,
-    const RasterSetup &setup, llvm::ArrayRef<DrawPrimitive> primitives,
-    uint64_t perInstance, const StageKernel &vertex, StageRecords &inputs,
-    StageRecords &outputs, const StageLaunchContext &context,
-    llvm::function_ref<std::string(uint64_t)> nameThread) {
+std::vector<size_t> spvb::runtime::findPixelPrimitives(
+    const DebugPixel &pixel, const GraphicsState &state,
+    const RasterSetup &setup, llvm::ArrayRef<DrawPrimitive> primitives) {
   int32_t x = int32_t(pixel.x), y = int32_t(pixel.y);
   RasterSetup only = setup.restrictedTo(
       PixelRect{x, y, x + 1, y + 1}.intersect(setup.getScissor()));
-  // In draw order, each vertex once.
-  std::vector<uint64_t> records;
-  std::set<uint64_t> seen;
-  for (const DrawPrimitive &drawn : primitives) {
+  std::vector<size_t> covering;
+  if (only.x0 >= only.x1 || only.y0 >= only.y1)
+    return covering;
+  for (size_t i = 0; i < primitives.size(); ++i) {
+    const DrawPrimitive &drawn = primitives[i];
     const PixelRect &bounds = drawn.bounds;
-    if (only.x0 >= only.x1 || x < bounds.x0 || x >= bounds.x1 ||
-        y < bounds.y0 || y >= bounds.y1)
+    if (x < bounds.x0 || x >= bounds.x1 || y < bounds.y0 || y >= bounds.y1)
       continue;
     PixelProbe probe(x, y);
     switch (drawn.primitive.vertexCount) {
@@ -59,29 +54,28 @@ llvm::Error spvb::runtime::rerunPixelVertices(
                      probe);
       break;
     }
-    if (!probe.isCovered())
-      continue;
-    for (unsigned k = 0; k < drawn.primitive.vertexCount; ++k) {
-      uint64_t record =
-          drawn.instance * perInstance + drawn.primitive.vertices[k];
-      if (seen.insert(record).second)
-        records.push_back(record);
-    }
+    if (probe.isCovered())
+      covering.push_back(i);
   }
-  if (records.empty())
-    return llvm::Error::success();
+  return covering;
+}
 
+llvm::Error spvb::runtime::rerunInvocations(
+    Launcher &launcher, spvb_entry_fn debugEntry, const StageKernel &stage,
+    StageRecords &inputs, StageRecords &outputs,
+    llvm::ArrayRef<uint64_t> records, const StageLaunchContext &context,
+    llvm::function_ref<std::string(uint64_t)> nameThread) {
   // Each alone, as a workgroup of one run on the debug build.
-  KernelEntry single = *vertex.entry;
+  KernelEntry single = *stage.entry;
   single.workgroup = nullptr;
   single.info.workgroup_entry = SPVB_WORKGROUP_ENTRY_NONE;
   single.info.workgroup_size[0] = 1;
-  StageKernel one = vertex;
+  StageKernel one = stage;
   one.entry = &single;
   std::optional<DebugInvocation> previous = launcher.getDebugInvocation();
   for (uint64_t record : records) {
     DebugInvocation debug;
-    debug.entry = pixel.vertex;
+    debug.entry = debugEntry;
     debug.threadName = nameThread(record);
     launcher.setDebugInvocation(debug);
     StageLaunchContext named = context;
