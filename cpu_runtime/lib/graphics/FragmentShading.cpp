@@ -317,6 +317,25 @@ void FragmentSink::emitCentred(const Quad &base,
     running = batch.addCentred(base, quads, primitive);
 }
 
+void spvb::runtime::rasterizePrimitive(const GraphicsState &state,
+                                       const RasterSetup &setup,
+                                       const DrawPrimitive &drawn,
+                                       QuadSink &sink) {
+  switch (drawn.primitive.vertexCount) {
+  case 3:
+    rasterizeTriangle(state, setup, drawn.projected, sink);
+    break;
+  case 2:
+    rasterizeLine(state, setup,
+                  {drawn.projected[0]->clip, drawn.projected[1]->clip}, sink);
+    break;
+  default:
+    rasterizePoint(state, setup, drawn.projected[0]->clip, drawn.pointSize,
+                   sink);
+    break;
+  }
+}
+
 std::array<const uint8_t *, 3>
 FragmentStage::getVertexRecords(const DrawPrimitive &drawn) const {
   const Primitive &primitive = drawn.primitive;

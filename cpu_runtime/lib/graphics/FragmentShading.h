@@ -36,6 +36,11 @@ struct DrawPrimitive {
   PixelRect bounds;
 };
 
+/// Rasterizes `drawn` (a triangle, line or point) within `setup` into
+/// `sink`.
+void rasterizePrimitive(const GraphicsState &state, const RasterSetup &setup,
+                        const DrawPrimitive &drawn, QuadSink &sink);
+
 /// How one fragment input is computed from the vertex outputs.
 struct Varying {
   const spvb_stage_variable *input;

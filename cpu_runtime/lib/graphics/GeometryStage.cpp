@@ -188,6 +188,17 @@ static void fillInputs(llvm::ArrayRef<spvb_stage_variable> vertexVars,
   }
 }
 
+/// A geometry shader invocation as the checks' messages name it, by
+/// gl_PrimitiveIDIn and gl_InvocationID.
+static std::string nameInvocation(uint32_t primitive, uint32_t invocations,
+                                  uint64_t invocation) {
+  std::string name = llvm::formatv(
+      "the geometry shader invocation for primitive {0}", primitive);
+  if (invocations > 1)
+    name += llvm::formatv(", gl_InvocationID {0}", invocation).str();
+  return name;
+}
+
 /// Strips to primitives: each emitted vertex a point, consecutive pairs of
 /// a strip lines, triangles p_i = {v_i, v_(i+1+i%2), v_(i+2-i%2)}.
 static void assembleStrip(VkPrimitiveTopology output, uint32_t first,
@@ -266,17 +277,9 @@ spvb::runtime::runGeometryStage(Launcher &launcher, const StageKernel &vertex,
     emitter.vertices = room.data();
     StageLaunchContext context;
     context.stageContext = &emitter;
-    // By gl_PrimitiveID and gl_InvocationID.
     context.nameInvocation = [&](uint64_t index) {
-      std::string name =
-          llvm::formatv("the geometry shader invocation for "
-                        "primitive {0}",
-                        primitives[index / shape.invocations].id);
-      if (shape.invocations > 1)
-        name +=
-            llvm::formatv(", gl_InvocationID {0}", index % shape.invocations)
-                .str();
-      return name;
+      return nameInvocation(primitives[index / shape.invocations].id,
+                            shape.invocations, index % shape.invocations);
     };
     // In SIMD lanes, each invocation emitting into its own room.
     llvm::Error error =
@@ -295,7 +298,12 @@ spvb::runtime::runGeometryStage(Launcher &launcher, const StageKernel &vertex,
           "the geometry shader emitted more vertices than one draw holds");
     emitted.resize(((result.vertexCount + batchVertices) * recordSize + 7) / 8 +
                    1);
-    result.primitives.reserve(result.primitives.size() + batchVertices);
+    // At most a primitive per emitted vertex; growing geometrically, as a
+    // reserve per batch would not.
+    uint64_t most = result.primitives.size() + batchVertices;
+    if (result.primitives.capacity() < most)
+      result.primitives.reserve(
+          std::max<uint64_t>(most, 2 * result.primitives.capacity()));
     auto *to = reinterpret_cast<uint8_t *>(emitted.data());
     for (uint64_t i = 0; i < count; ++i) {
       uint32_t vertices = emitter.counts[i];
@@ -347,30 +355,13 @@ llvm::Error spvb::runtime::rerunGeometryInvocation(
                        geometry.entry->workgroupFill);
   fillInputs(vertex.variables, vertexOutputs, geometry.variables,
              llvm::ArrayRef(input), invocations, records);
-  KernelEntry single = *geometry.entry;
-  single.workgroup = nullptr;
-  single.info.workgroup_entry = SPVB_WORKGROUP_ENTRY_NONE;
-  single.info.workgroup_size[0] = 1;
-  StageKernel one = geometry;
-  one.entry = &single;
-  StageLaunchContext context;
   uint32_t local = invocation % invocations;
+  StageLaunchContext context;
   context.nameInvocation = [&](uint64_t) {
-    std::string name = llvm::formatv("the geometry shader invocation for "
-                                     "primitive {0}",
-                                     input.id);
-    if (invocations > 1)
-      name += llvm::formatv(", gl_InvocationID {0}", local).str();
-    return name;
+    return nameInvocation(input.id, invocations, local);
   };
-  std::optional<DebugInvocation> previous = launcher.getDebugInvocation();
-  DebugInvocation debug;
-  debug.entry = debugEntry;
-  debug.threadName = threadName;
-  launcher.setDebugInvocation(debug);
   // No emitter: the emitted vertices are dropped.
-  llvm::Error error =
-      runStage(launcher, one, records.at(local), outputs.at(local), 1, context);
-  launcher.setDebugInvocation(previous);
-  return error;
+  return rerunInvocations(launcher, debugEntry, geometry, records, outputs,
+                          {uint64_t(local)}, context,
+                          [&](uint64_t) { return threadName; });
 }

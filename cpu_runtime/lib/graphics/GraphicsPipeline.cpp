@@ -1,9 +1,9 @@
 //===- GraphicsPipeline.cpp - Draws on the CPU ----------------------------===//
 #include "spvbridge/cpu_runtime/GraphicsPipeline.h"
 
-#include "DebugPixelStages.h"
 #include "FragmentShading.h"
 #include "GeometryStage.h"
+#include "PixelCoverage.h"
 #include "StageLaunch.h"
 #include "StageValues.h"
 #include "TessellationStages.h"
@@ -557,20 +557,7 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
         const DrawPrimitive &drawn = primitives[primitiveIndex];
         FragmentSink sink(batch, drawn, operations,
                           fragment.earlyFragmentTests);
-        switch (drawn.primitive.vertexCount) {
-        case 3:
-          rasterizeTriangle(state, tileSetup, drawn.projected, sink);
-          break;
-        case 2:
-          rasterizeLine(state, tileSetup,
-                        {drawn.projected[0]->clip, drawn.projected[1]->clip},
-                        sink);
-          break;
-        default:
-          rasterizePoint(state, tileSetup, drawn.projected[0]->clip,
-                         drawn.pointSize, sink);
-          break;
-        }
+        rasterizePrimitive(state, tileSetup, drawn, sink);
         if (!(running = sink.isRunning() && !launcher.isCancelled()))
           break;
       }

@@ -18,6 +18,19 @@ llvm::Error spvb::runtime::runStage(Launcher &launcher,
                          {static_cast<uint32_t>(groups), 1, 1});
 }
 
+/// `stage` as workgroups of one invocation through its invocation entry,
+/// kept in `single`: for invocations that must run on their own.
+static StageKernel getSingleInvocationStage(const StageKernel &stage,
+                                            KernelEntry &single) {
+  single = *stage.entry;
+  single.workgroup = nullptr;
+  single.info.workgroup_entry = SPVB_WORKGROUP_ENTRY_NONE;
+  single.info.workgroup_size[0] = 1;
+  StageKernel one = stage;
+  one.entry = &single;
+  return one;
+}
+
 llvm::Error spvb::runtime::runPerRecordStage(
     Launcher &launcher, const StageKernel &stage, StageRecords &inputs,
     StageRecords &outputs, uint64_t count, const StageLaunchContext &context) {
@@ -29,12 +42,8 @@ llvm::Error spvb::runtime::runPerRecordStage(
       return error;
   if (whole == count)
     return llvm::Error::success();
-  KernelEntry single = *stage.entry;
-  single.workgroup = nullptr;
-  single.info.workgroup_entry = SPVB_WORKGROUP_ENTRY_NONE;
-  single.info.workgroup_size[0] = 1;
-  StageKernel rest = stage;
-  rest.entry = &single;
+  KernelEntry single;
+  StageKernel rest = getSingleInvocationStage(stage, single);
   StageLaunchContext restContext = context;
   if (context.nameInvocation)
     restContext.nameInvocation = [&](uint64_t index) {
@@ -42,6 +51,34 @@ llvm::Error spvb::runtime::runPerRecordStage(
     };
   return runStage(launcher, rest, inputs.at(whole), outputs.at(whole),
                   count - whole, restContext);
+}
+
+llvm::Error spvb::runtime::rerunInvocations(
+    Launcher &launcher, spvb_entry_fn debugEntry, const StageKernel &stage,
+    StageRecords &inputs, StageRecords &outputs,
+    llvm::ArrayRef<uint64_t> records, const StageLaunchContext &context,
+    llvm::function_ref<std::string(uint64_t)> nameThread) {
+  KernelEntry single;
+  StageKernel one = getSingleInvocationStage(stage, single);
+  std::optional<DebugInvocation> previous = launcher.getDebugInvocation();
+  for (uint64_t record : records) {
+    DebugInvocation debug;
+    debug.entry = debugEntry;
+    debug.threadName = nameThread(record);
+    launcher.setDebugInvocation(debug);
+    StageLaunchContext named = context;
+    if (context.nameInvocation)
+      named.nameInvocation = [&](uint64_t) {
+        return context.nameInvocation(record);
+      };
+    if (llvm::Error error = runStage(launcher, one, inputs.at(record),
+                                     outputs.at(record), 1, named)) {
+      launcher.setDebugInvocation(previous);
+      return error;
+    }
+  }
+  launcher.setDebugInvocation(previous);
+  return llvm::Error::success();
 }
 
 void spvb::runtime::forEachChunk(

@@ -40,6 +40,17 @@ llvm::Error runPerRecordStage(Launcher &launcher, const StageKernel &stage,
                               uint64_t count,
                               const StageLaunchContext &context = {});
 
+/// Runs the invocations of `stage` (one per record) with the records
+/// `records`, in order, each alone through `debugEntry` (a debug build's
+/// invocation entry) on a thread named `nameThread(record)`
+/// (--debug-pixel).
+llvm::Error
+rerunInvocations(Launcher &launcher, spvb_entry_fn debugEntry,
+                 const StageKernel &stage, StageRecords &inputs,
+                 StageRecords &outputs, llvm::ArrayRef<uint64_t> records,
+                 const StageLaunchContext &context,
+                 llvm::function_ref<std::string(uint64_t)> nameThread);
+
 /// body(begin, end) over [0, count) in chunks of `chunk`, spread over the
 /// launcher's threads when there is more than a chunk.
 void forEachChunk(Launcher &launcher, uint64_t count, uint64_t chunk,
