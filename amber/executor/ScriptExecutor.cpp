@@ -25,6 +25,7 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <tuple>
 
 using namespace spvb;
 using namespace spvb::amber;
@@ -1175,6 +1176,7 @@ bool Executor::runDraw(const DrawCommand &draw) {
   }
   bool hasFragment = shaders.fragment != nullptr;
   bool hasGeometry = shaders.geometry != nullptr;
+  bool hasTessellation = shaders.tessControl != nullptr;
   // The kernel whose reflection types the bindings.
   std::shared_ptr<const Kernel> typing =
       shaders.fragment ? shaders.fragment : shaders.vertex;
@@ -1184,25 +1186,30 @@ bool Executor::runDraw(const DrawCommand &draw) {
   Draw &drawing = *created;
   drawing.setLimits(options.limits);
   if (options.debugPixel && hasFragment) {
-    llvm::Expected<std::shared_ptr<const Kernel>> debugFragment =
-        getStageKernel(pipeline, amber::ShaderStage::Fragment, true);
-    if (!debugFragment)
-      return fail(llvm::toString(debugFragment.takeError()));
-    llvm::Expected<std::shared_ptr<const Kernel>> debugVertex =
-        getStageKernel(pipeline, amber::ShaderStage::Vertex, true);
-    if (!debugVertex)
-      return fail(llvm::toString(debugVertex.takeError()));
-    std::shared_ptr<const Kernel> debugGeometry;
-    if (hasGeometry) {
+    // Debug builds of the pipeline's shaders.
+    DrawShaders debugBuilds;
+    for (auto [stage, build, present] :
+         {std::tuple(amber::ShaderStage::Vertex, &debugBuilds.vertex, true),
+          std::tuple(amber::ShaderStage::TessellationControl,
+                     &debugBuilds.tessControl, hasTessellation),
+          std::tuple(amber::ShaderStage::TessellationEvaluation,
+                     &debugBuilds.tessEvaluation, hasTessellation),
+          std::tuple(amber::ShaderStage::Geometry, &debugBuilds.geometry,
+                     hasGeometry),
+          std::tuple(amber::ShaderStage::Fragment, &debugBuilds.fragment,
+                     true)}) {
+      if (!present)
+        continue;
       llvm::Expected<std::shared_ptr<const Kernel>> compiled =
-          getStageKernel(pipeline, amber::ShaderStage::Geometry, true);
+          getStageKernel(pipeline, stage, true);
       if (!compiled)
         return fail(llvm::toString(compiled.takeError()));
-      debugGeometry = *compiled;
+      *build = *compiled;
     }
     drawing.setDebugPixel((*options.debugPixel)[0], (*options.debugPixel)[1],
-                          *debugFragment, *debugVertex, debugGeometry);
+                          std::move(debugBuilds));
   }
+
   images.clear();
   samplers.clear();
   convertedImages.clear();

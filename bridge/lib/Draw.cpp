@@ -234,7 +234,7 @@ Draw::run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
     }
     stages.geometry = &geometryStage;
   }
-  if (debugFragment)
+  if (debugBuilds.fragment)
     stages.debugPixel = &debugPixel;
   llvm::Expected<runtime::DrawStatistics> statistics =
       runtime::draw(launcher, state, attributes, call, stages, target);

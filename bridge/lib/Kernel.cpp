@@ -376,7 +376,6 @@ llvm::Expected<JITDylib *> JitCompiler::createKernelDylib() {
   defineRuntime(abi::kSample2Lanes, &spvb_rt_sample2_lanes);
   defineRuntime(abi::kSample2Uniform, &spvb_rt_sample2_uniform);
   defineRuntime(abi::kInterpolate, &spvb_rt_interpolate);
-  defineRuntime(abi::kGeometry, &spvb_rt_geometry);
   defineRuntime(abi::kFault, &spvb_rt_fault);
   defineRuntime(abi::kRecordAccess, &spvb_rt_record_access);
   defineRuntime(abi::kUndefined, &spvb_rt_undefined);

@@ -169,6 +169,7 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   populateCompositePatterns(converter, patterns);
   populateCastPatterns(converter, patterns);
   populateRuntimeCallPatterns(converter, patterns);
+  populateGeometryPatterns(converter, *layout, patterns);
   populateAtomicAndBarrierPatterns(converter, *layout, patterns);
   populateRaceCheckPatterns(converter, *layout, patterns);
   populateControlFlowPatterns(converter, patterns);

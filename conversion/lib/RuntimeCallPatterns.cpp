@@ -434,44 +434,11 @@ public:
   }
 };
 
-/// OpEmitVertex and OpEndPrimitive: spvb_rt_geometry(dispatch, invocation,
-/// opcode, 0). The call may read the output record through the dispatch,
-/// so the stores before it stay.
-template <typename Op, uint32_t Opcode>
-class GeometryPattern : public OpConversionPattern<Op> {
-public:
-  using OpConversionPattern<Op>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    MLIRContext *context = op.getContext();
-    Type ptr = LLVM::LLVMPointerType::get(context);
-    Type i32 = rewriter.getI32Type();
-    StringRef name = abi::kGeometry;
-    declareRuntimeFunction(
-        rewriter, op, name,
-        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
-                                    {ptr, ptr, i32, i32}));
-    Value dispatch =
-        op->template getParentOfType<LLVM::LLVMFuncOp>().getArgument(0);
-    LLVM::CallOp::create(
-        rewriter, loc, TypeRange{}, name,
-        ValueRange{dispatch, getInvocation(op),
-                   createIntConstant(rewriter, loc, i32, Opcode),
-                   createIntConstant(rewriter, loc, i32, 0)});
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 } // namespace
 
 void spvb::populateRuntimeCallPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns) {
   patterns.add<SubgroupPattern, ImagePattern, DebugPrintfPattern,
-               CheckDefinedPattern, InterpolateAtPattern,
-               GeometryPattern<spirv::EmitVertexOp, spv::OpEmitVertex>,
-               GeometryPattern<spirv::EndPrimitiveOp, spv::OpEndPrimitive>>(
+               CheckDefinedPattern, InterpolateAtPattern>(
       converter, patterns.getContext(), kOverrideBenefit);
 }

@@ -161,11 +161,17 @@ py::dict spvb::python::runDraw(const DrawRequest &request) {
       throwBindingError(formatv("debug_pixel=({0}, {1}): outside the {2}x{3} "
                                 "framebuffer",
                                 x, y, request.width, request.height));
-    draw.setDebugPixel(
-        x, y, request.fragment->getVariant(resources, true),
-        request.vertex ? request.vertex->getVariant(resources, true) : nullptr,
-        request.geometry ? request.geometry->getVariant(resources, true)
-                         : nullptr);
+    // Debug builds of the shaders given (not of a full-screen vertex
+    // shader).
+    auto debugBuild = [&](const auto &shader) -> std::shared_ptr<const Kernel> {
+      return shader ? shader->getVariant(resources, true) : nullptr;
+    };
+    draw.setDebugPixel(x, y,
+                       DrawShaders{debugBuild(request.vertex),
+                                   debugBuild(request.tessControl),
+                                   debugBuild(request.tessEvaluation),
+                                   debugBuild(request.geometry),
+                                   debugBuild(request.fragment)});
   }
   ResourceBinder binder(kernels);
   BindTargetFor<Draw> target(draw);

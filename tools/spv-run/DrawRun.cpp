@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <tuple>
 
 using namespace llvm;
 using namespace spvb;
@@ -43,10 +44,9 @@ struct CompiledShaders : spvb::DrawShaders {
       fragmentName;
   /// The full-screen vertex shader, when spv-run made it.
   std::optional<SpirvBinary> generatedVertex;
-  /// --debug-pixel: the fragment shader's debug build.
-  /// --debug-pixel: debug builds of the fragment shader, of a vertex
-  /// shader given (not the full-screen one) and of a geometry shader.
-  std::shared_ptr<const Kernel> debugFragment, debugVertex, debugGeometry;
+  /// --debug-pixel: debug builds of the shaders given (not of the
+  /// full-screen vertex shader).
+  spvb::DrawShaders debugBuilds;
   double compileMilliseconds = 0;
 };
 
@@ -203,8 +203,7 @@ Expected<CpuDraw> drawOnCpu(const DrawOptions &options,
   draw.setLimits(options.limits);
   if (options.debugPixel)
     draw.setDebugPixel((*options.debugPixel)[0], (*options.debugPixel)[1],
-                       shaders.debugFragment, shaders.debugVertex,
-                       shaders.debugGeometry);
+                       shaders.debugBuilds);
   bindHostJob(draw, job, [&](uint32_t set, uint32_t binding) {
     const ResourceInfo *resource =
         shaders.fragment->reflection.findResource(set, binding);
@@ -477,8 +476,8 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
   Expected<CompiledShaders> shaders = compileShaders(**jit, options, compile);
   if (!shaders)
     return shaders.takeError();
-  // --debug-pixel: a debug build of the fragment shader, from a JIT a
-  // debugger sees, which outlives the draws.
+  // --debug-pixel: debug builds of the shaders, from a JIT a debugger
+  // sees, which outlives the draws.
   std::unique_ptr<JitCompiler> debugJit;
   if (options.debugPixel) {
     Expected<std::unique_ptr<JitCompiler>> created =
@@ -488,24 +487,26 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
     debugJit = std::move(*created);
     CompileOptions debugOptions = compile;
     debugOptions.debug = true;
-    Expected<std::shared_ptr<const Kernel>> fragment =
-        debugJit->compileFile(shaders->fragmentName, debugOptions);
-    if (!fragment)
-      return fragment.takeError();
-    shaders->debugFragment = *fragment;
-    if (options.shaderPaths.size() > 1) {
-      Expected<std::shared_ptr<const Kernel>> vertex =
-          debugJit->compileFile(shaders->vertexName, debugOptions);
-      if (!vertex)
-        return vertex.takeError();
-      shaders->debugVertex = *vertex;
-    }
-    if (shaders->geometry) {
-      Expected<std::shared_ptr<const Kernel>> geometry =
-          debugJit->compileFile(shaders->geometryName, debugOptions);
-      if (!geometry)
-        return geometry.takeError();
-      shaders->debugGeometry = *geometry;
+    spvb::DrawShaders &builds = shaders->debugBuilds;
+    for (auto [kernel, build, name] :
+         {std::tuple(shaders->fragment.get(), &builds.fragment,
+                     &shaders->fragmentName),
+          std::tuple(options.shaderPaths.size() > 1 ? shaders->vertex.get()
+                                                    : nullptr,
+                     &builds.vertex, &shaders->vertexName),
+          std::tuple(shaders->tessControl.get(), &builds.tessControl,
+                     &shaders->tessControlName),
+          std::tuple(shaders->tessEvaluation.get(), &builds.tessEvaluation,
+                     &shaders->tessEvaluationName),
+          std::tuple(shaders->geometry.get(), &builds.geometry,
+                     &shaders->geometryName)}) {
+      if (!kernel)
+        continue;
+      Expected<std::shared_ptr<const Kernel>> compiled =
+          debugJit->compileFile(*name, debugOptions);
+      if (!compiled)
+        return compiled.takeError();
+      *build = *compiled;
     }
   }
   std::vector<AttachmentPlan> plans = planAttachments(

@@ -3,8 +3,8 @@
 
 #include "StageLaunch.h"
 #include "StageValues.h"
-#include "launch/DispatchState.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <spirv/unified1/spirv.hpp>
@@ -15,57 +15,6 @@ using namespace spvb::runtime;
 
 /// About how many bytes of records a batch of input primitives takes.
 constexpr uint64_t kBatchBytes = 8 << 20;
-
-namespace {
-
-/// The stage context of a geometry launch: room for every invocation's
-/// OutputVertices vertices, so that emitting is a copy, and where each
-/// invocation's strips end; each invocation writes only its own.
-struct GeometryEmitter {
-  /// The launch's first output record: a launch of the last invocations
-  /// starts further on (runPerRecordStage).
-  const uint8_t *outputs = nullptr;
-  uint32_t recordSize = 0;
-  uint32_t maxVertices = 0;
-  /// Invocation i's vertices from i * maxVertices records on.
-  uint8_t *vertices = nullptr;
-  std::vector<uint32_t> counts;
-  /// Vertex counts at which invocation i's strips end (OpEndPrimitive).
-  std::vector<std::vector<uint32_t>> stripEnds;
-};
-
-} // namespace
-
-extern "C" void spvb_rt_geometry(const spvb_dispatch *dispatch,
-                                 const spvb_invocation *invocation,
-                                 uint32_t opcode, uint32_t stream) {
-  auto *state = static_cast<DispatchState *>(dispatch->runtime);
-  auto *emitter = static_cast<GeometryEmitter *>(state->stageContext);
-  // Only stream 0 is rasterized; a launch without an emitter (a kernel
-  // run on its own) drops what it emits.
-  if (!emitter || stream != 0)
-    return;
-  uint64_t index = invocation->global_id[0];
-  if (emitter->recordSize)
-    index += uint64_t(dispatch->stage_outputs - emitter->outputs) /
-             emitter->recordSize;
-  if (index >= emitter->counts.size())
-    return;
-  uint32_t &count = emitter->counts[index];
-  if (opcode == spv::OpEndPrimitive) {
-    std::vector<uint32_t> &ends = emitter->stripEnds[index];
-    if (ends.empty() || ends.back() != count)
-      ends.push_back(count);
-    return;
-  }
-  // Vertices past OutputVertices are undefined; they are dropped.
-  if (count >= emitter->maxVertices)
-    return;
-  uint64_t size = emitter->recordSize;
-  std::memcpy(emitter->vertices + (index * emitter->maxVertices + count) * size,
-              dispatch->stage_outputs + invocation->global_id[0] * size, size);
-  ++count;
-}
 
 uint32_t spvb::runtime::getTopologyVertices(VkPrimitiveTopology topology) {
   switch (topology) {
@@ -154,6 +103,27 @@ void spvb::runtime::assembleGeometryInputs(VkPrimitiveTopology topology,
   run(start, count - start);
 }
 
+/// Copies `bytes` bytes; the common sizes as fixed-size copies, which
+/// compile to a move or two.
+static void copyInput(uint8_t *to, const uint8_t *from, uint32_t bytes) {
+  switch (bytes) {
+  case 4:
+    std::memcpy(to, from, 4);
+    return;
+  case 8:
+    std::memcpy(to, from, 8);
+    return;
+  case 12:
+    std::memcpy(to, from, 12);
+    return;
+  case 16:
+    std::memcpy(to, from, 16);
+    return;
+  default:
+    std::memcpy(to, from, bytes);
+  }
+}
+
 /// Writes the input records: per-vertex inputs from their vertex's output
 /// record, then the primitive's id and the invocation's.
 static void fillInputs(llvm::ArrayRef<spvb_stage_variable> vertexVars,
@@ -161,31 +131,40 @@ static void fillInputs(llvm::ArrayRef<spvb_stage_variable> vertexVars,
                        llvm::ArrayRef<spvb_stage_variable> geometryVars,
                        llvm::ArrayRef<GeometryInput> inputs,
                        uint32_t invocations, StageRecords &records) {
+  // The per-vertex copies, found once. An input no vertex output feeds is
+  // undefined: it reads zero.
+  struct Copy {
+    uint32_t to, from, bytes, vertex;
+  };
+  llvm::SmallVector<Copy, 16> copies;
+  llvm::SmallVector<const spvb_stage_variable *, 4> ids;
   for (const spvb_stage_variable &var : geometryVars) {
     if (var.flags & SPVB_STAGE_OUTPUT)
       continue;
-    const spvb_stage_variable *source = nullptr;
-    if (var.flags & SPVB_STAGE_PER_VERTEX)
-      source = findLinkedOutput(vertexVars, var);
-    uint32_t bytes = var.bytes * var.count;
-    for (size_t p = 0; p < inputs.size(); ++p)
-      for (uint32_t i = 0; i < invocations; ++i) {
-        uint8_t *record = records.at(p * invocations + i) + var.offset;
-        if (var.flags & SPVB_STAGE_PER_VERTEX) {
-          // An input no vertex output feeds is undefined: it reads zero.
-          if (source)
-            std::memcpy(record,
-                        vertexOutputs.at(inputs[p].records[var.vertex]) +
-                            source->offset,
-                        std::min(bytes, source->bytes * source->count));
-          continue;
-        }
-        int64_t value = var.builtin == spv::BuiltInInvocationId
+    if (!(var.flags & SPVB_STAGE_PER_VERTEX)) {
+      ids.push_back(&var);
+      continue;
+    }
+    if (const spvb_stage_variable *source = findLinkedOutput(vertexVars, var))
+      copies.push_back(
+          {var.offset, source->offset,
+           std::min(var.bytes * var.count, source->bytes * source->count),
+           var.vertex});
+  }
+  for (size_t p = 0; p < inputs.size(); ++p)
+    for (uint32_t i = 0; i < invocations; ++i) {
+      uint8_t *record = records.at(p * invocations + i);
+      for (const Copy &copy : copies)
+        copyInput(record + copy.to,
+                  vertexOutputs.at(inputs[p].records[copy.vertex]) + copy.from,
+                  copy.bytes);
+      for (const spvb_stage_variable *var : ids) {
+        int64_t value = var->builtin == spv::BuiltInInvocationId
                             ? int64_t(i)
                             : int64_t(inputs[p].id);
-        storeScalar(record, var, double(value), value);
+        storeScalar(record + var->offset, *var, double(value), value);
       }
-  }
+    }
 }
 
 /// A geometry shader invocation as the checks' messages name it, by
@@ -221,17 +200,21 @@ static void assembleStrip(VkPrimitiveTopology output, uint32_t first,
   }
 }
 
-llvm::Expected<GeometryOutput>
-spvb::runtime::runGeometryStage(Launcher &launcher, const StageKernel &vertex,
-                                const StageRecords &vertexOutputs,
-                                const StageKernel &geometry,
-                                llvm::ArrayRef<GeometryInput> inputs) {
+llvm::Error spvb::runtime::runGeometryStage(
+    Launcher &launcher, const StageKernel &vertex,
+    const StageRecords &vertexOutputs, const StageKernel &geometry,
+    llvm::ArrayRef<GeometryInput> inputs, GeometryOutput &result) {
   const spvb_kernel_info &info = geometry.entry->info;
   const GeometryShape &shape = geometry.geometry;
+  uint64_t recordSize = info.stage_output_size;
+  uint64_t maxVertices = shape.maxVertices;
   uint64_t invocations = uint64_t(inputs.size()) * shape.invocations;
-  GeometryOutput result(info.stage_output_size);
+  result.records.resize(recordSize, 0);
+  result.vertexCount = 0;
+  result.primitives.clear();
+  result.primitiveInvocations.clear();
   if (!invocations)
-    return result;
+    return llvm::Error::success();
   if (invocations > UINT32_MAX)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -241,21 +224,14 @@ spvb::runtime::runGeometryStage(Launcher &launcher, const StageKernel &vertex,
             .str());
   // Input primitives in batches of about kBatchBytes of records and room
   // for emitted vertices.
-  uint64_t perPrimitive =
-      uint64_t(shape.invocations) *
-      (info.stage_input_size + info.stage_output_size +
-       uint64_t(shape.maxVertices) * info.stage_output_size + 1);
+  uint64_t perPrimitive = uint64_t(shape.invocations) *
+                          (info.stage_input_size + info.stage_output_size +
+                           maxVertices * (recordSize + 1) + 4);
   uint64_t batch = std::max<uint64_t>(16, kBatchBytes / perPrimitive);
-  GeometryEmitter emitter;
-  emitter.recordSize = info.stage_output_size;
-  emitter.maxVertices = shape.maxVertices;
   // Kept from one draw to the next: fresh pages cost a fault each.
-  static thread_local std::vector<uint8_t> room;
   static thread_local std::vector<uint64_t> inputStorage, outputStorage;
-  // The records of the emitted vertices, in words as StageRecords keeps
-  // them.
-  std::vector<uint64_t> emitted;
-  uint64_t recordSize = info.stage_output_size;
+  static thread_local std::vector<uint32_t> counts;
+  static thread_local std::vector<uint8_t> stripEnds;
   for (uint64_t begin = 0; begin < inputs.size(); begin += batch) {
     llvm::ArrayRef<GeometryInput> primitives =
         inputs.slice(begin, std::min<uint64_t>(batch, inputs.size() - begin));
@@ -267,21 +243,23 @@ spvb::runtime::runGeometryStage(Launcher &launcher, const StageKernel &vertex,
                             geometry.entry->workgroupFill);
     fillInputs(vertex.variables, vertexOutputs, geometry.variables, primitives,
                shape.invocations, records);
-    emitter.outputs = outputs.data();
-    emitter.counts.assign(count, 0);
-    emitter.stripEnds.assign(count, {});
-    // Written before read: no need to clear.
-    uint64_t roomBytes = count * shape.maxVertices * recordSize;
-    if (room.size() < roomBytes)
-      room.resize(roomBytes);
-    emitter.vertices = room.data();
+    // Each invocation emits into its OutputVertices slots after the
+    // records so far, which are then closed up.
+    uint64_t first = result.vertexCount;
+    result.records.resize(recordSize, first + count * maxVertices);
+    counts.assign(count, 0);
+    stripEnds.assign(count * maxVertices, 0);
+    spvb_geometry_emit emit{};
+    emit.vertices = result.records.at(first);
+    emit.counts = counts.data();
+    emit.strip_ends = stripEnds.data();
+    emit.max_vertices = shape.maxVertices;
     StageLaunchContext context;
-    context.stageContext = &emitter;
+    context.geometryEmit = &emit;
     context.nameInvocation = [&](uint64_t index) {
       return nameInvocation(primitives[index / shape.invocations].id,
                             shape.invocations, index % shape.invocations);
     };
-    // In SIMD lanes, each invocation emitting into its own room.
     llvm::Error error =
         runPerRecordStage(launcher, geometry, records, outputs, count, context);
     inputStorage = std::move(records).release();
@@ -290,47 +268,46 @@ spvb::runtime::runGeometryStage(Launcher &launcher, const StageKernel &vertex,
       return error;
 
     uint64_t batchVertices = 0;
-    for (uint32_t vertices : emitter.counts)
+    for (uint32_t vertices : counts)
       batchVertices += vertices;
-    if (result.vertexCount + batchVertices > UINT32_MAX)
+    if (first + batchVertices > UINT32_MAX)
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           "the geometry shader emitted more vertices than one draw holds");
-    emitted.resize(((result.vertexCount + batchVertices) * recordSize + 7) / 8 +
-                   1);
     // At most a primitive per emitted vertex; growing geometrically, as a
     // reserve per batch would not.
     uint64_t most = result.primitives.size() + batchVertices;
     if (result.primitives.capacity() < most)
       result.primitives.reserve(
           std::max<uint64_t>(most, 2 * result.primitives.capacity()));
-    auto *to = reinterpret_cast<uint8_t *>(emitted.data());
+    uint64_t next = first;
     for (uint64_t i = 0; i < count; ++i) {
-      uint32_t vertices = emitter.counts[i];
+      uint32_t vertices = counts[i];
       if (!vertices)
         continue;
-      uint64_t next = result.vertexCount;
-      std::memcpy(to + next * recordSize,
-                  emitter.vertices + i * shape.maxVertices * recordSize,
-                  vertices * recordSize);
+      uint64_t slot = first + i * maxVertices;
+      if (slot != next)
+        std::memmove(result.records.at(next), result.records.at(slot),
+                     vertices * recordSize);
       uint32_t id = primitives[i / shape.invocations].id;
+      const uint8_t *ends = stripEnds.data() + i * maxVertices;
       uint32_t start = 0;
-      for (uint32_t end : emitter.stripEnds[i]) {
-        assembleStrip(shape.output, uint32_t(next) + start, end - start, id,
-                      result.primitives);
-        start = end;
-      }
+      for (uint32_t k = 0; k + 1 < vertices; ++k)
+        if (ends[k]) {
+          assembleStrip(shape.output, uint32_t(next) + start, k + 1 - start, id,
+                        result.primitives);
+          start = k + 1;
+        }
       // The last strip ends with the invocation.
       assembleStrip(shape.output, uint32_t(next) + start, vertices - start, id,
                     result.primitives);
       result.primitiveInvocations.resize(
           result.primitives.size(), uint32_t(begin * shape.invocations + i));
-      result.vertexCount += vertices;
+      next += vertices;
     }
+    result.vertexCount = next;
   }
-  if (emitted.empty())
-    emitted.resize(1);
-  result.records = StageRecords(recordSize, std::move(emitted));
+  result.records.resize(recordSize, result.vertexCount);
   // gl_PrimitiveID in the fragment shader: what the geometry shader wrote
   // for the primitive's provoking vertex, when it writes one.
   for (const spvb_stage_variable &var : geometry.variables)
@@ -339,7 +316,7 @@ spvb::runtime::runGeometryStage(Launcher &launcher, const StageKernel &vertex,
       for (Primitive &primitive : result.primitives)
         std::memcpy(&primitive.id,
                     result.records.at(primitive.vertices[0]) + var.offset, 4);
-  return result;
+  return llvm::Error::success();
 }
 
 llvm::Error spvb::runtime::rerunGeometryInvocation(

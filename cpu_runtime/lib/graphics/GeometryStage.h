@@ -3,9 +3,10 @@
 // The specification's "Geometry Shading": each input primitive (with its
 // adjacent vertices) runs the geometry shader Invocations times; each
 // invocation's OpEmitVertex appends its output variables as a vertex and
-// OpEndPrimitive ends a strip. The emitted strips become the points, lines
-// or triangles the rasterizer draws, in input primitive order and, within
-// one, in invocation order.
+// OpEndPrimitive ends a strip (GeometryPatterns.cpp compiles both into the
+// shader: each invocation emits into room of its own). The emitted strips
+// become the points, lines or triangles the rasterizer draws, in input
+// primitive order and, within one, in invocation order.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_CPU_RUNTIME_LIB_GEOMETRYSTAGE_H
@@ -45,8 +46,7 @@ void assembleGeometryInputs(VkPrimitiveTopology topology, uint32_t count,
 /// What the geometry shader emitted: its output records (one per emitted
 /// vertex) and the primitives over them.
 struct GeometryOutput {
-  explicit GeometryOutput(uint64_t recordSize) : records(recordSize, 0) {}
-  StageRecords records;
+  StageRecords records{0, 0};
   uint64_t vertexCount = 0;
   std::vector<Primitive> primitives;
   /// For each primitive, the invocation that emitted it: input primitive
@@ -55,11 +55,14 @@ struct GeometryOutput {
 };
 
 /// Runs `geometry` over `inputs`, whose records are `vertex`'s outputs;
-/// inputs take the vertex outputs of their Location and builtin.
-llvm::Expected<GeometryOutput>
-runGeometryStage(Launcher &launcher, const StageKernel &vertex,
-                 const StageRecords &vertexOutputs, const StageKernel &geometry,
-                 llvm::ArrayRef<GeometryInput> inputs);
+/// inputs take the vertex outputs of their Location and builtin. `result`
+/// is overwritten in the memory it has (a thread's, kept from one draw to
+/// the next, costs no page faults).
+llvm::Error runGeometryStage(Launcher &launcher, const StageKernel &vertex,
+                             const StageRecords &vertexOutputs,
+                             const StageKernel &geometry,
+                             llvm::ArrayRef<GeometryInput> inputs,
+                             GeometryOutput &result);
 
 /// --debug-pixel: reruns invocation `invocation` (as primitiveInvocations
 /// counts) of `geometry` over `inputs` through `debugEntry`, a debug

@@ -34,6 +34,8 @@ struct DrawScratch {
   std::vector<Primitive> assembled;
   std::vector<ProjectedVertex> projected;
   std::vector<DrawPrimitive> primitives;
+  std::vector<GeometryInput> geometryInputs, geometryInputsPerDraw;
+  GeometryOutput geometry;
 };
 
 } // namespace
@@ -287,15 +289,16 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   const StageRecords *lastOutputs = &vertexOutputs;
   uint32_t lastPerInstance = perInstance;
   uint32_t instanceCount = call.instanceCount;
-  std::optional<std::vector<Primitive>> made;
+  const std::vector<Primitive> *made = nullptr;
   unsigned madeVertices = 0;
   std::optional<TessellationOutput> tessellationOutput;
+  std::vector<uint32_t> controlPoints, patchIds;
+  std::optional<TessellationInputs> patches;
   if (tessellation) {
     // Patches of patchControlPoints vertices; a last partial one is
     // dropped, and restart does not apply to patch lists.
     uint32_t points = state.patchControlPoints;
     uint32_t perDraw = call.vertexCount / points;
-    std::vector<uint32_t> controlPoints, patchIds;
     controlPoints.reserve(uint64_t(perDraw) * points * call.instanceCount);
     for (uint32_t instance = 0; instance < call.instanceCount; ++instance)
       for (uint32_t p = 0; p < perDraw; ++p) {
@@ -304,11 +307,13 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
           controlPoints.push_back(instance * perInstance +
                                   reuse.slots[p * points + i]);
       }
-    llvm::Expected<TessellationOutput> output = runTessellationStages(
-        launcher, vertex, vertexOutputs, *stages.tessControl,
-        *stages.tessEvaluation, controlPoints, patchIds, points,
+    patches.emplace(TessellationInputs{
+        vertex, vertexOutputs, *stages.tessControl, *stages.tessEvaluation,
+        controlPoints, patchIds, points,
         state.tessellationDomainOrigin ==
-            VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT);
+            VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT});
+    llvm::Expected<TessellationOutput> output =
+        runTessellationStages(launcher, *patches);
     if (!output)
       return output.takeError();
     tessellationOutput.emplace(std::move(*output));
@@ -319,11 +324,14 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
     lastOutputs = &tessellationOutput->records;
     lastPerInstance = uint32_t(tessellationOutput->vertexCount);
     instanceCount = 1;
-    made = std::move(tessellationOutput->primitives);
+    made = &tessellationOutput->primitives;
     madeVertices = tessellationOutput->verticesPerPrimitive;
   }
-  std::optional<GeometryOutput> geometryOutput;
-  std::vector<GeometryInput> geometryInputs;
+  GeometryOutput *geometryOutput = nullptr;
+  std::vector<GeometryInput> &geometryInputs = scratch.geometryInputs;
+  geometryInputs.clear();
+  const StageKernel *beforeGeometry = last;
+  const StageRecords *beforeGeometryOutputs = lastOutputs;
   if (geometry) {
     uint32_t inputVertices =
         made ? madeVertices : getTopologyVertices(state.topology);
@@ -344,7 +352,8 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
         input.id = primitive.id;
       }
     } else {
-      std::vector<GeometryInput> perDraw;
+      std::vector<GeometryInput> &perDraw = scratch.geometryInputsPerDraw;
+      perDraw.clear();
       assembleGeometryInputs(state.topology, call.vertexCount, restarts,
                              perDraw);
       inputs.reserve(perDraw.size() * call.instanceCount);
@@ -355,18 +364,17 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
           inputs.push_back(input);
         }
     }
-    llvm::Expected<GeometryOutput> output =
-        runGeometryStage(launcher, *last, *lastOutputs, *geometry, inputs);
-    if (!output)
-      return output.takeError();
+    geometryOutput = &scratch.geometry;
+    if (llvm::Error error = runGeometryStage(
+            launcher, *last, *lastOutputs, *geometry, inputs, *geometryOutput))
+      return error;
     statistics.geometryInvocations =
         uint64_t(inputs.size()) * geometry->geometry.invocations;
-    geometryOutput.emplace(std::move(*output));
     last = geometry;
     lastOutputs = &geometryOutput->records;
     lastPerInstance = uint32_t(geometryOutput->vertexCount);
     instanceCount = 1;
-    made = std::move(geometryOutput->primitives);
+    made = &geometryOutput->primitives;
   }
 
   // Without gl_Position the positions are undefined: nothing is drawn (as
@@ -418,16 +426,16 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   bool triangleList = !made &&
                       state.topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST &&
                       restarts.empty();
-  std::vector<Primitive> &assembled = scratch.assembled;
-  assembled.clear();
-  if (made) {
-    // They name the last stage's output records directly.
-    assembled = std::move(*made);
-  } else if (!triangleList) {
-    assembled.reserve(call.vertexCount);
+  // The tessellator's or geometry shader's name the last stage's output
+  // records directly.
+  std::vector<Primitive> &assembledHere = scratch.assembled;
+  assembledHere.clear();
+  if (!made && !triangleList) {
+    assembledHere.reserve(call.vertexCount);
     assemblePrimitives(state.topology, 0, call.vertexCount, restarts,
-                       assembled);
+                       assembledHere);
   }
+  const std::vector<Primitive> &assembled = made ? *made : assembledHere;
   uint64_t primitivesPerInstance =
       triangleList ? call.vertexCount / 3 : assembled.size();
   // Each shaded vertex projected once, for the primitives' bounds; both
@@ -484,22 +492,26 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                 primitive.vertexCount == 1 ? drawn.pointSize : 1.0);
           }
         });
-  // --debug-pixel: the vertex and geometry shader invocations behind the
-  // primitives that cover the pixel, through their debug builds, before
-  // its fragments.
-  if (stages.debugPixel && !tessellation) {
+  // --debug-pixel: the invocations behind the primitives that cover the
+  // pixel, through their debug builds, stage by stage before its
+  // fragments.
+  if (stages.debugPixel) {
     const DebugPixel &pixel = *stages.debugPixel;
-    std::vector<uint64_t> vertexRecords;
+    // The records of the stage before the geometry shader (or the
+    // rasterizer) that those primitives reach, and the geometry shader
+    // invocations that emitted them.
+    std::vector<uint64_t> records;
     std::vector<uint32_t> geometryInvocations;
-    auto addVertex = [&](uint64_t record) {
-      if (!llvm::is_contained(vertexRecords, record))
-        vertexRecords.push_back(record);
+    auto addRecord = [&](uint64_t record) {
+      if (!llvm::is_contained(records, record))
+        records.push_back(record);
     };
     for (size_t i : findPixelPrimitives(pixel, state, setup, primitives)) {
       const DrawPrimitive &drawn = primitives[i];
       if (!geometry) {
         for (unsigned k = 0; k < drawn.primitive.vertexCount; ++k)
-          addVertex(drawn.instance * perInstance + drawn.primitive.vertices[k]);
+          addRecord(uint64_t(drawn.instance) * lastPerInstance +
+                    drawn.primitive.vertices[k]);
         continue;
       }
       uint32_t invocation = geometryOutput->primitiveInvocations[i];
@@ -509,7 +521,34 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
       const GeometryInput &input =
           geometryInputs[invocation / geometry->geometry.invocations];
       for (unsigned k = 0; k < geometry->geometry.inputVertices; ++k)
-        addVertex(input.records[k]);
+        addRecord(input.records[k]);
+    }
+    // With tessellation those are tessellated vertices: by patch, and the
+    // vertices are the patches' control points.
+    std::vector<uint64_t> vertexRecords;
+    std::vector<std::pair<uint64_t, std::vector<uint64_t>>> patchVertices;
+    if (tessellation) {
+      const std::vector<uint64_t> &first = tessellationOutput->patchFirstVertex;
+      for (uint64_t record : records) {
+        uint64_t patch = std::upper_bound(first.begin(), first.end(), record) -
+                         first.begin() - 1;
+        auto known = llvm::find_if(patchVertices, [&](const auto &entry) {
+          return entry.first == patch;
+        });
+        if (known == patchVertices.end()) {
+          patchVertices.push_back({patch, {}});
+          known = std::prev(patchVertices.end());
+          for (uint32_t i = 0; i < patches->patchVertices; ++i) {
+            uint64_t point =
+                patches->controlPoints[patch * patches->patchVertices + i];
+            if (!llvm::is_contained(vertexRecords, point))
+              vertexRecords.push_back(point);
+          }
+        }
+        known->second.push_back(record - first[patch]);
+      }
+    } else {
+      vertexRecords = records;
     }
     if (pixel.vertex)
       if (llvm::Error error = rerunInvocations(
@@ -524,6 +563,11 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                            : llvm::formatv("vertex {0}", index).str();
               }))
         return error;
+    if (pixel.tessControl || pixel.tessEvaluation)
+      for (const auto &[patch, vertices] : patchVertices)
+        if (llvm::Error error =
+                rerunPatch(launcher, *patches, pixel, patch, vertices))
+          return error;
     if (pixel.geometry)
       for (uint32_t invocation : geometryInvocations) {
         uint32_t count = geometry->geometry.invocations;
@@ -533,8 +577,9 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                                            .str()
                                      : llvm::formatv("primitive {0}", id).str();
         if (llvm::Error error = rerunGeometryInvocation(
-                launcher, pixel.geometry, vertex, vertexOutputs, *geometry,
-                geometryInputs, invocation, name))
+                launcher, pixel.geometry, *beforeGeometry,
+                *beforeGeometryOutputs, *geometry, geometryInputs, invocation,
+                name))
           return error;
       }
   }

@@ -12,7 +12,7 @@ llvm::Error spvb::runtime::runStage(Launcher &launcher,
   DispatchResources resources = *stage.resources;
   resources.stageInputs = inputs;
   resources.stageOutputs = outputs;
-  resources.stageContext = context.stageContext;
+  resources.geometryEmit = context.geometryEmit;
   resources.nameInvocation = context.nameInvocation;
   return launcher.launch(*stage.entry, resources,
                          {static_cast<uint32_t>(groups), 1, 1});
@@ -45,6 +45,16 @@ llvm::Error spvb::runtime::runPerRecordStage(
   KernelEntry single;
   StageKernel rest = getSingleInvocationStage(stage, single);
   StageLaunchContext restContext = context;
+  // The rest emit from record `whole` on.
+  spvb_geometry_emit restEmit;
+  if (context.geometryEmit) {
+    restEmit = *context.geometryEmit;
+    uint64_t slot = whole * restEmit.max_vertices;
+    restEmit.vertices += slot * stage.entry->info.stage_output_size;
+    restEmit.counts += whole;
+    restEmit.strip_ends += slot;
+    restContext.geometryEmit = &restEmit;
+  }
   if (context.nameInvocation)
     restContext.nameInvocation = [&](uint64_t index) {
       return context.nameInvocation(whole + index);
@@ -67,6 +77,8 @@ llvm::Error spvb::runtime::rerunInvocations(
     debug.threadName = nameThread(record);
     launcher.setDebugInvocation(debug);
     StageLaunchContext named = context;
+    // What a rerun emits is dropped: the first run's is drawn.
+    named.geometryEmit = nullptr;
     if (context.nameInvocation)
       named.nameInvocation = [&](uint64_t) {
         return context.nameInvocation(record);

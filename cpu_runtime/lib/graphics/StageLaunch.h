@@ -21,8 +21,8 @@ struct StageLaunchContext {
   /// Names invocation i of the launch in the checks' messages ("vertex 5");
   /// for a per-record stage, i is the record's index among those passed.
   std::function<std::string(uint64_t)> nameInvocation;
-  /// DispatchResources::stageContext.
-  void *stageContext = nullptr;
+  /// DispatchResources::geometryEmit, for invocation 0 of the launch.
+  const spvb_geometry_emit *geometryEmit = nullptr;
 };
 
 /// Runs `stage`'s kernel over `groups` workgroups with these records.

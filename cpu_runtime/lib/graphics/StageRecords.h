@@ -27,6 +27,12 @@ public:
     return StageRecords(recordSize, std::move(storage));
   }
   std::vector<uint64_t> release() && { return std::move(words); }
+  /// Room for `count` records of `size` bytes in the memory these have;
+  /// those that were kept keep their contents, new ones are zero.
+  void resize(uint64_t size, uint64_t count) {
+    recordSize = size;
+    words.resize((recordSize * count + 7) / 8 + 1);
+  }
   uint8_t *data() { return reinterpret_cast<uint8_t *>(words.data()); }
   uint8_t *at(uint64_t index) { return data() + index * recordSize; }
   const uint8_t *at(uint64_t index) const {

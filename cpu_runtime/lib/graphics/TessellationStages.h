@@ -34,20 +34,40 @@ struct TessellationOutput {
   unsigned verticesPerPrimitive = 3;
   uint64_t controlInvocations = 0;
   uint64_t evaluationInvocations = 0;
+  /// Patch p's tessellated vertices are records [patchFirstVertex[p],
+  /// patchFirstVertex[p + 1]).
+  std::vector<uint64_t> patchFirstVertex;
 };
 
-/// Runs `control` and `evaluation` over patches of `patchVertices` control
-/// points each: patch p's points are the records controlPoints[p * n + i]
-/// of `vertexOutputs` (`vertex`'s outputs), its gl_PrimitiveID
-/// patchIds[p]. `lowerLeftOrigin`: the domain's origin is at its lower left
+/// A draw's patches and the stages they go through: patch p's control
+/// points are the records controlPoints[p * patchVertices + i] of
+/// `vertexOutputs` (`vertex`'s outputs), its gl_PrimitiveID patchIds[p].
+/// `lowerLeftOrigin`: the domain's origin is at its lower left
 /// (VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT), which reverses the winding.
+struct TessellationInputs {
+  const StageKernel &vertex;
+  const StageRecords &vertexOutputs;
+  const StageKernel &control;
+  const StageKernel &evaluation;
+  llvm::ArrayRef<uint32_t> controlPoints;
+  llvm::ArrayRef<uint32_t> patchIds;
+  uint32_t patchVertices = 0;
+  bool lowerLeftOrigin = false;
+};
+
+/// Runs the control and evaluation shaders over the patches.
 llvm::Expected<TessellationOutput>
-runTessellationStages(Launcher &launcher, const StageKernel &vertex,
-                      const StageRecords &vertexOutputs,
-                      const StageKernel &control, const StageKernel &evaluation,
-                      llvm::ArrayRef<uint32_t> controlPoints,
-                      llvm::ArrayRef<uint32_t> patchIds, uint32_t patchVertices,
-                      bool lowerLeftOrigin = false);
+runTessellationStages(Launcher &launcher, const TessellationInputs &patches);
+
+/// --debug-pixel: reruns patch `patch`: its control shader workgroup
+/// through `pixel.tessControl` (the optimized build without one), each
+/// invocation J on a thread named "tesc P/J" for gl_PrimitiveID P, then
+/// its tessellated vertices `vertices` (indices among the patch's)
+/// through `pixel.tessEvaluation`, each alone on a thread named "tese P/V".
+/// What they output is dropped: the first run's is drawn.
+llvm::Error rerunPatch(Launcher &launcher, const TessellationInputs &patches,
+                       const DebugPixel &pixel, uint64_t patch,
+                       llvm::ArrayRef<uint64_t> vertices);
 
 } // namespace spvb::runtime
 

@@ -20,8 +20,6 @@ struct DispatchState {
   /// vkCmdDispatchBase's first workgroup: the kernel sees workgroup ids
   /// from here; the runtime's orders and indices count from 0.
   std::array<uint32_t, 3> baseWorkgroup{};
-  /// DispatchResources::stageContext.
-  void *stageContext = nullptr;
   /// DispatchResources::nameInvocation.
   std::function<std::string(uint64_t)> nameInvocation;
   FaultLog faults;

@@ -147,7 +147,10 @@ std::string WorkgroupFibers::run(spvb_entry_fn entry,
                              : entry;
     if (threaded) {
       inv.thread = std::make_unique<Thread>();
-      std::string name = getThreadName(block);
+      std::string name =
+          debug->threadName.empty()
+              ? getThreadName(block)
+              : (debug->threadName + "/" + std::to_string(index)).substr(0, 15);
       inv.thread->thread = std::thread([&inv, code, &dispatch, name] {
         pthread_setname_np(pthread_self(), name.c_str());
         inv.thread->waitForTurn();

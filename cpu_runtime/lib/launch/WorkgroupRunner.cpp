@@ -46,7 +46,6 @@ llvm::Error spvb::runtime::prepareDispatch(const KernelEntry &kernel,
                                    resources.bindings.size()));
   dispatch = spvb_dispatch{};
   state.baseWorkgroup = resources.baseWorkgroup;
-  state.stageContext = resources.stageContext;
   state.nameInvocation = resources.nameInvocation;
   for (int d = 0; d < 3; ++d) {
     dispatch.workgroup_count[d] = groups[d];
@@ -59,6 +58,7 @@ llvm::Error spvb::runtime::prepareDispatch(const KernelEntry &kernel,
   dispatch.push_constant_size = resources.pushConstants.size();
   dispatch.stage_inputs = resources.stageInputs;
   dispatch.stage_outputs = resources.stageOutputs;
+  dispatch.geometry_emit = resources.geometryEmit;
   dispatch.runtime = &state;
   FaultTrap::installHandlers();
   return llvm::Error::success();

@@ -51,23 +51,23 @@ public:
   void nameMemory(const std::string &name, const void *data, uint64_t size);
 
   /// --debug-pixel: the fragment invocations that cover pixel (x, y) run
-  /// through `debugFragment`, a debug build of the fragment shader (same
-  /// source and options but --debug), and with `debugVertex` and
-  /// `debugGeometry`, debug builds of those shaders, the vertex and
-  /// geometry shader invocations behind the primitives that cover it run
-  /// again through them (runtime::DebugPixel); the rest of the draw runs
-  /// optimized.
-  void setDebugPixel(uint32_t x, uint32_t y,
-                     std::shared_ptr<const Kernel> debugFragment,
-                     std::shared_ptr<const Kernel> debugVertex = nullptr,
-                     std::shared_ptr<const Kernel> debugGeometry = nullptr) {
-    this->debugFragment = std::move(debugFragment);
-    this->debugVertex = std::move(debugVertex);
-    this->debugGeometry = std::move(debugGeometry);
-    debugPixel = {
-        x, y, this->debugFragment->entry.invocation,
-        this->debugVertex ? this->debugVertex->entry.invocation : nullptr,
-        this->debugGeometry ? this->debugGeometry->entry.invocation : nullptr};
+  /// through `debugBuilds.fragment`, a debug build of the fragment shader
+  /// (same source and options but --debug); with debug builds of the other
+  /// stages, the invocations behind the primitives that cover it (their
+  /// vertices, patches and geometry shader invocations) run again through
+  /// them (runtime::DebugPixel). The rest of the draw runs optimized.
+  void setDebugPixel(uint32_t x, uint32_t y, DrawShaders debugBuilds) {
+    this->debugBuilds = std::move(debugBuilds);
+    auto entry = [](const std::shared_ptr<const Kernel> &kernel) {
+      return kernel ? kernel->entry.invocation : nullptr;
+    };
+    debugPixel = {x,
+                  y,
+                  entry(this->debugBuilds.fragment),
+                  entry(this->debugBuilds.vertex),
+                  entry(this->debugBuilds.tessControl),
+                  entry(this->debugBuilds.tessEvaluation),
+                  entry(this->debugBuilds.geometry)};
   }
 
   /// Draws into `target`. Errors name the stage's shader.
@@ -95,7 +95,7 @@ private:
   std::optional<Dispatch> tessEvaluation;
   std::optional<Dispatch> geometry;
   std::optional<Dispatch> fragment;
-  std::shared_ptr<const Kernel> debugFragment, debugVertex, debugGeometry;
+  DrawShaders debugBuilds;
   runtime::DebugPixel debugPixel;
 };
 

@@ -41,6 +41,11 @@ void populateControlFlowPatterns(const mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 void populateRuntimeCallPatterns(const mlir::TypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+/// OpEmitVertex and OpEndPrimitive: emitting into the launch's
+/// spvb_geometry_emit.
+void populateGeometryPatterns(const mlir::TypeConverter &converter,
+                              const InterfaceLayout &layout,
+                              mlir::RewritePatternSet &patterns);
 void populateGLSLPatterns(const mlir::TypeConverter &converter,
                           mlir::RewritePatternSet &patterns);
 /// OpKill and OpTerminateInvocation: in a fragment shader they set the

@@ -33,7 +33,6 @@ inline constexpr llvm::StringLiteral kSample2Lanes = "spvb_rt_sample2_lanes";
 inline constexpr llvm::StringLiteral kSample2Uniform =
     "spvb_rt_sample2_uniform";
 inline constexpr llvm::StringLiteral kInterpolate = "spvb_rt_interpolate";
-inline constexpr llvm::StringLiteral kGeometry = "spvb_rt_geometry";
 
 /// The prefix of every symbol of ours in a compiled module.
 inline constexpr llvm::StringLiteral kSymbolPrefix = "spvb_";

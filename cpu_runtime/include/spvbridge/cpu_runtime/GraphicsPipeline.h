@@ -217,16 +217,20 @@ struct StageKernel {
 /// through `fragment`, the invocation entry of a debug build of the
 /// fragment shader (the same ABI and layouts), each in a thread named
 /// "pixel X,Y" while it runs; the rest of the draw runs optimized. With
-/// `vertex` and `geometry`, debug builds of those shaders, the vertex and
-/// geometry shader invocations behind the primitives that cover the pixel
-/// run again through them, each in a thread named for its vertex or
-/// primitive, before any fragment is shaded (a draw without tessellation
-/// shaders; their outputs are the same, but their stores and atomics
-/// happen twice).
+/// debug builds of the other stages, the invocations behind the primitives
+/// that cover the pixel run again through them before any fragment is
+/// shaded, each in a thread named for it: the vertices ("vertex N", "vertex
+/// N/I" for instance I), each patch's control shader workgroup ("tesc P/J"
+/// for its invocation J) and its evaluation shader invocations ("tese P/V",
+/// its tessellated vertex V), and the geometry shader invocations
+/// ("primitive N", "prim N inv J"). Their outputs are the same, but their
+/// stores and atomics happen twice.
 struct DebugPixel {
   uint32_t x = 0, y = 0;
   spvb_entry_fn fragment = nullptr;
   spvb_entry_fn vertex = nullptr;
+  spvb_entry_fn tessControl = nullptr;
+  spvb_entry_fn tessEvaluation = nullptr;
   spvb_entry_fn geometry = nullptr;
 };
 

@@ -62,9 +62,9 @@ struct DispatchResources {
   /// The WorkgroupId of the launch's first workgroup (vkCmdDispatchBase);
   /// NumWorkgroups stays the count.
   std::array<uint32_t, 3> baseWorkgroup{};
-  /// What a graphics stage's runtime calls work on (a geometry shader's
-  /// emitted vertices), reached through the dispatch.
-  void *stageContext = nullptr;
+  /// Where a geometry shader's invocations emit (spvb_dispatch's
+  /// geometry_emit).
+  const spvb_geometry_emit *geometryEmit = nullptr;
   /// Graphics stages: names invocation i of the launch (its linear
   /// workgroup index x the workgroup size + its local index) in the checks'
   /// messages, e.g. "vertex 5". Empty: by workgroup and local invocation.
@@ -169,7 +169,8 @@ struct DebugInvocation {
   /// the invocations as threads and switches between them.
   bool wholeWorkgroup = false;
   /// The thread's name while the invocation runs there (at most 15
-  /// characters); empty: "inv X,Y,Z" by its global id.
+  /// characters), or with wholeWorkgroup the prefix of "NAME/I" for local
+  /// index I; empty: "inv X,Y,Z" by its global id.
   std::string threadName;
 };
 

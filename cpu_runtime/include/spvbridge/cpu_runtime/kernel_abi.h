@@ -66,7 +66,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 14
+#define SPVB_ABI_VERSION 15
 
 /* Vertices a vertex shader's workgroup shades (its SIMD lanes). */
 #define SPVB_VERTICES_PER_WORKGROUP 16
@@ -83,6 +83,20 @@ typedef struct spvb_binding {
   uint8_t *base;
   uint64_t size;
 } spvb_binding;
+
+/* Where a geometry shader's invocations emit their vertices (stream 0;
+ * no other stream is rasterized). Invocation i's OpEmitVertex copies its
+ * output record to vertices + (i * max_vertices + k) * stage_output_size
+ * with k = counts[i], and counts it, unless k is max_vertices (vertices
+ * past OutputVertices are undefined: they are dropped); OpEndPrimitive
+ * after k > 0 vertices sets strip_ends[i * max_vertices + k - 1]. */
+typedef struct spvb_geometry_emit {
+  uint8_t *vertices;
+  uint32_t *counts;
+  uint8_t *strip_ends;
+  uint32_t max_vertices;
+  uint32_t reserved0;
+} spvb_geometry_emit;
 
 /* Read-only for the whole dispatch. */
 typedef struct spvb_dispatch {
@@ -101,6 +115,9 @@ typedef struct spvb_dispatch {
    * NULL for compute. */
   uint8_t *stage_inputs;
   uint8_t *stage_outputs;
+  /* Geometry stages: where invocation 0 emits; NULL drops what is
+   * emitted. */
+  const spvb_geometry_emit *geometry_emit;
 } spvb_dispatch;
 
 /* One per invocation (or per workgroup for the workgroup entry). */
@@ -387,13 +404,6 @@ void spvb_rt_interpolate(spvb_invocation *invocation, uint32_t instruction,
                          const void *input, uint32_t result_desc,
                          const void *operand, uint32_t operand_desc,
                          void *result);
-
-/* Geometry shaders: OpEmitVertex (opcode 218) appends the invocation's
- * output record to vertex stream `stream`; OpEndPrimitive (219) ends the
- * stream's current strip. */
-void spvb_rt_geometry(const spvb_dispatch *dispatch,
-                      const spvb_invocation *invocation, uint32_t opcode,
-                      uint32_t stream);
 
 #ifdef __cplusplus
 }
