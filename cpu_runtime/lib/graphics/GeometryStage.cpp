@@ -82,7 +82,9 @@ void spvb::runtime::assembleGeometryInputs(VkPrimitiveTopology topology,
       return;
     }
     default: {
-      std::vector<Primitive> primitives;
+      // Kept from one draw to the next, as the inputs are.
+      static thread_local std::vector<Primitive> primitives;
+      primitives.clear();
       assemblePrimitives(topology, first, n, {}, primitives);
       for (const Primitive &primitive : primitives) {
         GeometryInput &input = inputs.emplace_back();

@@ -443,7 +443,8 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   // part of a draw).
   std::vector<ProjectedVertex> &projected = scratch.projected;
   uint64_t lastVertices = uint64_t(lastPerInstance) * instanceCount;
-  projected.assign(lastVertices, ProjectedVertex());
+  // Every element is written below: kept ones are not cleared first.
+  projected.resize(lastVertices);
   forEachChunk(launcher, lastVertices, 256, [&](uint64_t begin, uint64_t end) {
     for (uint64_t v = begin; v < end; ++v) {
       ClipPosition clip;
