@@ -127,8 +127,10 @@ static void copyInput(uint8_t *to, const uint8_t *from, uint32_t bytes) {
 }
 
 /// Writes the input records: per-vertex inputs from their vertex's output
-/// record, then the primitive's id and the invocation's.
-static void fillInputs(llvm::ArrayRef<spvb_stage_variable> vertexVars,
+/// record, then the primitive's id and the invocation's; spread over the
+/// launcher's threads.
+static void fillInputs(Launcher &launcher,
+                       llvm::ArrayRef<spvb_stage_variable> vertexVars,
                        const StageRecords &vertexOutputs,
                        llvm::ArrayRef<spvb_stage_variable> geometryVars,
                        llvm::ArrayRef<GeometryInput> inputs,
@@ -153,20 +155,24 @@ static void fillInputs(llvm::ArrayRef<spvb_stage_variable> vertexVars,
            std::min(var.bytes * var.count, source->bytes * source->count),
            var.vertex});
   }
-  for (size_t p = 0; p < inputs.size(); ++p)
-    for (uint32_t i = 0; i < invocations; ++i) {
-      uint8_t *record = records.at(p * invocations + i);
-      for (const Copy &copy : copies)
-        copyInput(record + copy.to,
-                  vertexOutputs.at(inputs[p].records[copy.vertex]) + copy.from,
-                  copy.bytes);
-      for (const spvb_stage_variable *var : ids) {
-        int64_t value = var->builtin == spv::BuiltInInvocationId
-                            ? int64_t(i)
-                            : int64_t(inputs[p].id);
-        storeScalar(record + var->offset, *var, double(value), value);
-      }
-    }
+  forEachChunk(
+      launcher, inputs.size(), 1024, [&](uint64_t begin, uint64_t end) {
+        for (uint64_t p = begin; p < end; ++p)
+          for (uint32_t i = 0; i < invocations; ++i) {
+            uint8_t *record = records.at(p * invocations + i);
+            for (const Copy &copy : copies)
+              copyInput(record + copy.to,
+                        vertexOutputs.at(inputs[p].records[copy.vertex]) +
+                            copy.from,
+                        copy.bytes);
+            for (const spvb_stage_variable *var : ids) {
+              int64_t value = var->builtin == spv::BuiltInInvocationId
+                                  ? int64_t(i)
+                                  : int64_t(inputs[p].id);
+              storeScalar(record + var->offset, *var, double(value), value);
+            }
+          }
+      });
 }
 
 /// A geometry shader invocation as the checks' messages name it, by
@@ -243,8 +249,8 @@ llvm::Error spvb::runtime::runGeometryStage(
     StageRecords outputs =
         StageRecords::reuse(outputStorage, info.stage_output_size, count,
                             geometry.entry->workgroupFill);
-    fillInputs(vertex.variables, vertexOutputs, geometry.variables, primitives,
-               shape.invocations, records);
+    fillInputs(launcher, vertex.variables, vertexOutputs, geometry.variables,
+               primitives, shape.invocations, records);
     // Each invocation emits into its OutputVertices slots after the
     // records so far, which are then closed up.
     uint64_t first = result.vertexCount;
@@ -332,7 +338,7 @@ llvm::Error spvb::runtime::rerunGeometryInvocation(
   StageRecords records(info.stage_input_size, invocations);
   StageRecords outputs(info.stage_output_size, invocations,
                        geometry.entry->workgroupFill);
-  fillInputs(vertex.variables, vertexOutputs, geometry.variables,
+  fillInputs(launcher, vertex.variables, vertexOutputs, geometry.variables,
              llvm::ArrayRef(input), invocations, records);
   uint32_t local = invocation % invocations;
   StageLaunchContext context;
