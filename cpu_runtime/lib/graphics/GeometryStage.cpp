@@ -126,9 +126,9 @@ static void copyInput(uint8_t *to, const uint8_t *from, uint32_t bytes) {
   }
 }
 
-/// Writes the input records: per-vertex inputs from their vertex's output
-/// record, then the primitive's id and the invocation's; spread over the
-/// launcher's threads.
+/// Writes the input records whole: zeros, per-vertex inputs from their
+/// vertex's output record, then the primitive's id and the invocation's;
+/// spread over the launcher's threads.
 static void fillInputs(Launcher &launcher,
                        llvm::ArrayRef<spvb_stage_variable> vertexVars,
                        const StageRecords &vertexOutputs,
@@ -160,6 +160,7 @@ static void fillInputs(Launcher &launcher,
         for (uint64_t p = begin; p < end; ++p)
           for (uint32_t i = 0; i < invocations; ++i) {
             uint8_t *record = records.at(p * invocations + i);
+            std::memset(record, 0, records.getRecordSize());
             for (const Copy &copy : copies)
               copyInput(record + copy.to,
                         vertexOutputs.at(inputs[p].records[copy.vertex]) +
@@ -244,8 +245,8 @@ llvm::Error spvb::runtime::runGeometryStage(
     llvm::ArrayRef<GeometryInput> primitives =
         inputs.slice(begin, std::min<uint64_t>(batch, inputs.size() - begin));
     uint64_t count = primitives.size() * shape.invocations;
-    StageRecords records =
-        StageRecords::reuse(inputStorage, info.stage_input_size, count);
+    StageRecords records = StageRecords::reuseUncleared(
+        inputStorage, info.stage_input_size, count);
     StageRecords outputs =
         StageRecords::reuse(outputStorage, info.stage_output_size, count,
                             geometry.entry->workgroupFill);

@@ -26,6 +26,13 @@ public:
     storage.assign((recordSize * count + 7) / 8 + 1, fill ? ~uint64_t(0) : 0);
     return StageRecords(recordSize, std::move(storage));
   }
+  /// As reuse, but records kept from before keep their contents: for a
+  /// caller that writes every record whole.
+  static StageRecords reuseUncleared(std::vector<uint64_t> &storage,
+                                     uint64_t recordSize, uint64_t count) {
+    storage.resize((recordSize * count + 7) / 8 + 1);
+    return StageRecords(recordSize, std::move(storage));
+  }
   std::vector<uint64_t> release() && { return std::move(words); }
   /// Room for `count` records of `size` bytes in the memory these have;
   /// those that were kept keep their contents, new ones are zero.
