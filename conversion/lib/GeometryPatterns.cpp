@@ -31,6 +31,17 @@ struct Emitter {
   Value maxVertices;
 };
 
+/// Loads a field of the dispatch block or of the emitter: both are invariant
+/// for the launch.
+Value loadInvariant(OpBuilder &b, Location loc, Value base, int64_t offset,
+                    Type type) {
+  bool pointer = isa<LLVM::LLVMPointerType>(type);
+  return LLVM::LoadOp::create(b, loc, type,
+                              createByteOffset(b, loc, base, offset),
+                              pointer ? 8 : 4, false, false,
+                              /*isInvariant=*/true);
+}
+
 /// Builds `body` where the launch has an emitter; a launch without one (a
 /// kernel run on its own, --debug-pixel's rerun) drops what it emits.
 void withEmitter(ConversionPatternRewriter &rewriter, Operation *op,
@@ -42,15 +53,8 @@ void withEmitter(ConversionPatternRewriter &rewriter, Operation *op,
   Type ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
   Type i32 = rewriter.getI32Type();
   Type i64 = rewriter.getI64Type();
-  // The dispatch block and the emitter are invariant for the launch.
-  auto loadInvariant = [&](Value base, int64_t offset, Type type) -> Value {
-    return LLVM::LoadOp::create(rewriter, loc, type,
-                                createByteOffset(rewriter, loc, base, offset),
-                                type == ptr ? 8 : 4, false, false,
-                                /*isInvariant=*/true);
-  };
-  Value emit =
-      loadInvariant(dispatch, offsetof(spvb_dispatch, geometry_emit), ptr);
+  Value emit = loadInvariant(rewriter, loc, dispatch,
+                             offsetof(spvb_dispatch, geometry_emit), ptr);
   Value none =
       LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, emit,
                            LLVM::ZeroOp::create(rewriter, loc, ptr));
@@ -63,14 +67,14 @@ void withEmitter(ConversionPatternRewriter &rewriter, Operation *op,
                          offsetof(spvb_invocation, global_id)),
         4);
     emitter.index = LLVM::ZExtOp::create(rewriter, loc, i64, id);
-    Value counts =
-        loadInvariant(emit, offsetof(spvb_geometry_emit, counts), ptr);
+    Value counts = loadInvariant(rewriter, loc, emit,
+                                 offsetof(spvb_geometry_emit, counts), ptr);
     emitter.countAddress = LLVM::GEPOp::create(rewriter, loc, ptr, i32, counts,
                                                ValueRange{emitter.index});
     emitter.count =
         LLVM::LoadOp::create(rewriter, loc, i32, emitter.countAddress, 4);
-    emitter.maxVertices =
-        loadInvariant(emit, offsetof(spvb_geometry_emit, max_vertices), i32);
+    emitter.maxVertices = loadInvariant(
+        rewriter, loc, emit, offsetof(spvb_geometry_emit, max_vertices), i32);
     body(emitter);
   });
 }
@@ -108,11 +112,9 @@ public:
       Value full = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::uge,
                                         emitter.count, emitter.maxVertices);
       emitConditionally(rewriter, loc, full, false, [&] {
-        Value vertices = LLVM::LoadOp::create(
-            rewriter, loc, ptr,
-            createByteOffset(rewriter, loc, emitter.emit,
-                             offsetof(spvb_geometry_emit, vertices)),
-            8, false, false, /*isInvariant=*/true);
+        Value vertices =
+            loadInvariant(rewriter, loc, emitter.emit,
+                          offsetof(spvb_geometry_emit, vertices), ptr);
         Value size = LLVM::ConstantOp::create(
             rewriter, loc, i64,
             rewriter.getI64IntegerAttr(layout.stageOutputSize));
@@ -159,11 +161,9 @@ public:
       Value empty = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
                                          emitter.count, zero);
       emitConditionally(rewriter, loc, empty, false, [&] {
-        Value ends = LLVM::LoadOp::create(
-            rewriter, loc, ptr,
-            createByteOffset(rewriter, loc, emitter.emit,
-                             offsetof(spvb_geometry_emit, strip_ends)),
-            8, false, false, /*isInvariant=*/true);
+        Value ends =
+            loadInvariant(rewriter, loc, emitter.emit,
+                          offsetof(spvb_geometry_emit, strip_ends), ptr);
         Value last = LLVM::SubOp::create(
             rewriter, loc, emitter.count,
             LLVM::ConstantOp::create(rewriter, loc, i32,
