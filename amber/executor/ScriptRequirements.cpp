@@ -68,6 +68,7 @@ static const llvm::StringSet<> &getSupportedFeatures() {
       "SubgroupSupportedOperations.clustered",
       "SubgroupSupportedOperations.quad",
       "SubgroupSupportedStages.compute",
+      "SubgroupSupportedStages.fragment",
       "ShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes",
       "VulkanMemoryModelFeatures.vulkanMemoryModel",
       "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",

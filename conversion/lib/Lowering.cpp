@@ -12,6 +12,8 @@
 #include "UndefinedChecks.h"
 #include "spvbridge/conversion/Patterns.h"
 #include "spvbridge/conversion/TypeConverter.h"
+#include "spvbridge/cpu_runtime/QuadDerivatives.h"
+#include "spvbridge/cpu_runtime/kernel_abi.h"
 #include "spvbridge/spirv/Deserializer.h"
 #include "spvbridge/spirv/LocationFormat.h"
 #include "spvbridge/spirv/SpvbDialect.h"
@@ -119,12 +121,22 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
     });
   // Barriers and subgroup operations count only in what the entry point
   // reaches.
-  bool barriers = false, subgroupOps = false;
+  bool barriers = false, subgroupOps = false, wholeSubgroups = false;
   top.walk([&](spirv::ControlBarrierOp) { barriers = true; });
-  top.walk([&](SubgroupOp) { subgroupOps = true; });
+  top.walk([&](SubgroupOp op) {
+    subgroupOps = true;
+    uint32_t opcode = op.getOpcode();
+    wholeSubgroups |= !abi::isDerivativeOpcode(opcode) &&
+                      opcode != spv::OpGroupNonUniformQuadBroadcast &&
+                      opcode != spv::OpGroupNonUniformQuadSwap;
+  });
   for (EntryPointLayout &entry : layout->entryPoints) {
     entry.usesBarriers = barriers;
     entry.usesSubgroupOps = subgroupOps;
+    // Quads fill a fragment shader's subgroups as they fill a GPU's: its
+    // workgroups hold whole subgroups of every size the runtime may choose.
+    if (entry.model == spirv::ExecutionModel::Fragment && wholeSubgroups)
+      entry.workgroupSize[0] = SPVB_MAX_SUBGROUP_SIZE;
   }
   findTerminatingFunctions(top, *layout);
   top.walk([&](spirv::AddressOfOp op) {

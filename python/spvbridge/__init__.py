@@ -616,7 +616,8 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
          buffers: Optional[Mapping[Any, Any]] = None, push: Any = None,
          images: Optional[Mapping[Any, Image]] = None,
          samplers: Optional[Mapping[Any, Sampler]] = None, threads: int = 0,
-         check_bounds: bool = True, timeout: float = 60.0,
+         subgroup_size: int = 32, check_bounds: bool = True,
+         timeout: float = 60.0,
          printf: Optional[Callable[[str], Any]] = None,
          debug_pixel: Optional[Tuple[int, int]] = None) -> Any:
     """Draws and returns the colour attachment of output `location` as an
@@ -636,7 +637,9 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
     draws with Vulkan's standard 4 sample locations and returns the
     resolved image (the average of the samples; sample 0 for integer
     outputs). Resources bind as for Kernel.dispatch, visible to both
-    stages; a draw past its timeout is stopped and raises
+    stages; subgroup_size: the fragment shader's subgroups (at least 4,
+    whole quads, as `spv-run --subgroup-size`); a draw past its timeout
+    is stopped and raises
     DispatchTimeoutError. printf: called with each debugPrintfEXT line, as
     for Kernel.dispatch. debug_pixel=(x, y) runs the fragment invocations
     that cover that pixel, and the vertex and geometry shader invocations
@@ -648,7 +651,7 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
     import numpy as np
 
     _check_numbers(threads=threads, instances=instances, location=location,
-                   samples=samples, timeout=timeout,
+                   samples=samples, timeout=timeout, subgroup_size=subgroup_size,
                    patch_control_points=patch_control_points)
     if count is not None:
         _check_numbers(count=count)
@@ -666,7 +669,8 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = None, *,
                     or tess_evaluation is not None else "triangle_list")
     copies: List[Tuple[Any, Any]] = []
     common = _resources(buffers, push, images, samplers, kernels, copies)
-    common.update(subgroup_size=4, threads=threads, check_bounds=check_bounds,
+    common.update(subgroup_size=subgroup_size, threads=threads,
+                  check_bounds=check_bounds,
                   check_races=False, check_undefined=False, check_nan=False,
                   timeout=float(timeout))
     vertex_list = [_vertex_input(loc, value)

@@ -212,7 +212,8 @@ def draw(fragment: Kernel, vertex: Optional[Kernel] = ..., *,
          buffers: Optional[Mapping[Any, Any]] = ..., push: Any = ...,
          images: Optional[Mapping[Any, Image]] = ...,
          samplers: Optional[Mapping[Any, Sampler]] = ..., threads: int = ...,
-         check_bounds: bool = ..., timeout: float = ...,
+         subgroup_size: int = ..., check_bounds: bool = ...,
+         timeout: float = ...,
          printf: Optional[Callable[[str], Any]] = ...,
          debug_pixel: Optional[Tuple[int, int]] = ...) -> Any: ...
 

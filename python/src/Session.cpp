@@ -5,6 +5,9 @@
 
 #include "spvbridge/bridge/KernelCache.h"
 
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -67,6 +70,11 @@ void Session::setDiskCache(const std::string &directory) {
 
 runtime::Launcher &Session::getLauncher(unsigned threads,
                                         uint32_t subgroupSize) {
+  if (subgroupSize == 0 || subgroupSize > runtime::kMaxSubgroupSize ||
+      !llvm::isPowerOf2_32(subgroupSize))
+    throwBindingError(llvm::formatv("subgroup_size={0}: expected a power of "
+                                    "two from 1 to {1}",
+                                    subgroupSize, runtime::kMaxSubgroupSize));
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<runtime::Launcher> &launcher =
       launchers[{threads, subgroupSize}];

@@ -204,11 +204,6 @@ py::dict ShaderKernel::dispatch(const DispatchRequest &request) {
                          .count();
   if (request.repeat == 0)
     throwBindingError("repeat=0: expected at least 1 run");
-  if (request.subgroupSize == 0 || request.subgroupSize > 64 ||
-      !llvm::isPowerOf2_32(request.subgroupSize))
-    throwBindingError(formatv("subgroup_size={0}: expected a power of two "
-                              "from 1 to 64",
-                              request.subgroupSize));
   Dispatch dispatch(variant);
   ResourceBinder binder({variant.get()});
   BindTargetFor<Dispatch> target(dispatch);

@@ -72,6 +72,33 @@ void main() { color = uvec4(value, 1, 2, 3); }
     np.testing.assert_array_equal(indexed, image)
 
 
+def test_fragment_subgroups_hold_whole_quads():
+    fragment = spvbridge.compile("""
+#version 450
+#extension GL_KHR_shader_subgroup_ballot : require
+layout(location = 0) out uvec4 color;
+void main() {
+  color = uvec4(gl_SubgroupSize,
+                subgroupBallotBitCount(subgroupBallot(!gl_HelperInvocation)),
+                gl_SubgroupInvocationID, 0);
+}
+""", stage="fragment")
+    # The full-screen rectangle's two triangles each shade the 2x2 image's
+    # one quad; both quads are in one subgroup, which sees the 4 pixels.
+    ys, xs = np.mgrid[0:2, 0:2]
+    for size in (8, 32):
+        image = spvbridge.draw(fragment, size=(2, 2), subgroup_size=size)
+        np.testing.assert_array_equal(image[..., 0], np.full((2, 2), size))
+        np.testing.assert_array_equal(image[..., 1], np.full((2, 2), 4))
+        np.testing.assert_array_equal(image[..., 2] % 4, xs + 2 * ys)
+    # At least 4: a quad is never split.
+    image = spvbridge.draw(fragment, size=(2, 2), subgroup_size=1)
+    np.testing.assert_array_equal(image[..., 0], np.full((2, 2), 4))
+    with pytest.raises(spvbridge.BindingError,
+                       match=r"subgroup_size=3: expected a power of two"):
+        spvbridge.draw(fragment, size=(2, 2), subgroup_size=3)
+
+
 def test_multisampled_draws_are_resolved():
     vertex = spvbridge.compile("""
 #version 450

@@ -194,7 +194,7 @@ struct CpuDraw {
 
 Expected<CpuDraw> drawOnCpu(const DrawOptions &options,
                             const CompiledShaders &shaders, HostJob &job,
-                            const Geometry &geometry,
+                            const Geometry &geometry, uint32_t subgroupSize,
                             Attachments &attachments) {
   Expected<Draw> created = Draw::create(shaders);
   if (!created)
@@ -235,7 +235,7 @@ Expected<CpuDraw> drawOnCpu(const DrawOptions &options,
     call.indexSize = options.indices->indexSize;
   }
 
-  runtime::Launcher launcher(options.threads);
+  runtime::Launcher launcher(options.threads, subgroupSize);
   CpuDraw result;
   result.threads = launcher.getThreadCount();
   runtime::Watchdog watchdog(
@@ -557,8 +557,18 @@ Expected<int> spvb::run::runDrawCommand(const DrawOptions &options,
   Attachments attachments(plans, width, height, options.samples);
   std::optional<CpuDraw> cpu;
   if (options.cpu) {
+    // Subgroup results depend on the subgroup size: --compare runs the CPU
+    // with the device's unless the command line picks one.
+    uint32_t subgroupSize = options.subgroupSize.value_or(32);
+    if (vulkanResult && !options.subgroupSize) {
+      Expected<uint32_t> deviceSize =
+          getCompareSubgroupSize(vulkanResult->subgroupSize);
+      if (!deviceSize)
+        return deviceSize.takeError();
+      subgroupSize = *deviceSize;
+    }
     Expected<CpuDraw> drawn =
-        drawOnCpu(options, *shaders, job, *geometry, attachments);
+        drawOnCpu(options, *shaders, job, *geometry, subgroupSize, attachments);
     if (!drawn)
       return drawn.takeError();
     cpu = std::move(*drawn);

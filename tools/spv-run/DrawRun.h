@@ -53,6 +53,8 @@ struct DrawOptions {
   uint32_t repeat = 10;
   /// 0: every hardware thread.
   unsigned threads = 0;
+  /// --subgroup-size; unset: 32, or the Vulkan device's with --compare.
+  std::optional<uint32_t> subgroupSize;
   double timeoutSeconds = 60;
   DeviceLimits limits;
   bool json = false;

@@ -16,6 +16,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -682,6 +683,17 @@ llvm::Expected<uint32_t> spvb::run::parseSubgroupSize(llvm::StringRef value) {
     return makeError("error: --subgroup-size '" + value +
                      "': expected a power of two from 1 to 64");
   return size;
+}
+
+llvm::Expected<uint32_t>
+spvb::run::getCompareSubgroupSize(uint32_t deviceSize) {
+  if (deviceSize == 0 || deviceSize > 64 || (deviceSize & (deviceSize - 1)))
+    return makeError(llvm::formatv(
+        "error: --compare: the Vulkan device's subgroup size {0} is not one "
+        "the CPU runtime has (a power of two from 1 to 64); pass "
+        "--subgroup-size",
+        deviceSize));
+  return deviceSize;
 }
 
 uint64_t spvb::run::getImageByteSize(const ImageArgument &image) {

@@ -315,6 +315,13 @@ llvm::Expected<SamplerArgument> parseSamplerArgument(llvm::StringRef arg);
 ///   error: --subgroup-size 'V': expected a power of two from 1 to 64
 llvm::Expected<uint32_t> parseSubgroupSize(llvm::StringRef value);
 
+/// The CPU's subgroup size for --compare without --subgroup-size: the
+/// Vulkan device's `deviceSize`, so subgroup results can agree. Errors:
+///   error: --compare: the Vulkan device's subgroup size N is not one the
+///          CPU runtime has (a power of two from 1 to 64); pass
+///          --subgroup-size
+llvm::Expected<uint32_t> getCompareSubgroupSize(uint32_t deviceSize);
+
 } // namespace spvb::run
 
 #endif // SPVBRIDGE_TOOLS_SPV_RUN_RUNARGUMENTS_H

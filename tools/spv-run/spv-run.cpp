@@ -738,7 +738,6 @@ static int runDraw(StringRef threadsArg) {
   for (cl::Option *option :
        {static_cast<cl::Option *>(std::addressof(groupsArg)),
         static_cast<cl::Option *>(&workgroupOrderArg),
-        static_cast<cl::Option *>(&subgroupSizeArg),
         static_cast<cl::Option *>(std::addressof(deviceBufferArgs)),
         static_cast<cl::Option *>(std::addressof(addressArgs))})
     if (option->getNumOccurrences())
@@ -746,6 +745,12 @@ static int runDraw(StringRef threadsArg) {
                   " is for dispatches; --framebuffer draws");
   run::DrawOptions options;
   options.shaderPaths.assign(shaderPaths.begin(), shaderPaths.end());
+  if (subgroupSizeArg.getNumOccurrences()) {
+    Expected<uint32_t> subgroupSize = run::parseSubgroupSize(subgroupSizeArg);
+    if (!subgroupSize)
+      return fail(subgroupSize.takeError());
+    options.subgroupSize = *subgroupSize;
+  }
   Expected<run::FramebufferArgument> framebuffer =
       run::parseFramebufferArgument(framebufferArg);
   if (!framebuffer)
@@ -1050,14 +1055,9 @@ int main(int argc, char **argv) {
   uint32_t cpuSubgroupSize = *subgroupSize;
   if (backends->compare() && !subgroupSizeArg.getNumOccurrences()) {
     Expected<uint32_t> deviceSize =
-        run::parseSubgroupSize(std::to_string(vulkanResult->subgroupSize));
-    if (!deviceSize) {
-      consumeError(deviceSize.takeError());
-      return fail(formatv("--compare: the Vulkan device's subgroup size {0} "
-                          "is not one the CPU runtime has (a power of two "
-                          "from 1 to 64); pass --subgroup-size",
-                          vulkanResult->subgroupSize));
-    }
+        run::getCompareSubgroupSize(vulkanResult->subgroupSize);
+    if (!deviceSize)
+      return fail(deviceSize.takeError());
     cpuSubgroupSize = *deviceSize;
   }
   runtime::Launcher launcher(threads, cpuSubgroupSize);

@@ -178,13 +178,7 @@ llvm::Expected<Result> Session::run(const Job &job) {
   if (llvm::Error error = context.createDevice(request))
     return error;
   result.deviceName = context.properties.deviceName;
-  auto subgroup = makeStruct<VkPhysicalDeviceSubgroupProperties>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
-  auto properties2 = makeStruct<VkPhysicalDeviceProperties2>(
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
-  properties2.pNext = &subgroup;
-  vkGetPhysicalDeviceProperties2(context.physicalDevice, &properties2);
-  result.subgroupSize = subgroup.subgroupSize;
+  result.subgroupSize = context.getSubgroupSize();
   if (llvm::Error error = context.createBuffers(bindings))
     return error;
   if (llvm::Error error = createDeviceBuffers(job))

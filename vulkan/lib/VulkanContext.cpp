@@ -380,6 +380,16 @@ llvm::Error Context::checkBindingLimits(const Bindings &bindings) {
   return llvm::Error::success();
 }
 
+uint32_t Context::getSubgroupSize() const {
+  auto subgroup = makeStruct<VkPhysicalDeviceSubgroupProperties>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+  auto properties2 = makeStruct<VkPhysicalDeviceProperties2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+  properties2.pNext = &subgroup;
+  vkGetPhysicalDeviceProperties2(physicalDevice, &properties2);
+  return subgroup.subgroupSize;
+}
+
 llvm::Error Context::createDevice(const DeviceRequest &request) {
   // Every supported core feature, so shaders using Int64, Float64, 8/16-bit
   // storage and the like run; robustness only on request.

@@ -123,6 +123,8 @@ public:
   /// --push and --buffer sizes and per-stage buffer descriptor counts.
   llvm::Error checkBindingLimits(const Bindings &bindings);
   llvm::Error createDevice(const DeviceRequest &request);
+  /// The physical device's VkPhysicalDeviceSubgroupProperties::subgroupSize.
+  uint32_t getSubgroupSize() const;
 
   llvm::Error allocateMemory(const VkMemoryRequirements &requirements,
                              VkMemoryPropertyFlags wanted,

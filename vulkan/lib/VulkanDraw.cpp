@@ -634,6 +634,7 @@ llvm::Expected<DrawResult> DrawSession::run(const DrawJob &job) {
   if (llvm::Error error = context.createDevice(request))
     return error;
   result.deviceName = context.properties.deviceName;
+  result.subgroupSize = context.getSubgroupSize();
   if (llvm::Error error = context.createBuffers(bindings))
     return error;
   if (llvm::Error error = createVertexInput(job))

@@ -114,15 +114,16 @@ FragmentStage::FragmentStage(const StageKernel &vertex,
   needsDepths = !operations.writesUnorm8Only();
 }
 
-llvm::Error FragmentStage::prepare() {
+llvm::Error FragmentStage::prepare(uint32_t subgroupSize) {
   if (!fragment.entry)
     return llvm::Error::success();
   if (llvm::Error error =
           prepareDispatch(*fragment.entry, *fragment.resources, {0, 0, 1},
-                          /*defaultSubgroupSize=*/4, state, dispatch))
+                          subgroupSize, state, dispatch))
     return error;
-  // A quad is a subgroup.
-  dispatch.subgroup_size = 4;
+  // Quads are never split between subgroups (Vulkan asks for a subgroup
+  // size of at least 4 where quad operations are supported).
+  dispatch.subgroup_size = std::max(dispatch.subgroup_size, 4u);
   // Batches are rows of at most this many workgroups.
   dispatch.workgroup_count[0] = QuadBatch::kCapacity / quadsPerGroup + 1;
   dispatch.workgroup_count[1] = ~0u;

@@ -4,10 +4,10 @@
 // are queued with the primitive they belong to, and a full queue is shaded
 // at once: the input records interpolated from the vertex outputs, the
 // shader run in workgroups of SPVB_FRAGMENT_QUADS_PER_WORKGROUP quads (SIMD
-// lanes for all of them), and the per-fragment operations applied in the
-// order the quads came. A draw gives each thread its own batch for the
-// tiles it takes, so a pixel's fragments always meet the framebuffer in
-// primitive order.
+// lanes for all of them; whole subgroups with subgroup operations), and the
+// per-fragment operations applied in the order the quads came. A draw gives
+// each thread its own batch for the tiles it takes, so a pixel's fragments
+// always meet the framebuffer in primitive order.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_CPU_RUNTIME_LIB_FRAGMENTSHADING_H
@@ -72,8 +72,9 @@ public:
   bool hasCentroidInputs() const { return centroidInputs; }
 
   /// Checks the fragment kernel and fills the dispatch its batches start
-  /// from.
-  llvm::Error prepare();
+  /// from; `subgroupSize` is the device's (the stage's resources may ask
+  /// for another).
+  llvm::Error prepare(uint32_t subgroupSize);
   /// After every batch: the first fault or reported error.
   llvm::Error takeError() { return faults.takeError(state); }
   uint64_t getInvocations() const { return invocations.load(); }

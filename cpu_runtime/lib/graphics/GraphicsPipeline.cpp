@@ -406,7 +406,7 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   FragmentOperations operations(state, target, fragment.variables);
   FragmentStage stage(*last, fragment, *lastOutputs, lastPerInstance, *samples,
                       operations);
-  if (llvm::Error error = stage.prepare())
+  if (llvm::Error error = stage.prepare(launcher.getSubgroupSize()))
     return error;
   stage.setDebugPixel(stages.debugPixel);
   setup.samples = *samples;

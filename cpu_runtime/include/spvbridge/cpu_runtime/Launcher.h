@@ -30,9 +30,8 @@ namespace spvb::runtime {
 
 class WorkerPool;
 
-/// The largest subgroup the runtime runs: a subgroup's ballots and masks
-/// are 64-bit words.
-inline constexpr uint32_t kMaxSubgroupSize = 64;
+/// The largest subgroup the runtime runs.
+inline constexpr uint32_t kMaxSubgroupSize = SPVB_MAX_SUBGROUP_SIZE;
 
 /// A compiled entry point, as the runtime needs it.
 struct KernelEntry {

@@ -41,8 +41,11 @@
  * (SIMD lanes for all of them; the invocations of a last, partial group
  * run one by one through the invocation entry), a fragment shader with
  * SPVB_FRAGMENT_QUADS_PER_WORKGROUP 2x2 quads per workgroup (workgroup
- * size 4 x that, subgroup size 4: one subgroup per quad; local index =
- * 4 * quad + x + 2y, helper invocations included).
+ * size 4 x that; local index = 4 * quad + x + 2y, helper invocations
+ * included). A fragment shader with subgroup operations other than
+ * derivatives and quad operations has workgroups of SPVB_MAX_SUBGROUP_SIZE
+ * invocations, so that subgroups of every size the runtime may choose are
+ * whole quads and full; its subgroup size is the device's, at least 4.
  * A tessellation evaluation shader runs as a vertex shader does, one
  * invocation per tessellated vertex, and so does a geometry shader, one
  * invocation per input primitive and gl_InvocationID. A tessellation
@@ -73,6 +76,9 @@ extern "C" {
 
 /* 2x2 quads a fragment shader's workgroup shades (its SIMD lanes). */
 #define SPVB_FRAGMENT_QUADS_PER_WORKGROUP 4
+
+/* The largest subgroup: a subgroup's ballots and masks are 64-bit words. */
+#define SPVB_MAX_SUBGROUP_SIZE 64
 
 /* One descriptor: a buffer's base address and size in bytes. A descriptor
  * array of N elements takes N consecutive slots of the binding table; a

@@ -127,6 +127,8 @@ struct DrawJob {
 
 struct DrawResult {
   std::string deviceName;
+  /// VkPhysicalDeviceSubgroupProperties::subgroupSize.
+  uint32_t subgroupSize = 0;
   /// vkCreateShaderModule (both) + vkCreateGraphicsPipelines.
   double compileMilliseconds = 0;
   /// The untimed warm-up draw.
