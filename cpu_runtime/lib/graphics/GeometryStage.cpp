@@ -126,46 +126,75 @@ static void copyInput(uint8_t *to, const uint8_t *from, uint32_t bytes) {
   }
 }
 
-/// Writes the input records whole: zeros, per-vertex inputs from their
-/// vertex's output record, then the primitive's id and the invocation's;
-/// spread over the launcher's threads.
+/// Writes the input records whole: per-vertex inputs from their vertex's
+/// output record, the primitive's id and the invocation's, zeros in the
+/// bytes nothing else writes (an input no vertex output feeds is undefined:
+/// it reads zero); spread over the launcher's threads.
 static void fillInputs(Launcher &launcher,
                        llvm::ArrayRef<spvb_stage_variable> vertexVars,
                        const StageRecords &vertexOutputs,
                        llvm::ArrayRef<spvb_stage_variable> geometryVars,
                        llvm::ArrayRef<GeometryInput> inputs,
                        uint32_t invocations, StageRecords &records) {
-  // The per-vertex copies, found once. An input no vertex output feeds is
-  // undefined: it reads zero.
+  // The per-vertex copies and the zeroed ranges, found once.
   struct Copy {
     uint32_t to, from, bytes, vertex;
   };
   llvm::SmallVector<Copy, 16> copies;
   llvm::SmallVector<const spvb_stage_variable *, 4> ids;
+  uint64_t recordSize = records.getRecordSize();
+  llvm::SmallVector<bool, 256> written(recordSize, false);
+  auto markWritten = [&](uint64_t offset, uint64_t bytes) {
+    for (uint64_t b = offset; b < std::min(offset + bytes, recordSize); ++b)
+      written[b] = true;
+  };
+  unsigned vertices = 0;
   for (const spvb_stage_variable &var : geometryVars) {
     if (var.flags & SPVB_STAGE_OUTPUT)
       continue;
     if (!(var.flags & SPVB_STAGE_PER_VERTEX)) {
       ids.push_back(&var);
+      markWritten(var.offset, var.bytes);
       continue;
     }
-    if (const spvb_stage_variable *source = findLinkedOutput(vertexVars, var))
-      copies.push_back(
-          {var.offset, source->offset,
-           std::min(var.bytes * var.count, source->bytes * source->count),
-           var.vertex});
+    if (const spvb_stage_variable *source = findLinkedOutput(vertexVars, var)) {
+      Copy copy{var.offset, source->offset,
+                std::min(var.bytes * var.count, source->bytes * source->count),
+                var.vertex};
+      copies.push_back(copy);
+      markWritten(copy.to, copy.bytes);
+      vertices = std::max(vertices, copy.vertex + 1);
+    }
+  }
+  struct Range {
+    uint32_t offset, bytes;
+  };
+  llvm::SmallVector<Range, 8> zeros;
+  for (uint64_t b = 0; b < recordSize; ++b) {
+    if (written[b])
+      continue;
+    if (!zeros.empty() && zeros.back().offset + zeros.back().bytes == b)
+      ++zeros.back().bytes;
+    else
+      zeros.push_back({uint32_t(b), 1});
   }
   forEachChunk(
       launcher, inputs.size(), 1024, [&](uint64_t begin, uint64_t end) {
-        for (uint64_t p = begin; p < end; ++p)
+        std::array<const uint8_t *, 6> sources{};
+        for (uint64_t p = begin; p < end; ++p) {
+          for (unsigned v = 0; v < vertices; ++v)
+            sources[v] = vertexOutputs.at(inputs[p].records[v]);
+          uint8_t *first = records.at(p * invocations);
+          for (const Range &zero : zeros)
+            std::memset(first + zero.offset, 0, zero.bytes);
+          for (const Copy &copy : copies)
+            copyInput(first + copy.to, sources[copy.vertex] + copy.from,
+                      copy.bytes);
+          // The other invocations' records differ only in their ids.
           for (uint32_t i = 0; i < invocations; ++i) {
             uint8_t *record = records.at(p * invocations + i);
-            std::memset(record, 0, records.getRecordSize());
-            for (const Copy &copy : copies)
-              copyInput(record + copy.to,
-                        vertexOutputs.at(inputs[p].records[copy.vertex]) +
-                            copy.from,
-                        copy.bytes);
+            if (i)
+              std::memcpy(record, first, recordSize);
             for (const spvb_stage_variable *var : ids) {
               int64_t value = var->builtin == spv::BuiltInInvocationId
                                   ? int64_t(i)
@@ -173,6 +202,7 @@ static void fillInputs(Launcher &launcher,
               storeScalar(record + var->offset, *var, double(value), value);
             }
           }
+        }
       });
 }
 
