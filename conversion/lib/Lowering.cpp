@@ -108,6 +108,10 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
   layout->perturbUndefined =
       options.undefinedChecks == UndefinedChecks::Perturb;
   layout->debugInfo = options.debugInfo;
+  // A debugger shows every input, read or not.
+  if (options.fillUnreadInputs)
+    for (spvb_stage_variable &var : layout->stageVariables)
+      var.flags &= ~uint32_t(SPVB_STAGE_UNREAD);
   if (options.debugInfo)
     top.walk([&](spirv::GlobalVariableOp global) {
       auto it = layout->variables.find(global.getSymName());

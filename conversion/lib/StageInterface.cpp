@@ -189,6 +189,10 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
   llvm::DenseSet<StringRef> interface;
   for (Attribute symbol : entry.getInterface())
     interface.insert(cast<FlatSymbolRefAttr>(symbol).getValue());
+  // An input nothing takes the address of is never read.
+  llvm::DenseSet<StringRef> addressed;
+  module.walk(
+      [&](spirv::AddressOfOp op) { addressed.insert(op.getVariable()); });
 
   for (auto global : module.getOps<spirv::GlobalVariableOp>()) {
     auto pointer = cast<spirv::PointerType>(global.getType());
@@ -203,6 +207,8 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
     var.storageClass = storage;
     var.inStageRecord = true;
     uint32_t flags = output ? SPVB_STAGE_OUTPUT : 0;
+    if (!output && !addressed.contains(name))
+      flags |= SPVB_STAGE_UNREAD;
     if (global->hasAttr(kFlatAttr))
       flags |= SPVB_STAGE_FLAT;
     if (global->hasAttr(kNoPerspectiveAttr))

@@ -126,16 +126,18 @@ static void copyInput(uint8_t *to, const uint8_t *from, uint32_t bytes) {
   }
 }
 
-/// Writes the input records whole: per-vertex inputs from their vertex's
-/// output record, the primitive's id and the invocation's, zeros in the
-/// bytes nothing else writes (an input no vertex output feeds is undefined:
-/// it reads zero); spread over the launcher's threads.
+/// Writes the input records: per-vertex inputs from their vertex's output
+/// record, the primitive's id and the invocation's, zeros in the bytes
+/// nothing else writes (an input no vertex output feeds is undefined: it
+/// reads zero), nothing where the shader never reads; spread over the
+/// launcher's threads.
 static void fillInputs(Launcher &launcher,
                        llvm::ArrayRef<spvb_stage_variable> vertexVars,
                        const StageRecords &vertexOutputs,
                        llvm::ArrayRef<spvb_stage_variable> geometryVars,
                        llvm::ArrayRef<GeometryInput> inputs,
-                       uint32_t invocations, StageRecords &records) {
+                       uint32_t invocations, bool debugBuild,
+                       StageRecords &records) {
   // The per-vertex copies and the zeroed ranges, found once.
   struct Copy {
     uint32_t to, from, bytes, vertex;
@@ -152,6 +154,12 @@ static void fillInputs(Launcher &launcher,
   for (const spvb_stage_variable &var : geometryVars) {
     if (var.flags & SPVB_STAGE_OUTPUT)
       continue;
+    // What the shader never reads may hold anything (a debug build reads
+    // every input).
+    if ((var.flags & SPVB_STAGE_UNREAD) && !debugBuild) {
+      markWritten(var.offset, uint64_t(var.bytes) * var.count);
+      continue;
+    }
     if (!(var.flags & SPVB_STAGE_PER_VERTEX)) {
       ids.push_back(&var);
       markWritten(var.offset, var.bytes);
@@ -281,7 +289,7 @@ llvm::Error spvb::runtime::runGeometryStage(
         StageRecords::reuse(outputStorage, info.stage_output_size, count,
                             geometry.entry->workgroupFill);
     fillInputs(launcher, vertex.variables, vertexOutputs, geometry.variables,
-               primitives, shape.invocations, records);
+               primitives, shape.invocations, /*debugBuild=*/false, records);
     // Each invocation emits into its OutputVertices slots after the
     // records so far, which are then closed up.
     uint64_t first = result.vertexCount;
@@ -370,7 +378,7 @@ llvm::Error spvb::runtime::rerunGeometryInvocation(
   StageRecords outputs(info.stage_output_size, invocations,
                        geometry.entry->workgroupFill);
   fillInputs(launcher, vertex.variables, vertexOutputs, geometry.variables,
-             llvm::ArrayRef(input), invocations, records);
+             llvm::ArrayRef(input), invocations, /*debugBuild=*/true, records);
   uint32_t local = invocation % invocations;
   StageLaunchContext context;
   context.nameInvocation = [&](uint64_t) {

@@ -25,13 +25,15 @@ struct Copy {
 };
 
 /// The copies that fill `inputs` from `previous`'s outputs (matched as
-/// findLinkedOutput does); inputs nothing feeds stay zero (undefined).
+/// findLinkedOutput does); inputs nothing feeds stay zero (undefined), and
+/// those with a flag in `skipped` (outputs, unread inputs) are left as
+/// they are.
 std::vector<Copy> linkInputs(llvm::ArrayRef<spvb_stage_variable> previous,
                              llvm::ArrayRef<spvb_stage_variable> inputs,
-                             bool matchVertex) {
+                             bool matchVertex, uint32_t skipped) {
   std::vector<Copy> copies;
   for (const spvb_stage_variable &var : inputs) {
-    if (var.flags & SPVB_STAGE_OUTPUT)
+    if (var.flags & skipped)
       continue;
     if (var.location == ~0u && !(var.flags & SPVB_STAGE_PER_VERTEX) &&
         var.builtin != spv::BuiltInTessLevelOuter &&
@@ -98,14 +100,18 @@ constexpr uint64_t kBatchBytes = 8 << 20;
 /// inputs fill from the stage before and the tessellator's mode.
 class PatchStages {
 public:
-  explicit PatchStages(const TessellationInputs &patches) : patches(patches) {
+  /// `debugBuilds`: the stages rerun through debug builds, which read
+  /// every input.
+  PatchStages(const TessellationInputs &patches, bool debugBuilds)
+      : patches(patches) {
+    uint32_t skipped =
+        SPVB_STAGE_OUTPUT | (debugBuilds ? 0 : SPVB_STAGE_UNREAD);
     // The tessellator's domain has its origin at the upper left: mirrored
     // in v, a lower-left domain's clockwise is its counterclockwise.
     mode = patches.evaluation.tessellation;
     mode.clockwise ^= patches.lowerLeftOrigin;
     for (const spvb_stage_variable &var : patches.control.variables)
-      if (!(var.flags & SPVB_STAGE_OUTPUT) &&
-          (var.flags & SPVB_STAGE_PER_VERTEX) &&
+      if (!(var.flags & skipped) && (var.flags & SPVB_STAGE_PER_VERTEX) &&
           var.vertex < patches.patchVertices)
         if (const spvb_stage_variable *source =
                 findLinkedOutput(patches.vertex.variables, var))
@@ -114,7 +120,7 @@ public:
                 std::min(var.bytes * var.count, source->bytes * source->count)},
                var.vertex});
     fromControl = linkInputs(patches.control.variables,
-                             patches.evaluation.variables, true);
+                             patches.evaluation.variables, true, skipped);
   }
 
   /// The control shader's input records of patches [first, first +
@@ -195,7 +201,7 @@ spvb::runtime::runTessellationStages(Launcher &launcher,
   const StageKernel &evaluation = patches.evaluation;
   const spvb_kernel_info &controlInfo = control.entry->info;
   const spvb_kernel_info &evaluationInfo = evaluation.entry->info;
-  PatchStages stages(patches);
+  PatchStages stages(patches, /*debugBuilds=*/false);
   TessellationOutput result(evaluationInfo.stage_output_size);
   uint64_t patchCount = patches.patchIds.size();
   result.controlInvocations = patchCount * controlInfo.workgroup_size[0];
@@ -301,7 +307,7 @@ llvm::Error spvb::runtime::rerunPatch(Launcher &launcher,
                                       const TessellationInputs &patches,
                                       const DebugPixel &pixel, uint64_t patch,
                                       llvm::ArrayRef<uint64_t> vertices) {
-  PatchStages stages(patches);
+  PatchStages stages(patches, /*debugBuilds=*/true);
   const spvb_kernel_info &controlInfo = patches.control.entry->info;
   const spvb_kernel_info &evaluationInfo = patches.evaluation.entry->info;
   uint32_t id = patches.patchIds[patch];

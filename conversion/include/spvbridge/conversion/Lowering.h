@@ -46,6 +46,9 @@ struct LoweringOptions {
   /// to) carry the variable's name (kDebugNameAttr) and DWARF type
   /// (kDebugTypeAttr), for the debug information a debugger reads.
   bool debugInfo = false;
+  /// Inputs the shader never reads keep no SPVB_STAGE_UNREAD flag, so the
+  /// runtime fills them: debug builds, whose debugger shows every input.
+  bool fillUnreadInputs = false;
 };
 
 struct LoweredModule {

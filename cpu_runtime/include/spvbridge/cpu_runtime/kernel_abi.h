@@ -69,7 +69,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 15
+#define SPVB_ABI_VERSION 16
 
 /* Vertices a vertex shader's workgroup shades (its SIMD lanes). */
 #define SPVB_VERTICES_PER_WORKGROUP 16
@@ -189,7 +189,11 @@ enum spvb_stage_variable_flags {
   SPVB_STAGE_SAMPLE = 16,
   SPVB_STAGE_SIGNED = 32,     /* a signed integer type */
   SPVB_STAGE_PER_VERTEX = 64, /* see spvb_stage_variable::vertex */
-  SPVB_STAGE_PATCH = 128      /* a tessellation stage's per-patch variable */
+  SPVB_STAGE_PATCH = 128,     /* a tessellation stage's per-patch variable */
+  /* An input the shader never reads (gl_in[].gl_PointSize of a geometry
+   * shader that reads only gl_Position): the runtime need not fill it.
+   * Debug builds read every input, so a debugger shows them all. */
+  SPVB_STAGE_UNREAD = 256
 };
 
 /* The fragment output record's status word. */
