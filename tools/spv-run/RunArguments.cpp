@@ -202,8 +202,9 @@ llvm::Error appendScalar(std::vector<uint8_t> &out, llvm::StringRef typeName,
 }
 
 /// vkref's load_data, with errors that start with \p context.
-llvm::Expected<std::vector<uint8_t>> loadDataIn(llvm::StringRef data,
-                                                llvm::StringRef context) {
+llvm::Expected<std::vector<uint8_t>>
+loadDataIn(llvm::StringRef data, llvm::StringRef context,
+           uint64_t maxBytes = MaxDataBytes) {
   if (data.empty())
     return makeError(
         context +
@@ -215,7 +216,7 @@ llvm::Expected<std::vector<uint8_t>> loadDataIn(llvm::StringRef data,
   if (head == "zero") {
     llvm::StringRef sizeText = data.drop_front(colon + 1);
     uint64_t size = 0;
-    switch (parseUnsignedText(sizeText, MaxDataBytes, size)) {
+    switch (parseUnsignedText(sizeText, maxBytes, size)) {
     case NumberStatus::Ok:
       return std::vector<uint8_t>(size, 0);
     case NumberStatus::Malformed:
@@ -223,7 +224,7 @@ llvm::Expected<std::vector<uint8_t>> loadDataIn(llvm::StringRef data,
                        "' (expected an unsigned integer)");
     case NumberStatus::OutOfRange:
       return makeError(context + ": zero:NBYTES size '" + sizeText +
-                       "' is too large (at most " + llvm::Twine(MaxDataBytes) +
+                       "' is too large (at most " + llvm::Twine(maxBytes) +
                        " bytes)");
     }
     llvm_unreachable("every NumberStatus is handled");
@@ -237,10 +238,10 @@ llvm::Expected<std::vector<uint8_t>> loadDataIn(llvm::StringRef data,
       return makeError(context + ": cannot open data file '" + data +
                        "': " + file.getError().message());
     llvm::StringRef contents = (*file)->getBuffer();
-    if (contents.size() > MaxDataBytes)
+    if (contents.size() > maxBytes)
       return makeError(context + ": data file '" + data + "' is too large (" +
                        llvm::Twine(uint64_t(contents.size())) +
-                       " bytes; at most " + llvm::Twine(MaxDataBytes) + ")");
+                       " bytes; at most " + llvm::Twine(maxBytes) + ")");
     return std::vector<uint8_t>(contents.bytes_begin(), contents.bytes_end());
   }
 
@@ -258,6 +259,9 @@ llvm::Expected<std::vector<uint8_t>> loadDataIn(llvm::StringRef data,
     if (llvm::Error error = appendScalar(out, type, item, context))
       return error;
   }
+  if (out.size() > maxBytes)
+    return makeError(context + ": " + llvm::Twine(uint64_t(out.size())) +
+                     " bytes of values; at most " + llvm::Twine(maxBytes));
   return out;
 }
 
@@ -371,7 +375,8 @@ llvm::Expected<std::vector<uint8_t>> spvb::run::loadData(llvm::StringRef data,
 llvm::Expected<std::vector<uint8_t>>
 spvb::run::parsePushArgument(llvm::StringRef data) {
   std::string context = argumentContext("--push", data);
-  llvm::Expected<std::vector<uint8_t>> bytes = loadDataIn(data, context);
+  llvm::Expected<std::vector<uint8_t>> bytes =
+      loadDataIn(data, context, MaxPushBytes);
   if (!bytes)
     return bytes.takeError();
   if (bytes->empty())

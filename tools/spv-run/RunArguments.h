@@ -33,6 +33,9 @@ namespace spvb::run {
 /// The most bytes one DATA may hold: the largest range a Vulkan buffer
 /// descriptor can have (maxStorageBufferRange is a uint32_t).
 constexpr uint64_t MaxDataBytes = UINT32_MAX;
+/// The most push constant bytes --push takes: far above any device's
+/// maxPushConstantsSize (128 to 4096), which the run checks after.
+constexpr uint64_t MaxPushBytes = 65536;
 
 /// Size in bytes of a scalar type of inline lists and --print (u8 i8 u16 i16
 /// u32 i32 u64 i64 f16 f32 f64), or 0 if \p type is none of them.
@@ -69,7 +72,8 @@ llvm::Expected<std::vector<uint8_t>> loadData(llvm::StringRef data,
                                               llvm::StringRef flag);
 
 /// `--push DATA`: loadData(DATA, "--push") padded with zeros to a multiple
-/// of 4 bytes, as vkref does. Errors: those of loadData, and
+/// of 4 bytes, as vkref does. Errors: those of loadData (with at most
+/// MaxPushBytes bytes), and
 ///   error: --push 'DATA': the push constant data is empty
 llvm::Expected<std::vector<uint8_t>> parsePushArgument(llvm::StringRef data);
 
