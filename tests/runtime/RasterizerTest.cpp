@@ -11,9 +11,12 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+#include <cstring>
 #include <map>
 #include <set>
 #include <utility>
+#include <vector>
 
 using namespace spvb::runtime;
 
@@ -170,3 +173,62 @@ TEST(Rasterizer, ScissorLimitsQuadsToItsPixels) {
 }
 
 } // namespace
+
+TEST(Rasterizer, ProjectsVerticesFourAtATimeAsOneAtATime) {
+  // 9 positions (two vectors and a remainder) in records of 24 bytes with
+  // the position at offset 4, as a stage's output records hold them.
+  std::vector<ClipPosition> positions = {
+      at(2, 3, 0.25),
+      {0.5f, -0.5f, 0.5f, 2.0f},
+      {0, 0, 0.5f, 0},                // w = 0: not projected
+      {1, 1, 0.5f, -1},               // behind the eye
+      {100, 0, 0.5f, 1},              // outside the guard band
+      {0, 0, -0.5f, 1},               // in front of the near plane
+      {NAN, 0, 0.5f, 1},              // NaN
+      {0x1p100f, 0, 0.5f, 0x1p-100f}, // beyond the sub-pixel range
+      at(7.5, 0.5, 1)};
+  std::vector<uint8_t> records(positions.size() * 24, 0xcd);
+  for (size_t i = 0; i < positions.size(); ++i)
+    std::memcpy(records.data() + i * 24 + 4, positions[i].data(), 16);
+  RasterSetup setup = makeSetup();
+  for (bool clamp : {false, true}) {
+    GraphicsState state;
+    state.depthClamp = clamp;
+    std::vector<ProjectedVertex> batch(positions.size());
+    projectVertices(state, setup, records.data(), 24, 4, positions.size(),
+                    batch.data());
+    for (size_t i = 0; i < positions.size(); ++i) {
+      ProjectedVertex one = projectVertex(state, setup, positions[i]);
+      SCOPED_TRACE(testing::Message() << "vertex " << i << " clamp " << clamp);
+      EXPECT_EQ(std::memcmp(batch[i].clip.data(), positions[i].data(), 16), 0);
+      EXPECT_EQ(batch[i].projected, one.projected);
+      EXPECT_EQ(batch[i].unclipped, one.unclipped);
+      if (!one.projected)
+        continue;
+      EXPECT_EQ(batch[i].fx, one.fx);
+      EXPECT_EQ(batch[i].fy, one.fy);
+      EXPECT_EQ(batch[i].x, one.x);
+      EXPECT_EQ(batch[i].y, one.y);
+      EXPECT_EQ(batch[i].z, one.z);
+      EXPECT_EQ(batch[i].inverseW, one.inverseW);
+    }
+    // By hand: (2, 3) is sub-pixel (512, 768) at depth 0.25; clip
+    // (0.5, -0.5, 0.5, 2) is (0.25, -0.25, 0.25) after the divide, pixel
+    // (5, 3), sub-pixel (1280, 768); w = 0 and w < 0 are not projected.
+    EXPECT_EQ(batch[0].fx, 512);
+    EXPECT_EQ(batch[0].fy, 768);
+    EXPECT_DOUBLE_EQ(batch[0].z, 0.25);
+    EXPECT_TRUE(batch[0].unclipped);
+    EXPECT_EQ(batch[1].fx, 1280);
+    EXPECT_EQ(batch[1].fy, 768);
+    EXPECT_DOUBLE_EQ(batch[1].inverseW, 0.5);
+    EXPECT_FALSE(batch[2].projected);
+    EXPECT_FALSE(batch[3].projected);
+    EXPECT_TRUE(batch[4].projected);
+    EXPECT_FALSE(batch[4].unclipped);
+    EXPECT_EQ(batch[5].unclipped, clamp);
+    EXPECT_FALSE(batch[6].projected);
+    EXPECT_EQ(batch[8].fx, 7 * 256 + 128);
+    EXPECT_EQ(batch[8].fy, 128);
+  }
+}

@@ -256,7 +256,9 @@ llvm::Error spvb::runtime::runGeometryStage(
   uint64_t recordSize = info.stage_output_size;
   uint64_t maxVertices = shape.maxVertices;
   uint64_t invocations = uint64_t(inputs.size()) * shape.invocations;
-  result.records.resize(recordSize, 0);
+  // Every emitted record is written whole; slots nothing emits into are
+  // closed up before anything reads them.
+  result.records.grow(recordSize, 0);
   result.vertexCount = 0;
   result.primitives.clear();
   result.primitiveInvocations.clear();
@@ -293,7 +295,7 @@ llvm::Error spvb::runtime::runGeometryStage(
     // Each invocation emits into its OutputVertices slots after the
     // records so far, which are then closed up.
     uint64_t first = result.vertexCount;
-    result.records.resize(recordSize, first + count * maxVertices);
+    result.records.grow(recordSize, first + count * maxVertices);
     counts.assign(count, 0);
     stripEnds.assign(count * maxVertices, 0);
     spvb_geometry_emit emit{};
@@ -324,9 +326,12 @@ llvm::Error spvb::runtime::runGeometryStage(
     // At most a primitive per emitted vertex; growing geometrically, as a
     // reserve per batch would not.
     uint64_t most = result.primitives.size() + batchVertices;
-    if (result.primitives.capacity() < most)
-      result.primitives.reserve(
-          std::max<uint64_t>(most, 2 * result.primitives.capacity()));
+    if (result.primitives.capacity() < most) {
+      uint64_t capacity =
+          std::max<uint64_t>(most, 2 * result.primitives.capacity());
+      result.primitives.reserve(capacity);
+      result.primitiveInvocations.reserve(capacity);
+    }
     uint64_t next = first;
     for (uint64_t i = 0; i < count; ++i) {
       uint32_t vertices = counts[i];
@@ -348,13 +353,14 @@ llvm::Error spvb::runtime::runGeometryStage(
       // The last strip ends with the invocation.
       assembleStrip(shape.output, uint32_t(next) + start, vertices - start, id,
                     result.primitives);
-      result.primitiveInvocations.resize(
-          result.primitives.size(), uint32_t(begin * shape.invocations + i));
+      // Pushed, not resized: the resize was a library call per invocation.
+      for (uint32_t invocation = uint32_t(begin * shape.invocations + i);
+           result.primitiveInvocations.size() < result.primitives.size();)
+        result.primitiveInvocations.push_back(invocation);
       next += vertices;
     }
     result.vertexCount = next;
   }
-  result.records.resize(recordSize, result.vertexCount);
   // gl_PrimitiveID in the fragment shader: what the geometry shader wrote
   // for the primitive's provoking vertex, when it writes one.
   for (const spvb_stage_variable &var : geometry.variables)

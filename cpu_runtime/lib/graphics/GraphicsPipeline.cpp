@@ -446,11 +446,9 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   // Every element is written below: kept ones are not cleared first.
   projected.resize(lastVertices);
   forEachChunk(launcher, lastVertices, 256, [&](uint64_t begin, uint64_t end) {
-    for (uint64_t v = begin; v < end; ++v) {
-      ClipPosition clip;
-      std::memcpy(clip.data(), lastOutputs->at(v) + position->offset, 16);
-      projected[v] = projectVertex(state, setup, clip);
-    }
+    projectVertices(state, setup, lastOutputs->at(begin),
+                    lastOutputs->getRecordSize(), position->offset, end - begin,
+                    projected.data() + begin);
   });
   std::vector<DrawPrimitive> &primitives = scratch.primitives;
   // Every field is set below: kept elements are not cleared first.

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
+#include <cstring>
 
 using namespace spvb::runtime;
 
@@ -145,17 +145,16 @@ struct EdgeSetup {
 };
 
 /// Triangle set-up: orients the triangle counter-clockwise, applies the
-/// top-left rule and bounds the walk by the scissor. None for a triangle of
-/// no area or outside the scissor.
-std::optional<EdgeSetup> setUpEdges(const RasterSetup &setup,
-                                    const ScreenVertex &first,
-                                    const ScreenVertex &second,
-                                    const ScreenVertex &third) {
+/// top-left rule and bounds the walk by the scissor. False for a triangle
+/// of no area or outside the scissor. Filled in place: a returned copy
+/// stalled on store forwarding for every triangle.
+bool setUpEdges(const RasterSetup &setup, const ScreenVertex &first,
+                const ScreenVertex &second, const ScreenVertex &third,
+                EdgeSetup &edges) {
   int64_t area = edge(first, second, third.fx, third.fy);
   if (area == 0)
-    return std::nullopt;
+    return false;
   bool flip = area < 0;
-  EdgeSetup edges;
   edges.v = {&first, flip ? &third : &second, flip ? &second : &third};
   edges.area = std::abs(area);
   const ScreenVertex &v0 = *edges.v[0], &v1 = *edges.v[1], &v2 = *edges.v[2];
@@ -181,7 +180,7 @@ std::optional<EdgeSetup> setUpEdges(const RasterSetup &setup,
   edges.y0 = std::max<int64_t>(setup.y0, firstPixel(minY));
   edges.y1 = std::min<int64_t>(setup.y1, pastPixel(maxY));
   if (edges.x0 >= edges.x1 || edges.y0 >= edges.y1)
-    return std::nullopt;
+    return false;
   const ScreenVertex *from[3] = {&v1, &v2, &v0}, *to[3] = {&v2, &v0, &v1};
   for (int k = 0; k < 3; ++k) {
     edges.stepX[k] = -(to[k]->fy - from[k]->fy) * kSubPixels;
@@ -193,7 +192,7 @@ std::optional<EdgeSetup> setUpEdges(const RasterSetup &setup,
     edges.offsets[sample][0] = int64_t(location[0] * kSubPixels);
     edges.offsets[sample][1] = int64_t(location[1] * kSubPixels);
   }
-  return edges;
+  return true;
 }
 
 /// The edge walk of a triangle sampled at pixel centres only, whose
@@ -433,31 +432,31 @@ void rasterizeScreenTriangle(const GraphicsState &state,
                              const ScreenVertex &second,
                              const ScreenVertex &third, bool frontFacing,
                              QuadSink &sink, const Quad &base = Quad()) {
-  std::optional<EdgeSetup> edges = setUpEdges(setup, first, second, third);
-  if (!edges)
+  EdgeSetup edges;
+  if (!setUpEdges(setup, first, second, third, edges))
     return;
   Quad quad = base;
   quad.frontFacing = frontFacing;
   quad.depthBias =
-      getDepthBias(state, setup, *edges->v[0], *edges->v[1], *edges->v[2]);
+      getDepthBias(state, setup, *edges.v[0], *edges.v[1], *edges.v[2]);
   TriangleSetup triangle;
   for (int k = 0; k < 3; ++k) {
-    triangle.fixed[k] = {edges->v[k]->fx, edges->v[k]->fy};
-    triangle.z[k] = edges->v[k]->z;
-    triangle.inverseW[k] = edges->v[k]->inverseW;
-    triangle.weights[k] = edges->v[k]->weights;
+    triangle.fixed[k] = {edges.v[k]->fx, edges.v[k]->fy};
+    triangle.z[k] = edges.v[k]->z;
+    triangle.inverseW[k] = edges.v[k]->inverseW;
+    triangle.weights[k] = edges.v[k]->weights;
   }
-  triangle.area = edges->area;
+  triangle.area = edges.area;
   static thread_local uint64_t serial = 0;
   triangle.serial = ++serial;
-  triangle.setPlanes(int32_t(edges->x0 & ~int64_t(1)),
-                     int32_t(edges->y0 & ~int64_t(1)));
+  triangle.setPlanes(int32_t(edges.x0 & ~int64_t(1)),
+                     int32_t(edges.y0 & ~int64_t(1)));
   quad.triangle = &triangle;
   // Pixel centres are all the consumer needs: it evaluates the planes.
-  if (edges->centreSamples() && !setup.centroid)
-    walkCentredQuads(*edges, setup, quad, sink);
+  if (edges.centreSamples() && !setup.centroid)
+    walkCentredQuads(edges, setup, quad, sink);
   else
-    walkSampledQuads(*edges, setup, triangle, quad, sink);
+    walkSampledQuads(edges, setup, triangle, quad, sink);
 }
 
 /// std::llround without the library call: half away from zero.
@@ -671,6 +670,77 @@ ProjectedVertex spvb::runtime::projectVertex(const GraphicsState &state,
                         c[3] * kGuardBand + c[1] >= 0 &&
                         c[3] * kGuardBand - c[1] >= 0;
   return projected;
+}
+
+void spvb::runtime::projectVertices(const GraphicsState &state,
+                                    const RasterSetup &setup,
+                                    const uint8_t *records, uint64_t recordSize,
+                                    uint32_t offset, uint64_t count,
+                                    ProjectedVertex *projected) {
+  typedef double Double4 __attribute__((vector_size(32)));
+  typedef int64_t Mask4 __attribute__((vector_size(32)));
+  auto position = [&](uint64_t v) {
+    ClipPosition clip;
+    std::memcpy(clip.data(), records + v * recordSize + offset, 16);
+    return clip;
+  };
+  // toScreen's and projectVertex's operations in their order, so that each
+  // lane rounds as they do; the viewport's float terms hoisted.
+  const VkViewport &vp = setup.viewport;
+  const Double4 centreX = Double4{} + double(vp.x + vp.width / 2);
+  const Double4 centreY = Double4{} + double(vp.y + vp.height / 2);
+  const Double4 width = Double4{} + double(vp.width);
+  const Double4 height = Double4{} + double(vp.height);
+  const Double4 minDepth = Double4{} + double(vp.minDepth);
+  const Double4 depthRange = Double4{} + double(vp.maxDepth - vp.minDepth);
+  uint64_t v = 0;
+  for (; v + 4 <= count; v += 4) {
+    ClipPosition clip[4] = {position(v), position(v + 1), position(v + 2),
+                            position(v + 3)};
+    Double4 c[4];
+    for (int k = 0; k < 4; ++k)
+      c[k] = Double4{clip[0][k], clip[1][k], clip[2][k], clip[3][k]};
+    Double4 w = c[3];
+    Double4 inverseW = 1.0 / w;
+    Double4 x = centreX + c[0] * inverseW * width / 2;
+    Double4 y = centreY + c[1] * inverseW * height / 2;
+    Double4 z = minDepth + c[2] * inverseW * depthRange;
+    Double4 sx = x * double(kSubPixels), sy = y * double(kSubPixels);
+    // roundToSubPixel's fast path, when it holds for every lane.
+    Mask4 fast = (w > 0) & (sx < 0x1p62) & (sx > -0x1p62) & (sy < 0x1p62) &
+                 (sy > -0x1p62);
+    // Finite: x - x is 0, not NaN.
+    Mask4 finite = (x - x == 0) & (y - y == 0);
+    Double4 guardX = w * kGuardBand;
+    Mask4 unclipped = (w - 1e-30 >= 0) & (guardX + c[0] >= 0) &
+                      (guardX - c[0] >= 0) & (guardX + c[1] >= 0) &
+                      (guardX - c[1] >= 0);
+    if (!state.depthClamp)
+      unclipped &= (c[2] >= 0) & (w - c[2] >= 0);
+    for (int lane = 0; lane < 4; ++lane) {
+      ProjectedVertex &out = projected[v + lane];
+      if (!fast[lane]) {
+        out = projectVertex(state, setup, clip[lane]);
+        continue;
+      }
+      auto round = [](double value) {
+        int64_t whole = int64_t(value); // truncated, exactly
+        double fraction = value - double(whole);
+        return whole + (fraction >= 0.5) - (fraction <= -0.5);
+      };
+      out.clip = clip[lane];
+      out.x = x[lane];
+      out.y = y[lane];
+      out.z = z[lane];
+      out.inverseW = inverseW[lane];
+      out.fx = round(sx[lane]);
+      out.fy = round(sy[lane]);
+      out.projected = finite[lane] != 0;
+      out.unclipped = unclipped[lane] != 0;
+    }
+  }
+  for (; v < count; ++v)
+    projected[v] = projectVertex(state, setup, position(v));
 }
 
 /// Clipping: the part of the triangle inside the near and far planes

@@ -40,6 +40,14 @@ public:
     recordSize = size;
     words.resize((recordSize * count + 7) / 8 + 1);
   }
+  /// As resize, but never smaller and new records uncleared where the
+  /// memory has room: for a caller that writes every record it reads.
+  void grow(uint64_t size, uint64_t count) {
+    recordSize = size;
+    uint64_t needed = (recordSize * count + 7) / 8 + 1;
+    if (words.size() < needed)
+      words.resize(std::max<uint64_t>(needed, words.size() * 2));
+  }
   uint8_t *data() { return reinterpret_cast<uint8_t *>(words.data()); }
   uint8_t *at(uint64_t index) { return data() + index * recordSize; }
   const uint8_t *at(uint64_t index) const {
