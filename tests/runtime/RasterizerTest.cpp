@@ -174,8 +174,8 @@ TEST(Rasterizer, ScissorLimitsQuadsToItsPixels) {
 
 } // namespace
 
-TEST(Rasterizer, ProjectsVerticesFourAtATimeAsOneAtATime) {
-  // 9 positions (two vectors and a remainder) in records of 24 bytes with
+TEST(Rasterizer, ProjectsVerticesInBulkAsOneAtATime) {
+  // 9 positions in records of 24 bytes with
   // the position at offset 4, as a stage's output records hold them.
   std::vector<ClipPosition> positions = {
       at(2, 3, 0.25),

@@ -1,4 +1,4 @@
-//===- TileBinsTest.cpp - Primitives binned into 64x64 tiles --------------===//
+//===- TileBinsTest.cpp - Primitives binned into square tiles -------------===//
 #include "graphics/TileBins.h"
 
 #include "gtest/gtest.h"
@@ -30,6 +30,21 @@ TEST(TileBins, APrimitiveIsListedInEveryTileItsBoundsTouch) {
   EXPECT_EQ(bins[7].primitives, (std::vector<uint32_t>{2}));
   for (size_t tile : {2, 4, 5, 6})
     EXPECT_TRUE(bins[tile].primitives.empty()) << "tile " << tile;
+}
+
+TEST(TileBins, OneThreadsLargerTilesHoldWhatSmallerOnesSplit) {
+  // 300x200 pixels in 256x256 tiles: 2 columns (the last 44 pixels wide),
+  // 1 row. A primitive across x = 64 is in one of them, not two.
+  TileBins bins(PixelRect{0, 0, 300, 200}, TileBins::kSingleThreadTileSize);
+  ASSERT_EQ(bins.size(), 2u);
+  EXPECT_EQ(bins[0].pixels.x1, 256);
+  EXPECT_EQ(bins[1].pixels.x0, 256);
+  EXPECT_EQ(bins[1].pixels.x1, 300);
+  EXPECT_EQ(bins[1].pixels.y1, 200);
+  bins.add(0, PixelRect{60, 60, 70, 70});
+  bins.add(1, PixelRect{250, 10, 260, 20});
+  EXPECT_EQ(bins[0].primitives, (std::vector<uint32_t>{0, 1}));
+  EXPECT_EQ(bins[1].primitives, (std::vector<uint32_t>{1}));
 }
 
 TEST(TileBins, BusiestTilesComeFirst) {

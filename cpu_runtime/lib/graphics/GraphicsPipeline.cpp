@@ -582,7 +582,9 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
           return error;
       }
   }
-  TileBins bins(setup.getScissor());
+  TileBins bins(setup.getScissor(), launcher.getThreadCount() == 1
+                                        ? TileBins::kSingleThreadTileSize
+                                        : TileBins::kTileSize);
   for (size_t i = 0; i < primitives.size(); ++i)
     if (!primitives[i].bounds.empty())
       bins.add(i, primitives[i].bounds);

@@ -645,30 +645,56 @@ static void rasterizePolygon(const GraphicsState &state,
                             front, sink);
 }
 
+namespace {
+
+/// A draw's projection of clip positions, toScreen's float terms computed
+/// once: for a loop over the vertices that rounds as toScreen does.
+struct Projection {
+  Projection(const GraphicsState &state, const VkViewport &vp)
+      : centreX(vp.x + vp.width / 2), centreY(vp.y + vp.height / 2),
+        width(vp.width), height(vp.height), minDepth(vp.minDepth),
+        depthRange(vp.maxDepth - vp.minDepth), depthClamp(state.depthClamp) {}
+
+  /// Fills `projected` in place: a returned copy stalled on store
+  /// forwarding for every vertex.
+  void project(const ClipPosition &position, ProjectedVertex &projected) const {
+    projected.clip = position;
+    double c[4] = {position[0], position[1], position[2], position[3]};
+    // Clipping keeps what has w > 0 of a primitive whose vertices all do
+    // within their projection's convex hull.
+    if (!(c[3] > 0)) {
+      projected.x = projected.y = projected.z = projected.inverseW = 0;
+      projected.fx = projected.fy = 0;
+      projected.projected = projected.unclipped = false;
+      return;
+    }
+    double inverseW = 1.0 / c[3];
+    double x = centreX + c[0] * inverseW * width / 2;
+    double y = centreY + c[1] * inverseW * height / 2;
+    projected.x = x;
+    projected.y = y;
+    projected.z = minDepth + c[2] * inverseW * depthRange;
+    projected.inverseW = inverseW;
+    projected.fx = roundToSubPixel(x * kSubPixels);
+    projected.fy = roundToSubPixel(y * kSubPixels);
+    projected.projected = std::isfinite(x) && std::isfinite(y);
+    projected.unclipped =
+        (depthClamp || (c[2] >= 0 && c[3] - c[2] >= 0)) && c[3] - 1e-30 >= 0 &&
+        c[3] * kGuardBand + c[0] >= 0 && c[3] * kGuardBand - c[0] >= 0 &&
+        c[3] * kGuardBand + c[1] >= 0 && c[3] * kGuardBand - c[1] >= 0;
+  }
+
+  double centreX, centreY, width, height, minDepth, depthRange;
+  bool depthClamp;
+};
+
+} // namespace
+
 ProjectedVertex spvb::runtime::projectVertex(const GraphicsState &state,
                                              const RasterSetup &setup,
                                              const ClipPosition &position) {
   ProjectedVertex projected;
-  projected.clip = position;
-  double c[4] = {position[0], position[1], position[2], position[3]};
-  // Clipping keeps what has w > 0 of a primitive whose vertices all do
-  // within their projection's convex hull.
-  if (!(c[3] > 0))
-    return projected;
-  ScreenVertex screen =
-      toScreen(setup.viewport, {c[0], c[1], c[2], c[3]}, {1, 0, 0});
-  projected.x = screen.x;
-  projected.y = screen.y;
-  projected.z = screen.z;
-  projected.inverseW = screen.inverseW;
-  projected.fx = screen.fx;
-  projected.fy = screen.fy;
-  projected.projected = std::isfinite(screen.x) && std::isfinite(screen.y);
-  projected.unclipped = (state.depthClamp || (c[2] >= 0 && c[3] - c[2] >= 0)) &&
-                        c[3] - 1e-30 >= 0 && c[3] * kGuardBand + c[0] >= 0 &&
-                        c[3] * kGuardBand - c[0] >= 0 &&
-                        c[3] * kGuardBand + c[1] >= 0 &&
-                        c[3] * kGuardBand - c[1] >= 0;
+  Projection(state, setup.viewport).project(position, projected);
   return projected;
 }
 
@@ -677,70 +703,12 @@ void spvb::runtime::projectVertices(const GraphicsState &state,
                                     const uint8_t *records, uint64_t recordSize,
                                     uint32_t offset, uint64_t count,
                                     ProjectedVertex *projected) {
-  typedef double Double4 __attribute__((vector_size(32)));
-  typedef int64_t Mask4 __attribute__((vector_size(32)));
-  auto position = [&](uint64_t v) {
+  Projection projection(state, setup.viewport);
+  for (uint64_t v = 0; v < count; ++v) {
     ClipPosition clip;
     std::memcpy(clip.data(), records + v * recordSize + offset, 16);
-    return clip;
-  };
-  // toScreen's and projectVertex's operations in their order, so that each
-  // lane rounds as they do; the viewport's float terms hoisted.
-  const VkViewport &vp = setup.viewport;
-  const Double4 centreX = Double4{} + double(vp.x + vp.width / 2);
-  const Double4 centreY = Double4{} + double(vp.y + vp.height / 2);
-  const Double4 width = Double4{} + double(vp.width);
-  const Double4 height = Double4{} + double(vp.height);
-  const Double4 minDepth = Double4{} + double(vp.minDepth);
-  const Double4 depthRange = Double4{} + double(vp.maxDepth - vp.minDepth);
-  uint64_t v = 0;
-  for (; v + 4 <= count; v += 4) {
-    ClipPosition clip[4] = {position(v), position(v + 1), position(v + 2),
-                            position(v + 3)};
-    Double4 c[4];
-    for (int k = 0; k < 4; ++k)
-      c[k] = Double4{clip[0][k], clip[1][k], clip[2][k], clip[3][k]};
-    Double4 w = c[3];
-    Double4 inverseW = 1.0 / w;
-    Double4 x = centreX + c[0] * inverseW * width / 2;
-    Double4 y = centreY + c[1] * inverseW * height / 2;
-    Double4 z = minDepth + c[2] * inverseW * depthRange;
-    Double4 sx = x * double(kSubPixels), sy = y * double(kSubPixels);
-    // roundToSubPixel's fast path, when it holds for every lane.
-    Mask4 fast = (w > 0) & (sx < 0x1p62) & (sx > -0x1p62) & (sy < 0x1p62) &
-                 (sy > -0x1p62);
-    // Finite: x - x is 0, not NaN.
-    Mask4 finite = (x - x == 0) & (y - y == 0);
-    Double4 guardX = w * kGuardBand;
-    Mask4 unclipped = (w - 1e-30 >= 0) & (guardX + c[0] >= 0) &
-                      (guardX - c[0] >= 0) & (guardX + c[1] >= 0) &
-                      (guardX - c[1] >= 0);
-    if (!state.depthClamp)
-      unclipped &= (c[2] >= 0) & (w - c[2] >= 0);
-    for (int lane = 0; lane < 4; ++lane) {
-      ProjectedVertex &out = projected[v + lane];
-      if (!fast[lane]) {
-        out = projectVertex(state, setup, clip[lane]);
-        continue;
-      }
-      auto round = [](double value) {
-        int64_t whole = int64_t(value); // truncated, exactly
-        double fraction = value - double(whole);
-        return whole + (fraction >= 0.5) - (fraction <= -0.5);
-      };
-      out.clip = clip[lane];
-      out.x = x[lane];
-      out.y = y[lane];
-      out.z = z[lane];
-      out.inverseW = inverseW[lane];
-      out.fx = round(sx[lane]);
-      out.fy = round(sy[lane]);
-      out.projected = finite[lane] != 0;
-      out.unclipped = unclipped[lane] != 0;
-    }
+    projection.project(clip, projected[v]);
   }
-  for (; v < count; ++v)
-    projected[v] = projectVertex(state, setup, position(v));
 }
 
 /// Clipping: the part of the triangle inside the near and far planes

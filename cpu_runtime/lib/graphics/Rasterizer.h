@@ -209,8 +209,8 @@ ProjectedVertex projectVertex(const GraphicsState &state,
                               const RasterSetup &setup,
                               const ClipPosition &position);
 /// projectVertex of `count` positions, the vec4 at `offset` in each record
-/// of `recordSize` bytes from `records`, into `projected`: four at a time
-/// in vectors, with the same results.
+/// of `recordSize` bytes from `records`, into `projected`: the viewport's
+/// terms computed once.
 void projectVertices(const GraphicsState &state, const RasterSetup &setup,
                      const uint8_t *records, uint64_t recordSize,
                      uint32_t offset, uint64_t count,

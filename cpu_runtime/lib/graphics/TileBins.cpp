@@ -5,7 +5,8 @@
 
 using namespace spvb::runtime;
 
-TileBins::TileBins(PixelRect region) : region(region) {
+TileBins::TileBins(PixelRect region, int32_t tileSize)
+    : region(region), tileSize(tileSize) {
   if (region.empty())
     return;
   firstColumn = tileOf(region.x0);
@@ -14,11 +15,11 @@ TileBins::TileBins(PixelRect region) : region(region) {
   int32_t rows = tileOf(region.y1 - 1) - firstRow + 1;
   for (int32_t row = 0; row < rows; ++row)
     for (int32_t column = 0; column < columns; ++column) {
-      int32_t x = (firstColumn + column) * kTileSize;
-      int32_t y = (firstRow + row) * kTileSize;
+      int32_t x = (firstColumn + column) * tileSize;
+      int32_t y = (firstRow + row) * tileSize;
       PixelRect pixels{std::max(x, region.x0), std::max(y, region.y0),
-                       std::min(x + kTileSize, region.x1),
-                       std::min(y + kTileSize, region.y1)};
+                       std::min(x + tileSize, region.x1),
+                       std::min(y + tileSize, region.y1)};
       tiles.push_back({pixels, {}});
     }
 }

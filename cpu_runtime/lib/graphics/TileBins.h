@@ -4,7 +4,8 @@
 // each tile's pixels alone, so a pixel's fragments arrive in primitive
 // order without locks. Each tile lists, in draw order, the primitives
 // whose bounds touch it. Tiles are aligned to their size, which is even, so
-// no 2x2 quad straddles two tiles.
+// no 2x2 quad straddles two tiles. One thread takes larger tiles: a
+// primitive across a tile's edge is set up once per tile it touches.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_CPU_RUNTIME_LIB_TILEBINS_H
@@ -19,6 +20,9 @@ namespace spvb::runtime {
 class TileBins {
 public:
   static constexpr int32_t kTileSize = 64;
+  /// The tiles' size for a single thread: still within the L2 cache for
+  /// four-byte texels.
+  static constexpr int32_t kSingleThreadTileSize = 256;
 
   struct Tile {
     PixelRect pixels;
@@ -28,8 +32,9 @@ public:
     uint64_t work = 0;
   };
 
-  /// Tiles over `region` (the scissor within the framebuffer).
-  explicit TileBins(PixelRect region);
+  /// Tiles of `tileSize` (even) over `region` (the scissor within the
+  /// framebuffer).
+  explicit TileBins(PixelRect region, int32_t tileSize = kTileSize);
 
   /// Lists primitive `index` in every tile `bounds` touches.
   void add(uint32_t index, PixelRect bounds) {
@@ -60,15 +65,16 @@ private:
   /// A primitive's setup in a tile costs about as much as shading this
   /// many pixels.
   static constexpr uint64_t kSetupWork = 16;
-  static int32_t tileOf(int32_t pixel) {
+  int32_t tileOf(int32_t pixel) const {
     // Rounds down for negative pixels too.
-    return pixel >= 0 ? pixel / kTileSize
-                      : -((-pixel + kTileSize - 1) / kTileSize);
+    return pixel >= 0 ? pixel / tileSize
+                      : -((-pixel + tileSize - 1) / tileSize);
   }
   /// add() for bounds within the region that touch several tiles.
   void addSpanning(uint32_t index, PixelRect bounds);
 
   PixelRect region;
+  int32_t tileSize;
   int32_t firstColumn = 0, firstRow = 0, columns = 0;
   std::vector<Tile> tiles;
 };
