@@ -170,6 +170,21 @@ TEST(Rasterizer, ScissorLimitsQuadsToItsPixels) {
   CoverageSink sink;
   drawRect(GraphicsState(), setup, 0, 0, kSize, kSize, sink);
   EXPECT_EQ(sink.covered(), block(3, 1, 6, 4));
+
+  // Odd right and bottom edges too, and edge values past 32 bits (a
+  // triangle hundreds of framebuffers wide): the same pixels, each once.
+  setup.x0 = 1;
+  setup.y0 = 3;
+  setup.x1 = 5;
+  setup.y1 = 7;
+  CoverageSink odd, wide;
+  drawRect(GraphicsState(), setup, 0, 0, kSize, kSize, odd);
+  EXPECT_EQ(odd.covered(), block(1, 3, 5, 7));
+  draw(GraphicsState(), setup, {at(-2000, -2000), at(2000, -2000), at(0, 2000)},
+       wide);
+  EXPECT_EQ(wide.covered(), block(1, 3, 5, 7));
+  for (const auto &[pixel, count] : odd.hits)
+    EXPECT_EQ(count, 1) << "pixel " << pixel.first << "," << pixel.second;
 }
 
 } // namespace

@@ -213,74 +213,96 @@ void walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
   int64_t row[3];
   edges.edgesAt(qx0 * kSubPixels + kSubPixels / 2,
                 qy0 * kSubPixels + kSubPixels / 2, row);
-  // Per pixel of a quad: its edge values' offsets from pixel 0's.
-  int64_t laneStep[4][3];
-  for (int k = 0; k < 3; ++k) {
-    laneStep[0][k] = 0;
-    laneStep[1][k] = stepX[k];
-    laneStep[2][k] = stepY[k];
-    laneStep[3][k] = stepX[k] + stepY[k];
-  }
-  // Over most triangles' bounding boxes the edge values fit 32 bits: a
-  // quad's four pixels are then tested with one vector per edge.
-  typedef int32_t Int4 __attribute__((vector_size(16)));
-  int64_t quadColumns = (edges.x1 - qx0) / 2 + 1;
-  int64_t quadRows = (edges.y1 - qy0) / 2 + 1;
-  bool narrow = true;
-  Int4 laneStep32[3], limit32[3];
-  for (int k = 0; k < 3; ++k) {
-    int64_t sx = std::abs(stepX[k]), sy = std::abs(stepY[k]);
-    int64_t bound =
-        std::abs(row[k]) + 2 * sx * quadColumns + 2 * sy * quadRows + sx + sy;
-    narrow &= bound < (int64_t(1) << 30);
-    laneStep32[k] = Int4{0, int32_t(stepX[k]), int32_t(stepY[k]),
-                         int32_t(stepX[k] + stepY[k])};
-    // e >= bias, as e > bias - 1 (the vector compare is signed >).
-    limit32[k] = Int4{} + int32_t(bias[k] - 1);
-  }
-  // The pixels of the quad whose edge values at pixel 0 are `e` inside
-  // the triangle (bit i: pixel i).
-  auto covers = [&](const int64_t *e) {
-    if (narrow) {
-      Int4 inside = (int32_t(e[0]) + laneStep32[0] > limit32[0]) &
-                    (int32_t(e[1]) + laneStep32[1] > limit32[1]) &
-                    (int32_t(e[2]) + laneStep32[2] > limit32[2]);
-      // The lanes' sign bits (movmskps).
-      typedef float Float4 __attribute__((vector_size(16)));
-      return unsigned(__builtin_ia32_movmskps(Float4(inside)));
-    }
-    unsigned coverage = 0;
-    for (unsigned i = 0; i < 4; ++i)
-      coverage |= unsigned(e[0] + laneStep[i][0] >= bias[0] &&
-                           e[1] + laneStep[i][1] >= bias[1] &&
-                           e[2] + laneStep[i][2] >= bias[2])
-                  << i;
-    return coverage;
+  // The scissor's pixels of a quad: the walk's bounds lie within the
+  // scissor, whose edges need not be even, so only the first column and
+  // row and the last ones can have pixels outside it.
+  auto columnMask = [&](int64_t qx) {
+    return (qx >= setup.x0 ? 0x5u : 0) | (qx + 1 < setup.x1 ? 0xau : 0);
+  };
+  auto rowMask = [&](int64_t qy) {
+    return (qy >= setup.y0 ? 0x3u : 0) | (qy + 1 < setup.y1 ? 0xcu : 0);
   };
   QuadCoverage covered[64];
   size_t count = 0;
-  for (int64_t qy = qy0; qy < edges.y1; qy += 2) {
-    // Pixels of the quad within the scissor: 0 and 1 in row qy, 2 and 3
-    // in row qy + 1 (quads start at even pixels, the scissor need not).
-    unsigned rows =
-        (qy >= setup.y0 ? 0x3u : 0) | (qy + 1 < setup.y1 ? 0xcu : 0);
-    int64_t e[3] = {row[0], row[1], row[2]};
-    for (int64_t qx = qx0; qx < edges.x1; qx += 2) {
-      unsigned coverage =
-          covers(e) & rows &
-          ((qx >= setup.x0 ? 0x5u : 0) | (qx + 1 < setup.x1 ? 0xau : 0));
-      for (int k = 0; k < 3; ++k)
-        e[k] += 2 * stepX[k];
-      if (!coverage)
-        continue;
-      if (count == std::size(covered)) {
-        sink.emitCentred(quad, covered);
-        count = 0;
-      }
-      covered[count++] = {int32_t(qx), int32_t(qy), uint8_t(coverage)};
+  auto add = [&](int64_t qx, int64_t qy, unsigned coverage) {
+    if (count == std::size(covered)) {
+      sink.emitCentred(quad, covered);
+      count = 0;
     }
-    for (int k = 0; k < 3; ++k)
-      row[k] += 2 * stepY[k];
+    covered[count++] = {int32_t(qx), int32_t(qy), uint8_t(coverage)};
+  };
+  int64_t quadColumns = (edges.x1 - qx0 + 1) / 2;
+  int64_t quadRows = (edges.y1 - qy0 + 1) / 2;
+  // Over most triangles' bounding boxes the edge values fit 32 bits: a
+  // quad's four pixels are then tested with one vector per edge, stepped
+  // from quad to quad by adding a vector.
+  bool narrow = true;
+  for (int k = 0; k < 3; ++k) {
+    int64_t sx = std::abs(stepX[k]), sy = std::abs(stepY[k]);
+    int64_t bound = std::abs(row[k]) + 2 * sx * (quadColumns + 1) +
+                    2 * sy * (quadRows + 1) + sx + sy;
+    narrow &= bound < (int64_t(1) << 30);
+  }
+  if (narrow) {
+    typedef int32_t Int4 __attribute__((vector_size(16)));
+    typedef float Float4 __attribute__((vector_size(16)));
+    Int4 rowEdges[3], columnStep[3], rowStep[3], limit[3];
+    for (int k = 0; k < 3; ++k) {
+      rowEdges[k] =
+          int32_t(row[k]) + Int4{0, int32_t(stepX[k]), int32_t(stepY[k]),
+                                 int32_t(stepX[k] + stepY[k])};
+      columnStep[k] = Int4{} + int32_t(2 * stepX[k]);
+      rowStep[k] = Int4{} + int32_t(2 * stepY[k]);
+      // e >= bias, as e > bias - 1 (the vector compare is signed >).
+      limit[k] = Int4{} + int32_t(bias[k] - 1);
+    }
+    unsigned firstColumn = columnMask(qx0);
+    unsigned lastColumn = columnMask(qx0 + 2 * (quadColumns - 1));
+    for (int64_t r = 0, qy = qy0; r < quadRows; ++r, qy += 2) {
+      unsigned rows = rowMask(qy);
+      Int4 e0 = rowEdges[0], e1 = rowEdges[1], e2 = rowEdges[2];
+      for (int64_t c = 0, qx = qx0; c < quadColumns; ++c, qx += 2) {
+        Int4 inside = (e0 > limit[0]) & (e1 > limit[1]) & (e2 > limit[2]);
+        e0 += columnStep[0];
+        e1 += columnStep[1];
+        e2 += columnStep[2];
+        // The lanes' sign bits (movmskps).
+        unsigned coverage =
+            unsigned(__builtin_ia32_movmskps(Float4(inside))) & rows;
+        if (!coverage)
+          continue;
+        if (c == 0)
+          coverage &= firstColumn;
+        if (c == quadColumns - 1)
+          coverage &= lastColumn;
+        if (coverage)
+          add(qx, qy, coverage);
+      }
+      for (int k = 0; k < 3; ++k)
+        rowEdges[k] += rowStep[k];
+    }
+  } else {
+    for (int64_t qy = qy0; qy < edges.y1; qy += 2) {
+      unsigned rows = rowMask(qy);
+      int64_t e[3] = {row[0], row[1], row[2]};
+      for (int64_t qx = qx0; qx < edges.x1; qx += 2) {
+        unsigned coverage = 0;
+        for (unsigned i = 0; i < 4; ++i) {
+          int64_t dx = i % 2, dy = i / 2;
+          bool inside = true;
+          for (int k = 0; k < 3; ++k)
+            inside &= e[k] + dx * stepX[k] + dy * stepY[k] >= bias[k];
+          coverage |= unsigned(inside) << i;
+        }
+        coverage &= rows & columnMask(qx);
+        for (int k = 0; k < 3; ++k)
+          e[k] += 2 * stepX[k];
+        if (coverage)
+          add(qx, qy, coverage);
+      }
+      for (int k = 0; k < 3; ++k)
+        row[k] += 2 * stepY[k];
+    }
   }
   if (count)
     sink.emitCentred(quad, llvm::ArrayRef(covered, count));
