@@ -190,8 +190,9 @@ TEST(Rasterizer, ScissorLimitsQuadsToItsPixels) {
 } // namespace
 
 TEST(Rasterizer, ProjectsVerticesInBulkAsOneAtATime) {
-  // 9 positions in records of 24 bytes with
-  // the position at offset 4, as a stage's output records hold them.
+  // 13 positions (three groups of four and one more) in records of 24
+  // bytes with the position at offset 4, as a stage's output records hold
+  // them.
   std::vector<ClipPosition> positions = {
       at(2, 3, 0.25),
       {0.5f, -0.5f, 0.5f, 2.0f},
@@ -201,7 +202,13 @@ TEST(Rasterizer, ProjectsVerticesInBulkAsOneAtATime) {
       {0, 0, -0.5f, 1},               // in front of the near plane
       {NAN, 0, 0.5f, 1},              // NaN
       {0x1p100f, 0, 0.5f, 0x1p-100f}, // beyond the sub-pixel range
-      at(7.5, 0.5, 1)};
+      at(7.5, 0.5, 1),
+      // Half a sub-pixel right of pixel 2 and left of pixel 0: rounded
+      // away from zero, to sub-pixels 513 and -1.
+      {-0.5f + 0x1p-11f, 0, 0.5f, 1},
+      {-1 - 0x1p-11f, 0, 0.5f, 1},
+      at(1, 1),
+      at(2, 3)};
   std::vector<uint8_t> records(positions.size() * 24, 0xcd);
   for (size_t i = 0; i < positions.size(); ++i)
     std::memcpy(records.data() + i * 24 + 4, positions[i].data(), 16);
@@ -245,5 +252,7 @@ TEST(Rasterizer, ProjectsVerticesInBulkAsOneAtATime) {
     EXPECT_FALSE(batch[6].projected);
     EXPECT_EQ(batch[8].fx, 7 * 256 + 128);
     EXPECT_EQ(batch[8].fy, 128);
+    EXPECT_EQ(batch[9].fx, 513);
+    EXPECT_EQ(batch[10].fx, -1);
   }
 }

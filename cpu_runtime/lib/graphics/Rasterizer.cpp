@@ -7,7 +7,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 using namespace spvb::runtime;
 
@@ -720,13 +725,154 @@ ProjectedVertex spvb::runtime::projectVertex(const GraphicsState &state,
   return projected;
 }
 
+#if defined(__x86_64__)
+/// roundToSubPixel of four doubles below 2^51 in magnitude: half away from
+/// zero, in doubles, then to integers by adding 2^52 + 2^51 (which leaves
+/// an integer of that size in the low mantissa bits).
+__attribute__((target("avx2"))) static inline __m256i roundAvx2(__m256d value) {
+  const __m256d one = _mm256_set1_pd(1.0), magic = _mm256_set1_pd(0x1.8p52);
+  __m256d whole =
+      _mm256_round_pd(value, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  __m256d fraction = _mm256_sub_pd(value, whole);
+  whole = _mm256_add_pd(
+      whole,
+      _mm256_and_pd(_mm256_cmp_pd(fraction, _mm256_set1_pd(0.5), _CMP_GE_OQ),
+                    one));
+  whole = _mm256_sub_pd(
+      whole,
+      _mm256_and_pd(_mm256_cmp_pd(fraction, _mm256_set1_pd(-0.5), _CMP_LE_OQ),
+                    one));
+  return _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(whole, magic)),
+                          _mm256_castpd_si256(magic));
+}
+
+/// Lanes >= 0 (false for NaN, as the scalar comparison).
+__attribute__((target("avx2"))) static inline __m256d
+atLeastZeroAvx2(__m256d value) {
+  return _mm256_cmp_pd(value, _mm256_setzero_pd(), _CMP_GE_OQ);
+}
+
+/// projectVertices' loop over whole groups of four vertices with AVX2:
+/// each lane's arithmetic is Projection::project's (no fused
+/// multiply-adds), its rounding done in doubles for sub-pixels below 2^51;
+/// lanes beyond that, or with w <= 0, take the scalar path. A vertex cost a
+/// scalar division and two roundings' dependency chains, and a geometry
+/// shader's draw projects every vertex it emits.
+__attribute__((target("avx2"))) static uint64_t
+projectFourAtATimeAvx2(const Projection &projection, const uint8_t *records,
+                       uint64_t recordSize, uint32_t offset, uint64_t count,
+                       ProjectedVertex *projected) {
+  static_assert(offsetof(ProjectedVertex, inverseW) ==
+                    offsetof(ProjectedVertex, x) + 3 * sizeof(double),
+                "x, y, z and inverseW are stored as one vector");
+  static_assert(offsetof(ProjectedVertex, fy) ==
+                    offsetof(ProjectedVertex, fx) + sizeof(int64_t),
+                "fx and fy are stored as one vector");
+  const __m256d centreX = _mm256_set1_pd(projection.centreX);
+  const __m256d centreY = _mm256_set1_pd(projection.centreY);
+  const __m256d width = _mm256_set1_pd(projection.width);
+  const __m256d height = _mm256_set1_pd(projection.height);
+  const __m256d minDepth = _mm256_set1_pd(projection.minDepth);
+  const __m256d depthRange = _mm256_set1_pd(projection.depthRange);
+  const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+  const __m256d half = _mm256_set1_pd(0.5);
+  const __m256d subPixels = _mm256_set1_pd(double(kSubPixels));
+  const __m256d guardBand = _mm256_set1_pd(kGuardBand);
+  const __m256d tiny = _mm256_set1_pd(1e-30);
+  const __m256d limit = _mm256_set1_pd(0x1p51);
+  const __m256d signless = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
+  uint64_t v = 0;
+  for (; v + 4 <= count; v += 4) {
+    __m128 clip[4];
+    for (int lane = 0; lane < 4; ++lane)
+      clip[lane] = _mm_loadu_ps(reinterpret_cast<const float *>(
+          records + (v + lane) * recordSize + offset));
+    __m128 c0f = clip[0], c1f = clip[1], c2f = clip[2], c3f = clip[3];
+    _MM_TRANSPOSE4_PS(c0f, c1f, c2f, c3f);
+    __m256d c0 = _mm256_cvtps_pd(c0f), c1 = _mm256_cvtps_pd(c1f);
+    __m256d c2 = _mm256_cvtps_pd(c2f), w = _mm256_cvtps_pd(c3f);
+    __m256d inverseW = _mm256_div_pd(one, w);
+    __m256d x = _mm256_add_pd(
+        centreX,
+        _mm256_mul_pd(_mm256_mul_pd(_mm256_mul_pd(c0, inverseW), width), half));
+    __m256d y = _mm256_add_pd(
+        centreY, _mm256_mul_pd(
+                     _mm256_mul_pd(_mm256_mul_pd(c1, inverseW), height), half));
+    __m256d z = _mm256_add_pd(
+        minDepth, _mm256_mul_pd(_mm256_mul_pd(c2, inverseW), depthRange));
+    __m256d sx = _mm256_mul_pd(x, subPixels), sy = _mm256_mul_pd(y, subPixels);
+    __m256d fast = _mm256_and_pd(
+        _mm256_cmp_pd(w, zero, _CMP_GT_OQ),
+        _mm256_and_pd(
+            _mm256_cmp_pd(_mm256_and_pd(sx, signless), limit, _CMP_LT_OQ),
+            _mm256_cmp_pd(_mm256_and_pd(sy, signless), limit, _CMP_LT_OQ)));
+    __m256i fx = roundAvx2(sx), fy = roundAvx2(sy);
+    __m256d guard = _mm256_mul_pd(w, guardBand);
+    __m256d unclipped = _mm256_and_pd(
+        atLeastZeroAvx2(_mm256_sub_pd(w, tiny)),
+        _mm256_and_pd(
+            _mm256_and_pd(atLeastZeroAvx2(_mm256_add_pd(guard, c0)),
+                          atLeastZeroAvx2(_mm256_sub_pd(guard, c0))),
+            _mm256_and_pd(atLeastZeroAvx2(_mm256_add_pd(guard, c1)),
+                          atLeastZeroAvx2(_mm256_sub_pd(guard, c1)))));
+    if (!projection.depthClamp)
+      unclipped = _mm256_and_pd(
+          unclipped, _mm256_and_pd(atLeastZeroAvx2(c2),
+                                   atLeastZeroAvx2(_mm256_sub_pd(w, c2))));
+    // Each lane's x, y, z and 1/w, and its fx and fy, as one vector.
+    __m256d xy02 = _mm256_unpacklo_pd(x, y), xy13 = _mm256_unpackhi_pd(x, y);
+    __m256d zw02 = _mm256_unpacklo_pd(z, inverseW);
+    __m256d zw13 = _mm256_unpackhi_pd(z, inverseW);
+    __m256d doubles[4] = {_mm256_permute2f128_pd(xy02, zw02, 0x20),
+                          _mm256_permute2f128_pd(xy13, zw13, 0x20),
+                          _mm256_permute2f128_pd(xy02, zw02, 0x31),
+                          _mm256_permute2f128_pd(xy13, zw13, 0x31)};
+    __m256i fxy02 = _mm256_unpacklo_epi64(fx, fy);
+    __m256i fxy13 = _mm256_unpackhi_epi64(fx, fy);
+    __m128i snapped[4] = {
+        _mm256_castsi256_si128(fxy02), _mm256_castsi256_si128(fxy13),
+        _mm256_extracti128_si256(fxy02, 1), _mm256_extracti128_si256(fxy13, 1)};
+    int fastLanes = _mm256_movemask_pd(fast);
+    int unclippedLanes = _mm256_movemask_pd(unclipped);
+    for (int lane = 0; lane < 4; ++lane) {
+      ProjectedVertex &out = projected[v + lane];
+      uint8_t *bytes = reinterpret_cast<uint8_t *>(&out);
+      _mm_storeu_ps(out.clip.data(), clip[lane]);
+      if (!(fastLanes & (1 << lane))) {
+        ClipPosition position;
+        _mm_storeu_ps(position.data(), clip[lane]);
+        projection.project(position, out);
+        continue;
+      }
+      _mm256_storeu_pd(
+          reinterpret_cast<double *>(bytes + offsetof(ProjectedVertex, x)),
+          doubles[lane]);
+      _mm_storeu_si128(
+          reinterpret_cast<__m128i *>(bytes + offsetof(ProjectedVertex, fx)),
+          snapped[lane]);
+      // x and y are finite: their sub-pixels are below 2^51.
+      out.projected = true;
+      out.unclipped = (unclippedLanes >> lane) & 1;
+    }
+  }
+  return v;
+}
+#endif
+
 void spvb::runtime::projectVertices(const GraphicsState &state,
                                     const RasterSetup &setup,
                                     const uint8_t *records, uint64_t recordSize,
                                     uint32_t offset, uint64_t count,
                                     ProjectedVertex *projected) {
   Projection projection(state, setup.viewport);
-  for (uint64_t v = 0; v < count; ++v) {
+  uint64_t v = 0;
+#if defined(__x86_64__)
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  if (avx2)
+    v = projectFourAtATimeAvx2(projection, records, recordSize, offset, count,
+                               projected);
+#endif
+  for (; v < count; ++v) {
     ClipPosition clip;
     std::memcpy(clip.data(), records + v * recordSize + offset, 16);
     projection.project(clip, projected[v]);
