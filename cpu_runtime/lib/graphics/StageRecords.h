@@ -34,14 +34,10 @@ public:
     return StageRecords(recordSize, std::move(storage));
   }
   std::vector<uint64_t> release() && { return std::move(words); }
-  /// Room for `count` records of `size` bytes in the memory these have;
-  /// those that were kept keep their contents, new ones are zero.
-  void resize(uint64_t size, uint64_t count) {
-    recordSize = size;
-    words.resize((recordSize * count + 7) / 8 + 1);
-  }
-  /// As resize, but never smaller and new records uncleared where the
-  /// memory has room: for a caller that writes every record it reads.
+  /// Room for `count` records of `size` bytes in the memory these have,
+  /// which never shrinks: those that were kept keep their contents, new
+  /// ones are uncleared where the memory has room (for a caller that
+  /// writes every record it reads).
   void grow(uint64_t size, uint64_t count) {
     recordSize = size;
     uint64_t needed = (recordSize * count + 7) / 8 + 1;
