@@ -60,8 +60,7 @@ llvm::Expected<Environment> spvb::icd::readEnvironment() {
   }
   if (std::optional<llvm::StringRef> text = get("SPVB_SUBGROUP_SIZE")) {
     uint32_t size = 0;
-    if (text->getAsInteger(10, size) || size == 0 ||
-        size > runtime::kMaxSubgroupSize || (size & (size - 1)))
+    if (text->getAsInteger(10, size) || !runtime::isSubgroupSize(size))
       return makeError("error: SPVB_SUBGROUP_SIZE: '" + *text +
                        "' is not a power of two from 1 to " +
                        std::to_string(runtime::kMaxSubgroupSize));

@@ -6,7 +6,6 @@
 #include "spvbridge/bridge/KernelCache.h"
 
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <csignal>
 #include <cstdio>
@@ -70,8 +69,7 @@ void Session::setDiskCache(const std::string &directory) {
 
 runtime::Launcher &Session::getLauncher(unsigned threads,
                                         uint32_t subgroupSize) {
-  if (subgroupSize == 0 || subgroupSize > runtime::kMaxSubgroupSize ||
-      !llvm::isPowerOf2_32(subgroupSize))
+  if (!runtime::isSubgroupSize(subgroupSize))
     throwBindingError(llvm::formatv("subgroup_size={0}: expected a power of "
                                     "two from 1 to {1}",
                                     subgroupSize, runtime::kMaxSubgroupSize));

@@ -65,8 +65,9 @@ ClipPosition at(double x, double y, double z = 0.5) {
 void draw(const GraphicsState &state, const RasterSetup &setup,
           const std::array<ClipPosition, 3> &corners, QuadSink &sink) {
   std::array<ProjectedVertex, 3> projected;
-  for (int i = 0; i < 3; ++i)
-    projected[i] = projectVertex(state, setup, corners[i]);
+  projectVertices(state, setup,
+                  reinterpret_cast<const uint8_t *>(corners.data()),
+                  sizeof(ClipPosition), 0, 3, projected.data());
   rasterizeTriangle(state, setup, {&projected[0], &projected[1], &projected[2]},
                     sink);
 }
@@ -220,7 +221,11 @@ TEST(Rasterizer, ProjectsVerticesInBulkAsOneAtATime) {
     projectVertices(state, setup, records.data(), 24, 4, positions.size(),
                     batch.data());
     for (size_t i = 0; i < positions.size(); ++i) {
-      ProjectedVertex one = projectVertex(state, setup, positions[i]);
+      // Alone: one vertex takes the scalar path.
+      ProjectedVertex one;
+      projectVertices(state, setup,
+                      reinterpret_cast<const uint8_t *>(positions[i].data()),
+                      sizeof(ClipPosition), 0, 1, &one);
       SCOPED_TRACE(testing::Message() << "vertex " << i << " clamp " << clamp);
       EXPECT_EQ(std::memcmp(batch[i].clip.data(), positions[i].data(), 16), 0);
       EXPECT_EQ(batch[i].projected, one.projected);

@@ -8,6 +8,7 @@
 #include "RunArguments.h"
 
 #include "spvbridge/cpu_runtime/ImageFormats.h"
+#include "spvbridge/cpu_runtime/Launcher.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
@@ -681,14 +682,9 @@ llvm::Expected<uint32_t> spvb::run::parseUnsigned(llvm::StringRef value,
   return parseCount(value, flag, /*allowZero=*/true);
 }
 
-/// A subgroup size the CPU runtime has: a power of two from 1 to 64.
-static bool isSubgroupSize(uint32_t size) {
-  return size != 0 && size <= 64 && llvm::isPowerOf2_32(size);
-}
-
 llvm::Expected<uint32_t> spvb::run::parseSubgroupSize(llvm::StringRef value) {
   uint32_t size = 0;
-  if (value.getAsInteger(10, size) || !isSubgroupSize(size))
+  if (value.getAsInteger(10, size) || !runtime::isSubgroupSize(size))
     return makeError("error: --subgroup-size '" + value +
                      "': expected a power of two from 1 to 64");
   return size;
@@ -696,7 +692,7 @@ llvm::Expected<uint32_t> spvb::run::parseSubgroupSize(llvm::StringRef value) {
 
 llvm::Expected<uint32_t>
 spvb::run::getCompareSubgroupSize(uint32_t deviceSize) {
-  if (!isSubgroupSize(deviceSize))
+  if (!runtime::isSubgroupSize(deviceSize))
     return makeError(llvm::formatv(
         "error: --compare: the Vulkan device's subgroup size {0} is not one "
         "the CPU runtime has (a power of two from 1 to 64); pass "

@@ -303,10 +303,26 @@ static void encodeUnorm8Quad(const uint8_t *records, uint64_t recordSize,
   }
 }
 
+/// Stores a quad's four-byte texels to its rows from `row`: `rows[r]` holds
+/// row r's pair, the left texel in the low half; `lanes` the covered
+/// pixels. Each row's pair in one store when both are covered.
+static inline void storeQuadRows(uint8_t *row, uint64_t pitch, unsigned lanes,
+                                 const uint64_t (&rows)[2]) {
+  for (unsigned r = 0; r < 2; ++r, row += pitch) {
+    unsigned pair = (lanes >> (2 * r)) & 3;
+    if (pair == 3) {
+      std::memcpy(row, &rows[r], 8);
+    } else if (pair) {
+      uint32_t texel = uint32_t(rows[r] >> (32 * (pair >> 1)));
+      std::memcpy(row + 4 * (pair >> 1), &texel, 4);
+    }
+  }
+}
+
 #if defined(__x86_64__)
 /// Writes the quads' RGBA or BGRA texels of the four-component outputs at
 /// `records` (+ lane * recordSize) with AVX2, as encodeUnorm8Quad and
-/// writeUnorm8Quads' stores do: each pixel's components as four doubles (their
+/// storeQuadRows do: each pixel's components as four doubles (their
 /// products with 255 are exact, so the fused multiply-add rounds as
 /// encodeUnorm8 does), a quad's sixteen results packed to bytes at once. One
 /// loop with the constants and texels in registers: a call per quad spent more
@@ -338,19 +354,9 @@ writeRgba8QuadsAvx2(llvm::ArrayRef<FragmentOperations::QuadWrite> quads,
     }
     __m128i texels = _mm_packus_epi16(_mm_packus_epi32(words[0], words[1]),
                                       _mm_packus_epi32(words[2], words[3]));
-    // Each row's pair in one store when both are covered.
-    uint8_t *row = attachment.at(quad.x, quad.y);
-    uint64_t pairs[2] = {uint64_t(_mm_cvtsi128_si64(texels)),
-                         uint64_t(_mm_extract_epi64(texels, 1))};
-    for (unsigned r = 0; r < 2; ++r, row += pitch) {
-      unsigned pair = (quad.lanes >> (2 * r)) & 3;
-      if (pair == 3) {
-        std::memcpy(row, &pairs[r], 8);
-      } else if (pair) {
-        uint32_t texel = uint32_t(pairs[r] >> (32 * (pair >> 1)));
-        std::memcpy(row + 4 * (pair >> 1), &texel, 4);
-      }
-    }
+    uint64_t rows[2] = {uint64_t(_mm_cvtsi128_si64(texels)),
+                        uint64_t(_mm_extract_epi64(texels, 1))};
+    storeQuadRows(attachment.at(quad.x, quad.y), pitch, quad.lanes, rows);
   }
 }
 #endif
@@ -385,19 +391,12 @@ void FragmentOperations::writeUnorm8Quads(llvm::ArrayRef<QuadWrite> quads,
                         row + (lane / 2) * pitch + (lane % 2) * 4);
         continue;
       }
-      // Each row's pair in one store when both are covered.
       uint32_t texels[4];
       encodeUnorm8Quad(quadRecords + direct.offset, recordSize, direct.bgra,
                        texels);
-      for (unsigned r = 0; r < 2; ++r, row += pitch) {
-        unsigned pair = (quad.lanes >> (2 * r)) & 3;
-        if (pair == 3) {
-          uint64_t both = texels[2 * r] | uint64_t(texels[2 * r + 1]) << 32;
-          std::memcpy(row, &both, 8);
-        } else if (pair) {
-          std::memcpy(row + 4 * (pair >> 1), &texels[2 * r + (pair >> 1)], 4);
-        }
-      }
+      uint64_t rows[2] = {texels[0] | uint64_t(texels[1]) << 32,
+                          texels[2] | uint64_t(texels[3]) << 32};
+      storeQuadRows(row, pitch, quad.lanes, rows);
     }
   }
 }

@@ -495,13 +495,61 @@ int64_t roundToSubPixel(double v) {
   return whole + (fraction >= 0.5) - (fraction <= -0.5);
 }
 
+/// A draw's viewport transform, its float terms computed once (in float,
+/// as the viewport's fields are), and its projection of clip positions.
+struct Projection {
+  explicit Projection(const VkViewport &vp, bool depthClamp = false)
+      : centreX(vp.x + vp.width / 2), centreY(vp.y + vp.height / 2),
+        width(vp.width), height(vp.height), minDepth(vp.minDepth),
+        depthRange(vp.maxDepth - vp.minDepth), depthClamp(depthClamp) {}
+
+  /// Framebuffer x, y and z of clip position `c` whose 1/w is `inverseW`.
+  std::array<double, 3> toFramebuffer(const double *c, double inverseW) const {
+    return {centreX + c[0] * inverseW * width / 2,
+            centreY + c[1] * inverseW * height / 2,
+            minDepth + c[2] * inverseW * depthRange};
+  }
+
+  /// Fills `projected` in place: a returned copy stalled on store
+  /// forwarding for every vertex.
+  void project(const ClipPosition &position, ProjectedVertex &projected) const {
+    projected.clip = position;
+    double c[4] = {position[0], position[1], position[2], position[3]};
+    // Clipping keeps what has w > 0 of a primitive whose vertices all do
+    // within their projection's convex hull.
+    if (!(c[3] > 0)) {
+      projected.x = projected.y = projected.z = projected.inverseW = 0;
+      projected.fx = projected.fy = 0;
+      projected.projected = projected.unclipped = false;
+      return;
+    }
+    double inverseW = 1.0 / c[3];
+    auto [x, y, z] = toFramebuffer(c, inverseW);
+    projected.x = x;
+    projected.y = y;
+    projected.z = z;
+    projected.inverseW = inverseW;
+    projected.fx = roundToSubPixel(x * kSubPixels);
+    projected.fy = roundToSubPixel(y * kSubPixels);
+    projected.projected = std::isfinite(x) && std::isfinite(y);
+    projected.unclipped =
+        (depthClamp || (c[2] >= 0 && c[3] - c[2] >= 0)) && c[3] - 1e-30 >= 0 &&
+        c[3] * kGuardBand + c[0] >= 0 && c[3] * kGuardBand - c[0] >= 0 &&
+        c[3] * kGuardBand + c[1] >= 0 && c[3] * kGuardBand - c[1] >= 0;
+  }
+
+  double centreX, centreY, width, height, minDepth, depthRange;
+  bool depthClamp;
+};
+
 ScreenVertex toScreen(const VkViewport &vp, const std::array<double, 4> &c,
                       std::array<double, 3> weights) {
   ScreenVertex s;
   double inverseW = 1.0 / c[3];
-  s.x = vp.x + vp.width / 2 + c[0] * inverseW * vp.width / 2;
-  s.y = vp.y + vp.height / 2 + c[1] * inverseW * vp.height / 2;
-  s.z = vp.minDepth + c[2] * inverseW * (vp.maxDepth - vp.minDepth);
+  std::array<double, 3> xyz = Projection(vp).toFramebuffer(c.data(), inverseW);
+  s.x = xyz[0];
+  s.y = xyz[1];
+  s.z = xyz[2];
   s.inverseW = inverseW;
   s.fx = roundToSubPixel(s.x * kSubPixels);
   s.fy = roundToSubPixel(s.y * kSubPixels);
@@ -672,59 +720,6 @@ static void rasterizePolygon(const GraphicsState &state,
                             front, sink);
 }
 
-namespace {
-
-/// A draw's projection of clip positions, toScreen's float terms computed
-/// once: for a loop over the vertices that rounds as toScreen does.
-struct Projection {
-  Projection(const GraphicsState &state, const VkViewport &vp)
-      : centreX(vp.x + vp.width / 2), centreY(vp.y + vp.height / 2),
-        width(vp.width), height(vp.height), minDepth(vp.minDepth),
-        depthRange(vp.maxDepth - vp.minDepth), depthClamp(state.depthClamp) {}
-
-  /// Fills `projected` in place: a returned copy stalled on store
-  /// forwarding for every vertex.
-  void project(const ClipPosition &position, ProjectedVertex &projected) const {
-    projected.clip = position;
-    double c[4] = {position[0], position[1], position[2], position[3]};
-    // Clipping keeps what has w > 0 of a primitive whose vertices all do
-    // within their projection's convex hull.
-    if (!(c[3] > 0)) {
-      projected.x = projected.y = projected.z = projected.inverseW = 0;
-      projected.fx = projected.fy = 0;
-      projected.projected = projected.unclipped = false;
-      return;
-    }
-    double inverseW = 1.0 / c[3];
-    double x = centreX + c[0] * inverseW * width / 2;
-    double y = centreY + c[1] * inverseW * height / 2;
-    projected.x = x;
-    projected.y = y;
-    projected.z = minDepth + c[2] * inverseW * depthRange;
-    projected.inverseW = inverseW;
-    projected.fx = roundToSubPixel(x * kSubPixels);
-    projected.fy = roundToSubPixel(y * kSubPixels);
-    projected.projected = std::isfinite(x) && std::isfinite(y);
-    projected.unclipped =
-        (depthClamp || (c[2] >= 0 && c[3] - c[2] >= 0)) && c[3] - 1e-30 >= 0 &&
-        c[3] * kGuardBand + c[0] >= 0 && c[3] * kGuardBand - c[0] >= 0 &&
-        c[3] * kGuardBand + c[1] >= 0 && c[3] * kGuardBand - c[1] >= 0;
-  }
-
-  double centreX, centreY, width, height, minDepth, depthRange;
-  bool depthClamp;
-};
-
-} // namespace
-
-ProjectedVertex spvb::runtime::projectVertex(const GraphicsState &state,
-                                             const RasterSetup &setup,
-                                             const ClipPosition &position) {
-  ProjectedVertex projected;
-  Projection(state, setup.viewport).project(position, projected);
-  return projected;
-}
-
 #if defined(__x86_64__)
 /// roundToSubPixel of four doubles below 2^51 in magnitude: half away from
 /// zero, in doubles, then to integers by adding 2^52 + 2^51 (which leaves
@@ -864,7 +859,7 @@ void spvb::runtime::projectVertices(const GraphicsState &state,
                                     const uint8_t *records, uint64_t recordSize,
                                     uint32_t offset, uint64_t count,
                                     ProjectedVertex *projected) {
-  Projection projection(state, setup.viewport);
+  Projection projection(setup.viewport, state.depthClamp);
   uint64_t v = 0;
 #if defined(__x86_64__)
   static const bool avx2 = __builtin_cpu_supports("avx2");

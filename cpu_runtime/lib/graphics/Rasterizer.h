@@ -205,12 +205,8 @@ struct ProjectedVertex {
   /// such vertices goes to the screen without clipping.
   bool unclipped = false;
 };
-ProjectedVertex projectVertex(const GraphicsState &state,
-                              const RasterSetup &setup,
-                              const ClipPosition &position);
-/// projectVertex of `count` positions, the vec4 at `offset` in each record
-/// of `recordSize` bytes from `records`, into `projected`: the viewport's
-/// terms computed once.
+/// Projects `count` positions, the vec4 at `offset` in each record of
+/// `recordSize` bytes from `records`, into `projected`.
 void projectVertices(const GraphicsState &state, const RasterSetup &setup,
                      const uint8_t *records, uint64_t recordSize,
                      uint32_t offset, uint64_t count,

@@ -34,8 +34,7 @@ llvm::Error spvb::runtime::prepareDispatch(const KernelEntry &kernel,
                                    info.workgroup_entry));
   uint32_t subgroupSize =
       resources.subgroupSize ? resources.subgroupSize : defaultSubgroupSize;
-  if (subgroupSize == 0 || subgroupSize > kMaxSubgroupSize ||
-      (subgroupSize & (subgroupSize - 1)) != 0)
+  if (!isSubgroupSize(subgroupSize))
     return makeError(llvm::formatv("error: subgroup size {0} is not a power "
                                    "of two from 1 to {1}",
                                    subgroupSize, kMaxSubgroupSize));

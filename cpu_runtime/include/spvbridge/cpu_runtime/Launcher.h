@@ -32,6 +32,11 @@ class WorkerPool;
 
 /// The largest subgroup the runtime runs.
 inline constexpr uint32_t kMaxSubgroupSize = SPVB_MAX_SUBGROUP_SIZE;
+/// Whether the runtime runs subgroups of `size`: a power of two from 1 to
+/// kMaxSubgroupSize.
+inline constexpr bool isSubgroupSize(uint32_t size) {
+  return size != 0 && size <= kMaxSubgroupSize && (size & (size - 1)) == 0;
+}
 
 /// A compiled entry point, as the runtime needs it.
 struct KernelEntry {
