@@ -126,6 +126,21 @@ static Value createEntrySlot(OpBuilder &builder, Block &entry,
       type, one, alignment);
 }
 
+/// The size of a variable of `type`.
+static uint64_t getSizeInBits(LLVM::DITypeAttr type) {
+  if (auto basic = dyn_cast<LLVM::DIBasicTypeAttr>(type))
+    return basic.getSizeInBits();
+  if (auto composite = dyn_cast<LLVM::DICompositeTypeAttr>(type))
+    return composite.getSizeInBits();
+  if (auto derived = dyn_cast<LLVM::DIDerivedTypeAttr>(type)) {
+    if (derived.getSizeInBits())
+      return derived.getSizeInBits();
+    if (auto base = dyn_cast_or_null<LLVM::DITypeAttr>(derived.getBaseType()))
+      return getSizeInBits(base);
+  }
+  return 0;
+}
+
 /// Declares the variables whose addresses the lowering marked in
 /// `function`: function variables at their stack slots; globals (buffers,
 /// push constants, shared memory, builtins) through a slot holding their
@@ -201,21 +216,43 @@ static void declareVariables(LLVM::LLVMFuncOp function,
       continue;
     }
     Value slot = spill(address);
+    // In a fragment record in blocks, each 4-byte word of the variable is
+    // a piece of its own, a block row after the one before (kernel_abi.h).
+    auto lanesAttr =
+        op->getAttrOfType<IntegerAttr>(spvb::kDebugRecordLanesAttr);
+    uint64_t lanes = lanesAttr ? lanesAttr.getInt() : 0;
+    auto declareAt = [&](llvm::StringRef variable, LLVM::DITypeAttr varType,
+                         uint64_t offset) {
+      uint64_t bits = getSizeInBits(varType);
+      if (!lanes || bits <= 32) {
+        declare(slot, variable, varType, line,
+                {element(llvm::dwarf::DW_OP_deref, {}),
+                 element(llvm::dwarf::DW_OP_plus_uconst,
+                         {uint64_t(spvb::getBlockedRecordOffset(
+                             offset, lanes ? lanes : 1))})});
+        return;
+      }
+      for (uint64_t piece = 0; piece < bits; piece += 32)
+        declare(slot, variable, varType, line,
+                {element(llvm::dwarf::DW_OP_deref, {}),
+                 element(llvm::dwarf::DW_OP_plus_uconst,
+                         {uint64_t(spvb::getBlockedRecordOffset(
+                             offset + piece / 8, lanes))}),
+                 element(llvm::dwarf::DW_OP_LLVM_fragment,
+                         {piece, std::min<uint64_t>(32, bits - piece)})});
+    };
     auto structType = dyn_cast<LLVM::DICompositeTypeAttr>(type);
     if (!name.getValue().empty() || !structType ||
         structType.getTag() != llvm::dwarf::DW_TAG_structure_type) {
-      declare(slot, name.getValue(), type, line,
-              {element(llvm::dwarf::DW_OP_deref, {})});
+      declareAt(name.getValue(), type, 0);
       continue;
     }
     for (LLVM::DINodeAttr node : structType.getElements()) {
       auto member = dyn_cast<LLVM::DIDerivedTypeAttr>(node);
       if (!member || !member.getName())
         continue;
-      declare(slot, member.getName().getValue(), member.getBaseType(), line,
-              {element(llvm::dwarf::DW_OP_deref, {}),
-               element(llvm::dwarf::DW_OP_plus_uconst,
-                       {member.getOffsetInBits() / 8})});
+      declareAt(member.getName().getValue(), member.getBaseType(),
+                member.getOffsetInBits() / 8);
     }
   }
 }
@@ -424,6 +461,7 @@ void spvb::attachShaderDebugInfo(
   module.walk([](Operation *op) {
     op->removeAttr(kDebugNameAttr);
     op->removeAttr(kDebugTypeAttr);
+    op->removeAttr(kDebugRecordLanesAttr);
     if (auto function = dyn_cast<LLVM::LLVMFuncOp>(op))
       for (unsigned i = 0; i < function.getNumArguments(); ++i)
         for (llvm::StringRef marker :

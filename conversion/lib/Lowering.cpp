@@ -141,6 +141,10 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
     // workgroups hold whole subgroups of every size the runtime may choose.
     if (entry.model == spirv::ExecutionModel::Fragment && wholeSubgroups)
       entry.workgroupSize[0] = SPVB_MAX_SUBGROUP_SIZE;
+    if (entry.model == spirv::ExecutionModel::Fragment)
+      layout->blockPerWorkgroup =
+          entry.workgroupSize[0] == layout->recordLanes &&
+          entry.workgroupSize[1] == 1 && entry.workgroupSize[2] == 1;
   }
   findTerminatingFunctions(top, *layout);
   top.walk([&](spirv::AddressOfOp op) {

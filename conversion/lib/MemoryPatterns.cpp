@@ -28,11 +28,37 @@ using namespace spvb;
 
 namespace {
 
-/// Loads a value of SPIR-V type `type` stored at `address` by the layout.
+/// `address` plus `offset` bytes within a value of type `container`; in a
+/// record in blocks of `lanes` (kernel_abi.h) where that byte is.
+Value offsetWithin(OpBuilder &b, Location loc, Value address, int64_t offset,
+                   Type container, uint32_t lanes) {
+  if (!lanes)
+    return createByteOffset(b, loc, address, offset);
+  return offsetBlockedRecord(b, loc, address, offset, lanes,
+                             getAlignment(container) >= 4);
+}
+
+/// Loads a value of SPIR-V type `type` stored at `address` by the layout;
+/// with `lanes`, from a record in blocks (kernel_abi.h), whose words are
+/// apart.
 Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
                 Value address, Type type, MatrixLayout matrix,
-                uint32_t vectorStride = 0, bool invariant = false) {
+                uint32_t vectorStride = 0, bool invariant = false,
+                uint32_t lanes = 0) {
   Type llvmType = converter.convertType(type);
+  if (lanes && type.isIntOrFloat() && getByteSize(type) == 8) {
+    // Its two words, one block row apart.
+    Type i32 = b.getI32Type();
+    auto words = VectorType::get({2}, i32);
+    Value pair = LLVM::PoisonOp::create(b, loc, words);
+    for (int64_t w = 0; w < 2; ++w) {
+      Value word = LLVM::LoadOp::create(
+          b, loc, i32, offsetWithin(b, loc, address, 4 * w, type, lanes), 4,
+          false, false, invariant);
+      pair = insertElement(b, loc, pair, word, w);
+    }
+    return LLVM::BitcastOp::create(b, loc, llvmType, pair);
+  }
   if (type.isIntOrFloat() || isa<spirv::ImageType, spirv::PointerType>(type))
     return LLVM::LoadOp::create(b, loc, llvmType, address, getAlignment(type),
                                 false, false, invariant);
@@ -54,18 +80,20 @@ Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
       return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, loaded,
                                   createIntConstant(b, loc, bytes, 0));
     }
-    if (!vectorStride)
+    if (!vectorStride && !lanes)
       return LLVM::LoadOp::create(b, loc, llvmType, address,
                                   getAlignment(element), false, false,
                                   invariant);
-    // A column of a row-major matrix: gather.
+    // A column of a row-major matrix, or a vector in a blocked record:
+    // gather.
     Value result = LLVM::PoisonOp::create(b, loc, llvmType);
     for (int64_t i = 0; i < vector.getNumElements(); ++i) {
       Value elementAddress =
-          createByteOffset(b, loc, address, i * vectorStride);
-      Value scalar = LLVM::LoadOp::create(
-          b, loc, converter.convertType(element), elementAddress,
-          getAlignment(element), false, false, invariant);
+          lanes ? offsetWithin(b, loc, address, i * getByteSize(element), type,
+                               lanes)
+                : createByteOffset(b, loc, address, i * vectorStride);
+      Value scalar = loadValue(b, loc, converter, elementAddress, element, {},
+                               0, invariant, lanes);
       Value index = createIntConstant(b, loc, b.getI32Type(), i);
       result = LLVM::InsertElementOp::create(b, loc, result, scalar, index);
     }
@@ -81,9 +109,10 @@ Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
               ? loadValue(b, loc, converter,
                           createByteOffset(b, loc, address, c * elementSize),
                           mat.getColumnType(), {}, stride, invariant)
-              : loadValue(b, loc, converter,
-                          createByteOffset(b, loc, address, c * stride),
-                          mat.getColumnType(), {}, 0, invariant);
+              : loadValue(
+                    b, loc, converter,
+                    offsetWithin(b, loc, address, c * stride, type, lanes),
+                    mat.getColumnType(), {}, 0, invariant, lanes);
       result = insertValue(b, loc, result, column, c);
     }
     return result;
@@ -91,20 +120,22 @@ Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
   if (auto array = dyn_cast<spirv::ArrayType>(type)) {
     uint64_t stride = getArrayStride(array);
     for (unsigned i = 0; i < array.getNumElements(); ++i) {
-      Value element = loadValue(b, loc, converter,
-                                createByteOffset(b, loc, address, i * stride),
-                                array.getElementType(), matrix, 0, invariant);
+      Value element =
+          loadValue(b, loc, converter,
+                    offsetWithin(b, loc, address, i * stride, type, lanes),
+                    array.getElementType(), matrix, 0, invariant, lanes);
       result = insertValue(b, loc, result, element, i);
     }
     return result;
   }
   if (auto structType = dyn_cast<spirv::StructType>(type)) {
     for (unsigned i = 0; i < structType.getNumElements(); ++i) {
-      Value member = loadValue(
-          b, loc, converter,
-          createByteOffset(b, loc, address, getMemberOffset(structType, i)),
-          structType.getElementType(i), getMemberMatrixLayout(structType, i), 0,
-          invariant);
+      Value member =
+          loadValue(b, loc, converter,
+                    offsetWithin(b, loc, address,
+                                 getMemberOffset(structType, i), type, lanes),
+                    structType.getElementType(i),
+                    getMemberMatrixLayout(structType, i), 0, invariant, lanes);
       result = insertValue(b, loc, result, member, i);
     }
     return result;
@@ -112,9 +143,23 @@ Value loadValue(OpBuilder &b, Location loc, const TypeConverter &converter,
   return nullptr;
 }
 
-/// Stores `value` (of SPIR-V type `type`) at `address` by the layout.
+/// Stores `value` (of SPIR-V type `type`) at `address` by the layout; with
+/// `lanes`, in a record in blocks (kernel_abi.h).
 void storeValue(OpBuilder &b, Location loc, Value value, Value address,
-                Type type, MatrixLayout matrix, uint32_t vectorStride = 0) {
+                Type type, MatrixLayout matrix, uint32_t vectorStride = 0,
+                uint32_t lanes = 0) {
+  if (lanes && type.isIntOrFloat() && getByteSize(type) == 8) {
+    Type i32 = b.getI32Type();
+    Value pair =
+        LLVM::BitcastOp::create(b, loc, VectorType::get({2}, i32), value);
+    for (int64_t w = 0; w < 2; ++w)
+      LLVM::StoreOp::create(
+          b, loc,
+          LLVM::ExtractElementOp::create(b, loc, pair,
+                                         createIntConstant(b, loc, i32, w)),
+          offsetWithin(b, loc, address, 4 * w, type, lanes), 4);
+    return;
+  }
   if (type.isIntOrFloat() || isa<spirv::ImageType, spirv::PointerType>(type)) {
     LLVM::StoreOp::create(b, loc, value, address, getAlignment(type));
     return;
@@ -133,13 +178,20 @@ void storeValue(OpBuilder &b, Location loc, Value value, Value address,
                             address, 1);
       return;
     }
-    if (!vectorStride) {
+    if (!vectorStride && !lanes) {
       LLVM::StoreOp::create(b, loc, value, address, getAlignment(element));
       return;
     }
     for (int64_t i = 0; i < vector.getNumElements(); ++i) {
       Value index = createIntConstant(b, loc, b.getI32Type(), i);
       Value scalar = LLVM::ExtractElementOp::create(b, loc, value, index);
+      if (lanes) {
+        storeValue(b, loc, scalar,
+                   offsetWithin(b, loc, address, i * getByteSize(element), type,
+                                lanes),
+                   element, {}, 0, lanes);
+        continue;
+      }
       LLVM::StoreOp::create(b, loc, scalar,
                             createByteOffset(b, loc, address, i * vectorStride),
                             getAlignment(element));
@@ -157,8 +209,8 @@ void storeValue(OpBuilder &b, Location loc, Value value, Value address,
                    mat.getColumnType(), {}, stride);
       else
         storeValue(b, loc, column,
-                   createByteOffset(b, loc, address, c * stride),
-                   mat.getColumnType(), {});
+                   offsetWithin(b, loc, address, c * stride, type, lanes),
+                   mat.getColumnType(), {}, 0, lanes);
     }
     return;
   }
@@ -166,18 +218,20 @@ void storeValue(OpBuilder &b, Location loc, Value value, Value address,
     uint64_t stride = getArrayStride(array);
     for (unsigned i = 0; i < array.getNumElements(); ++i) {
       Value element = extractValue(b, loc, value, i);
-      storeValue(b, loc, element, createByteOffset(b, loc, address, i * stride),
-                 array.getElementType(), matrix);
+      storeValue(b, loc, element,
+                 offsetWithin(b, loc, address, i * stride, type, lanes),
+                 array.getElementType(), matrix, 0, lanes);
     }
     return;
   }
   if (auto structType = dyn_cast<spirv::StructType>(type)) {
     for (unsigned i = 0; i < structType.getNumElements(); ++i) {
       Value member = extractValue(b, loc, value, i);
-      storeValue(
-          b, loc, member,
-          createByteOffset(b, loc, address, getMemberOffset(structType, i)),
-          structType.getElementType(i), getMemberMatrixLayout(structType, i));
+      storeValue(b, loc, member,
+                 offsetWithin(b, loc, address, getMemberOffset(structType, i),
+                              type, lanes),
+                 structType.getElementType(i),
+                 getMemberMatrixLayout(structType, i), 0, lanes);
     }
   }
 }
@@ -262,7 +316,8 @@ bool clampsArrayIndices(Type pointerType) {
 FailureOr<Value> applyIndices(ConversionPatternRewriter &rewriter, Location loc,
                               Value address, Type type, PointerLayout layout,
                               ValueRange originals, ValueRange converted,
-                              bool clamp = false) {
+                              bool clamp = false, uint32_t lanes = 0) {
+  bool wordAligned = getAlignment(type) >= 4;
   int64_t constOffset = 0;
   Value dynOffset;
   auto addDynamic = [&](Value index, uint64_t scale) {
@@ -323,6 +378,17 @@ FailureOr<Value> applyIndices(ConversionPatternRewriter &rewriter, Location loc,
     else
       addDynamic(index, scale);
   }
+  if (lanes && dynOffset)
+    return offsetBlockedRecord(
+        rewriter, loc, address,
+        LLVM::AddOp::create(rewriter, loc, dynOffset,
+                            createIntConstant(rewriter, loc,
+                                              rewriter.getI64Type(),
+                                              constOffset)),
+        lanes, wordAligned);
+  if (lanes)
+    return offsetBlockedRecord(rewriter, loc, address, constOffset, lanes,
+                               wordAligned);
   if (dynOffset)
     address = createByteOffset(rewriter, loc, address, dynOffset);
   return createByteOffset(rewriter, loc, address, constOffset);
@@ -336,6 +402,22 @@ const InterfaceVariable *findVariable(Value pointer,
     return nullptr;
   auto it = layout.variables.find(addressOf.getVariable());
   return it == layout.variables.end() ? nullptr : &it->second;
+}
+
+/// The lanes of the blocked fragment record (InterfaceLayout::recordLanes)
+/// that `pointer`, a SPIR-V pointer, points into; 0 if it is not into one.
+/// A pointer whose variable is not known (a function's parameter) is into
+/// a record if it is an Input or Output one.
+uint32_t getRecordLanes(Value pointer, const InterfaceLayout &layout) {
+  auto storage = cast<spirv::PointerType>(pointer.getType()).getStorageClass();
+  if (!layout.recordLanes || (storage != spirv::StorageClass::Input &&
+                              storage != spirv::StorageClass::Output))
+    return 0;
+  while (auto chain = pointer.getDefiningOp<spirv::AccessChainOp>())
+    pointer = chain.getBasePtr();
+  if (const InterfaceVariable *var = findVariable(pointer, layout))
+    return var->inStageRecord ? layout.recordLanes : 0;
+  return layout.recordLanes;
 }
 
 class AccessChainPattern : public OpConversionPattern<spirv::AccessChainOp> {
@@ -382,7 +464,8 @@ public:
     }
     FailureOr<Value> result = applyIndices(
         rewriter, loc, address, type, readPointerLayout(op), originals,
-        converted, clampsArrayIndices(op.getBasePtr().getType()));
+        converted, clampsArrayIndices(op.getBasePtr().getType()),
+        getRecordLanes(op.getBasePtr(), layout));
     if (failed(result))
       return rewriter.notifyMatchFailure(op, "unsupported index");
     rewriter.replaceOp(op, *result);
@@ -504,7 +587,8 @@ public:
                           AccessKind::Read, layout);
     Value value = loadValue(rewriter, op.getLoc(), *getTypeConverter(),
                             access.address, op.getType(), pointerLayout.matrix,
-                            pointerLayout.vectorStride, readOnly);
+                            pointerLayout.vectorStride, readOnly,
+                            getRecordLanes(op.getPtr(), layout));
     if (!value)
       return rewriter.notifyMatchFailure(op, "unsupported load type");
     rewriter.replaceOp(op, value);
@@ -532,7 +616,8 @@ public:
           guardBufferAccess(rewriter, op, op.getPtr(), adaptor.getPtr(), bytes,
                             AccessKind::Write, layout);
       storeValue(rewriter, op.getLoc(), adaptor.getValue(), access.address,
-                 type, pointerLayout.matrix, pointerLayout.vectorStride);
+                 type, pointerLayout.matrix, pointerLayout.vectorStride,
+                 getRecordLanes(op.getPtr(), layout));
     };
     auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
     if (layout.recordsPerWorkgroup && op->hasAttr(kOutputInitializerAttr) &&
@@ -562,23 +647,31 @@ private:
 
 class CopyMemoryPattern : public OpConversionPattern<spirv::CopyMemoryOp> {
 public:
-  using OpConversionPattern::OpConversionPattern;
+  CopyMemoryPattern(const TypeConverter &converter, MLIRContext *context,
+                    const InterfaceLayout &layout)
+      : OpConversionPattern(converter, context, kOverrideBenefit),
+        layout(layout) {}
   LogicalResult
   matchAndRewrite(spirv::CopyMemoryOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     PointerLayout target = readPointerLayout(op);
     PointerLayout source = readPointerLayout(op, "spvb.source");
     Type type = getPointee(op.getSource());
-    Value value = loadValue(rewriter, op.getLoc(), *getTypeConverter(),
-                            adaptor.getSource(), type, source.matrix,
-                            source.vectorStride);
+    Value value =
+        loadValue(rewriter, op.getLoc(), *getTypeConverter(),
+                  adaptor.getSource(), type, source.matrix, source.vectorStride,
+                  false, getRecordLanes(op.getSource(), layout));
     if (!value)
       return rewriter.notifyMatchFailure(op, "unsupported copy type");
     storeValue(rewriter, op.getLoc(), value, adaptor.getTarget(), type,
-               target.matrix, target.vectorStride);
+               target.matrix, target.vectorStride,
+               getRecordLanes(op.getTarget(), layout));
     rewriter.eraseOp(op);
     return success();
   }
+
+private:
+  const InterfaceLayout &layout;
 };
 
 /// Function variables: byte buffers on the stack, laid out naturally.
@@ -748,6 +841,10 @@ public:
       address.getDefiningOp()->setAttr(kDebugNameAttr,
                                        rewriter.getStringAttr(var.debugName));
       address.getDefiningOp()->setAttr(kDebugTypeAttr, var.debugType);
+      if (var.inStageRecord && layout.recordLanes)
+        address.getDefiningOp()->setAttr(
+            kDebugRecordLanesAttr,
+            rewriter.getI32IntegerAttr(layout.recordLanes));
       return address;
     };
     Value address;
@@ -927,10 +1024,11 @@ void spvb::populateMemoryPatterns(const TypeConverter &converter,
                                   const InterfaceLayout &layout,
                                   RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<PtrAccessChainPattern, CopyMemoryPattern, UndefPattern,
-               LoadSamplerPattern, ErasePattern<spirv::GlobalVariableOp>>(
-      converter, context, kOverrideBenefit);
-  patterns.add<LoadPattern, StorePattern>(converter, context, layout);
+  patterns.add<PtrAccessChainPattern, UndefPattern, LoadSamplerPattern,
+               ErasePattern<spirv::GlobalVariableOp>>(converter, context,
+                                                      kOverrideBenefit);
+  patterns.add<LoadPattern, StorePattern, CopyMemoryPattern>(converter, context,
+                                                             layout);
   patterns.add<AccessChainPattern, AddressOfPattern, ArrayLengthPattern,
                VariablePattern>(converter, context, layout);
 }

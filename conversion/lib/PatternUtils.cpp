@@ -183,17 +183,74 @@ Value spvb::getStageRecordAddress(OpBuilder &b, Location loc, Value dispatch,
                        output ? offsetof(spvb_dispatch, stage_outputs)
                               : offsetof(spvb_dispatch, stage_inputs)),
       8, false, false, /*isInvariant=*/true);
-  Value index = LLVM::LoadOp::create(
-      b, loc, b.getI32Type(),
-      createByteOffset(b, loc, invocation,
-                       layout.recordsPerWorkgroup
-                           ? offsetof(spvb_invocation, workgroup_id)
-                           : offsetof(spvb_invocation, global_id)),
-      4);
+  auto loadId = [&](size_t field) -> Value {
+    return LLVM::ZExtOp::create(
+        b, loc, i64,
+        LLVM::LoadOp::create(b, loc, b.getI32Type(),
+                             createByteOffset(b, loc, invocation, field), 4));
+  };
+  auto constant = [&](uint64_t value) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(value));
+  };
   uint64_t size = output ? layout.stageOutputSize : layout.stageInputSize;
-  Value record = LLVM::MulOp::create(
-      b, loc, LLVM::ZExtOp::create(b, loc, i64, index),
-      LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(size)));
+  if (uint32_t lanes = layout.recordLanes) {
+    // The block's start, then the lane's first word.
+    Value block, lane;
+    if (layout.blockPerWorkgroup) {
+      block = loadId(offsetof(spvb_invocation, workgroup_id));
+      lane = loadId(offsetof(spvb_invocation, local_index));
+    } else {
+      Value index = loadId(offsetof(spvb_invocation, global_id));
+      block = LLVM::UDivOp::create(b, loc, index, constant(lanes));
+      lane = LLVM::URemOp::create(b, loc, index, constant(lanes));
+    }
+    Value start = LLVM::AddOp::create(
+        b, loc, LLVM::MulOp::create(b, loc, block, constant(lanes * size)),
+        LLVM::MulOp::create(b, loc, lane, constant(4)));
+    return createByteOffset(
+        b, loc, createByteOffset(b, loc, base, start),
+        getBlockedRecordOffset(static_cast<int64_t>(offset), lanes));
+  }
+  Value index = loadId(layout.recordsPerWorkgroup
+                           ? offsetof(spvb_invocation, workgroup_id)
+                           : offsetof(spvb_invocation, global_id));
+  Value record = LLVM::MulOp::create(b, loc, index, constant(size));
   return createByteOffset(b, loc, createByteOffset(b, loc, base, record),
                           offset);
+}
+
+Value spvb::offsetBlockedRecord(OpBuilder &b, Location loc, Value address,
+                                Value offset, uint32_t lanes,
+                                bool wordAligned) {
+  Type i64 = b.getI64Type();
+  auto constant = [&](int64_t value) {
+    return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(value));
+  };
+  if (!wordAligned) {
+    // Step back to the word's start and count the byte into the offset.
+    Value byte = LLVM::AndOp::create(
+        b, loc, LLVM::PtrToIntOp::create(b, loc, i64, address), constant(3));
+    address = createByteOffset(b, loc, address,
+                               LLVM::SubOp::create(b, loc, constant(0), byte));
+    offset = LLVM::AddOp::create(b, loc, offset, byte);
+  }
+  Value words = LLVM::MulOp::create(
+      b, loc, LLVM::AndOp::create(b, loc, offset, constant(~int64_t(3))),
+      constant(lanes));
+  Value byte = LLVM::AndOp::create(b, loc, offset, constant(3));
+  return createByteOffset(b, loc, address,
+                          LLVM::AddOp::create(b, loc, words, byte));
+}
+
+Value spvb::offsetBlockedRecord(OpBuilder &b, Location loc, Value address,
+                                int64_t offset, uint32_t lanes,
+                                bool wordAligned) {
+  if (wordAligned)
+    return createByteOffset(b, loc, address,
+                            getBlockedRecordOffset(offset, lanes));
+  return offsetBlockedRecord(
+      b, loc, address,
+      LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                               b.getI64IntegerAttr(offset)),
+      lanes, wordAligned);
 }

@@ -34,11 +34,22 @@ mlir::Value createByteOffset(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value createByteOffset(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value base, int64_t offset);
 /// The address `offset` bytes into this invocation's stage input or output
-/// record (kernel_abi.h): stage_inputs/outputs + global_id[0] * record size.
+/// record (kernel_abi.h): stage_inputs/outputs + global_id[0] * record size,
+/// or the byte's place in the record's block (InterfaceLayout::recordLanes).
 mlir::Value getStageRecordAddress(mlir::OpBuilder &b, mlir::Location loc,
                                   mlir::Value dispatch, mlir::Value invocation,
                                   bool output, const InterfaceLayout &layout,
                                   uint64_t offset);
+/// The address `offset` bytes past `address` in a record in blocks of
+/// `lanes`. `wordAligned`: `address` is at the start of a word, as the
+/// address of anything 4-byte aligned in the record is; otherwise the
+/// address's own byte in its word is taken into account.
+mlir::Value offsetBlockedRecord(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value address, mlir::Value offset,
+                                uint32_t lanes, bool wordAligned);
+mlir::Value offsetBlockedRecord(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Value address, int64_t offset,
+                                uint32_t lanes, bool wordAligned);
 /// Calls an LLVM intrinsic by name.
 mlir::Value createIntrinsic(mlir::OpBuilder &b, mlir::Location loc,
                             llvm::StringRef name, mlir::Type result,

@@ -324,6 +324,8 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
   }
   layout.recordsPerWorkgroup =
       model == spirv::ExecutionModel::TessellationControl;
+  if (fragment)
+    layout.recordLanes = SPVB_FRAGMENT_RECORD_LANES;
   // Records follow each other in arrays: keep 8-byte members aligned.
   layout.stageInputSize = llvm::alignTo(sizes[0], 8);
   layout.stageOutputSize = llvm::alignTo(sizes[1], 8);

@@ -291,12 +291,16 @@ void FragmentOperations::writeDirect(const Unorm8Write &direct,
       to[i] = uint8_t(texel >> (8 * i));
 }
 
-/// encodeUnorm8x4 of the four-component outputs of a quad's pixels at
-/// `records + lane * recordSize`, red and blue swapped when `bgra`.
-static void encodeUnorm8Quad(const uint8_t *records, uint64_t recordSize,
-                             bool bgra, uint32_t *texels) {
+/// encodeUnorm8x4 of the four-component outputs of a quad's pixels, whose
+/// component c is at `components + c * row` for the four pixels in order (a
+/// quad's blocked records), red and blue swapped when `bgra`.
+static void encodeUnorm8Quad(const uint8_t *components, uint64_t row, bool bgra,
+                             uint32_t *texels) {
   for (unsigned lane = 0; lane < 4; ++lane) {
-    uint32_t rgba = encodeUnorm8x4(records + lane * recordSize);
+    uint8_t pixel[16];
+    for (unsigned c = 0; c < 4; ++c)
+      std::memcpy(pixel + 4 * c, components + c * row + 4 * lane, 4);
+    uint32_t rgba = encodeUnorm8x4(pixel);
     texels[lane] = bgra ? (rgba & 0xff00ff00u) | (rgba >> 16 & 0xffu) |
                               (rgba & 0xffu) << 16
                         : rgba;
@@ -321,7 +325,7 @@ static inline void storeQuadRows(uint8_t *row, uint64_t pitch, unsigned lanes,
 
 #if defined(__x86_64__)
 /// Writes the quads' RGBA or BGRA texels of the four-component outputs at
-/// `records` (+ lane * recordSize) with AVX2, as encodeUnorm8Quad and
+/// `offset` in the blocked `records` with AVX2, as encodeUnorm8Quad and
 /// storeQuadRows do: each pixel's components as four doubles (their
 /// products with 255 are exact, so the fused multiply-add rounds as
 /// encodeUnorm8 does), a quad's sixteen results packed to bytes at once. One
@@ -329,19 +333,23 @@ static inline void storeQuadRows(uint8_t *row, uint64_t pitch, unsigned lanes,
 /// on the call and the stack than on the conversion.
 __attribute__((target("avx2,fma"))) static void
 writeRgba8QuadsAvx2(llvm::ArrayRef<FragmentOperations::QuadWrite> quads,
-                    const uint8_t *records, uint64_t recordSize, bool bgra,
+                    const StageRecords &records, uint32_t offset, bool bgra,
                     const Attachment &attachment) {
   const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
   const __m256d scale = _mm256_set1_pd(255.0), half = _mm256_set1_pd(0.5);
   uint64_t pitch = uint64_t(attachment.width) * 4;
-  for (size_t q = 0; q < quads.size(); ++q, records += 4 * recordSize) {
+  constexpr uint64_t kRow = 4 * SPVB_FRAGMENT_RECORD_LANES;
+  for (size_t q = 0; q < quads.size(); ++q) {
     const FragmentOperations::QuadWrite &quad = quads[q];
     if (!quad.lanes)
       continue;
+    // Each component of the four pixels, then each pixel's components.
+    const uint8_t *components = records.inBlock(4 * q, offset);
     __m128 values[4];
-    for (unsigned lane = 0; lane < 4; ++lane)
-      values[lane] = _mm_loadu_ps(
-          reinterpret_cast<const float *>(records + lane * recordSize));
+    for (unsigned c = 0; c < 4; ++c)
+      values[c] =
+          _mm_loadu_ps(reinterpret_cast<const float *>(components + c * kRow));
+    _MM_TRANSPOSE4_PS(values[0], values[1], values[2], values[3]);
     if (bgra)
       for (unsigned lane = 0; lane < 4; ++lane)
         values[lane] = _mm_permute_ps(values[lane], _MM_SHUFFLE(3, 0, 1, 2));
@@ -362,8 +370,9 @@ writeRgba8QuadsAvx2(llvm::ArrayRef<FragmentOperations::QuadWrite> quads,
 #endif
 
 void FragmentOperations::writeUnorm8Quads(llvm::ArrayRef<QuadWrite> quads,
-                                          const uint8_t *records,
-                                          uint64_t recordSize) const {
+                                          const StageRecords &records) const {
+  constexpr uint64_t kRow = 4 * SPVB_FRAGMENT_RECORD_LANES;
+  std::vector<uint8_t> record(records.getRecordSize());
 #if defined(__x86_64__)
   static const bool avx2 =
       __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -372,8 +381,8 @@ void FragmentOperations::writeUnorm8Quads(llvm::ArrayRef<QuadWrite> quads,
     const Attachment &attachment = *direct.attachment;
 #if defined(__x86_64__)
     if (avx2 && (direct.rgba || direct.bgra)) {
-      writeRgba8QuadsAvx2(quads, records + direct.offset, recordSize,
-                          direct.bgra, attachment);
+      writeRgba8QuadsAvx2(quads, records, direct.offset, direct.bgra,
+                          attachment);
       continue;
     }
 #endif
@@ -382,17 +391,20 @@ void FragmentOperations::writeUnorm8Quads(llvm::ArrayRef<QuadWrite> quads,
       const QuadWrite &quad = quads[q];
       if (!quad.lanes)
         continue;
-      const uint8_t *quadRecords = records + 4 * q * recordSize;
       uint8_t *row = attachment.at(quad.x, quad.y);
       if (!direct.rgba && !direct.bgra) {
-        for (unsigned lane = 0; lane < 4; ++lane)
-          if (quad.lanes & (1u << lane))
-            writeDirect(direct, quadRecords + lane * recordSize,
-                        row + (lane / 2) * pitch + (lane % 2) * 4);
+        for (unsigned lane = 0; lane < 4; ++lane) {
+          if (!(quad.lanes & (1u << lane)))
+            continue;
+          records.gatherBlocked(4 * q + lane, record.data());
+          writeDirect(direct, record.data(),
+                      row + (lane / 2) * pitch +
+                          (lane % 2) * attachment.format->texelBytes);
+        }
         continue;
       }
       uint32_t texels[4];
-      encodeUnorm8Quad(quadRecords + direct.offset, recordSize, direct.bgra,
+      encodeUnorm8Quad(records.inBlock(4 * q, direct.offset), kRow, direct.bgra,
                        texels);
       uint64_t rows[2] = {texels[0] | uint64_t(texels[1]) << 32,
                           texels[2] | uint64_t(texels[3]) << 32};

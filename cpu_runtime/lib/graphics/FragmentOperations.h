@@ -11,7 +11,9 @@
 
 #include "spvbridge/cpu_runtime/GraphicsPipeline.h"
 
+#include "StageRecords.h"
 #include <array>
+
 #include <optional>
 
 namespace spvb::runtime {
@@ -36,9 +38,10 @@ public:
     uint8_t lanes;
   };
   /// Writes the colour outputs of `quads` when writesUnorm8Only(): pixel i
-  /// of quad q has its output record at `records + (4 q + i) * recordSize`.
-  void writeUnorm8Quads(llvm::ArrayRef<QuadWrite> quads, const uint8_t *records,
-                        uint64_t recordSize) const;
+  /// of quad q has output record 4 q + i of `records`, in blocks
+  /// (StageRecords::inBlock).
+  void writeUnorm8Quads(llvm::ArrayRef<QuadWrite> quads,
+                        const StageRecords &records) const;
 
   /// Tests and writes the samples `samples` (bit s: sample s) of the
   /// fragment at (x, y). `depths` are its interpolated depths at the

@@ -28,6 +28,14 @@ storeFloats(const Double4 &values, uint8_t *to, uint64_t stride) {
     std::memcpy(to + lane * stride, &narrow[lane], 4);
 }
 
+/// Stores `values` as four consecutive floats: a word of a quad's blocked
+/// records (StageRecords::inBlock).
+__attribute__((always_inline)) static inline void
+storeFloatQuad(const Double4 &values, uint8_t *to) {
+  Float4 converted = __builtin_convertvector(values, Float4);
+  std::memcpy(to, &converted, sizeof(converted));
+}
+
 /// The batch this thread is shading, for spvb_rt_interpolate.
 static thread_local const QuadBatch *shadingBatch = nullptr;
 
@@ -174,7 +182,8 @@ QuadBatch::QuadBatch(FragmentStage &stage)
     : stage(stage),
       inputs(stage.inputSize, (kCapacity + stage.quadsPerGroup) * 4),
       outputs(stage.outputSize, (kCapacity + stage.quadsPerGroup) * 4),
-      dispatch(stage.dispatch) {
+      quadInputs(4 * inputs.getRecordSize()),
+      outputRecord(outputs.getRecordSize()), dispatch(stage.dispatch) {
   entries.reserve(kCapacity);
   quadWrites.reserve(kCapacity);
   dispatch.stage_inputs = inputs.data();
@@ -222,7 +231,6 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
                 stage.flatInputs.empty() && !stage.readsBuiltins;
   if (direct && planesSerial != triangle.serial)
     setVaryingPlanes(triangle, primitive);
-  uint64_t recordSize = inputs.getRecordSize();
   Quad quad = base;
   for (const QuadCoverage &covered : quads) {
     double x0 = covered.x + 0.5 - triangle.originX;
@@ -243,7 +251,6 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
       continue;
     }
     size_t index = entries.size();
-    uint8_t *records = inputs.at(index * 4);
     Double4 w = 1 / inverseW;
     const TriangleSetup::Plane *plane = varyingPlanes.data();
     for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
@@ -251,14 +258,14 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
       ++plane;
       if (!input.linear)
         value *= w;
-      storeFloats(value, records + input.offset, recordSize);
+      storeFloatQuad(value, inputs.inBlock(index * 4, input.offset));
     }
     // Coverage bit i to byte i (bit 8 i): one sample per pixel.
     uint32_t samples = (uint32_t(covered.coverage) * 0x204081u) & 0x01010101u;
-    for (unsigned lane = 0; lane < 4; ++lane) {
-      uint32_t helper = !(samples >> (8 * lane) & 1);
-      std::memcpy(records + lane * recordSize, &helper, 4);
-    }
+    uint32_t helpers[4];
+    for (unsigned lane = 0; lane < 4; ++lane)
+      helpers[lane] = !(samples >> (8 * lane) & 1);
+    std::memcpy(inputs.inBlock(index * 4, 0), helpers, sizeof(helpers));
     Entry &entry = entries.emplace_back();
     entry.x = covered.x;
     entry.y = covered.y;
@@ -368,8 +375,9 @@ QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
   if (planesSerial != triangle.serial)
     setVaryingPlanes(triangle, drawn);
   Double4 w = 1 / inverseW;
+  // The quad's records one after the other, then into their blocks.
   uint64_t recordSize = inputs.getRecordSize();
-  uint8_t *records = inputs.at(index * 4);
+  uint8_t *records = quadInputs.data();
   // In locals: the byte stores below could alias the stage's fields.
   const bool narrowFloats = stage.planeInputsAre32Bit;
   const bool builtins = stage.readsBuiltins;
@@ -403,6 +411,8 @@ QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
     writeBuiltins(record, quad, lane, triangle.depth.at(x[lane], y[lane]),
                   inverseW[lane], drawn.primitive.id);
   }
+  for (unsigned lane = 0; lane < 4; ++lane)
+    inputs.scatterBlocked(index * 4 + lane, records + lane * recordSize);
   return true;
 }
 
@@ -424,7 +434,7 @@ void QuadBatch::writeInputs(size_t index, const Quad &quad,
   std::array<const uint8_t *, 3> sources = stage.getVertexRecords(drawn);
   for (unsigned lane = 0; lane < 4; ++lane) {
     const QuadPixel &pixel = quad.pixels[lane];
-    uint8_t *record = inputs.at(index * 4 + lane);
+    uint8_t *record = quadInputs.data() + lane * inputs.getRecordSize();
     writeFlatInputs(record, sources[0]);
     for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
       unsigned flags = input.input->flags;
@@ -441,6 +451,7 @@ void QuadBatch::writeInputs(size_t index, const Quad &quad,
     }
     writeBuiltins(record, quad, lane, pixel.depth, pixel.inverseW,
                   drawn.primitive.id);
+    inputs.scatterBlocked(index * 4 + lane, record);
   }
 }
 
@@ -574,13 +585,14 @@ bool QuadBatch::flush() {
     outputs.clear(records, fragment.entry->workgroupFill);
     if (fragment.entry->workgroupFill)
       for (size_t i = 0; i < records; ++i)
-        std::memset(outputs.at(i), 0, sizeof(uint32_t)); // status
+        std::memset(outputs.inBlock(i, 0), 0, sizeof(uint32_t)); // status
     for (size_t q = count; q < groups * stage.quadsPerGroup; ++q)
       for (unsigned lane = 0; lane < 4; ++lane) {
-        uint8_t *record = inputs.at(q * 4 + lane);
-        std::memcpy(record, inputs.at((count - 1) * 4 + lane), stage.inputSize);
+        uint8_t *record = quadInputs.data();
+        inputs.gatherBlocked((count - 1) * 4 + lane, record);
         uint32_t helper = 1;
         std::memcpy(record, &helper, 4);
+        inputs.scatterBlocked(q * 4 + lane, record);
       }
     uint32_t batch = stage.nextBatch.fetch_add(1);
     number = batch;
@@ -617,7 +629,7 @@ bool QuadBatch::flush() {
       unsigned lanes = quad.coverage;
       for (unsigned lane = 0; lane < 4 && fragment.entry; ++lane) {
         uint32_t status;
-        std::memcpy(&status, outputs.at(q * 4 + lane), 4);
+        std::memcpy(&status, outputs.inBlock(q * 4 + lane, 0), 4);
         if (status & (SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED))
           lanes &= ~(1u << lane);
       }
@@ -626,8 +638,7 @@ bool QuadBatch::flush() {
       write.y = quad.y;
       write.lanes = uint8_t(lanes);
     }
-    operations.writeUnorm8Quads(quadWrites, outputs.data(),
-                                outputs.getRecordSize());
+    operations.writeUnorm8Quads(quadWrites, outputs);
     entries.clear();
     triangles.clear();
     return true;
@@ -637,7 +648,8 @@ bool QuadBatch::flush() {
     for (unsigned lane = 0; lane < 4; ++lane) {
       if (!(quad.coverage & (1u << lane)))
         continue;
-      const uint8_t *record = outputs.at(q * 4 + lane);
+      uint8_t *record = outputRecord.data();
+      outputs.gatherBlocked(q * 4 + lane, record);
       uint32_t status = 0;
       if (fragment.entry)
         std::memcpy(&status, record, 4);
@@ -674,10 +686,16 @@ void interpolateInput(const QuadBatch &batch, const spvb_invocation &invocation,
   size_t quadIndex = recordIndex / 4;
   if (quadIndex >= batch.entries.size())
     return; // a padding helper: its results are never used
-  const uint8_t *record = batch.inputs.at(recordIndex);
-  if (input < record || input >= record + stage.inputSize)
+  // `input` is in the invocation's blocked record: which byte of it.
+  const uint8_t *start = batch.inputs.inBlock(recordIndex, 0);
+  constexpr uint64_t kRow = 4 * SPVB_FRAGMENT_RECORD_LANES;
+  if (input < start || uint64_t(input - start) % kRow >= 4)
     return;
-  uint32_t offset = uint32_t(input - record);
+  uint64_t offset = uint64_t(input - start) / kRow * 4 + (input - start) % kRow;
+  if (offset >= stage.inputSize)
+    return;
+  std::vector<uint8_t> record(stage.inputSize);
+  batch.inputs.gatherBlocked(recordIndex, record.data());
   const Varying *varying = nullptr;
   for (const Varying &candidate : stage.varyings)
     if (offset >= candidate.input->offset &&
@@ -686,9 +704,8 @@ void interpolateInput(const QuadBatch &batch, const spvb_invocation &invocation,
       varying = &candidate;
   const QuadBatch::Entry &entry = batch.entries[quadIndex];
   if (!varying || !varying->interpolate || entry.triangle == ~0u) {
-    std::memcpy(
-        result, input,
-        std::min<size_t>(resultType.size(), record + stage.inputSize - input));
+    std::memcpy(result, record.data() + offset,
+                std::min<size_t>(resultType.size(), stage.inputSize - offset));
     return;
   }
   const spvb_stage_variable &var = *varying->input;

@@ -226,7 +226,13 @@ private:
   /// (its own for noperspective inputs) over the triangle `planesSerial`.
   std::vector<TriangleSetup::Plane> varyingPlanes;
   uint64_t planesSerial = 0;
+  /// Fragment records are in blocks (StageRecords::inBlock).
   StageRecords inputs, outputs;
+  /// A quad's input records one after the other, as the general paths
+  /// write them before they go to their blocks.
+  std::vector<uint8_t> quadInputs;
+  /// An output record gathered from its block for the fragment operations.
+  std::vector<uint8_t> outputRecord;
   uint32_t number = 0;
   spvb_dispatch dispatch;
   std::optional<WorkgroupRunner> runner;

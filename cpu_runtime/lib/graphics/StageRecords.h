@@ -2,6 +2,8 @@
 #ifndef SPVBRIDGE_CPU_RUNTIME_LIB_STAGERECORDS_H
 #define SPVBRIDGE_CPU_RUNTIME_LIB_STAGERECORDS_H
 
+#include "spvbridge/cpu_runtime/kernel_abi.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -50,6 +52,29 @@ public:
     return reinterpret_cast<const uint8_t *>(words.data()) + index * recordSize;
   }
   uint64_t getRecordSize() const { return recordSize; }
+
+  /// Fragment records are in blocks of SPVB_FRAGMENT_RECORD_LANES
+  /// invocations, word by word (kernel_abi.h): where byte `offset` of
+  /// invocation `index`'s record is. A quad's four values of a word are
+  /// consecutive.
+  uint8_t *inBlock(uint64_t index, uint64_t offset) {
+    return data() + blockedOffset(index, offset);
+  }
+  const uint8_t *inBlock(uint64_t index, uint64_t offset) const {
+    return reinterpret_cast<const uint8_t *>(words.data()) +
+           blockedOffset(index, offset);
+  }
+  /// Copies invocation `index`'s blocked record to `record`, its bytes in
+  /// order.
+  void gatherBlocked(uint64_t index, uint8_t *record) const {
+    for (uint64_t word = 0; word < recordSize; word += 4)
+      std::memcpy(record + word, inBlock(index, word), 4);
+  }
+  /// The reverse of gatherBlocked.
+  void scatterBlocked(uint64_t index, const uint8_t *record) {
+    for (uint64_t word = 0; word < recordSize; word += 4)
+      std::memcpy(inBlock(index, word), record + word, 4);
+  }
   /// Fills the first `count` records. Outputs a shader never writes are
   /// undefined: --perturb-undefined fills them with ones
   /// (KernelEntry::workgroupFill).
@@ -60,6 +85,12 @@ public:
   }
 
 private:
+  uint64_t blockedOffset(uint64_t index, uint64_t offset) const {
+    constexpr uint64_t lanes = SPVB_FRAGMENT_RECORD_LANES;
+    return index / lanes * lanes * recordSize +
+           (offset & ~uint64_t(3)) * lanes + index % lanes * 4 + (offset & 3);
+  }
+
   uint64_t recordSize;
   std::vector<uint64_t> words;
 };

@@ -37,9 +37,19 @@ struct DescriptorBinding {
 /// (InterfaceLayout::debugInfo): the variable's LLVM::DITypeAttr, beside its
 /// name (kDebugNameAttr).
 inline constexpr llvm::StringLiteral kDebugTypeAttr = "spvb.debug_type";
+/// On an op carrying kDebugTypeAttr: the variable lives in a fragment
+/// record, in blocks of this many lanes (InterfaceLayout::recordLanes).
+inline constexpr llvm::StringLiteral kDebugRecordLanesAttr =
+    "spvb.debug_record_lanes";
 /// On a function argument marked so: the argument is the variable's
 /// address, not its value.
 inline constexpr llvm::StringLiteral kDebugIndirectAttr = "spvb.debug_indirect";
+
+/// Where byte `offset` of a record in blocks of `lanes` (kernel_abi.h) is,
+/// relative to byte 0's place: (offset / 4) * 4 * lanes + offset % 4.
+inline int64_t getBlockedRecordOffset(int64_t offset, uint32_t lanes) {
+  return (offset & ~int64_t(3)) * lanes + (offset & 3);
+}
 
 struct InterfaceVariable {
   mlir::spirv::StorageClass storageClass;
@@ -89,6 +99,14 @@ struct InterfaceLayout {
   /// Tessellation control entries: one input and one output record per
   /// workgroup (a patch), which its invocations share.
   bool recordsPerWorkgroup = false;
+  /// Fragment entries: the records are in blocks of this many invocations,
+  /// word by word (SPVB_FRAGMENT_RECORD_LANES, kernel_abi.h); 0 for records
+  /// one after the other.
+  uint32_t recordLanes = 0;
+  /// Whether a fragment entry's workgroups are one block each: the block is
+  /// then workgroup_id[0] and the lane local_index, which the lane
+  /// vectorizer sees are consecutive.
+  bool blockPerWorkgroup = false;
   /// The (set, binding) of every resource what is exported reaches; a
   /// resource it never names needs nothing bound.
   std::vector<DescriptorBinding> usedBindings;

@@ -55,7 +55,12 @@
  * i * stage_input_size and writes its outputs at stage_outputs + i *
  * stage_output_size, except that a tessellation control shader's records
  * are its patch's, shared by the workgroup: workgroup_id[0] indexes them
- * (gl_out[] is an array in the output record). A fragment's input record starts
+ * (gl_out[] is an array in the output record), and that a fragment
+ * shader's records are in blocks of SPVB_FRAGMENT_RECORD_LANES invocations,
+ * word by word: byte o of invocation i's record is at
+ *   records + (i / L) * L * record_size + (o / 4) * 4 * L + (i % L) * 4 + o % 4
+ * with L = SPVB_FRAGMENT_RECORD_LANES, so that a word of consecutive
+ * invocations is one SIMD vector. A fragment's input record starts
  * with a uint32_t that is 1 for a helper invocation, its output record with a
  * uint32_t status (SPVB_FRAGMENT_*) the runtime zeroes first.
  *
@@ -69,13 +74,17 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 16
+#define SPVB_ABI_VERSION 17
 
 /* Vertices a vertex shader's workgroup shades (its SIMD lanes). */
 #define SPVB_VERTICES_PER_WORKGROUP 16
 
 /* 2x2 quads a fragment shader's workgroup shades (its SIMD lanes). */
 #define SPVB_FRAGMENT_QUADS_PER_WORKGROUP 4
+
+/* Invocations per block of a fragment shader's records (see above): a
+ * workgroup's lanes. */
+#define SPVB_FRAGMENT_RECORD_LANES 16
 
 /* The largest subgroup: a subgroup's ballots and masks are 64-bit words. */
 #define SPVB_MAX_SUBGROUP_SIZE 64
