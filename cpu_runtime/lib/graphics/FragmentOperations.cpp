@@ -309,12 +309,22 @@ static void encodeUnorm8Quad(const uint8_t *components, uint64_t row, bool bgra,
 
 /// Stores a quad's four-byte texels to its rows from `row`: `rows[r]` holds
 /// row r's pair, the left texel in the low half; `lanes` the covered
-/// pixels. Each row's pair in one store when both are covered.
+/// pixels. `inside`: all four pixels are in the attachment, so each row's
+/// pair is read and written whole, the covered texels merged in without a
+/// branch on the coverage (partly covered quads are common and the branch
+/// mispredicted); else each covered texel is stored on its own.
 static inline void storeQuadRows(uint8_t *row, uint64_t pitch, unsigned lanes,
-                                 const uint64_t (&rows)[2]) {
+                                 const uint64_t (&rows)[2], bool inside) {
+  static constexpr uint64_t kPairMask[4] = {0, 0xffffffffull,
+                                            0xffffffff00000000ull, ~0ull};
   for (unsigned r = 0; r < 2; ++r, row += pitch) {
     unsigned pair = (lanes >> (2 * r)) & 3;
-    if (pair == 3) {
+    if (inside) {
+      uint64_t old;
+      std::memcpy(&old, row, 8);
+      uint64_t merged = (rows[r] & kPairMask[pair]) | (old & ~kPairMask[pair]);
+      std::memcpy(row, &merged, 8);
+    } else if (pair == 3) {
       std::memcpy(row, &rows[r], 8);
     } else if (pair) {
       uint32_t texel = uint32_t(rows[r] >> (32 * (pair >> 1)));
@@ -339,32 +349,36 @@ writeRgba8QuadsAvx2(llvm::ArrayRef<FragmentOperations::QuadWrite> quads,
   const __m256d scale = _mm256_set1_pd(255.0), half = _mm256_set1_pd(0.5);
   uint64_t pitch = uint64_t(attachment.width) * 4;
   constexpr uint64_t kRow = 4 * SPVB_FRAGMENT_RECORD_LANES;
+  // The packed bytes are each component's four pixels in turn: byte 4 c + p
+  // goes to pixel p's component c (its place in BGRA when `bgra`).
+  const __m128i order =
+      bgra
+          ? _mm_setr_epi8(8, 4, 0, 12, 9, 5, 1, 13, 10, 6, 2, 14, 11, 7, 3, 15)
+          : _mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
   for (size_t q = 0; q < quads.size(); ++q) {
     const FragmentOperations::QuadWrite &quad = quads[q];
     if (!quad.lanes)
       continue;
-    // Each component of the four pixels, then each pixel's components.
+    // Each component of the four pixels is one vector in the blocks.
     const uint8_t *components = records.inBlock(4 * q, offset);
-    __m128 values[4];
-    for (unsigned c = 0; c < 4; ++c)
-      values[c] =
-          _mm_loadu_ps(reinterpret_cast<const float *>(components + c * kRow));
-    _MM_TRANSPOSE4_PS(values[0], values[1], values[2], values[3]);
-    if (bgra)
-      for (unsigned lane = 0; lane < 4; ++lane)
-        values[lane] = _mm_permute_ps(values[lane], _MM_SHUFFLE(3, 0, 1, 2));
     __m128i words[4];
-    for (unsigned lane = 0; lane < 4; ++lane) {
+    for (unsigned c = 0; c < 4; ++c) {
+      __m128 values =
+          _mm_loadu_ps(reinterpret_cast<const float *>(components + c * kRow));
       // maxpd returns its second operand for a NaN: NaN gives 0.
-      __m256d f = _mm256_max_pd(_mm256_cvtps_pd(values[lane]), zero);
+      __m256d f = _mm256_max_pd(_mm256_cvtps_pd(values), zero);
       f = _mm256_min_pd(f, one);
-      words[lane] = _mm256_cvttpd_epi32(_mm256_fmadd_pd(f, scale, half));
+      words[c] = _mm256_cvttpd_epi32(_mm256_fmadd_pd(f, scale, half));
     }
-    __m128i texels = _mm_packus_epi16(_mm_packus_epi32(words[0], words[1]),
-                                      _mm_packus_epi32(words[2], words[3]));
+    __m128i texels =
+        _mm_shuffle_epi8(_mm_packus_epi16(_mm_packus_epi32(words[0], words[1]),
+                                          _mm_packus_epi32(words[2], words[3])),
+                         order);
     uint64_t rows[2] = {uint64_t(_mm_cvtsi128_si64(texels)),
                         uint64_t(_mm_extract_epi64(texels, 1))};
-    storeQuadRows(attachment.at(quad.x, quad.y), pitch, quad.lanes, rows);
+    storeQuadRows(attachment.at(quad.x, quad.y), pitch, quad.lanes, rows,
+                  uint32_t(quad.x) + 2 <= attachment.width &&
+                      uint32_t(quad.y) + 2 <= attachment.height);
   }
 }
 #endif
@@ -408,7 +422,9 @@ void FragmentOperations::writeUnorm8Quads(llvm::ArrayRef<QuadWrite> quads,
                        texels);
       uint64_t rows[2] = {texels[0] | uint64_t(texels[1]) << 32,
                           texels[2] | uint64_t(texels[3]) << 32};
-      storeQuadRows(row, pitch, quad.lanes, rows);
+      storeQuadRows(row, pitch, quad.lanes, rows,
+                    uint32_t(quad.x) + 2 <= attachment.width &&
+                        uint32_t(quad.y) + 2 <= attachment.height);
     }
   }
 }

@@ -15,6 +15,7 @@ using namespace spvb::runtime;
 /// A quad's four pixels' values.
 typedef double Double4 __attribute__((vector_size(32)));
 typedef float Float4 __attribute__((vector_size(16)));
+typedef int64_t Long4 __attribute__((vector_size(32)));
 
 /// Stores `values` as floats at `to` in four records `stride` bytes apart.
 /// Inlined into the callers' AVX2 clones (a vector argument's ABI differs
@@ -26,6 +27,22 @@ storeFloats(const Double4 &values, uint8_t *to, uint64_t stride) {
   std::memcpy(narrow, &converted, sizeof(narrow));
   for (unsigned lane = 0; lane < 4; ++lane)
     std::memcpy(to + lane * stride, &narrow[lane], 4);
+}
+
+/// A quad's four helper flags (its input records' first words) by its
+/// coverage: 1 where the pixel is not covered.
+static constexpr uint32_t kHelperFlags[16][4] = {
+    {1, 1, 1, 1}, {0, 1, 1, 1}, {1, 0, 1, 1}, {0, 0, 1, 1},
+    {1, 1, 0, 1}, {0, 1, 0, 1}, {1, 0, 0, 1}, {0, 0, 0, 1},
+    {1, 1, 1, 0}, {0, 1, 1, 0}, {1, 0, 1, 0}, {0, 0, 1, 0},
+    {1, 1, 0, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}, {0, 0, 0, 0}};
+
+/// Whether a lane of `values` is zero: one vector compare, not a branch
+/// per lane.
+__attribute__((always_inline)) static inline bool
+hasZeroLane(const Double4 &values) {
+  Long4 zero = values == Double4{};
+  return (zero[0] | zero[1] | zero[2] | zero[3]) != 0;
 }
 
 /// Stores `values` as four consecutive floats: a word of a quad's blocked
@@ -109,10 +126,12 @@ FragmentStage::FragmentStage(const StageKernel &vertex,
           {*varying.source, input.offset, input.bytes * input.count});
       continue;
     }
-    for (unsigned c = 0; c < input.count; ++c)
-      planeInputs.push_back({&input, *varying.source + c * input.bytes,
-                             input.offset + c * input.bytes,
+    for (unsigned c = 0; c < input.count; ++c) {
+      uint32_t offset = input.offset + c * input.bytes;
+      planeInputs.push_back({&input, *varying.source + c * input.bytes, offset,
+                             uint32_t(StageRecords::getBlockOffset(offset)),
                              bool(input.flags & SPVB_STAGE_NOPERSPECTIVE)});
+    }
   }
   planeInputsAre32Bit = llvm::all_of(planeInputs, [](const PlaneInput &input) {
     return input.input->bytes == 4;
@@ -239,8 +258,7 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
     Double4 inverseW = triangle.inverseWPlane.a +
                        triangle.inverseWPlane.dx * x +
                        triangle.inverseWPlane.dy * y;
-    if (!direct || inverseW[0] == 0 || inverseW[1] == 0 || inverseW[2] == 0 ||
-        inverseW[3] == 0) {
+    if (!direct || hasZeroLane(inverseW)) {
       quad.x = covered.x;
       quad.y = covered.y;
       quad.coverage = covered.coverage;
@@ -252,20 +270,18 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
     }
     size_t index = entries.size();
     Double4 w = 1 / inverseW;
+    uint8_t *block = inputs.inBlock(index * 4, 0);
     const TriangleSetup::Plane *plane = varyingPlanes.data();
     for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
       Double4 value = plane->a + plane->dx * x + plane->dy * y;
       ++plane;
       if (!input.linear)
         value *= w;
-      storeFloatQuad(value, inputs.inBlock(index * 4, input.offset));
+      storeFloatQuad(value, block + input.blockOffset);
     }
+    std::memcpy(block, kHelperFlags[covered.coverage & 0xf], 16);
     // Coverage bit i to byte i (bit 8 i): one sample per pixel.
     uint32_t samples = (uint32_t(covered.coverage) * 0x204081u) & 0x01010101u;
-    uint32_t helpers[4];
-    for (unsigned lane = 0; lane < 4; ++lane)
-      helpers[lane] = !(samples >> (8 * lane) & 1);
-    std::memcpy(inputs.inBlock(index * 4, 0), helpers, sizeof(helpers));
     Entry &entry = entries.emplace_back();
     entry.x = covered.x;
     entry.y = covered.y;
@@ -369,8 +385,7 @@ QuadBatch::writeInputsFromPlanes(size_t index, const Quad &quad,
   Double4 x = {x0, x0 + 1, x0, x0 + 1}, y = {y0, y0, y0 + 1, y0 + 1};
   Double4 inverseW = triangle.inverseWPlane.a + triangle.inverseWPlane.dx * x +
                      triangle.inverseWPlane.dy * y;
-  if (inverseW[0] == 0 || inverseW[1] == 0 || inverseW[2] == 0 ||
-      inverseW[3] == 0)
+  if (hasZeroLane(inverseW))
     return false;
   if (planesSerial != triangle.serial)
     setVaryingPlanes(triangle, drawn);
@@ -624,14 +639,19 @@ bool QuadBatch::flush() {
     // Filled in place: a pushed copy built on the stack stalled on store
     // forwarding for every quad.
     quadWrites.resize(count);
+    constexpr uint32_t kDropped =
+        SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED;
     for (size_t q = 0; q < count; ++q) {
       const Entry &quad = entries[q];
       unsigned lanes = quad.coverage;
-      for (unsigned lane = 0; lane < 4 && fragment.entry; ++lane) {
-        uint32_t status;
-        std::memcpy(&status, outputs.inBlock(q * 4 + lane, 0), 4);
-        if (status & (SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED))
-          lanes &= ~(1u << lane);
+      if (fragment.entry) {
+        // The quad's four status words are consecutive in their block.
+        uint32_t status[4];
+        std::memcpy(status, outputs.inBlock(q * 4, 0), sizeof(status));
+        if ((status[0] | status[1] | status[2] | status[3]) & kDropped)
+          for (unsigned lane = 0; lane < 4; ++lane)
+            if (status[lane] & kDropped)
+              lanes &= ~(1u << lane);
       }
       FragmentOperations::QuadWrite &write = quadWrites[q];
       write.x = quad.x;

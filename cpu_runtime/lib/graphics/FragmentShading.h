@@ -118,6 +118,9 @@ private:
   struct PlaneInput {
     const spvb_stage_variable *input;
     uint32_t source, offset;
+    /// Where the first lane's value is from its block's start
+    /// (StageRecords::inBlock).
+    uint32_t blockOffset;
     bool linear;
   };
   std::vector<PlaneInput> planeInputs;

@@ -64,6 +64,10 @@ public:
     return reinterpret_cast<const uint8_t *>(words.data()) +
            blockedOffset(index, offset);
   }
+  /// inBlock(index, offset) - inBlock(index, 0).
+  static uint64_t getBlockOffset(uint64_t offset) {
+    return (offset & ~uint64_t(3)) * SPVB_FRAGMENT_RECORD_LANES + (offset & 3);
+  }
   /// Copies invocation `index`'s blocked record to `record`, its bytes in
   /// order.
   void gatherBlocked(uint64_t index, uint8_t *record) const {
@@ -87,8 +91,8 @@ public:
 private:
   uint64_t blockedOffset(uint64_t index, uint64_t offset) const {
     constexpr uint64_t lanes = SPVB_FRAGMENT_RECORD_LANES;
-    return index / lanes * lanes * recordSize +
-           (offset & ~uint64_t(3)) * lanes + index % lanes * 4 + (offset & 3);
+    return index / lanes * lanes * recordSize + index % lanes * 4 +
+           getBlockOffset(offset);
   }
 
   uint64_t recordSize;
