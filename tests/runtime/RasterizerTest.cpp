@@ -28,6 +28,7 @@ using Pixel = std::pair<int, int>;
 class CoverageSink : public QuadSink {
 public:
   void emit(const Quad &quad) override {
+    emptyQuads += quad.coverage == 0;
     for (unsigned i = 0; i < 4; ++i)
       if (quad.coverage & (1u << i)) {
         Pixel pixel{quad.x + int(i % 2), quad.y + int(i / 2)};
@@ -37,6 +38,7 @@ public:
   }
   std::map<Pixel, int> hits;
   std::map<Pixel, unsigned> samples;
+  int emptyQuads = 0;
 
   std::set<Pixel> covered() const {
     std::set<Pixel> pixels;
@@ -259,5 +261,32 @@ TEST(Rasterizer, ProjectsVerticesInBulkAsOneAtATime) {
     EXPECT_EQ(batch[8].fy, 128);
     EXPECT_EQ(batch[9].fx, 513);
     EXPECT_EQ(batch[10].fx, -1);
+  }
+}
+
+TEST(Rasterizer, LongQuadRowsCoverEachPixelOnce) {
+  // The walk queues a triangle's quads 64 at a time: rectangles whose rows
+  // are 30 quads (60 pixels), which fill the queue every other row, and
+  // 100 quads (a flat 200 x 4 one), longer than it; both small enough for
+  // the walk's 32-bit edge values. Every pixel once, no empty quad.
+  for (auto [width, height] : {std::pair{60, 60}, std::pair{200, 4}}) {
+    RasterSetup setup{};
+    setup.viewport = {0, 0, float(width), float(height), 0, 1};
+    setup.x1 = width;
+    setup.y1 = height;
+    setup.samples = 1;
+    auto corner = [&](double x, double y) {
+      return ClipPosition{float(2 * x / width - 1), float(2 * y / height - 1),
+                          0.5f, 1};
+    };
+    CoverageSink sink;
+    draw(GraphicsState(), setup,
+         {corner(0, 0), corner(width, 0), corner(0, height)}, sink);
+    draw(GraphicsState(), setup,
+         {corner(width, 0), corner(width, height), corner(0, height)}, sink);
+    EXPECT_EQ(sink.covered(), block(0, 0, width, height)) << width;
+    for (const auto &[pixel, count] : sink.hits)
+      EXPECT_EQ(count, 1) << "pixel " << pixel.first << "," << pixel.second;
+    EXPECT_EQ(sink.emptyQuads, 0) << width;
   }
 }

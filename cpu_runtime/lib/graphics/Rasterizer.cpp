@@ -263,9 +263,17 @@ void walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
     }
     unsigned firstColumn = columnMask(qx0);
     unsigned lastColumn = columnMask(qx0 + 2 * (quadColumns - 1));
+    // A row fits the array: each quad is written and counted if covered,
+    // with no branch on its coverage (mispredicted along the edges) and
+    // no call in the loop (which kept the vectors in memory).
+    bool rowsFit = quadColumns <= int64_t(std::size(covered));
     for (int64_t r = 0, qy = qy0; r < quadRows; ++r, qy += 2) {
       unsigned rows = rowMask(qy);
       Int4 e0 = rowEdges[0], e1 = rowEdges[1], e2 = rowEdges[2];
+      if (rowsFit && count + quadColumns > std::size(covered)) {
+        sink.emitCentred(quad, llvm::ArrayRef(covered, count));
+        count = 0;
+      }
       for (int64_t c = 0, qx = qx0; c < quadColumns; ++c, qx += 2) {
         Int4 inside = (e0 > limit[0]) & (e1 > limit[1]) & (e2 > limit[2]);
         e0 += columnStep[0];
@@ -274,14 +282,14 @@ void walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
         // The lanes' sign bits (movmskps).
         unsigned coverage =
             unsigned(__builtin_ia32_movmskps(Float4(inside))) & rows;
-        if (!coverage)
-          continue;
-        if (c == 0)
-          coverage &= firstColumn;
-        if (c == quadColumns - 1)
-          coverage &= lastColumn;
-        if (coverage)
+        coverage &= c == 0 ? firstColumn : 0xfu;
+        coverage &= c == quadColumns - 1 ? lastColumn : 0xfu;
+        if (rowsFit) {
+          covered[count] = {int32_t(qx), int32_t(qy), uint8_t(coverage)};
+          count += coverage != 0;
+        } else if (coverage) {
           add(qx, qy, coverage);
+        }
       }
       for (int k = 0; k < 3; ++k)
         rowEdges[k] += rowStep[k];
