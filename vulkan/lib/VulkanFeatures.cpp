@@ -23,6 +23,9 @@ struct Requirement {
   }
 
 const Requirement kRequirements[] = {
+    REQUIRE(Geometry, core, geometryShader),
+    REQUIRE(Tessellation, core, tessellationShader),
+    REQUIRE(SampleRateShading, core, sampleRateShading),
     REQUIRE(Float64, core, shaderFloat64),
     REQUIRE(Int64, core, shaderInt64),
     REQUIRE(Int16, core, shaderInt16),
@@ -34,7 +37,16 @@ const Requirement kRequirements[] = {
             shaderStorageImageReadWithoutFormat),
     REQUIRE(StorageImageWriteWithoutFormat, core,
             shaderStorageImageWriteWithoutFormat),
+    REQUIRE(StorageBuffer16BitAccess, v11, storageBuffer16BitAccess),
+    REQUIRE(UniformAndStorageBuffer16BitAccess, v11,
+            uniformAndStorageBuffer16BitAccess),
+    REQUIRE(StoragePushConstant16, v11, storagePushConstant16),
+    REQUIRE(StorageInputOutput16, v11, storageInputOutput16),
     REQUIRE(Int8, v12, shaderInt8),
+    REQUIRE(StorageBuffer8BitAccess, v12, storageBuffer8BitAccess),
+    REQUIRE(UniformAndStorageBuffer8BitAccess, v12,
+            uniformAndStorageBuffer8BitAccess),
+    REQUIRE(StoragePushConstant8, v12, storagePushConstant8),
     REQUIRE(Float16, v12, shaderFloat16),
     REQUIRE(RuntimeDescriptorArray, v12, runtimeDescriptorArray),
     REQUIRE(UniformBufferArrayNonUniformIndexing, v12,
