@@ -225,21 +225,21 @@ static void declareVariables(LLVM::LLVMFuncOp function,
                          uint64_t offset) {
       uint64_t bits = getSizeInBits(varType);
       if (!lanes || bits <= 32) {
-        declare(slot, variable, varType, line,
-                {element(llvm::dwarf::DW_OP_deref, {}),
-                 element(llvm::dwarf::DW_OP_plus_uconst,
-                         {uint64_t(spvb::getBlockedRecordOffset(
-                             offset, lanes ? lanes : 1))})});
+        declare(
+            slot, variable, varType, line,
+            {element(llvm::dwarf::DW_OP_deref, {}),
+             element(llvm::dwarf::DW_OP_plus_uconst,
+                     {spvb_blocked_record_offset(offset, lanes ? lanes : 1)})});
         return;
       }
       for (uint64_t piece = 0; piece < bits; piece += 32)
-        declare(slot, variable, varType, line,
-                {element(llvm::dwarf::DW_OP_deref, {}),
-                 element(llvm::dwarf::DW_OP_plus_uconst,
-                         {uint64_t(spvb::getBlockedRecordOffset(
-                             offset + piece / 8, lanes))}),
-                 element(llvm::dwarf::DW_OP_LLVM_fragment,
-                         {piece, std::min<uint64_t>(32, bits - piece)})});
+        declare(
+            slot, variable, varType, line,
+            {element(llvm::dwarf::DW_OP_deref, {}),
+             element(llvm::dwarf::DW_OP_plus_uconst,
+                     {spvb_blocked_record_offset(offset + piece / 8, lanes)}),
+             element(llvm::dwarf::DW_OP_LLVM_fragment,
+                     {piece, std::min<uint64_t>(32, bits - piece)})});
     };
     auto structType = dyn_cast<LLVM::DICompositeTypeAttr>(type);
     if (!name.getValue().empty() || !structType ||

@@ -207,9 +207,8 @@ Value spvb::getStageRecordAddress(OpBuilder &b, Location loc, Value dispatch,
     Value start = LLVM::AddOp::create(
         b, loc, LLVM::MulOp::create(b, loc, block, constant(lanes * size)),
         LLVM::MulOp::create(b, loc, lane, constant(4)));
-    return createByteOffset(
-        b, loc, createByteOffset(b, loc, base, start),
-        getBlockedRecordOffset(static_cast<int64_t>(offset), lanes));
+    return createByteOffset(b, loc, createByteOffset(b, loc, base, start),
+                            int64_t(spvb_blocked_record_offset(offset, lanes)));
   }
   Value index = loadId(layout.recordsPerWorkgroup
                            ? offsetof(spvb_invocation, workgroup_id)
@@ -246,8 +245,9 @@ Value spvb::offsetBlockedRecord(OpBuilder &b, Location loc, Value address,
                                 int64_t offset, uint32_t lanes,
                                 bool wordAligned) {
   if (wordAligned)
-    return createByteOffset(b, loc, address,
-                            getBlockedRecordOffset(offset, lanes));
+    return createByteOffset(
+        b, loc, address,
+        int64_t(spvb_blocked_record_offset(uint64_t(offset), lanes)));
   return offsetBlockedRecord(
       b, loc, address,
       LLVM::ConstantOp::create(b, loc, b.getI64Type(),

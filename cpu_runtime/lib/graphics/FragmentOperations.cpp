@@ -348,7 +348,7 @@ writeRgba8QuadsAvx2(llvm::ArrayRef<FragmentOperations::QuadWrite> quads,
   const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
   const __m256d scale = _mm256_set1_pd(255.0), half = _mm256_set1_pd(0.5);
   uint64_t pitch = uint64_t(attachment.width) * 4;
-  constexpr uint64_t kRow = 4 * SPVB_FRAGMENT_RECORD_LANES;
+  constexpr uint64_t kRow = StageRecords::kBlockRow;
   // The packed bytes are each component's four pixels in turn: byte 4 c + p
   // goes to pixel p's component c (its place in BGRA when `bgra`).
   const __m128i order =
@@ -385,8 +385,8 @@ writeRgba8QuadsAvx2(llvm::ArrayRef<FragmentOperations::QuadWrite> quads,
 
 void FragmentOperations::writeUnorm8Quads(llvm::ArrayRef<QuadWrite> quads,
                                           const StageRecords &records) const {
-  constexpr uint64_t kRow = 4 * SPVB_FRAGMENT_RECORD_LANES;
-  std::vector<uint8_t> record(records.getRecordSize());
+  // A whole output record, for the formats converted one texel at a time.
+  std::vector<uint8_t> record;
 #if defined(__x86_64__)
   static const bool avx2 =
       __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
@@ -410,6 +410,7 @@ void FragmentOperations::writeUnorm8Quads(llvm::ArrayRef<QuadWrite> quads,
         for (unsigned lane = 0; lane < 4; ++lane) {
           if (!(quad.lanes & (1u << lane)))
             continue;
+          record.resize(records.getRecordSize());
           records.gatherBlocked(4 * q + lane, record.data());
           writeDirect(direct, record.data(),
                       row + (lane / 2) * pitch +
@@ -418,8 +419,8 @@ void FragmentOperations::writeUnorm8Quads(llvm::ArrayRef<QuadWrite> quads,
         continue;
       }
       uint32_t texels[4];
-      encodeUnorm8Quad(records.inBlock(4 * q, direct.offset), kRow, direct.bgra,
-                       texels);
+      encodeUnorm8Quad(records.inBlock(4 * q, direct.offset),
+                       StageRecords::kBlockRow, direct.bgra, texels);
       uint64_t rows[2] = {texels[0] | uint64_t(texels[1]) << 32,
                           texels[2] | uint64_t(texels[3]) << 32};
       storeQuadRows(row, pitch, quad.lanes, rows,

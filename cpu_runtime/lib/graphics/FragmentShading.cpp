@@ -129,7 +129,8 @@ FragmentStage::FragmentStage(const StageKernel &vertex,
     for (unsigned c = 0; c < input.count; ++c) {
       uint32_t offset = input.offset + c * input.bytes;
       planeInputs.push_back({&input, *varying.source + c * input.bytes, offset,
-                             uint32_t(StageRecords::getBlockOffset(offset)),
+                             uint32_t(spvb_blocked_record_offset(
+                                 offset, SPVB_FRAGMENT_RECORD_LANES)),
                              bool(input.flags & SPVB_STAGE_NOPERSPECTIVE)});
     }
   }
@@ -708,14 +709,12 @@ void interpolateInput(const QuadBatch &batch, const spvb_invocation &invocation,
     return; // a padding helper: its results are never used
   // `input` is in the invocation's blocked record: which byte of it.
   const uint8_t *start = batch.inputs.inBlock(recordIndex, 0);
-  constexpr uint64_t kRow = 4 * SPVB_FRAGMENT_RECORD_LANES;
+  constexpr uint64_t kRow = StageRecords::kBlockRow;
   if (input < start || uint64_t(input - start) % kRow >= 4)
     return;
   uint64_t offset = uint64_t(input - start) / kRow * 4 + (input - start) % kRow;
   if (offset >= stage.inputSize)
     return;
-  std::vector<uint8_t> record(stage.inputSize);
-  batch.inputs.gatherBlocked(recordIndex, record.data());
   const Varying *varying = nullptr;
   for (const Varying &candidate : stage.varyings)
     if (offset >= candidate.input->offset &&
@@ -724,8 +723,12 @@ void interpolateInput(const QuadBatch &batch, const spvb_invocation &invocation,
       varying = &candidate;
   const QuadBatch::Entry &entry = batch.entries[quadIndex];
   if (!varying || !varying->interpolate || entry.triangle == ~0u) {
-    std::memcpy(result, record.data() + offset,
-                std::min<size_t>(resultType.size(), stage.inputSize - offset));
+    // The input's own bytes, from their words in the block.
+    uint8_t *bytes = static_cast<uint8_t *>(result);
+    uint64_t size =
+        std::min<uint64_t>(resultType.size(), stage.inputSize - offset);
+    for (uint64_t i = 0; i < size; ++i)
+      bytes[i] = *batch.inputs.inBlock(recordIndex, offset + i);
     return;
   }
   const spvb_stage_variable &var = *varying->input;

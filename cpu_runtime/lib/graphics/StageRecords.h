@@ -64,10 +64,8 @@ public:
     return reinterpret_cast<const uint8_t *>(words.data()) +
            blockedOffset(index, offset);
   }
-  /// inBlock(index, offset) - inBlock(index, 0).
-  static uint64_t getBlockOffset(uint64_t offset) {
-    return (offset & ~uint64_t(3)) * SPVB_FRAGMENT_RECORD_LANES + (offset & 3);
-  }
+  /// The distance from one word of a block's lanes to the next.
+  static constexpr uint64_t kBlockRow = 4 * SPVB_FRAGMENT_RECORD_LANES;
   /// Copies invocation `index`'s blocked record to `record`, its bytes in
   /// order.
   void gatherBlocked(uint64_t index, uint8_t *record) const {
@@ -92,7 +90,7 @@ private:
   uint64_t blockedOffset(uint64_t index, uint64_t offset) const {
     constexpr uint64_t lanes = SPVB_FRAGMENT_RECORD_LANES;
     return index / lanes * lanes * recordSize + index % lanes * 4 +
-           getBlockOffset(offset);
+           spvb_blocked_record_offset(offset, SPVB_FRAGMENT_RECORD_LANES);
   }
 
   uint64_t recordSize;

@@ -45,12 +45,6 @@ inline constexpr llvm::StringLiteral kDebugRecordLanesAttr =
 /// address, not its value.
 inline constexpr llvm::StringLiteral kDebugIndirectAttr = "spvb.debug_indirect";
 
-/// Where byte `offset` of a record in blocks of `lanes` (kernel_abi.h) is,
-/// relative to byte 0's place: (offset / 4) * 4 * lanes + offset % 4.
-inline int64_t getBlockedRecordOffset(int64_t offset, uint32_t lanes) {
-  return (offset & ~int64_t(3)) * lanes + (offset & 3);
-}
-
 struct InterfaceVariable {
   mlir::spirv::StorageClass storageClass;
   /// Binding-table slot for buffers.

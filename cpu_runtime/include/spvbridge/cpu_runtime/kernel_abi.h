@@ -86,6 +86,14 @@ extern "C" {
  * workgroup's lanes. */
 #define SPVB_FRAGMENT_RECORD_LANES 16
 
+/* Where byte `offset` of a record in blocks of `lanes` invocations is,
+ * from byte 0's place: (offset / 4) * 4 * lanes + offset % 4 (1 lane:
+ * records one after the other). */
+static inline uint64_t spvb_blocked_record_offset(uint64_t offset,
+                                                  uint32_t lanes) {
+  return (offset & ~(uint64_t)3) * lanes + (offset & 3);
+}
+
 /* The largest subgroup: a subgroup's ballots and masks are 64-bit words. */
 #define SPVB_MAX_SUBGROUP_SIZE 64
 
