@@ -189,8 +189,8 @@ std::string FragmentStage::nameInvocation(uint64_t index) {
 
 FragmentStage::QuadPlace QuadBatch::getPlace(size_t index) const {
   // Padding copies of the last quad are helpers.
-  if (index >= entries.size()) {
-    FragmentStage::QuadPlace last = getPlace(entries.size() - 1);
+  if (index >= queued) {
+    FragmentStage::QuadPlace last = getPlace(queued - 1);
     last.coverage = 0;
     return last;
   }
@@ -204,7 +204,9 @@ QuadBatch::QuadBatch(FragmentStage &stage)
       outputs(stage.outputSize, (kCapacity + stage.quadsPerGroup) * 4),
       quadInputs(4 * inputs.getRecordSize()),
       outputRecord(outputs.getRecordSize()), dispatch(stage.dispatch) {
-  entries.reserve(kCapacity);
+  entries.resize(kCapacity);
+  if (stage.needsDepths)
+    depths.resize(kCapacity);
   quadWrites.reserve(kCapacity);
   dispatch.stage_inputs = inputs.data();
   dispatch.stage_outputs = outputs.data();
@@ -214,8 +216,8 @@ QuadBatch::QuadBatch(FragmentStage &stage)
 
 bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
   if (stage.fragment.entry)
-    writeInputs(entries.size(), quad, primitive);
-  Entry &entry = entries.emplace_back();
+    writeInputs(queued, quad, primitive);
+  Entry &entry = entries[queued++];
   entry.x = quad.x;
   entry.y = quad.y;
   entry.coverage = quad.coverage;
@@ -230,36 +232,56 @@ bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
       triangles.push_back(*quad.triangle);
     entry.triangle = uint32_t(triangles.size() - 1);
   }
-  if (stage.needsDepths)
+  if (stage.needsDepths) {
+    QuadDepths &quadDepths = depths[queued - 1];
     for (unsigned lane = 0; lane < 4; ++lane)
       for (unsigned sample = 0; sample < 4; ++sample)
-        entry.depths[lane][sample] =
+        quadDepths[lane][sample] =
             quad.pixels || sample == 0
                 ? quad.getDepth(lane, sample) + quad.depthBias
                 : 0;
-  return entries.size() < kCapacity || flush();
+  }
+  return queued < kCapacity || flush();
 }
 
-__attribute__((target_clones("avx2", "default"))) bool
-QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
-                      const DrawPrimitive &primitive) {
+template <unsigned Inputs>
+__attribute__((always_inline)) inline bool
+QuadBatch::addCentredPlanes(const Quad &base,
+                            llvm::ArrayRef<QuadCoverage> quads,
+                            const DrawPrimitive &primitive) {
   const TriangleSetup &triangle = *base.triangle;
-  // The common case in one loop: interpolated 32-bit inputs and the
-  // helper flag, as writeInputsFromPlanes writes them, and the depths
-  // (calling it and add() per quad took 10% more instructions per draw).
-  bool direct = stage.fragment.entry && stage.planeInputsAre32Bit &&
-                stage.flatInputs.empty() && !stage.readsBuiltins;
-  if (direct && planesSerial != triangle.serial)
+  if (planesSerial != triangle.serial)
     setVaryingPlanes(triangle, primitive);
-  Quad quad = base;
+  // The planes in locals: stores to the records could alias them, and
+  // reloading them for each quad cost more than evaluating them.
+  Double4 a[Inputs], dx[Inputs], dy[Inputs], one = Double4{} + 1;
+  uint32_t offsets[Inputs];
+  bool linear[Inputs];
+  for (unsigned i = 0; i < Inputs; ++i) {
+    const TriangleSetup::Plane &plane = varyingPlanes[i];
+    a[i] = Double4{} + plane.a;
+    dx[i] = Double4{} + plane.dx;
+    dy[i] = Double4{} + plane.dy;
+    offsets[i] = stage.planeInputs[i].blockOffset;
+    linear[i] = stage.planeInputs[i].linear;
+  }
+  const TriangleSetup::Plane inverseWPlane = triangle.inverseWPlane;
+  const int32_t originX = triangle.originX, originY = triangle.originY;
+  const bool frontFacing = base.frontFacing, needsDepths = stage.needsDepths;
+  // The triangle's place in `triangles` for interpolateAt*, found again
+  // after a flush empties them.
+  const bool atPoints = stage.fragment.interpolatesAtPoints;
+  uint32_t triangleIndex = uint32_t(triangles.size()) - 1;
   for (const QuadCoverage &covered : quads) {
-    double x0 = covered.x + 0.5 - triangle.originX;
-    double y0 = covered.y + 0.5 - triangle.originY;
-    Double4 x = {x0, x0 + 1, x0, x0 + 1}, y = {y0, y0, y0 + 1, y0 + 1};
-    Double4 inverseW = triangle.inverseWPlane.a +
-                       triangle.inverseWPlane.dx * x +
-                       triangle.inverseWPlane.dy * y;
-    if (!direct || hasZeroLane(inverseW)) {
+    // Exact: small integers and halves.
+    double x0 = double(covered.x - originX) + 0.5;
+    double y0 = double(covered.y - originY) + 0.5;
+    Double4 x = Double4{} + x0 + Double4{0, 1, 0, 1};
+    Double4 y = Double4{} + y0 + Double4{0, 0, 1, 1};
+    Double4 inverseW =
+        inverseWPlane.a + inverseWPlane.dx * x + inverseWPlane.dy * y;
+    if (hasZeroLane(inverseW)) {
+      Quad quad = base;
       quad.x = covered.x;
       quad.y = covered.y;
       quad.coverage = covered.coverage;
@@ -269,42 +291,85 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
         return false;
       continue;
     }
-    size_t index = entries.size();
     Double4 w = 1 / inverseW;
+    // In a local: the byte stores below could alias the member.
+    size_t index = queued;
     uint8_t *block = inputs.inBlock(index * 4, 0);
-    const TriangleSetup::Plane *plane = varyingPlanes.data();
-    for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
-      Double4 value = plane->a + plane->dx * x + plane->dy * y;
-      ++plane;
-      if (!input.linear)
-        value *= w;
-      storeFloatQuad(value, block + input.blockOffset);
+    for (unsigned i = 0; i < Inputs; ++i) {
+      Double4 value = a[i] + dx[i] * x + dy[i] * y;
+      value *= linear[i] ? one : w;
+      storeFloatQuad(value, block + offsets[i]);
     }
     std::memcpy(block, kHelperFlags[covered.coverage & 0xf], 16);
+    if (atPoints && (triangleIndex >= triangles.size() ||
+                     triangles[triangleIndex].serial != triangle.serial)) {
+      triangles.push_back(triangle);
+      triangleIndex = uint32_t(triangles.size() - 1);
+    }
     // Coverage bit i to byte i (bit 8 i): one sample per pixel.
     uint32_t samples = (uint32_t(covered.coverage) * 0x204081u) & 0x01010101u;
-    Entry &entry = entries.emplace_back();
+    Entry &entry = entries[index];
+    entry.primitive = &primitive;
     entry.x = covered.x;
     entry.y = covered.y;
-    entry.coverage = covered.coverage;
-    entry.frontFacing = base.frontFacing;
-    entry.sample = -1;
+    entry.triangle = triangleIndex;
     std::memcpy(entry.samples.data(), &samples, 4);
     std::memcpy(entry.covered.data(), &samples, 4);
-    entry.primitive = &primitive;
-    entry.triangle = ~0u;
-    if (stage.fragment.interpolatesAtPoints) {
-      if (triangles.empty() || triangles.back().serial != triangle.serial)
-        triangles.push_back(triangle);
-      entry.triangle = uint32_t(triangles.size() - 1);
-    }
-    if (stage.needsDepths) {
+    entry.coverage = covered.coverage;
+    entry.frontFacing = frontFacing;
+    entry.sample = -1;
+    if (needsDepths) {
       Double4 depth = triangle.depth.a + triangle.depth.dx * x +
                       triangle.depth.dy * y + base.depthBias;
       for (unsigned lane = 0; lane < 4; ++lane)
-        entry.depths[lane] = {depth[lane], 0, 0, 0};
+        depths[index][lane] = {depth[lane], 0, 0, 0};
     }
-    if (entries.size() == kCapacity && !flush())
+    queued = index + 1;
+    if (index + 1 == kCapacity && !flush())
+      return false;
+  }
+  return true;
+}
+
+__attribute__((target_clones("avx2", "default"))) bool
+QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
+                      const DrawPrimitive &primitive) {
+  // The common case: interpolated 32-bit inputs and the helper flag, as
+  // writeInputsFromPlanes writes them, and the depths (calling it and
+  // add() per quad took 10% more instructions per draw).
+  if (stage.fragment.entry && stage.planeInputsAre32Bit &&
+      stage.flatInputs.empty() && !stage.readsBuiltins) {
+    switch (stage.planeInputs.size()) {
+    case 0:
+      return addCentredPlanes<0>(base, quads, primitive);
+    case 1:
+      return addCentredPlanes<1>(base, quads, primitive);
+    case 2:
+      return addCentredPlanes<2>(base, quads, primitive);
+    case 3:
+      return addCentredPlanes<3>(base, quads, primitive);
+    case 4:
+      return addCentredPlanes<4>(base, quads, primitive);
+    case 5:
+      return addCentredPlanes<5>(base, quads, primitive);
+    case 6:
+      return addCentredPlanes<6>(base, quads, primitive);
+    case 7:
+      return addCentredPlanes<7>(base, quads, primitive);
+    case 8:
+      return addCentredPlanes<8>(base, quads, primitive);
+    default:
+      break;
+    }
+  }
+  Quad quad = base;
+  for (const QuadCoverage &covered : quads) {
+    quad.x = covered.x;
+    quad.y = covered.y;
+    quad.coverage = covered.coverage;
+    for (unsigned i = 0; i < 4; ++i)
+      quad.samples[i] = quad.covered[i] = (covered.coverage >> i) & 1;
+    if (!add(quad, primitive))
       return false;
   }
   return true;
@@ -561,8 +626,7 @@ std::optional<KernelFault> QuadBatch::runWithDebugPixel(uint64_t groups,
   return runner->runRow(
       uint32_t(groups), batch, [&](uint32_t group) -> const DebugInvocation * {
         for (size_t q = size_t(group) * perGroup;
-             q < std::min<size_t>(entries.size(), (group + 1) * perGroup);
-             ++q) {
+             q < std::min<size_t>(queued, (group + 1) * perGroup); ++q) {
           const Entry &quad = entries[q];
           int64_t dx = int64_t(pixel.x) - quad.x;
           int64_t dy = int64_t(pixel.y) - quad.y;
@@ -584,13 +648,13 @@ std::optional<KernelFault> QuadBatch::runWithDebugPixel(uint64_t groups,
 }
 
 bool QuadBatch::flush() {
-  if (entries.empty())
+  if (queued == 0)
     return !stage.faults.any();
   if (stage.faults.any()) {
-    entries.clear();
+    queued = 0;
     return false;
   }
-  size_t count = entries.size();
+  size_t count = queued;
   // A workgroup shades several quads (SIMD lanes for all of them): copies
   // of the last quad, all helpers, fill the last workgroup, so they run as
   // long as a real quad and have no effects.
@@ -627,7 +691,7 @@ bool QuadBatch::flush() {
                              : runner->runRow(groups, batch)) {
       shadingBatch = nullptr;
       stage.faults.report(batch, std::move(*fault));
-      entries.clear();
+      queued = 0;
       triangles.clear();
       return false;
     }
@@ -660,7 +724,7 @@ bool QuadBatch::flush() {
       write.lanes = uint8_t(lanes);
     }
     operations.writeUnorm8Quads(quadWrites, outputs);
-    entries.clear();
+    queued = 0;
     triangles.clear();
     return true;
   }
@@ -681,11 +745,11 @@ bool QuadBatch::flush() {
         operations.writeSamples(x, y, quad.samples[lane], record);
         continue;
       }
-      operations.process(x, y, quad.samples[lane], quad.depths[lane],
+      operations.process(x, y, quad.samples[lane], depths[q][lane],
                          quad.frontFacing, record);
     }
   }
-  entries.clear();
+  queued = 0;
   triangles.clear();
   return true;
 }
@@ -705,7 +769,7 @@ void interpolateInput(const QuadBatch &batch, const spvb_invocation &invocation,
   std::memset(result, 0, resultType.size());
   uint64_t recordIndex = invocation.global_id[0];
   size_t quadIndex = recordIndex / 4;
-  if (quadIndex >= batch.entries.size())
+  if (quadIndex >= batch.queued)
     return; // a padding helper: its results are never used
   // `input` is in the invocation's blocked record: which byte of it.
   const uint8_t *start = batch.inputs.inBlock(recordIndex, 0);

@@ -184,21 +184,23 @@ private:
   /// What the fragment operations need of a queued quad (its input
   /// records are written when it is queued).
   struct Entry {
-    /// Uninitialized: add() sets every field it reads (zeroing `depths`
-    /// for each quad cost as much as writing its inputs).
+    /// Uninitialized: add() sets every field it reads.
     Entry() {}
+    /// The fields ordered so that the entry is 32 bytes: indexing by a
+    /// shift, not a multiplication.
+    const DrawPrimitive *primitive;
     int32_t x, y;
+    /// Its triangle in `triangles` (~0u: none known).
+    uint32_t triangle;
+    std::array<uint8_t, 4> samples, covered;
     uint8_t coverage;
     bool frontFacing;
     /// Quad::sample.
     int8_t sample;
-    std::array<uint8_t, 4> samples, covered;
-    const DrawPrimitive *primitive;
-    /// Its triangle in `triangles` (~0u: none known).
-    uint32_t triangle;
-    /// Per pixel, the depth at each sample with the depth bias added.
-    std::array<std::array<double, 4>, 4> depths;
   };
+  static_assert(sizeof(void *) != 8 || sizeof(Entry) == 32);
+  /// Per pixel, the depth at each sample with the depth bias added.
+  using QuadDepths = std::array<std::array<double, 4>, 4>;
 
   void writeInputs(size_t index, const Quad &quad,
                    const DrawPrimitive &primitive);
@@ -219,8 +221,19 @@ private:
                                uint32_t, const uint8_t *, uint32_t,
                                const void *, uint32_t, void *);
 
+  /// addCentred's common case with `Inputs` interpolated inputs, their
+  /// planes held in registers.
+  template <unsigned Inputs>
+  bool addCentredPlanes(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
+                        const DrawPrimitive &primitive);
+
   FragmentStage &stage;
+  /// kCapacity entries, the first `queued` of them queued.
   std::vector<Entry> entries;
+  size_t queued = 0;
+  /// The queued quads' depths, when the stage needs them (apart from the
+  /// entries: most draws do not, and the entries stay small).
+  std::vector<QuadDepths> depths;
   /// The queued quads' colour writes, when they are all there is.
   std::vector<FragmentOperations::QuadWrite> quadWrites;
   /// The triangles of the queued quads, for interpolateAt*.
