@@ -1061,15 +1061,17 @@ void TriangleSetup::setPlanes(int32_t x, int32_t y) {
   originY = y;
   int64_t sx = int64_t(x) * kSubPixels, sy = int64_t(y) * kSubPixels;
   depth = inverseWPlane = Plane();
+  // One division, not nine: they bound the set-up of small triangles.
+  double inverseArea = 1 / double(area);
   for (int k = 0; k < 3; ++k) {
     // Edge k runs from vertex k + 1 to vertex k + 2, as edge() computes.
     const std::array<int64_t, 2> &a = fixed[(k + 1) % 3],
                                  &b = fixed[(k + 2) % 3];
     int64_t e = (b[0] - a[0]) * (sy - a[1]) - (b[1] - a[1]) * (sx - a[0]);
     Plane &l = barycentric[k];
-    l.a = double(e) / double(area);
-    l.dx = double(-(b[1] - a[1]) * kSubPixels) / double(area);
-    l.dy = double((b[0] - a[0]) * kSubPixels) / double(area);
+    l.a = double(e) * inverseArea;
+    l.dx = double(-(b[1] - a[1]) * kSubPixels) * inverseArea;
+    l.dy = double((b[0] - a[0]) * kSubPixels) * inverseArea;
     depth.a += l.a * z[k];
     depth.dx += l.dx * z[k];
     depth.dy += l.dy * z[k];

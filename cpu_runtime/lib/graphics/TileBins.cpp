@@ -1,12 +1,18 @@
 //===- TileBins.cpp - A draw's framebuffer region cut into tiles ----------===//
 #include "TileBins.h"
 
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
+#include <cassert>
 
 using namespace spvb::runtime;
 
 TileBins::TileBins(PixelRect region, int32_t tileSize)
-    : region(region), tileSize(tileSize) {
+    : region(region), tileSize(tileSize),
+      tileShift(llvm::countr_zero(uint32_t(tileSize))) {
+  assert(llvm::isPowerOf2_32(uint32_t(tileSize)) && "tiles of 2^n pixels");
   if (region.empty())
     return;
   firstColumn = tileOf(region.x0);
