@@ -194,8 +194,8 @@ FragmentStage::QuadPlace QuadBatch::getPlace(size_t index) const {
     last.coverage = 0;
     return last;
   }
-  const Entry &entry = entries[index];
-  return {entry.x, entry.y, entry.sample, entry.coverage};
+  const FragmentOperations::QuadWrite &place = places[index];
+  return {place.x, place.y, entries[index].sample, place.lanes};
 }
 
 QuadBatch::QuadBatch(FragmentStage &stage)
@@ -205,9 +205,9 @@ QuadBatch::QuadBatch(FragmentStage &stage)
       quadInputs(4 * inputs.getRecordSize()),
       outputRecord(outputs.getRecordSize()), dispatch(stage.dispatch) {
   entries.resize(kCapacity);
+  places.resize(kCapacity);
   if (stage.needsDepths)
     depths.resize(kCapacity);
-  quadWrites.reserve(kCapacity);
   dispatch.stage_inputs = inputs.data();
   dispatch.stage_outputs = outputs.data();
   if (stage.fragment.entry)
@@ -217,10 +217,8 @@ QuadBatch::QuadBatch(FragmentStage &stage)
 bool QuadBatch::add(const Quad &quad, const DrawPrimitive &primitive) {
   if (stage.fragment.entry)
     writeInputs(queued, quad, primitive);
+  places[queued] = {quad.x, quad.y, quad.coverage};
   Entry &entry = entries[queued++];
-  entry.x = quad.x;
-  entry.y = quad.y;
-  entry.coverage = quad.coverage;
   entry.frontFacing = quad.frontFacing;
   entry.sample = int8_t(quad.sample);
   entry.samples = quad.samples;
@@ -308,14 +306,12 @@ QuadBatch::addCentredPlanes(const Quad &base,
     }
     // Coverage bit i to byte i (bit 8 i): one sample per pixel.
     uint32_t samples = (uint32_t(covered.coverage) * 0x204081u) & 0x01010101u;
+    places[index] = {covered.x, covered.y, covered.coverage};
     Entry &entry = entries[index];
     entry.primitive = &primitive;
-    entry.x = covered.x;
-    entry.y = covered.y;
     entry.triangle = triangleIndex;
     std::memcpy(entry.samples.data(), &samples, 4);
     std::memcpy(entry.covered.data(), &samples, 4);
-    entry.coverage = covered.coverage;
     entry.frontFacing = frontFacing;
     entry.sample = -1;
     if (needsDepths) {
@@ -627,13 +623,13 @@ std::optional<KernelFault> QuadBatch::runWithDebugPixel(uint64_t groups,
       uint32_t(groups), batch, [&](uint32_t group) -> const DebugInvocation * {
         for (size_t q = size_t(group) * perGroup;
              q < std::min<size_t>(queued, (group + 1) * perGroup); ++q) {
-          const Entry &quad = entries[q];
+          const FragmentOperations::QuadWrite &quad = places[q];
           int64_t dx = int64_t(pixel.x) - quad.x;
           int64_t dy = int64_t(pixel.y) - quad.y;
           // A helper invocation at the pixel is another fragment's
           // neighbour, not a fragment of the pixel.
           if (dx < 0 || dx > 1 || dy < 0 || dy > 1 ||
-              !(quad.coverage & (1u << (dx + 2 * dy))))
+              !(quad.lanes & (1u << (dx + 2 * dy))))
             continue;
           debug.emplace();
           debug->entry = pixel.fragment;
@@ -701,37 +697,30 @@ bool QuadBatch::flush() {
 
   FragmentOperations &operations = stage.operations;
   if (operations.writesUnorm8Only()) {
-    // Filled in place: a pushed copy built on the stack stalled on store
-    // forwarding for every quad.
-    quadWrites.resize(count);
+    // The places' lanes become the pixels written: the covered ones the
+    // shader did not terminate or demote.
     constexpr uint32_t kDropped =
         SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED;
-    for (size_t q = 0; q < count; ++q) {
-      const Entry &quad = entries[q];
-      unsigned lanes = quad.coverage;
-      if (fragment.entry) {
+    if (fragment.entry)
+      for (size_t q = 0; q < count; ++q) {
         // The quad's four status words are consecutive in their block.
         uint32_t status[4];
         std::memcpy(status, outputs.inBlock(q * 4, 0), sizeof(status));
         if ((status[0] | status[1] | status[2] | status[3]) & kDropped)
           for (unsigned lane = 0; lane < 4; ++lane)
             if (status[lane] & kDropped)
-              lanes &= ~(1u << lane);
+              places[q].lanes &= ~(1u << lane);
       }
-      FragmentOperations::QuadWrite &write = quadWrites[q];
-      write.x = quad.x;
-      write.y = quad.y;
-      write.lanes = uint8_t(lanes);
-    }
-    operations.writeUnorm8Quads(quadWrites, outputs);
+    operations.writeUnorm8Quads(llvm::ArrayRef(places.data(), count), outputs);
     queued = 0;
     triangles.clear();
     return true;
   }
   for (size_t q = 0; q < count; ++q) {
     const Entry &quad = entries[q];
+    const FragmentOperations::QuadWrite &place = places[q];
     for (unsigned lane = 0; lane < 4; ++lane) {
-      if (!(quad.coverage & (1u << lane)))
+      if (!(place.lanes & (1u << lane)))
         continue;
       uint8_t *record = outputRecord.data();
       outputs.gatherBlocked(q * 4 + lane, record);
@@ -740,7 +729,7 @@ bool QuadBatch::flush() {
         std::memcpy(&status, record, 4);
       if (status & (SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED))
         continue;
-      int32_t x = quad.x + lane % 2, y = quad.y + lane / 2;
+      int32_t x = place.x + lane % 2, y = place.y + lane / 2;
       if (fragment.earlyFragmentTests) {
         operations.writeSamples(x, y, quad.samples[lane], record);
         continue;
@@ -786,6 +775,7 @@ void interpolateInput(const QuadBatch &batch, const spvb_invocation &invocation,
                      candidate.input->bytes * candidate.input->count)
       varying = &candidate;
   const QuadBatch::Entry &entry = batch.entries[quadIndex];
+  const FragmentOperations::QuadWrite &place = batch.places[quadIndex];
   if (!varying || !varying->interpolate || entry.triangle == ~0u) {
     // The input's own bytes, from their words in the block.
     uint8_t *bytes = static_cast<uint8_t *>(result);
@@ -797,7 +787,7 @@ void interpolateInput(const QuadBatch &batch, const spvb_invocation &invocation,
   }
   const spvb_stage_variable &var = *varying->input;
   unsigned lane = recordIndex % 4;
-  double x = entry.x + lane % 2 + 0.5, y = entry.y + lane / 2 + 0.5;
+  double x = place.x + lane % 2 + 0.5, y = place.y + lane / 2 + 0.5;
   auto moveTo = [&](uint32_t sample) {
     std::array<double, 2> location = getSampleLocation(stage.samples, sample);
     x += location[0] - 0.5;

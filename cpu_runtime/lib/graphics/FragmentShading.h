@@ -186,19 +186,14 @@ private:
   struct Entry {
     /// Uninitialized: add() sets every field it reads.
     Entry() {}
-    /// The fields ordered so that the entry is 32 bytes: indexing by a
-    /// shift, not a multiplication.
     const DrawPrimitive *primitive;
-    int32_t x, y;
     /// Its triangle in `triangles` (~0u: none known).
     uint32_t triangle;
     std::array<uint8_t, 4> samples, covered;
-    uint8_t coverage;
     bool frontFacing;
     /// Quad::sample.
     int8_t sample;
   };
-  static_assert(sizeof(void *) != 8 || sizeof(Entry) == 32);
   /// Per pixel, the depth at each sample with the depth bias added.
   using QuadDepths = std::array<std::array<double, 4>, 4>;
 
@@ -228,14 +223,15 @@ private:
                         const DrawPrimitive &primitive);
 
   FragmentStage &stage;
-  /// kCapacity entries, the first `queued` of them queued.
+  /// kCapacity entries and places, the first `queued` of them queued.
   std::vector<Entry> entries;
+  /// Each queued quad's position and coverage; once it is shaded, the
+  /// pixels the colour writes write.
+  std::vector<FragmentOperations::QuadWrite> places;
   size_t queued = 0;
   /// The queued quads' depths, when the stage needs them (apart from the
   /// entries: most draws do not, and the entries stay small).
   std::vector<QuadDepths> depths;
-  /// The queued quads' colour writes, when they are all there is.
-  std::vector<FragmentOperations::QuadWrite> quadWrites;
   /// The triangles of the queued quads, for interpolateAt*.
   std::vector<TriangleSetup> triangles;
   /// Per interpolated input component, in order: its numerator's plane
