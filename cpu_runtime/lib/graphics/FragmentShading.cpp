@@ -543,10 +543,9 @@ void QuadBatch::setVaryingPlanes(const TriangleSetup &triangle,
   planesSerial = triangle.serial;
   varyingPlanes.clear();
   std::array<const uint8_t *, 3> sources = stage.getVertexRecords(drawn);
-  // An unclipped triangle's vertices are the primitive's.
-  static constexpr std::array<std::array<double, 3>, 3> kCorners = {
-      {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
-  bool corners = triangle.weights == kCorners;
+  // An unclipped triangle's vertices are the primitive's, in any order.
+  bool corners =
+      llvm::all_of(triangle.corners, [](int8_t corner) { return corner >= 0; });
   for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
     TriangleSetup::Plane plane;
     for (unsigned k = 0; k < 3; ++k) {
@@ -554,7 +553,8 @@ void QuadBatch::setVaryingPlanes(const TriangleSetup &triangle,
       // weights of the primitive's vertices.
       double value = 0;
       if (corners)
-        value = loadFloat(sources[k] + input.source, input.input->bytes);
+        value = loadFloat(sources[triangle.corners[k]] + input.source,
+                          input.input->bytes);
       else
         for (unsigned j = 0; j < 3; ++j)
           value += triangle.weights[k][j] *

@@ -59,6 +59,9 @@ struct ScreenVertex {
   double x, y, z, inverseW;
   int64_t fx, fy; // snapped to sub-pixels
   std::array<double, 3> weights;
+  /// The primitive's vertex this is (weights one there, zero elsewhere),
+  /// or -1.
+  int8_t corner = -1;
 };
 
 bool isTopLeft(const ScreenVertex &a, const ScreenVertex &b) {
@@ -192,6 +195,10 @@ bool setUpEdges(const RasterSetup &setup, const ScreenVertex &first,
     edges.stepY[k] = (to[k]->fx - from[k]->fx) * kSubPixels;
   }
   edges.samples = setup.samples;
+  if (setup.samples == 1) { // the centre, without a call per triangle
+    edges.offsets[0][0] = edges.offsets[0][1] = kSubPixels / 2;
+    return true;
+  }
   for (uint32_t sample = 0; sample < setup.samples; ++sample) {
     std::array<double, 2> location = getSampleLocation(setup.samples, sample);
     edges.offsets[sample][0] = int64_t(location[0] * kSubPixels);
@@ -480,6 +487,7 @@ void rasterizeScreenTriangle(const GraphicsState &state,
     triangle.z[k] = edges.v[k]->z;
     triangle.inverseW[k] = edges.v[k]->inverseW;
     triangle.weights[k] = edges.v[k]->weights;
+    triangle.corners[k] = edges.v[k]->corner;
   }
   triangle.area = edges.area;
   static thread_local uint64_t serial = 0;
@@ -927,6 +935,7 @@ void spvb::runtime::rasterizeTriangle(
       screen[i] = {vertex.x,  vertex.y,  vertex.z, vertex.inverseW,
                    vertex.fx, vertex.fy, {0, 0, 0}};
       screen[i].weights[i] = 1;
+      screen[i].corner = int8_t(i);
     }
     rasterizePolygon(state, setup, screen, sink);
     return;

@@ -59,6 +59,9 @@ struct TriangleSetup {
   std::array<std::array<int64_t, 2>, 3> fixed;
   std::array<double, 3> z, inverseW;
   std::array<std::array<double, 3>, 3> weights;
+  /// Vertex k is the primitive's vertex corners[k] (its weights are one
+  /// there), or -1: a clipped polygon's corner.
+  std::array<int8_t, 3> corners;
   /// Twice the area in sub-pixels squared, positive.
   int64_t area;
   /// Distinguishes the triangles a thread rasterizes.
