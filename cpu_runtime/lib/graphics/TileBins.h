@@ -66,8 +66,8 @@ private:
   /// many pixels.
   static constexpr uint64_t kSetupWork = 16;
   int32_t tileOf(int32_t pixel) const {
-    // Rounds down, for negative pixels too: an arithmetic shift, not the
-    // four divisions per primitive that cost more than the binning.
+    // Rounds down, for negative pixels too: an arithmetic shift, not a
+    // division (add() finds four tiles per primitive).
     return pixel >> tileShift;
   }
   /// add() for bounds within the region that touch several tiles.
