@@ -286,11 +286,7 @@ QuadBatch::addCentredPlanes(const Quad &base,
         inverseWPlane.a + inverseWPlane.dx * x + inverseWPlane.dy * y;
     if (hasZeroLane(inverseW)) {
       Quad quad = base;
-      quad.x = covered.x;
-      quad.y = covered.y;
-      quad.coverage = covered.coverage;
-      for (unsigned i = 0; i < 4; ++i)
-        quad.samples[i] = quad.covered[i] = (covered.coverage >> i) & 1;
+      quad.setCentred(covered);
       if (!add(quad, primitive))
         return false;
       continue;
@@ -366,11 +362,7 @@ QuadBatch::addCentred(const Quad &base, llvm::ArrayRef<QuadCoverage> quads,
   }
   Quad quad = base;
   for (const QuadCoverage &covered : quads) {
-    quad.x = covered.x;
-    quad.y = covered.y;
-    quad.coverage = covered.coverage;
-    for (unsigned i = 0; i < 4; ++i)
-      quad.samples[i] = quad.covered[i] = (covered.coverage >> i) & 1;
+    quad.setCentred(covered);
     if (!add(quad, primitive))
       return false;
   }

@@ -628,11 +628,7 @@ void QuadSink::emitCentred(const Quad &base,
                            llvm::ArrayRef<QuadCoverage> quads) {
   Quad quad = base;
   for (const QuadCoverage &covered : quads) {
-    quad.x = covered.x;
-    quad.y = covered.y;
-    quad.coverage = covered.coverage;
-    for (unsigned i = 0; i < 4; ++i)
-      quad.samples[i] = quad.covered[i] = (covered.coverage >> i) & 1;
+    quad.setCentred(covered);
     emit(quad);
   }
 }

@@ -85,6 +85,14 @@ struct TriangleSetup {
   void interpolateAt(double x, double y, QuadPixel &pixel) const;
 };
 
+/// A quad of a single-sampled triangle whose pixels are covered at their
+/// centres.
+struct QuadCoverage {
+  int32_t x, y;
+  /// Bit i: pixel i is covered.
+  uint8_t coverage;
+};
+
 /// A 2x2 block of pixels at even (x, y); pixel i is (x + i % 2, y + i / 2).
 struct Quad {
   int32_t x = 0, y = 0;
@@ -112,6 +120,16 @@ struct Quad {
   /// pixel centres (most quads need only a few of the values).
   const QuadPixel *pixels = nullptr;
 
+  /// Moves the quad to `covered`, its covered pixels sampled at their
+  /// centres.
+  void setCentred(const QuadCoverage &covered) {
+    x = covered.x;
+    y = covered.y;
+    coverage = covered.coverage;
+    for (unsigned i = 0; i < 4; ++i)
+      samples[i] = this->covered[i] = (covered.coverage >> i) & 1;
+  }
+
   /// Pixel `lane`'s depth at `sample`, before the depth bias.
   double getDepth(unsigned lane, unsigned sample) const {
     if (pixels)
@@ -119,14 +137,6 @@ struct Quad {
     return triangle->depth.at(x + lane % 2 + 0.5 - triangle->originX,
                               y + lane / 2 + 0.5 - triangle->originY);
   }
-};
-
-/// A quad of a single-sampled triangle whose pixels are covered at their
-/// centres.
-struct QuadCoverage {
-  int32_t x, y;
-  /// Bit i: pixel i is covered.
-  uint8_t coverage;
 };
 
 /// Where a rasterizer's quads go.
