@@ -347,8 +347,17 @@ writeRgba8QuadsAvx2(llvm::ArrayRef<FragmentOperations::QuadWrite> quads,
                     const Attachment &attachment) {
   const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
   const __m256d scale = _mm256_set1_pd(255.0), half = _mm256_set1_pd(0.5);
-  uint64_t pitch = uint64_t(attachment.width) * 4;
+  // In locals: the texel stores could alias the attachment's and the
+  // records' fields, which were reloaded for every quad.
+  uint8_t *const texels = attachment.data;
+  const uint32_t width = attachment.width, height = attachment.height;
+  const uint64_t pitch = uint64_t(width) * 4;
   constexpr uint64_t kRow = StageRecords::kBlockRow;
+  const uint8_t *const first = records.inBlock(0, offset);
+  // Quad q's records are 4 q to 4 q + 3: a quad's place in its block.
+  constexpr uint64_t kQuadsPerBlock = SPVB_FRAGMENT_RECORD_LANES / 4;
+  const uint64_t blockBytes =
+      SPVB_FRAGMENT_RECORD_LANES * records.getRecordSize();
   // The packed bytes are each component's four pixels in turn: byte 4 c + p
   // goes to pixel p's component c (its place in BGRA when `bgra`).
   const __m128i order =
@@ -360,7 +369,8 @@ writeRgba8QuadsAvx2(llvm::ArrayRef<FragmentOperations::QuadWrite> quads,
     if (!quad.lanes)
       continue;
     // Each component of the four pixels is one vector in the blocks.
-    const uint8_t *components = records.inBlock(4 * q, offset);
+    const uint8_t *components =
+        first + q / kQuadsPerBlock * blockBytes + q % kQuadsPerBlock * 16;
     __m128i words[4];
     for (unsigned c = 0; c < 4; ++c) {
       __m128 values =
@@ -370,15 +380,15 @@ writeRgba8QuadsAvx2(llvm::ArrayRef<FragmentOperations::QuadWrite> quads,
       f = _mm256_min_pd(f, one);
       words[c] = _mm256_cvttpd_epi32(_mm256_fmadd_pd(f, scale, half));
     }
-    __m128i texels =
+    __m128i packed =
         _mm_shuffle_epi8(_mm_packus_epi16(_mm_packus_epi32(words[0], words[1]),
                                           _mm_packus_epi32(words[2], words[3])),
                          order);
-    uint64_t rows[2] = {uint64_t(_mm_cvtsi128_si64(texels)),
-                        uint64_t(_mm_extract_epi64(texels, 1))};
-    storeQuadRows(attachment.at(quad.x, quad.y), pitch, quad.lanes, rows,
-                  uint32_t(quad.x) + 2 <= attachment.width &&
-                      uint32_t(quad.y) + 2 <= attachment.height);
+    uint64_t rows[2] = {uint64_t(_mm_cvtsi128_si64(packed)),
+                        uint64_t(_mm_extract_epi64(packed, 1))};
+    uint32_t x = uint32_t(quad.x), y = uint32_t(quad.y);
+    storeQuadRows(texels + (uint64_t(y) * width + x) * 4, pitch, quad.lanes,
+                  rows, x + 2 <= width && y + 2 <= height);
   }
 }
 #endif

@@ -15,7 +15,8 @@ using namespace spvb::runtime;
 /// A quad's four pixels' values.
 typedef double Double4 __attribute__((vector_size(32)));
 typedef float Float4 __attribute__((vector_size(16)));
-typedef int64_t Long4 __attribute__((vector_size(32)));
+typedef double Double2 __attribute__((vector_size(16)));
+typedef int32_t Int2 __attribute__((vector_size(8)));
 
 /// Stores `values` as floats at `to` in four records `stride` bytes apart.
 /// Inlined into the callers' AVX2 clones (a vector argument's ABI differs
@@ -41,7 +42,6 @@ static constexpr uint32_t kHelperFlags[16][4] = {
 /// per lane.
 __attribute__((always_inline)) static inline bool
 hasZeroLane(const Double4 &values) {
-  typedef double Double2 __attribute__((vector_size(16)));
   Double4 zero = Double4(values == Double4{});
   // The compare's sign bits, a half at a time (movmskpd is SSE2): fewer
   // instructions than moving each lane to a general register.
@@ -276,12 +276,18 @@ QuadBatch::addCentredPlanes(const Quad &base,
   // after a flush empties them.
   const bool atPoints = stage.fragment.interpolatesAtPoints;
   uint32_t triangleIndex = uint32_t(triangles.size()) - 1;
+  const Int2 origin = {originX, originY};
+  static_assert(offsetof(QuadCoverage, y) == offsetof(QuadCoverage, x) + 4);
   for (const QuadCoverage &covered : quads) {
-    // Exact: small integers and halves.
-    double x0 = double(covered.x - originX) + 0.5;
-    double y0 = double(covered.y - originY) + 0.5;
-    Double4 x = Double4{} + x0 + Double4{0, 1, 0, 1};
-    Double4 y = Double4{} + y0 + Double4{0, 0, 1, 1};
+    // The quad's x and y relative to the origin, converted together; then
+    // its pixel centres, exactly (small integers and halves).
+    Int2 position;
+    std::memcpy(&position, &covered.x, sizeof(position));
+    Double2 relative = __builtin_convertvector(position - origin, Double2);
+    Double4 x = __builtin_shufflevector(relative, relative, 0, 0, 0, 0) +
+                Double4{0.5, 1.5, 0.5, 1.5};
+    Double4 y = __builtin_shufflevector(relative, relative, 1, 1, 1, 1) +
+                Double4{0.5, 0.5, 1.5, 1.5};
     Double4 inverseW =
         inverseWPlane.a + inverseWPlane.dx * x + inverseWPlane.dy * y;
     if (hasZeroLane(inverseW)) {
@@ -306,16 +312,20 @@ QuadBatch::addCentredPlanes(const Quad &base,
       triangles.push_back(triangle);
       triangleIndex = uint32_t(triangles.size() - 1);
     }
-    // Coverage bit i to byte i (bit 8 i): one sample per pixel.
-    uint32_t samples = (uint32_t(covered.coverage) * 0x204081u) & 0x01010101u;
     places[index] = {covered.x, covered.y, covered.coverage};
     Entry &entry = entries[index];
-    entry.primitive = &primitive;
-    entry.triangle = triangleIndex;
-    std::memcpy(entry.samples.data(), &samples, 4);
-    std::memcpy(entry.covered.data(), &samples, 4);
-    entry.frontFacing = frontFacing;
     entry.sample = -1;
+    // The rest of the entry is read only by the general fragment operations
+    // (which need the depths too) and by interpolateAt*.
+    if (needsDepths || atPoints) {
+      // Coverage bit i to byte i (bit 8 i): one sample per pixel.
+      uint32_t samples = (uint32_t(covered.coverage) * 0x204081u) & 0x01010101u;
+      entry.primitive = &primitive;
+      entry.triangle = triangleIndex;
+      std::memcpy(entry.samples.data(), &samples, 4);
+      std::memcpy(entry.covered.data(), &samples, 4);
+      entry.frontFacing = frontFacing;
+    }
     if (needsDepths) {
       Double4 depth = triangle.depth.a + triangle.depth.dx * x +
                       triangle.depth.dy * y + base.depthBias;
@@ -539,13 +549,36 @@ void QuadBatch::writeFlatInputs(uint8_t *record,
 void QuadBatch::setVaryingPlanes(const TriangleSetup &triangle,
                                  const DrawPrimitive &drawn) {
   planesSerial = triangle.serial;
-  varyingPlanes.clear();
+  varyingPlanes.resize(stage.planeInputs.size());
   std::array<const uint8_t *, 3> sources = stage.getVertexRecords(drawn);
   // An unclipped triangle's vertices are the primitive's, in any order.
-  bool corners =
-      llvm::all_of(triangle.corners, [](int8_t corner) { return corner >= 0; });
+  bool corners = triangle.corners[0] >= 0 && triangle.corners[1] >= 0 &&
+                 triangle.corners[2] >= 0;
+  TriangleSetup::Plane *next = varyingPlanes.data();
+  if (corners && stage.planeInputsAre32Bit) {
+    // The common case, with the same arithmetic as the general one below.
+    const uint8_t *vertex[3] = {sources[triangle.corners[0]],
+                                sources[triangle.corners[1]],
+                                sources[triangle.corners[2]]};
+    for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
+      double a = 0, dx = 0, dy = 0;
+      for (unsigned k = 0; k < 3; ++k) {
+        float loaded;
+        std::memcpy(&loaded, vertex[k] + input.source, 4);
+        double value = loaded;
+        if (!input.linear)
+          value *= triangle.inverseW[k];
+        a += value * triangle.barycentric[k].a;
+        dx += value * triangle.barycentric[k].dx;
+        dy += value * triangle.barycentric[k].dy;
+      }
+      *next++ = {a, dx, dy};
+    }
+    return;
+  }
   for (const FragmentStage::PlaneInput &input : stage.planeInputs) {
-    TriangleSetup::Plane plane;
+    TriangleSetup::Plane &plane = *next++;
+    plane = {};
     for (unsigned k = 0; k < 3; ++k) {
       // The triangle's vertex k (a clipped polygon's corner) carries
       // weights of the primitive's vertices.
@@ -563,7 +596,6 @@ void QuadBatch::setVaryingPlanes(const TriangleSetup &triangle,
       plane.dx += value * triangle.barycentric[k].dx;
       plane.dy += value * triangle.barycentric[k].dy;
     }
-    varyingPlanes.push_back(plane);
   }
 }
 

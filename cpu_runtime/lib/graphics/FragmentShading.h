@@ -184,7 +184,8 @@ private:
   /// What the fragment operations need of a queued quad (its input
   /// records are written when it is queued).
   struct Entry {
-    /// Uninitialized: add() sets every field it reads.
+    /// Uninitialized: add() sets every field, addCentred those the draw
+    /// reads.
     Entry() {}
     const DrawPrimitive *primitive;
     /// Its triangle in `triangles` (~0u: none known).

@@ -274,12 +274,29 @@ void walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
     // with no branch on its coverage (mispredicted along the edges) and
     // no call in the loop (which kept the vectors in memory).
     bool rowsFit = quadColumns <= int64_t(std::size(covered));
+    // Most triangles lie inside the scissor's even columns: no column mask.
+    bool wholeColumns = rowsFit && (firstColumn & lastColumn) == 0xfu;
     for (int64_t r = 0, qy = qy0; r < quadRows; ++r, qy += 2) {
       unsigned rows = rowMask(qy);
       Int4 e0 = rowEdges[0], e1 = rowEdges[1], e2 = rowEdges[2];
       if (rowsFit && count + quadColumns > std::size(covered)) {
         sink.emitCentred(quad, llvm::ArrayRef(covered, count));
         count = 0;
+      }
+      for (int k = 0; k < 3; ++k)
+        rowEdges[k] += rowStep[k];
+      if (wholeColumns) {
+        for (int64_t c = 0, qx = qx0; c < quadColumns; ++c, qx += 2) {
+          Int4 inside = (e0 > limit[0]) & (e1 > limit[1]) & (e2 > limit[2]);
+          e0 += columnStep[0];
+          e1 += columnStep[1];
+          e2 += columnStep[2];
+          unsigned coverage =
+              unsigned(__builtin_ia32_movmskps(Float4(inside))) & rows;
+          covered[count] = {int32_t(qx), int32_t(qy), uint8_t(coverage)};
+          count += coverage != 0;
+        }
+        continue;
       }
       for (int64_t c = 0, qx = qx0; c < quadColumns; ++c, qx += 2) {
         Int4 inside = (e0 > limit[0]) & (e1 > limit[1]) & (e2 > limit[2]);
@@ -298,8 +315,6 @@ void walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
           add(qx, qy, coverage);
         }
       }
-      for (int k = 0; k < 3; ++k)
-        rowEdges[k] += rowStep[k];
     }
   } else {
     for (int64_t qy = qy0; qy < edges.y1; qy += 2) {
