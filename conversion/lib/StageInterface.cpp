@@ -179,6 +179,27 @@ spirv::ArrayType getPerVertexArray(spirv::ExecutionModel model, bool output,
 
 } // namespace
 
+/// The Output variables the entry point's first block stores whole before
+/// any op with regions (structured control flow, which may return early):
+/// every invocation that is not terminated writes them.
+static llvm::DenseSet<StringRef>
+getOutputsWrittenFirst(ModuleOp module, spirv::EntryPointOp entry) {
+  llvm::DenseSet<StringRef> written;
+  auto function = module.lookupSymbol<spirv::FuncOp>(entry.getFn());
+  if (!function || function.getBody().empty())
+    return written;
+  for (Operation &op : function.getBody().front()) {
+    if (op.getNumRegions())
+      break;
+    auto store = dyn_cast<spirv::StoreOp>(op);
+    if (!store)
+      continue;
+    if (auto address = store.getPtr().getDefiningOp<spirv::AddressOfOp>())
+      written.insert(address.getVariable());
+  }
+  return written;
+}
+
 llvm::Error spvb::layoutStageInterface(ModuleOp module,
                                        spirv::EntryPointOp entry,
                                        InterfaceLayout &layout) {
@@ -193,6 +214,7 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
   llvm::DenseSet<StringRef> addressed;
   module.walk(
       [&](spirv::AddressOfOp op) { addressed.insert(op.getVariable()); });
+  llvm::DenseSet<StringRef> written = getOutputsWrittenFirst(module, entry);
 
   for (auto global : module.getOps<spirv::GlobalVariableOp>()) {
     auto pointer = cast<spirv::PointerType>(global.getType());
@@ -209,6 +231,8 @@ llvm::Error spvb::layoutStageInterface(ModuleOp module,
     uint32_t flags = output ? SPVB_STAGE_OUTPUT : 0;
     if (!output && !addressed.contains(name))
       flags |= SPVB_STAGE_UNREAD;
+    if (output && written.contains(name))
+      flags |= SPVB_STAGE_WRITTEN;
     if (global->hasAttr(kFlatAttr))
       flags |= SPVB_STAGE_FLAT;
     if (global->hasAttr(kNoPerspectiveAttr))

@@ -388,6 +388,39 @@ void main() { check(); result = vec4(1.0); }
     EXPECT_EQ(color.at(x, 2).f[0], x < 4 ? 0.5 : 1.0) << x;
 }
 
+TEST_F(GraphicsTest, FragmentsWrittenThenDiscardedAcrossBatches) {
+  // The colour is stored before the discard (SPVB_STAGE_WRITTEN), so the
+  // output records are not cleared between batches but for their status
+  // words: a 96x96 RGBA8 framebuffer is 2,304 quads, several batches per
+  // thread. Pixels with (x + 2 y) % 3 == 0 discard and keep the clear
+  // colour 0x40; the others hold x and y as bytes (exact: x / 255 encodes
+  // to x). A stale status word from the previous batch would drop a
+  // fragment, a missing one keep it.
+  constexpr uint32_t kWide = 96;
+  Image color("R8G8B8A8_UNORM", kWide, kWide);
+  std::fill(color.bytes.begin(), color.bytes.end(), 0x40);
+  runtime::RenderTarget target;
+  target.colors.assign(1, color.attachment());
+  ASSERT_EQ("<success>", errorText(draw(kPositionVertex, R"(#version 450
+layout(location = 0) out vec4 result;
+void main() {
+  ivec2 p = ivec2(gl_FragCoord.xy);
+  result = vec4(vec2(p) / 255.0, 1.0, 1.0);
+  if ((p.x + 2 * p.y) % 3 == 0)
+    discard;
+}
+)",
+                                        quad(-1, -1, 1, 1), strip(), target)));
+  for (uint32_t y = 0; y < kWide; ++y)
+    for (uint32_t x = 0; x < kWide; ++x) {
+      const uint8_t *texel = color.bytes.data() + (y * kWide + x) * 4;
+      bool discarded = (x + 2 * y) % 3 == 0;
+      ASSERT_EQ(texel[0], discarded ? 0x40 : x) << x << "," << y;
+      ASSERT_EQ(texel[1], discarded ? 0x40 : y) << x << "," << y;
+      ASSERT_EQ(texel[2], discarded ? 0x40 : 0xff) << x << "," << y;
+    }
+}
+
 TEST_F(GraphicsTest, DepthCompareOps) {
   // The attachment holds 0.5; a quad at depth z passes when z OP 0.5.
   const VkCompareOp ops[] = {VK_COMPARE_OP_NEVER,

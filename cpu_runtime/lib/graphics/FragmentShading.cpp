@@ -143,6 +143,9 @@ FragmentStage::FragmentStage(const StageKernel &vertex,
   planeInputsAre32Bit = llvm::all_of(planeInputs, [](const PlaneInput &input) {
     return input.input->bytes == 4;
   });
+  outputsWritten = llvm::all_of(vars, [](const spvb_stage_variable &var) {
+    return !(var.flags & SPVB_STAGE_OUTPUT) || (var.flags & SPVB_STAGE_WRITTEN);
+  });
   readsBuiltins = fragCoord || frontFacing || pointCoord || primitiveId ||
                   sampleId || sampleMask || samplePosition;
   needsDepths = !operations.writesUnorm8Only();
@@ -688,10 +691,16 @@ bool QuadBatch::flush() {
   const StageKernel &fragment = stage.fragment;
   if (fragment.entry) {
     uint64_t records = groups * stage.quadsPerGroup * 4;
-    outputs.clear(records, fragment.entry->workgroupFill);
-    if (fragment.entry->workgroupFill)
-      for (size_t i = 0; i < records; ++i)
-        std::memset(outputs.inBlock(i, 0), 0, sizeof(uint32_t)); // status
+    if (stage.outputsWritten && !fragment.entry->workgroupFill) {
+      // Every invocation writes every output or is terminated: only the
+      // status words need clearing.
+      outputs.clearFirstBlockedWords(records);
+    } else {
+      outputs.clear(records, fragment.entry->workgroupFill);
+      if (fragment.entry->workgroupFill)
+        for (size_t i = 0; i < records; ++i)
+          std::memset(outputs.inBlock(i, 0), 0, sizeof(uint32_t)); // status
+    }
     for (size_t q = count; q < groups * stage.quadsPerGroup; ++q)
       for (unsigned lane = 0; lane < 4; ++lane) {
         uint8_t *record = quadInputs.data();

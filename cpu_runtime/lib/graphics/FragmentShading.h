@@ -133,6 +133,9 @@ private:
   std::vector<FlatInput> flatInputs;
   /// Whether fragments need their depths after the shader.
   bool needsDepths = true;
+  /// Whether every output is SPVB_STAGE_WRITTEN: the output records need no
+  /// clearing but for their status words.
+  bool outputsWritten = false;
   /// Whether the shader reads a builtin input besides the helper flag.
   bool readsBuiltins = true;
   const spvb_stage_variable *fragCoord, *frontFacing, *pointCoord, *primitiveId,

@@ -86,6 +86,14 @@ public:
     std::memset(words.data(), fill ? 0xff : 0, bytes);
   }
 
+  /// Zeroes the first word of each of the first `count` blocked records
+  /// (a fragment output record's status), leaving the rest as it is.
+  void clearFirstBlockedWords(uint64_t count) {
+    constexpr uint64_t lanes = SPVB_FRAGMENT_RECORD_LANES;
+    for (uint64_t first = 0; first < count; first += lanes)
+      std::memset(inBlock(first, 0), 0, 4 * std::min(lanes, count - first));
+  }
+
 private:
   uint64_t blockedOffset(uint64_t index, uint64_t offset) const {
     constexpr uint64_t lanes = SPVB_FRAGMENT_RECORD_LANES;

@@ -74,7 +74,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 17
+#define SPVB_ABI_VERSION 18
 
 /* Vertices a vertex shader's workgroup shades (its SIMD lanes). */
 #define SPVB_VERTICES_PER_WORKGROUP 16
@@ -210,7 +210,11 @@ enum spvb_stage_variable_flags {
   /* An input the shader never reads (gl_in[].gl_PointSize of a geometry
    * shader that reads only gl_Position): the runtime need not fill it.
    * Debug builds read every input, so a debugger shows them all. */
-  SPVB_STAGE_UNREAD = 256
+  SPVB_STAGE_UNREAD = 256,
+  /* An output the entry point's first block stores whole before any
+   * structured control flow: every invocation that does not terminate
+   * writes all of it, so the runtime need not clear it first. */
+  SPVB_STAGE_WRITTEN = 512
 };
 
 /* The fragment output record's status word. */
