@@ -688,14 +688,16 @@ bool QuadBatch::flush() {
   // of the last quad, all helpers, fill the last workgroup, so they run as
   // long as a real quad and have no effects.
   uint64_t groups = (count + stage.quadsPerGroup - 1) / stage.quadsPerGroup;
+  uint64_t records = groups * stage.quadsPerGroup * 4;
   const StageKernel &fragment = stage.fragment;
+  // Every invocation writes every output or is terminated: the output
+  // records need no clearing but for their status words, which each flush
+  // zeroes once it has read them (while they are in the cache: zeroing
+  // them before the shader cost a fetch of each line).
+  const bool statusOnly =
+      fragment.entry && stage.outputsWritten && !fragment.entry->workgroupFill;
   if (fragment.entry) {
-    uint64_t records = groups * stage.quadsPerGroup * 4;
-    if (stage.outputsWritten && !fragment.entry->workgroupFill) {
-      // Every invocation writes every output or is terminated: only the
-      // status words need clearing.
-      outputs.clearFirstBlockedWords(records);
-    } else {
+    if (!statusOnly) {
       outputs.clear(records, fragment.entry->workgroupFill);
       if (fragment.entry->workgroupFill)
         for (size_t i = 0; i < records; ++i)
@@ -726,6 +728,8 @@ bool QuadBatch::flush() {
                              : runner->runRow(groups, batch)) {
       shadingBatch = nullptr;
       stage.faults.report(batch, std::move(*fault));
+      if (statusOnly)
+        outputs.clearFirstBlockedWords(records);
       queued = 0;
       triangles.clear();
       return false;
@@ -740,16 +744,24 @@ bool QuadBatch::flush() {
     // shader did not terminate or demote.
     constexpr uint32_t kDropped =
         SPVB_FRAGMENT_TERMINATED | SPVB_FRAGMENT_DEMOTED;
-    if (fragment.entry)
+    if (fragment.entry) {
       for (size_t q = 0; q < count; ++q) {
         // The quad's four status words are consecutive in their block.
+        uint8_t *words = outputs.inBlock(q * 4, 0);
         uint32_t status[4];
-        std::memcpy(status, outputs.inBlock(q * 4, 0), sizeof(status));
+        std::memcpy(status, words, sizeof(status));
+        if (statusOnly)
+          std::memset(words, 0, sizeof(status));
         if ((status[0] | status[1] | status[2] | status[3]) & kDropped)
           for (unsigned lane = 0; lane < 4; ++lane)
             if (status[lane] & kDropped)
               places[q].lanes &= ~(1u << lane);
       }
+      // The padding quads'.
+      if (statusOnly)
+        for (uint64_t q = count; q < records / 4; ++q)
+          std::memset(outputs.inBlock(q * 4, 0), 0, 16);
+    }
     operations.writeUnorm8Quads(llvm::ArrayRef(places.data(), count), outputs);
     queued = 0;
     triangles.clear();
@@ -777,6 +789,8 @@ bool QuadBatch::flush() {
                          quad.frontFacing, record);
     }
   }
+  if (statusOnly)
+    outputs.clearFirstBlockedWords(records);
   queued = 0;
   triangles.clear();
   return true;
