@@ -145,10 +145,14 @@ static void fillInputs(Launcher &launcher,
   llvm::SmallVector<Copy, 16> copies;
   llvm::SmallVector<const spvb_stage_variable *, 4> ids;
   uint64_t recordSize = records.getRecordSize();
-  llvm::SmallVector<bool, 256> written(recordSize, false);
-  auto markWritten = [&](uint64_t offset, uint64_t bytes) {
-    for (uint64_t b = offset; b < std::min(offset + bytes, recordSize); ++b)
-      written[b] = true;
+  // Bytes of inputs the shader reads, and those of them filled below: the
+  // others are zeroed (padding between inputs is never read).
+  llvm::SmallVector<bool, 256> read(recordSize, false),
+      written(recordSize, false);
+  auto mark = [&](llvm::SmallVectorImpl<bool> &bytes, uint64_t offset,
+                  uint64_t size) {
+    for (uint64_t b = offset; b < std::min(offset + size, recordSize); ++b)
+      bytes[b] = true;
   };
   unsigned vertices = 0;
   for (const spvb_stage_variable &var : geometryVars) {
@@ -156,13 +160,12 @@ static void fillInputs(Launcher &launcher,
       continue;
     // What the shader never reads may hold anything (a debug build reads
     // every input).
-    if ((var.flags & SPVB_STAGE_UNREAD) && !debugBuild) {
-      markWritten(var.offset, uint64_t(var.bytes) * var.count);
+    if ((var.flags & SPVB_STAGE_UNREAD) && !debugBuild)
       continue;
-    }
+    mark(read, var.offset, uint64_t(var.bytes) * var.count);
     if (!(var.flags & SPVB_STAGE_PER_VERTEX)) {
       ids.push_back(&var);
-      markWritten(var.offset, var.bytes);
+      mark(written, var.offset, var.bytes);
       continue;
     }
     if (const spvb_stage_variable *source = findLinkedOutput(vertexVars, var)) {
@@ -170,7 +173,7 @@ static void fillInputs(Launcher &launcher,
                 std::min(var.bytes * var.count, source->bytes * source->count),
                 var.vertex};
       copies.push_back(copy);
-      markWritten(copy.to, copy.bytes);
+      mark(written, copy.to, copy.bytes);
       vertices = std::max(vertices, copy.vertex + 1);
     }
   }
@@ -179,7 +182,7 @@ static void fillInputs(Launcher &launcher,
   };
   llvm::SmallVector<Range, 8> zeros;
   for (uint64_t b = 0; b < recordSize; ++b) {
-    if (written[b])
+    if (!read[b] || written[b])
       continue;
     if (!zeros.empty() && zeros.back().offset + zeros.back().bytes == b)
       ++zeros.back().bytes;
