@@ -79,9 +79,17 @@ static void readVertexIndices(const GraphicsState &state, const DrawCall &call,
   if (!state.primitiveRestart)
     return;
   uint32_t restartValue = size == 4 ? ~0u : (1u << (8 * size)) - 1;
+  // Counted first in a loop that vectorizes: most draws have none, and the
+  // loop that collects them keeps its counter in memory (the push_back
+  // could alias it).
+  uint32_t restart = restartValue + offset, found = 0;
   for (uint32_t i = 0; i < inRange; ++i)
-    if (vertexIndices[i] - offset == restartValue)
+    found += vertexIndices[i] == restart;
+  for (uint32_t i = 0; found && i < inRange; ++i)
+    if (vertexIndices[i] == restart) {
       restarts.push_back(i);
+      --found;
+    }
 }
 
 /// Whether a vertex input takes its attribute's 32-bit components as they
