@@ -412,9 +412,14 @@ def draw_benchmarks(spv_run, env, work, repeat, rounds):
           "--patch-control-points", "4"]),
     ]
     print()
+    # The median over the rounds of each run's median draw, and the fastest
+    # single draw of all rounds: on a shared machine whose speed changes
+    # from one moment to the next the medians swing, while the fastest draw
+    # is each program undisturbed (as timeit reports its best).
     print("| draw | lavapipe draw_ms | spv-run draw_ms | speed-up | "
+          "lavapipe fastest | spv-run fastest | speed-up, fastest | "
           "spv-run compile_ms | threads |")
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     # Each draw with every hardware thread, then per core: spv-run
     # --threads 1 against lavapipe with one rasterizer thread
     # (LP_NUM_THREADS=1).
@@ -435,10 +440,13 @@ def draw_benchmarks(spv_run, env, work, repeat, rounds):
                 check_image(name, ref_out, our_out, tolerance)
             ref_ms = statistics.median([r["draw_ms"] for r in refs])
             our_ms = statistics.median([r["draw_ms"] for r in ours])
+            ref_min = min(r["draw_ms_min"] for r in refs)
+            our_min = min(r["draw_ms_min"] for r in ours)
             compile_ms = statistics.median([r["compile_ms"] for r in ours])
-            print("| %s | %.3f | %.3f | %.2fx | %.1f | %d |" % (
-                name, ref_ms, our_ms, ref_ms / our_ms, compile_ms,
-                ours[0]["threads"]))
+            print("| %s | %.3f | %.3f | %.2fx | %.3f | %.3f | %.2fx | %.1f "
+                  "| %d |" % (name, ref_ms, our_ms, ref_ms / our_ms, ref_min,
+                              our_min, ref_min / our_min, compile_ms,
+                              ours[0]["threads"]))
 
 
 if __name__ == "__main__":

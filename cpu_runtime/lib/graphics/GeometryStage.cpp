@@ -50,6 +50,12 @@ void spvb::runtime::assembleGeometryInputs(VkPrimitiveTopology topology,
   auto run = [&](uint32_t first, uint32_t n) {
     auto v = [first](uint32_t i) { return first + i; };
     switch (topology) {
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
+      // The common case, as assemblePrimitives assembles it, without its
+      // primitives in between.
+      for (uint32_t i = 0; i + 2 < n; i += 3)
+        add({v(i), v(i + 1), v(i + 2)});
+      return;
     case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
       for (uint32_t i = 0; i + 3 < n; i += 4)
         add({v(i), v(i + 1), v(i + 2), v(i + 3)});
