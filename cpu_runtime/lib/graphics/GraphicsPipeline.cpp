@@ -481,6 +481,10 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
   // Every field is set below: kept elements are not cleared first.
   primitives.resize(primitivesPerInstance * instanceCount);
   statistics.primitives = primitives.size();
+  // getPrimitiveBounds' common case, inline.
+  const bool filledTriangles =
+      state.polygonMode == VK_POLYGON_MODE_FILL && setup.samples == 1;
+  const PixelRect scissorRect = setup.getScissor();
   if (!primitives.empty())
     forEachChunk(
         launcher, primitives.size(), 512, [&](uint64_t begin, uint64_t end) {
@@ -512,10 +516,18 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
                           lastOutputs->at(base + primitive.vertices[0]) +
                               pointSize->offset,
                           4);
-            drawn.bounds = getPrimitiveBounds(
-                state, setup,
-                llvm::ArrayRef(drawn.projected.data(), primitive.vertexCount),
-                primitive.vertexCount == 1 ? drawn.pointSize : 1.0);
+            const std::array<const ProjectedVertex *, 3> &vertices =
+                drawn.projected;
+            if (filledTriangles && primitive.vertexCount == 3 &&
+                vertices[0]->unclipped && vertices[1]->unclipped &&
+                vertices[2]->unclipped)
+              drawn.bounds = getUnclippedTriangleBounds(
+                  *vertices[0], *vertices[1], *vertices[2], scissorRect);
+            else
+              drawn.bounds = getPrimitiveBounds(
+                  state, setup,
+                  llvm::ArrayRef(vertices.data(), primitive.vertexCount),
+                  primitive.vertexCount == 1 ? drawn.pointSize : 1.0);
           }
         });
   // --debug-pixel: the invocations behind the primitives that cover the

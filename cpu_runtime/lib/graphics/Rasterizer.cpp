@@ -28,8 +28,6 @@ struct ClipVertex {
 /// Positions far outside the viewport stay in the fixed-point range: the
 /// guard band is this many viewport half-extents from its centre.
 constexpr double kGuardBand = 64;
-constexpr int kSubPixelBits = 8;
-constexpr int64_t kSubPixels = int64_t(1) << kSubPixelBits;
 
 /// Sutherland-Hodgman against one plane, `distance` >= 0 inside.
 template <typename Distance>
@@ -975,34 +973,6 @@ void spvb::runtime::rasterizeTriangle(
   for (const ClipVertex &c : polygon)
     screen.push_back(toScreen(setup.viewport, c.c, c.weights));
   rasterizePolygon(state, setup, screen, sink);
-}
-
-/// getPrimitiveBounds of a filled, single-sampled triangle of three
-/// `unclipped` vertices: exactly the pixels whose centres its snapped
-/// vertices' bounds hold, within `scissor`.
-static PixelRect getUnclippedTriangleBounds(const ProjectedVertex &a,
-                                            const ProjectedVertex &b,
-                                            const ProjectedVertex &c,
-                                            const PixelRect &scissor) {
-  // The triangle reaches rasterizeScreenTriangle with these snapped
-  // vertices: its bounds, the pixels whose centre lies within theirs,
-  // computed as there.
-  int64_t minX = std::min(std::min(a.fx, b.fx), c.fx);
-  int64_t maxX = std::max(std::max(a.fx, b.fx), c.fx);
-  int64_t minY = std::min(std::min(a.fy, b.fy), c.fy);
-  int64_t maxY = std::max(std::max(a.fy, b.fy), c.fy);
-  constexpr int64_t kHalf = kSubPixels / 2;
-  auto first = [](int64_t min, int32_t low, int32_t high) {
-    return int32_t(std::clamp<int64_t>(
-        (min - kHalf + kSubPixels - 1) >> kSubPixelBits, low, high));
-  };
-  auto past = [](int64_t max, int32_t low, int32_t high) {
-    return int32_t(
-        std::clamp<int64_t>(((max - kHalf) >> kSubPixelBits) + 1, low, high));
-  };
-  return {
-      first(minX, scissor.x0, scissor.x1), first(minY, scissor.y0, scissor.y1),
-      past(maxX, scissor.x0, scissor.x1), past(maxY, scissor.y0, scissor.y1)};
 }
 
 PixelRect spvb::runtime::getPrimitiveBounds(

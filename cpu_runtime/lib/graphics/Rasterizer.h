@@ -225,6 +225,38 @@ void projectVertices(const GraphicsState &state, const RasterSetup &setup,
                      uint32_t offset, uint64_t count,
                      ProjectedVertex *projected);
 
+/// Vertices are snapped to 1/256 pixel (lavapipe's subPixelPrecisionBits).
+constexpr int kSubPixelBits = 8;
+constexpr int64_t kSubPixels = int64_t(1) << kSubPixelBits;
+
+/// getPrimitiveBounds of a filled, single-sampled triangle of three
+/// `unclipped` vertices: exactly the pixels whose centres its snapped
+/// vertices' bounds hold, within `scissor`. Inline: a draw's primitive
+/// loop calls it for most triangles.
+inline PixelRect getUnclippedTriangleBounds(const ProjectedVertex &a,
+                                            const ProjectedVertex &b,
+                                            const ProjectedVertex &c,
+                                            const PixelRect &scissor) {
+  // The triangle reaches the edge set-up with these snapped vertices: its
+  // bounds, the pixels whose centre lies within theirs, computed as there.
+  int64_t minX = std::min(std::min(a.fx, b.fx), c.fx);
+  int64_t maxX = std::max(std::max(a.fx, b.fx), c.fx);
+  int64_t minY = std::min(std::min(a.fy, b.fy), c.fy);
+  int64_t maxY = std::max(std::max(a.fy, b.fy), c.fy);
+  constexpr int64_t kHalf = kSubPixels / 2;
+  auto first = [](int64_t min, int32_t low, int32_t high) {
+    return int32_t(std::clamp<int64_t>(
+        (min - kHalf + kSubPixels - 1) >> kSubPixelBits, low, high));
+  };
+  auto past = [](int64_t max, int32_t low, int32_t high) {
+    return int32_t(
+        std::clamp<int64_t>(((max - kHalf) >> kSubPixelBits) + 1, low, high));
+  };
+  return {
+      first(minX, scissor.x0, scissor.x1), first(minY, scissor.y0, scissor.y1),
+      past(maxX, scissor.x0, scissor.x1), past(maxY, scissor.y0, scissor.y1)};
+}
+
 /// Pixels within the scissor that a primitive with these projected
 /// vertices (1 to 3) may touch, in any polygon mode, for lines of the
 /// state's width and points of `pointSize`: their bounds, widened. When a
