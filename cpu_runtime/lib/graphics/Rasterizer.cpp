@@ -205,39 +205,11 @@ bool setUpEdges(const RasterSetup &setup, const ScreenVertex &first,
   return true;
 }
 
-/// The scissor's pixels of the quad at column qx or row qy: the walk's
-/// bounds lie within the scissor [low, high), whose edges need not be even,
-/// so only the first column and row and the last ones can have pixels
-/// outside it.
-__attribute__((always_inline)) inline unsigned
-getScissorColumns(int64_t qx, int64_t low, int64_t high) {
-  return (qx >= low ? 0x5u : 0) | (qx + 1 < high ? 0xau : 0);
-}
-__attribute__((always_inline)) inline unsigned
-getScissorRows(int64_t qy, int64_t low, int64_t high) {
-  return (qy >= low ? 0x3u : 0) | (qy + 1 < high ? 0xcu : 0);
-}
-
-/// Queues a covered quad, sending the queue to the sink when it is full.
-__attribute__((always_inline)) inline void
-queueCentred(QuadSink &sink, const Quad &quad, QuadCoverage (&covered)[64],
-             size_t &count, int64_t qx, int64_t qy, unsigned coverage) {
-  if (count == std::size(covered)) {
-    sink.emitCentred(quad, covered);
-    count = 0;
-  }
-  covered[count++] = {int32_t(qx), int32_t(qy), uint8_t(coverage)};
-}
-
 /// The edge walk of a triangle sampled at pixel centres only, whose
 /// consumer evaluates the planes itself: each quad with a covered pixel
 /// goes to the sink with its coverage, in raster order, many at a time.
-/// With AVX2 (three-operand instructions and broadcasts) the walk and its
-/// set-up take a tenth fewer instructions. No lambdas: Clang would not
-/// clone them with the function.
-__attribute__((target_clones("avx2", "default"))) void
-walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
-                 const Quad &quad, QuadSink &sink) {
+void walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
+                      const Quad &quad, QuadSink &sink) {
   if (!(setup.sampleMask & 1))
     return;
   // Copies the walk keeps in registers across the sink's calls.
@@ -247,17 +219,30 @@ walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
     stepY[k] = edges.stepY[k];
     bias[k] = edges.bias[k];
   }
-  const int64_t scissorX0 = setup.x0, scissorX1 = setup.x1;
-  const int64_t scissorY0 = setup.y0, scissorY1 = setup.y1;
   int64_t qx0 = edges.x0 & ~int64_t(1), qy0 = edges.y0 & ~int64_t(1);
   int64_t row[3];
   edges.edgesAt(qx0 * kSubPixels + kSubPixels / 2,
                 qy0 * kSubPixels + kSubPixels / 2, row);
+  // The scissor's pixels of a quad: the walk's bounds lie within the
+  // scissor, whose edges need not be even, so only the first column and
+  // row and the last ones can have pixels outside it.
+  auto columnMask = [&](int64_t qx) {
+    return (qx >= setup.x0 ? 0x5u : 0) | (qx + 1 < setup.x1 ? 0xau : 0);
+  };
+  auto rowMask = [&](int64_t qy) {
+    return (qy >= setup.y0 ? 0x3u : 0) | (qy + 1 < setup.y1 ? 0xcu : 0);
+  };
   QuadCoverage covered[64];
   size_t count = 0;
-  // Non-negative: the bounds are not empty.
-  int64_t quadColumns = (edges.x1 - qx0 + 1) >> 1;
-  int64_t quadRows = (edges.y1 - qy0 + 1) >> 1;
+  auto add = [&](int64_t qx, int64_t qy, unsigned coverage) {
+    if (count == std::size(covered)) {
+      sink.emitCentred(quad, covered);
+      count = 0;
+    }
+    covered[count++] = {int32_t(qx), int32_t(qy), uint8_t(coverage)};
+  };
+  int64_t quadColumns = (edges.x1 - qx0 + 1) / 2;
+  int64_t quadRows = (edges.y1 - qy0 + 1) / 2;
   // Over most triangles' bounding boxes the edge values fit 32 bits: a
   // quad's four pixels are then tested with one vector per edge, stepped
   // from quad to quad by adding a vector.
@@ -272,19 +257,17 @@ walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
     typedef int32_t Int4 __attribute__((vector_size(16)));
     typedef float Float4 __attribute__((vector_size(16)));
     Int4 rowEdges[3], columnStep[3], rowStep[3], limit[3];
-    // The quad's pixels' offsets in x and y: lanes 1 and 3, 2 and 3.
-    const Int4 right = {0, -1, 0, -1}, below = {0, 0, -1, -1};
     for (int k = 0; k < 3; ++k) {
-      Int4 x = Int4{} + int32_t(stepX[k]), y = Int4{} + int32_t(stepY[k]);
-      rowEdges[k] = (Int4{} + int32_t(row[k])) + (x & right) + (y & below);
-      columnStep[k] = x + x;
-      rowStep[k] = y + y;
+      rowEdges[k] =
+          int32_t(row[k]) + Int4{0, int32_t(stepX[k]), int32_t(stepY[k]),
+                                 int32_t(stepX[k] + stepY[k])};
+      columnStep[k] = Int4{} + int32_t(2 * stepX[k]);
+      rowStep[k] = Int4{} + int32_t(2 * stepY[k]);
       // e >= bias, as e > bias - 1 (the vector compare is signed >).
       limit[k] = Int4{} + int32_t(bias[k] - 1);
     }
-    unsigned firstColumn = getScissorColumns(qx0, scissorX0, scissorX1);
-    unsigned lastColumn =
-        getScissorColumns(qx0 + 2 * (quadColumns - 1), scissorX0, scissorX1);
+    unsigned firstColumn = columnMask(qx0);
+    unsigned lastColumn = columnMask(qx0 + 2 * (quadColumns - 1));
     // A row fits the array: each quad is written and counted if covered,
     // with no branch on its coverage (mispredicted along the edges) and
     // no call in the loop (which kept the vectors in memory).
@@ -292,7 +275,7 @@ walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
     // Most triangles lie inside the scissor's even columns: no column mask.
     bool wholeColumns = rowsFit && (firstColumn & lastColumn) == 0xfu;
     for (int64_t r = 0, qy = qy0; r < quadRows; ++r, qy += 2) {
-      unsigned rows = getScissorRows(qy, scissorY0, scissorY1);
+      unsigned rows = rowMask(qy);
       Int4 e0 = rowEdges[0], e1 = rowEdges[1], e2 = rowEdges[2];
       if (rowsFit && count + quadColumns > std::size(covered)) {
         sink.emitCentred(quad, llvm::ArrayRef(covered, count));
@@ -327,13 +310,13 @@ walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
           covered[count] = {int32_t(qx), int32_t(qy), uint8_t(coverage)};
           count += coverage != 0;
         } else if (coverage) {
-          queueCentred(sink, quad, covered, count, qx, qy, coverage);
+          add(qx, qy, coverage);
         }
       }
     }
   } else {
     for (int64_t qy = qy0; qy < edges.y1; qy += 2) {
-      unsigned rows = getScissorRows(qy, scissorY0, scissorY1);
+      unsigned rows = rowMask(qy);
       int64_t e[3] = {row[0], row[1], row[2]};
       for (int64_t qx = qx0; qx < edges.x1; qx += 2) {
         unsigned coverage = 0;
@@ -344,11 +327,11 @@ walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
             inside &= e[k] + dx * stepX[k] + dy * stepY[k] >= bias[k];
           coverage |= unsigned(inside) << i;
         }
-        coverage &= rows & getScissorColumns(qx, scissorX0, scissorX1);
+        coverage &= rows & columnMask(qx);
         for (int k = 0; k < 3; ++k)
           e[k] += 2 * stepX[k];
         if (coverage)
-          queueCentred(sink, quad, covered, count, qx, qy, coverage);
+          add(qx, qy, coverage);
       }
       for (int k = 0; k < 3; ++k)
         row[k] += 2 * stepY[k];
