@@ -729,7 +729,7 @@ bool QuadBatch::flush() {
       shadingBatch = nullptr;
       stage.faults.report(batch, std::move(*fault));
       if (statusOnly)
-        outputs.clearFirstBlockedWords(records);
+        outputs.clearFirstBlockedWords(0, records);
       queued = 0;
       triangles.clear();
       return false;
@@ -759,8 +759,7 @@ bool QuadBatch::flush() {
       }
       // The padding quads'.
       if (statusOnly)
-        for (uint64_t q = count; q < records / 4; ++q)
-          std::memset(outputs.inBlock(q * 4, 0), 0, 16);
+        outputs.clearFirstBlockedWords(count * 4, records);
     }
     operations.writeUnorm8Quads(llvm::ArrayRef(places.data(), count), outputs);
     queued = 0;
@@ -790,7 +789,7 @@ bool QuadBatch::flush() {
     }
   }
   if (statusOnly)
-    outputs.clearFirstBlockedWords(records);
+    outputs.clearFirstBlockedWords(0, records);
   queued = 0;
   triangles.clear();
   return true;

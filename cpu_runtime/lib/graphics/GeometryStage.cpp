@@ -111,27 +111,6 @@ void spvb::runtime::assembleGeometryInputs(VkPrimitiveTopology topology,
   run(start, count - start);
 }
 
-/// Copies `bytes` bytes; the common sizes as fixed-size copies, which
-/// compile to a move or two.
-static void copyInput(uint8_t *to, const uint8_t *from, uint32_t bytes) {
-  switch (bytes) {
-  case 4:
-    std::memcpy(to, from, 4);
-    return;
-  case 8:
-    std::memcpy(to, from, 8);
-    return;
-  case 12:
-    std::memcpy(to, from, 12);
-    return;
-  case 16:
-    std::memcpy(to, from, 16);
-    return;
-  default:
-    std::memcpy(to, from, bytes);
-  }
-}
-
 /// Writes the input records: per-vertex inputs from their vertex's output
 /// record, the primitive's id and the invocation's, zeros in the bytes
 /// nothing else writes (an input no vertex output feeds is undefined: it
@@ -205,8 +184,8 @@ static void fillInputs(Launcher &launcher,
           for (const Range &zero : zeros)
             std::memset(first + zero.offset, 0, zero.bytes);
           for (const Copy &copy : copies)
-            copyInput(first + copy.to, sources[copy.vertex] + copy.from,
-                      copy.bytes);
+            copyStageBytes(first + copy.to, sources[copy.vertex] + copy.from,
+                           copy.bytes);
           // The other invocations' records differ only in their ids.
           for (uint32_t i = 0; i < invocations; ++i) {
             uint8_t *record = records.at(p * invocations + i);

@@ -115,22 +115,8 @@ static void fetchDirect(const VulkanFormat &format,
   bool inRange = at + format.texelBytes <= size;
   // The common case: every component the input reads is in the texel.
   if (inRange && var.component + var.count <= format.components) {
-    const uint8_t *from = data + at + 4 * var.component;
-    // Copies of constant sizes, not a library call per attribute.
-    switch (var.count) {
-    case 4:
-      std::memcpy(to, from, 16);
-      return;
-    case 3:
-      std::memcpy(to, from, 12);
-      return;
-    case 2:
-      std::memcpy(to, from, 8);
-      return;
-    default:
-      std::memcpy(to, from, 4);
-      return;
-    }
+    copyStageBytes(to, data + at + 4 * var.component, 4 * var.count);
+    return;
   }
   uint32_t one = format.kind == ComponentKind::Sfloat ? 0x3f800000u : 1u;
   for (unsigned c = 0; c < var.count && var.component + c < 4; ++c) {

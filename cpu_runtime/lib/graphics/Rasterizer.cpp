@@ -274,6 +274,15 @@ void walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
     bool rowsFit = quadColumns <= int64_t(std::size(covered));
     // Most triangles lie inside the scissor's even columns: no column mask.
     bool wholeColumns = rowsFit && (firstColumn & lastColumn) == 0xfu;
+    // The covered pixels of the quad whose edge values are e0..e2 (the
+    // lanes' sign bits, movmskps), which then step to the next column.
+    auto testQuad = [&](Int4 &e0, Int4 &e1, Int4 &e2, unsigned rows) {
+      Int4 inside = (e0 > limit[0]) & (e1 > limit[1]) & (e2 > limit[2]);
+      e0 += columnStep[0];
+      e1 += columnStep[1];
+      e2 += columnStep[2];
+      return unsigned(__builtin_ia32_movmskps(Float4(inside))) & rows;
+    };
     for (int64_t r = 0, qy = qy0; r < quadRows; ++r, qy += 2) {
       unsigned rows = rowMask(qy);
       Int4 e0 = rowEdges[0], e1 = rowEdges[1], e2 = rowEdges[2];
@@ -285,25 +294,14 @@ void walkCentredQuads(const EdgeSetup &edges, const RasterSetup &setup,
         rowEdges[k] += rowStep[k];
       if (wholeColumns) {
         for (int64_t c = 0, qx = qx0; c < quadColumns; ++c, qx += 2) {
-          Int4 inside = (e0 > limit[0]) & (e1 > limit[1]) & (e2 > limit[2]);
-          e0 += columnStep[0];
-          e1 += columnStep[1];
-          e2 += columnStep[2];
-          unsigned coverage =
-              unsigned(__builtin_ia32_movmskps(Float4(inside))) & rows;
+          unsigned coverage = testQuad(e0, e1, e2, rows);
           covered[count] = {int32_t(qx), int32_t(qy), uint8_t(coverage)};
           count += coverage != 0;
         }
         continue;
       }
       for (int64_t c = 0, qx = qx0; c < quadColumns; ++c, qx += 2) {
-        Int4 inside = (e0 > limit[0]) & (e1 > limit[1]) & (e2 > limit[2]);
-        e0 += columnStep[0];
-        e1 += columnStep[1];
-        e2 += columnStep[2];
-        // The lanes' sign bits (movmskps).
-        unsigned coverage =
-            unsigned(__builtin_ia32_movmskps(Float4(inside))) & rows;
+        unsigned coverage = testQuad(e0, e1, e2, rows);
         coverage &= c == 0 ? firstColumn : 0xfu;
         coverage &= c == quadColumns - 1 ? lastColumn : 0xfu;
         if (rowsFit) {

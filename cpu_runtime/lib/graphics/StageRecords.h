@@ -86,12 +86,16 @@ public:
     std::memset(words.data(), fill ? 0xff : 0, bytes);
   }
 
-  /// Zeroes the first word of each of the first `count` blocked records
-  /// (a fragment output record's status), leaving the rest as it is.
-  void clearFirstBlockedWords(uint64_t count) {
+  /// Zeroes the first word of blocked records [begin, end) (a fragment
+  /// output record's status), leaving the rest as it is.
+  void clearFirstBlockedWords(uint64_t begin, uint64_t end) {
     constexpr uint64_t lanes = SPVB_FRAGMENT_RECORD_LANES;
-    for (uint64_t first = 0; first < count; first += lanes)
-      std::memset(inBlock(first, 0), 0, 4 * std::min(lanes, count - first));
+    for (uint64_t first = begin; first < end;) {
+      // A block's first words are consecutive.
+      uint64_t last = std::min(end, (first / lanes + 1) * lanes);
+      std::memset(inBlock(first, 0), 0, 4 * (last - first));
+      first = last;
+    }
   }
 
 private:

@@ -49,6 +49,27 @@ inline void storeScalar(uint8_t *at, const spvb_stage_variable &var, double f,
   std::memcpy(at, &i, var.bytes);
 }
 
+/// Copies `bytes` bytes of a record; the common sizes as fixed-size
+/// copies, which compile to a move or two, not a library call.
+inline void copyStageBytes(uint8_t *to, const uint8_t *from, uint32_t bytes) {
+  switch (bytes) {
+  case 4:
+    std::memcpy(to, from, 4);
+    return;
+  case 8:
+    std::memcpy(to, from, 8);
+    return;
+  case 12:
+    std::memcpy(to, from, 12);
+    return;
+  case 16:
+    std::memcpy(to, from, 16);
+    return;
+  default:
+    std::memcpy(to, from, bytes);
+  }
+}
+
 } // namespace spvb::runtime
 
 #endif // SPVBRIDGE_CPU_RUNTIME_LIB_STAGEVALUES_H
