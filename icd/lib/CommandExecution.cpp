@@ -1,6 +1,7 @@
 //===- CommandExecution.cpp - Replaying a command buffer ------------------===//
 #include "CommandExecution.h"
 
+#include "DescriptorBinding.h"
 #include "HandleChecks.h"
 #include "ImageTransfers.h"
 #include "Queries.h"
@@ -14,7 +15,6 @@
 
 #include <chrono>
 #include <cstring>
-#include <deque>
 #include <set>
 
 using namespace spvb;
@@ -34,13 +34,10 @@ static llvm::Error checkBuffer(const Buffer *buffer, const char *command,
 
 namespace {
 
-/// What the commands so far have bound.
+/// What the commands so far have bound at one bind point.
 struct BoundState {
   Pipeline *pipeline = nullptr;
-  /// Set index -> the set and the dynamic offsets of its dynamic
-  /// descriptors, in binding and element order.
-  std::map<uint32_t, std::pair<DescriptorSet *, std::vector<uint32_t>>> sets;
-  std::vector<uint8_t> pushConstants;
+  BoundSets sets;
 };
 
 class Executor {
@@ -51,14 +48,14 @@ public:
     if (llvm::Error error =
             checkHandle(command.pipeline, "vkCmdBindPipeline", "pipeline"))
       return error;
-    state.pipeline = command.pipeline;
+    getBound(command.bindPoint).pipeline = command.pipeline;
     return llvm::Error::success();
   }
   llvm::Error operator()(const command::BindDescriptorSets &command);
   llvm::Error operator()(const command::PushConstants &command) {
-    if (state.pushConstants.size() < command.offset + command.bytes.size())
-      state.pushConstants.resize(command.offset + command.bytes.size());
-    llvm::copy(command.bytes, state.pushConstants.begin() + command.offset);
+    if (pushConstants.size() < command.offset + command.bytes.size())
+      pushConstants.resize(command.offset + command.bytes.size());
+    llvm::copy(command.bytes, pushConstants.begin() + command.offset);
     return llvm::Error::success();
   }
   llvm::Error operator()(const command::Dispatch &command) {
@@ -182,7 +179,8 @@ public:
         return makeNullHandleError("vkCmdExecuteCommands", "a command buffer");
       // A secondary command buffer inherits no bound state; the primary's
       // is undefined after it.
-      state = BoundState();
+      compute = graphics = BoundState();
+      pushConstants.clear();
       if (llvm::Error error = run(*secondary))
         return error;
     }
@@ -204,27 +202,18 @@ private:
                           std::array<uint32_t, 3> base);
   llvm::Error dispatch(std::array<uint32_t, 3> groups,
                        std::array<uint32_t, 3> base = {0, 0, 0});
-  /// Binds one descriptor of a bound set; a descriptor never written is
-  /// left unbound (the dispatch reports it if the shader uses it).
-  llvm::Error bindDescriptor(Dispatch &dispatch, uint32_t set, uint32_t binding,
-                             uint32_t element, VkDescriptorType type,
-                             const Descriptor &descriptor,
-                             uint32_t dynamicOffset);
-  /// The VK_EXT_debug_utils name of \p object, or "".
-  std::string getObjectName(const void *object) {
-    std::lock_guard<std::mutex> lock(device.namesMutex);
-    auto it = device.objectNames.find(reinterpret_cast<uint64_t>(object));
-    return it != device.objectNames.end() ? it->second : std::string();
+  BoundState &getBound(VkPipelineBindPoint bindPoint) {
+    return bindPoint == VK_PIPELINE_BIND_POINT_GRAPHICS ? graphics : compute;
   }
   /// Counts a dispatch's invocations in the active pipeline-statistics
   /// queries.
   void countInvocations(std::array<uint32_t, 3> groups);
 
   Device &device;
-  BoundState state;
-  /// The combined image samplers' descriptors of the running dispatch
-  /// (each view's, with its sampler); a deque keeps their addresses.
-  std::deque<spvb_image> combinedImages;
+  BoundState compute, graphics;
+  /// Shared by the bind points, as pipeline layouts' push constant ranges
+  /// are.
+  std::vector<uint8_t> pushConstants;
   /// Queries begun and not yet ended, by pool and index.
   std::set<std::pair<QueryPool *, uint32_t>> activeQueries;
 };
@@ -246,103 +235,15 @@ llvm::Error Executor::operator()(const command::BindDescriptorSets &command) {
           offsets.push_back(nextOffset < command.dynamicOffsets.size()
                                 ? command.dynamicOffsets[nextOffset++]
                                 : 0);
-    state.sets[command.firstSet + i] = {set, std::move(offsets)};
+    getBound(command.bindPoint).sets[command.firstSet + i] = {
+        set, std::move(offsets)};
   }
   return llvm::Error::success();
 }
 
-llvm::Error Executor::bindDescriptor(Dispatch &dispatch, uint32_t set,
-                                     uint32_t binding, uint32_t element,
-                                     VkDescriptorType type,
-                                     const Descriptor &descriptor,
-                                     uint32_t dynamicOffset) {
-  // A descriptor whose object was destroyed after the write.
-  auto destroyed = [&](const DestructibleObject *object,
-                       const char *what) -> llvm::Error {
-    if (!object || !object->destroyed)
-      return llvm::Error::success();
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "error: vkCmdDispatch: the %s written to set %u, binding %u, "
-        "element %u was destroyed",
-        what, set, binding, element);
-  };
-  if (llvm::Error error = destroyed(descriptor.buffer, "VkBuffer"))
-    return error;
-  if (llvm::Error error = destroyed(descriptor.imageView, "VkImageView"))
-    return error;
-  if (llvm::Error error = destroyed(descriptor.sampler, "VkSampler"))
-    return error;
-  if (llvm::Error error = destroyed(descriptor.bufferView, "VkBufferView"))
-    return error;
-  if (descriptor.imageView && !descriptor.imageView->destroyed)
-    if (llvm::Error error = destroyed(descriptor.imageView->image, "VkImage"))
-      return error;
-  if (descriptor.bufferView && !descriptor.bufferView->destroyed)
-    if (llvm::Error error =
-            destroyed(descriptor.bufferView->buffer, "VkBuffer of a view"))
-      return error;
-  auto unbound = [&](const char *what) {
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "error: vkCmdDispatch: the %s at set %u, binding %u, element %u has "
-        "no memory bound",
-        what, set, binding, element);
-  };
-  std::string name;
-  switch (type) {
-  case VK_DESCRIPTOR_TYPE_SAMPLER:
-    if (descriptor.sampler)
-      dispatch.bindSampler(set, binding, &descriptor.sampler->descriptor,
-                           element);
-    return llvm::Error::success();
-  case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
-  case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
-  case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: {
-    if (!descriptor.imageView)
-      return llvm::Error::success();
-    const spvb_image *image = &descriptor.imageView->descriptor;
-    if (type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) {
-      spvb_image &combined = combinedImages.emplace_back(*image);
-      combined.sampler =
-          descriptor.sampler ? &descriptor.sampler->descriptor : nullptr;
-      image = &combined;
-    }
-    dispatch.bindImage(set, binding, image, element);
-    name = getObjectName(descriptor.imageView->image);
-    if (!name.empty())
-      dispatch.labelBinding(set, binding, element, "VkImage '" + name + "'");
-    return llvm::Error::success();
-  }
-  case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
-  case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
-    if (!descriptor.bufferView)
-      return llvm::Error::success();
-    dispatch.bindImage(set, binding, &descriptor.bufferView->descriptor,
-                       element);
-    name = getObjectName(descriptor.bufferView->buffer);
-    if (!name.empty())
-      dispatch.labelBinding(set, binding, element, "VkBuffer '" + name + "'");
-    return llvm::Error::success();
-  default:
-    if (!descriptor.buffer)
-      return llvm::Error::success();
-    if (!descriptor.buffer->memory)
-      return unbound("buffer");
-    dispatch.bindBuffer(set, binding,
-                        descriptor.buffer->getData() + descriptor.offset +
-                            dynamicOffset,
-                        descriptor.range, element);
-    name = getObjectName(descriptor.buffer);
-    if (!name.empty())
-      dispatch.labelBinding(set, binding, element, "VkBuffer '" + name + "'");
-    return llvm::Error::success();
-  }
-}
-
 llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups,
                                std::array<uint32_t, 3> base) {
-  combinedImages.clear();
+  const BoundState &state = compute;
   if (!state.pipeline)
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -350,89 +251,16 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups,
   if (llvm::Error error =
           checkHandle(state.pipeline, "vkCmdDispatch", "the bound pipeline"))
     return error;
-  for (const auto &[setIndex, bound] : state.sets) {
-    std::string what = "bound set " + std::to_string(setIndex);
-    if (llvm::Error error =
-            checkHandle(bound.first, "vkCmdDispatch", what.c_str()))
-      return error;
-  }
   Dispatch dispatch(state.pipeline->kernel);
   dispatch.setLimits(device.physicalDevice->environment.limits);
   dispatch.setBoundsCheckHint("SPVB_CHECKS=bounds");
-  for (const auto &[setIndex, bound] : state.sets) {
-    const auto &[set, dynamicOffsets] = bound;
-    size_t nextDynamic = 0;
-    for (const auto &[binding, info] : set->layout->bindings) {
-      uint32_t count = info.variableCount ? set->variableCount : info.count;
-      if (info.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
-        // A uniform block whose bytes the set holds.
-        std::vector<uint8_t> &bytes = set->inlineBlocks[binding];
-        bytes.resize(count);
-        dispatch.bindBuffer(setIndex, binding, bytes.data(), bytes.size());
-        continue;
-      }
-      bool dynamic = info.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
-                     info.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-      if (info.partiallyBound) {
-        // Only the written elements (and immutable samplers) are bound; the
-        // shader must not reach the others. Dynamic descriptors cannot be
-        // partially bound.
-        dispatch.bindPartially(setIndex, binding, count);
-        for (auto it = set->descriptors.lower_bound({binding, 0}),
-                  end = set->descriptors.lower_bound({binding, count});
-             it != end; ++it)
-          if (llvm::Error error =
-                  bindDescriptor(dispatch, setIndex, binding, it->first.second,
-                                 info.type, it->second, 0))
-            return error;
-        for (uint32_t element = 0;
-             element < std::min<size_t>(count, info.immutableSamplers.size());
-             ++element) {
-          if (set->descriptors.count({binding, element}))
-            continue;
-          Descriptor descriptor;
-          descriptor.sampler = info.immutableSamplers[element];
-          if (llvm::Error error =
-                  bindDescriptor(dispatch, setIndex, binding, element,
-                                 info.type, descriptor, 0))
-            return error;
-        }
-        continue;
-      }
-      for (uint32_t element = 0; element < count; ++element) {
-        uint32_t extra = dynamic ? dynamicOffsets[nextDynamic++] : 0;
-        auto it = set->descriptors.find({binding, element});
-        Descriptor descriptor =
-            it != set->descriptors.end() ? it->second : Descriptor();
-        if (element < info.immutableSamplers.size())
-          descriptor.sampler = info.immutableSamplers[element];
-        if (llvm::Error error =
-                bindDescriptor(dispatch, setIndex, binding, element, info.type,
-                               descriptor, extra))
-          return error;
-      }
-    }
-  }
-  {
-    std::lock_guard<std::mutex> lock(device.namesMutex);
-    for (const Buffer *buffer : device.addressableBuffers) {
-      if (!buffer->memory)
-        continue;
-      auto name = device.objectNames.find(reinterpret_cast<uint64_t>(buffer));
-      dispatch.nameMemory(
-          name != device.objectNames.end()
-              ? "VkBuffer '" + name->second + "'"
-              : llvm::formatv(
-                    "VkBuffer at device address {0}",
-                    llvm::format_hex(
-                        reinterpret_cast<uintptr_t>(buffer->getData()), 0))
-                    .str(),
-          buffer->getData(), buffer->size);
-    }
-  }
-  if (!state.pushConstants.empty() ||
+  DescriptorBinder binder(device, "vkCmdDispatch", {&dispatch});
+  if (llvm::Error error = binder.bindSets(state.sets))
+    return error;
+  binder.nameAddressableBuffers();
+  if (!pushConstants.empty() ||
       state.pipeline->kernel->reflection.pushConstants)
-    dispatch.setPushConstants(state.pushConstants);
+    dispatch.setPushConstants(pushConstants);
   if (state.pipeline->subgroupSize)
     dispatch.setSubgroupSize(state.pipeline->subgroupSize);
   // Generated code cannot be interrupted: past the timeout the watchdog
@@ -462,7 +290,7 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups,
 void Executor::setDebugInvocation(std::array<uint32_t, 3> groups,
                                   std::array<uint32_t, 3> base) {
   const std::shared_ptr<const Kernel> &debugKernel =
-      state.pipeline->debugKernel;
+      compute.pipeline->debugKernel;
   const std::string &text = device.physicalDevice->environment.debugInvocation;
   if (!debugKernel || text.empty())
     return;
@@ -505,7 +333,7 @@ llvm::Error Executor::operator()(const command::WaitEvents &command) {
 }
 
 void Executor::countInvocations(std::array<uint32_t, 3> groups) {
-  const uint32_t *size = state.pipeline->kernel->entry.info.workgroup_size;
+  const uint32_t *size = compute.pipeline->kernel->entry.info.workgroup_size;
   uint64_t invocations =
       uint64_t(groups[0]) * groups[1] * groups[2] * size[0] * size[1] * size[2];
   constexpr VkQueryPipelineStatisticFlags kCompute =

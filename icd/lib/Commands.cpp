@@ -22,9 +22,10 @@ static void record(VkCommandBuffer commandBuffer, Command command) {
 }
 
 void spvb::icd::recordPushDescriptors(VkCommandBuffer commandBuffer,
+                                      VkPipelineBindPoint bindPoint,
                                       uint32_t set,
                                       std::shared_ptr<DescriptorSet> pushed) {
-  command::BindDescriptorSets bind{set, {pushed.get()}, {}, pushed};
+  command::BindDescriptorSets bind{bindPoint, set, {pushed.get()}, {}, pushed};
   record(commandBuffer, std::move(bind));
 }
 
@@ -94,17 +95,18 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_ResetCommandBuffer(
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_CmdBindPipeline(VkCommandBuffer commandBuffer,
-                                                VkPipelineBindPoint,
+                                                VkPipelineBindPoint bindPoint,
                                                 VkPipeline pipeline) {
-  record(commandBuffer, command::BindPipeline{fromHandle<Pipeline>(pipeline)});
+  record(commandBuffer,
+         command::BindPipeline{bindPoint, fromHandle<Pipeline>(pipeline)});
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_CmdBindDescriptorSets(
-    VkCommandBuffer commandBuffer, VkPipelineBindPoint, VkPipelineLayout,
-    uint32_t firstSet, uint32_t descriptorSetCount,
+    VkCommandBuffer commandBuffer, VkPipelineBindPoint bindPoint,
+    VkPipelineLayout, uint32_t firstSet, uint32_t descriptorSetCount,
     const VkDescriptorSet *pDescriptorSets, uint32_t dynamicOffsetCount,
     const uint32_t *pDynamicOffsets) {
-  command::BindDescriptorSets bind{firstSet, {}, {}, nullptr};
+  command::BindDescriptorSets bind{bindPoint, firstSet, {}, {}, nullptr};
   for (uint32_t i = 0; i < descriptorSetCount; ++i)
     bind.sets.push_back(fromHandle<DescriptorSet>(pDescriptorSets[i]));
   bind.dynamicOffsets.assign(pDynamicOffsets,
@@ -114,14 +116,14 @@ VKAPI_ATTR void VKAPI_CALL spvb_CmdBindDescriptorSets(
 
 /// VK_KHR_push_descriptor: the writes make a set the command owns.
 VKAPI_ATTR void VKAPI_CALL spvb_CmdPushDescriptorSetKHR(
-    VkCommandBuffer commandBuffer, VkPipelineBindPoint, VkPipelineLayout layout,
-    uint32_t set, uint32_t descriptorWriteCount,
+    VkCommandBuffer commandBuffer, VkPipelineBindPoint bindPoint,
+    VkPipelineLayout layout, uint32_t set, uint32_t descriptorWriteCount,
     const VkWriteDescriptorSet *pDescriptorWrites) {
   auto pushed = std::make_shared<DescriptorSet>();
   pushed->layout = fromHandle<PipelineLayout>(layout)->setLayouts[set];
   for (uint32_t i = 0; i < descriptorWriteCount; ++i)
     writeDescriptors(*pushed, pDescriptorWrites[i]);
-  recordPushDescriptors(commandBuffer, set, std::move(pushed));
+  recordPushDescriptors(commandBuffer, bindPoint, set, std::move(pushed));
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_CmdPushConstants(VkCommandBuffer commandBuffer,

@@ -7,8 +7,9 @@
 namespace spvb::icd {
 
 /// Records binding \p pushed, a push descriptor set the command owns, as
-/// set \p set.
-void recordPushDescriptors(VkCommandBuffer commandBuffer, uint32_t set,
+/// set \p set of \p bindPoint.
+void recordPushDescriptors(VkCommandBuffer commandBuffer,
+                           VkPipelineBindPoint bindPoint, uint32_t set,
                            std::shared_ptr<DescriptorSet> pushed);
 
 } // namespace spvb::icd

@@ -18,6 +18,8 @@ using namespace spvb::icd;
 namespace {
 struct DescriptorUpdateTemplate {
   std::vector<VkDescriptorUpdateTemplateEntry> entries;
+  /// Where a push descriptor template's set is bound.
+  VkPipelineBindPoint bindPoint;
 };
 } // namespace
 
@@ -39,6 +41,7 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDescriptorUpdateTemplate(
   updateTemplate->entries.assign(pCreateInfo->pDescriptorUpdateEntries,
                                  pCreateInfo->pDescriptorUpdateEntries +
                                      pCreateInfo->descriptorUpdateEntryCount);
+  updateTemplate->bindPoint = pCreateInfo->pipelineBindPoint;
   *pDescriptorUpdateTemplate =
       toHandle<VkDescriptorUpdateTemplate>(updateTemplate);
   return VK_SUCCESS;
@@ -123,9 +126,11 @@ VKAPI_ATTR void VKAPI_CALL spvb_CmdPushDescriptorSetWithTemplateKHR(
     VkPipelineLayout layout, uint32_t set, const void *pData) {
   auto pushed = std::make_shared<DescriptorSet>();
   pushed->layout = fromHandle<PipelineLayout>(layout)->setLayouts[set];
-  applyTemplate(*fromHandle<DescriptorUpdateTemplate>(descriptorUpdateTemplate),
-                pData, *pushed);
-  recordPushDescriptors(commandBuffer, set, std::move(pushed));
+  const DescriptorUpdateTemplate &updateTemplate =
+      *fromHandle<DescriptorUpdateTemplate>(descriptorUpdateTemplate);
+  applyTemplate(updateTemplate, pData, *pushed);
+  recordPushDescriptors(commandBuffer, updateTemplate.bindPoint, set,
+                        std::move(pushed));
 }
 
 } // extern "C"

@@ -303,9 +303,11 @@ struct Pipeline : DestructibleObject {
 /// Recorded commands, replayed in order at submission.
 namespace command {
 struct BindPipeline {
+  VkPipelineBindPoint bindPoint;
   Pipeline *pipeline;
 };
 struct BindDescriptorSets {
+  VkPipelineBindPoint bindPoint;
   uint32_t firstSet;
   std::vector<DescriptorSet *> sets;
   /// One per dynamic descriptor of the sets, in set, binding and element
