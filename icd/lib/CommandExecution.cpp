@@ -2,6 +2,7 @@
 #include "CommandExecution.h"
 
 #include "DescriptorBinding.h"
+#include "DrawExecution.h"
 #include "HandleChecks.h"
 #include "ImageTransfers.h"
 #include "Queries.h"
@@ -42,7 +43,7 @@ struct BoundState {
 
 class Executor {
 public:
-  explicit Executor(Device &device) : device(device) {}
+  explicit Executor(Device &device) : device(device), draws(device) {}
 
   llvm::Error operator()(const command::BindPipeline &command) {
     if (llvm::Error error =
@@ -181,10 +182,45 @@ public:
       // is undefined after it.
       compute = graphics = BoundState();
       pushConstants.clear();
+      draws.forgetBindings();
       if (llvm::Error error = run(*secondary))
         return error;
     }
     return llvm::Error::success();
+  }
+
+  llvm::Error operator()(const command::BeginRenderPass &command) {
+    return draws.beginRenderPass(command);
+  }
+  llvm::Error operator()(const command::NextSubpass &) {
+    return draws.nextSubpass();
+  }
+  llvm::Error operator()(const command::EndRenderPass &) {
+    return draws.endRenderPass();
+  }
+  llvm::Error operator()(const command::ClearAttachments &command) {
+    return draws.clearAttachments(command);
+  }
+  llvm::Error operator()(const command::BindVertexBuffers &command) {
+    draws.bindVertexBuffers(command);
+    return llvm::Error::success();
+  }
+  llvm::Error operator()(const command::BindIndexBuffer &command) {
+    draws.bindIndexBuffer(command);
+    return llvm::Error::success();
+  }
+  llvm::Error operator()(const command::SetDynamicState &command) {
+    draws.setDynamicState(command);
+    return llvm::Error::success();
+  }
+  llvm::Error operator()(const command::Draw &command) {
+    return draws.draw({graphics.pipeline, graphics.sets, pushConstants},
+                      command,
+                      command.indexed ? "vkCmdDrawIndexed" : "vkCmdDraw");
+  }
+  llvm::Error operator()(const command::DrawIndirect &command) {
+    return draws.drawIndirect({graphics.pipeline, graphics.sets, pushConstants},
+                              command);
   }
 
   llvm::Error run(const CommandBuffer &buffer) {
@@ -214,6 +250,7 @@ private:
   /// Shared by the bind points, as pipeline layouts' push constant ranges
   /// are.
   std::vector<uint8_t> pushConstants;
+  DrawExecutor draws;
   /// Queries begun and not yet ended, by pool and index.
   std::set<std::pair<QueryPool *, uint32_t>> activeQueries;
 };

@@ -16,7 +16,7 @@
 using namespace spvb;
 using namespace spvb::icd;
 
-static void record(VkCommandBuffer commandBuffer, Command command) {
+void spvb::icd::record(VkCommandBuffer commandBuffer, Command command) {
   fromHandle<CommandBuffer>(commandBuffer)
       ->commands.push_back(std::move(command));
 }

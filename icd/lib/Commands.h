@@ -6,6 +6,9 @@
 
 namespace spvb::icd {
 
+/// Appends \p command to \p commandBuffer's.
+void record(VkCommandBuffer commandBuffer, Command command);
+
 /// Records binding \p pushed, a push descriptor set the command owns, as
 /// set \p set of \p bindPoint.
 void recordPushDescriptors(VkCommandBuffer commandBuffer,

@@ -1,11 +1,9 @@
 //===- Features.cpp - The features the device reports ---------------------===//
 //
-// What the compiler and runtime do for compute, and nothing a compute queue
-// cannot use: the graphics features Vulkan 1.2 and 1.3 require
-// (imagelessFramebuffer, separateDepthStencilLayouts, dynamicRendering,
-// shaderDemoteToHelperInvocation, shaderTerminateInvocation) come with the
-// graphics queue. The Vulkan 1.1/1.2/1.3 structures are the one source; the
-// extension structures copy their members.
+// What the compiler and runtime do, for compute and for the graphics
+// queue's draws (cpu_runtime's graphics pipeline). The Vulkan 1.1/1.2/1.3
+// structures are the one source; the extension structures copy their
+// members.
 //
 //===----------------------------------------------------------------------===//
 #include "Features.h"
@@ -39,6 +37,20 @@ static VkPhysicalDeviceFeatures getCoreFeatures() {
   features.shaderResourceMinLod = VK_TRUE;
   features.pipelineStatisticsQuery = VK_TRUE;
   features.inheritedQueries = VK_TRUE;
+  // The graphics pipeline's stages and fixed functions (docs/graphics.md).
+  features.geometryShader = VK_TRUE;
+  features.tessellationShader = VK_TRUE;
+  features.sampleRateShading = VK_TRUE;
+  features.independentBlend = VK_TRUE;
+  features.depthClamp = VK_TRUE;
+  features.depthBiasClamp = VK_TRUE;
+  features.fillModeNonSolid = VK_TRUE;
+  features.depthBounds = VK_TRUE;
+  features.vertexPipelineStoresAndAtomics = VK_TRUE;
+  features.fragmentStoresAndAtomics = VK_TRUE;
+  features.shaderTessellationAndGeometryPointSize = VK_TRUE;
+  features.fullDrawIndexUint32 = VK_TRUE;
+  features.drawIndirectFirstInstance = VK_TRUE;
   return features;
 }
 
@@ -47,6 +59,8 @@ static VkPhysicalDeviceVulkan11Features getVulkan11Features() {
   features.storageBuffer16BitAccess = VK_TRUE;
   features.uniformAndStorageBuffer16BitAccess = VK_TRUE;
   features.storagePushConstant16 = VK_TRUE;
+  // Stage records hold 16-bit inputs and outputs in their words (ABI 17).
+  features.storageInputOutput16 = VK_TRUE;
   // Pointers are host pointers: they may be selected, stored and passed.
   features.variablePointersStorageBuffer = VK_TRUE;
   features.variablePointers = VK_TRUE;
@@ -94,6 +108,10 @@ static VkPhysicalDeviceVulkan12Features getVulkan12Features() {
   features.vulkanMemoryModel = VK_TRUE;
   features.vulkanMemoryModelDeviceScope = VK_TRUE;
   features.subgroupBroadcastDynamicId = VK_TRUE;
+  features.drawIndirectCount = VK_TRUE;
+  // Render passes keep views, not layouts.
+  features.imagelessFramebuffer = VK_TRUE;
+  features.separateDepthStencilLayouts = VK_TRUE;
   return features;
 }
 
@@ -110,6 +128,9 @@ static VkPhysicalDeviceVulkan13Features getVulkan13Features() {
   features.synchronization2 = VK_TRUE;
   features.shaderIntegerDotProduct = VK_TRUE;
   features.maintenance4 = VK_TRUE;
+  features.dynamicRendering = VK_TRUE;
+  features.shaderDemoteToHelperInvocation = VK_TRUE;
+  features.shaderTerminateInvocation = VK_TRUE;
   return features;
 }
 

@@ -2,9 +2,12 @@
 //
 // Images and texel buffers take every format with a SPIR-V image format,
 // in both tilings, for sampling, storage (with atomics on the 32- and
-// 64-bit integer ones, as Vulkan requires) and transfers; linear filtering
-// for the formats whose components are not integers. Other formats report
-// no features and are refused by vkCreateImage and vkCreateBufferView.
+// 64-bit integer ones, as Vulkan requires), transfers and colour
+// attachments; linear filtering and blending for the formats whose
+// components are not integers. Other image formats report no image
+// features and are refused by vkCreateImage and vkCreateBufferView. Vertex
+// buffers take every colour format the runtime decodes
+// (cpu_runtime/VulkanFormats.h).
 //
 //===----------------------------------------------------------------------===//
 #include "Formats.h"
@@ -34,6 +37,9 @@ static bool isIntegerKind(runtime::NumericKind kind) {
 
 static VkFormatProperties getFormatProperties(VkFormat format) {
   VkFormatProperties properties = {};
+  const runtime::VulkanFormat *described = runtime::getVulkanFormat(format);
+  if (described && described->components)
+    properties.bufferFeatures = VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT;
   const runtime::ImageFormat *texels = getImageFormat(format);
   if (!texels)
     return properties;
@@ -41,10 +47,16 @@ static VkFormatProperties getFormatProperties(VkFormat format) {
                                VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT |
                                VK_FORMAT_FEATURE_TRANSFER_SRC_BIT |
                                VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
-  VkFormatFeatureFlags buffer = VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT |
+  VkFormatFeatureFlags buffer = properties.bufferFeatures |
+                                VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT |
                                 VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
-  if (!isIntegerKind(texels->kind))
+  if (described)
+    image |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT;
+  if (!isIntegerKind(texels->kind)) {
     image |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+    if (described)
+      image |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT;
+  }
   if (isIntegerKind(texels->kind) && texels->components == 1 &&
       texels->texelBytes >= 4) {
     image |= VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT;
@@ -97,7 +109,8 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_GetPhysicalDeviceImageFormatProperties(
   VkFormatFeatureFlags have = tiling == VK_IMAGE_TILING_LINEAR
                                   ? features.linearTilingFeatures
                                   : features.optimalTilingFeatures;
-  // Usages the formats serve; attachments come with the graphics queue.
+  // Usages the formats serve; depth/stencil and input attachments are not
+  // served yet.
   VkFormatFeatureFlags need = 0;
   if (usage & VK_IMAGE_USAGE_SAMPLED_BIT)
     need |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
@@ -107,9 +120,12 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_GetPhysicalDeviceImageFormatProperties(
     need |= VK_FORMAT_FEATURE_TRANSFER_SRC_BIT;
   if (usage & VK_IMAGE_USAGE_TRANSFER_DST_BIT)
     need |= VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+  if (usage & VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT)
+    need |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT;
   constexpr VkImageUsageFlags kServed =
       VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
-      VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+      VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
   constexpr VkImageCreateFlags kCreateFlags =
       VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |
       VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT |

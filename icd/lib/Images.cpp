@@ -217,6 +217,7 @@ spvb_CreateImageView(VkDevice device, const VkImageViewCreateInfo *pCreateInfo,
   if (!view)
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   view->image = image;
+  view->format = pCreateInfo->format;
   spvb_image &descriptor = view->descriptor;
   VkDeviceSize start =
       image->getOffset(range.baseMipLevel, range.baseArrayLayer);

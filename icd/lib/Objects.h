@@ -14,6 +14,7 @@
 #include "Environment.h"
 
 #include "spvbridge/bridge/DeviceLimits.h"
+#include "spvbridge/bridge/Draw.h"
 #include "spvbridge/bridge/Kernel.h"
 #include "spvbridge/cpu_runtime/Launcher.h"
 #include "spvbridge/cpu_runtime/Watchdog.h"
@@ -27,6 +28,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -228,6 +230,7 @@ struct Image : DestructibleObject {
 /// image's memory is bound by then).
 struct ImageView : DestructibleObject {
   Image *image = nullptr;
+  VkFormat format = VK_FORMAT_UNDEFINED;
   spvb_image descriptor = {};
 };
 
@@ -292,7 +295,47 @@ struct PipelineLayout {
   uint32_t pushConstantSize = 0;
 };
 
+/// A render pass's attachments and subpasses, from either version of
+/// vkCreateRenderPass; vkCmdBeginRendering makes one of one subpass.
+struct RenderPass {
+  struct Attachment {
+    VkFormat format = VK_FORMAT_UNDEFINED;
+    VkAttachmentLoadOp loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    VkAttachmentLoadOp stencilLoadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+  };
+  struct Subpass {
+    /// Attachment indices by Location; VK_ATTACHMENT_UNUSED for none.
+    std::vector<uint32_t> colors;
+    uint32_t depthStencil = VK_ATTACHMENT_UNUSED;
+  };
+  std::vector<Attachment> attachments;
+  std::vector<Subpass> subpasses;
+};
+
+struct Framebuffer {
+  /// Empty for an imageless framebuffer: vkCmdBeginRenderPass names them.
+  std::vector<ImageView *> attachments;
+  VkExtent2D extent = {0, 0};
+};
+
+/// What a graphics pipeline fixes: its shaders, the state the runtime
+/// draws with, the vertex input, and which state commands set instead.
+struct GraphicsPipelineState {
+  DrawShaders shaders;
+  /// Under SPVB_DEBUG: the stages' debug builds.
+  DrawShaders debugShaders;
+  runtime::GraphicsState state;
+  std::vector<VkVertexInputAttributeDescription> attributes;
+  /// By binding number.
+  std::map<uint32_t, VkVertexInputBindingDescription> bindings;
+  std::set<VkDynamicState> dynamicStates;
+};
+
 struct Pipeline : DestructibleObject {
+  VkPipelineBindPoint bindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
+  /// Graphics pipelines: everything but the kernels below, which only
+  /// compute pipelines have.
+  std::shared_ptr<const GraphicsPipelineState> graphics;
   std::shared_ptr<const Kernel> kernel;
   /// Under SPVB_DEBUG_INVOCATION: the build that invocation runs through.
   std::shared_ptr<const Kernel> debugKernel;
@@ -397,6 +440,63 @@ struct ClearColorImage {
 struct ExecuteCommands {
   std::vector<const CommandBuffer *> commandBuffers;
 };
+/// Both versions of vkCmdBeginRenderPass, and vkCmdBeginRendering, which
+/// owns the one-subpass render pass it makes.
+struct BeginRenderPass {
+  const char *name;
+  std::shared_ptr<const RenderPass> owned;
+  const RenderPass *renderPass;
+  /// The framebuffer's attachments, or the imageless framebuffer's views.
+  std::vector<ImageView *> attachments;
+  VkExtent2D extent;
+  VkRect2D renderArea;
+  std::vector<VkClearValue> clearValues;
+};
+struct NextSubpass {};
+/// vkCmdEndRenderPass (both versions) and vkCmdEndRendering.
+struct EndRenderPass {};
+struct BindVertexBuffers {
+  uint32_t firstBinding;
+  std::vector<Buffer *> buffers;
+  std::vector<VkDeviceSize> offsets;
+  /// vkCmdBindVertexBuffers2: sizes (VK_WHOLE_SIZE: to the end) and
+  /// strides, when given.
+  std::vector<VkDeviceSize> sizes, strides;
+};
+struct BindIndexBuffer {
+  Buffer *buffer;
+  VkDeviceSize offset;
+  VkIndexType type;
+};
+/// vkCmdDraw and vkCmdDrawIndexed.
+struct Draw {
+  bool indexed;
+  uint32_t count;
+  uint32_t instanceCount;
+  uint32_t first;
+  int32_t vertexOffset;
+  uint32_t firstInstance;
+};
+/// The indirect draws, with a count from a buffer or not.
+struct DrawIndirect {
+  bool indexed;
+  Buffer *buffer;
+  VkDeviceSize offset;
+  uint32_t drawCount;
+  uint32_t stride;
+  Buffer *countBuffer;
+  VkDeviceSize countOffset;
+};
+struct ClearAttachments {
+  std::vector<VkClearAttachment> attachments;
+  std::vector<VkClearRect> rects;
+};
+/// One vkCmdSet* command: what it writes into the state a draw runs with,
+/// applied when the bound pipeline has `state` dynamic.
+struct SetDynamicState {
+  VkDynamicState state;
+  std::function<void(runtime::GraphicsState &)> apply;
+};
 } // namespace command
 
 using Command = std::variant<
@@ -405,7 +505,10 @@ using Command = std::variant<
     command::FillBuffer, command::UpdateBuffer, command::SetEvent,
     command::WaitEvents, command::WriteTimestamp, command::ResetQueryPool,
     command::Query, command::CopyQueryPoolResults, command::CopyBufferImage,
-    command::CopyImage, command::ClearColorImage, command::ExecuteCommands>;
+    command::CopyImage, command::ClearColorImage, command::ExecuteCommands,
+    command::BeginRenderPass, command::NextSubpass, command::EndRenderPass,
+    command::BindVertexBuffers, command::BindIndexBuffer, command::Draw,
+    command::DrawIndirect, command::ClearAttachments, command::SetDynamicState>;
 
 struct CommandBuffer : DispatchableObject {
   Device *device = nullptr;

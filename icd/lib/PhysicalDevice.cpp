@@ -80,6 +80,21 @@ static VkPhysicalDeviceLimits getLimits(const DeviceLimits &profile) {
   limits.maxVertexInputAttributeOffset = profile.maxVertexInputAttributeOffset;
   limits.maxVertexInputBindingStride = profile.maxVertexInputBindingStride;
   limits.maxVertexOutputComponents = 128;
+  // Tessellation and geometry: what Vulkan requires of a device with the
+  // features, which the runtime's stage records hold (kMaxPatchVertices).
+  limits.maxTessellationGenerationLevel = 64;
+  limits.maxTessellationPatchSize = 32;
+  limits.maxTessellationControlPerVertexInputComponents = 64;
+  limits.maxTessellationControlPerVertexOutputComponents = 64;
+  limits.maxTessellationControlPerPatchOutputComponents = 120;
+  limits.maxTessellationControlTotalOutputComponents = 2048;
+  limits.maxTessellationEvaluationInputComponents = 64;
+  limits.maxTessellationEvaluationOutputComponents = 64;
+  limits.maxGeometryShaderInvocations = 32;
+  limits.maxGeometryInputComponents = 64;
+  limits.maxGeometryOutputComponents = 64;
+  limits.maxGeometryOutputVertices = 256;
+  limits.maxGeometryTotalOutputComponents = 1024;
   limits.maxFragmentInputComponents = 128;
   limits.maxFragmentOutputAttachments = 8;
   limits.maxFragmentCombinedOutputResources = 104;
@@ -116,7 +131,8 @@ static VkPhysicalDeviceLimits getLimits(const DeviceLimits &profile) {
   limits.maxFramebufferWidth = profile.maxFramebufferWidth;
   limits.maxFramebufferHeight = profile.maxFramebufferHeight;
   limits.maxFramebufferLayers = 2048;
-  VkSampleCountFlags samples = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
+  // Multisampled images are not supported yet (vkCreateImage).
+  VkSampleCountFlags samples = VK_SAMPLE_COUNT_1_BIT;
   limits.framebufferColorSampleCounts = samples;
   limits.framebufferDepthSampleCounts = samples;
   limits.framebufferStencilSampleCounts = samples;
@@ -404,10 +420,11 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetPhysicalDeviceMemoryProperties2(
                                          &pProperties->memoryProperties);
 }
 
-/// One family, compute and transfer; graphics joins it with draws.
+/// One family that does everything.
 static VkQueueFamilyProperties getQueueFamily() {
   VkQueueFamilyProperties family = {};
-  family.queueFlags = VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
+  family.queueFlags =
+      VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT;
   family.queueCount = 1;
   family.timestampValidBits = 64;
   family.minImageTransferGranularity = {1, 1, 1};

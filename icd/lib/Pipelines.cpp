@@ -108,6 +108,7 @@ VKAPI_ATTR void VKAPI_CALL spvb_DestroyPipeline(VkDevice device,
   if (Pipeline *object = fromHandle<Pipeline>(pipeline)) {
     object->kernel.reset();
     object->debugKernel.reset();
+    object->graphics.reset();
     fromHandle<Device>(device)->quarantine.retire(object);
   }
 }

@@ -82,10 +82,10 @@ int main(int argc, char **argv) {
   deviceInfo.queueCreateInfoCount = 1;
   deviceInfo.pQueueCreateInfos = &queueInfo;
   if (which == "feature") {
-    // drawIndirectCount needs a graphics queue the device does not have.
+    // One viewport per draw: gl_ViewportIndex cannot be written.
     auto vulkan12 = makeStruct<VkPhysicalDeviceVulkan12Features>(
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
-    vulkan12.drawIndirectCount = VK_TRUE;
+    vulkan12.shaderOutputViewportIndex = VK_TRUE;
     deviceInfo.pNext = &vulkan12;
     VkDevice unused;
     std::printf("feature: vkCreateDevice %d\n",

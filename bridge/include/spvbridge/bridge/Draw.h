@@ -70,6 +70,10 @@ public:
                   entry(this->debugBuilds.geometry)};
   }
 
+  /// The stages that are there, in pipeline order: to bind into each what
+  /// the methods above do not.
+  llvm::SmallVector<Dispatch *, 5> getStages();
+
   /// Draws into `target`. Errors name the stage's shader.
   llvm::Expected<runtime::DrawStatistics>
   run(runtime::Launcher &launcher, const runtime::GraphicsState &state,
@@ -87,9 +91,6 @@ private:
     if (shaders.fragment)
       fragment.emplace(std::move(shaders.fragment));
   }
-  /// The stages that are there, in pipeline order.
-  llvm::SmallVector<Dispatch *, 5> getStages();
-
   Dispatch vertex;
   std::optional<Dispatch> tessControl;
   std::optional<Dispatch> tessEvaluation;

@@ -1,0 +1,448 @@
+//===- DrawExecution.cpp - Render passes and draws in a submission --------===//
+#include "DrawExecution.h"
+
+#include "HandleChecks.h"
+
+#include "spvbridge/cpu_runtime/VulkanFormats.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
+
+using namespace spvb;
+using namespace spvb::icd;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
+}
+
+/// \p view as the runtime draws into it: its first level and layer.
+static llvm::Expected<runtime::Attachment>
+getAttachment(const ImageView *view, const char *name, uint32_t index) {
+  std::string what = "attachment " + std::to_string(index);
+  if (llvm::Error error = checkHandle(view, name, what.c_str()))
+    return error;
+  if (llvm::Error error = checkHandle(view->image, name, what.c_str()))
+    return error;
+  const runtime::VulkanFormat *format = runtime::getVulkanFormat(view->format);
+  if (!format)
+    return makeError(llvm::formatv("error: {0}: {1} has format {2}, which "
+                                   "cannot be drawn into",
+                                   name, what, int(view->format)));
+  runtime::Attachment attachment;
+  attachment.data = static_cast<uint8_t *>(view->descriptor.data);
+  attachment.format = format;
+  attachment.width = view->descriptor.extent[0];
+  attachment.height = view->descriptor.extent[1];
+  return attachment;
+}
+
+/// Writes the texel \p texel over \p area of \p attachment; with
+/// \p keepMask, the bytes whose bits are set in it keep their value (the
+/// other aspect of a depth/stencil texel).
+static void fillArea(const runtime::Attachment &attachment, VkRect2D area,
+                     const uint8_t *texel, const uint8_t *keepMask) {
+  unsigned bytes = attachment.format->texelBytes;
+  uint32_t x1 =
+      std::min<uint32_t>(area.offset.x + area.extent.width, attachment.width);
+  uint32_t y1 =
+      std::min<uint32_t>(area.offset.y + area.extent.height, attachment.height);
+  for (uint32_t y = area.offset.y; y < y1; ++y)
+    for (uint32_t x = area.offset.x; x < x1; ++x) {
+      uint8_t *to = attachment.at(x, y);
+      for (unsigned b = 0; b < bytes; ++b)
+        to[b] = keepMask
+                    ? uint8_t((to[b] & keepMask[b]) | (texel[b] & ~keepMask[b]))
+                    : texel[b];
+    }
+}
+
+/// Clears \p area of \p attachment to \p value: its colour (with
+/// \p colorOrDepth), or the depth and stencil aspects asked for (the other
+/// keeps its bytes).
+static void clearArea(const runtime::Attachment &attachment, VkRect2D area,
+                      const VkClearValue &value, bool colorOrDepth,
+                      bool stencil) {
+  const runtime::VulkanFormat &format = *attachment.format;
+  std::vector<uint8_t> texel(format.texelBytes);
+  bool depth = colorOrDepth;
+  if (format.components) {
+    if (!colorOrDepth)
+      return;
+    runtime::Color color;
+    for (int c = 0; c < 4; ++c) {
+      color.f[c] = value.color.float32[c];
+      color.i[c] = format.kind == runtime::ComponentKind::Sint
+                       ? int64_t(value.color.int32[c])
+                       : int64_t(value.color.uint32[c]);
+    }
+    runtime::encodeColor(format, color, texel.data());
+    fillArea(attachment, area, texel.data(), nullptr);
+    return;
+  }
+  depth = depth && format.depthBits;
+  stencil = stencil && format.stencilBits;
+  if (!depth && !stencil)
+    return;
+  std::vector<uint8_t> keep(format.texelBytes, 0), probe(format.texelBytes);
+  if (depth) {
+    runtime::encodeDepth(format, value.depthStencil.depth, texel.data());
+  } else {
+    // The depth bits: those a depth of 1 sets in a zero texel.
+    runtime::encodeDepth(format, 1.0, probe.data());
+    for (size_t b = 0; b < probe.size(); ++b)
+      keep[b] |= probe[b];
+  }
+  if (stencil) {
+    runtime::encodeStencil(format, uint8_t(value.depthStencil.stencil),
+                           texel.data());
+  } else {
+    std::fill(probe.begin(), probe.end(), 0);
+    runtime::encodeStencil(format, 0xff, probe.data());
+    for (size_t b = 0; b < probe.size(); ++b)
+      keep[b] |= probe[b];
+  }
+  fillArea(attachment, area, texel.data(),
+           depth && stencil ? nullptr : keep.data());
+}
+
+/// The load operations that clear: each attachment's at the start of the
+/// render pass (they all begin in the first subpass that uses them, and
+/// clearing earlier is not observable).
+static llvm::Error runLoadOps(const command::BeginRenderPass &pass) {
+  for (auto [index, info] : llvm::enumerate(pass.renderPass->attachments)) {
+    bool clearColor = info.loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR;
+    bool clearStencil = info.stencilLoadOp == VK_ATTACHMENT_LOAD_OP_CLEAR;
+    if (!clearColor && !clearStencil)
+      continue;
+    if (index >= pass.attachments.size())
+      return makeError(llvm::formatv("error: {0}: the render pass has {1} "
+                                     "attachments, the framebuffer {2}",
+                                     pass.name,
+                                     pass.renderPass->attachments.size(),
+                                     pass.attachments.size()));
+    if (index >= pass.clearValues.size())
+      return makeError(llvm::formatv("error: {0}: attachment {1} is cleared "
+                                     "but pClearValues has {2} values",
+                                     pass.name, index,
+                                     pass.clearValues.size()));
+    llvm::Expected<runtime::Attachment> attachment =
+        getAttachment(pass.attachments[index], pass.name, index);
+    if (!attachment)
+      return attachment.takeError();
+    clearArea(*attachment, pass.renderArea, pass.clearValues[index], clearColor,
+              clearStencil);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error
+DrawExecutor::beginRenderPass(const command::BeginRenderPass &command) {
+  if (pass)
+    return makeError(llvm::formatv("error: {0}: a render pass is already "
+                                   "begun",
+                                   command.name));
+  if (!command.renderPass || command.renderPass->subpasses.empty())
+    return makeError(llvm::formatv("error: {0}: no render pass", command.name));
+  if (llvm::Error error = runLoadOps(command))
+    return error;
+  pass = &command;
+  subpass = 0;
+  return llvm::Error::success();
+}
+
+llvm::Error DrawExecutor::nextSubpass() {
+  if (!pass || subpass + 1 >= pass->renderPass->subpasses.size())
+    return makeError("error: vkCmdNextSubpass: no render pass has a next "
+                     "subpass");
+  ++subpass;
+  return llvm::Error::success();
+}
+
+llvm::Error
+DrawExecutor::clearAttachments(const command::ClearAttachments &command) {
+  if (!pass)
+    return makeError("error: vkCmdClearAttachments: no render pass is begun");
+  llvm::Expected<runtime::RenderTarget> target =
+      getRenderTarget("vkCmdClearAttachments");
+  if (!target)
+    return target.takeError();
+  for (const VkClearAttachment &clear : command.attachments) {
+    const runtime::Attachment *attachment = nullptr;
+    if (clear.aspectMask & VK_IMAGE_ASPECT_COLOR_BIT) {
+      if (clear.colorAttachment < target->colors.size() &&
+          target->colors[clear.colorAttachment].data)
+        attachment = &target->colors[clear.colorAttachment];
+    } else if (target->depthStencil) {
+      attachment = &*target->depthStencil;
+    }
+    // An unused attachment is not cleared.
+    if (!attachment)
+      continue;
+    for (const VkClearRect &rect : command.rects)
+      clearArea(*attachment, rect.rect, clear.clearValue,
+                clear.aspectMask &
+                    (VK_IMAGE_ASPECT_COLOR_BIT | VK_IMAGE_ASPECT_DEPTH_BIT),
+                clear.aspectMask & VK_IMAGE_ASPECT_STENCIL_BIT);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error DrawExecutor::endRenderPass() {
+  if (!pass)
+    return makeError("error: vkCmdEndRenderPass: no render pass is begun");
+  pass = nullptr;
+  return llvm::Error::success();
+}
+
+void DrawExecutor::bindVertexBuffers(
+    const command::BindVertexBuffers &command) {
+  for (size_t i = 0; i < command.buffers.size(); ++i) {
+    VertexBuffer &bound = vertexBuffers[command.firstBinding + i];
+    bound.buffer = command.buffers[i];
+    bound.offset = command.offsets[i];
+    bound.size = i < command.sizes.size() ? command.sizes[i] : VK_WHOLE_SIZE;
+    bound.stride = i < command.strides.size()
+                       ? std::optional<VkDeviceSize>(command.strides[i])
+                       : std::nullopt;
+  }
+}
+
+llvm::Expected<runtime::RenderTarget>
+DrawExecutor::getRenderTarget(const char *name) {
+  const RenderPass::Subpass &current = pass->renderPass->subpasses[subpass];
+  runtime::RenderTarget target;
+  target.width = pass->extent.width;
+  target.height = pass->extent.height;
+  auto get = [&](uint32_t index) -> llvm::Expected<runtime::Attachment> {
+    if (index >= pass->attachments.size())
+      return makeError(llvm::formatv("error: {0}: the subpass uses attachment "
+                                     "{1} of {2}",
+                                     name, index, pass->attachments.size()));
+    return getAttachment(pass->attachments[index], name, index);
+  };
+  for (uint32_t index : current.colors) {
+    if (index == VK_ATTACHMENT_UNUSED) {
+      target.colors.emplace_back();
+      continue;
+    }
+    llvm::Expected<runtime::Attachment> attachment = get(index);
+    if (!attachment)
+      return attachment.takeError();
+    target.colors.push_back(*attachment);
+  }
+  if (current.depthStencil != VK_ATTACHMENT_UNUSED) {
+    llvm::Expected<runtime::Attachment> attachment = get(current.depthStencil);
+    if (!attachment)
+      return attachment.takeError();
+    target.depthStencil = *attachment;
+  }
+  return target;
+}
+
+llvm::Error DrawExecutor::draw(const Bound &bound, const command::Draw &command,
+                               const char *name) {
+  if (!pass)
+    return makeError(
+        llvm::formatv("error: {0}: no render pass is begun", name));
+  if (!bound.pipeline)
+    return makeError(llvm::formatv("error: {0}: no graphics pipeline is "
+                                   "bound",
+                                   name));
+  if (llvm::Error error =
+          checkHandle(bound.pipeline, name, "the bound graphics pipeline"))
+    return error;
+  const GraphicsPipelineState &pipeline = *bound.pipeline->graphics;
+
+  // The pipeline's state, then the dynamic state it takes from commands;
+  // drawing stays within the render area.
+  runtime::GraphicsState state = pipeline.state;
+  for (const auto &[which, setters] : dynamicStates)
+    if (pipeline.dynamicStates.count(which))
+      for (const auto *apply : setters)
+        (*apply)(state);
+  VkRect2D area = pass->renderArea;
+  if (state.scissor) {
+    int32_t x0 = std::max(area.offset.x, state.scissor->offset.x);
+    int32_t y0 = std::max(area.offset.y, state.scissor->offset.y);
+    int64_t x1 = std::min<int64_t>(int64_t(area.offset.x) + area.extent.width,
+                                   int64_t(state.scissor->offset.x) +
+                                       state.scissor->extent.width);
+    int64_t y1 = std::min<int64_t>(int64_t(area.offset.y) + area.extent.height,
+                                   int64_t(state.scissor->offset.y) +
+                                       state.scissor->extent.height);
+    area = {{x0, y0},
+            {uint32_t(std::max<int64_t>(0, x1 - x0)),
+             uint32_t(std::max<int64_t>(0, y1 - y0))}};
+  }
+  state.scissor = area;
+
+  std::vector<runtime::VertexAttribute> attributes;
+  bool dynamicStride = pipeline.dynamicStates.count(
+      VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE);
+  for (const VkVertexInputAttributeDescription &description :
+       pipeline.attributes) {
+    auto binding = pipeline.bindings.find(description.binding);
+    if (binding == pipeline.bindings.end())
+      return makeError(llvm::formatv("error: {0}: vertex attribute {1} reads "
+                                     "binding {2}, which the pipeline does "
+                                     "not describe",
+                                     name, description.location,
+                                     description.binding));
+    auto buffer = vertexBuffers.find(description.binding);
+    if (buffer == vertexBuffers.end())
+      return makeError(llvm::formatv("error: {0}: no vertex buffer is bound "
+                                     "at binding {1} (vertex attribute {2})",
+                                     name, description.binding,
+                                     description.location));
+    std::string what =
+        "the vertex buffer at binding " + std::to_string(description.binding);
+    if (llvm::Error error =
+            checkHandle(buffer->second.buffer, name, what.c_str()))
+      return error;
+    const Buffer &memory = *buffer->second.buffer;
+    if (!memory.memory)
+      return makeError(
+          llvm::formatv("error: {0}: {1} has no memory bound", name, what));
+    runtime::VertexAttribute attribute;
+    attribute.location = description.location;
+    attribute.format = runtime::getVulkanFormat(description.format);
+    if (!attribute.format)
+      return makeError(llvm::formatv("error: {0}: vertex attribute {1} has "
+                                     "format {2}, which cannot be fetched",
+                                     name, description.location,
+                                     int(description.format)));
+    VkDeviceSize offset = std::min(buffer->second.offset, memory.size);
+    attribute.data = memory.getData() + offset;
+    attribute.size = std::min(buffer->second.size, memory.size - offset);
+    attribute.offset = description.offset;
+    attribute.stride = uint32_t(dynamicStride && buffer->second.stride
+                                    ? *buffer->second.stride
+                                    : binding->second.stride);
+    attribute.perInstance =
+        binding->second.inputRate == VK_VERTEX_INPUT_RATE_INSTANCE;
+    attributes.push_back(attribute);
+  }
+
+  runtime::DrawCall call;
+  call.vertexCount = command.count;
+  call.instanceCount = command.instanceCount;
+  call.firstVertex = command.first;
+  call.firstInstance = command.firstInstance;
+  call.vertexOffset = command.vertexOffset;
+  if (command.indexed) {
+    if (!indexBuffer)
+      return makeError(
+          llvm::formatv("error: {0}: no index buffer is bound", name));
+    if (llvm::Error error =
+            checkHandle(indexBuffer->buffer, name, "the index buffer"))
+      return error;
+    const Buffer &memory = *indexBuffer->buffer;
+    if (!memory.memory)
+      return makeError(llvm::formatv("error: {0}: the index buffer has no "
+                                     "memory bound",
+                                     name));
+    VkDeviceSize offset = std::min(indexBuffer->offset, memory.size);
+    call.indices = memory.getData() + offset;
+    call.indexBytes = memory.size - offset;
+    call.indexSize = indexBuffer->type == VK_INDEX_TYPE_UINT16      ? 2
+                     : indexBuffer->type == VK_INDEX_TYPE_UINT8_EXT ? 1
+                                                                    : 4;
+  }
+
+  llvm::Expected<runtime::RenderTarget> target = getRenderTarget(name);
+  if (!target)
+    return target.takeError();
+
+  llvm::Expected<Draw> drawing = Draw::create(pipeline.shaders);
+  if (!drawing)
+    return drawing.takeError();
+  drawing->setLimits(device.physicalDevice->environment.limits);
+  llvm::SmallVector<Dispatch *, 5> stages = drawing->getStages();
+  bool pushConstants = !bound.pushConstants.empty();
+  for (Dispatch *stage : stages) {
+    stage->setBoundsCheckHint("SPVB_CHECKS=bounds");
+    pushConstants |= stage->getKernel().reflection.pushConstants.has_value();
+  }
+  DescriptorBinder binder(device, name, stages);
+  if (llvm::Error error = binder.bindSets(bound.sets))
+    return error;
+  binder.nameAddressableBuffers();
+  if (pushConstants)
+    drawing->setPushConstants(bound.pushConstants);
+
+  // Generated code cannot be interrupted: past the timeout the watchdog
+  // cancels the draw, which then fails with its message.
+  double seconds = device.physicalDevice->environment.timeoutSeconds;
+  device.watchdog->arm(
+      std::chrono::duration<double>(seconds),
+      [&] {
+        return llvm::formatv("error: {0}: the draw did not finish in {1} s "
+                             "(SPVB_TIMEOUT; 0 waits forever); a shader may "
+                             "loop forever",
+                             name, llvm::format("%g", seconds))
+            .str();
+      },
+      [&](const std::string &message) { device.launcher->cancel(message); });
+  llvm::Expected<runtime::DrawStatistics> statistics =
+      drawing->run(*device.launcher, state, attributes, call, *target);
+  device.watchdog->disarm();
+  if (!statistics)
+    return statistics.takeError();
+  return llvm::Error::success();
+}
+
+llvm::Error DrawExecutor::drawIndirect(const Bound &bound,
+                                       const command::DrawIndirect &command) {
+  const char *name = command.countBuffer
+                         ? (command.indexed ? "vkCmdDrawIndexedIndirectCount"
+                                            : "vkCmdDrawIndirectCount")
+                         : (command.indexed ? "vkCmdDrawIndexedIndirect"
+                                            : "vkCmdDrawIndirect");
+  auto read = [&](const Buffer *buffer, const char *what, VkDeviceSize offset,
+                  void *to, size_t bytes) -> llvm::Error {
+    if (llvm::Error error = checkHandle(buffer, name, what))
+      return error;
+    if (!buffer->memory || offset + bytes > buffer->size)
+      return makeError(llvm::formatv("error: {0}: {1} has no {2} bytes at "
+                                     "offset {3}",
+                                     name, what, bytes, offset));
+    std::memcpy(to, buffer->getData() + offset, bytes);
+    return llvm::Error::success();
+  };
+  uint32_t drawCount = command.drawCount;
+  if (command.countBuffer) {
+    uint32_t count;
+    if (llvm::Error error = read(command.countBuffer, "countBuffer",
+                                 command.countOffset, &count, sizeof(count)))
+      return error;
+    drawCount = std::min(drawCount, count);
+  }
+  for (uint32_t i = 0; i < drawCount; ++i) {
+    VkDeviceSize offset = command.offset + VkDeviceSize(i) * command.stride;
+    command::Draw draw{command.indexed, 0, 0, 0, 0, 0};
+    if (command.indexed) {
+      VkDrawIndexedIndirectCommand args;
+      if (llvm::Error error =
+              read(command.buffer, "buffer", offset, &args, sizeof(args)))
+        return error;
+      draw = {true,
+              args.indexCount,
+              args.instanceCount,
+              args.firstIndex,
+              args.vertexOffset,
+              args.firstInstance};
+    } else {
+      VkDrawIndirectCommand args;
+      if (llvm::Error error =
+              read(command.buffer, "buffer", offset, &args, sizeof(args)))
+        return error;
+      draw = {false, args.vertexCount,  args.instanceCount, args.firstVertex,
+              0,     args.firstInstance};
+    }
+    if (llvm::Error error = this->draw(bound, draw, name))
+      return error;
+  }
+  return llvm::Error::success();
+}

@@ -1,0 +1,240 @@
+//===- GraphicsPipelines.cpp - vkCreateGraphicsPipelines ------------------===//
+//
+// Each stage compiled for its execution model (StageCompile.h), and the
+// create info's fixed-function state turned into the runtime's
+// GraphicsState. State a pipeline makes dynamic keeps the create info's
+// value until a vkCmdSet* command replaces it at draw time.
+//
+//===----------------------------------------------------------------------===//
+#include "DebugUtils.h"
+#include "EntryPoints.h"
+#include "Objects.h"
+#include "StageCompile.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <new>
+
+using namespace spvb;
+using namespace spvb::icd;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
+}
+
+/// The stage's execution model and its place in DrawShaders.
+static llvm::Expected<std::pair<spv::ExecutionModel,
+                                std::shared_ptr<const Kernel> DrawShaders::*>>
+getStageSlot(VkShaderStageFlagBits stage) {
+  switch (stage) {
+  case VK_SHADER_STAGE_VERTEX_BIT:
+    return std::pair(spv::ExecutionModelVertex, &DrawShaders::vertex);
+  case VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT:
+    return std::pair(spv::ExecutionModelTessellationControl,
+                     &DrawShaders::tessControl);
+  case VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT:
+    return std::pair(spv::ExecutionModelTessellationEvaluation,
+                     &DrawShaders::tessEvaluation);
+  case VK_SHADER_STAGE_GEOMETRY_BIT:
+    return std::pair(spv::ExecutionModelGeometry, &DrawShaders::geometry);
+  case VK_SHADER_STAGE_FRAGMENT_BIT:
+    return std::pair(spv::ExecutionModelFragment, &DrawShaders::fragment);
+  default:
+    return makeError(llvm::formatv("error: vkCreateGraphicsPipelines: shader "
+                                   "stage {0:x} is not a graphics stage this "
+                                   "device supports",
+                                   unsigned(stage)));
+  }
+}
+
+static runtime::StencilState getStencil(const VkStencilOpState &op) {
+  runtime::StencilState state;
+  state.failOp = op.failOp;
+  state.passOp = op.passOp;
+  state.depthFailOp = op.depthFailOp;
+  state.compareOp = op.compareOp;
+  state.compareMask = op.compareMask;
+  state.writeMask = op.writeMask;
+  state.reference = op.reference;
+  return state;
+}
+
+/// The fixed-function state of \p info.
+static llvm::Error getState(const VkGraphicsPipelineCreateInfo &info,
+                            GraphicsPipelineState &pipeline) {
+  runtime::GraphicsState &state = pipeline.state;
+  if (const VkPipelineDynamicStateCreateInfo *dynamic = info.pDynamicState)
+    pipeline.dynamicStates.insert(dynamic->pDynamicStates,
+                                  dynamic->pDynamicStates +
+                                      dynamic->dynamicStateCount);
+  if (const VkPipelineVertexInputStateCreateInfo *input =
+          info.pVertexInputState) {
+    pipeline.attributes.assign(input->pVertexAttributeDescriptions,
+                               input->pVertexAttributeDescriptions +
+                                   input->vertexAttributeDescriptionCount);
+    for (uint32_t i = 0; i < input->vertexBindingDescriptionCount; ++i)
+      pipeline.bindings[input->pVertexBindingDescriptions[i].binding] =
+          input->pVertexBindingDescriptions[i];
+    if (findInChain<VkPipelineVertexInputDivisorStateCreateInfoEXT>(
+            input->pNext,
+            VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT))
+      return makeError("error: vkCreateGraphicsPipelines: vertex attribute "
+                       "divisors are not supported");
+  }
+  if (const VkPipelineInputAssemblyStateCreateInfo *assembly =
+          info.pInputAssemblyState) {
+    state.topology = assembly->topology;
+    state.primitiveRestart = assembly->primitiveRestartEnable;
+  }
+  if (const VkPipelineTessellationStateCreateInfo *tessellation =
+          info.pTessellationState) {
+    state.patchControlPoints = tessellation->patchControlPoints;
+    if (auto *origin = findInChain<
+            VkPipelineTessellationDomainOriginStateCreateInfo>(
+            tessellation->pNext,
+            VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO))
+      state.tessellationDomainOrigin = origin->domainOrigin;
+  }
+  if (const VkPipelineViewportStateCreateInfo *viewport = info.pViewportState) {
+    if (viewport->viewportCount > 1 || viewport->scissorCount > 1)
+      return makeError("error: vkCreateGraphicsPipelines: more than one "
+                       "viewport (multiViewport is not supported)");
+    if (viewport->pViewports && viewport->viewportCount)
+      state.viewport = viewport->pViewports[0];
+    if (viewport->pScissors && viewport->scissorCount)
+      state.scissor = viewport->pScissors[0];
+  }
+  if (const VkPipelineRasterizationStateCreateInfo *raster =
+          info.pRasterizationState) {
+    state.depthClamp = raster->depthClampEnable;
+    state.rasterizerDiscard = raster->rasterizerDiscardEnable;
+    state.polygonMode = raster->polygonMode;
+    state.cullMode = raster->cullMode;
+    state.frontFace = raster->frontFace;
+    state.depthBias = raster->depthBiasEnable;
+    state.depthBiasConstant = raster->depthBiasConstantFactor;
+    state.depthBiasClamp = raster->depthBiasClamp;
+    state.depthBiasSlope = raster->depthBiasSlopeFactor;
+    state.lineWidth = raster->lineWidth;
+  }
+  // Without rasterization the remaining state is ignored (and may be null).
+  if (state.rasterizerDiscard &&
+      !pipeline.dynamicStates.count(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE))
+    return llvm::Error::success();
+  if (const VkPipelineMultisampleStateCreateInfo *multisample =
+          info.pMultisampleState) {
+    if (multisample->rasterizationSamples != VK_SAMPLE_COUNT_1_BIT)
+      return makeError(llvm::formatv(
+          "error: vkCreateGraphicsPipelines: {0} rasterization samples: only "
+          "single-sampled attachments are supported yet",
+          unsigned(multisample->rasterizationSamples)));
+    state.sampleShading = multisample->sampleShadingEnable;
+    state.minSampleShading = multisample->minSampleShading;
+    if (multisample->pSampleMask)
+      state.sampleMask = multisample->pSampleMask[0];
+    if (multisample->alphaToCoverageEnable)
+      return makeError("error: vkCreateGraphicsPipelines: alpha to coverage "
+                       "is not supported");
+  }
+  if (const VkPipelineDepthStencilStateCreateInfo *depth =
+          info.pDepthStencilState) {
+    state.depthTest = depth->depthTestEnable;
+    state.depthWrite = depth->depthWriteEnable;
+    state.depthCompare = depth->depthCompareOp;
+    state.depthBoundsTest = depth->depthBoundsTestEnable;
+    state.minDepthBounds = depth->minDepthBounds;
+    state.maxDepthBounds = depth->maxDepthBounds;
+    state.stencilTest = depth->stencilTestEnable;
+    state.front = getStencil(depth->front);
+    state.back = getStencil(depth->back);
+  }
+  if (const VkPipelineColorBlendStateCreateInfo *blend =
+          info.pColorBlendState) {
+    if (blend->logicOpEnable)
+      return makeError("error: vkCreateGraphicsPipelines: logic operations "
+                       "are not supported (the logicOp feature is not "
+                       "reported)");
+    for (uint32_t i = 0; i < blend->attachmentCount; ++i) {
+      const VkPipelineColorBlendAttachmentState &from = blend->pAttachments[i];
+      runtime::BlendState &to = state.blend.emplace_back();
+      to.enable = from.blendEnable;
+      to.srcColor = from.srcColorBlendFactor;
+      to.dstColor = from.dstColorBlendFactor;
+      to.colorOp = from.colorBlendOp;
+      to.srcAlpha = from.srcAlphaBlendFactor;
+      to.dstAlpha = from.dstAlphaBlendFactor;
+      to.alphaOp = from.alphaBlendOp;
+      to.writeMask = from.colorWriteMask;
+    }
+    std::copy(std::begin(blend->blendConstants),
+              std::end(blend->blendConstants), state.blendConstants.begin());
+  }
+  return llvm::Error::success();
+}
+
+/// The pipeline \p info describes, compiled.
+static llvm::Expected<std::shared_ptr<GraphicsPipelineState>>
+makePipeline(Device &device, const VkGraphicsPipelineCreateInfo &info) {
+  auto pipeline = std::make_shared<GraphicsPipelineState>();
+  if (llvm::Error error = getState(info, *pipeline))
+    return error;
+  for (uint32_t i = 0; i < info.stageCount; ++i) {
+    const VkPipelineShaderStageCreateInfo &stage = info.pStages[i];
+    auto slot = getStageSlot(stage.stage);
+    if (!slot)
+      return slot.takeError();
+    llvm::Expected<CompiledStage> compiled =
+        compileStage(device, stage, slot->first);
+    if (!compiled)
+      return compiled.takeError();
+    pipeline->shaders.*(slot->second) = std::move(compiled->kernel);
+    pipeline->debugShaders.*(slot->second) = std::move(compiled->debugKernel);
+  }
+  // The stages must make a pipeline (a vertex shader, tessellation shaders
+  // in pairs).
+  llvm::Expected<Draw> draw = Draw::create(pipeline->shaders);
+  if (!draw)
+    return draw.takeError();
+  return pipeline;
+}
+
+extern "C" {
+
+VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateGraphicsPipelines(
+    VkDevice device, VkPipelineCache, uint32_t createInfoCount,
+    const VkGraphicsPipelineCreateInfo *pCreateInfos,
+    const VkAllocationCallbacks *, VkPipeline *pPipelines) {
+  Device *owner = fromHandle<Device>(device);
+  VkResult result = VK_SUCCESS;
+  for (uint32_t i = 0; i < createInfoCount; ++i) {
+    pPipelines[i] = VK_NULL_HANDLE;
+    // Whether a compile is needed is not known before compiling: say it is.
+    if (pCreateInfos[i].flags &
+        VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) {
+      result = VK_PIPELINE_COMPILE_REQUIRED;
+      if (pCreateInfos[i].flags &
+          VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT)
+        return result;
+      continue;
+    }
+    llvm::Expected<std::shared_ptr<GraphicsPipelineState>> state =
+        makePipeline(*owner, pCreateInfos[i]);
+    if (!state) {
+      // The application sees only the result code: the reason goes to
+      // stderr, as every spvbridge error does.
+      reportError(owner->physicalDevice->instance,
+                  llvm::toString(state.takeError()));
+      result = VK_ERROR_UNKNOWN;
+      continue;
+    }
+    auto *pipeline = new (std::nothrow) Pipeline();
+    if (!pipeline)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+    pipeline->bindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    pipeline->graphics = std::move(*state);
+    pPipelines[i] = toHandle<VkPipeline>(pipeline);
+  }
+  return result;
+}
+
+} // extern "C"
