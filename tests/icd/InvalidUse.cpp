@@ -6,6 +6,7 @@
 //
 //   copy-null      vkCmdCopyBuffer from VK_NULL_HANDLE
 //   no-pipeline    vkCmdDispatch with no pipeline bound
+//   draw-outside-pass  vkCmdDraw with no render pass begun
 //   no-memory      a dispatch whose storage buffer has no memory bound
 //   feature        vkCreateDevice enabling a feature the device lacks
 //   image-format   vkCreateImage in a format with no SPIR-V image format
@@ -207,6 +208,8 @@ int main(int argc, char **argv) {
     vkDestroyBuffer(device, source, nullptr);
   } else if (which == "no-pipeline") {
     vkCmdDispatch(commands, 1, 1, 1);
+  } else if (which == "draw-outside-pass") {
+    vkCmdDraw(commands, 3, 1, 0, 0);
   } else if (which == "no-memory" || which == "destroyed-descriptor") {
     VkDescriptorSetLayoutBinding binding = {
         0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,

@@ -1,0 +1,744 @@
+//===- GraphicsApiCheck.cpp - Vulkan graphics API paths, checked ----------===//
+//
+// Draws into an 8x8 R8G8B8A8_UNORM image through the graphics API paths an
+// application takes, one named case after another, and prints `PASS <case>`
+// or `FAIL <case>: <what differed>`. Every case first clears the image to
+// blue (vkCmdClearColorImage), then draws with position.vert and color.frag
+// (the push constants' colour), and reads the image back. The expected
+// texels are worked out by hand: NDC x < 0 is pixel x < 4; a colour
+// component c is stored as round(c * 255), 0.25 -> 64, 0.5 -> 128 (127.5,
+// ties up; Vulkan allows either neighbour, and both drivers here round up),
+// 0.75 -> 191.
+//
+//   dynamic-rendering    vkCmdBeginRendering with a render area (2,2 4x4)
+//                        cleared by its load operation; the left half drawn
+//                        with the scissor set to the render area
+//   render-pass2         vkCreateRenderPass2, an imageless framebuffer, the
+//                        whole screen drawn under a dynamic scissor (left
+//                        half)
+//   clear-attachments    vkCmdClearAttachments of a rectangle in a render
+//                        pass
+//   indirect-draws       vkCmdDrawIndexedIndirect (the right half, red) and
+//                        vkCmdDrawIndirectCount whose count buffer keeps
+//                        one of two draws (the left half, green; the second
+//                        would cover the right half too)
+//   dynamic-state        the extended dynamic state: cull mode and front
+//                        face set so that the one triangle drawn is culled,
+//                        then not
+//
+//   GraphicsApiCheck SPV_DIR
+//
+// SPV_DIR holds Inputs/graphics/{position.vert,color.frag} compiled to
+// position.spv and color.spv. The exit code is 0 if no case failed, 1 if
+// one did and 2 if the device could not be set up.
+//
+//===----------------------------------------------------------------------===//
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace {
+
+template <typename T> T makeStruct(VkStructureType type) {
+  T value = {};
+  value.sType = type;
+  return value;
+}
+
+void check(VkResult result, const char *what) {
+  if (result == VK_SUCCESS)
+    return;
+  std::fprintf(stderr, "setup: %s failed: %d\n", what, result);
+  std::exit(2);
+}
+
+constexpr uint32_t kSize = 8;
+constexpr VkFormat kFormat = VK_FORMAT_R8G8B8A8_UNORM;
+using Rgba = std::array<uint8_t, 4>;
+constexpr Rgba kBlue = {0, 0, 255, 255}, kGreen = {0, 255, 0, 255},
+               kRed = {255, 0, 0, 255};
+
+struct Color {
+  float rgba[4];
+};
+constexpr Color kGreenPush = {{0, 1, 0, 1}}, kRedPush = {{1, 0, 0, 1}};
+
+/// Vertex positions: triangle strips of the whole screen (0-3), its left
+/// half (4-7) and its right half (8-11); then a counter-clockwise triangle
+/// in framebuffer coordinates (12-14).
+constexpr float kVertices[] = {-1, -1, 1,  -1, -1, 1, 1, 1, //
+                               -1, -1, 0,  -1, -1, 1, 0, 1, //
+                               0,  -1, 1,  -1, 0,  1, 1, 1, //
+                               -1, -1, -1, 1,  1,  -1};
+
+class Context {
+public:
+  void setUp(const std::string &spvDir);
+
+  VkDevice Device = VK_NULL_HANDLE;
+  VkQueue Queue = VK_NULL_HANDLE;
+  VkCommandPool Pool = VK_NULL_HANDLE;
+  VkImage Image = VK_NULL_HANDLE;
+  VkImageView View = VK_NULL_HANDLE;
+  /// The vertices, then the indices 4-11 (u16), then indirect commands and
+  /// a count; and the read-back image.
+  VkBuffer Vertices = VK_NULL_HANDLE, Readback = VK_NULL_HANDLE;
+  uint8_t *VertexData = nullptr, *ReadbackData = nullptr;
+  VkShaderModule VertexShader = VK_NULL_HANDLE, FragmentShader = VK_NULL_HANDLE;
+  VkPipelineLayout Layout = VK_NULL_HANDLE;
+  /// Render passes with each load operation, one subpass writing the image.
+  VkRenderPass LoadPass = VK_NULL_HANDLE;
+
+  /// A pipeline drawing triangle strips (or lists) of kVertices with the
+  /// viewport, scissor and \p dynamic states dynamic: for \p pass, or for
+  /// dynamic rendering when it is null.
+  VkPipeline makePipeline(VkRenderPass pass, VkPrimitiveTopology topology,
+                          std::vector<VkDynamicState> dynamic = {});
+  /// Clears the image to blue, records \p body, reads the image back.
+  void run(const std::function<void(VkCommandBuffer)> &body);
+  Rgba at(uint32_t x, uint32_t y) const {
+    Rgba texel;
+    std::memcpy(texel.data(), ReadbackData + (y * kSize + x) * 4, 4);
+    return texel;
+  }
+  /// The viewport and scissor of the whole image.
+  void setViewportAndScissor(VkCommandBuffer commands,
+                             VkRect2D scissor = {{0, 0}, {kSize, kSize}});
+
+private:
+  VkPhysicalDevice Physical = VK_NULL_HANDLE;
+  VkPhysicalDeviceMemoryProperties Memory = {};
+  uint32_t memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const;
+  VkDeviceMemory allocate(VkMemoryRequirements needs, VkMemoryPropertyFlags);
+  VkShaderModule loadShader(const std::string &path);
+  VkBuffer makeBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
+                      uint8_t **mapped);
+};
+
+uint32_t Context::memoryType(uint32_t bits,
+                             VkMemoryPropertyFlags wanted) const {
+  for (uint32_t i = 0; i < Memory.memoryTypeCount; ++i)
+    if ((bits & (1u << i)) &&
+        (Memory.memoryTypes[i].propertyFlags & wanted) == wanted)
+      return i;
+  check(VK_ERROR_FEATURE_NOT_PRESENT, "finding a memory type");
+  return 0;
+}
+
+VkDeviceMemory Context::allocate(VkMemoryRequirements needs,
+                                 VkMemoryPropertyFlags wanted) {
+  auto info =
+      makeStruct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+  info.allocationSize = needs.size;
+  info.memoryTypeIndex = memoryType(needs.memoryTypeBits, wanted);
+  VkDeviceMemory memory;
+  check(vkAllocateMemory(Device, &info, nullptr, &memory), "vkAllocateMemory");
+  return memory;
+}
+
+VkShaderModule Context::loadShader(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(file)),
+                          std::istreambuf_iterator<char>());
+  if (bytes.empty() || bytes.size() % 4) {
+    std::fprintf(stderr, "setup: cannot read %s\n", path.c_str());
+    std::exit(2);
+  }
+  auto info = makeStruct<VkShaderModuleCreateInfo>(
+      VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+  info.codeSize = bytes.size();
+  info.pCode = reinterpret_cast<const uint32_t *>(bytes.data());
+  VkShaderModule module;
+  check(vkCreateShaderModule(Device, &info, nullptr, &module),
+        "vkCreateShaderModule");
+  return module;
+}
+
+VkBuffer Context::makeBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
+                             uint8_t **mapped) {
+  auto info =
+      makeStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+  info.size = size;
+  info.usage = usage;
+  VkBuffer buffer;
+  check(vkCreateBuffer(Device, &info, nullptr, &buffer), "vkCreateBuffer");
+  VkMemoryRequirements needs;
+  vkGetBufferMemoryRequirements(Device, buffer, &needs);
+  VkDeviceMemory memory =
+      allocate(needs, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                          VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  check(vkBindBufferMemory(Device, buffer, memory, 0), "vkBindBufferMemory");
+  void *data;
+  check(vkMapMemory(Device, memory, 0, VK_WHOLE_SIZE, 0, &data), "vkMapMemory");
+  *mapped = static_cast<uint8_t *>(data);
+  return buffer;
+}
+
+void Context::setUp(const std::string &spvDir) {
+  auto application =
+      makeStruct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+  application.pApplicationName = "GraphicsApiCheck";
+  application.apiVersion = VK_API_VERSION_1_3;
+  auto instanceInfo =
+      makeStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+  instanceInfo.pApplicationInfo = &application;
+  VkInstance instance;
+  check(vkCreateInstance(&instanceInfo, nullptr, &instance),
+        "vkCreateInstance");
+  uint32_t count = 1;
+  VkResult enumerated = vkEnumeratePhysicalDevices(instance, &count, &Physical);
+  if (enumerated < 0 || count == 0)
+    check(VK_ERROR_INITIALIZATION_FAILED, "vkEnumeratePhysicalDevices");
+  VkPhysicalDeviceProperties properties;
+  vkGetPhysicalDeviceProperties(Physical, &properties);
+  std::printf("device: %s\n", properties.deviceName);
+  vkGetPhysicalDeviceMemoryProperties(Physical, &Memory);
+
+  uint32_t families = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(Physical, &families, nullptr);
+  std::vector<VkQueueFamilyProperties> familyProperties(families);
+  vkGetPhysicalDeviceQueueFamilyProperties(Physical, &families,
+                                           familyProperties.data());
+  uint32_t family = 0;
+  while (family < families &&
+         !(familyProperties[family].queueFlags & VK_QUEUE_GRAPHICS_BIT))
+    ++family;
+  if (family == families)
+    check(VK_ERROR_FEATURE_NOT_PRESENT, "finding a graphics queue");
+  float priority = 1;
+  auto queueInfo = makeStruct<VkDeviceQueueCreateInfo>(
+      VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+  queueInfo.queueFamilyIndex = family;
+  queueInfo.queueCount = 1;
+  queueInfo.pQueuePriorities = &priority;
+  auto vulkan12 = makeStruct<VkPhysicalDeviceVulkan12Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  vulkan12.drawIndirectCount = VK_TRUE;
+  vulkan12.imagelessFramebuffer = VK_TRUE;
+  auto vulkan13 = makeStruct<VkPhysicalDeviceVulkan13Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES);
+  vulkan13.dynamicRendering = VK_TRUE;
+  vulkan12.pNext = &vulkan13;
+  auto deviceInfo =
+      makeStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+  deviceInfo.pNext = &vulkan12;
+  deviceInfo.queueCreateInfoCount = 1;
+  deviceInfo.pQueueCreateInfos = &queueInfo;
+  check(vkCreateDevice(Physical, &deviceInfo, nullptr, &Device),
+        "vkCreateDevice");
+  vkGetDeviceQueue(Device, family, 0, &Queue);
+  auto poolInfo = makeStruct<VkCommandPoolCreateInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+  poolInfo.queueFamilyIndex = family;
+  check(vkCreateCommandPool(Device, &poolInfo, nullptr, &Pool),
+        "vkCreateCommandPool");
+
+  auto imageInfo =
+      makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+  imageInfo.imageType = VK_IMAGE_TYPE_2D;
+  imageInfo.format = kFormat;
+  imageInfo.extent = {kSize, kSize, 1};
+  imageInfo.mipLevels = 1;
+  imageInfo.arrayLayers = 1;
+  imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
+  imageInfo.tiling = VK_IMAGE_TILING_OPTIMAL;
+  imageInfo.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                    VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  check(vkCreateImage(Device, &imageInfo, nullptr, &Image), "vkCreateImage");
+  VkMemoryRequirements needs;
+  vkGetImageMemoryRequirements(Device, Image, &needs);
+  check(vkBindImageMemory(Device, Image, allocate(needs, 0), 0),
+        "vkBindImageMemory");
+  auto viewInfo = makeStruct<VkImageViewCreateInfo>(
+      VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
+  viewInfo.image = Image;
+  viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  viewInfo.format = kFormat;
+  viewInfo.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  check(vkCreateImageView(Device, &viewInfo, nullptr, &View),
+        "vkCreateImageView");
+
+  Vertices = makeBuffer(4096,
+                        VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
+                            VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
+                            VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                        &VertexData);
+  std::memcpy(VertexData, kVertices, sizeof(kVertices));
+  Readback = makeBuffer(kSize * kSize * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                        &ReadbackData);
+
+  VertexShader = loadShader(spvDir + "/position.spv");
+  FragmentShader = loadShader(spvDir + "/color.spv");
+  VkPushConstantRange push = {VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(Color)};
+  auto layoutInfo = makeStruct<VkPipelineLayoutCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+  layoutInfo.pushConstantRangeCount = 1;
+  layoutInfo.pPushConstantRanges = &push;
+  check(vkCreatePipelineLayout(Device, &layoutInfo, nullptr, &Layout),
+        "vkCreatePipelineLayout");
+
+  VkAttachmentDescription attachment = {};
+  attachment.format = kFormat;
+  attachment.samples = VK_SAMPLE_COUNT_1_BIT;
+  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+  attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  attachment.initialLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  attachment.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  VkAttachmentReference reference = {0,
+                                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkSubpassDescription subpass = {};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.colorAttachmentCount = 1;
+  subpass.pColorAttachments = &reference;
+  auto passInfo = makeStruct<VkRenderPassCreateInfo>(
+      VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO);
+  passInfo.attachmentCount = 1;
+  passInfo.pAttachments = &attachment;
+  passInfo.subpassCount = 1;
+  passInfo.pSubpasses = &subpass;
+  check(vkCreateRenderPass(Device, &passInfo, nullptr, &LoadPass),
+        "vkCreateRenderPass");
+}
+
+VkPipeline Context::makePipeline(VkRenderPass pass,
+                                 VkPrimitiveTopology topology,
+                                 std::vector<VkDynamicState> dynamic) {
+  VkPipelineShaderStageCreateInfo stages[2] = {
+      makeStruct<VkPipelineShaderStageCreateInfo>(
+          VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO),
+      makeStruct<VkPipelineShaderStageCreateInfo>(
+          VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO)};
+  stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
+  stages[0].module = VertexShader;
+  stages[0].pName = "main";
+  stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
+  stages[1].module = FragmentShader;
+  stages[1].pName = "main";
+  VkVertexInputBindingDescription binding = {0, 8, VK_VERTEX_INPUT_RATE_VERTEX};
+  VkVertexInputAttributeDescription attribute = {0, 0, VK_FORMAT_R32G32_SFLOAT,
+                                                 0};
+  auto input = makeStruct<VkPipelineVertexInputStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO);
+  input.vertexBindingDescriptionCount = 1;
+  input.pVertexBindingDescriptions = &binding;
+  input.vertexAttributeDescriptionCount = 1;
+  input.pVertexAttributeDescriptions = &attribute;
+  auto assembly = makeStruct<VkPipelineInputAssemblyStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO);
+  assembly.topology = topology;
+  auto viewport = makeStruct<VkPipelineViewportStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO);
+  viewport.viewportCount = 1;
+  viewport.scissorCount = 1;
+  auto raster = makeStruct<VkPipelineRasterizationStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO);
+  raster.polygonMode = VK_POLYGON_MODE_FILL;
+  raster.cullMode = VK_CULL_MODE_NONE;
+  raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+  raster.lineWidth = 1;
+  auto multisample = makeStruct<VkPipelineMultisampleStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO);
+  multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  VkPipelineColorBlendAttachmentState blendAttachment = {};
+  blendAttachment.colorWriteMask = 0xf;
+  auto blend = makeStruct<VkPipelineColorBlendStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO);
+  blend.attachmentCount = 1;
+  blend.pAttachments = &blendAttachment;
+  dynamic.push_back(VK_DYNAMIC_STATE_VIEWPORT);
+  dynamic.push_back(VK_DYNAMIC_STATE_SCISSOR);
+  auto dynamicInfo = makeStruct<VkPipelineDynamicStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO);
+  dynamicInfo.dynamicStateCount = uint32_t(dynamic.size());
+  dynamicInfo.pDynamicStates = dynamic.data();
+  auto rendering = makeStruct<VkPipelineRenderingCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
+  rendering.colorAttachmentCount = 1;
+  rendering.pColorAttachmentFormats = &kFormat;
+  auto info = makeStruct<VkGraphicsPipelineCreateInfo>(
+      VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO);
+  info.pNext = pass ? nullptr : &rendering;
+  info.stageCount = 2;
+  info.pStages = stages;
+  info.pVertexInputState = &input;
+  info.pInputAssemblyState = &assembly;
+  info.pViewportState = &viewport;
+  info.pRasterizationState = &raster;
+  info.pMultisampleState = &multisample;
+  info.pColorBlendState = &blend;
+  info.pDynamicState = &dynamicInfo;
+  info.layout = Layout;
+  info.renderPass = pass;
+  VkPipeline pipeline;
+  check(vkCreateGraphicsPipelines(Device, VK_NULL_HANDLE, 1, &info, nullptr,
+                                  &pipeline),
+        "vkCreateGraphicsPipelines");
+  return pipeline;
+}
+
+void Context::setViewportAndScissor(VkCommandBuffer commands,
+                                    VkRect2D scissor) {
+  VkViewport viewport = {0, 0, float(kSize), float(kSize), 0, 1};
+  vkCmdSetViewport(commands, 0, 1, &viewport);
+  vkCmdSetScissor(commands, 0, 1, &scissor);
+}
+
+/// A layout transition of the whole image.
+void transition(VkCommandBuffer commands, VkImage image, VkImageLayout from,
+                VkImageLayout to, VkAccessFlags fromAccess,
+                VkAccessFlags toAccess, VkPipelineStageFlags fromStage,
+                VkPipelineStageFlags toStage) {
+  auto barrier =
+      makeStruct<VkImageMemoryBarrier>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
+  barrier.srcAccessMask = fromAccess;
+  barrier.dstAccessMask = toAccess;
+  barrier.oldLayout = from;
+  barrier.newLayout = to;
+  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.image = image;
+  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  vkCmdPipelineBarrier(commands, fromStage, toStage, 0, 0, nullptr, 0, nullptr,
+                       1, &barrier);
+}
+
+void Context::run(const std::function<void(VkCommandBuffer)> &body) {
+  auto allocateInfo = makeStruct<VkCommandBufferAllocateInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+  allocateInfo.commandPool = Pool;
+  allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  allocateInfo.commandBufferCount = 1;
+  VkCommandBuffer commands;
+  check(vkAllocateCommandBuffers(Device, &allocateInfo, &commands),
+        "vkAllocateCommandBuffers");
+  auto begin = makeStruct<VkCommandBufferBeginInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+  check(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer");
+  transition(commands, Image, VK_IMAGE_LAYOUT_UNDEFINED,
+             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
+             VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+             VK_PIPELINE_STAGE_TRANSFER_BIT);
+  VkClearColorValue blue = {{0, 0, 1, 1}};
+  VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  vkCmdClearColorImage(commands, Image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                       &blue, 1, &range);
+  transition(commands, Image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+             VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+             VK_ACCESS_TRANSFER_WRITE_BIT,
+             VK_ACCESS_COLOR_ATTACHMENT_READ_BIT |
+                 VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+             VK_PIPELINE_STAGE_TRANSFER_BIT,
+             VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT);
+  VkDeviceSize offset = 0;
+  vkCmdBindVertexBuffers(commands, 0, 1, &Vertices, &offset);
+  body(commands);
+  transition(commands, Image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+             VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+             VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+             VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+             VK_PIPELINE_STAGE_TRANSFER_BIT);
+  VkBufferImageCopy copy = {};
+  copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  copy.imageExtent = {kSize, kSize, 1};
+  vkCmdCopyImageToBuffer(commands, Image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                         Readback, 1, &copy);
+  check(vkEndCommandBuffer(commands), "vkEndCommandBuffer");
+  auto submit = makeStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &commands;
+  check(vkQueueSubmit(Queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
+  check(vkQueueWaitIdle(Queue), "vkQueueWaitIdle");
+  vkFreeCommandBuffers(Device, Pool, 1, &commands);
+}
+
+std::string name(const Rgba &texel) {
+  return std::to_string(texel[0]) + "," + std::to_string(texel[1]) + "," +
+         std::to_string(texel[2]) + "," + std::to_string(texel[3]);
+}
+
+/// PASS, or FAIL with the first texel that differs from \p expected.
+bool verdict(const Context &ctx, const char *name,
+             const std::function<Rgba(uint32_t, uint32_t)> &expected) {
+  unsigned wrong = 0;
+  std::string first;
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x)
+      if (ctx.at(x, y) != expected(x, y) && !wrong++)
+        first = "texel " + std::to_string(x) + "," + std::to_string(y) +
+                ": expected " + ::name(expected(x, y)) + ", got " +
+                ::name(ctx.at(x, y));
+  if (wrong)
+    std::printf("FAIL %s: %s (%u of 64 differ)\n", name, first.c_str(), wrong);
+  else
+    std::printf("PASS %s\n", name);
+  std::fflush(stdout);
+  return !wrong;
+}
+
+bool dynamicRendering(Context &ctx) {
+  VkPipeline pipeline =
+      ctx.makePipeline(VK_NULL_HANDLE, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP);
+  VkRect2D area = {{2, 2}, {4, 4}};
+  ctx.run([&](VkCommandBuffer commands) {
+    auto color = makeStruct<VkRenderingAttachmentInfo>(
+        VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO);
+    color.imageView = ctx.View;
+    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    color.clearValue.color = {{0.25f, 0.5f, 0.75f, 1}};
+    auto info = makeStruct<VkRenderingInfo>(VK_STRUCTURE_TYPE_RENDERING_INFO);
+    info.renderArea = area;
+    info.layerCount = 1;
+    info.colorAttachmentCount = 1;
+    info.pColorAttachments = &color;
+    vkCmdBeginRendering(commands, &info);
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    ctx.setViewportAndScissor(commands, area);
+    vkCmdPushConstants(commands, ctx.Layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                       sizeof(Color), &kGreenPush);
+    vkCmdDraw(commands, 4, 1, 4, 0);
+    vkCmdEndRendering(commands);
+  });
+  vkDestroyPipeline(ctx.Device, pipeline, nullptr);
+  return verdict(ctx, "dynamic-rendering", [](uint32_t x, uint32_t y) {
+    bool inArea = x >= 2 && x < 6 && y >= 2 && y < 6;
+    return !inArea ? kBlue : x < 4 ? kGreen : Rgba{64, 128, 191, 255};
+  });
+}
+
+bool renderPass2(Context &ctx) {
+  auto attachment = makeStruct<VkAttachmentDescription2>(
+      VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2);
+  attachment.format = kFormat;
+  attachment.samples = VK_SAMPLE_COUNT_1_BIT;
+  attachment.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+  attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+  attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+  attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  attachment.initialLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  attachment.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  auto reference = makeStruct<VkAttachmentReference2>(
+      VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2);
+  reference.attachment = 0;
+  reference.layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  reference.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+  auto subpass = makeStruct<VkSubpassDescription2>(
+      VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2);
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.colorAttachmentCount = 1;
+  subpass.pColorAttachments = &reference;
+  auto passInfo = makeStruct<VkRenderPassCreateInfo2>(
+      VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2);
+  passInfo.attachmentCount = 1;
+  passInfo.pAttachments = &attachment;
+  passInfo.subpassCount = 1;
+  passInfo.pSubpasses = &subpass;
+  VkRenderPass pass;
+  check(vkCreateRenderPass2(ctx.Device, &passInfo, nullptr, &pass),
+        "vkCreateRenderPass2");
+  // Imageless: the framebuffer knows the view's description, the begin
+  // info names the view.
+  auto image = makeStruct<VkFramebufferAttachmentImageInfo>(
+      VK_STRUCTURE_TYPE_FRAMEBUFFER_ATTACHMENT_IMAGE_INFO);
+  image.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  image.width = kSize;
+  image.height = kSize;
+  image.layerCount = 1;
+  image.viewFormatCount = 1;
+  image.pViewFormats = &kFormat;
+  auto attachments = makeStruct<VkFramebufferAttachmentsCreateInfo>(
+      VK_STRUCTURE_TYPE_FRAMEBUFFER_ATTACHMENTS_CREATE_INFO);
+  attachments.attachmentImageInfoCount = 1;
+  attachments.pAttachmentImageInfos = &image;
+  auto framebufferInfo = makeStruct<VkFramebufferCreateInfo>(
+      VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO);
+  framebufferInfo.pNext = &attachments;
+  framebufferInfo.flags = VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT;
+  framebufferInfo.renderPass = pass;
+  framebufferInfo.attachmentCount = 1;
+  framebufferInfo.width = kSize;
+  framebufferInfo.height = kSize;
+  framebufferInfo.layers = 1;
+  VkFramebuffer framebuffer;
+  check(
+      vkCreateFramebuffer(ctx.Device, &framebufferInfo, nullptr, &framebuffer),
+      "vkCreateFramebuffer");
+  VkPipeline pipeline =
+      ctx.makePipeline(pass, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP);
+  ctx.run([&](VkCommandBuffer commands) {
+    auto views = makeStruct<VkRenderPassAttachmentBeginInfo>(
+        VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO);
+    views.attachmentCount = 1;
+    views.pAttachments = &ctx.View;
+    auto begin = makeStruct<VkRenderPassBeginInfo>(
+        VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO);
+    begin.pNext = &views;
+    begin.renderPass = pass;
+    begin.framebuffer = framebuffer;
+    begin.renderArea = {{0, 0}, {kSize, kSize}};
+    auto subpassBegin =
+        makeStruct<VkSubpassBeginInfo>(VK_STRUCTURE_TYPE_SUBPASS_BEGIN_INFO);
+    subpassBegin.contents = VK_SUBPASS_CONTENTS_INLINE;
+    vkCmdBeginRenderPass2(commands, &begin, &subpassBegin);
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    ctx.setViewportAndScissor(commands, {{0, 0}, {kSize / 2, kSize}});
+    vkCmdPushConstants(commands, ctx.Layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                       sizeof(Color), &kGreenPush);
+    vkCmdDraw(commands, 4, 1, 0, 0);
+    auto subpassEnd =
+        makeStruct<VkSubpassEndInfo>(VK_STRUCTURE_TYPE_SUBPASS_END_INFO);
+    vkCmdEndRenderPass2(commands, &subpassEnd);
+  });
+  vkDestroyPipeline(ctx.Device, pipeline, nullptr);
+  vkDestroyFramebuffer(ctx.Device, framebuffer, nullptr);
+  vkDestroyRenderPass(ctx.Device, pass, nullptr);
+  return verdict(ctx, "render-pass2",
+                 [](uint32_t x, uint32_t) { return x < 4 ? kGreen : kBlue; });
+}
+
+/// Begins LoadPass over the whole image.
+VkFramebuffer beginLoadPass(Context &ctx, VkCommandBuffer commands) {
+  auto framebufferInfo = makeStruct<VkFramebufferCreateInfo>(
+      VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO);
+  framebufferInfo.renderPass = ctx.LoadPass;
+  framebufferInfo.attachmentCount = 1;
+  framebufferInfo.pAttachments = &ctx.View;
+  framebufferInfo.width = kSize;
+  framebufferInfo.height = kSize;
+  framebufferInfo.layers = 1;
+  VkFramebuffer framebuffer;
+  check(
+      vkCreateFramebuffer(ctx.Device, &framebufferInfo, nullptr, &framebuffer),
+      "vkCreateFramebuffer");
+  auto begin = makeStruct<VkRenderPassBeginInfo>(
+      VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO);
+  begin.renderPass = ctx.LoadPass;
+  begin.framebuffer = framebuffer;
+  begin.renderArea = {{0, 0}, {kSize, kSize}};
+  vkCmdBeginRenderPass(commands, &begin, VK_SUBPASS_CONTENTS_INLINE);
+  return framebuffer;
+}
+
+bool clearAttachments(Context &ctx) {
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  ctx.run([&](VkCommandBuffer commands) {
+    framebuffer = beginLoadPass(ctx, commands);
+    VkClearAttachment clear = {};
+    clear.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    clear.colorAttachment = 0;
+    clear.clearValue.color = {{1, 0, 0, 1}};
+    VkClearRect rect = {{{1, 1}, {2, 2}}, 0, 1};
+    vkCmdClearAttachments(commands, 1, &clear, 1, &rect);
+    vkCmdEndRenderPass(commands);
+  });
+  vkDestroyFramebuffer(ctx.Device, framebuffer, nullptr);
+  return verdict(ctx, "clear-attachments", [](uint32_t x, uint32_t y) {
+    return x >= 1 && x < 3 && y >= 1 && y < 3 ? kRed : kBlue;
+  });
+}
+
+bool indirectDraws(Context &ctx) {
+  // After the vertices: indices 4..11 at byte 1024, indirect commands at
+  // 2048, the count at 3072.
+  uint16_t indices[8] = {4, 5, 6, 7, 8, 9, 10, 11};
+  std::memcpy(ctx.VertexData + 1024, indices, sizeof(indices));
+  // The right half: indices 4-7 (index 516 on from the buffer's start) are
+  // vertices 8-11. The index buffer is bound at offset 0: lavapipe (Mesa
+  // 22.3) draws nothing for an indexed indirect draw whose index buffer is
+  // bound at 1024 (its direct draw is right).
+  VkDrawIndexedIndirectCommand indexed = {4, 1, 512 + 4, 0, 0};
+  std::memcpy(ctx.VertexData + 2048, &indexed, sizeof(indexed));
+  // The left half, then the whole screen, which the count leaves out.
+  VkDrawIndirectCommand draws[2] = {{4, 1, 4, 0}, {4, 1, 0, 0}};
+  std::memcpy(ctx.VertexData + 2560, draws, sizeof(draws));
+  uint32_t count = 1;
+  std::memcpy(ctx.VertexData + 3072, &count, sizeof(count));
+  VkPipeline pipeline =
+      ctx.makePipeline(ctx.LoadPass, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP);
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  ctx.run([&](VkCommandBuffer commands) {
+    framebuffer = beginLoadPass(ctx, commands);
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    ctx.setViewportAndScissor(commands);
+    vkCmdBindIndexBuffer(commands, ctx.Vertices, 0, VK_INDEX_TYPE_UINT16);
+    vkCmdPushConstants(commands, ctx.Layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                       sizeof(Color), &kRedPush);
+    vkCmdDrawIndexedIndirect(commands, ctx.Vertices, 2048, 1,
+                             sizeof(VkDrawIndexedIndirectCommand));
+    vkCmdPushConstants(commands, ctx.Layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                       sizeof(Color), &kGreenPush);
+    vkCmdDrawIndirectCount(commands, ctx.Vertices, 2560, ctx.Vertices, 3072, 2,
+                           sizeof(VkDrawIndirectCommand));
+    vkCmdEndRenderPass(commands);
+  });
+  vkDestroyPipeline(ctx.Device, pipeline, nullptr);
+  vkDestroyFramebuffer(ctx.Device, framebuffer, nullptr);
+  return verdict(ctx, "indirect-draws",
+                 [](uint32_t x, uint32_t) { return x < 4 ? kGreen : kRed; });
+}
+
+bool dynamicState(Context &ctx) {
+  // Vertices 12-14, (-1,-1), (-1,1), (1,-1): pixel (0,0), (0,8), (8,0),
+  // counter-clockwise in framebuffer coordinates (y down), covering the
+  // pixels with x + y < 7 (centres x + 0.5 + y + 0.5 < 8).
+  VkPipeline pipeline =
+      ctx.makePipeline(ctx.LoadPass, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP,
+                       {VK_DYNAMIC_STATE_CULL_MODE, VK_DYNAMIC_STATE_FRONT_FACE,
+                        VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY});
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  ctx.run([&](VkCommandBuffer commands) {
+    framebuffer = beginLoadPass(ctx, commands);
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    ctx.setViewportAndScissor(commands);
+    vkCmdSetPrimitiveTopology(commands, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+    // Front-facing (counter-clockwise is front) and back faces culled:
+    // drawn, red.
+    vkCmdSetFrontFace(commands, VK_FRONT_FACE_COUNTER_CLOCKWISE);
+    vkCmdSetCullMode(commands, VK_CULL_MODE_BACK_BIT);
+    vkCmdPushConstants(commands, ctx.Layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                       sizeof(Color), &kRedPush);
+    vkCmdDraw(commands, 3, 1, 12, 0);
+    // Now the front faces are culled: the green triangle is not drawn.
+    vkCmdSetCullMode(commands, VK_CULL_MODE_FRONT_BIT);
+    vkCmdPushConstants(commands, ctx.Layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                       sizeof(Color), &kGreenPush);
+    vkCmdDraw(commands, 3, 1, 12, 0);
+    vkCmdEndRenderPass(commands);
+  });
+  vkDestroyPipeline(ctx.Device, pipeline, nullptr);
+  vkDestroyFramebuffer(ctx.Device, framebuffer, nullptr);
+  return verdict(ctx, "dynamic-state", [](uint32_t x, uint32_t y) {
+    return x + y < 7 ? kRed : kBlue;
+  });
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: GraphicsApiCheck SPV_DIR\n");
+    return 2;
+  }
+  Context ctx;
+  ctx.setUp(argv[1]);
+  bool passed = true;
+  for (bool (*run)(Context &) : {dynamicRendering, renderPass2,
+                                 clearAttachments, indirectDraws, dynamicState})
+    passed &= run(ctx);
+  return passed ? 0 : 1;
+}
