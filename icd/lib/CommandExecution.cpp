@@ -171,8 +171,8 @@ public:
   llvm::Error operator()(const command::CopyImage &command) {
     return copyImage(command);
   }
-  llvm::Error operator()(const command::ClearColorImage &command) {
-    return clearColorImage(command);
+  llvm::Error operator()(const command::ClearImage &command) {
+    return clearImage(command);
   }
   llvm::Error operator()(const command::ExecuteCommands &command) {
     for (const CommandBuffer *secondary : command.commandBuffers) {

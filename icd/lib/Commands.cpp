@@ -276,10 +276,24 @@ VKAPI_ATTR void VKAPI_CALL spvb_CmdClearColorImage(
     VkCommandBuffer commandBuffer, VkImage image, VkImageLayout,
     const VkClearColorValue *pColor, uint32_t rangeCount,
     const VkImageSubresourceRange *pRanges) {
+  VkClearValue value;
+  value.color = *pColor;
   record(commandBuffer,
-         command::ClearColorImage{fromHandle<Image>(image), *pColor,
-                                  std::vector<VkImageSubresourceRange>(
-                                      pRanges, pRanges + rangeCount)});
+         command::ClearImage{fromHandle<Image>(image), value, false,
+                             std::vector<VkImageSubresourceRange>(
+                                 pRanges, pRanges + rangeCount)});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdClearDepthStencilImage(
+    VkCommandBuffer commandBuffer, VkImage image, VkImageLayout,
+    const VkClearDepthStencilValue *pDepthStencil, uint32_t rangeCount,
+    const VkImageSubresourceRange *pRanges) {
+  VkClearValue value;
+  value.depthStencil = *pDepthStencil;
+  record(commandBuffer,
+         command::ClearImage{fromHandle<Image>(image), value, true,
+                             std::vector<VkImageSubresourceRange>(
+                                 pRanges, pRanges + rangeCount)});
 }
 
 /// Commands run in submission order, each to completion: every barrier is

@@ -38,35 +38,25 @@ getAttachment(const ImageView *view, const char *name, uint32_t index) {
   return attachment;
 }
 
-/// Writes the texel \p texel over \p area of \p attachment; with
-/// \p keepMask, the bytes whose bits are set in it keep their value (the
-/// other aspect of a depth/stencil texel).
-static void fillArea(const runtime::Attachment &attachment, VkRect2D area,
-                     const uint8_t *texel, const uint8_t *keepMask) {
-  unsigned bytes = attachment.format->texelBytes;
+/// Calls \p write for each texel of \p area of \p attachment.
+static void forArea(const runtime::Attachment &attachment, VkRect2D area,
+                    llvm::function_ref<void(uint8_t *)> write) {
   uint32_t x1 =
       std::min<uint32_t>(area.offset.x + area.extent.width, attachment.width);
   uint32_t y1 =
       std::min<uint32_t>(area.offset.y + area.extent.height, attachment.height);
   for (uint32_t y = area.offset.y; y < y1; ++y)
-    for (uint32_t x = area.offset.x; x < x1; ++x) {
-      uint8_t *to = attachment.at(x, y);
-      for (unsigned b = 0; b < bytes; ++b)
-        to[b] = keepMask
-                    ? uint8_t((to[b] & keepMask[b]) | (texel[b] & ~keepMask[b]))
-                    : texel[b];
-    }
+    for (uint32_t x = area.offset.x; x < x1; ++x)
+      write(attachment.at(x, y));
 }
 
 /// Clears \p area of \p attachment to \p value: its colour (with
-/// \p colorOrDepth), or the depth and stencil aspects asked for (the other
-/// keeps its bytes).
+/// \p colorOrDepth), or the depth and stencil aspects asked for (each
+/// writes only its own bytes).
 static void clearArea(const runtime::Attachment &attachment, VkRect2D area,
                       const VkClearValue &value, bool colorOrDepth,
                       bool stencil) {
   const runtime::VulkanFormat &format = *attachment.format;
-  std::vector<uint8_t> texel(format.texelBytes);
-  bool depth = colorOrDepth;
   if (format.components) {
     if (!colorOrDepth)
       return;
@@ -77,34 +67,18 @@ static void clearArea(const runtime::Attachment &attachment, VkRect2D area,
                        ? int64_t(value.color.int32[c])
                        : int64_t(value.color.uint32[c]);
     }
+    std::vector<uint8_t> texel(format.texelBytes);
     runtime::encodeColor(format, color, texel.data());
-    fillArea(attachment, area, texel.data(), nullptr);
+    forArea(attachment, area,
+            [&](uint8_t *to) { std::memcpy(to, texel.data(), texel.size()); });
     return;
   }
-  depth = depth && format.depthBits;
-  stencil = stencil && format.stencilBits;
-  if (!depth && !stencil)
-    return;
-  std::vector<uint8_t> keep(format.texelBytes, 0), probe(format.texelBytes);
-  if (depth) {
-    runtime::encodeDepth(format, value.depthStencil.depth, texel.data());
-  } else {
-    // The depth bits: those a depth of 1 sets in a zero texel.
-    runtime::encodeDepth(format, 1.0, probe.data());
-    for (size_t b = 0; b < probe.size(); ++b)
-      keep[b] |= probe[b];
-  }
-  if (stencil) {
-    runtime::encodeStencil(format, uint8_t(value.depthStencil.stencil),
-                           texel.data());
-  } else {
-    std::fill(probe.begin(), probe.end(), 0);
-    runtime::encodeStencil(format, 0xff, probe.data());
-    for (size_t b = 0; b < probe.size(); ++b)
-      keep[b] |= probe[b];
-  }
-  fillArea(attachment, area, texel.data(),
-           depth && stencil ? nullptr : keep.data());
+  forArea(attachment, area, [&](uint8_t *to) {
+    if (colorOrDepth)
+      runtime::encodeDepth(format, value.depthStencil.depth, to);
+    if (stencil)
+      runtime::encodeStencil(format, uint8_t(value.depthStencil.stencil), to);
+  });
 }
 
 /// The load operations that clear: each attachment's at the start of the

@@ -4,10 +4,10 @@
 // in both tilings, for sampling, storage (with atomics on the 32- and
 // 64-bit integer ones, as Vulkan requires), transfers and colour
 // attachments; linear filtering and blending for the formats whose
-// components are not integers. Other image formats report no image
-// features and are refused by vkCreateImage and vkCreateBufferView. Vertex
-// buffers take every colour format the runtime decodes
-// (cpu_runtime/VulkanFormats.h).
+// components are not integers. The other formats the runtime describes
+// (cpu_runtime/VulkanFormats.h: BGRA, sRGB, packed, depth/stencil) are
+// attachments and transfer images only, until the sampler reads them.
+// Vertex buffers take every colour format the runtime decodes.
 //
 //===----------------------------------------------------------------------===//
 #include "Formats.h"
@@ -30,6 +30,13 @@ const runtime::ImageFormat *spvb::icd::getImageFormat(VkFormat format) {
                                           : runtime::getImageFormat(spirv);
 }
 
+unsigned spvb::icd::getImageTexelBytes(VkFormat format) {
+  if (const runtime::ImageFormat *texels = getImageFormat(format))
+    return texels->texelBytes;
+  const runtime::VulkanFormat *described = runtime::getVulkanFormat(format);
+  return described ? described->texelBytes : 0;
+}
+
 static bool isIntegerKind(runtime::NumericKind kind) {
   return kind == runtime::NumericKind::Sint ||
          kind == runtime::NumericKind::Uint;
@@ -41,6 +48,19 @@ static VkFormatProperties getFormatProperties(VkFormat format) {
   if (described && described->components)
     properties.bufferFeatures = VK_FORMAT_FEATURE_VERTEX_BUFFER_BIT;
   const runtime::ImageFormat *texels = getImageFormat(format);
+  constexpr VkFormatFeatureFlags kTransfer =
+      VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+  if (!texels && described) {
+    VkFormatFeatureFlags image =
+        described->components
+            ? VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | kTransfer
+            : VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | kTransfer;
+    if (described->components && !runtime::isIntegerFormat(*described))
+      image |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT;
+    properties.linearTilingFeatures = image;
+    properties.optimalTilingFeatures = image;
+    return properties;
+  }
   if (!texels)
     return properties;
   VkFormatFeatureFlags image = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
@@ -109,8 +129,7 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_GetPhysicalDeviceImageFormatProperties(
   VkFormatFeatureFlags have = tiling == VK_IMAGE_TILING_LINEAR
                                   ? features.linearTilingFeatures
                                   : features.optimalTilingFeatures;
-  // Usages the formats serve; depth/stencil and input attachments are not
-  // served yet.
+  // Usages the formats serve; input attachments are not served yet.
   VkFormatFeatureFlags need = 0;
   if (usage & VK_IMAGE_USAGE_SAMPLED_BIT)
     need |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
@@ -122,10 +141,13 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_GetPhysicalDeviceImageFormatProperties(
     need |= VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
   if (usage & VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT)
     need |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT;
+  if (usage & VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT)
+    need |= VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
   constexpr VkImageUsageFlags kServed =
       VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
       VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
-      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+      VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
   constexpr VkImageCreateFlags kCreateFlags =
       VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |
       VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT |

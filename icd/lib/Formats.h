@@ -3,6 +3,7 @@
 #define SPVBRIDGE_ICD_LIB_FORMATS_H
 
 #include "spvbridge/cpu_runtime/ImageFormats.h"
+#include "spvbridge/cpu_runtime/VulkanFormats.h"
 
 #include <vulkan/vulkan.h>
 
@@ -12,6 +13,12 @@ namespace spvb::icd {
 /// images and texel buffers cannot have: those with a SPIR-V image format
 /// (Vulkan's compatibility table), which the runtime reads and writes.
 const runtime::ImageFormat *getImageFormat(VkFormat format);
+
+/// The texel size of an image of \p format, or 0 for one images cannot
+/// have: the formats with a SPIR-V image format, and those only drawn
+/// into, copied and cleared (BGRA, sRGB, packed, depth/stencil; the
+/// runtime's VulkanFormats.h describes them).
+unsigned getImageTexelBytes(VkFormat format);
 
 } // namespace spvb::icd
 

@@ -8,6 +8,7 @@
 #include "HandleChecks.h"
 
 #include "spvbridge/cpu_runtime/ImageFormats.h"
+#include "spvbridge/cpu_runtime/VulkanFormats.h"
 
 #include <cstring>
 
@@ -47,6 +48,47 @@ static bool fits(const Image &image, uint32_t level, uint32_t baseLayer,
          offset.z + extent.depth <= size.depth;
 }
 
+/// For a copy of one aspect of a combined depth/stencil \p image: the
+/// format of that aspect's texels in the buffer (D16_UNORM, X8_D24, D32 or
+/// S8); null when the buffer holds the image's own texels.
+static const runtime::VulkanFormat *getAspectFormat(const Image &image,
+                                                    VkImageAspectFlags aspect) {
+  const runtime::VulkanFormat *format = runtime::getVulkanFormat(image.format);
+  if (!format || !format->depthBits || !format->stencilBits)
+    return nullptr;
+  if (aspect & VK_IMAGE_ASPECT_STENCIL_BIT)
+    return runtime::getVulkanFormat(VK_FORMAT_S8_UINT);
+  return runtime::getVulkanFormat(format->depthBits == 16 ? VK_FORMAT_D16_UNORM
+                                  : format->depthBits == 24
+                                      ? VK_FORMAT_X8_D24_UNORM_PACK32
+                                      : VK_FORMAT_D32_SFLOAT);
+}
+
+/// Copies \p count texels of one aspect between an image of \p format
+/// and a buffer of \p aspect's format (the image's other aspect keeps its
+/// bytes).
+static void copyAspect(const runtime::VulkanFormat &format,
+                       const runtime::VulkanFormat &aspect, uint8_t *texels,
+                       uint8_t *bytes, uint32_t count, bool toImage) {
+  for (uint32_t i = 0; i < count; ++i) {
+    uint8_t *texel = texels + i * format.texelBytes;
+    uint8_t *value = bytes + i * aspect.texelBytes;
+    if (aspect.stencilBits) {
+      if (toImage)
+        runtime::encodeStencil(format, runtime::decodeStencil(aspect, value),
+                               texel);
+      else
+        runtime::encodeStencil(aspect, runtime::decodeStencil(format, texel),
+                               value);
+    } else if (toImage) {
+      runtime::encodeDepth(format, runtime::decodeDepth(aspect, value), texel);
+    } else {
+      std::memset(value, 0, aspect.texelBytes);
+      runtime::encodeDepth(aspect, runtime::decodeDepth(format, texel), value);
+    }
+  }
+}
+
 llvm::Error
 spvb::icd::copyBufferImage(const command::CopyBufferImage &command) {
   const char *name =
@@ -67,14 +109,17 @@ spvb::icd::copyBufferImage(const command::CopyBufferImage &command) {
                                                 : region.imageExtent.width;
     uint32_t imageHeight = region.bufferImageHeight ? region.bufferImageHeight
                                                     : region.imageExtent.height;
+    const runtime::VulkanFormat *aspect =
+        getAspectFormat(image, layers.aspectMask);
+    unsigned bufferTexelBytes = aspect ? aspect->texelBytes : image.texelBytes;
     VkDeviceSize rowBytes =
-        VkDeviceSize(region.imageExtent.width) * image.texelBytes;
+        VkDeviceSize(region.imageExtent.width) * bufferTexelBytes;
     VkDeviceSize last =
         region.bufferOffset +
         ((VkDeviceSize(layers.layerCount) * region.imageExtent.depth - 1) *
              imageHeight +
          region.imageExtent.height - 1) *
-            rowLength * image.texelBytes +
+            rowLength * bufferTexelBytes +
         rowBytes;
     if (last > command.buffer->size)
       return fail(name, "a region lies outside the buffer");
@@ -90,8 +135,11 @@ spvb::icd::copyBufferImage(const command::CopyBufferImage &command) {
               ((VkDeviceSize(layer) * region.imageExtent.depth + z) *
                    imageHeight +
                y) *
-                  rowLength * image.texelBytes;
-          if (command.toImage)
+                  rowLength * bufferTexelBytes;
+          if (aspect)
+            copyAspect(*runtime::getVulkanFormat(image.format), *aspect, texels,
+                       bytes, region.imageExtent.width, command.toImage);
+          else if (command.toImage)
             std::memcpy(texels, bytes, rowBytes);
           else
             std::memcpy(bytes, texels, rowBytes);
@@ -132,24 +180,42 @@ llvm::Error spvb::icd::copyImage(const command::CopyImage &command) {
   return llvm::Error::success();
 }
 
-llvm::Error
-spvb::icd::clearColorImage(const command::ClearColorImage &command) {
-  if (llvm::Error error = checkImage(command.image, "vkCmdClearColorImage"))
+llvm::Error spvb::icd::clearImage(const command::ClearImage &command) {
+  const char *name = command.depthStencil ? "vkCmdClearDepthStencilImage"
+                                          : "vkCmdClearColorImage";
+  if (llvm::Error error = checkImage(command.image, name))
     return error;
   const Image &image = *command.image;
-  const runtime::ImageFormat &format =
-      *runtime::getImageFormat(image.spirvFormat);
-  // The clear value is read as the format's kind: floats for float,
-  // UNORM and SNORM formats, integers for the others.
-  runtime::Texel texel;
-  for (int c = 0; c < 4; ++c) {
-    texel.f[c] = command.color.float32[c];
-    texel.i[c] = format.kind == runtime::NumericKind::Sint
-                     ? uint64_t(int64_t(command.color.int32[c]))
-                     : uint64_t(command.color.uint32[c]);
+  const runtime::VulkanFormat *format = runtime::getVulkanFormat(image.format);
+  std::vector<uint8_t> bytes(image.texelBytes);
+  if (command.depthStencil) {
+    if (!format || format->components)
+      return fail(name, "the image is not a depth/stencil image");
+  } else if (image.spirvFormat) {
+    // The clear value is read as the format's kind: floats for float,
+    // UNORM and SNORM formats, integers for the others.
+    const runtime::ImageFormat &texels =
+        *runtime::getImageFormat(image.spirvFormat);
+    runtime::Texel texel;
+    for (int c = 0; c < 4; ++c) {
+      texel.f[c] = command.value.color.float32[c];
+      texel.i[c] = texels.kind == runtime::NumericKind::Sint
+                       ? uint64_t(int64_t(command.value.color.int32[c]))
+                       : uint64_t(command.value.color.uint32[c]);
+    }
+    runtime::encodeTexel(texels, texel, bytes.data());
+  } else if (format && format->components) {
+    runtime::Color color;
+    for (int c = 0; c < 4; ++c) {
+      color.f[c] = command.value.color.float32[c];
+      color.i[c] = format->kind == runtime::ComponentKind::Sint
+                       ? int64_t(command.value.color.int32[c])
+                       : int64_t(command.value.color.uint32[c]);
+    }
+    runtime::encodeColor(*format, color, bytes.data());
+  } else {
+    return fail(name, "the image is not a colour image");
   }
-  uint8_t bytes[16];
-  runtime::encodeTexel(format, texel, bytes);
   for (const VkImageSubresourceRange &range : command.ranges) {
     uint32_t levels = range.levelCount == VK_REMAINING_MIP_LEVELS
                           ? image.levels - range.baseMipLevel
@@ -164,8 +230,20 @@ spvb::icd::clearColorImage(const command::ClearColorImage &command) {
            ++layer) {
         uint8_t *texels = image.getData() + image.getOffset(level, layer);
         VkDeviceSize count = image.getLayerSize(level) / image.texelBytes;
-        for (VkDeviceSize t = 0; t < count; ++t)
-          std::memcpy(texels + t * image.texelBytes, bytes, image.texelBytes);
+        for (VkDeviceSize t = 0; t < count; ++t) {
+          uint8_t *texel = texels + t * image.texelBytes;
+          if (!command.depthStencil) {
+            std::memcpy(texel, bytes.data(), image.texelBytes);
+            continue;
+          }
+          // Each aspect writes only its own bytes.
+          if (range.aspectMask & VK_IMAGE_ASPECT_DEPTH_BIT)
+            runtime::encodeDepth(*format, command.value.depthStencil.depth,
+                                 texel);
+          if (range.aspectMask & VK_IMAGE_ASPECT_STENCIL_BIT)
+            runtime::encodeStencil(
+                *format, uint8_t(command.value.depthStencil.stencil), texel);
+        }
       }
   }
   return llvm::Error::success();

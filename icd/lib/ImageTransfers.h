@@ -8,10 +8,12 @@
 
 namespace spvb::icd {
 
-/// vkCmdCopyBufferToImage and vkCmdCopyImageToBuffer, region by region.
+/// vkCmdCopyBufferToImage and vkCmdCopyImageToBuffer, region by region;
+/// one aspect of a combined depth/stencil format in the buffer's own
+/// format (depth as D16, X8_D24 or D32, stencil as S8).
 llvm::Error copyBufferImage(const command::CopyBufferImage &command);
 llvm::Error copyImage(const command::CopyImage &command);
-llvm::Error clearColorImage(const command::ClearColorImage &command);
+llvm::Error clearImage(const command::ClearImage &command);
 
 } // namespace spvb::icd
 

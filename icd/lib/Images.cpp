@@ -40,14 +40,12 @@ static VkMemoryRequirements getImageRequirements(const Image &image) {
 
 /// Fills \p image from \p info, or says why it cannot be made.
 static VkResult describeImage(const VkImageCreateInfo &info, Image &image) {
-  const runtime::ImageFormat *texels = getImageFormat(info.format);
-  if (!texels) {
-    std::fprintf(
-        stderr,
-        "error: vkCreateImage: format %d has no SPIR-V image format "
-        "and is not supported (see vkGetPhysicalDeviceFormatProperties)"
-        "\n",
-        info.format);
+  unsigned texelBytes = getImageTexelBytes(info.format);
+  if (!texelBytes) {
+    std::fprintf(stderr,
+                 "error: vkCreateImage: format %d is not supported (see "
+                 "vkGetPhysicalDeviceFormatProperties)\n",
+                 info.format);
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
   }
   if (info.samples != VK_SAMPLE_COUNT_1_BIT) {
@@ -59,8 +57,18 @@ static VkResult describeImage(const VkImageCreateInfo &info, Image &image) {
   }
   image.type = info.imageType;
   image.format = info.format;
-  image.spirvFormat = texels->format;
-  image.texelBytes = texels->texelBytes;
+  const runtime::ImageFormat *texels = getImageFormat(info.format);
+  if (!texels && (info.usage &
+                  (VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT))) {
+    std::fprintf(stderr,
+                 "error: vkCreateImage: format %d is drawn into and copied, "
+                 "not yet sampled or stored by shaders (usage 0x%x; see "
+                 "vkGetPhysicalDeviceFormatProperties)\n",
+                 info.format, unsigned(info.usage));
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
+  }
+  image.spirvFormat = texels ? texels->format : 0;
+  image.texelBytes = texelBytes;
   image.extent = info.extent;
   image.levels = std::max(1u, info.mipLevels);
   image.layers = std::max(1u, info.arrayLayers);
@@ -187,11 +195,13 @@ spvb_CreateImageView(VkDevice device, const VkImageViewCreateInfo *pCreateInfo,
     return fail("image is VK_NULL_HANDLE");
   if (!image->memory)
     return fail("the image has no memory bound");
-  const runtime::ImageFormat *texels = getImageFormat(pCreateInfo->format);
-  if (!texels || texels->texelBytes != image->texelBytes)
+  if (getImageTexelBytes(pCreateInfo->format) != image->texelBytes)
     return fail("format " + std::to_string(pCreateInfo->format) +
                 " cannot view an image of format " +
                 std::to_string(image->format));
+  // Formats without a SPIR-V image format are drawn into and copied, not
+  // read by shaders (the descriptor's format stays Unknown).
+  const runtime::ImageFormat *texels = getImageFormat(pCreateInfo->format);
   const VkComponentMapping &swizzle = pCreateInfo->components;
   auto identity = [](VkComponentSwizzle s, VkComponentSwizzle own) {
     return s == VK_COMPONENT_SWIZZLE_IDENTITY || s == own;
@@ -222,7 +232,7 @@ spvb_CreateImageView(VkDevice device, const VkImageViewCreateInfo *pCreateInfo,
   VkDeviceSize start =
       image->getOffset(range.baseMipLevel, range.baseArrayLayer);
   descriptor.data = image->getData() + start;
-  descriptor.format = texels->format;
+  descriptor.format = texels ? texels->format : 0;
   VkExtent3D extent = image->getLevelExtent(range.baseMipLevel);
   descriptor.extent[0] = extent.width;
   descriptor.extent[1] = extent.height;

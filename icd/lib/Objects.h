@@ -193,7 +193,8 @@ struct Buffer : DestructibleObject {
 struct Image : DestructibleObject {
   VkImageType type = VK_IMAGE_TYPE_2D;
   VkFormat format = VK_FORMAT_UNDEFINED;
-  /// The SPIR-V ImageFormat of its texels.
+  /// The SPIR-V ImageFormat of its texels, or 0 (Unknown) for a format
+  /// shaders do not read yet (Formats.h).
   uint32_t spirvFormat = 0;
   unsigned texelBytes = 0;
   VkExtent3D extent = {1, 1, 1};
@@ -432,9 +433,12 @@ struct CopyImage {
   Image *destination;
   std::vector<VkImageCopy> regions;
 };
-struct ClearColorImage {
+/// vkCmdClearColorImage and vkCmdClearDepthStencilImage (the ranges'
+/// aspects say which of depth and stencil).
+struct ClearImage {
   Image *image;
-  VkClearColorValue color;
+  VkClearValue value;
+  bool depthStencil;
   std::vector<VkImageSubresourceRange> ranges;
 };
 struct ExecuteCommands {
@@ -505,7 +509,7 @@ using Command = std::variant<
     command::FillBuffer, command::UpdateBuffer, command::SetEvent,
     command::WaitEvents, command::WriteTimestamp, command::ResetQueryPool,
     command::Query, command::CopyQueryPoolResults, command::CopyBufferImage,
-    command::CopyImage, command::ClearColorImage, command::ExecuteCommands,
+    command::CopyImage, command::ClearImage, command::ExecuteCommands,
     command::BeginRenderPass, command::NextSubpass, command::EndRenderPass,
     command::BindVertexBuffers, command::BindIndexBuffer, command::Draw,
     command::DrawIndirect, command::ClearAttachments, command::SetDynamicState>;

@@ -25,11 +25,22 @@
 //   dynamic-state        the extended dynamic state: cull mode and front
 //                        face set so that the one triangle drawn is culled,
 //                        then not
+//   depth-stencil-clear  vkCmdClearDepthStencilImage of a combined format
+//                        (D24_UNORM_S8_UINT, else D32_SFLOAT_S8_UINT) to
+//                        depth 0.5 and stencil 7, then of its stencil alone
+//                        to 9; each aspect copied out: depth 0.5 (D24:
+//                        0.5 * (2^24 - 1) = 8388607.5, either neighbour),
+//                        stencil 9
+//   depth-test           a D32_SFLOAT depth attachment cleared to 1 by its
+//                        load operation: red at depth 0.5, green at 0.75
+//                        (fails LESS), green on the left half at 0.25; the
+//                        depth aspect copied out (0.25 and 0.5)
 //
 //   GraphicsApiCheck SPV_DIR
 //
 // SPV_DIR holds Inputs/graphics/{position.vert,color.frag} compiled to
-// position.spv and color.spv. The exit code is 0 if no case failed, 1 if
+// position.spv and color.spv; the push constants are the colour, then the
+// depth at byte 16. The exit code is 0 if no case failed, 1 if
 // one did and 2 if the device could not be set up.
 //
 //===----------------------------------------------------------------------===//
@@ -71,6 +82,18 @@ struct Color {
   float rgba[4];
 };
 constexpr Color kGreenPush = {{0, 1, 0, 1}}, kRedPush = {{1, 0, 0, 1}};
+constexpr VkShaderStageFlags kPushStages =
+    VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+
+/// The push constants: \p color, at \p depth.
+void push(VkCommandBuffer commands, VkPipelineLayout layout, const Color &color,
+          float depth = 0) {
+  struct {
+    Color color;
+    float depth;
+  } values = {color, depth};
+  vkCmdPushConstants(commands, layout, kPushStages, 0, sizeof(values), &values);
+}
 
 /// Vertex positions: triangle strips of the whole screen (0-3), its left
 /// half (4-7) and its right half (8-11); then a counter-clockwise triangle
@@ -102,7 +125,8 @@ public:
   /// viewport, scissor and \p dynamic states dynamic: for \p pass, or for
   /// dynamic rendering when it is null.
   VkPipeline makePipeline(VkRenderPass pass, VkPrimitiveTopology topology,
-                          std::vector<VkDynamicState> dynamic = {});
+                          std::vector<VkDynamicState> dynamic = {},
+                          VkFormat depthFormat = VK_FORMAT_UNDEFINED);
   /// Clears the image to blue, records \p body, reads the image back.
   void run(const std::function<void(VkCommandBuffer)> &body);
   Rgba at(uint32_t x, uint32_t y) const {
@@ -114,14 +138,15 @@ public:
   void setViewportAndScissor(VkCommandBuffer commands,
                              VkRect2D scissor = {{0, 0}, {kSize, kSize}});
 
-private:
-  VkPhysicalDevice Physical = VK_NULL_HANDLE;
-  VkPhysicalDeviceMemoryProperties Memory = {};
-  uint32_t memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const;
   VkDeviceMemory allocate(VkMemoryRequirements needs, VkMemoryPropertyFlags);
-  VkShaderModule loadShader(const std::string &path);
+  VkPhysicalDevice Physical = VK_NULL_HANDLE;
   VkBuffer makeBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
                       uint8_t **mapped);
+
+private:
+  VkPhysicalDeviceMemoryProperties Memory = {};
+  uint32_t memoryType(uint32_t bits, VkMemoryPropertyFlags wanted) const;
+  VkShaderModule loadShader(const std::string &path);
 };
 
 uint32_t Context::memoryType(uint32_t bits,
@@ -279,7 +304,7 @@ void Context::setUp(const std::string &spvDir) {
 
   VertexShader = loadShader(spvDir + "/position.spv");
   FragmentShader = loadShader(spvDir + "/color.spv");
-  VkPushConstantRange push = {VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(Color)};
+  VkPushConstantRange push = {kPushStages, 0, 20};
   auto layoutInfo = makeStruct<VkPipelineLayoutCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
   layoutInfo.pushConstantRangeCount = 1;
@@ -314,7 +339,8 @@ void Context::setUp(const std::string &spvDir) {
 
 VkPipeline Context::makePipeline(VkRenderPass pass,
                                  VkPrimitiveTopology topology,
-                                 std::vector<VkDynamicState> dynamic) {
+                                 std::vector<VkDynamicState> dynamic,
+                                 VkFormat depthFormat) {
   VkPipelineShaderStageCreateInfo stages[2] = {
       makeStruct<VkPipelineShaderStageCreateInfo>(
           VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO),
@@ -367,6 +393,13 @@ VkPipeline Context::makePipeline(VkRenderPass pass,
       VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
   rendering.colorAttachmentCount = 1;
   rendering.pColorAttachmentFormats = &kFormat;
+  rendering.depthAttachmentFormat = depthFormat;
+  auto depth = makeStruct<VkPipelineDepthStencilStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO);
+  depth.depthTestEnable = VK_TRUE;
+  depth.depthWriteEnable = VK_TRUE;
+  depth.depthCompareOp = VK_COMPARE_OP_LESS;
+  depth.maxDepthBounds = 1;
   auto info = makeStruct<VkGraphicsPipelineCreateInfo>(
       VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO);
   info.pNext = pass ? nullptr : &rendering;
@@ -378,6 +411,8 @@ VkPipeline Context::makePipeline(VkRenderPass pass,
   info.pRasterizationState = &raster;
   info.pMultisampleState = &multisample;
   info.pColorBlendState = &blend;
+  if (depthFormat != VK_FORMAT_UNDEFINED)
+    info.pDepthStencilState = &depth;
   info.pDynamicState = &dynamicInfo;
   info.layout = Layout;
   info.renderPass = pass;
@@ -507,8 +542,7 @@ bool dynamicRendering(Context &ctx) {
     vkCmdBeginRendering(commands, &info);
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
     ctx.setViewportAndScissor(commands, area);
-    vkCmdPushConstants(commands, ctx.Layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                       sizeof(Color), &kGreenPush);
+    push(commands, ctx.Layout, kGreenPush);
     vkCmdDraw(commands, 4, 1, 4, 0);
     vkCmdEndRendering(commands);
   });
@@ -597,8 +631,7 @@ bool renderPass2(Context &ctx) {
     vkCmdBeginRenderPass2(commands, &begin, &subpassBegin);
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
     ctx.setViewportAndScissor(commands, {{0, 0}, {kSize / 2, kSize}});
-    vkCmdPushConstants(commands, ctx.Layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                       sizeof(Color), &kGreenPush);
+    push(commands, ctx.Layout, kGreenPush);
     vkCmdDraw(commands, 4, 1, 0, 0);
     auto subpassEnd =
         makeStruct<VkSubpassEndInfo>(VK_STRUCTURE_TYPE_SUBPASS_END_INFO);
@@ -676,12 +709,10 @@ bool indirectDraws(Context &ctx) {
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
     ctx.setViewportAndScissor(commands);
     vkCmdBindIndexBuffer(commands, ctx.Vertices, 0, VK_INDEX_TYPE_UINT16);
-    vkCmdPushConstants(commands, ctx.Layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                       sizeof(Color), &kRedPush);
+    push(commands, ctx.Layout, kRedPush);
     vkCmdDrawIndexedIndirect(commands, ctx.Vertices, 2048, 1,
                              sizeof(VkDrawIndexedIndirectCommand));
-    vkCmdPushConstants(commands, ctx.Layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                       sizeof(Color), &kGreenPush);
+    push(commands, ctx.Layout, kGreenPush);
     vkCmdDrawIndirectCount(commands, ctx.Vertices, 2560, ctx.Vertices, 3072, 2,
                            sizeof(VkDrawIndirectCommand));
     vkCmdEndRenderPass(commands);
@@ -710,13 +741,11 @@ bool dynamicState(Context &ctx) {
     // drawn, red.
     vkCmdSetFrontFace(commands, VK_FRONT_FACE_COUNTER_CLOCKWISE);
     vkCmdSetCullMode(commands, VK_CULL_MODE_BACK_BIT);
-    vkCmdPushConstants(commands, ctx.Layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                       sizeof(Color), &kRedPush);
+    push(commands, ctx.Layout, kRedPush);
     vkCmdDraw(commands, 3, 1, 12, 0);
     // Now the front faces are culled: the green triangle is not drawn.
     vkCmdSetCullMode(commands, VK_CULL_MODE_FRONT_BIT);
-    vkCmdPushConstants(commands, ctx.Layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                       sizeof(Color), &kGreenPush);
+    push(commands, ctx.Layout, kGreenPush);
     vkCmdDraw(commands, 3, 1, 12, 0);
     vkCmdEndRenderPass(commands);
   });
@@ -725,6 +754,221 @@ bool dynamicState(Context &ctx) {
   return verdict(ctx, "dynamic-state", [](uint32_t x, uint32_t y) {
     return x + y < 7 ? kRed : kBlue;
   });
+}
+
+bool depthTest(Context &ctx) {
+  constexpr VkFormat kDepth = VK_FORMAT_D32_SFLOAT;
+  auto imageInfo =
+      makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+  imageInfo.imageType = VK_IMAGE_TYPE_2D;
+  imageInfo.format = kDepth;
+  imageInfo.extent = {kSize, kSize, 1};
+  imageInfo.mipLevels = 1;
+  imageInfo.arrayLayers = 1;
+  imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
+  imageInfo.tiling = VK_IMAGE_TILING_OPTIMAL;
+  imageInfo.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  VkImage image;
+  check(vkCreateImage(ctx.Device, &imageInfo, nullptr, &image),
+        "vkCreateImage (depth)");
+  VkMemoryRequirements needs;
+  vkGetImageMemoryRequirements(ctx.Device, image, &needs);
+  VkDeviceMemory memory = ctx.allocate(needs, 0);
+  check(vkBindImageMemory(ctx.Device, image, memory, 0), "vkBindImageMemory");
+  auto viewInfo = makeStruct<VkImageViewCreateInfo>(
+      VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
+  viewInfo.image = image;
+  viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  viewInfo.format = kDepth;
+  viewInfo.subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
+  VkImageView view;
+  check(vkCreateImageView(ctx.Device, &viewInfo, nullptr, &view),
+        "vkCreateImageView (depth)");
+  uint8_t *depths = nullptr;
+  VkBuffer readback = ctx.makeBuffer(kSize * kSize * 4,
+                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT, &depths);
+  VkPipeline pipeline = ctx.makePipeline(
+      VK_NULL_HANDLE, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, {}, kDepth);
+  ctx.run([&](VkCommandBuffer commands) {
+    auto barrier = makeStruct<VkImageMemoryBarrier>(
+        VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
+    barrier.dstAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                            VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+    barrier.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    barrier.newLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.image = image;
+    barrier.subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                         VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                             VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
+                         0, 0, nullptr, 0, nullptr, 1, &barrier);
+    auto color = makeStruct<VkRenderingAttachmentInfo>(
+        VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO);
+    color.imageView = ctx.View;
+    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    auto depth = makeStruct<VkRenderingAttachmentInfo>(
+        VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO);
+    depth.imageView = view;
+    depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    depth.clearValue.depthStencil = {1.0f, 0};
+    auto info = makeStruct<VkRenderingInfo>(VK_STRUCTURE_TYPE_RENDERING_INFO);
+    info.renderArea = {{0, 0}, {kSize, kSize}};
+    info.layerCount = 1;
+    info.colorAttachmentCount = 1;
+    info.pColorAttachments = &color;
+    info.pDepthAttachment = &depth;
+    vkCmdBeginRendering(commands, &info);
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    ctx.setViewportAndScissor(commands);
+    push(commands, ctx.Layout, kRedPush, 0.5f);
+    vkCmdDraw(commands, 4, 1, 0, 0);
+    push(commands, ctx.Layout, kGreenPush, 0.75f);
+    vkCmdDraw(commands, 4, 1, 0, 0);
+    push(commands, ctx.Layout, kGreenPush, 0.25f);
+    vkCmdDraw(commands, 4, 1, 4, 0);
+    vkCmdEndRendering(commands);
+    barrier.srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    barrier.oldLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &barrier);
+    VkBufferImageCopy copy = {};
+    copy.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
+    copy.imageExtent = {kSize, kSize, 1};
+    vkCmdCopyImageToBuffer(commands, image,
+                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback, 1,
+                           &copy);
+  });
+  vkDestroyPipeline(ctx.Device, pipeline, nullptr);
+  vkDestroyImageView(ctx.Device, view, nullptr);
+  vkDestroyImage(ctx.Device, image, nullptr);
+  bool colors = verdict(ctx, "depth-test", [](uint32_t x, uint32_t) {
+    return x < 4 ? kGreen : kRed;
+  });
+  unsigned wrong = 0;
+  for (uint32_t i = 0; i < kSize * kSize; ++i) {
+    float got;
+    std::memcpy(&got, depths + i * 4, 4);
+    float expected = i % kSize < 4 ? 0.25f : 0.5f;
+    if (got != expected && !wrong++)
+      std::printf("FAIL depth-test: depth %u,%u: expected %g, got %g\n",
+                  i % kSize, i / kSize, expected, got);
+  }
+  vkDestroyBuffer(ctx.Device, readback, nullptr);
+  vkFreeMemory(ctx.Device, memory, nullptr);
+  return colors && !wrong;
+}
+
+bool depthStencilClear(Context &ctx) {
+  VkFormat format = VK_FORMAT_D24_UNORM_S8_UINT;
+  VkFormatProperties properties;
+  vkGetPhysicalDeviceFormatProperties(ctx.Physical, format, &properties);
+  if (!(properties.optimalTilingFeatures & VK_FORMAT_FEATURE_TRANSFER_DST_BIT))
+    format = VK_FORMAT_D32_SFLOAT_S8_UINT;
+  auto imageInfo =
+      makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+  imageInfo.imageType = VK_IMAGE_TYPE_2D;
+  imageInfo.format = format;
+  imageInfo.extent = {kSize, kSize, 1};
+  imageInfo.mipLevels = 1;
+  imageInfo.arrayLayers = 1;
+  imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
+  imageInfo.tiling = VK_IMAGE_TILING_OPTIMAL;
+  imageInfo.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                    VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  VkImage image;
+  check(vkCreateImage(ctx.Device, &imageInfo, nullptr, &image),
+        "vkCreateImage (depth/stencil)");
+  VkMemoryRequirements needs;
+  vkGetImageMemoryRequirements(ctx.Device, image, &needs);
+  VkDeviceMemory memory = ctx.allocate(needs, 0);
+  check(vkBindImageMemory(ctx.Device, image, memory, 0), "vkBindImageMemory");
+  uint8_t *depths = nullptr, *stencils = nullptr;
+  VkBuffer depthBuffer = ctx.makeBuffer(
+      kSize * kSize * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &depths);
+  VkBuffer stencilBuffer = ctx.makeBuffer(
+      kSize * kSize, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &stencils);
+  ctx.run([&](VkCommandBuffer commands) {
+    constexpr VkImageAspectFlags kBoth =
+        VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+    auto barrier = makeStruct<VkImageMemoryBarrier>(
+        VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
+    barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.image = image;
+    barrier.subresourceRange = {kBoth, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &barrier);
+    VkClearDepthStencilValue both = {0.5f, 7}, stencil = {0, 9};
+    VkImageSubresourceRange all = {kBoth, 0, 1, 0, 1};
+    VkImageSubresourceRange stencilOnly = {VK_IMAGE_ASPECT_STENCIL_BIT, 0, 1, 0,
+                                           1};
+    vkCmdClearDepthStencilImage(
+        commands, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &both, 1, &all);
+    barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &barrier);
+    vkCmdClearDepthStencilImage(commands, image,
+                                VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &stencil,
+                                1, &stencilOnly);
+    barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &barrier);
+    VkBufferImageCopy copy = {};
+    copy.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
+    copy.imageExtent = {kSize, kSize, 1};
+    vkCmdCopyImageToBuffer(commands, image,
+                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, depthBuffer, 1,
+                           &copy);
+    copy.imageSubresource.aspectMask = VK_IMAGE_ASPECT_STENCIL_BIT;
+    vkCmdCopyImageToBuffer(commands, image,
+                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, stencilBuffer,
+                           1, &copy);
+  });
+  unsigned wrong = 0;
+  for (uint32_t i = 0; i < kSize * kSize && !wrong; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, depths + i * 4, 4);
+    float value;
+    std::memcpy(&value, &bits, 4);
+    bool depthOk =
+        format == VK_FORMAT_D24_UNORM_S8_UINT
+            ? ((bits & 0xffffff) == 0x800000 || (bits & 0xffffff) == 0x7fffff)
+            : value == 0.5f;
+    if (!depthOk || stencils[i] != 9) {
+      ++wrong;
+      std::printf("FAIL depth-stencil-clear: texel %u (format %d): depth "
+                  "bits 0x%08x, stencil %u\n",
+                  i, int(format), bits, stencils[i]);
+    }
+  }
+  if (!wrong)
+    std::printf("PASS depth-stencil-clear\n");
+  std::fflush(stdout);
+  vkDestroyImage(ctx.Device, image, nullptr);
+  vkFreeMemory(ctx.Device, memory, nullptr);
+  vkDestroyBuffer(ctx.Device, depthBuffer, nullptr);
+  vkDestroyBuffer(ctx.Device, stencilBuffer, nullptr);
+  return !wrong;
 }
 
 } // namespace
@@ -737,8 +981,9 @@ int main(int argc, char **argv) {
   Context ctx;
   ctx.setUp(argv[1]);
   bool passed = true;
-  for (bool (*run)(Context &) : {dynamicRendering, renderPass2,
-                                 clearAttachments, indirectDraws, dynamicState})
+  for (bool (*run)(Context &) :
+       {dynamicRendering, renderPass2, clearAttachments, indirectDraws,
+        dynamicState, depthTest, depthStencilClear})
     passed &= run(ctx);
   return passed ? 0 : 1;
 }

@@ -9,7 +9,9 @@
 //   draw-outside-pass  vkCmdDraw with no render pass begun
 //   no-memory      a dispatch whose storage buffer has no memory bound
 //   feature        vkCreateDevice enabling a feature the device lacks
-//   image-format   vkCreateImage in a format with no SPIR-V image format
+//   image-format   vkCreateImage of a sampled sRGB image (no SPIR-V image
+//                  format: drawn into and copied only) and of a compressed
+//                  one
 //   huge-memory    vkAllocateMemory of more than the memory heap
 //   view-swizzle   vkCreateImageView with a component swizzle
 //   query-type     vkCreateQueryPool of occlusion queries
@@ -97,7 +99,7 @@ int main(int argc, char **argv) {
   check(vkCreateDevice(physicalDevice, &deviceInfo, nullptr, &device),
         "device");
   if (which == "image-format") {
-    // sRGB texels have no SPIR-V image format.
+    // sRGB texels have no SPIR-V image format; BC1 is not supported.
     auto imageInfo =
         makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
     imageInfo.imageType = VK_IMAGE_TYPE_2D;
@@ -108,6 +110,11 @@ int main(int argc, char **argv) {
     imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
     imageInfo.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
     VkImage image;
+    std::printf("image-format: vkCreateImage %d\n",
+                vkCreateImage(device, &imageInfo, nullptr, &image));
+    // Each result after its message.
+    std::fflush(stdout);
+    imageInfo.format = VK_FORMAT_BC1_RGB_UNORM_BLOCK;
     std::printf("image-format: vkCreateImage %d\n",
                 vkCreateImage(device, &imageInfo, nullptr, &image));
     vkDestroyDevice(device, nullptr);
