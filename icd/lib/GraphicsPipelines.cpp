@@ -59,10 +59,32 @@ static runtime::StencilState getStencil(const VkStencilOpState &op) {
   return state;
 }
 
-/// The fixed-function state of \p info.
+/// Whether the subpass or the dynamic rendering \p info draws in has a
+/// depth/stencil attachment: otherwise pDepthStencilState is ignored and
+/// may point anywhere.
+static bool hasDepthStencil(const VkGraphicsPipelineCreateInfo &info) {
+  if (const RenderPass *pass = fromHandle<RenderPass>(info.renderPass))
+    return info.subpass < pass->subpasses.size() &&
+           pass->subpasses[info.subpass].depthStencil != VK_ATTACHMENT_UNUSED;
+  auto *rendering = findInChain<VkPipelineRenderingCreateInfo>(
+      info.pNext, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
+  return rendering &&
+         (rendering->depthAttachmentFormat != VK_FORMAT_UNDEFINED ||
+          rendering->stencilAttachmentFormat != VK_FORMAT_UNDEFINED);
+}
+
+/// The fixed-function state of \p info. Vulkan lets an application leave
+/// garbage in the state pointers the pipeline ignores (tessellation state
+/// without tessellation shaders, depth/stencil state without such an
+/// attachment), and in the viewports and scissors it sets dynamically: none
+/// of those is read.
 static llvm::Error getState(const VkGraphicsPipelineCreateInfo &info,
                             GraphicsPipelineState &pipeline) {
   runtime::GraphicsState &state = pipeline.state;
+  bool tessellation = false;
+  for (uint32_t i = 0; i < info.stageCount; ++i)
+    tessellation |=
+        info.pStages[i].stage == VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT;
   if (const VkPipelineDynamicStateCreateInfo *dynamic = info.pDynamicState)
     pipeline.dynamicStates.insert(dynamic->pDynamicStates,
                                   dynamic->pDynamicStates +
@@ -86,23 +108,14 @@ static llvm::Error getState(const VkGraphicsPipelineCreateInfo &info,
     state.topology = assembly->topology;
     state.primitiveRestart = assembly->primitiveRestartEnable;
   }
-  if (const VkPipelineTessellationStateCreateInfo *tessellation =
-          info.pTessellationState) {
-    state.patchControlPoints = tessellation->patchControlPoints;
+  if (const VkPipelineTessellationStateCreateInfo *patches =
+          tessellation ? info.pTessellationState : nullptr) {
+    state.patchControlPoints = patches->patchControlPoints;
     if (auto *origin = findInChain<
             VkPipelineTessellationDomainOriginStateCreateInfo>(
-            tessellation->pNext,
+            patches->pNext,
             VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO))
       state.tessellationDomainOrigin = origin->domainOrigin;
-  }
-  if (const VkPipelineViewportStateCreateInfo *viewport = info.pViewportState) {
-    if (viewport->viewportCount > 1 || viewport->scissorCount > 1)
-      return makeError("error: vkCreateGraphicsPipelines: more than one "
-                       "viewport (multiViewport is not supported)");
-    if (viewport->pViewports && viewport->viewportCount)
-      state.viewport = viewport->pViewports[0];
-    if (viewport->pScissors && viewport->scissorCount)
-      state.scissor = viewport->pScissors[0];
   }
   if (const VkPipelineRasterizationStateCreateInfo *raster =
           info.pRasterizationState) {
@@ -121,6 +134,23 @@ static llvm::Error getState(const VkGraphicsPipelineCreateInfo &info,
   if (state.rasterizerDiscard &&
       !pipeline.dynamicStates.count(VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE))
     return llvm::Error::success();
+  auto isDynamic = [&](VkDynamicState which) {
+    return pipeline.dynamicStates.count(which) != 0;
+  };
+  if (const VkPipelineViewportStateCreateInfo *viewport = info.pViewportState) {
+    bool viewportCount = !isDynamic(VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT);
+    bool scissorCount = !isDynamic(VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT);
+    if ((viewportCount && viewport->viewportCount > 1) ||
+        (scissorCount && viewport->scissorCount > 1))
+      return makeError("error: vkCreateGraphicsPipelines: more than one "
+                       "viewport (multiViewport is not supported)");
+    if (viewportCount && !isDynamic(VK_DYNAMIC_STATE_VIEWPORT) &&
+        viewport->viewportCount)
+      state.viewport = viewport->pViewports[0];
+    if (scissorCount && !isDynamic(VK_DYNAMIC_STATE_SCISSOR) &&
+        viewport->scissorCount)
+      state.scissor = viewport->pScissors[0];
+  }
   if (const VkPipelineMultisampleStateCreateInfo *multisample =
           info.pMultisampleState) {
     if (multisample->rasterizationSamples != VK_SAMPLE_COUNT_1_BIT)
@@ -137,7 +167,7 @@ static llvm::Error getState(const VkGraphicsPipelineCreateInfo &info,
                        "is not supported");
   }
   if (const VkPipelineDepthStencilStateCreateInfo *depth =
-          info.pDepthStencilState) {
+          hasDepthStencil(info) ? info.pDepthStencilState : nullptr) {
     state.depthTest = depth->depthTestEnable;
     state.depthWrite = depth->depthWriteEnable;
     state.depthCompare = depth->depthCompareOp;
