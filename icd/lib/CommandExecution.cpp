@@ -5,14 +5,13 @@
 #include "DrawExecution.h"
 #include "HandleChecks.h"
 #include "ImageTransfers.h"
+#include "LaunchTimeout.h"
 #include "Queries.h"
 
 #include "spvbridge/cpu_runtime/DebugTarget.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
-#include "llvm/Support/Format.h"
-#include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
 #include <cstring>
@@ -20,18 +19,6 @@
 
 using namespace spvb;
 using namespace spvb::icd;
-
-/// A live buffer with memory bound, or the error naming the command.
-static llvm::Error checkBuffer(const Buffer *buffer, const char *command,
-                               const char *what) {
-  if (llvm::Error error = checkHandle(buffer, command, what))
-    return error;
-  if (!buffer->memory)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "error: %s: %s has no memory bound", command,
-                                   what);
-  return llvm::Error::success();
-}
 
 namespace {
 
@@ -300,24 +287,15 @@ llvm::Error Executor::dispatch(std::array<uint32_t, 3> groups,
     dispatch.setPushConstants(pushConstants);
   if (state.pipeline->subgroupSize)
     dispatch.setSubgroupSize(state.pipeline->subgroupSize);
-  // Generated code cannot be interrupted: past the timeout the watchdog
-  // cancels the launch, which then fails with its message.
-  double seconds = device.physicalDevice->environment.timeoutSeconds;
-  device.watchdog->arm(
-      std::chrono::duration<double>(seconds),
-      [&] {
-        return llvm::formatv("error: {0}: the dispatch did not finish in {1} "
-                             "s (SPVB_TIMEOUT; 0 waits forever); the shader "
-                             "may loop forever",
-                             state.pipeline->kernel->sourceName,
-                             llvm::format("%g", seconds))
-            .str();
-      },
-      [&](const std::string &message) { device.launcher->cancel(message); });
-  setDebugInvocation(groups, base);
-  llvm::Error error = dispatch.run(*device.launcher, groups, base);
-  device.launcher->setDebugInvocation(std::nullopt);
-  device.watchdog->disarm();
+  llvm::Error error =
+      runWithTimeout(device, state.pipeline->kernel->sourceName, "dispatch",
+                     "the shader may loop forever", [&] {
+                       setDebugInvocation(groups, base);
+                       llvm::Error error =
+                           dispatch.run(*device.launcher, groups, base);
+                       device.launcher->setDebugInvocation(std::nullopt);
+                       return error;
+                     });
   if (error)
     return error;
   countInvocations(groups);

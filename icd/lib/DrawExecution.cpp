@@ -1,11 +1,12 @@
 //===- DrawExecution.cpp - Render passes and draws in a submission --------===//
 #include "DrawExecution.h"
 
+#include "Formats.h"
 #include "HandleChecks.h"
+#include "LaunchTimeout.h"
 
 #include "spvbridge/cpu_runtime/VulkanFormats.h"
 
-#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstring>
@@ -60,15 +61,9 @@ static void clearArea(const runtime::Attachment &attachment, VkRect2D area,
   if (format.components) {
     if (!colorOrDepth)
       return;
-    runtime::Color color;
-    for (int c = 0; c < 4; ++c) {
-      color.f[c] = value.color.float32[c];
-      color.i[c] = format.kind == runtime::ComponentKind::Sint
-                       ? int64_t(value.color.int32[c])
-                       : int64_t(value.color.uint32[c]);
-    }
     std::vector<uint8_t> texel(format.texelBytes);
-    runtime::encodeColor(format, color, texel.data());
+    runtime::encodeColor(format, getClearColor(format, value.color),
+                         texel.data());
     forArea(attachment, area,
             [&](uint8_t *to) { std::memcpy(to, texel.data(), texel.size()); });
     return;
@@ -215,20 +210,8 @@ DrawExecutor::getRenderTarget(const char *name) {
   return target;
 }
 
-llvm::Error DrawExecutor::draw(const Bound &bound, const command::Draw &command,
-                               const char *name) {
-  if (!pass)
-    return makeError(
-        llvm::formatv("error: {0}: no render pass is begun", name));
-  if (!bound.pipeline)
-    return makeError(llvm::formatv("error: {0}: no graphics pipeline is "
-                                   "bound",
-                                   name));
-  if (llvm::Error error =
-          checkHandle(bound.pipeline, name, "the bound graphics pipeline"))
-    return error;
-  const GraphicsPipelineState &pipeline = *bound.pipeline->graphics;
-
+runtime::GraphicsState
+DrawExecutor::getState(const GraphicsPipelineState &pipeline) const {
   // The pipeline's state, then the dynamic state it takes from commands;
   // drawing stays within the render area.
   runtime::GraphicsState state = pipeline.state;
@@ -251,7 +234,12 @@ llvm::Error DrawExecutor::draw(const Bound &bound, const command::Draw &command,
              uint32_t(std::max<int64_t>(0, y1 - y0))}};
   }
   state.scissor = area;
+  return state;
+}
 
+llvm::Expected<std::vector<runtime::VertexAttribute>>
+DrawExecutor::getAttributes(const GraphicsPipelineState &pipeline,
+                            const char *name) const {
   std::vector<runtime::VertexAttribute> attributes;
   bool dynamicStride = pipeline.dynamicStates.count(
       VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE);
@@ -273,12 +261,9 @@ llvm::Error DrawExecutor::draw(const Bound &bound, const command::Draw &command,
     std::string what =
         "the vertex buffer at binding " + std::to_string(description.binding);
     if (llvm::Error error =
-            checkHandle(buffer->second.buffer, name, what.c_str()))
+            checkBuffer(buffer->second.buffer, name, what.c_str()))
       return error;
     const Buffer &memory = *buffer->second.buffer;
-    if (!memory.memory)
-      return makeError(
-          llvm::formatv("error: {0}: {1} has no memory bound", name, what));
     runtime::VertexAttribute attribute;
     attribute.location = description.location;
     attribute.format = runtime::getVulkanFormat(description.format);
@@ -298,33 +283,57 @@ llvm::Error DrawExecutor::draw(const Bound &bound, const command::Draw &command,
         binding->second.inputRate == VK_VERTEX_INPUT_RATE_INSTANCE;
     attributes.push_back(attribute);
   }
+  return attributes;
+}
 
+llvm::Expected<runtime::DrawCall>
+DrawExecutor::getDrawCall(const command::Draw &command,
+                          const char *name) const {
   runtime::DrawCall call;
   call.vertexCount = command.count;
   call.instanceCount = command.instanceCount;
   call.firstVertex = command.first;
   call.firstInstance = command.firstInstance;
   call.vertexOffset = command.vertexOffset;
-  if (command.indexed) {
-    if (!indexBuffer)
-      return makeError(
-          llvm::formatv("error: {0}: no index buffer is bound", name));
-    if (llvm::Error error =
-            checkHandle(indexBuffer->buffer, name, "the index buffer"))
-      return error;
-    const Buffer &memory = *indexBuffer->buffer;
-    if (!memory.memory)
-      return makeError(llvm::formatv("error: {0}: the index buffer has no "
-                                     "memory bound",
-                                     name));
-    VkDeviceSize offset = std::min(indexBuffer->offset, memory.size);
-    call.indices = memory.getData() + offset;
-    call.indexBytes = memory.size - offset;
-    call.indexSize = indexBuffer->type == VK_INDEX_TYPE_UINT16      ? 2
-                     : indexBuffer->type == VK_INDEX_TYPE_UINT8_EXT ? 1
-                                                                    : 4;
-  }
+  if (!command.indexed)
+    return call;
+  if (!indexBuffer)
+    return makeError(
+        llvm::formatv("error: {0}: no index buffer is bound", name));
+  if (llvm::Error error =
+          checkBuffer(indexBuffer->buffer, name, "the index buffer"))
+    return error;
+  const Buffer &memory = *indexBuffer->buffer;
+  VkDeviceSize offset = std::min(indexBuffer->offset, memory.size);
+  call.indices = memory.getData() + offset;
+  call.indexBytes = memory.size - offset;
+  call.indexSize = indexBuffer->type == VK_INDEX_TYPE_UINT16      ? 2
+                   : indexBuffer->type == VK_INDEX_TYPE_UINT8_EXT ? 1
+                                                                  : 4;
+  return call;
+}
 
+llvm::Error DrawExecutor::draw(const Bound &bound, const command::Draw &command,
+                               const char *name) {
+  if (!pass)
+    return makeError(
+        llvm::formatv("error: {0}: no render pass is begun", name));
+  if (!bound.pipeline)
+    return makeError(llvm::formatv("error: {0}: no graphics pipeline is "
+                                   "bound",
+                                   name));
+  if (llvm::Error error =
+          checkHandle(bound.pipeline, name, "the bound graphics pipeline"))
+    return error;
+  const GraphicsPipelineState &pipeline = *bound.pipeline->graphics;
+  runtime::GraphicsState state = getState(pipeline);
+  llvm::Expected<std::vector<runtime::VertexAttribute>> attributes =
+      getAttributes(pipeline, name);
+  if (!attributes)
+    return attributes.takeError();
+  llvm::Expected<runtime::DrawCall> call = getDrawCall(command, name);
+  if (!call)
+    return call.takeError();
   llvm::Expected<runtime::RenderTarget> target = getRenderTarget(name);
   if (!target)
     return target.takeError();
@@ -345,26 +354,12 @@ llvm::Error DrawExecutor::draw(const Bound &bound, const command::Draw &command,
   binder.nameAddressableBuffers();
   if (pushConstants)
     drawing->setPushConstants(bound.pushConstants);
-
-  // Generated code cannot be interrupted: past the timeout the watchdog
-  // cancels the draw, which then fails with its message.
-  double seconds = device.physicalDevice->environment.timeoutSeconds;
-  device.watchdog->arm(
-      std::chrono::duration<double>(seconds),
-      [&] {
-        return llvm::formatv("error: {0}: the draw did not finish in {1} s "
-                             "(SPVB_TIMEOUT; 0 waits forever); a shader may "
-                             "loop forever",
-                             name, llvm::format("%g", seconds))
-            .str();
-      },
-      [&](const std::string &message) { device.launcher->cancel(message); });
-  llvm::Expected<runtime::DrawStatistics> statistics =
-      drawing->run(*device.launcher, state, attributes, call, *target);
-  device.watchdog->disarm();
-  if (!statistics)
-    return statistics.takeError();
-  return llvm::Error::success();
+  return runWithTimeout(
+      device, name, "draw", "a shader may loop forever", [&]() -> llvm::Error {
+        return drawing
+            ->run(*device.launcher, state, *attributes, *call, *target)
+            .takeError();
+      });
 }
 
 llvm::Error DrawExecutor::drawIndirect(const Bound &bound,
@@ -376,9 +371,9 @@ llvm::Error DrawExecutor::drawIndirect(const Bound &bound,
                                             : "vkCmdDrawIndirect");
   auto read = [&](const Buffer *buffer, const char *what, VkDeviceSize offset,
                   void *to, size_t bytes) -> llvm::Error {
-    if (llvm::Error error = checkHandle(buffer, name, what))
+    if (llvm::Error error = checkBuffer(buffer, name, what))
       return error;
-    if (!buffer->memory || offset + bytes > buffer->size)
+    if (offset + bytes > buffer->size)
       return makeError(llvm::formatv("error: {0}: {1} has no {2} bytes at "
                                      "offset {3}",
                                      name, what, bytes, offset));

@@ -64,6 +64,15 @@ private:
   };
   /// The current subpass's attachments.
   llvm::Expected<runtime::RenderTarget> getRenderTarget(const char *name);
+  /// What a draw with \p pipeline bound runs with: its state with the
+  /// dynamic state set, the scissor within the render area.
+  runtime::GraphicsState getState(const GraphicsPipelineState &pipeline) const;
+  /// \p pipeline's vertex attributes over the bound vertex buffers.
+  llvm::Expected<std::vector<runtime::VertexAttribute>>
+  getAttributes(const GraphicsPipelineState &pipeline, const char *name) const;
+  /// \p command's counts, and the bound index buffer if it is indexed.
+  llvm::Expected<runtime::DrawCall> getDrawCall(const command::Draw &command,
+                                                const char *name) const;
 
   Device &device;
   const command::BeginRenderPass *pass = nullptr;

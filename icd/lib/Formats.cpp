@@ -37,6 +37,18 @@ unsigned spvb::icd::getImageTexelBytes(VkFormat format) {
   return described ? described->texelBytes : 0;
 }
 
+runtime::Color spvb::icd::getClearColor(const runtime::VulkanFormat &format,
+                                        const VkClearColorValue &value) {
+  runtime::Color color;
+  for (int c = 0; c < 4; ++c) {
+    color.f[c] = value.float32[c];
+    color.i[c] = format.kind == runtime::ComponentKind::Sint
+                     ? int64_t(value.int32[c])
+                     : int64_t(value.uint32[c]);
+  }
+  return color;
+}
+
 static bool isIntegerKind(runtime::NumericKind kind) {
   return kind == runtime::NumericKind::Sint ||
          kind == runtime::NumericKind::Uint;

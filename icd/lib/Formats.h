@@ -20,6 +20,11 @@ const runtime::ImageFormat *getImageFormat(VkFormat format);
 /// runtime's VulkanFormats.h describes them).
 unsigned getImageTexelBytes(VkFormat format);
 
+/// A clear colour as encodeColor takes it for \p format: floats, and the
+/// integers read as signed for SINT formats, unsigned otherwise.
+runtime::Color getClearColor(const runtime::VulkanFormat &format,
+                             const VkClearColorValue &value);
+
 } // namespace spvb::icd
 
 #endif // SPVBRIDGE_ICD_LIB_FORMATS_H

@@ -6,14 +6,12 @@
 // value until a vkCmdSet* command replaces it at draw time.
 //
 //===----------------------------------------------------------------------===//
-#include "DebugUtils.h"
 #include "EntryPoints.h"
 #include "Objects.h"
+#include "PipelineCreation.h"
 #include "StageCompile.h"
 
 #include "llvm/Support/FormatVariadic.h"
-
-#include <new>
 
 using namespace spvb;
 using namespace spvb::icd;
@@ -234,37 +232,19 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateGraphicsPipelines(
     VkDevice device, VkPipelineCache, uint32_t createInfoCount,
     const VkGraphicsPipelineCreateInfo *pCreateInfos,
     const VkAllocationCallbacks *, VkPipeline *pPipelines) {
-  Device *owner = fromHandle<Device>(device);
-  VkResult result = VK_SUCCESS;
-  for (uint32_t i = 0; i < createInfoCount; ++i) {
-    pPipelines[i] = VK_NULL_HANDLE;
-    // Whether a compile is needed is not known before compiling: say it is.
-    if (pCreateInfos[i].flags &
-        VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) {
-      result = VK_PIPELINE_COMPILE_REQUIRED;
-      if (pCreateInfos[i].flags &
-          VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT)
-        return result;
-      continue;
-    }
-    llvm::Expected<std::shared_ptr<GraphicsPipelineState>> state =
-        makePipeline(*owner, pCreateInfos[i]);
-    if (!state) {
-      // The application sees only the result code: the reason goes to
-      // stderr, as every spvbridge error does.
-      reportError(owner->physicalDevice->instance,
-                  llvm::toString(state.takeError()));
-      result = VK_ERROR_UNKNOWN;
-      continue;
-    }
-    auto *pipeline = new (std::nothrow) Pipeline();
-    if (!pipeline)
-      return VK_ERROR_OUT_OF_HOST_MEMORY;
-    pipeline->bindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-    pipeline->graphics = std::move(*state);
-    pPipelines[i] = toHandle<VkPipeline>(pipeline);
-  }
-  return result;
+  Device &owner = *fromHandle<Device>(device);
+  return createPipelines<VkGraphicsPipelineCreateInfo>(
+      owner, createInfoCount, pCreateInfos, pPipelines,
+      [&](const VkGraphicsPipelineCreateInfo &info,
+          Pipeline &pipeline) -> llvm::Error {
+        llvm::Expected<std::shared_ptr<GraphicsPipelineState>> state =
+            makePipeline(owner, info);
+        if (!state)
+          return state.takeError();
+        pipeline.bindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+        pipeline.graphics = std::move(*state);
+        return llvm::Error::success();
+      });
 }
 
 } // extern "C"

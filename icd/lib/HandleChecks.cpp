@@ -21,3 +21,14 @@ llvm::Error spvb::icd::checkHandle(const DestructibleObject *object,
         command, what);
   return llvm::Error::success();
 }
+
+llvm::Error spvb::icd::checkBuffer(const Buffer *buffer, const char *command,
+                                   const char *what) {
+  if (llvm::Error error = checkHandle(buffer, command, what))
+    return error;
+  if (!buffer->memory)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "error: %s: %s has no memory bound", command,
+                                   what);
+  return llvm::Error::success();
+}

@@ -22,6 +22,10 @@ llvm::Error makeNullHandleError(const char *command, const char *what);
 llvm::Error checkHandle(const DestructibleObject *object, const char *command,
                         const char *what);
 
+/// As checkHandle, and the error if \p buffer has no memory bound.
+llvm::Error checkBuffer(const Buffer *buffer, const char *command,
+                        const char *what);
+
 } // namespace spvb::icd
 
 #endif // SPVBRIDGE_ICD_LIB_HANDLECHECKS_H

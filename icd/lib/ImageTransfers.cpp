@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ImageTransfers.h"
+#include "Formats.h"
 #include "HandleChecks.h"
 
 #include "spvbridge/cpu_runtime/ImageFormats.h"
@@ -205,14 +206,8 @@ llvm::Error spvb::icd::clearImage(const command::ClearImage &command) {
     }
     runtime::encodeTexel(texels, texel, bytes.data());
   } else if (format && format->components) {
-    runtime::Color color;
-    for (int c = 0; c < 4; ++c) {
-      color.f[c] = command.value.color.float32[c];
-      color.i[c] = format->kind == runtime::ComponentKind::Sint
-                       ? int64_t(command.value.color.int32[c])
-                       : int64_t(command.value.color.uint32[c]);
-    }
-    runtime::encodeColor(*format, color, bytes.data());
+    runtime::encodeColor(*format, getClearColor(*format, command.value.color),
+                         bytes.data());
   } else {
     return fail(name, "the image is not a colour image");
   }

@@ -1,7 +1,7 @@
 //===- Pipelines.cpp - Shader modules, layouts and compute pipelines ------===//
-#include "DebugUtils.h"
 #include "EntryPoints.h"
 #include "Objects.h"
+#include "PipelineCreation.h"
 #include "StageCompile.h"
 
 #include "llvm/Support/Error.h"
@@ -62,43 +62,24 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateComputePipelines(
     VkDevice device, VkPipelineCache, uint32_t createInfoCount,
     const VkComputePipelineCreateInfo *pCreateInfos,
     const VkAllocationCallbacks *, VkPipeline *pPipelines) {
-  Device *owner = fromHandle<Device>(device);
-  VkResult result = VK_SUCCESS;
-  for (uint32_t i = 0; i < createInfoCount; ++i) {
-    pPipelines[i] = VK_NULL_HANDLE;
-    // Whether a compile is needed is not known before compiling: say it is.
-    if (pCreateInfos[i].flags &
-        VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT) {
-      result = VK_PIPELINE_COMPILE_REQUIRED;
-      if (pCreateInfos[i].flags &
-          VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT)
-        return result;
-      continue;
-    }
-    const VkPipelineShaderStageCreateInfo &stage = pCreateInfos[i].stage;
-    llvm::Expected<CompiledStage> compiled =
-        compileStage(*owner, stage, spv::ExecutionModelGLCompute);
-    if (!compiled) {
-      // The application sees only the result code: the reason goes to
-      // stderr, as every spvbridge error does.
-      reportError(owner->physicalDevice->instance,
-                  llvm::toString(compiled.takeError()));
-      result = VK_ERROR_UNKNOWN;
-      continue;
-    }
-    auto *pipeline = new (std::nothrow) Pipeline();
-    if (!pipeline)
-      return VK_ERROR_OUT_OF_HOST_MEMORY;
-    pipeline->kernel = std::move(compiled->kernel);
-    pipeline->debugKernel = std::move(compiled->debugKernel);
-    if (auto *required = findInChain<
-            VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
-            stage.pNext,
-            VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO))
-      pipeline->subgroupSize = required->requiredSubgroupSize;
-    pPipelines[i] = toHandle<VkPipeline>(pipeline);
-  }
-  return result;
+  Device &owner = *fromHandle<Device>(device);
+  return createPipelines<VkComputePipelineCreateInfo>(
+      owner, createInfoCount, pCreateInfos, pPipelines,
+      [&](const VkComputePipelineCreateInfo &info,
+          Pipeline &pipeline) -> llvm::Error {
+        llvm::Expected<CompiledStage> compiled =
+            compileStage(owner, info.stage, spv::ExecutionModelGLCompute);
+        if (!compiled)
+          return compiled.takeError();
+        pipeline.kernel = std::move(compiled->kernel);
+        pipeline.debugKernel = std::move(compiled->debugKernel);
+        if (auto *required = findInChain<
+                VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
+                info.stage.pNext,
+                VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO))
+          pipeline.subgroupSize = required->requiredSubgroupSize;
+        return llvm::Error::success();
+      });
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_DestroyPipeline(VkDevice device,

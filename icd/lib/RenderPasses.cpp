@@ -14,12 +14,12 @@
 
 using namespace spvb::icd;
 
-/// Fills \p pass from either version's create info: Attachment is
-/// VkAttachmentDescription(2), Subpass VkSubpassDescription(2).
-template <typename Info> static RenderPass *makeRenderPass(const Info &info) {
+/// A render pass from either version's create info.
+template <typename Info>
+static VkResult createRenderPass(const Info &info, VkRenderPass *made) {
   auto *pass = new (std::nothrow) RenderPass();
   if (!pass)
-    return nullptr;
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
   for (uint32_t i = 0; i < info.attachmentCount; ++i) {
     const auto &attachment = info.pAttachments[i];
     pass->attachments.push_back(
@@ -27,13 +27,14 @@ template <typename Info> static RenderPass *makeRenderPass(const Info &info) {
   }
   for (uint32_t i = 0; i < info.subpassCount; ++i) {
     const auto &subpass = info.pSubpasses[i];
-    RenderPass::Subpass &made = pass->subpasses.emplace_back();
+    RenderPass::Subpass &described = pass->subpasses.emplace_back();
     for (uint32_t c = 0; c < subpass.colorAttachmentCount; ++c)
-      made.colors.push_back(subpass.pColorAttachments[c].attachment);
+      described.colors.push_back(subpass.pColorAttachments[c].attachment);
     if (subpass.pDepthStencilAttachment)
-      made.depthStencil = subpass.pDepthStencilAttachment->attachment;
+      described.depthStencil = subpass.pDepthStencilAttachment->attachment;
   }
-  return pass;
+  *made = toHandle<VkRenderPass>(pass);
+  return VK_SUCCESS;
 }
 
 extern "C" {
@@ -41,21 +42,13 @@ extern "C" {
 VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateRenderPass(
     VkDevice, const VkRenderPassCreateInfo *pCreateInfo,
     const VkAllocationCallbacks *, VkRenderPass *pRenderPass) {
-  RenderPass *pass = makeRenderPass(*pCreateInfo);
-  if (!pass)
-    return VK_ERROR_OUT_OF_HOST_MEMORY;
-  *pRenderPass = toHandle<VkRenderPass>(pass);
-  return VK_SUCCESS;
+  return createRenderPass(*pCreateInfo, pRenderPass);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateRenderPass2(
     VkDevice, const VkRenderPassCreateInfo2 *pCreateInfo,
     const VkAllocationCallbacks *, VkRenderPass *pRenderPass) {
-  RenderPass *pass = makeRenderPass(*pCreateInfo);
-  if (!pass)
-    return VK_ERROR_OUT_OF_HOST_MEMORY;
-  *pRenderPass = toHandle<VkRenderPass>(pass);
-  return VK_SUCCESS;
+  return createRenderPass(*pCreateInfo, pRenderPass);
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_DestroyRenderPass(

@@ -139,6 +139,11 @@ public:
                              VkRect2D scissor = {{0, 0}, {kSize, kSize}});
 
   VkDeviceMemory allocate(VkMemoryRequirements needs, VkMemoryPropertyFlags);
+  /// A kSize x kSize image of \p format with memory bound (in \p memory),
+  /// and a view of \p aspect if \p view is given.
+  VkImage makeImage(VkFormat format, VkImageUsageFlags usage,
+                    VkDeviceMemory *memory, VkImageAspectFlags aspect = 0,
+                    VkImageView *view = nullptr);
   VkPhysicalDevice Physical = VK_NULL_HANDLE;
   VkBuffer makeBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
                       uint8_t **mapped);
@@ -168,6 +173,38 @@ VkDeviceMemory Context::allocate(VkMemoryRequirements needs,
   VkDeviceMemory memory;
   check(vkAllocateMemory(Device, &info, nullptr, &memory), "vkAllocateMemory");
   return memory;
+}
+
+VkImage Context::makeImage(VkFormat format, VkImageUsageFlags usage,
+                           VkDeviceMemory *memory, VkImageAspectFlags aspect,
+                           VkImageView *view) {
+  auto imageInfo =
+      makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+  imageInfo.imageType = VK_IMAGE_TYPE_2D;
+  imageInfo.format = format;
+  imageInfo.extent = {kSize, kSize, 1};
+  imageInfo.mipLevels = 1;
+  imageInfo.arrayLayers = 1;
+  imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
+  imageInfo.tiling = VK_IMAGE_TILING_OPTIMAL;
+  imageInfo.usage = usage;
+  VkImage image;
+  check(vkCreateImage(Device, &imageInfo, nullptr, &image), "vkCreateImage");
+  VkMemoryRequirements needs;
+  vkGetImageMemoryRequirements(Device, image, &needs);
+  *memory = allocate(needs, 0);
+  check(vkBindImageMemory(Device, image, *memory, 0), "vkBindImageMemory");
+  if (!view)
+    return image;
+  auto viewInfo = makeStruct<VkImageViewCreateInfo>(
+      VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
+  viewInfo.image = image;
+  viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  viewInfo.format = format;
+  viewInfo.subresourceRange = {aspect, 0, 1, 0, 1};
+  check(vkCreateImageView(Device, &viewInfo, nullptr, view),
+        "vkCreateImageView");
+  return image;
 }
 
 VkShaderModule Context::loadShader(const std::string &path) {
@@ -267,31 +304,12 @@ void Context::setUp(const std::string &spvDir) {
   check(vkCreateCommandPool(Device, &poolInfo, nullptr, &Pool),
         "vkCreateCommandPool");
 
-  auto imageInfo =
-      makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
-  imageInfo.imageType = VK_IMAGE_TYPE_2D;
-  imageInfo.format = kFormat;
-  imageInfo.extent = {kSize, kSize, 1};
-  imageInfo.mipLevels = 1;
-  imageInfo.arrayLayers = 1;
-  imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
-  imageInfo.tiling = VK_IMAGE_TILING_OPTIMAL;
-  imageInfo.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
-                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                    VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-  check(vkCreateImage(Device, &imageInfo, nullptr, &Image), "vkCreateImage");
-  VkMemoryRequirements needs;
-  vkGetImageMemoryRequirements(Device, Image, &needs);
-  check(vkBindImageMemory(Device, Image, allocate(needs, 0), 0),
-        "vkBindImageMemory");
-  auto viewInfo = makeStruct<VkImageViewCreateInfo>(
-      VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
-  viewInfo.image = Image;
-  viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  viewInfo.format = kFormat;
-  viewInfo.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  check(vkCreateImageView(Device, &viewInfo, nullptr, &View),
-        "vkCreateImageView");
+  VkDeviceMemory imageMemory;
+  Image = makeImage(kFormat,
+                    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                        VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                        VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                    &imageMemory, VK_IMAGE_ASPECT_COLOR_BIT, &View);
 
   Vertices = makeBuffer(4096,
                         VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
@@ -758,33 +776,12 @@ bool dynamicState(Context &ctx) {
 
 bool depthTest(Context &ctx) {
   constexpr VkFormat kDepth = VK_FORMAT_D32_SFLOAT;
-  auto imageInfo =
-      makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
-  imageInfo.imageType = VK_IMAGE_TYPE_2D;
-  imageInfo.format = kDepth;
-  imageInfo.extent = {kSize, kSize, 1};
-  imageInfo.mipLevels = 1;
-  imageInfo.arrayLayers = 1;
-  imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
-  imageInfo.tiling = VK_IMAGE_TILING_OPTIMAL;
-  imageInfo.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
-                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-  VkImage image;
-  check(vkCreateImage(ctx.Device, &imageInfo, nullptr, &image),
-        "vkCreateImage (depth)");
-  VkMemoryRequirements needs;
-  vkGetImageMemoryRequirements(ctx.Device, image, &needs);
-  VkDeviceMemory memory = ctx.allocate(needs, 0);
-  check(vkBindImageMemory(ctx.Device, image, memory, 0), "vkBindImageMemory");
-  auto viewInfo = makeStruct<VkImageViewCreateInfo>(
-      VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
-  viewInfo.image = image;
-  viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  viewInfo.format = kDepth;
-  viewInfo.subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
+  VkDeviceMemory memory;
   VkImageView view;
-  check(vkCreateImageView(ctx.Device, &viewInfo, nullptr, &view),
-        "vkCreateImageView (depth)");
+  VkImage image = ctx.makeImage(kDepth,
+                                VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                                &memory, VK_IMAGE_ASPECT_DEPTH_BIT, &view);
   uint8_t *depths = nullptr;
   VkBuffer readback = ctx.makeBuffer(kSize * kSize * 4,
                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT, &depths);
@@ -874,25 +871,12 @@ bool depthStencilClear(Context &ctx) {
   vkGetPhysicalDeviceFormatProperties(ctx.Physical, format, &properties);
   if (!(properties.optimalTilingFeatures & VK_FORMAT_FEATURE_TRANSFER_DST_BIT))
     format = VK_FORMAT_D32_SFLOAT_S8_UINT;
-  auto imageInfo =
-      makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
-  imageInfo.imageType = VK_IMAGE_TYPE_2D;
-  imageInfo.format = format;
-  imageInfo.extent = {kSize, kSize, 1};
-  imageInfo.mipLevels = 1;
-  imageInfo.arrayLayers = 1;
-  imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
-  imageInfo.tiling = VK_IMAGE_TILING_OPTIMAL;
-  imageInfo.usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
-                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                    VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-  VkImage image;
-  check(vkCreateImage(ctx.Device, &imageInfo, nullptr, &image),
-        "vkCreateImage (depth/stencil)");
-  VkMemoryRequirements needs;
-  vkGetImageMemoryRequirements(ctx.Device, image, &needs);
-  VkDeviceMemory memory = ctx.allocate(needs, 0);
-  check(vkBindImageMemory(ctx.Device, image, memory, 0), "vkBindImageMemory");
+  VkDeviceMemory memory;
+  VkImage image = ctx.makeImage(format,
+                                VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                    VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                &memory);
   uint8_t *depths = nullptr, *stencils = nullptr;
   VkBuffer depthBuffer = ctx.makeBuffer(
       kSize * kSize * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &depths);
