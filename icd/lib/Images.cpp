@@ -7,11 +7,13 @@
 // with a message naming it.
 //
 //===----------------------------------------------------------------------===//
+#include "Images.h"
 #include "DebugUtils.h"
 #include "EntryPoints.h"
 #include "Formats.h"
 #include "Memory.h"
 #include "Objects.h"
+#include "Presentation.h"
 
 #include <spirv/unified1/spirv.hpp>
 
@@ -38,21 +40,21 @@ static VkMemoryRequirements getImageRequirements(const Image &image) {
   return requirements;
 }
 
-/// Fills \p image from \p info, or says why it cannot be made.
-static VkResult describeImage(const VkImageCreateInfo &info, Image &image) {
+VkResult spvb::icd::describeImage(const char *command,
+                                  const VkImageCreateInfo &info, Image &image) {
   unsigned texelBytes = getImageTexelBytes(info.format);
   if (!texelBytes) {
     std::fprintf(stderr,
-                 "error: vkCreateImage: format %d is not supported (see "
+                 "error: %s: format %d is not supported (see "
                  "vkGetPhysicalDeviceFormatProperties)\n",
-                 info.format);
+                 command, info.format);
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
   }
   if (info.samples != VK_SAMPLE_COUNT_1_BIT) {
     std::fprintf(stderr,
-                 "error: vkCreateImage: %d samples per texel: only "
+                 "error: %s: %d samples per texel: only "
                  "single-sampled images are supported\n",
-                 info.samples);
+                 command, info.samples);
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
   }
   image.type = info.imageType;
@@ -61,10 +63,10 @@ static VkResult describeImage(const VkImageCreateInfo &info, Image &image) {
   if (!texels && (info.usage &
                   (VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT))) {
     std::fprintf(stderr,
-                 "error: vkCreateImage: format %d is drawn into and copied, "
+                 "error: %s: format %d is drawn into and copied, "
                  "not yet sampled or stored by shaders (usage 0x%x; see "
                  "vkGetPhysicalDeviceFormatProperties)\n",
-                 info.format, unsigned(info.usage));
+                 command, info.format, unsigned(info.usage));
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
   }
   image.spirvFormat = texels ? texels->format : 0;
@@ -85,7 +87,7 @@ spvb_CreateImage(VkDevice, const VkImageCreateInfo *pCreateInfo,
   auto *image = new (std::nothrow) Image();
   if (!image)
     return VK_ERROR_OUT_OF_HOST_MEMORY;
-  if (VkResult result = describeImage(*pCreateInfo, *image)) {
+  if (VkResult result = describeImage("vkCreateImage", *pCreateInfo, *image)) {
     delete image;
     return result;
   }
@@ -117,7 +119,8 @@ VKAPI_ATTR void VKAPI_CALL spvb_GetDeviceImageMemoryRequirements(
     VkMemoryRequirements2 *pMemoryRequirements) {
   Image image;
   setMemoryRequirements(*pMemoryRequirements,
-                        describeImage(*pInfo->pCreateInfo, image) == VK_SUCCESS
+                        describeImage("vkGetDeviceImageMemoryRequirements",
+                                      *pInfo->pCreateInfo, image) == VK_SUCCESS
                             ? getImageRequirements(image)
                             : VkMemoryRequirements{});
 }
@@ -159,11 +162,24 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_BindImageMemory(VkDevice, VkImage image,
 VKAPI_ATTR VkResult VKAPI_CALL
 spvb_BindImageMemory2(VkDevice device, uint32_t bindInfoCount,
                       const VkBindImageMemoryInfo *pBindInfos) {
-  for (uint32_t i = 0; i < bindInfoCount; ++i)
-    if (VkResult result = spvb_BindImageMemory(device, pBindInfos[i].image,
-                                               pBindInfos[i].memory,
-                                               pBindInfos[i].memoryOffset))
+  for (uint32_t i = 0; i < bindInfoCount; ++i) {
+    const VkBindImageMemoryInfo &info = pBindInfos[i];
+    // An image made with VkImageSwapchainCreateInfoKHR shares a swapchain
+    // image's texels.
+    if (auto *swapchain = findInChain<VkBindImageMemorySwapchainInfoKHR>(
+            info.pNext,
+            VK_STRUCTURE_TYPE_BIND_IMAGE_MEMORY_SWAPCHAIN_INFO_KHR)) {
+      const Image &shared = *fromHandle<Swapchain>(swapchain->swapchain)
+                                 ->images[swapchain->imageIndex];
+      Image &image = *fromHandle<Image>(info.image);
+      image.memory = shared.memory;
+      image.memoryOffset = shared.memoryOffset;
+      continue;
+    }
+    if (VkResult result = spvb_BindImageMemory(device, info.image, info.memory,
+                                               info.memoryOffset))
       return result;
+  }
   return VK_SUCCESS;
 }
 

@@ -99,3 +99,18 @@ if os.path.exists(os.path.join(config.spvb_obj_root, "tests", "icd",
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(
     ("%spv_run", os.path.join(config.spvb_tools_dir, "spv-run")))
+# Windowed clients (vkcube) run on an X server of their own, Xvfb, which
+# build.sh installs; a layer of the tests captures what their window shows
+# (tests/icd/WindowCaptureLayer.cpp), the validation layer below it.
+if shutil.which("Xvfb") and shutil.which("vkcube"):
+    config.available_features.add("xvfb")
+config.substitutions.append(
+    ("%under_xvfb", "{0} {1}".format(
+        sys.executable, os.path.join(config.test_source_root, "ICD", "Inputs",
+                                     "under-xvfb.py"))))
+config.substitutions.append(
+    ("%window_capture_layers",
+     "VK_LAYER_PATH={0}:/usr/share/vulkan/explicit_layer.d "
+     "VK_INSTANCE_LAYERS=VK_LAYER_SPVB_window_capture:"
+     "VK_LAYER_KHRONOS_validation".format(
+         os.path.join(config.spvb_obj_root, "tests", "icd", "layers"))))
