@@ -19,6 +19,10 @@
 //                      submission
 //   destroyed-descriptor   a dispatch whose storage buffer was destroyed
 //                          after the descriptor write
+//   swapchain      vkCreateSwapchainKHR on a headless surface in a format
+//                  it does not offer, then of sampled B8G8R8A8 images
+//                  (drawn into and copied only); then one acquire more
+//                  than the swapchain has images, with no timeout
 //
 //   InvalidUse CASE SHADER.spv
 //
@@ -70,6 +74,13 @@ int main(int argc, char **argv) {
   auto instanceInfo =
       makeStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
   instanceInfo.pApplicationInfo = &application;
+  const char *surfaceExtensions[] = {VK_KHR_SURFACE_EXTENSION_NAME,
+                                     VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME};
+  const char *swapchainExtension = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+  if (which == "swapchain") {
+    instanceInfo.enabledExtensionCount = 2;
+    instanceInfo.ppEnabledExtensionNames = surfaceExtensions;
+  }
   VkInstance instance;
   check(vkCreateInstance(&instanceInfo, nullptr, &instance), "instance");
   uint32_t count = 1;
@@ -95,9 +106,64 @@ int main(int argc, char **argv) {
                 vkCreateDevice(physicalDevice, &deviceInfo, nullptr, &unused));
     return 0;
   }
+  if (which == "swapchain") {
+    deviceInfo.enabledExtensionCount = 1;
+    deviceInfo.ppEnabledExtensionNames = &swapchainExtension;
+  }
   VkDevice device;
   check(vkCreateDevice(physicalDevice, &deviceInfo, nullptr, &device),
         "device");
+  if (which == "swapchain") {
+    auto surfaceInfo = makeStruct<VkHeadlessSurfaceCreateInfoEXT>(
+        VK_STRUCTURE_TYPE_HEADLESS_SURFACE_CREATE_INFO_EXT);
+    auto createSurface = reinterpret_cast<PFN_vkCreateHeadlessSurfaceEXT>(
+        vkGetInstanceProcAddr(instance, "vkCreateHeadlessSurfaceEXT"));
+    VkSurfaceKHR surface;
+    check(createSurface(instance, &surfaceInfo, nullptr, &surface), "surface");
+    auto info = makeStruct<VkSwapchainCreateInfoKHR>(
+        VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR);
+    info.surface = surface;
+    info.minImageCount = 2;
+    info.imageFormat = VK_FORMAT_R16G16B16A16_SFLOAT;
+    info.imageColorSpace = VK_COLOR_SPACE_SRGB_NONLINEAR_KHR;
+    info.imageExtent = {8, 8};
+    info.imageArrayLayers = 1;
+    info.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    info.preTransform = VK_SURFACE_TRANSFORM_IDENTITY_BIT_KHR;
+    info.compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
+    info.presentMode = VK_PRESENT_MODE_FIFO_KHR;
+    VkSwapchainKHR swapchain;
+    // Each result after its message.
+    std::printf("swapchain: vkCreateSwapchainKHR %d\n",
+                vkCreateSwapchainKHR(device, &info, nullptr, &swapchain));
+    std::fflush(stdout);
+    info.imageFormat = VK_FORMAT_B8G8R8A8_UNORM;
+    info.imageUsage |= VK_IMAGE_USAGE_SAMPLED_BIT;
+    std::printf("swapchain: vkCreateSwapchainKHR %d\n",
+                vkCreateSwapchainKHR(device, &info, nullptr, &swapchain));
+    std::fflush(stdout);
+    info.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    check(vkCreateSwapchainKHR(device, &info, nullptr, &swapchain),
+          "swapchain");
+    uint32_t index;
+    for (int i = 0; i < 3; ++i) {
+      auto fenceInfo =
+          makeStruct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+      VkFence fence;
+      check(vkCreateFence(device, &fenceInfo, nullptr, &fence), "fence");
+      std::printf("swapchain: vkAcquireNextImageKHR %d\n",
+                  vkAcquireNextImageKHR(device, swapchain, UINT64_MAX,
+                                        VK_NULL_HANDLE, fence, &index));
+      std::fflush(stdout);
+      vkDestroyFence(device, fence, nullptr);
+    }
+    vkDestroySwapchainKHR(device, swapchain, nullptr);
+    auto destroySurface = reinterpret_cast<PFN_vkDestroySurfaceKHR>(
+        vkGetInstanceProcAddr(instance, "vkDestroySurfaceKHR"));
+    destroySurface(instance, surface, nullptr);
+    vkDestroyDevice(device, nullptr);
+    return 0;
+  }
   if (which == "image-format") {
     // sRGB texels have no SPIR-V image format; BC1 is not supported.
     auto imageInfo =
