@@ -84,9 +84,9 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateDevice(
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   device->physicalDevice = fromHandle<PhysicalDevice>(physicalDevice);
   device->compiler = std::move(*compiler);
-  // SPVB_DEBUG_INVOCATION: each pipeline also gets a build for the
-  // debugger, which that one invocation runs through.
-  if (!environment.debugInvocation.empty()) {
+  // SPVB_DEBUG_INVOCATION and SPVB_DEBUG_PIXEL: each pipeline also gets a
+  // build for the debugger, which that invocation or pixel runs through.
+  if (environment.needsDebugBuilds()) {
     llvm::Expected<std::unique_ptr<JitCompiler>> debugCompiler =
         JitCompiler::create(/*debuggable=*/true);
     if (!debugCompiler) {

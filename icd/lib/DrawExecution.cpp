@@ -341,7 +341,13 @@ llvm::Error DrawExecutor::draw(const Bound &bound, const command::Draw &command,
   llvm::Expected<Draw> drawing = Draw::create(pipeline.shaders);
   if (!drawing)
     return drawing.takeError();
-  drawing->setLimits(device.physicalDevice->environment.limits);
+  const Environment &environment = device.physicalDevice->environment;
+  drawing->setLimits(environment.limits);
+  // SPVB_DEBUG_PIXEL: that pixel's invocations through the debug builds.
+  if (environment.debugPixel && pipeline.debugShaders.fragment)
+    drawing->setDebugPixel((*environment.debugPixel)[0],
+                           (*environment.debugPixel)[1],
+                           pipeline.debugShaders);
   llvm::SmallVector<Dispatch *, 5> stages = drawing->getStages();
   bool pushConstants = !bound.pushConstants.empty();
   for (Dispatch *stage : stages) {

@@ -94,5 +94,13 @@ llvm::Expected<Environment> spvb::icd::readEnvironment() {
       return error;
     environment.debugInvocation = text->str();
   }
+  if (std::optional<llvm::StringRef> text = get("SPVB_DEBUG_PIXEL")) {
+    auto [x, y] = text->split(',');
+    std::array<uint32_t, 2> pixel;
+    if (x.getAsInteger(10, pixel[0]) || y.getAsInteger(10, pixel[1]))
+      return makeError("error: SPVB_DEBUG_PIXEL: '" + *text +
+                       "' is not a pixel X,Y (e.g. 10,20)");
+    environment.debugPixel = pixel;
+  }
   return environment;
 }

@@ -11,6 +11,8 @@
 //   SPVB_DEBUG=1                 compile every pipeline for a debugger
 //   SPVB_DEBUG_INVOCATION=ID     run that invocation of every dispatch that
 //                                has it through a debug build
+//   SPVB_DEBUG_PIXEL=X,Y         run the invocations behind that pixel of
+//                                every draw through the debug builds
 //
 // A bad value is an error naming the variable; instance creation fails.
 //
@@ -22,6 +24,9 @@
 #include "spvbridge/bridge/DeviceLimits.h"
 
 #include "llvm/Support/Error.h"
+
+#include <array>
+#include <optional>
 
 namespace spvb::icd {
 
@@ -38,6 +43,14 @@ struct Environment {
   /// SPVB_DEBUG_INVOCATION, as spv-run's --debug-invocation takes it
   /// (runtime/DebugTarget.h); empty: none.
   std::string debugInvocation;
+  /// SPVB_DEBUG_PIXEL, as spv-run's --debug-pixel takes it: a pixel of
+  /// every draw's framebuffer.
+  std::optional<std::array<uint32_t, 2>> debugPixel;
+
+  /// Whether pipelines need their debug builds too.
+  bool needsDebugBuilds() const {
+    return !debugInvocation.empty() || debugPixel.has_value();
+  }
 };
 
 llvm::Expected<Environment> readEnvironment();

@@ -125,7 +125,8 @@ static VkResult presentImage(Swapchain &swapchain, uint32_t index) {
 /// Makes \p swapchain's images as \p info describes them.
 static VkResult createImages(const VkSwapchainCreateInfoKHR &info,
                              Swapchain &swapchain) {
-  VkImageCreateInfo imageInfo = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  VkImageCreateInfo imageInfo = {};
+  imageInfo.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
   imageInfo.imageType = VK_IMAGE_TYPE_2D;
   imageInfo.format = info.imageFormat;
   imageInfo.extent = {info.imageExtent.width, info.imageExtent.height, 1};
