@@ -346,8 +346,7 @@ llvm::Error DrawExecutor::draw(const Bound &bound, const command::Draw &command,
   // SPVB_DEBUG_PIXEL: that pixel's invocations through the debug builds.
   if (environment.debugPixel && pipeline.debugShaders.fragment)
     drawing->setDebugPixel((*environment.debugPixel)[0],
-                           (*environment.debugPixel)[1],
-                           pipeline.debugShaders);
+                           (*environment.debugPixel)[1], pipeline.debugShaders);
   llvm::SmallVector<Dispatch *, 5> stages = drawing->getStages();
   bool pushConstants = !bound.pushConstants.empty();
   for (Dispatch *stage : stages) {
