@@ -28,8 +28,14 @@ LP_NUM_THREADS=1). Prints Markdown tables.
 ICD: the compute suite through the Vulkan API, vkref driving lavapipe and
 the spvbridge ICD beside spv-run's direct path (icd_benchmarks).
 
+vkcube: Debian's windowed demo on an X server of its own (Xvfb), on
+lavapipe and on the ICD, in immediate mode; a frame's time is the
+difference of two runs' wall times (vkcube --c 220 and --c 20) over 200
+frames, so that start-up and pipeline compilation cancel out; the last
+frames' windows must agree (vkcube_benchmarks).
+
   tools/benchmark.py [--build DIR] [--repeat N] [--rounds N]
-                     [--only compute|draws|icd]
+                     [--only compute|draws|icd|vkcube]
 """
 import argparse
 import json
@@ -40,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus")
@@ -287,12 +294,76 @@ def icd_benchmarks(args, work, env):
                                                 geomean(speedups)))
 
 
+def vkcube_benchmarks(args, work, env):
+    """vkcube's frame time on lavapipe and on the ICD, with every hardware
+    thread and per core, alternating --rounds times (medians)."""
+    tests = os.path.join(ROOT, "tests", "lit", "ICD", "Inputs")
+    layers = os.path.join(args.build, "tests", "icd", "layers")
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1024x768x24",
+         "-nolisten", "tcp"], pass_fds=[write_end],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    with os.fdopen(read_end) as display:
+        number = display.readline().strip()
+    if not number:
+        sys.exit("error: Xvfb did not start")
+    drivers = {"lavapipe": env["VK_ICD_FILENAMES"], "spvbridge": args.icd}
+    threads = {"all": {}, "1": {"LP_NUM_THREADS": "1", "SPVB_THREADS": "1"}}
+
+    def wall(driver, frames, extra, capture=None):
+        run_env = dict(env, DISPLAY=":" + number,
+                       VK_ICD_FILENAMES=drivers[driver],
+                       VK_DRIVER_FILES=drivers[driver], **extra)
+        if capture:
+            run_env.update(VK_LAYER_PATH=layers,
+                           VK_INSTANCE_LAYERS="VK_LAYER_SPVB_window_capture",
+                           SPVB_CAPTURE=capture)
+        start = time.perf_counter()
+        result = subprocess.run(["vkcube", "--c", str(frames),
+                                 "--present_mode", "0"],
+                                capture_output=True, text=True, env=run_env)
+        elapsed = time.perf_counter() - start
+        if result.returncode != 0:
+            sys.exit("error: vkcube on %s failed:\n%s" % (driver,
+                                                            result.stderr))
+        return elapsed
+
+    try:
+        captures = {d: os.path.join(work, "cube-%s.ppm" % d) for d in drivers}
+        for driver in drivers:
+            wall(driver, 220, {}, captures[driver])
+        subprocess.run([sys.executable,
+                        os.path.join(tests, "compare-captures.py"),
+                        captures["spvbridge"], captures["lavapipe"]],
+                       check=True, stdout=subprocess.DEVNULL)
+        print("| vkcube frame (500x500) | lavapipe ms | spvbridge ICD ms | "
+              "lavapipe / ICD |")
+        print("|---|---|---|---|")
+        for label, extra in threads.items():
+            frame = {d: [] for d in drivers}
+            for _ in range(args.rounds):
+                for driver in drivers:
+                    frame[driver].append(
+                        (wall(driver, 220, extra) - wall(driver, 20, extra))
+                        / 200 * 1000)
+            median = {d: statistics.median(t) for d, t in frame.items()}
+            print("| %s threads | %.3f | %.3f | %.2fx |" % (
+                label, median["lavapipe"], median["spvbridge"],
+                median["lavapipe"] / median["spvbridge"]))
+    finally:
+        server.terminate()
+        server.wait()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--repeat", default="20")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--only", choices=["compute", "draws", "icd"])
+    parser.add_argument("--only",
+                        choices=["compute", "draws", "icd", "vkcube"])
     args = parser.parse_args()
     args.spv_run = os.path.join(args.build, "tools", "spv-run")
     args.vkref = os.path.join(args.build, "tests", "differential", "vkref",
@@ -308,6 +379,8 @@ def main():
                             args.rounds)
         if args.only in (None, "icd"):
             icd_benchmarks(args, work, env)
+        if args.only in (None, "vkcube"):
+            vkcube_benchmarks(args, work, env)
 
 
 def check_image(name, ref_path, our_path, tolerance):

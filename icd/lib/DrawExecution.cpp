@@ -39,18 +39,6 @@ getAttachment(const ImageView *view, const char *name, uint32_t index) {
   return attachment;
 }
 
-/// Calls \p write for each texel of \p area of \p attachment.
-static void forArea(const runtime::Attachment &attachment, VkRect2D area,
-                    llvm::function_ref<void(uint8_t *)> write) {
-  uint32_t x1 =
-      std::min<uint32_t>(area.offset.x + area.extent.width, attachment.width);
-  uint32_t y1 =
-      std::min<uint32_t>(area.offset.y + area.extent.height, attachment.height);
-  for (uint32_t y = area.offset.y; y < y1; ++y)
-    for (uint32_t x = area.offset.x; x < x1; ++x)
-      write(attachment.at(x, y));
-}
-
 /// Clears \p area of \p attachment to \p value: its colour (with
 /// \p colorOrDepth), or the depth and stencil aspects asked for (each
 /// writes only its own bytes).
@@ -58,22 +46,44 @@ static void clearArea(const runtime::Attachment &attachment, VkRect2D area,
                       const VkClearValue &value, bool colorOrDepth,
                       bool stencil) {
   const runtime::VulkanFormat &format = *attachment.format;
+  uint32_t x0 = area.offset.x, y0 = area.offset.y;
+  uint32_t x1 =
+      std::min<uint32_t>(area.offset.x + area.extent.width, attachment.width);
+  uint32_t y1 =
+      std::min<uint32_t>(area.offset.y + area.extent.height, attachment.height);
+  if (x0 >= x1 || y0 >= y1)
+    return;
+  std::vector<uint8_t> texel(format.texelBytes);
   if (format.components) {
     if (!colorOrDepth)
       return;
-    std::vector<uint8_t> texel(format.texelBytes);
     runtime::encodeColor(format, getClearColor(format, value.color),
                          texel.data());
-    forArea(attachment, area,
-            [&](uint8_t *to) { std::memcpy(to, texel.data(), texel.size()); });
+  } else if ((colorOrDepth || !format.depthBits) &&
+             (stencil || !format.stencilBits)) {
+    runtime::encodeDepth(format, value.depthStencil.depth, texel.data());
+    runtime::encodeStencil(format, uint8_t(value.depthStencil.stencil),
+                           texel.data());
+  } else {
+    // One aspect of a combined format: the other's bytes stay.
+    for (uint32_t y = y0; y < y1; ++y)
+      for (uint32_t x = x0; x < x1; ++x) {
+        uint8_t *to = attachment.at(x, y);
+        if (colorOrDepth)
+          runtime::encodeDepth(format, value.depthStencil.depth, to);
+        if (stencil)
+          runtime::encodeStencil(format, uint8_t(value.depthStencil.stencil),
+                                 to);
+      }
     return;
   }
-  forArea(attachment, area, [&](uint8_t *to) {
-    if (colorOrDepth)
-      runtime::encodeDepth(format, value.depthStencil.depth, to);
-    if (stencil)
-      runtime::encodeStencil(format, uint8_t(value.depthStencil.stencil), to);
-  });
+  // Whole texels: one row encoded, then copied to the others.
+  uint8_t *first = attachment.at(x0, y0);
+  size_t rowBytes = size_t(x1 - x0) * texel.size();
+  for (uint32_t x = x0; x < x1; ++x)
+    std::memcpy(attachment.at(x, y0), texel.data(), texel.size());
+  for (uint32_t y = y0 + 1; y < y1; ++y)
+    std::memcpy(attachment.at(x0, y), first, rowBytes);
 }
 
 /// The load operations that clear: each attachment's at the start of the

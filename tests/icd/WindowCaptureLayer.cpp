@@ -34,6 +34,10 @@ struct State {
   PFN_vkGetDeviceProcAddr nextDeviceProcAddr = nullptr;
   VkInstance instance = VK_NULL_HANDLE;
   VkDevice device = VK_NULL_HANDLE;
+  /// Resolved when the instance is made: asked later, the loader's last
+  /// link would answer from the application's dispatch table, whose entry
+  /// is this layer's.
+  PFN_vkCreateXcbSurfaceKHR nextCreateXcbSurface = nullptr;
   std::map<VkSurfaceKHR, Window> surfaces;
   std::map<VkSwapchainKHR, VkSurfaceKHR> swapchains;
 };
@@ -120,6 +124,8 @@ CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
     std::lock_guard<std::mutex> lock(state.mutex);
     state.nextInstanceProcAddr = next;
     state.instance = *pInstance;
+    state.nextCreateXcbSurface = reinterpret_cast<PFN_vkCreateXcbSurfaceKHR>(
+        next(*pInstance, "vkCreateXcbSurfaceKHR"));
   }
   return result;
 }
@@ -152,9 +158,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateXcbSurfaceKHR(
     VkInstance instance, const VkXcbSurfaceCreateInfoKHR *pCreateInfo,
     const VkAllocationCallbacks *pAllocator, VkSurfaceKHR *pSurface) {
   State &state = getState();
-  auto create = reinterpret_cast<PFN_vkCreateXcbSurfaceKHR>(
-      state.nextInstanceProcAddr(instance, "vkCreateXcbSurfaceKHR"));
-  VkResult result = create(instance, pCreateInfo, pAllocator, pSurface);
+  VkResult result =
+      state.nextCreateXcbSurface(instance, pCreateInfo, pAllocator, pSurface);
   if (result == VK_SUCCESS) {
     std::lock_guard<std::mutex> lock(state.mutex);
     state.surfaces[*pSurface] = {pCreateInfo->connection, pCreateInfo->window};

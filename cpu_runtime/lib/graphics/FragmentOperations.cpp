@@ -212,12 +212,23 @@ bool FragmentOperations::testDepthStencil(int32_t x, int32_t y, uint32_t sample,
       updateStencil(texel, face, face.failOp);
       return false;
     }
-    if (state.depthTest && format.depthBits) {
-      // The fragment's depth is compared in the attachment's format.
-      uint8_t converted[8] = {};
-      encodeDepth(format, depth, converted);
-      double quantized = decodeDepth(format, converted);
-      if (!compare(state.depthCompare, quantized, decodeDepth(format, texel))) {
+    // The fragment's depth is compared in the attachment's format: a UNORM
+    // format's encodings order as its depths, so they are compared as
+    // they are.
+    bool depthTest = state.depthTest && format.depthBits;
+    uint64_t bits = depthTest ? encodeDepthBits(format, depth) : 0;
+    if (depthTest) {
+      bool passed;
+      if (format.kind != ComponentKind::Sfloat) {
+        passed = compare(state.depthCompare, double(bits),
+                         double(readDepthBits(format, texel)));
+      } else {
+        uint8_t converted[8] = {};
+        writeDepthBits(format, bits, converted);
+        passed = compare(state.depthCompare, decodeDepth(format, converted),
+                         decodeDepth(format, texel));
+      }
+      if (!passed) {
         if (stencil)
           updateStencil(texel, face, face.depthFailOp);
         return false;
@@ -225,8 +236,8 @@ bool FragmentOperations::testDepthStencil(int32_t x, int32_t y, uint32_t sample,
     }
     if (stencil)
       updateStencil(texel, face, face.passOp);
-    if (state.depthTest && state.depthWrite && format.depthBits)
-      encodeDepth(format, depth, texel);
+    if (depthTest && state.depthWrite)
+      writeDepthBits(format, bits, texel);
   }
   return true;
 }

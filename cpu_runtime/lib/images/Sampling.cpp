@@ -936,6 +936,41 @@ SampleRequest spvb::runtime::makeSample2Request(uint32_t imageOperands,
   return request;
 }
 
+/// sampleRgba8Lanes for nearest filtering of an image of one level: every
+/// lane reads level 0, whatever its level of detail, so none is chosen.
+/// The texel is the general path's (the same coordinate arithmetic in
+/// double); lanes whose coordinates are out of its range are left.
+static uint64_t sampleRgba8Nearest(const spvb_image &image,
+                                   const spvb_sampler &sampler,
+                                   const float *inputs, unsigned lanes,
+                                   uint64_t active, float *results) {
+  const double *values = getUnorm8Values();
+  const int64_t extent[2] = {int64_t(image.extent[0]),
+                             int64_t(image.extent[1])};
+  uint64_t left = 0;
+  for (uint64_t group = active; group; group &= group - 1) {
+    unsigned lane = llvm::countr_zero(group);
+    int64_t position[2];
+    bool inRange = true;
+    for (unsigned d = 0; d < 2; ++d) {
+      double u = inputs[d * lanes + lane];
+      inRange &= std::fabs(u) < 1e9;
+      position[d] = inRange ? floorToInteger(u * double(extent[d])) : 0;
+      if (uint64_t(position[d]) >= uint64_t(extent[d]))
+        wrap(position[d], extent[d], sampler.address_mode[d]);
+    }
+    if (!inRange) {
+      left |= uint64_t(1) << lane;
+      continue;
+    }
+    const uint8_t *texel =
+        image.data + 4 * (uint64_t(position[1]) * extent[0] + position[0]);
+    for (unsigned c = 0; c < 4; ++c)
+      results[c * lanes + lane] = float(values[texel[c]]);
+  }
+  return left;
+}
+
 uint64_t spvb::runtime::sampleRgba8Lanes(const spvb_image &image,
                                          const ImageFormat &format,
                                          const spvb_sampler *sampler,
@@ -952,10 +987,17 @@ uint64_t spvb::runtime::sampleRgba8Lanes(const spvb_image &image,
   if (!sampler || image.dim != spv::Dim2D || image.layers != 1 ||
       image.samples > 1 || format.kind != NumericKind::Unorm ||
       format.components != 4 || format.texelBytes != 4 ||
-      sampler->unnormalized_coordinates || sampler->mag_filter != kLinear ||
-      sampler->min_filter != kLinear || image.levels == 0 ||
-      image.size >= (uint64_t(1) << 31) || image.extent[0] == 0 ||
-      image.extent[1] == 0 || !addressable(0) || !addressable(1))
+      sampler->unnormalized_coordinates)
+    return active;
+  if (sampler->mag_filter == kNearest && sampler->min_filter == kNearest &&
+      image.levels == 1 && image.extent[0] && image.extent[1] &&
+      sampler->address_mode[0] != kClampToBorder &&
+      sampler->address_mode[1] != kClampToBorder)
+    return sampleRgba8Nearest(image, *sampler, inputs, lanes, active, results);
+  if (sampler->mag_filter != kLinear || sampler->min_filter != kLinear ||
+      image.levels == 0 || image.size >= (uint64_t(1) << 31) ||
+      image.extent[0] == 0 || image.extent[1] == 0 || !addressable(0) ||
+      !addressable(1))
     return active;
   uint64_t left = 0;
   for (unsigned first = 0; first < lanes && first < 64; first += kFilterLanes) {

@@ -643,11 +643,29 @@ void spvb::runtime::encodeColor(const VulkanFormat &format, const Color &color,
   }
 }
 
+uint64_t spvb::runtime::readDepthBits(const VulkanFormat &format,
+                                      const uint8_t *bytes) {
+  return readLittleEndian(bytes, stencilOffset(format));
+}
+
+uint64_t spvb::runtime::encodeDepthBits(const VulkanFormat &format,
+                                        double depth) {
+  return format.kind == K::Sfloat ? encodeSfloat(depth, format.depthBits)
+                                  : encodeUnorm(depth, format.depthBits);
+}
+
+void spvb::runtime::writeDepthBits(const VulkanFormat &format, uint64_t bits,
+                                   uint8_t *bytes) {
+  // Only the depth's own bytes: the stencil and the padding stay as they
+  // are (X8_D24's top byte is unused).
+  writeLittleEndian(bytes, stencilOffset(format), bits);
+}
+
 double spvb::runtime::decodeDepth(const VulkanFormat &format,
                                   const uint8_t *bytes) {
   if (format.depthBits == 0)
     return 0;
-  uint64_t raw = readLittleEndian(bytes, stencilOffset(format));
+  uint64_t raw = readDepthBits(format, bytes);
   if (format.kind == K::Sfloat)
     return decodeSfloat(raw, format.depthBits);
   return double(raw) / double(lowMask(format.depthBits));
@@ -655,14 +673,8 @@ double spvb::runtime::decodeDepth(const VulkanFormat &format,
 
 void spvb::runtime::encodeDepth(const VulkanFormat &format, double depth,
                                 uint8_t *bytes) {
-  if (format.depthBits == 0)
-    return;
-  // Only the depth's own bytes: the stencil and the padding stay as they
-  // are (X8_D24's top byte is unused).
-  uint64_t raw = format.kind == K::Sfloat
-                     ? encodeSfloat(depth, format.depthBits)
-                     : encodeUnorm(depth, format.depthBits);
-  writeLittleEndian(bytes, stencilOffset(format), raw);
+  if (format.depthBits)
+    writeDepthBits(format, encodeDepthBits(format, depth), bytes);
 }
 
 uint8_t spvb::runtime::decodeStencil(const VulkanFormat &format,

@@ -94,6 +94,13 @@ bool isIntegerFormat(const VulkanFormat &format);
 /// stencil as an 8-bit value. Formats without one ignore it.
 double decodeDepth(const VulkanFormat &format, const uint8_t *bytes);
 void encodeDepth(const VulkanFormat &format, double depth, uint8_t *bytes);
+/// The depth bits as stored, and their encoding of \p depth: for UNORM
+/// formats they order as the depths do, so a depth test compares them
+/// without decoding.
+uint64_t readDepthBits(const VulkanFormat &format, const uint8_t *bytes);
+uint64_t encodeDepthBits(const VulkanFormat &format, double depth);
+/// Writes only the depth's own bytes.
+void writeDepthBits(const VulkanFormat &format, uint64_t bits, uint8_t *bytes);
 uint8_t decodeStencil(const VulkanFormat &format, const uint8_t *bytes);
 void encodeStencil(const VulkanFormat &format, uint8_t stencil, uint8_t *bytes);
 
