@@ -35,6 +35,7 @@ PACKAGES=(cmake ninja-build g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools
   llvm-22-tools glslang-dev glslang-tools spirv-tools spirv-headers
   libvulkan-dev mesa-vulkan-drivers vulkan-tools vulkan-validationlayers
   pkg-config libxcb1-dev libxcb-shm0-dev libx11-xcb-dev xvfb
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-bad mesa-utils
   libvkfft-dev libfftw3-dev
   libboost-context-dev libgtest-dev
   clang-22 libclang-rt-22-dev clang-format-22 clang-tidy-22 libpng-dev gdb lldb-22

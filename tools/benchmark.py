@@ -302,7 +302,8 @@ def vkcube_benchmarks(args, work, env):
     read_end, write_end = os.pipe()
     server = subprocess.Popen(
         ["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1024x768x24",
-         "-nolisten", "tcp"], pass_fds=[write_end],
+         "-nolisten", "tcp", "-nolisten", "local", "-noreset"],
+        pass_fds=[write_end],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write_end)
     with os.fdopen(read_end) as display:

@@ -4,6 +4,7 @@
 #include "DescriptorBinding.h"
 #include "DrawExecution.h"
 #include "HandleChecks.h"
+#include "ImageBlits.h"
 #include "ImageTransfers.h"
 #include "LaunchTimeout.h"
 #include "Queries.h"
@@ -157,6 +158,14 @@ public:
   }
   llvm::Error operator()(const command::CopyImage &command) {
     return copyImage(command);
+  }
+  llvm::Error operator()(const command::BlitImage &command) {
+    return blitImage(command);
+  }
+  llvm::Error operator()(const command::Refused &command) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "error: %s: %s", command.name,
+                                   command.reason);
   }
   llvm::Error operator()(const command::ClearImage &command) {
     return clearImage(command);

@@ -272,6 +272,52 @@ VKAPI_ATTR void VKAPI_CALL spvb_CmdCopyImage2(VkCommandBuffer commandBuffer,
   record(commandBuffer, std::move(copy));
 }
 
+VKAPI_ATTR void VKAPI_CALL spvb_CmdBlitImage(VkCommandBuffer commandBuffer,
+                                             VkImage srcImage, VkImageLayout,
+                                             VkImage dstImage, VkImageLayout,
+                                             uint32_t regionCount,
+                                             const VkImageBlit *pRegions,
+                                             VkFilter filter) {
+  record(commandBuffer,
+         command::BlitImage{
+             fromHandle<Image>(srcImage), fromHandle<Image>(dstImage),
+             std::vector<VkImageBlit>(pRegions, pRegions + regionCount),
+             filter});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdBlitImage2(VkCommandBuffer commandBuffer,
+                                              const VkBlitImageInfo2 *pInfo) {
+  command::BlitImage blit{fromHandle<Image>(pInfo->srcImage),
+                          fromHandle<Image>(pInfo->dstImage),
+                          {},
+                          pInfo->filter};
+  for (const VkImageBlit2 &region :
+       llvm::ArrayRef(pInfo->pRegions, pInfo->regionCount))
+    blit.regions.push_back({region.srcSubresource,
+                            {region.srcOffsets[0], region.srcOffsets[1]},
+                            region.dstSubresource,
+                            {region.dstOffsets[0], region.dstOffsets[1]}});
+  record(commandBuffer, std::move(blit));
+}
+
+/// Every image has one sample (vkGetPhysicalDeviceImageFormatProperties),
+/// and a resolve's source needs more.
+static constexpr const char *kNoResolve =
+    "the source image has one sample: images here are single-sampled, and "
+    "only multisampled ones are resolved";
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdResolveImage(VkCommandBuffer commandBuffer,
+                                                VkImage, VkImageLayout, VkImage,
+                                                VkImageLayout, uint32_t,
+                                                const VkImageResolve *) {
+  record(commandBuffer, command::Refused{"vkCmdResolveImage", kNoResolve});
+}
+
+VKAPI_ATTR void VKAPI_CALL spvb_CmdResolveImage2(VkCommandBuffer commandBuffer,
+                                                 const VkResolveImageInfo2 *) {
+  record(commandBuffer, command::Refused{"vkCmdResolveImage2", kNoResolve});
+}
+
 VKAPI_ATTR void VKAPI_CALL spvb_CmdClearColorImage(
     VkCommandBuffer commandBuffer, VkImage image, VkImageLayout,
     const VkClearColorValue *pColor, uint32_t rangeCount,

@@ -79,6 +79,9 @@ static VkPhysicalDeviceVulkan12Features getVulkan12Features() {
   // Descriptors are read when a dispatch runs: any index, and updates up to
   // the submission.
   features.samplerMirrorClampToEdge = VK_TRUE;
+  // The minimum set of descriptor indexing features below is there, so
+  // descriptorIndexing is too (Vulkan requires it with the extension).
+  features.descriptorIndexing = VK_TRUE;
   features.shaderUniformTexelBufferArrayDynamicIndexing = VK_TRUE;
   features.shaderStorageTexelBufferArrayDynamicIndexing = VK_TRUE;
   features.shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;

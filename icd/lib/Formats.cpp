@@ -6,7 +6,9 @@
 // attachments; linear filtering and blending for the formats whose
 // components are not integers. The other formats the runtime describes
 // (cpu_runtime/VulkanFormats.h: BGRA, sRGB, packed, depth/stencil) are
-// attachments and transfer images only, until the sampler reads them.
+// attachments, transfer and blit images, and sampled (the runtime decodes
+// them: ImageFormats.h), not yet storage images. Every format the runtime
+// describes is a blit's source and destination.
 // Vertex buffers take every colour format the runtime decodes.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +17,7 @@
 #include "EntryPoints.h"
 #include "Objects.h"
 
+#include "spvbridge/cpu_runtime/ImageFormats.h"
 #include "spvbridge/cpu_runtime/VulkanFormats.h"
 
 #include <spirv/unified1/spirv.hpp>
@@ -62,13 +65,24 @@ static VkFormatProperties getFormatProperties(VkFormat format) {
   const runtime::ImageFormat *texels = getImageFormat(format);
   constexpr VkFormatFeatureFlags kTransfer =
       VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+  // Blits convert between every format the runtime describes
+  // (ImageBlits.cpp), filtering the ones whose components are not integers.
+  constexpr VkFormatFeatureFlags kBlit =
+      VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
   if (!texels && described) {
     VkFormatFeatureFlags image =
         described->components
-            ? VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | kTransfer
-            : VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | kTransfer;
+            ? VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | kTransfer | kBlit
+            : VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT | kTransfer |
+                  kBlit;
+    // Sampled through the runtime's description (ImageFormats.h).
+    if (runtime::getSampledFormatId(format))
+      image |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
     if (described->components && !runtime::isIntegerFormat(*described))
-      image |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT;
+      image |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT |
+               VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+    if (!described->components && described->depthBits)
+      image |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
     properties.linearTilingFeatures = image;
     properties.optimalTilingFeatures = image;
     return properties;
@@ -83,7 +97,7 @@ static VkFormatProperties getFormatProperties(VkFormat format) {
                                 VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT |
                                 VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT;
   if (described)
-    image |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT;
+    image |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT | kBlit;
   if (!isIntegerKind(texels->kind)) {
     image |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
     if (described)
@@ -141,7 +155,8 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_GetPhysicalDeviceImageFormatProperties(
   VkFormatFeatureFlags have = tiling == VK_IMAGE_TILING_LINEAR
                                   ? features.linearTilingFeatures
                                   : features.optimalTilingFeatures;
-  // Usages the formats serve; input attachments are not served yet.
+  // Usages the formats serve: input and transient attachments need no
+  // feature of their own, only an attachment's.
   VkFormatFeatureFlags need = 0;
   if (usage & VK_IMAGE_USAGE_SAMPLED_BIT)
     need |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
@@ -155,16 +170,29 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_GetPhysicalDeviceImageFormatProperties(
     need |= VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT;
   if (usage & VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT)
     need |= VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
+  constexpr VkFormatFeatureFlags kAttachment =
+      VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
+      VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT;
+  if ((usage & (VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |
+                VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT)) &&
+      !(have & kAttachment))
+    return VK_ERROR_FORMAT_NOT_SUPPORTED;
   constexpr VkImageUsageFlags kServed =
       VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
       VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
       VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
-      VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+      VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+      VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |
+      VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
   constexpr VkImageCreateFlags kCreateFlags =
       VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT |
       VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT |
       VK_IMAGE_CREATE_EXTENDED_USAGE_BIT;
-  if (!have || (have & need) != need || (usage & ~kServed) ||
+  // Usage bits of extensions the device does not offer cannot take effect
+  // (zink 22.3 passes VK_IMAGE_USAGE_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT
+  // regardless): only the core ones are weighed.
+  constexpr VkImageUsageFlags kCore = 0xff;
+  if (!have || (have & need) != need || (usage & kCore & ~kServed) ||
       (flags & ~kCreateFlags))
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
   VkPhysicalDeviceProperties device;

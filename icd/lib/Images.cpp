@@ -15,6 +15,9 @@
 #include "Objects.h"
 #include "Presentation.h"
 
+#include "spvbridge/cpu_runtime/ImageFormats.h"
+#include "spvbridge/cpu_runtime/VulkanFormats.h"
+
 #include <spirv/unified1/spirv.hpp>
 
 #include <cstdio>
@@ -60,11 +63,10 @@ VkResult spvb::icd::describeImage(const char *command,
   image.type = info.imageType;
   image.format = info.format;
   const runtime::ImageFormat *texels = getImageFormat(info.format);
-  if (!texels && (info.usage &
-                  (VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT))) {
+  if (!texels && (info.usage & VK_IMAGE_USAGE_STORAGE_BIT)) {
     std::fprintf(stderr,
-                 "error: %s: format %d is drawn into and copied, "
-                 "not yet sampled or stored by shaders (usage 0x%x; see "
+                 "error: %s: format %d is drawn into, copied and sampled, "
+                 "not yet stored by shaders (usage 0x%x; see "
                  "vkGetPhysicalDeviceFormatProperties)\n",
                  command, info.format, unsigned(info.usage));
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
@@ -215,9 +217,15 @@ spvb_CreateImageView(VkDevice device, const VkImageViewCreateInfo *pCreateInfo,
     return fail("format " + std::to_string(pCreateInfo->format) +
                 " cannot view an image of format " +
                 std::to_string(image->format));
-  // Formats without a SPIR-V image format are drawn into and copied, not
-  // read by shaders (the descriptor's format stays Unknown).
+  // Formats without a SPIR-V image format are sampled through the
+  // runtime's description of them (getSampledFormatId); the stencil aspect
+  // of a combined format is not (the descriptor's format stays Unknown).
   const runtime::ImageFormat *texels = getImageFormat(pCreateInfo->format);
+  const runtime::VulkanFormat *described =
+      runtime::getVulkanFormat(pCreateInfo->format);
+  bool combinedStencil =
+      described && described->depthBits && described->stencilBits &&
+      pCreateInfo->subresourceRange.aspectMask == VK_IMAGE_ASPECT_STENCIL_BIT;
   const VkComponentMapping &swizzle = pCreateInfo->components;
   auto identity = [](VkComponentSwizzle s, VkComponentSwizzle own) {
     return s == VK_COMPONENT_SWIZZLE_IDENTITY || s == own;
@@ -248,7 +256,10 @@ spvb_CreateImageView(VkDevice device, const VkImageViewCreateInfo *pCreateInfo,
   VkDeviceSize start =
       image->getOffset(range.baseMipLevel, range.baseArrayLayer);
   descriptor.data = image->getData() + start;
-  descriptor.format = texels ? texels->format : 0;
+  descriptor.format = texels ? texels->format
+                      : combinedStencil
+                          ? 0
+                          : runtime::getSampledFormatId(pCreateInfo->format);
   VkExtent3D extent = image->getLevelExtent(range.baseMipLevel);
   descriptor.extent[0] = extent.width;
   descriptor.extent[1] = extent.height;

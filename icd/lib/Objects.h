@@ -433,6 +433,19 @@ struct CopyImage {
   Image *destination;
   std::vector<VkImageCopy> regions;
 };
+/// Both versions of vkCmdBlitImage.
+struct BlitImage {
+  Image *source;
+  Image *destination;
+  std::vector<VkImageBlit> regions;
+  VkFilter filter;
+};
+/// A command no valid use can reach on this device (vkCmdResolveImage
+/// without multisampled images): running it fails with the reason.
+struct Refused {
+  const char *name;
+  const char *reason;
+};
 /// vkCmdClearColorImage and vkCmdClearDepthStencilImage (the ranges'
 /// aspects say which of depth and stencil).
 struct ClearImage {
@@ -509,10 +522,11 @@ using Command = std::variant<
     command::FillBuffer, command::UpdateBuffer, command::SetEvent,
     command::WaitEvents, command::WriteTimestamp, command::ResetQueryPool,
     command::Query, command::CopyQueryPoolResults, command::CopyBufferImage,
-    command::CopyImage, command::ClearImage, command::ExecuteCommands,
-    command::BeginRenderPass, command::NextSubpass, command::EndRenderPass,
-    command::BindVertexBuffers, command::BindIndexBuffer, command::Draw,
-    command::DrawIndirect, command::ClearAttachments, command::SetDynamicState>;
+    command::CopyImage, command::BlitImage, command::Refused,
+    command::ClearImage, command::ExecuteCommands, command::BeginRenderPass,
+    command::NextSubpass, command::EndRenderPass, command::BindVertexBuffers,
+    command::BindIndexBuffer, command::Draw, command::DrawIndirect,
+    command::ClearAttachments, command::SetDynamicState>;
 
 struct CommandBuffer : DispatchableObject {
   Device *device = nullptr;

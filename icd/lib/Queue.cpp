@@ -16,6 +16,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <cstdio>
+
 using namespace spvb;
 using namespace spvb::icd;
 
@@ -172,6 +174,17 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_QueueSubmit2(VkQueue queue,
   }
   submission.fence = fromHandle<Fence>(fence);
   return enqueue(queue, std::move(submission));
+}
+
+/// The queue family has no VK_QUEUE_SPARSE_BINDING_BIT and no feature
+/// allows sparse resources: no valid call reaches this.
+VKAPI_ATTR VkResult VKAPI_CALL spvb_QueueBindSparse(VkQueue, uint32_t,
+                                                    const VkBindSparseInfo *,
+                                                    VkFence) {
+  std::fprintf(stderr, "error: vkQueueBindSparse: the queue does not bind "
+                       "sparse memory (no queue family has "
+                       "VK_QUEUE_SPARSE_BINDING_BIT)\n");
+  return VK_ERROR_DEVICE_LOST;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL spvb_QueueWaitIdle(VkQueue queue) {

@@ -55,7 +55,7 @@ static VkResult getCapabilities(VkPhysicalDevice physicalDevice,
   capabilities.supportedUsageFlags =
       VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
       VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
-      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
   const X11Window *window = fromHandle<Surface>(surface)->window.get();
   if (!window) {
     capabilities.currentExtent = {UINT32_MAX, UINT32_MAX};

@@ -9,9 +9,9 @@
 //   draw-outside-pass  vkCmdDraw with no render pass begun
 //   no-memory      a dispatch whose storage buffer has no memory bound
 //   feature        vkCreateDevice enabling a feature the device lacks
-//   image-format   vkCreateImage of a sampled sRGB image (no SPIR-V image
-//                  format: drawn into and copied only) and of a compressed
-//                  one
+//   image-format   vkCreateImage of a storage sRGB image (no SPIR-V image
+//                  format: drawn into, copied and sampled only) and of a
+//                  compressed one
 //   huge-memory    vkAllocateMemory of more than the memory heap
 //   view-swizzle   vkCreateImageView with a component swizzle
 //   query-type     vkCreateQueryPool of occlusion queries
@@ -20,8 +20,8 @@
 //   destroyed-descriptor   a dispatch whose storage buffer was destroyed
 //                          after the descriptor write
 //   swapchain      vkCreateSwapchainKHR on a headless surface in a format
-//                  it does not offer, then of sampled B8G8R8A8 images
-//                  (drawn into and copied only); then one acquire more
+//                  it does not offer, then of storage B8G8R8A8 images
+//                  (not stored by shaders yet); then one acquire more
 //                  than the swapchain has images, with no timeout
 //
 //   InvalidUse CASE SHADER.spv
@@ -138,7 +138,7 @@ int main(int argc, char **argv) {
                 vkCreateSwapchainKHR(device, &info, nullptr, &swapchain));
     std::fflush(stdout);
     info.imageFormat = VK_FORMAT_B8G8R8A8_UNORM;
-    info.imageUsage |= VK_IMAGE_USAGE_SAMPLED_BIT;
+    info.imageUsage |= VK_IMAGE_USAGE_STORAGE_BIT;
     std::printf("swapchain: vkCreateSwapchainKHR %d\n",
                 vkCreateSwapchainKHR(device, &info, nullptr, &swapchain));
     std::fflush(stdout);
@@ -165,7 +165,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (which == "image-format") {
-    // sRGB texels have no SPIR-V image format; BC1 is not supported.
+    // sRGB texels have no SPIR-V image format: sampled, not stored; BC1 is
+    // not supported.
     auto imageInfo =
         makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
     imageInfo.imageType = VK_IMAGE_TYPE_2D;
@@ -174,7 +175,7 @@ int main(int argc, char **argv) {
     imageInfo.mipLevels = 1;
     imageInfo.arrayLayers = 1;
     imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
-    imageInfo.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
+    imageInfo.usage = VK_IMAGE_USAGE_STORAGE_BIT;
     VkImage image;
     std::printf("image-format: vkCreateImage %d\n",
                 vkCreateImage(device, &imageInfo, nullptr, &image));

@@ -114,3 +114,16 @@ config.substitutions.append(
      "VK_INSTANCE_LAYERS=VK_LAYER_SPVB_window_capture:"
      "VK_LAYER_KHRONOS_validation".format(
          os.path.join(config.spvb_obj_root, "tests", "icd", "layers"))))
+# GStreamer's Vulkan elements (gstreamer1.0-plugins-bad) and OpenGL through
+# Mesa's zink (mesa-utils' glxinfo and glxgears), real clients of the ICD
+# that build.sh installs.
+if shutil.which("gst-launch-1.0") and shutil.which("gst-inspect-1.0"):
+    try:
+        if subprocess.run(["gst-inspect-1.0", "vulkanupload"],
+                          capture_output=True, timeout=60).returncode == 0:
+            config.available_features.add("gstreamer-vulkan")
+    except subprocess.TimeoutExpired:
+        pass
+if (shutil.which("glxinfo") and shutil.which("glxgears") and
+        os.path.exists("/usr/lib/x86_64-linux-gnu/dri/zink_dri.so")):
+    config.available_features.add("zink")

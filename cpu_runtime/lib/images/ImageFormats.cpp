@@ -1,5 +1,6 @@
 //===- ImageFormats.cpp - Texels of every SPIR-V image format -------------===//
 #include "spvbridge/cpu_runtime/ImageFormats.h"
+#include "spvbridge/cpu_runtime/VulkanFormats.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -116,7 +117,66 @@ uint64_t maxUnsigned(unsigned bits) {
 
 } // namespace
 
+/// Ids of Vulkan formats: the VkFormat under a bit no SPIR-V ImageFormat
+/// has; core VkFormats are below 256.
+constexpr uint32_t kVulkanFormatBit = 0x40000000;
+constexpr uint32_t kCoreVkFormats = 256;
+
+/// The sampled ImageFormats of the core Vulkan formats without a SPIR-V
+/// one, by VkFormat; made once (sampling looks formats up per texel).
+static const std::array<ImageFormat, kCoreVkFormats> &getVulkanFormats() {
+  static const std::array<ImageFormat, kCoreVkFormats> table = [] {
+    std::array<ImageFormat, kCoreVkFormats> formats{};
+    for (uint32_t value = 1; value < kCoreVkFormats; ++value) {
+      const VulkanFormat *vulkan = getVulkanFormat(VkFormat(value));
+      if (!vulkan || getSpirvImageFormat(VkFormat(value)))
+        continue;
+      ImageFormat &format = formats[value];
+      format.format = kVulkanFormatBit | value;
+      format.name = vulkan->name;
+      format.texelBytes = vulkan->texelBytes;
+      format.vulkan = vulkan;
+      format.components = vulkan->components ? vulkan->components : 1;
+      using C = ComponentKind;
+      switch (vulkan->components  ? vulkan->kind
+              : vulkan->depthBits ? vulkan->kind
+                                  : C::Uint) {
+      case C::Unorm:
+      case C::Srgb:
+        format.kind = K::Unorm;
+        break;
+      case C::Snorm:
+        format.kind = K::Snorm;
+        break;
+      case C::Uint:
+        format.kind = K::Uint;
+        break;
+      case C::Sint:
+        format.kind = K::Sint;
+        break;
+      default:
+        format.kind = K::Float;
+        break;
+      }
+    }
+    return formats;
+  }();
+  return table;
+}
+
+uint32_t spvb::runtime::getSampledFormatId(uint32_t vkFormat) {
+  return vkFormat < kCoreVkFormats && getVulkanFormats()[vkFormat].vulkan
+             ? kVulkanFormatBit | vkFormat
+             : 0;
+}
+
 const ImageFormat *spvb::runtime::getImageFormat(uint32_t format) {
+  if (format & kVulkanFormatBit) {
+    uint32_t value = format & ~kVulkanFormatBit;
+    return value < kCoreVkFormats && getVulkanFormats()[value].vulkan
+               ? &getVulkanFormats()[value]
+               : nullptr;
+  }
   for (const ImageFormat &entry : kFormats)
     if (entry.format == format)
       return &entry;
@@ -136,8 +196,29 @@ unsigned spvb::runtime::getImageDimensions(uint32_t dim) {
   return dim == spv::Dim3D ? 3 : 2;
 }
 
+/// A texel of a Vulkan format without a SPIR-V one.
+static Texel decodeVulkanTexel(const VulkanFormat &format,
+                               const uint8_t *bytes) {
+  Texel texel;
+  if (!format.components) {
+    if (format.depthBits)
+      texel.f[0] = decodeDepth(format, bytes);
+    else
+      texel.i[0] = decodeStencil(format, bytes);
+    return texel;
+  }
+  Color color = decodeColor(format, bytes);
+  for (unsigned c = 0; c < 4; ++c) {
+    texel.f[c] = color.f[c];
+    texel.i[c] = uint64_t(color.i[c]);
+  }
+  return texel;
+}
+
 Texel spvb::runtime::decodeTexel(const ImageFormat &format,
                                  const uint8_t *bytes) {
+  if (format.vulkan)
+    return decodeVulkanTexel(*format.vulkan, bytes);
   Texel texel;
   if (isPacked(format)) {
     uint32_t word;
@@ -206,6 +287,17 @@ Texel spvb::runtime::decodeTexel(const ImageFormat &format,
 
 void spvb::runtime::encodeTexel(const ImageFormat &format, const Texel &texel,
                                 uint8_t *bytes) {
+  if (format.vulkan) {
+    // Only colour formats are written (as attachments or by shaders).
+    Color color;
+    for (unsigned c = 0; c < 4; ++c) {
+      color.f[c] = texel.f[c];
+      color.i[c] = int64_t(texel.i[c]);
+    }
+    if (format.vulkan->components)
+      encodeColor(*format.vulkan, color, bytes);
+    return;
+  }
   auto normalized = [](double value, double low, uint64_t scale) -> uint64_t {
     if (std::isnan(value))
       return 0;

@@ -160,7 +160,7 @@ public:
     if (level < image.levels && layer >= 0 && uint64_t(layer) < image.layers &&
         start + stride[2] * extent[2] <= image.size)
       base = image.data + start;
-    unorm8 = format.kind == NumericKind::Unorm &&
+    unorm8 = format.kind == NumericKind::Unorm && !format.vulkan &&
              format.texelBytes == format.components;
   }
 
@@ -471,7 +471,7 @@ bool sampleUnorm8Image2D(const spvb_image &image, const ImageFormat &format,
       sampler.unnormalized_coordinates ||
       sampler.address_mode[0] == kClampToBorder ||
       sampler.address_mode[1] == kClampToBorder ||
-      format.kind != NumericKind::Unorm ||
+      format.kind != NumericKind::Unorm || format.vulkan ||
       format.texelBytes != format.components ||
       // Coordinates whose texel index overflows go the general way.
       !(std::fabs(request.coordinate[0]) < 1e9) ||
@@ -985,7 +985,7 @@ uint64_t spvb::runtime::sampleRgba8Lanes(const spvb_image &image,
            (mode == kRepeat && llvm::has_single_bit(image.extent[d]));
   };
   if (!sampler || image.dim != spv::Dim2D || image.layers != 1 ||
-      image.samples > 1 || format.kind != NumericKind::Unorm ||
+      image.samples > 1 || format.kind != NumericKind::Unorm || format.vulkan ||
       format.components != 4 || format.texelBytes != 4 ||
       sampler->unnormalized_coordinates)
     return active;

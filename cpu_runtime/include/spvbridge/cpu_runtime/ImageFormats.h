@@ -2,7 +2,9 @@
 //
 // Decoding a texel to four components and encoding it back, for the formats
 // OpTypeImage can name (Vulkan's storage-image formats among them): float,
-// UNORM, SNORM, signed and unsigned integer, and the packed formats.
+// UNORM, SNORM, signed and unsigned integer, and the packed formats; and
+// for sampling, the Vulkan formats without a SPIR-V image format (BGRA,
+// sRGB, 16-bit packed, depth), which decode through VulkanFormats.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_CPU_RUNTIME_IMAGEFORMATS_H
@@ -16,16 +18,27 @@ namespace spvb::runtime {
 
 enum class NumericKind { Float, Unorm, Snorm, Sint, Uint };
 
+struct VulkanFormat;
+
 struct ImageFormat {
-  uint32_t format;  ///< SPIR-V ImageFormat
+  /// SPIR-V ImageFormat, or getSampledFormatId's id of a Vulkan format.
+  uint32_t format;
   const char *name; ///< GLSL layout qualifier, e.g. "rgba8"
   unsigned components;
   unsigned texelBytes;
   NumericKind kind;
+  /// For a Vulkan format without a SPIR-V one, that format: its texels
+  /// decode as VulkanFormats.h says (RGBA order, sRGB to linear; depth, or
+  /// stencil for S8, in the first component). Null for SPIR-V formats.
+  const VulkanFormat *vulkan = nullptr;
 };
 
 /// The format, or null for Unknown and values SPIR-V does not define.
 const ImageFormat *getImageFormat(uint32_t format);
+/// The id image descriptors carry for a sampled image of Vulkan format
+/// \p vkFormat that has no SPIR-V image format (a core VkFormat
+/// VulkanFormats.h describes); getImageFormat takes it. 0 for others.
+uint32_t getSampledFormatId(uint32_t vkFormat);
 /// The format with this GLSL name, or null.
 const ImageFormat *findImageFormat(llvm::StringRef name);
 
