@@ -36,6 +36,16 @@
 //                        (fails LESS), green on the left half at 0.25; the
 //                        depth aspect copied out (0.25 and 0.5)
 //
+//   blit                 vkCmdBlitImage, nearest, from a 6x6 region of an
+//                        R8G8B8A8_UNORM image (texel (x, y) is 30x, 30y,
+//                        0, 255) to the 4x4 region (1,1)-(5,5) of a
+//                        B8G8R8A8_UNORM image cleared to blue, mirrored
+//                        in both axes (offsets (5,5) to (1,1)): the centre
+//                        of destination x maps to source (5 - x - 0.5) *
+//                        1.5, so x = 1, 2, 3, 4 reads 5, 3, 2, 0 (5.25,
+//                        3.75, 2.25, 0.75), and so does y; the bytes are
+//                        blue, green, red, alpha
+//
 //   GraphicsApiCheck SPV_DIR
 //
 // SPV_DIR holds Inputs/graphics/{position.vert,color.frag} compiled to
@@ -955,6 +965,109 @@ bool depthStencilClear(Context &ctx) {
   return !wrong;
 }
 
+bool blit(Context &ctx) {
+  VkDeviceMemory sourceMemory, destinationMemory;
+  VkImage source = ctx.makeImage(VK_FORMAT_R8G8B8A8_UNORM,
+                                 VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                 &sourceMemory);
+  VkImage destination = ctx.makeImage(VK_FORMAT_B8G8R8A8_UNORM,
+                                      VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                          VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                      &destinationMemory);
+  uint8_t *texels = nullptr, *result = nullptr;
+  VkBuffer upload = ctx.makeBuffer(kSize * kSize * 4,
+                                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &texels);
+  VkBuffer readback = ctx.makeBuffer(kSize * kSize * 4,
+                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT, &result);
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      const uint8_t texel[4] = {uint8_t(30 * x), uint8_t(30 * y), 0, 255};
+      std::memcpy(texels + 4 * (y * kSize + x), texel, 4);
+    }
+  ctx.run([&](VkCommandBuffer commands) {
+    auto transition = [&](VkImage image, VkImageLayout from, VkImageLayout to,
+                          VkAccessFlags before, VkAccessFlags after) {
+      auto barrier = makeStruct<VkImageMemoryBarrier>(
+          VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
+      barrier.srcAccessMask = before;
+      barrier.dstAccessMask = after;
+      barrier.oldLayout = from;
+      barrier.newLayout = to;
+      barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex =
+          VK_QUEUE_FAMILY_IGNORED;
+      barrier.image = image;
+      barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+      vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                           VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                           nullptr, 1, &barrier);
+    };
+    transition(source, VK_IMAGE_LAYOUT_UNDEFINED,
+               VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
+               VK_ACCESS_TRANSFER_WRITE_BIT);
+    transition(destination, VK_IMAGE_LAYOUT_UNDEFINED,
+               VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
+               VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkBufferImageCopy copy = {};
+    copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    copy.imageExtent = {kSize, kSize, 1};
+    vkCmdCopyBufferToImage(commands, upload, source,
+                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+    VkClearColorValue blue = {{0, 0, 1, 1}};
+    VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdClearColorImage(commands, destination,
+                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &blue, 1,
+                         &range);
+    transition(source, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+               VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    transition(destination, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+               VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+               VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkImageBlit region = {};
+    region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.srcOffsets[1] = {6, 6, 1};
+    region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.dstOffsets[0] = {5, 5, 0};
+    region.dstOffsets[1] = {1, 1, 1};
+    vkCmdBlitImage(commands, source, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                   destination, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+                   &region, VK_FILTER_NEAREST);
+    transition(destination, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+               VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    vkCmdCopyImageToBuffer(commands, destination,
+                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback, 1,
+                           &copy);
+  });
+  // Destination 1, 2, 3, 4 reads source 5, 3, 2, 0 on each axis.
+  const int sourceOf[kSize] = {-1, 5, 3, 2, 0, -1, -1, -1};
+  unsigned wrong = 0;
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      bool inside = sourceOf[x] >= 0 && sourceOf[y] >= 0;
+      const uint8_t expected[4] = {uint8_t(inside ? 0 : 255),
+                                   uint8_t(inside ? 30 * sourceOf[y] : 0),
+                                   uint8_t(inside ? 30 * sourceOf[x] : 0), 255};
+      const uint8_t *got = result + 4 * (y * kSize + x);
+      if (std::memcmp(got, expected, 4) != 0 && !wrong++)
+        std::printf("FAIL blit: texel %u,%u is %u,%u,%u,%u, expected "
+                    "%u,%u,%u,%u\n",
+                    x, y, got[0], got[1], got[2], got[3], expected[0],
+                    expected[1], expected[2], expected[3]);
+    }
+  if (!wrong)
+    std::printf("PASS blit\n");
+  std::fflush(stdout);
+  vkDestroyImage(ctx.Device, source, nullptr);
+  vkDestroyImage(ctx.Device, destination, nullptr);
+  vkFreeMemory(ctx.Device, sourceMemory, nullptr);
+  vkFreeMemory(ctx.Device, destinationMemory, nullptr);
+  vkDestroyBuffer(ctx.Device, upload, nullptr);
+  vkDestroyBuffer(ctx.Device, readback, nullptr);
+  return !wrong;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -967,7 +1080,7 @@ int main(int argc, char **argv) {
   bool passed = true;
   for (bool (*run)(Context &) :
        {dynamicRendering, renderPass2, clearAttachments, indirectDraws,
-        dynamicState, depthTest, depthStencilClear})
+        dynamicState, depthTest, depthStencilClear, blit})
     passed &= run(ctx);
   return passed ? 0 : 1;
 }
