@@ -46,6 +46,12 @@
 //                        3.75, 2.25, 0.75), and so does y; the bytes are
 //                        blue, green, red, alpha
 //
+//   secondary-commands   two secondary command buffers executed inside a
+//                        render pass (RENDER_PASS_CONTINUE), each binding
+//                        its own pipeline, vertex buffer, viewport, scissor
+//                        and push constants: the left half green, the
+//                        right half red
+//
 //   GraphicsApiCheck SPV_DIR
 //
 // SPV_DIR holds Inputs/graphics/{position.vert,color.frag} compiled to
@@ -672,8 +678,10 @@ bool renderPass2(Context &ctx) {
                  [](uint32_t x, uint32_t) { return x < 4 ? kGreen : kBlue; });
 }
 
-/// Begins LoadPass over the whole image.
-VkFramebuffer beginLoadPass(Context &ctx, VkCommandBuffer commands) {
+/// Begins LoadPass over the whole image, its subpass's commands \p contents.
+VkFramebuffer
+beginLoadPass(Context &ctx, VkCommandBuffer commands,
+              VkSubpassContents contents = VK_SUBPASS_CONTENTS_INLINE) {
   auto framebufferInfo = makeStruct<VkFramebufferCreateInfo>(
       VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO);
   framebufferInfo.renderPass = ctx.LoadPass;
@@ -691,8 +699,56 @@ VkFramebuffer beginLoadPass(Context &ctx, VkCommandBuffer commands) {
   begin.renderPass = ctx.LoadPass;
   begin.framebuffer = framebuffer;
   begin.renderArea = {{0, 0}, {kSize, kSize}};
-  vkCmdBeginRenderPass(commands, &begin, VK_SUBPASS_CONTENTS_INLINE);
+  vkCmdBeginRenderPass(commands, &begin, contents);
   return framebuffer;
+}
+
+bool secondaryCommands(Context &ctx) {
+  VkPipeline pipeline =
+      ctx.makePipeline(ctx.LoadPass, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP);
+  auto allocateInfo = makeStruct<VkCommandBufferAllocateInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+  allocateInfo.commandPool = ctx.Pool;
+  allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+  allocateInfo.commandBufferCount = 2;
+  VkCommandBuffer secondaries[2];
+  check(vkAllocateCommandBuffers(ctx.Device, &allocateInfo, secondaries),
+        "vkAllocateCommandBuffers");
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  ctx.run([&](VkCommandBuffer commands) {
+    framebuffer = beginLoadPass(ctx, commands,
+                                VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
+    // Each secondary binds its own state: the left half green, the right
+    // half red, each through the whole-screen strip under a scissor.
+    for (int i = 0; i < 2; ++i) {
+      auto inheritance = makeStruct<VkCommandBufferInheritanceInfo>(
+          VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO);
+      inheritance.renderPass = ctx.LoadPass;
+      inheritance.framebuffer = framebuffer;
+      auto begin = makeStruct<VkCommandBufferBeginInfo>(
+          VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+      begin.flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT;
+      begin.pInheritanceInfo = &inheritance;
+      check(vkBeginCommandBuffer(secondaries[i], &begin),
+            "vkBeginCommandBuffer");
+      vkCmdBindPipeline(secondaries[i], VK_PIPELINE_BIND_POINT_GRAPHICS,
+                        pipeline);
+      VkDeviceSize offset = 0;
+      vkCmdBindVertexBuffers(secondaries[i], 0, 1, &ctx.Vertices, &offset);
+      ctx.setViewportAndScissor(
+          secondaries[i], {{int32_t(i * kSize / 2), 0}, {kSize / 2, kSize}});
+      push(secondaries[i], ctx.Layout, i == 0 ? kGreenPush : kRedPush);
+      vkCmdDraw(secondaries[i], 4, 1, 0, 0);
+      check(vkEndCommandBuffer(secondaries[i]), "vkEndCommandBuffer");
+    }
+    vkCmdExecuteCommands(commands, 2, secondaries);
+    vkCmdEndRenderPass(commands);
+  });
+  vkFreeCommandBuffers(ctx.Device, ctx.Pool, 2, secondaries);
+  vkDestroyFramebuffer(ctx.Device, framebuffer, nullptr);
+  vkDestroyPipeline(ctx.Device, pipeline, nullptr);
+  return verdict(ctx, "secondary-commands",
+                 [](uint32_t x, uint32_t) { return x < 4 ? kGreen : kRed; });
 }
 
 bool clearAttachments(Context &ctx) {
@@ -1080,7 +1136,7 @@ int main(int argc, char **argv) {
   bool passed = true;
   for (bool (*run)(Context &) :
        {dynamicRendering, renderPass2, clearAttachments, indirectDraws,
-        dynamicState, depthTest, depthStencilClear, blit})
+        dynamicState, depthTest, depthStencilClear, blit, secondaryCommands})
     passed &= run(ctx);
   return passed ? 0 : 1;
 }
