@@ -99,6 +99,13 @@ static VkResult acquireImage(VkDevice device, VkSwapchainKHR handle,
 
 /// Shows image \p index of \p swapchain in its window.
 static VkResult presentImage(Swapchain &swapchain, uint32_t index) {
+  if (index >= swapchain.images.size()) {
+    std::fprintf(stderr,
+                 "error: vkQueuePresentKHR: image index %u, but the "
+                 "swapchain has %zu images\n",
+                 index, swapchain.images.size());
+    return VK_ERROR_DEVICE_LOST;
+  }
   swapchain.acquired[index] = false;
   if (VkResult result = checkWindow("vkQueuePresentKHR", swapchain))
     return result;

@@ -22,7 +22,8 @@
 //   swapchain      vkCreateSwapchainKHR on a headless surface in a format
 //                  it does not offer, then of storage B8G8R8A8 images
 //                  (not stored by shaders yet); then one acquire more
-//                  than the swapchain has images, with no timeout
+//                  than the swapchain has images, with no timeout, and a
+//                  present of an image index past them
 //
 //   InvalidUse CASE SHADER.spv
 //
@@ -157,6 +158,17 @@ int main(int argc, char **argv) {
       std::fflush(stdout);
       vkDestroyFence(device, fence, nullptr);
     }
+    // An index past the swapchain's images.
+    VkQueue queue;
+    vkGetDeviceQueue(device, 0, 0, &queue);
+    auto present =
+        makeStruct<VkPresentInfoKHR>(VK_STRUCTURE_TYPE_PRESENT_INFO_KHR);
+    uint32_t past = 5;
+    present.swapchainCount = 1;
+    present.pSwapchains = &swapchain;
+    present.pImageIndices = &past;
+    std::printf("swapchain: vkQueuePresentKHR %d\n",
+                vkQueuePresentKHR(queue, &present));
     vkDestroySwapchainKHR(device, swapchain, nullptr);
     auto destroySurface = reinterpret_cast<PFN_vkDestroySurfaceKHR>(
         vkGetInstanceProcAddr(instance, "vkDestroySurfaceKHR"));
