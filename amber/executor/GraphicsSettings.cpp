@@ -674,19 +674,17 @@ Error VkScriptLine::setting(StringRef name) {
                    .Case("depthWriteEnable", &state.depthWrite)
                    .Case("depthBoundsTestEnable", &state.depthBoundsTest)
                    .Case("stencilTestEnable", &state.stencilTest)
+                   .Case("logicOpEnable", &state.logicOpEnable)
                    .Default(nullptr);
-  if (flag || name == "blendEnable" || name == "logicOpEnable") {
+  if (flag || name == "blendEnable") {
     Expected<bool> value = boolean(name);
     if (!value)
       return value.takeError();
     if (flag) {
       *flag = *value;
-    } else if (name == "blendEnable") {
+    } else {
       for (BlendState &blend : blendTargets(pipeline, state))
         blend.enable = *value;
-    } else if (*value) {
-      // Silently drawing without it would give wrong colours.
-      return error(line, "logicOpEnable true is not supported");
     }
     return Error::success();
   }
@@ -736,9 +734,10 @@ Error VkScriptLine::setting(StringRef name) {
     return Error::success();
   }
   if (name == "logicOp") {
-    // Checked only: logicOpEnable true is refused.
-    if (Expected<uint32_t> op = vkEnum(kLogicOps, "logic op", name); !op)
+    Expected<uint32_t> op = vkEnum(kLogicOps, "logic op", name);
+    if (!op)
       return op.takeError();
+    state.logicOp = static_cast<VkLogicOp>(*op);
     return Error::success();
   }
   if (name == "cullMode") {

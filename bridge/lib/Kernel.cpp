@@ -122,7 +122,8 @@ static bool isImage(ResourceKind kind) {
          kind == ResourceKind::SampledImage ||
          kind == ResourceKind::StorageTexelBuffer ||
          kind == ResourceKind::UniformTexelBuffer ||
-         kind == ResourceKind::CombinedImageSampler;
+         kind == ResourceKind::CombinedImageSampler ||
+         kind == ResourceKind::InputAttachment;
 }
 
 /// Buffers, images and separate samplers.

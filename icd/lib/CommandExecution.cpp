@@ -5,6 +5,7 @@
 #include "DrawExecution.h"
 #include "HandleChecks.h"
 #include "ImageBlits.h"
+#include "ImageResolves.h"
 #include "ImageTransfers.h"
 #include "LaunchTimeout.h"
 #include "Queries.h"
@@ -162,10 +163,8 @@ public:
   llvm::Error operator()(const command::BlitImage &command) {
     return blitImage(command);
   }
-  llvm::Error operator()(const command::Refused &command) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "error: %s: %s", command.name,
-                                   command.reason);
+  llvm::Error operator()(const command::ResolveImage &command) {
+    return resolveImage(command);
   }
   llvm::Error operator()(const command::ClearImage &command) {
     return clearImage(command);
@@ -210,13 +209,17 @@ public:
     return llvm::Error::success();
   }
   llvm::Error operator()(const command::Draw &command) {
-    return draws.draw({graphics.pipeline, graphics.sets, pushConstants},
-                      command,
-                      command.indexed ? "vkCmdDrawIndexed" : "vkCmdDraw");
+    llvm::Error error =
+        draws.draw({graphics.pipeline, graphics.sets, pushConstants}, command,
+                   command.indexed ? "vkCmdDrawIndexed" : "vkCmdDraw");
+    countDraws();
+    return error;
   }
   llvm::Error operator()(const command::DrawIndirect &command) {
-    return draws.drawIndirect({graphics.pipeline, graphics.sets, pushConstants},
-                              command);
+    llvm::Error error = draws.drawIndirect(
+        {graphics.pipeline, graphics.sets, pushConstants}, command);
+    countDraws();
+    return error;
   }
 
   llvm::Error run(const CommandBuffer &buffer) {
@@ -240,6 +243,9 @@ private:
   /// Counts a dispatch's invocations in the active pipeline-statistics
   /// queries.
   void countInvocations(std::array<uint32_t, 3> groups);
+  /// Counts the draws' samples and statistics in the active occlusion and
+  /// pipeline-statistics queries.
+  void countDraws();
 
   Device &device;
   BoundState compute, graphics;
@@ -368,6 +374,45 @@ void Executor::countInvocations(std::array<uint32_t, 3> groups) {
         (pool->statistics & kCompute))
       pool->values[query][llvm::popcount(pool->statistics & (kCompute - 1))] +=
           invocations;
+}
+
+void Executor::countDraws() {
+  DrawExecutor::Counts counts = draws.takeCounts();
+  const runtime::DrawStatistics &shaded = counts.shaded;
+  // By statistic bit, in the order of VkQueryPipelineStatisticFlagBits.
+  const std::pair<VkQueryPipelineStatisticFlagBits, uint64_t> statistics[] = {
+      {VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT,
+       counts.vertices},
+      {VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT,
+       counts.primitives},
+      {VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT,
+       shaded.vertexInvocations},
+      {VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_INVOCATIONS_BIT,
+       shaded.geometryInvocations},
+      {VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_PRIMITIVES_BIT,
+       shaded.geometryInvocations ? shaded.primitives : 0},
+      {VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT, shaded.primitives},
+      {VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT, shaded.primitives},
+      {VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT,
+       shaded.fragmentInvocations},
+      {VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_CONTROL_SHADER_PATCHES_BIT,
+       shaded.tessControlInvocations ? counts.patches : 0},
+      {VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_EVALUATION_SHADER_INVOCATIONS_BIT,
+       shaded.tessEvaluationInvocations},
+  };
+  std::lock_guard<std::mutex> lock(device.mutex);
+  for (auto [pool, query] : activeQueries) {
+    std::vector<uint64_t> &values = pool->values[query];
+    if (pool->type == VK_QUERY_TYPE_OCCLUSION) {
+      values[0] += shaded.samplesPassed;
+      continue;
+    }
+    if (pool->type != VK_QUERY_TYPE_PIPELINE_STATISTICS)
+      continue;
+    for (auto [bit, value] : statistics)
+      if (pool->statistics & bit)
+        values[llvm::popcount(pool->statistics & (bit - 1))] += value;
+  }
 }
 
 llvm::Error spvb::icd::executeCommands(Device &device,

@@ -300,22 +300,27 @@ VKAPI_ATTR void VKAPI_CALL spvb_CmdBlitImage2(VkCommandBuffer commandBuffer,
   record(commandBuffer, std::move(blit));
 }
 
-/// Every image has one sample (vkGetPhysicalDeviceImageFormatProperties),
-/// and a resolve's source needs more.
-static constexpr const char *kNoResolve =
-    "the source image has one sample: images here are single-sampled, and "
-    "only multisampled ones are resolved";
-
-VKAPI_ATTR void VKAPI_CALL spvb_CmdResolveImage(VkCommandBuffer commandBuffer,
-                                                VkImage, VkImageLayout, VkImage,
-                                                VkImageLayout, uint32_t,
-                                                const VkImageResolve *) {
-  record(commandBuffer, command::Refused{"vkCmdResolveImage", kNoResolve});
+VKAPI_ATTR void VKAPI_CALL
+spvb_CmdResolveImage(VkCommandBuffer commandBuffer, VkImage srcImage,
+                     VkImageLayout, VkImage dstImage, VkImageLayout,
+                     uint32_t regionCount, const VkImageResolve *pRegions) {
+  record(commandBuffer,
+         command::ResolveImage{
+             fromHandle<Image>(srcImage), fromHandle<Image>(dstImage),
+             std::vector<VkImageResolve>(pRegions, pRegions + regionCount)});
 }
 
-VKAPI_ATTR void VKAPI_CALL spvb_CmdResolveImage2(VkCommandBuffer commandBuffer,
-                                                 const VkResolveImageInfo2 *) {
-  record(commandBuffer, command::Refused{"vkCmdResolveImage2", kNoResolve});
+VKAPI_ATTR void VKAPI_CALL spvb_CmdResolveImage2(
+    VkCommandBuffer commandBuffer, const VkResolveImageInfo2 *pInfo) {
+  command::ResolveImage resolve{fromHandle<Image>(pInfo->srcImage),
+                                fromHandle<Image>(pInfo->dstImage),
+                                {}};
+  for (const VkImageResolve2 &region :
+       llvm::ArrayRef(pInfo->pRegions, pInfo->regionCount))
+    resolve.regions.push_back({region.srcSubresource, region.srcOffset,
+                               region.dstSubresource, region.dstOffset,
+                               region.extent});
+  record(commandBuffer, std::move(resolve));
 }
 
 VKAPI_ATTR void VKAPI_CALL spvb_CmdClearColorImage(

@@ -6,6 +6,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <spirv/unified1/spirv.hpp>
+
 using namespace spvb;
 using namespace spvb::icd;
 
@@ -67,7 +69,8 @@ llvm::Error DescriptorBinder::bindDescriptor(uint32_t set, uint32_t binding,
     return llvm::Error::success();
   case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
   case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
-  case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: {
+  case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+  case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT: {
     if (!descriptor.imageView)
       return llvm::Error::success();
     const spvb_image *image = &descriptor.imageView->descriptor;
@@ -76,6 +79,11 @@ llvm::Error DescriptorBinder::bindDescriptor(uint32_t set, uint32_t binding,
       combined.sampler =
           descriptor.sampler ? &descriptor.sampler->descriptor : nullptr;
       image = &combined;
+    } else if (type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT) {
+      // Read at the fragment's pixel (kernel_abi.h).
+      spvb_image &attachment = combinedImages.emplace_back(*image);
+      attachment.dim = spv::DimSubpassData;
+      image = &attachment;
     }
     for (Dispatch *stage : stages)
       stage->bindImage(set, binding, image, element);

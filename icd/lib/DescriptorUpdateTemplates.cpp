@@ -85,6 +85,7 @@ static void applyTemplate(const DescriptorUpdateTemplate &updateTemplate,
       case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
       case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
       case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+      case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
         images.push_back(
             *reinterpret_cast<const VkDescriptorImageInfo *>(element));
         break;

@@ -27,6 +27,7 @@ bool spvb::icd::isSupportedDescriptorType(VkDescriptorType type) {
   case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
   case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
   case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+  case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
   case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
   case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
   case VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK:
@@ -44,7 +45,8 @@ static Descriptor makeDescriptor(const VkWriteDescriptorSet &write,
   case VK_DESCRIPTOR_TYPE_SAMPLER:
   case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
   case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
-  case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: {
+  case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+  case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT: {
     const VkDescriptorImageInfo &info = write.pImageInfo[index];
     if (write.descriptorType != VK_DESCRIPTOR_TYPE_SAMPLER)
       descriptor.imageView = fromHandle<ImageView>(info.imageView);

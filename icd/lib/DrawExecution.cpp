@@ -3,6 +3,7 @@
 
 #include "Formats.h"
 #include "HandleChecks.h"
+#include "ImageResolves.h"
 #include "LaunchTimeout.h"
 
 #include "spvbridge/cpu_runtime/VulkanFormats.h"
@@ -36,6 +37,7 @@ getAttachment(const ImageView *view, const char *name, uint32_t index) {
   attachment.format = format;
   attachment.width = view->descriptor.extent[0];
   attachment.height = view->descriptor.extent[1];
+  attachment.samples = view->image->samples;
   return attachment;
 }
 
@@ -67,21 +69,23 @@ static void clearArea(const runtime::Attachment &attachment, VkRect2D area,
   } else {
     // One aspect of a combined format: the other's bytes stay.
     for (uint32_t y = y0; y < y1; ++y)
-      for (uint32_t x = x0; x < x1; ++x) {
-        uint8_t *to = attachment.at(x, y);
-        if (colorOrDepth)
-          runtime::encodeDepth(format, value.depthStencil.depth, to);
-        if (stencil)
-          runtime::encodeStencil(format, uint8_t(value.depthStencil.stencil),
-                                 to);
-      }
+      for (uint32_t x = x0; x < x1; ++x)
+        for (uint32_t sample = 0; sample < attachment.samples; ++sample) {
+          uint8_t *to = attachment.at(x, y, sample);
+          if (colorOrDepth)
+            runtime::encodeDepth(format, value.depthStencil.depth, to);
+          if (stencil)
+            runtime::encodeStencil(format, uint8_t(value.depthStencil.stencil),
+                                   to);
+        }
     return;
   }
   // Whole texels: one row encoded, then copied to the others.
   uint8_t *first = attachment.at(x0, y0);
-  size_t rowBytes = size_t(x1 - x0) * texel.size();
+  size_t rowBytes = size_t(x1 - x0) * attachment.samples * texel.size();
   for (uint32_t x = x0; x < x1; ++x)
-    std::memcpy(attachment.at(x, y0), texel.data(), texel.size());
+    for (uint32_t sample = 0; sample < attachment.samples; ++sample)
+      std::memcpy(attachment.at(x, y0, sample), texel.data(), texel.size());
   for (uint32_t y = y0 + 1; y < y1; ++y)
     std::memcpy(attachment.at(x0, y), first, rowBytes);
 }
@@ -131,10 +135,77 @@ DrawExecutor::beginRenderPass(const command::BeginRenderPass &command) {
   return llvm::Error::success();
 }
 
+/// Sample 0 of each aspect the modes name (VK_RESOLVE_MODE_SAMPLE_ZERO_BIT,
+/// the only mode offered) copied from \p from into \p to over \p area.
+static void resolveDepthStencil(const runtime::Attachment &from,
+                                const runtime::Attachment &to, VkRect2D area,
+                                bool depth, bool stencil) {
+  const runtime::VulkanFormat &format = *from.format;
+  uint32_t x1 = std::min<uint64_t>(uint64_t(area.offset.x) + area.extent.width,
+                                   std::min(from.width, to.width));
+  uint32_t y1 = std::min<uint64_t>(uint64_t(area.offset.y) + area.extent.height,
+                                   std::min(from.height, to.height));
+  for (uint32_t y = area.offset.y; y < y1; ++y)
+    for (uint32_t x = area.offset.x; x < x1; ++x) {
+      const uint8_t *source = from.at(x, y);
+      uint8_t *destination = to.at(x, y);
+      if (depth && format.depthBits)
+        runtime::encodeDepth(*to.format, runtime::decodeDepth(format, source),
+                             destination);
+      if (stencil && format.stencilBits)
+        runtime::encodeStencil(
+            *to.format, runtime::decodeStencil(format, source), destination);
+    }
+}
+
+llvm::Error DrawExecutor::resolveSubpass(const char *name) {
+  const RenderPass::Subpass &current = pass->renderPass->subpasses[subpass];
+  auto get = [&](uint32_t index) -> llvm::Expected<runtime::Attachment> {
+    if (index >= pass->attachments.size())
+      return makeError(llvm::formatv("error: {0}: the subpass resolves "
+                                     "attachment {1} of {2}",
+                                     name, index, pass->attachments.size()));
+    return getAttachment(pass->attachments[index], name, index);
+  };
+  auto resolve = [&](uint32_t from, uint32_t to, bool color, bool depth,
+                     bool stencil) -> llvm::Error {
+    if (from == VK_ATTACHMENT_UNUSED || to == VK_ATTACHMENT_UNUSED)
+      return llvm::Error::success();
+    llvm::Expected<runtime::Attachment> source = get(from);
+    if (!source)
+      return source.takeError();
+    llvm::Expected<runtime::Attachment> destination = get(to);
+    if (!destination)
+      return destination.takeError();
+    if (source->samples == 1 || destination->samples != 1)
+      return makeError(llvm::formatv("error: {0}: attachment {1} resolves "
+                                     "into attachment {2}, but only a "
+                                     "multisampled attachment resolves, into "
+                                     "a single-sampled one",
+                                     name, from, to));
+    if (color)
+      resolveArea(*source, *destination, pass->renderArea);
+    else
+      resolveDepthStencil(*source, *destination, pass->renderArea, depth,
+                          stencil);
+    return llvm::Error::success();
+  };
+  for (size_t location = 0; location < current.resolves.size(); ++location)
+    if (llvm::Error error =
+            resolve(current.colors[location], current.resolves[location], true,
+                    false, false))
+      return error;
+  return resolve(current.depthStencil, current.depthStencilResolve, false,
+                 current.depthResolveMode != VK_RESOLVE_MODE_NONE,
+                 current.stencilResolveMode != VK_RESOLVE_MODE_NONE);
+}
+
 llvm::Error DrawExecutor::nextSubpass() {
   if (!pass || subpass + 1 >= pass->renderPass->subpasses.size())
     return makeError("error: vkCmdNextSubpass: no render pass has a next "
                      "subpass");
+  if (llvm::Error error = resolveSubpass("vkCmdNextSubpass"))
+    return error;
   ++subpass;
   return llvm::Error::success();
 }
@@ -171,7 +242,10 @@ DrawExecutor::clearAttachments(const command::ClearAttachments &command) {
 llvm::Error DrawExecutor::endRenderPass() {
   if (!pass)
     return makeError("error: vkCmdEndRenderPass: no render pass is begun");
+  llvm::Error resolved = resolveSubpass("vkCmdEndRenderPass");
   pass = nullptr;
+  if (resolved)
+    return resolved;
   return llvm::Error::success();
 }
 
@@ -347,6 +421,7 @@ llvm::Error DrawExecutor::draw(const Bound &bound, const command::Draw &command,
   llvm::Expected<runtime::RenderTarget> target = getRenderTarget(name);
   if (!target)
     return target.takeError();
+  target->attachmentlessSamples = pipeline.samples;
 
   llvm::Expected<Draw> drawing = Draw::create(pipeline.shaders);
   if (!drawing)
@@ -369,12 +444,69 @@ llvm::Error DrawExecutor::draw(const Bound &bound, const command::Draw &command,
   binder.nameAddressableBuffers();
   if (pushConstants)
     drawing->setPushConstants(bound.pushConstants);
-  return runWithTimeout(
-      device, name, "draw", "a shader may loop forever", [&]() -> llvm::Error {
-        return drawing
-            ->run(*device.launcher, state, *attributes, *call, *target)
-            .takeError();
-      });
+  std::optional<runtime::DrawStatistics> statistics;
+  if (llvm::Error error =
+          runWithTimeout(device, name, "draw", "a shader may loop forever",
+                         [&]() -> llvm::Error {
+                           llvm::Expected<runtime::DrawStatistics> done =
+                               drawing->run(*device.launcher, state,
+                                            *attributes, *call, *target);
+                           if (!done)
+                             return done.takeError();
+                           statistics = *done;
+                           return llvm::Error::success();
+                         }))
+    return error;
+  count(*statistics, state, command);
+  return llvm::Error::success();
+}
+
+/// The primitives \p vertices make in \p topology (restarts aside).
+static uint64_t getPrimitiveCount(const runtime::GraphicsState &state,
+                                  uint64_t vertices) {
+  switch (state.topology) {
+  case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
+    return vertices;
+  case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
+    return vertices / 2;
+  case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
+    return vertices > 1 ? vertices - 1 : 0;
+  case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
+    return vertices / 3;
+  case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
+  case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
+    return vertices > 2 ? vertices - 2 : 0;
+  case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
+    return vertices / 4;
+  case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
+    return vertices > 3 ? vertices - 3 : 0;
+  case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST_WITH_ADJACENCY:
+    return vertices / 6;
+  case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP_WITH_ADJACENCY:
+    return vertices > 5 ? (vertices - 4) / 2 : 0;
+  case VK_PRIMITIVE_TOPOLOGY_PATCH_LIST:
+    return state.patchControlPoints ? vertices / state.patchControlPoints : 0;
+  default:
+    return 0;
+  }
+}
+
+void DrawExecutor::count(const runtime::DrawStatistics &shaded,
+                         const runtime::GraphicsState &state,
+                         const command::Draw &command) {
+  runtime::DrawStatistics &sum = counts.shaded;
+  sum.vertexInvocations += shaded.vertexInvocations;
+  sum.tessControlInvocations += shaded.tessControlInvocations;
+  sum.tessEvaluationInvocations += shaded.tessEvaluationInvocations;
+  sum.geometryInvocations += shaded.geometryInvocations;
+  sum.primitives += shaded.primitives;
+  sum.fragmentInvocations += shaded.fragmentInvocations;
+  sum.samplesPassed += shaded.samplesPassed;
+  uint64_t primitives = getPrimitiveCount(state, command.count);
+  counts.vertices += uint64_t(command.count) * command.instanceCount;
+  counts.primitives += primitives * command.instanceCount;
+  if (state.topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST)
+    counts.patches += primitives * command.instanceCount;
 }
 
 llvm::Error DrawExecutor::drawIndirect(const Bound &bound,

@@ -16,6 +16,7 @@
 #include "llvm/Support/Error.h"
 
 #include <optional>
+#include <utility>
 
 namespace spvb::icd {
 
@@ -54,6 +55,14 @@ public:
                    const char *name);
   llvm::Error drawIndirect(const Bound &bound,
                            const command::DrawIndirect &command);
+  /// What draws did, for occlusion and pipeline-statistics queries.
+  struct Counts {
+    runtime::DrawStatistics shaded;
+    /// What the input assembly read (primitive restarts not subtracted).
+    uint64_t vertices = 0, primitives = 0, patches = 0;
+  };
+  /// The draws' counts since the last call.
+  Counts takeCounts() { return std::exchange(counts, Counts()); }
 
 private:
   struct VertexBuffer {
@@ -64,6 +73,11 @@ private:
   };
   /// The current subpass's attachments.
   llvm::Expected<runtime::RenderTarget> getRenderTarget(const char *name);
+  /// The current subpass's resolves, over the render area, at its end.
+  llvm::Error resolveSubpass(const char *name);
+  /// Adds a draw's statistics to `counts`.
+  void count(const runtime::DrawStatistics &shaded,
+             const runtime::GraphicsState &state, const command::Draw &command);
   /// What a draw with \p pipeline bound runs with: its state with the
   /// dynamic state set, the scissor within the render area.
   runtime::GraphicsState getState(const GraphicsPipelineState &pipeline) const;
@@ -79,6 +93,7 @@ private:
   uint32_t subpass = 0;
   std::map<uint32_t, VertexBuffer> vertexBuffers;
   std::optional<command::BindIndexBuffer> indexBuffer;
+  Counts counts;
   /// Each dynamic state's vkCmdSet* commands so far, in order (the stencil
   /// ones may set one face each).
   std::map<VkDynamicState,

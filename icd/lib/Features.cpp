@@ -37,11 +37,13 @@ static VkPhysicalDeviceFeatures getCoreFeatures() {
   features.shaderResourceMinLod = VK_TRUE;
   features.pipelineStatisticsQuery = VK_TRUE;
   features.inheritedQueries = VK_TRUE;
+  features.occlusionQueryPrecise = VK_TRUE;
   // The graphics pipeline's stages and fixed functions (docs/graphics.md).
   features.geometryShader = VK_TRUE;
   features.tessellationShader = VK_TRUE;
   features.sampleRateShading = VK_TRUE;
   features.independentBlend = VK_TRUE;
+  features.logicOp = VK_TRUE;
   features.depthClamp = VK_TRUE;
   features.depthBiasClamp = VK_TRUE;
   features.fillModeNonSolid = VK_TRUE;

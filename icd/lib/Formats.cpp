@@ -221,7 +221,13 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_GetPhysicalDeviceImageFormatProperties(
   pImageFormatProperties->maxMipLevels = levels;
   pImageFormatProperties->maxArrayLayers =
       type == VK_IMAGE_TYPE_3D ? 1 : limits.maxImageArrayLayers;
-  pImageFormatProperties->sampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  // Four samples for what can be drawn into (Images.cpp).
+  pImageFormatProperties->sampleCounts =
+      type == VK_IMAGE_TYPE_2D && tiling == VK_IMAGE_TILING_OPTIMAL &&
+              (have & kAttachment) && !(usage & VK_IMAGE_USAGE_STORAGE_BIT) &&
+              !(flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT)
+          ? VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT
+          : VK_SAMPLE_COUNT_1_BIT;
   pImageFormatProperties->maxResourceSize = VkDeviceSize(1) << 31;
   return VK_SUCCESS;
 }

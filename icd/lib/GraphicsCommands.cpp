@@ -100,8 +100,31 @@ VKAPI_ATTR void VKAPI_CALL spvb_CmdBeginRendering(
     begin.clearValues.push_back(attachment.clearValue);
     return uint32_t(pass->attachments.size() - 1);
   };
-  for (uint32_t i = 0; i < info.colorAttachmentCount; ++i)
+  // A resolve target is one more attachment, which nothing loads.
+  auto addResolve = [&](const VkRenderingAttachmentInfo &attachment) {
+    ImageView *view = fromHandle<ImageView>(attachment.resolveImageView);
+    if (!view || attachment.resolveMode == VK_RESOLVE_MODE_NONE)
+      return VK_ATTACHMENT_UNUSED;
+    pass->attachments.push_back(
+        {view->format, VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_LOAD_OP_LOAD});
+    begin.attachments.push_back(view);
+    begin.clearValues.push_back({});
+    return uint32_t(pass->attachments.size() - 1);
+  };
+  for (uint32_t i = 0; i < info.colorAttachmentCount; ++i) {
     subpass.colors.push_back(add(info.pColorAttachments[i], false));
+    subpass.resolves.push_back(addResolve(info.pColorAttachments[i]));
+  }
+  for (auto [attachment, mode] :
+       {std::pair(info.pDepthAttachment, &subpass.depthResolveMode),
+        std::pair(info.pStencilAttachment, &subpass.stencilResolveMode)})
+    if (attachment && attachment->imageView &&
+        attachment->resolveMode != VK_RESOLVE_MODE_NONE &&
+        attachment->resolveImageView) {
+      if (subpass.depthStencilResolve == VK_ATTACHMENT_UNUSED)
+        subpass.depthStencilResolve = addResolve(*attachment);
+      *mode = attachment->resolveMode;
+    }
   // One depth/stencil attachment: the depth's view and the stencil's are
   // the same image's when both are given.
   if (info.pDepthAttachment && info.pDepthAttachment->imageView)

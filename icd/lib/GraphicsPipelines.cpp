@@ -151,11 +151,15 @@ static llvm::Error getState(const VkGraphicsPipelineCreateInfo &info,
   }
   if (const VkPipelineMultisampleStateCreateInfo *multisample =
           info.pMultisampleState) {
-    if (multisample->rasterizationSamples != VK_SAMPLE_COUNT_1_BIT)
+    // The runtime draws with its attachments' sample count, which must
+    // be this one.
+    if (multisample->rasterizationSamples != VK_SAMPLE_COUNT_1_BIT &&
+        multisample->rasterizationSamples != VK_SAMPLE_COUNT_4_BIT)
       return makeError(llvm::formatv(
           "error: vkCreateGraphicsPipelines: {0} rasterization samples: only "
-          "single-sampled attachments are supported yet",
+          "1 and 4 are supported (framebufferColorSampleCounts)",
           unsigned(multisample->rasterizationSamples)));
+    pipeline.samples = multisample->rasterizationSamples;
     state.sampleShading = multisample->sampleShadingEnable;
     state.minSampleShading = multisample->minSampleShading;
     if (multisample->pSampleMask)
@@ -178,10 +182,8 @@ static llvm::Error getState(const VkGraphicsPipelineCreateInfo &info,
   }
   if (const VkPipelineColorBlendStateCreateInfo *blend =
           info.pColorBlendState) {
-    if (blend->logicOpEnable)
-      return makeError("error: vkCreateGraphicsPipelines: logic operations "
-                       "are not supported (the logicOp feature is not "
-                       "reported)");
+    state.logicOpEnable = blend->logicOpEnable;
+    state.logicOp = blend->logicOp;
     for (uint32_t i = 0; i < blend->attachmentCount; ++i) {
       const VkPipelineColorBlendAttachmentState &from = blend->pAttachments[i];
       runtime::BlendState &to = state.blend.emplace_back();

@@ -33,6 +33,9 @@ getFormat(const Image *image, const char *which) {
     return error;
   if (!image->memory)
     return fail(llvm::Twine(which) + " has no memory bound");
+  if (image->samples != 1)
+    return fail(llvm::Twine(which) +
+                " is multisampled (vkCmdResolveImage resolves it)");
   const runtime::VulkanFormat *format = runtime::getVulkanFormat(image->format);
   if (!format)
     return fail(llvm::formatv("{0} has format {1}, which is not blitted (see "

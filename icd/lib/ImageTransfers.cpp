@@ -35,7 +35,7 @@ static uint8_t *getTexel(const Image &image, uint32_t level, uint32_t layer,
   VkExtent3D extent = image.getLevelExtent(level);
   return image.getData() + image.getOffset(level, layer) +
          ((VkDeviceSize(z) * extent.height + y) * extent.width + x) *
-             image.texelBytes;
+             image.getTexelStride();
 }
 
 /// Whether a region lies within \p level of \p image.
@@ -101,6 +101,9 @@ spvb::icd::copyBufferImage(const command::CopyBufferImage &command) {
   if (!command.buffer->memory)
     return fail(name, "the buffer has no memory bound");
   const Image &image = *command.image;
+  if (image.samples != 1)
+    return fail(name, "the image is multisampled (only single-sample images "
+                      "copy to and from buffers)");
   for (const VkBufferImageCopy &region : command.regions) {
     const VkImageSubresourceLayers &layers = region.imageSubresource;
     if (!fits(image, layers.mipLevel, layers.baseArrayLayer, layers.layerCount,
@@ -157,6 +160,8 @@ llvm::Error spvb::icd::copyImage(const command::CopyImage &command) {
   const Image &source = *command.source, &destination = *command.destination;
   if (source.texelBytes != destination.texelBytes)
     return fail("vkCmdCopyImage", "the images' texels differ in size");
+  if (source.samples != destination.samples)
+    return fail("vkCmdCopyImage", "the images' sample counts differ");
   for (const VkImageCopy &region : command.regions) {
     const VkImageSubresourceLayers &from = region.srcSubresource,
                                    &to = region.dstSubresource;
@@ -166,7 +171,7 @@ llvm::Error spvb::icd::copyImage(const command::CopyImage &command) {
               region.dstOffset, region.extent))
       return fail("vkCmdCopyImage", "a region lies outside an image");
     VkDeviceSize rowBytes =
-        VkDeviceSize(region.extent.width) * source.texelBytes;
+        VkDeviceSize(region.extent.width) * source.getTexelStride();
     for (uint32_t layer = 0; layer < from.layerCount; ++layer)
       for (uint32_t z = 0; z < region.extent.depth; ++z)
         for (uint32_t y = 0; y < region.extent.height; ++y)

@@ -53,10 +53,18 @@ VkResult spvb::icd::describeImage(const char *command,
                  command, info.format);
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
   }
-  if (info.samples != VK_SAMPLE_COUNT_1_BIT) {
+  // Multisampled images are what the runtime draws into with four
+  // samples (vkGetPhysicalDeviceImageFormatProperties' sampleCounts).
+  if (info.samples != VK_SAMPLE_COUNT_1_BIT &&
+      (info.samples != VK_SAMPLE_COUNT_4_BIT ||
+       info.imageType != VK_IMAGE_TYPE_2D || info.mipLevels > 1 ||
+       info.tiling != VK_IMAGE_TILING_OPTIMAL ||
+       (info.usage & VK_IMAGE_USAGE_STORAGE_BIT) ||
+       !runtime::getVulkanFormat(info.format))) {
     std::fprintf(stderr,
-                 "error: %s: %d samples per texel: only "
-                 "single-sampled images are supported\n",
+                 "error: %s: %d samples per texel: only 1, or 4 for "
+                 "single-level, optimally tiled 2D images that are drawn "
+                 "into and not stored by shaders, are supported\n",
                  command, info.samples);
     return VK_ERROR_FORMAT_NOT_SUPPORTED;
   }
@@ -76,6 +84,7 @@ VkResult spvb::icd::describeImage(const char *command,
   image.extent = info.extent;
   image.levels = std::max(1u, info.mipLevels);
   image.layers = std::max(1u, info.arrayLayers);
+  image.samples = info.samples;
   image.usage = info.usage;
   image.size = getImageSize(image);
   return VK_SUCCESS;
@@ -266,7 +275,7 @@ spvb_CreateImageView(VkDevice device, const VkImageViewCreateInfo *pCreateInfo,
   descriptor.extent[2] = extent.depth;
   descriptor.layers = layers;
   descriptor.levels = levels;
-  descriptor.samples = 1;
+  descriptor.samples = image->samples;
   descriptor.size = image->size - start;
   switch (pCreateInfo->viewType) {
   case VK_IMAGE_VIEW_TYPE_1D:

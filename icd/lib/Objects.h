@@ -200,6 +200,8 @@ struct Image : DestructibleObject {
   VkExtent3D extent = {1, 1, 1};
   uint32_t levels = 1;
   uint32_t layers = 1;
+  /// 1 or 4; a texel's samples are adjacent (kernel_abi.h's spvb_image).
+  uint32_t samples = 1;
   VkImageUsageFlags usage = 0;
   VkDeviceSize size = 0;
   DeviceMemory *memory = nullptr;
@@ -213,7 +215,11 @@ struct Image : DestructibleObject {
   /// Bytes of one layer of \p level.
   VkDeviceSize getLayerSize(uint32_t level) const {
     VkExtent3D e = getLevelExtent(level);
-    return VkDeviceSize(e.width) * e.height * e.depth * texelBytes;
+    return VkDeviceSize(e.width) * e.height * e.depth * getTexelStride();
+  }
+  /// Bytes from one texel to the next: its samples.
+  VkDeviceSize getTexelStride() const {
+    return VkDeviceSize(texelBytes) * samples;
   }
   /// Where \p level's layer \p layer starts, from the image's start.
   VkDeviceSize getOffset(uint32_t level, uint32_t layer) const {
@@ -307,7 +313,15 @@ struct RenderPass {
   struct Subpass {
     /// Attachment indices by Location; VK_ATTACHMENT_UNUSED for none.
     std::vector<uint32_t> colors;
+    /// Where each colour attachment resolves at the end of the subpass, by
+    /// Location (empty: none do).
+    std::vector<uint32_t> resolves;
     uint32_t depthStencil = VK_ATTACHMENT_UNUSED;
+    /// Where the depth/stencil attachment resolves, and how each aspect
+    /// does (VK_RESOLVE_MODE_NONE: not at all).
+    uint32_t depthStencilResolve = VK_ATTACHMENT_UNUSED;
+    VkResolveModeFlagBits depthResolveMode = VK_RESOLVE_MODE_NONE;
+    VkResolveModeFlagBits stencilResolveMode = VK_RESOLVE_MODE_NONE;
   };
   std::vector<Attachment> attachments;
   std::vector<Subpass> subpasses;
@@ -330,6 +344,8 @@ struct GraphicsPipelineState {
   /// By binding number.
   std::map<uint32_t, VkVertexInputBindingDescription> bindings;
   std::set<VkDynamicState> dynamicStates;
+  /// rasterizationSamples, which draws without attachments take.
+  uint32_t samples = 1;
 };
 
 struct Pipeline : DestructibleObject {
@@ -440,11 +456,11 @@ struct BlitImage {
   std::vector<VkImageBlit> regions;
   VkFilter filter;
 };
-/// A command no valid use can reach on this device (vkCmdResolveImage
-/// without multisampled images): running it fails with the reason.
-struct Refused {
-  const char *name;
-  const char *reason;
+/// Both versions of vkCmdResolveImage.
+struct ResolveImage {
+  Image *source;
+  Image *destination;
+  std::vector<VkImageResolve> regions;
 };
 /// vkCmdClearColorImage and vkCmdClearDepthStencilImage (the ranges'
 /// aspects say which of depth and stencil).
@@ -522,7 +538,7 @@ using Command = std::variant<
     command::FillBuffer, command::UpdateBuffer, command::SetEvent,
     command::WaitEvents, command::WriteTimestamp, command::ResetQueryPool,
     command::Query, command::CopyQueryPoolResults, command::CopyBufferImage,
-    command::CopyImage, command::BlitImage, command::Refused,
+    command::CopyImage, command::BlitImage, command::ResolveImage,
     command::ClearImage, command::ExecuteCommands, command::BeginRenderPass,
     command::NextSubpass, command::EndRenderPass, command::BindVertexBuffers,
     command::BindIndexBuffer, command::Draw, command::DrawIndirect,

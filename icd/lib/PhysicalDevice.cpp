@@ -131,8 +131,8 @@ static VkPhysicalDeviceLimits getLimits(const DeviceLimits &profile) {
   limits.maxFramebufferWidth = profile.maxFramebufferWidth;
   limits.maxFramebufferHeight = profile.maxFramebufferHeight;
   limits.maxFramebufferLayers = 2048;
-  // Multisampled images are not supported yet (vkCreateImage).
-  VkSampleCountFlags samples = VK_SAMPLE_COUNT_1_BIT;
+  // The runtime rasterizes one sample or four at the standard locations.
+  VkSampleCountFlags samples = VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
   limits.framebufferColorSampleCounts = samples;
   limits.framebufferDepthSampleCounts = samples;
   limits.framebufferStencilSampleCounts = samples;
@@ -228,8 +228,17 @@ static VkPhysicalDeviceVulkan12Properties getVulkan12Properties() {
   properties.maxDescriptorSetUpdateAfterBindSamplers = kManyDescriptors;
   properties.maxDescriptorSetUpdateAfterBindSampledImages = kManyDescriptors;
   properties.maxDescriptorSetUpdateAfterBindStorageImages = kManyDescriptors;
+  properties.maxPerStageDescriptorUpdateAfterBindInputAttachments =
+      kManyDescriptors;
+  properties.maxDescriptorSetUpdateAfterBindInputAttachments = kManyDescriptors;
   properties.maxTimelineSemaphoreValueDifference = UINT64_MAX;
-  properties.framebufferIntegerColorSampleCounts = VK_SAMPLE_COUNT_1_BIT;
+  // A multisampled depth/stencil attachment resolves to its sample 0.
+  properties.supportedDepthResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+  properties.supportedStencilResolveModes = VK_RESOLVE_MODE_SAMPLE_ZERO_BIT;
+  properties.independentResolveNone = VK_TRUE;
+  properties.independentResolve = VK_TRUE;
+  properties.framebufferIntegerColorSampleCounts =
+      VK_SAMPLE_COUNT_1_BIT | VK_SAMPLE_COUNT_4_BIT;
   return properties;
 }
 

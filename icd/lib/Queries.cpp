@@ -1,9 +1,10 @@
 //===- Queries.cpp - Query pools ------------------------------------------===//
 //
 // Timestamps count nanoseconds of the steady clock (timestampPeriod 1);
-// pipeline-statistics queries count the compute-shader invocations their
-// dispatches run, and zero for the graphics stages, which a compute queue
-// never runs.
+// occlusion queries count the samples that pass the fragment tests (so
+// they are precise); pipeline-statistics queries count what dispatches and
+// draws run (CommandExecution.cpp): invocations as the runtime shaded
+// them, clipping primitives as those that reached rasterization.
 //
 //===----------------------------------------------------------------------===//
 #include "Queries.h"
@@ -64,10 +65,12 @@ VKAPI_ATTR VkResult VKAPI_CALL
 spvb_CreateQueryPool(VkDevice, const VkQueryPoolCreateInfo *pCreateInfo,
                      const VkAllocationCallbacks *, VkQueryPool *pQueryPool) {
   if (pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP &&
+      pCreateInfo->queryType != VK_QUERY_TYPE_OCCLUSION &&
       pCreateInfo->queryType != VK_QUERY_TYPE_PIPELINE_STATISTICS) {
     std::fprintf(stderr,
                  "error: vkCreateQueryPool: query type %d is not supported; "
-                 "the device has timestamp and pipeline-statistics queries\n",
+                 "the device has timestamp, occlusion and "
+                 "pipeline-statistics queries\n",
                  pCreateInfo->queryType);
     return VK_ERROR_FEATURE_NOT_PRESENT;
   }

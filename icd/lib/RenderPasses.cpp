@@ -1,16 +1,17 @@
 //===- RenderPasses.cpp - Render passes and framebuffers ------------------===//
 //
 // A render pass keeps what executing it needs: each attachment's format and
-// load operations, and each subpass's colour attachments by Location and
-// its depth/stencil attachment. Attachments are stored when a render pass
-// ends and layouts do not change texels, so store operations, layouts and
-// dependencies need nothing.
+// load operations, and each subpass's colour attachments by Location, its
+// depth/stencil attachment and where they resolve. Attachments are stored when
+// a render pass ends and layouts do not change texels, so store operations,
+// layouts and dependencies need nothing.
 //
 //===----------------------------------------------------------------------===//
 #include "EntryPoints.h"
 #include "Objects.h"
 
 #include <new>
+#include <type_traits>
 
 using namespace spvb::icd;
 
@@ -28,10 +29,24 @@ static VkResult createRenderPass(const Info &info, VkRenderPass *made) {
   for (uint32_t i = 0; i < info.subpassCount; ++i) {
     const auto &subpass = info.pSubpasses[i];
     RenderPass::Subpass &described = pass->subpasses.emplace_back();
-    for (uint32_t c = 0; c < subpass.colorAttachmentCount; ++c)
+    for (uint32_t c = 0; c < subpass.colorAttachmentCount; ++c) {
       described.colors.push_back(subpass.pColorAttachments[c].attachment);
+      if (subpass.pResolveAttachments)
+        described.resolves.push_back(subpass.pResolveAttachments[c].attachment);
+    }
     if (subpass.pDepthStencilAttachment)
       described.depthStencil = subpass.pDepthStencilAttachment->attachment;
+    if constexpr (std::is_same_v<Info, VkRenderPassCreateInfo2>) {
+      auto *resolve = findInChain<VkSubpassDescriptionDepthStencilResolve>(
+          subpass.pNext,
+          VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE);
+      if (resolve && resolve->pDepthStencilResolveAttachment) {
+        described.depthStencilResolve =
+            resolve->pDepthStencilResolveAttachment->attachment;
+        described.depthResolveMode = resolve->depthResolveMode;
+        described.stencilResolveMode = resolve->stencilResolveMode;
+      }
+    }
   }
   *made = toHandle<VkRenderPass>(pass);
   return VK_SUCCESS;

@@ -40,6 +40,8 @@
 // if no case failed, 1 if one did and 2 if the device could not be set up.
 //
 //===----------------------------------------------------------------------===//
+#include "VulkanTestSupport.h"
+
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
@@ -62,21 +64,7 @@
 
 namespace {
 
-template <typename T> T makeStruct(VkStructureType type) {
-  T value = {};
-  value.sType = type;
-  return value;
-}
-
-[[noreturn]] void setupFailure(const char *what, VkResult result) {
-  std::fprintf(stderr, "setup: %s failed: %d\n", what, result);
-  std::exit(2);
-}
-
-void check(VkResult result, const char *what) {
-  if (result != VK_SUCCESS)
-    setupFailure(what, result);
-}
+using namespace vktest;
 
 std::string format(const char *fmt, va_list args) {
   char text[512];

@@ -52,14 +52,33 @@
 //                        and push constants: the left half green, the
 //                        right half red
 //
+//   multisample-*        the triangle of vertices 12-14 drawn green into
+//                        a four-sample image cleared to blue, resolved
+//                        into the image by a dynamic rendering's resolve
+//                        view (sample mask 0xf), a subpass's resolve
+//                        attachment (0x3) or vkCmdResolveImage (0x6); an
+//                        occlusion query counts the samples drawn (see
+//                        coveredSamples for the coverage worked out)
+//   queries              occlusion queries of the left half (32 samples),
+//                        the triangle (28) and no draw (0); the
+//                        triangle's pipeline statistics: 3 vertices, 1
+//                        primitive, 3 vertex shader invocations, 1
+//                        clipping invocation
+//   logic-ops            XOR on the left half, AND_INVERTED on the right
+//   input-attachments    two subpasses: the triangle drawn green on red,
+//                        then read back as an input attachment and
+//                        inverted into the image (invert-input.frag)
+//
 //   GraphicsApiCheck SPV_DIR
 //
-// SPV_DIR holds Inputs/graphics/{position.vert,color.frag} compiled to
-// position.spv and color.spv; the push constants are the colour, then the
-// depth at byte 16. The exit code is 0 if no case failed, 1 if
-// one did and 2 if the device could not be set up.
+// SPV_DIR holds Inputs/graphics/{position.vert,color.frag,invert-input.frag}
+// compiled to position.spv, color.spv and invert-input.spv; the push constants
+// are the colour, then the depth at byte 16. The exit code is 0 if no case
+// failed, 1 if one did and 2 if the device could not be set up.
 //
 //===----------------------------------------------------------------------===//
+#include "VulkanTestSupport.h"
+
 #include <vulkan/vulkan.h>
 
 #include <array>
@@ -75,18 +94,7 @@
 
 namespace {
 
-template <typename T> T makeStruct(VkStructureType type) {
-  T value = {};
-  value.sType = type;
-  return value;
-}
-
-void check(VkResult result, const char *what) {
-  if (result == VK_SUCCESS)
-    return;
-  std::fprintf(stderr, "setup: %s failed: %d\n", what, result);
-  std::exit(2);
-}
+using namespace vktest;
 
 constexpr uint32_t kSize = 8;
 constexpr VkFormat kFormat = VK_FORMAT_R8G8B8A8_UNORM;
@@ -119,6 +127,18 @@ constexpr float kVertices[] = {-1, -1, 1,  -1, -1, 1, 1, 1, //
                                0,  -1, 1,  -1, 0,  1, 1, 1, //
                                -1, -1, -1, 1,  1,  -1};
 
+/// The multisample and blend state of makePipeline's pipelines.
+struct Fragments {
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  VkSampleMask sampleMask = ~0u;
+  bool logicOpEnable = false;
+  VkLogicOp logicOp = VK_LOGIC_OP_COPY;
+  /// Another fragment shader and its layout, for a later subpass.
+  VkShaderModule fragmentShader = VK_NULL_HANDLE;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  uint32_t subpass = 0;
+};
+
 class Context {
 public:
   void setUp(const std::string &spvDir);
@@ -132,7 +152,8 @@ public:
   /// a count; and the read-back image.
   VkBuffer Vertices = VK_NULL_HANDLE, Readback = VK_NULL_HANDLE;
   uint8_t *VertexData = nullptr, *ReadbackData = nullptr;
-  VkShaderModule VertexShader = VK_NULL_HANDLE, FragmentShader = VK_NULL_HANDLE;
+  VkShaderModule VertexShader = VK_NULL_HANDLE, FragmentShader = VK_NULL_HANDLE,
+                 InvertInputShader = VK_NULL_HANDLE;
   VkPipelineLayout Layout = VK_NULL_HANDLE;
   /// Render passes with each load operation, one subpass writing the image.
   VkRenderPass LoadPass = VK_NULL_HANDLE;
@@ -142,7 +163,8 @@ public:
   /// dynamic rendering when it is null.
   VkPipeline makePipeline(VkRenderPass pass, VkPrimitiveTopology topology,
                           std::vector<VkDynamicState> dynamic = {},
-                          VkFormat depthFormat = VK_FORMAT_UNDEFINED);
+                          VkFormat depthFormat = VK_FORMAT_UNDEFINED,
+                          const Fragments &fragments = Fragments());
   /// Clears the image to blue, records \p body, reads the image back.
   void run(const std::function<void(VkCommandBuffer)> &body);
   Rgba at(uint32_t x, uint32_t y) const {
@@ -159,7 +181,8 @@ public:
   /// and a view of \p aspect if \p view is given.
   VkImage makeImage(VkFormat format, VkImageUsageFlags usage,
                     VkDeviceMemory *memory, VkImageAspectFlags aspect = 0,
-                    VkImageView *view = nullptr);
+                    VkImageView *view = nullptr,
+                    VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);
   VkPhysicalDevice Physical = VK_NULL_HANDLE;
   VkBuffer makeBuffer(VkDeviceSize size, VkBufferUsageFlags usage,
                       uint8_t **mapped);
@@ -193,7 +216,7 @@ VkDeviceMemory Context::allocate(VkMemoryRequirements needs,
 
 VkImage Context::makeImage(VkFormat format, VkImageUsageFlags usage,
                            VkDeviceMemory *memory, VkImageAspectFlags aspect,
-                           VkImageView *view) {
+                           VkImageView *view, VkSampleCountFlagBits samples) {
   auto imageInfo =
       makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
   imageInfo.imageType = VK_IMAGE_TYPE_2D;
@@ -201,7 +224,7 @@ VkImage Context::makeImage(VkFormat format, VkImageUsageFlags usage,
   imageInfo.extent = {kSize, kSize, 1};
   imageInfo.mipLevels = 1;
   imageInfo.arrayLayers = 1;
-  imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
+  imageInfo.samples = samples;
   imageInfo.tiling = VK_IMAGE_TILING_OPTIMAL;
   imageInfo.usage = usage;
   VkImage image;
@@ -302,13 +325,20 @@ void Context::setUp(const std::string &spvDir) {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
   vulkan12.drawIndirectCount = VK_TRUE;
   vulkan12.imagelessFramebuffer = VK_TRUE;
+  vulkan12.hostQueryReset = VK_TRUE;
   auto vulkan13 = makeStruct<VkPhysicalDeviceVulkan13Features>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES);
   vulkan13.dynamicRendering = VK_TRUE;
   vulkan12.pNext = &vulkan13;
+  auto features = makeStruct<VkPhysicalDeviceFeatures2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+  features.features.logicOp = VK_TRUE;
+  features.features.occlusionQueryPrecise = VK_TRUE;
+  features.features.pipelineStatisticsQuery = VK_TRUE;
+  features.pNext = &vulkan12;
   auto deviceInfo =
       makeStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
-  deviceInfo.pNext = &vulkan12;
+  deviceInfo.pNext = &features;
   deviceInfo.queueCreateInfoCount = 1;
   deviceInfo.pQueueCreateInfos = &queueInfo;
   check(vkCreateDevice(Physical, &deviceInfo, nullptr, &Device),
@@ -338,6 +368,7 @@ void Context::setUp(const std::string &spvDir) {
 
   VertexShader = loadShader(spvDir + "/position.spv");
   FragmentShader = loadShader(spvDir + "/color.spv");
+  InvertInputShader = loadShader(spvDir + "/invert-input.spv");
   VkPushConstantRange push = {kPushStages, 0, 20};
   auto layoutInfo = makeStruct<VkPipelineLayoutCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
@@ -374,7 +405,8 @@ void Context::setUp(const std::string &spvDir) {
 VkPipeline Context::makePipeline(VkRenderPass pass,
                                  VkPrimitiveTopology topology,
                                  std::vector<VkDynamicState> dynamic,
-                                 VkFormat depthFormat) {
+                                 VkFormat depthFormat,
+                                 const Fragments &fragments) {
   VkPipelineShaderStageCreateInfo stages[2] = {
       makeStruct<VkPipelineShaderStageCreateInfo>(
           VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO),
@@ -384,7 +416,8 @@ VkPipeline Context::makePipeline(VkRenderPass pass,
   stages[0].module = VertexShader;
   stages[0].pName = "main";
   stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
-  stages[1].module = FragmentShader;
+  stages[1].module =
+      fragments.fragmentShader ? fragments.fragmentShader : FragmentShader;
   stages[1].pName = "main";
   VkVertexInputBindingDescription binding = {0, 8, VK_VERTEX_INPUT_RATE_VERTEX};
   VkVertexInputAttributeDescription attribute = {0, 0, VK_FORMAT_R32G32_SFLOAT,
@@ -410,11 +443,14 @@ VkPipeline Context::makePipeline(VkRenderPass pass,
   raster.lineWidth = 1;
   auto multisample = makeStruct<VkPipelineMultisampleStateCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO);
-  multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  multisample.rasterizationSamples = fragments.samples;
+  multisample.pSampleMask = &fragments.sampleMask;
   VkPipelineColorBlendAttachmentState blendAttachment = {};
   blendAttachment.colorWriteMask = 0xf;
   auto blend = makeStruct<VkPipelineColorBlendStateCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO);
+  blend.logicOpEnable = fragments.logicOpEnable;
+  blend.logicOp = fragments.logicOp;
   blend.attachmentCount = 1;
   blend.pAttachments = &blendAttachment;
   dynamic.push_back(VK_DYNAMIC_STATE_VIEWPORT);
@@ -448,8 +484,9 @@ VkPipeline Context::makePipeline(VkRenderPass pass,
   if (depthFormat != VK_FORMAT_UNDEFINED)
     info.pDepthStencilState = &depth;
   info.pDynamicState = &dynamicInfo;
-  info.layout = Layout;
+  info.layout = fragments.layout ? fragments.layout : Layout;
   info.renderPass = pass;
+  info.subpass = fragments.subpass;
   VkPipeline pipeline;
   check(vkCreateGraphicsPipelines(Device, VK_NULL_HANDLE, 1, &info, nullptr,
                                   &pipeline),
@@ -462,25 +499,6 @@ void Context::setViewportAndScissor(VkCommandBuffer commands,
   VkViewport viewport = {0, 0, float(kSize), float(kSize), 0, 1};
   vkCmdSetViewport(commands, 0, 1, &viewport);
   vkCmdSetScissor(commands, 0, 1, &scissor);
-}
-
-/// A layout transition of the whole image.
-void transition(VkCommandBuffer commands, VkImage image, VkImageLayout from,
-                VkImageLayout to, VkAccessFlags fromAccess,
-                VkAccessFlags toAccess, VkPipelineStageFlags fromStage,
-                VkPipelineStageFlags toStage) {
-  auto barrier =
-      makeStruct<VkImageMemoryBarrier>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
-  barrier.srcAccessMask = fromAccess;
-  barrier.dstAccessMask = toAccess;
-  barrier.oldLayout = from;
-  barrier.newLayout = to;
-  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.image = image;
-  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  vkCmdPipelineBarrier(commands, fromStage, toStage, 0, 0, nullptr, 0, nullptr,
-                       1, &barrier);
 }
 
 void Context::run(const std::function<void(VkCommandBuffer)> &body) {
@@ -701,6 +719,531 @@ beginLoadPass(Context &ctx, VkCommandBuffer commands,
   begin.renderArea = {{0, 0}, {kSize, kSize}};
   vkCmdBeginRenderPass(commands, &begin, contents);
   return framebuffer;
+}
+
+/// PASS, or FAIL with the first texel more than \p tolerance from
+/// \p expected in a component.
+bool verdictWithin(const Context &ctx, const char *name,
+                   const std::function<Rgba(uint32_t, uint32_t)> &expected,
+                   int tolerance) {
+  unsigned wrong = 0;
+  std::string first;
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x) {
+      Rgba got = ctx.at(x, y), want = expected(x, y);
+      bool close = true;
+      for (int c = 0; c < 4; ++c)
+        close &= std::abs(int(got[c]) - int(want[c])) <= tolerance;
+      if (!close && !wrong++)
+        first = "texel " + std::to_string(x) + "," + std::to_string(y) +
+                ": expected " + ::name(want) + ", got " + ::name(got);
+    }
+  if (wrong)
+    std::printf("FAIL %s: %s (%u of 64 differ by more than %d)\n", name,
+                first.c_str(), wrong, tolerance);
+  else
+    std::printf("PASS %s\n", name);
+  std::fflush(stdout);
+  return !wrong;
+}
+
+/// A query pool of \p count queries of \p type, reset.
+VkQueryPool makeQueries(Context &ctx, VkQueryType type, uint32_t count,
+                        VkQueryPipelineStatisticFlags statistics = 0) {
+  auto info = makeStruct<VkQueryPoolCreateInfo>(
+      VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+  info.queryType = type;
+  info.queryCount = count;
+  info.pipelineStatistics = statistics;
+  VkQueryPool pool;
+  check(vkCreateQueryPool(ctx.Device, &info, nullptr, &pool),
+        "vkCreateQueryPool");
+  vkResetQueryPool(ctx.Device, pool, 0, count);
+  return pool;
+}
+
+/// Queries [0, count) of \p pool, waited for, \p values 64-bit values each.
+std::vector<uint64_t> getQueries(Context &ctx, VkQueryPool pool, uint32_t count,
+                                 uint32_t values = 1) {
+  std::vector<uint64_t> results(count * values);
+  check(vkGetQueryPoolResults(
+            ctx.Device, pool, 0, count, results.size() * sizeof(uint64_t),
+            results.data(), values * sizeof(uint64_t),
+            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+        "vkGetQueryPoolResults");
+  return results;
+}
+
+/// PASS, or FAIL naming the first of \p got that is not \p expected.
+bool verdictCounts(const char *name, const std::vector<uint64_t> &got,
+                   const std::vector<uint64_t> &expected,
+                   const char *const *what) {
+  for (size_t i = 0; i < expected.size(); ++i)
+    if (got[i] != expected[i]) {
+      std::printf("FAIL %s: %s is %llu, expected %llu\n", name, what[i],
+                  (unsigned long long)got[i], (unsigned long long)expected[i]);
+      std::fflush(stdout);
+      return false;
+    }
+  std::printf("PASS %s\n", name);
+  std::fflush(stdout);
+  return true;
+}
+
+//   The triangle of vertices 12-14 covers the pixels above the diagonal
+//   x + y = 8 of framebuffer coordinates. One sample at the pixel centre:
+//   the pixels with x + y <= 6, 28 of them (the diagonal's centres lie on
+//   the triangle's bottom-right edge, which the top-left rule leaves out).
+//   Four samples at the standard locations (0.375, 0.125), (0.875, 0.375),
+//   (0.125, 0.625), (0.625, 0.875): every sample of those pixels, and on
+//   the pixels with x + y = 7 the samples with sx + sy < 1, 0 and 2.
+
+/// How many of the samples in \p mask of pixel (x, y) the triangle covers.
+unsigned coveredSamples(uint32_t x, uint32_t y, uint32_t mask) {
+  uint32_t covered = x + y <= 6 ? 0xf : x + y == 7 ? 0x5 : 0;
+  return unsigned(__builtin_popcount(covered & mask));
+}
+
+/// Green in \p covered of 4 samples and the blue clear colour in the
+/// rest, averaged: round(255 c / 4), either neighbour of a tie.
+Rgba resolvedGreen(unsigned covered) {
+  uint8_t green = uint8_t((255 * covered + 2) / 4);
+  return {0, green, uint8_t(255 - green), 255};
+}
+
+enum class Resolve { DynamicRendering, RenderPass, Command };
+
+/// The triangle drawn green into a four-sample image cleared to blue with
+/// sample mask \p mask, resolved into the image (by the rendering's
+/// resolve view, the subpass's resolve attachment or vkCmdResolveImage),
+/// an occlusion query counting its samples.
+bool multisample(Context &ctx, const char *name, Resolve how, uint32_t mask) {
+  VkDeviceMemory memory;
+  VkImageView view;
+  VkImage image = ctx.makeImage(
+      kFormat,
+      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+      &memory, VK_IMAGE_ASPECT_COLOR_BIT, &view, VK_SAMPLE_COUNT_4_BIT);
+  VkRenderPass pass = VK_NULL_HANDLE;
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  if (how == Resolve::RenderPass) {
+    VkAttachmentDescription attachments[2] = {};
+    for (VkAttachmentDescription &attachment : attachments) {
+      attachment.format = kFormat;
+      attachment.samples = VK_SAMPLE_COUNT_1_BIT;
+      attachment.loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+      attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+      attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+      attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+      attachment.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+      attachment.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    }
+    attachments[0].samples = VK_SAMPLE_COUNT_4_BIT;
+    attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    VkAttachmentReference color = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkAttachmentReference resolve = {1,
+                                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription subpass = {};
+    subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    subpass.colorAttachmentCount = 1;
+    subpass.pColorAttachments = &color;
+    subpass.pResolveAttachments = &resolve;
+    auto passInfo = makeStruct<VkRenderPassCreateInfo>(
+        VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO);
+    passInfo.attachmentCount = 2;
+    passInfo.pAttachments = attachments;
+    passInfo.subpassCount = 1;
+    passInfo.pSubpasses = &subpass;
+    check(vkCreateRenderPass(ctx.Device, &passInfo, nullptr, &pass),
+          "vkCreateRenderPass");
+    VkImageView views[2] = {view, ctx.View};
+    auto framebufferInfo = makeStruct<VkFramebufferCreateInfo>(
+        VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO);
+    framebufferInfo.renderPass = pass;
+    framebufferInfo.attachmentCount = 2;
+    framebufferInfo.pAttachments = views;
+    framebufferInfo.width = kSize;
+    framebufferInfo.height = kSize;
+    framebufferInfo.layers = 1;
+    check(vkCreateFramebuffer(ctx.Device, &framebufferInfo, nullptr,
+                              &framebuffer),
+          "vkCreateFramebuffer");
+  }
+  Fragments fragments;
+  fragments.samples = VK_SAMPLE_COUNT_4_BIT;
+  fragments.sampleMask = mask;
+  VkPipeline pipeline =
+      ctx.makePipeline(pass, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, {},
+                       VK_FORMAT_UNDEFINED, fragments);
+  VkQueryPool queries = makeQueries(ctx, VK_QUERY_TYPE_OCCLUSION, 1);
+  ctx.run([&](VkCommandBuffer commands) {
+    VkClearValue blue = {};
+    blue.color = {{0, 0, 1, 1}};
+    if (how == Resolve::RenderPass) {
+      auto begin = makeStruct<VkRenderPassBeginInfo>(
+          VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO);
+      begin.renderPass = pass;
+      begin.framebuffer = framebuffer;
+      begin.renderArea = {{0, 0}, {kSize, kSize}};
+      begin.clearValueCount = 1;
+      begin.pClearValues = &blue;
+      vkCmdBeginRenderPass(commands, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    } else {
+      transition(commands, image, VK_IMAGE_LAYOUT_UNDEFINED,
+                 VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 0,
+                 VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                 VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                 VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT);
+      auto color = makeStruct<VkRenderingAttachmentInfo>(
+          VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO);
+      color.imageView = view;
+      color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+      color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+      color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+      color.clearValue = blue;
+      if (how == Resolve::DynamicRendering) {
+        color.resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+        color.resolveImageView = ctx.View;
+        color.resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+      }
+      auto info = makeStruct<VkRenderingInfo>(VK_STRUCTURE_TYPE_RENDERING_INFO);
+      info.renderArea = {{0, 0}, {kSize, kSize}};
+      info.layerCount = 1;
+      info.colorAttachmentCount = 1;
+      info.pColorAttachments = &color;
+      vkCmdBeginRendering(commands, &info);
+    }
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    ctx.setViewportAndScissor(commands);
+    push(commands, ctx.Layout, kGreenPush);
+    vkCmdBeginQuery(commands, queries, 0, VK_QUERY_CONTROL_PRECISE_BIT);
+    vkCmdDraw(commands, 3, 1, 12, 0);
+    vkCmdEndQuery(commands, queries, 0);
+    if (how == Resolve::RenderPass) {
+      vkCmdEndRenderPass(commands);
+      return;
+    }
+    vkCmdEndRendering(commands);
+    if (how != Resolve::Command)
+      return;
+    transition(commands, image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+               VK_ACCESS_TRANSFER_READ_BIT,
+               VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+               VK_PIPELINE_STAGE_TRANSFER_BIT);
+    transition(commands, ctx.Image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+               VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+               VK_ACCESS_TRANSFER_WRITE_BIT,
+               VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+               VK_PIPELINE_STAGE_TRANSFER_BIT);
+    VkImageResolve region = {};
+    region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.extent = {kSize, kSize, 1};
+    vkCmdResolveImage(commands, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                      ctx.Image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+                      &region);
+    transition(
+        commands, ctx.Image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+        VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_ACCESS_TRANSFER_WRITE_BIT,
+        VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+        VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT);
+  });
+  std::vector<uint64_t> passed = getQueries(ctx, queries, 1);
+  vkDestroyQueryPool(ctx.Device, queries, nullptr);
+  vkDestroyPipeline(ctx.Device, pipeline, nullptr);
+  if (framebuffer)
+    vkDestroyFramebuffer(ctx.Device, framebuffer, nullptr);
+  if (pass)
+    vkDestroyRenderPass(ctx.Device, pass, nullptr);
+  vkDestroyImageView(ctx.Device, view, nullptr);
+  vkDestroyImage(ctx.Device, image, nullptr);
+  vkFreeMemory(ctx.Device, memory, nullptr);
+  uint64_t samples = 0;
+  for (uint32_t y = 0; y < kSize; ++y)
+    for (uint32_t x = 0; x < kSize; ++x)
+      samples += coveredSamples(x, y, mask);
+  static const char *const kWhat[] = {"the occlusion query's sample count"};
+  // Ties (2 of 4 samples: 127.5) may round either way.
+  bool colors = verdictWithin(
+      ctx, name,
+      [&](uint32_t x, uint32_t y) {
+        return resolvedGreen(coveredSamples(x, y, mask));
+      },
+      1);
+  return verdictCounts((std::string(name) + "-query").c_str(), passed,
+                       {samples}, kWhat) &&
+         colors;
+}
+
+bool multisampleDynamicRendering(Context &ctx) {
+  return multisample(ctx, "multisample-dynamic-rendering",
+                     Resolve::DynamicRendering, 0xf);
+}
+bool multisampleRenderPass(Context &ctx) {
+  return multisample(ctx, "multisample-render-pass", Resolve::RenderPass, 0x3);
+}
+bool multisampleResolveImage(Context &ctx) {
+  return multisample(ctx, "multisample-resolve-image", Resolve::Command, 0x6);
+}
+
+/// Occlusion queries of one sample: the left half (32 pixels), the
+/// triangle (28), nothing; and the triangle's pipeline statistics.
+bool queries(Context &ctx) {
+  VkPipeline strips =
+      ctx.makePipeline(ctx.LoadPass, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP);
+  VkPipeline triangles =
+      ctx.makePipeline(ctx.LoadPass, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+  VkQueryPool occlusion = makeQueries(ctx, VK_QUERY_TYPE_OCCLUSION, 3);
+  constexpr VkQueryPipelineStatisticFlags kStatistics =
+      VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_VERTICES_BIT |
+      VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT |
+      VK_QUERY_PIPELINE_STATISTIC_VERTEX_SHADER_INVOCATIONS_BIT |
+      VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT;
+  VkQueryPool statistics =
+      makeQueries(ctx, VK_QUERY_TYPE_PIPELINE_STATISTICS, 1, kStatistics);
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  ctx.run([&](VkCommandBuffer commands) {
+    framebuffer = beginLoadPass(ctx, commands);
+    ctx.setViewportAndScissor(commands);
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, strips);
+    push(commands, ctx.Layout, kRedPush);
+    vkCmdBeginQuery(commands, occlusion, 0, VK_QUERY_CONTROL_PRECISE_BIT);
+    vkCmdDraw(commands, 4, 1, 4, 0);
+    vkCmdEndQuery(commands, occlusion, 0);
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, triangles);
+    push(commands, ctx.Layout, kGreenPush);
+    vkCmdBeginQuery(commands, occlusion, 1, VK_QUERY_CONTROL_PRECISE_BIT);
+    vkCmdBeginQuery(commands, statistics, 0, 0);
+    vkCmdDraw(commands, 3, 1, 12, 0);
+    vkCmdEndQuery(commands, statistics, 0);
+    vkCmdEndQuery(commands, occlusion, 1);
+    vkCmdBeginQuery(commands, occlusion, 2, VK_QUERY_CONTROL_PRECISE_BIT);
+    vkCmdEndQuery(commands, occlusion, 2);
+    vkCmdEndRenderPass(commands);
+  });
+  std::vector<uint64_t> samples = getQueries(ctx, occlusion, 3);
+  std::vector<uint64_t> counted = getQueries(ctx, statistics, 1, 4);
+  vkDestroyQueryPool(ctx.Device, occlusion, nullptr);
+  vkDestroyQueryPool(ctx.Device, statistics, nullptr);
+  vkDestroyFramebuffer(ctx.Device, framebuffer, nullptr);
+  vkDestroyPipeline(ctx.Device, strips, nullptr);
+  vkDestroyPipeline(ctx.Device, triangles, nullptr);
+  static const char *const kSamples[] = {"the left half's samples",
+                                         "the triangle's samples",
+                                         "an empty query's samples"};
+  static const char *const kCounted[] = {
+      "input assembly vertices", "input assembly primitives",
+      "vertex shader invocations", "clipping invocations"};
+  bool colors = verdict(ctx, "queries", [](uint32_t x, uint32_t y) {
+    return x + y <= 6 ? kGreen : x < 4 ? kRed : kBlue;
+  });
+  bool occluded =
+      verdictCounts("occlusion-queries", samples, {32, 28, 0}, kSamples);
+  return verdictCounts("pipeline-statistics", counted, {3, 1, 3, 1},
+                       kCounted) &&
+         occluded && colors;
+}
+
+/// Logic operations on the blue image (0, 0, 255, 255): the left half XOR
+/// (255, 128, 0, 255) gives (255, 128, 255, 0); the right half
+/// AND_INVERTED (~source & destination) with (0, 0, 255, 0) gives
+/// (0, 0, 0, 255).
+bool logicOps(Context &ctx) {
+  Fragments fragments;
+  fragments.logicOpEnable = true;
+  fragments.logicOp = VK_LOGIC_OP_XOR;
+  VkPipeline exclusive =
+      ctx.makePipeline(ctx.LoadPass, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, {},
+                       VK_FORMAT_UNDEFINED, fragments);
+  fragments.logicOp = VK_LOGIC_OP_AND_INVERTED;
+  VkPipeline andInverted =
+      ctx.makePipeline(ctx.LoadPass, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, {},
+                       VK_FORMAT_UNDEFINED, fragments);
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  ctx.run([&](VkCommandBuffer commands) {
+    framebuffer = beginLoadPass(ctx, commands);
+    ctx.setViewportAndScissor(commands);
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, exclusive);
+    push(commands, ctx.Layout, {{1, 128 / 255.0f, 0, 1}});
+    vkCmdDraw(commands, 4, 1, 4, 0);
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, andInverted);
+    push(commands, ctx.Layout, {{0, 0, 1, 0}});
+    vkCmdDraw(commands, 4, 1, 8, 0);
+    vkCmdEndRenderPass(commands);
+  });
+  vkDestroyFramebuffer(ctx.Device, framebuffer, nullptr);
+  vkDestroyPipeline(ctx.Device, exclusive, nullptr);
+  vkDestroyPipeline(ctx.Device, andInverted, nullptr);
+  return verdict(ctx, "logic-ops", [](uint32_t x, uint32_t) {
+    return x < 4 ? Rgba{255, 128, 255, 0} : Rgba{0, 0, 0, 255};
+  });
+}
+
+/// Two subpasses: the first clears a second image to red and draws the
+/// triangle green into it; the second reads it as an input attachment
+/// and writes one minus its colour to the image: magenta (255, 0, 255)
+/// where the triangle is, cyan (0, 255, 255) elsewhere.
+bool inputAttachments(Context &ctx) {
+  VkDeviceMemory memory;
+  VkImageView view;
+  VkImage image = ctx.makeImage(kFormat,
+                                VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                    VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT,
+                                &memory, VK_IMAGE_ASPECT_COLOR_BIT, &view);
+  VkAttachmentDescription attachments[2] = {};
+  for (VkAttachmentDescription &attachment : attachments) {
+    attachment.format = kFormat;
+    attachment.samples = VK_SAMPLE_COUNT_1_BIT;
+    attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    attachment.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  }
+  attachments[0].loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+  attachments[0].initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  attachments[0].finalLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+  attachments[1].loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+  attachments[1].initialLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  VkAttachmentReference drawn = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkAttachmentReference read = {0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+  VkAttachmentReference written = {1, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkSubpassDescription subpasses[2] = {};
+  subpasses[0].pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpasses[0].colorAttachmentCount = 1;
+  subpasses[0].pColorAttachments = &drawn;
+  subpasses[1].pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpasses[1].inputAttachmentCount = 1;
+  subpasses[1].pInputAttachments = &read;
+  subpasses[1].colorAttachmentCount = 1;
+  subpasses[1].pColorAttachments = &written;
+  VkSubpassDependency dependency = {};
+  dependency.srcSubpass = 0;
+  dependency.dstSubpass = 1;
+  dependency.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+  dependency.dstStageMask = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+  dependency.srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+  dependency.dstAccessMask = VK_ACCESS_INPUT_ATTACHMENT_READ_BIT;
+  dependency.dependencyFlags = VK_DEPENDENCY_BY_REGION_BIT;
+  auto passInfo = makeStruct<VkRenderPassCreateInfo>(
+      VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO);
+  passInfo.attachmentCount = 2;
+  passInfo.pAttachments = attachments;
+  passInfo.subpassCount = 2;
+  passInfo.pSubpasses = subpasses;
+  passInfo.dependencyCount = 1;
+  passInfo.pDependencies = &dependency;
+  VkRenderPass pass;
+  check(vkCreateRenderPass(ctx.Device, &passInfo, nullptr, &pass),
+        "vkCreateRenderPass");
+  VkImageView views[2] = {view, ctx.View};
+  auto framebufferInfo = makeStruct<VkFramebufferCreateInfo>(
+      VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO);
+  framebufferInfo.renderPass = pass;
+  framebufferInfo.attachmentCount = 2;
+  framebufferInfo.pAttachments = views;
+  framebufferInfo.width = kSize;
+  framebufferInfo.height = kSize;
+  framebufferInfo.layers = 1;
+  VkFramebuffer framebuffer;
+  check(
+      vkCreateFramebuffer(ctx.Device, &framebufferInfo, nullptr, &framebuffer),
+      "vkCreateFramebuffer");
+
+  VkDescriptorSetLayoutBinding binding = {
+      0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
+      nullptr};
+  auto setLayoutInfo = makeStruct<VkDescriptorSetLayoutCreateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+  setLayoutInfo.bindingCount = 1;
+  setLayoutInfo.pBindings = &binding;
+  VkDescriptorSetLayout setLayout;
+  check(vkCreateDescriptorSetLayout(ctx.Device, &setLayoutInfo, nullptr,
+                                    &setLayout),
+        "vkCreateDescriptorSetLayout");
+  VkPushConstantRange range = {kPushStages, 0, 20};
+  auto layoutInfo = makeStruct<VkPipelineLayoutCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+  layoutInfo.setLayoutCount = 1;
+  layoutInfo.pSetLayouts = &setLayout;
+  layoutInfo.pushConstantRangeCount = 1;
+  layoutInfo.pPushConstantRanges = &range;
+  VkPipelineLayout layout;
+  check(vkCreatePipelineLayout(ctx.Device, &layoutInfo, nullptr, &layout),
+        "vkCreatePipelineLayout");
+  VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1};
+  auto poolInfo = makeStruct<VkDescriptorPoolCreateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
+  poolInfo.maxSets = 1;
+  poolInfo.poolSizeCount = 1;
+  poolInfo.pPoolSizes = &size;
+  VkDescriptorPool descriptorPool;
+  check(vkCreateDescriptorPool(ctx.Device, &poolInfo, nullptr, &descriptorPool),
+        "vkCreateDescriptorPool");
+  auto allocateInfo = makeStruct<VkDescriptorSetAllocateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
+  allocateInfo.descriptorPool = descriptorPool;
+  allocateInfo.descriptorSetCount = 1;
+  allocateInfo.pSetLayouts = &setLayout;
+  VkDescriptorSet set;
+  check(vkAllocateDescriptorSets(ctx.Device, &allocateInfo, &set),
+        "vkAllocateDescriptorSets");
+  VkDescriptorImageInfo imageInfo = {VK_NULL_HANDLE, view,
+                                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+  auto write =
+      makeStruct<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
+  write.dstSet = set;
+  write.descriptorCount = 1;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+  write.pImageInfo = &imageInfo;
+  vkUpdateDescriptorSets(ctx.Device, 1, &write, 0, nullptr);
+
+  VkPipeline triangle =
+      ctx.makePipeline(pass, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST);
+  Fragments second;
+  second.fragmentShader = ctx.InvertInputShader;
+  second.layout = layout;
+  second.subpass = 1;
+  VkPipeline invert =
+      ctx.makePipeline(pass, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP, {},
+                       VK_FORMAT_UNDEFINED, second);
+  ctx.run([&](VkCommandBuffer commands) {
+    VkClearValue red = {};
+    red.color = {{1, 0, 0, 1}};
+    auto begin = makeStruct<VkRenderPassBeginInfo>(
+        VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO);
+    begin.renderPass = pass;
+    begin.framebuffer = framebuffer;
+    begin.renderArea = {{0, 0}, {kSize, kSize}};
+    begin.clearValueCount = 1;
+    begin.pClearValues = &red;
+    vkCmdBeginRenderPass(commands, &begin, VK_SUBPASS_CONTENTS_INLINE);
+    ctx.setViewportAndScissor(commands);
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, triangle);
+    push(commands, ctx.Layout, kGreenPush);
+    vkCmdDraw(commands, 3, 1, 12, 0);
+    vkCmdNextSubpass(commands, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, invert);
+    vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, layout,
+                            0, 1, &set, 0, nullptr);
+    vkCmdDraw(commands, 4, 1, 0, 0);
+    vkCmdEndRenderPass(commands);
+  });
+  vkDestroyPipeline(ctx.Device, triangle, nullptr);
+  vkDestroyPipeline(ctx.Device, invert, nullptr);
+  vkDestroyDescriptorPool(ctx.Device, descriptorPool, nullptr);
+  vkDestroyPipelineLayout(ctx.Device, layout, nullptr);
+  vkDestroyDescriptorSetLayout(ctx.Device, setLayout, nullptr);
+  vkDestroyFramebuffer(ctx.Device, framebuffer, nullptr);
+  vkDestroyRenderPass(ctx.Device, pass, nullptr);
+  vkDestroyImageView(ctx.Device, view, nullptr);
+  vkDestroyImage(ctx.Device, image, nullptr);
+  vkFreeMemory(ctx.Device, memory, nullptr);
+  return verdict(ctx, "input-attachments", [](uint32_t x, uint32_t y) {
+    return x + y <= 6 ? Rgba{255, 0, 255, 255} : Rgba{0, 255, 255, 255};
+  });
 }
 
 bool secondaryCommands(Context &ctx) {
@@ -1136,7 +1679,9 @@ int main(int argc, char **argv) {
   bool passed = true;
   for (bool (*run)(Context &) :
        {dynamicRendering, renderPass2, clearAttachments, indirectDraws,
-        dynamicState, depthTest, depthStencilClear, blit, secondaryCommands})
+        dynamicState, depthTest, depthStencilClear, blit, secondaryCommands,
+        multisampleDynamicRendering, multisampleRenderPass,
+        multisampleResolveImage, queries, logicOps, inputAttachments})
     passed &= run(ctx);
   return passed ? 0 : 1;
 }

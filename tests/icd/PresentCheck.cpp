@@ -30,7 +30,9 @@
 //===----------------------------------------------------------------------===//
 #define VK_USE_PLATFORM_XCB_KHR
 #define VK_USE_PLATFORM_XLIB_KHR
+#include "VulkanTestSupport.h"
 #include <X11/Xlib-xcb.h>
+
 #include <vulkan/vulkan.h>
 #include <xcb/xcb.h>
 
@@ -44,18 +46,7 @@
 
 namespace {
 
-template <typename T> T makeStruct(VkStructureType type) {
-  T value = {};
-  value.sType = type;
-  return value;
-}
-
-void check(VkResult result, const char *what) {
-  if (result == VK_SUCCESS)
-    return;
-  std::fprintf(stderr, "setup: %s failed: %d\n", what, result);
-  std::exit(2);
-}
+using namespace vktest;
 
 const char *resultName(VkResult result) {
   switch (result) {
@@ -368,24 +359,6 @@ VkResult Context::acquire(VkSwapchainKHR swapchain, uint32_t &index,
           "vkWaitForFences");
   vkDestroyFence(Device, fence, nullptr);
   return result;
-}
-
-void transition(VkCommandBuffer commands, VkImage image, VkImageLayout from,
-                VkImageLayout to, VkAccessFlags fromAccess,
-                VkAccessFlags toAccess) {
-  auto barrier =
-      makeStruct<VkImageMemoryBarrier>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
-  barrier.srcAccessMask = fromAccess;
-  barrier.dstAccessMask = toAccess;
-  barrier.oldLayout = from;
-  barrier.newLayout = to;
-  barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex =
-      VK_QUEUE_FAMILY_IGNORED;
-  barrier.image = image;
-  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                       nullptr, 1, &barrier);
 }
 
 VkResult Context::copyAndPresent(VkImage image, VkExtent2D extent,

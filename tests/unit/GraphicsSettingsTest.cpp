@@ -445,6 +445,8 @@ draw rect -1 -1 2 2
   ASSERT_EQ(errorText(applyVkScript(script, state)), "<success>");
 
   EXPECT_TRUE(state.primitiveRestart);
+  EXPECT_FALSE(state.logicOpEnable);
+  EXPECT_EQ(state.logicOp, VK_LOGIC_OP_XOR);
   EXPECT_TRUE(state.depthClamp);
   EXPECT_FALSE(state.rasterizerDiscard);
   EXPECT_TRUE(state.depthBias);
@@ -534,10 +536,10 @@ TEST(GraphicsSettings, VkScriptErrors) {
             "error: t.vkscript:" + std::to_string(lineOf(text, "cullMode")) +
                 ": '4' is out of range in cullMode");
 
-  text = vkScript("logicOpEnable true\n");
+  text = vkScript("logicOpEnable true\nlogicOp VK_LOGIC_OP_XORR\n");
   EXPECT_EQ(vkError(text),
-            "error: t.vkscript:" + std::to_string(lineOf(text, "logicOp")) +
-                ": logicOpEnable true is not supported");
+            "error: t.vkscript:" + std::to_string(lineOf(text, "logicOp VK")) +
+                ": unknown logic op 'VK_LOGIC_OP_XORR' in logicOp");
 }
 
 TEST(GraphicsSettings, Topologies) {

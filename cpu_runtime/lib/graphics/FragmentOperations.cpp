@@ -3,6 +3,8 @@
 
 #include "StageValues.h"
 
+#include "llvm/ADT/bit.h"
+
 #include <spirv/unified1/spirv.hpp>
 
 #include <algorithm>
@@ -85,8 +87,9 @@ FragmentOperations::FragmentOperations(
     if (output.location < state.blend.size())
       blend = state.blend[output.location];
     Unorm8Write direct{output.offset, &attachment, 0, {}, output.count >= 4};
-    if (!attachment.data || blend.enable || output.kind != SPVB_KIND_FLOAT ||
-        output.bytes != 4 || output.component != 0)
+    if (!attachment.data || blend.enable || state.logicOpEnable ||
+        output.kind != SPVB_KIND_FLOAT || output.bytes != 4 ||
+        output.component != 0)
       continue;
     direct.bytes = getUnorm8Order(*attachment.format, direct.order);
     static constexpr uint8_t kRgba[4] = {0, 1, 2, 3}, kBgra[4] = {2, 1, 0, 3};
@@ -98,7 +101,7 @@ FragmentOperations::FragmentOperations(
         (blend.writeMask & mask) == mask)
       write = direct;
   }
-  unorm8Only = !fragDepthOffset && !sampleMaskOffset &&
+  unorm8Only = !fragDepthOffset && !sampleMaskOffset && !state.logicOpEnable &&
                !(target.depthStencil && target.depthStencil->data);
   for (size_t index = 0; index < colorOutputs.size(); ++index) {
     uint32_t location = colorOutputs[index].location;
@@ -159,9 +162,9 @@ void FragmentOperations::updateStencil(uint8_t *texel, const StencilState &face,
   encodeStencil(format, uint8_t(value), texel);
 }
 
-void FragmentOperations::process(int32_t x, int32_t y, uint32_t samples,
-                                 const std::array<double, 4> &depths,
-                                 bool frontFacing, const uint8_t *record) {
+uint32_t FragmentOperations::process(int32_t x, int32_t y, uint32_t samples,
+                                     const std::array<double, 4> &depths,
+                                     bool frontFacing, const uint8_t *record) {
   std::optional<double> written;
   if (fragDepthOffset) {
     float value;
@@ -174,11 +177,12 @@ void FragmentOperations::process(int32_t x, int32_t y, uint32_t samples,
         testDepthStencil(x, y, sample, written.value_or(depths[sample]),
                          frontFacing))
       passed |= 1u << sample;
-  writeSamples(x, y, passed, record);
+  return writeSamples(x, y, passed, record);
 }
 
-void FragmentOperations::writeSamples(int32_t x, int32_t y, uint32_t samples,
-                                      const uint8_t *record) {
+uint32_t FragmentOperations::writeSamples(int32_t x, int32_t y,
+                                          uint32_t samples,
+                                          const uint8_t *record) {
   if (sampleMaskOffset) {
     uint32_t mask;
     std::memcpy(&mask, record + *sampleMaskOffset, 4);
@@ -187,6 +191,7 @@ void FragmentOperations::writeSamples(int32_t x, int32_t y, uint32_t samples,
   for (uint32_t sample = 0; sample < 4; ++sample)
     if (samples & (1u << sample))
       writeColors(x, y, sample, record);
+  return llvm::popcount(samples & 0xfu);
 }
 
 bool FragmentOperations::testDepthStencil(int32_t x, int32_t y, uint32_t sample,
@@ -528,16 +533,60 @@ static double blendOperation(VkBlendOp op, double s, double sf, double d,
   }
 }
 
+/// VkLogicOp on the source's and the destination's bits.
+static uint8_t applyLogicOp(VkLogicOp op, uint8_t s, uint8_t d) {
+  switch (op) {
+  case VK_LOGIC_OP_CLEAR:
+    return 0;
+  case VK_LOGIC_OP_AND:
+    return s & d;
+  case VK_LOGIC_OP_AND_REVERSE:
+    return s & ~d;
+  case VK_LOGIC_OP_AND_INVERTED:
+    return ~s & d;
+  case VK_LOGIC_OP_NO_OP:
+    return d;
+  case VK_LOGIC_OP_XOR:
+    return s ^ d;
+  case VK_LOGIC_OP_OR:
+    return s | d;
+  case VK_LOGIC_OP_NOR:
+    return ~(s | d);
+  case VK_LOGIC_OP_EQUIVALENT:
+    return ~(s ^ d);
+  case VK_LOGIC_OP_INVERT:
+    return ~d;
+  case VK_LOGIC_OP_OR_REVERSE:
+    return s | ~d;
+  case VK_LOGIC_OP_COPY_INVERTED:
+    return ~s;
+  case VK_LOGIC_OP_OR_INVERTED:
+    return ~s | d;
+  case VK_LOGIC_OP_NAND:
+    return ~(s & d);
+  case VK_LOGIC_OP_SET:
+    return 0xff;
+  default: // VK_LOGIC_OP_COPY
+    return s;
+  }
+}
+
 void FragmentOperations::writeColor(const spvb_stage_variable &output,
                                     const uint8_t *record,
                                     Attachment &attachment,
                                     const BlendState &blend,
                                     uint8_t *texel) const {
   const VulkanFormat &format = *attachment.format;
-  // The stored colour matters to blending and to the components the
-  // output or the write mask leave alone; most draws need none of it.
+  bool logic = state.logicOpEnable && (format.kind == ComponentKind::Unorm ||
+                                       format.kind == ComponentKind::Snorm ||
+                                       format.kind == ComponentKind::Uint ||
+                                       format.kind == ComponentKind::Sint);
+  bool blending = blend.enable && !state.logicOpEnable;
+  // The stored colour matters to blending, logic operations and the
+  // components the output or the write mask leave alone; most draws need
+  // none of it.
   unsigned formatMask = (1u << format.components) - 1;
-  bool keepsOld = blend.enable ||
+  bool keepsOld = blending || logic ||
                   (blend.writeMask & formatMask) != formatMask ||
                   output.component != 0 || output.count < format.components;
   Color old = keepsOld ? decodeColor(format, texel) : Color();
@@ -569,7 +618,7 @@ void FragmentOperations::writeColor(const spvb_stage_variable &output,
         color.i[c] = std::clamp(value, low, high);
       }
   }
-  if (blend.enable && !integer) {
+  if (blending && !integer) {
     // Fixed-point attachments blend clamped values.
     double low = format.kind == ComponentKind::Snorm ? -1 : 0;
     bool fixed = format.kind == ComponentKind::Unorm ||
@@ -592,6 +641,18 @@ void FragmentOperations::writeColor(const spvb_stage_variable &output,
                          blendFactor(sf, src, dst, constants, c), dst[c],
                          blendFactor(df, src, dst, constants, c));
     }
+  }
+  if (logic) {
+    uint8_t source[32];
+    encodeColor(format, color, source);
+    uint8_t combined[32];
+    for (unsigned i = 0; i < format.texelBytes; ++i)
+      combined[i] = applyLogicOp(state.logicOp, source[i], texel[i]);
+    if ((blend.writeMask & formatMask) == formatMask) {
+      std::memcpy(texel, combined, format.texelBytes);
+      return;
+    }
+    color = decodeColor(format, combined);
   }
   for (int c = 0; c < 4; ++c)
     if (!(blend.writeMask & (1u << c))) {

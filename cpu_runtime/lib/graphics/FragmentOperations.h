@@ -29,7 +29,8 @@ public:
 
   /// Whether a fragment's only effect is its colour outputs stored to
   /// single-sampled one-byte UNORM attachments as they are: no depth or
-  /// stencil attachment, sample mask output, blending or write mask.
+  /// stencil attachment, sample mask output, blending, logic operation or
+  /// write mask.
   bool writesUnorm8Only() const { return unorm8Only; }
   /// A quad at (x, y) whose pixels in `lanes` (bit i: pixel (x + i % 2,
   /// y + i / 2)) are written.
@@ -45,10 +46,11 @@ public:
 
   /// Tests and writes the samples `samples` (bit s: sample s) of the
   /// fragment at (x, y). `depths` are its interpolated depths at the
-  /// samples with the bias added; `record` its output record.
-  void process(int32_t x, int32_t y, uint32_t samples,
-               const std::array<double, 4> &depths, bool frontFacing,
-               const uint8_t *record);
+  /// samples with the bias added; `record` its output record. Returns the
+  /// samples written (passed and kept).
+  uint32_t process(int32_t x, int32_t y, uint32_t samples,
+                   const std::array<double, 4> &depths, bool frontFacing,
+                   const uint8_t *record);
 
   /// The depth bounds, stencil and depth tests of one sample of the
   /// fragment at (x, y), with their writes; whether it passed. Early
@@ -56,9 +58,9 @@ public:
   bool testDepthStencil(int32_t x, int32_t y, uint32_t sample, double depth,
                         bool frontFacing);
   /// Writes the colour outputs to the samples `samples` of (x, y) that the
-  /// shader's SampleMask output (if any) keeps.
-  void writeSamples(int32_t x, int32_t y, uint32_t samples,
-                    const uint8_t *record);
+  /// shader's SampleMask output (if any) keeps; returns how many those are.
+  uint32_t writeSamples(int32_t x, int32_t y, uint32_t samples,
+                        const uint8_t *record);
 
 private:
   void writeColors(int32_t x, int32_t y, uint32_t sample,

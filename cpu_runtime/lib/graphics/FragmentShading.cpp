@@ -1,5 +1,6 @@
 //===- FragmentShading.cpp - Quads through the fragment shader ------------===//
 #include "FragmentShading.h"
+#include "FragmentPixel.h"
 
 #include "StageValues.h"
 #include "launch/TypeDesc.h"
@@ -762,10 +763,21 @@ bool QuadBatch::flush() {
         outputs.clearFirstBlockedWords(count * 4, records);
     }
     operations.writeUnorm8Quads(llvm::ArrayRef(places.data(), count), outputs);
+    // One sample per written pixel; with more, each entry's samples (set
+    // by add(), which multisampled quads take).
+    uint64_t passed = 0;
+    for (size_t q = 0; q < count; ++q)
+      for (unsigned lane = 0; lane < 4; ++lane)
+        if (places[q].lanes & (1u << lane))
+          passed += stage.samples == 1
+                        ? 1
+                        : llvm::popcount(unsigned(entries[q].samples[lane]));
+    stage.samplesPassed.fetch_add(passed, std::memory_order_relaxed);
     queued = 0;
     triangles.clear();
     return true;
   }
+  uint64_t passed = 0;
   for (size_t q = 0; q < count; ++q) {
     const Entry &quad = entries[q];
     const FragmentOperations::QuadWrite &place = places[q];
@@ -781,13 +793,14 @@ bool QuadBatch::flush() {
         continue;
       int32_t x = place.x + lane % 2, y = place.y + lane / 2;
       if (fragment.earlyFragmentTests) {
-        operations.writeSamples(x, y, quad.samples[lane], record);
+        passed += operations.writeSamples(x, y, quad.samples[lane], record);
         continue;
       }
-      operations.process(x, y, quad.samples[lane], depths[q][lane],
-                         quad.frontFacing, record);
+      passed += operations.process(x, y, quad.samples[lane], depths[q][lane],
+                                   quad.frontFacing, record);
     }
   }
+  stage.samplesPassed.fetch_add(passed, std::memory_order_relaxed);
   if (statusOnly)
     outputs.clearFirstBlockedWords(0, records);
   queued = 0;
@@ -887,6 +900,22 @@ void interpolateInput(const QuadBatch &batch, const spvb_invocation &invocation,
 }
 
 } // namespace spvb::runtime
+
+bool spvb::runtime::getFragmentPixel(const spvb_invocation &invocation,
+                                     int32_t &x, int32_t &y) {
+  if (!shadingBatch)
+    return false;
+  // As interpolateInput: the record index within the batch.
+  uint64_t recordIndex = invocation.global_id[0];
+  size_t quadIndex = recordIndex / 4;
+  if (quadIndex >= shadingBatch->queued)
+    return false;
+  const FragmentOperations::QuadWrite &place = shadingBatch->places[quadIndex];
+  unsigned lane = recordIndex % 4;
+  x = place.x + int32_t(lane % 2);
+  y = place.y + int32_t(lane / 2);
+  return true;
+}
 
 extern "C" void spvb_rt_interpolate(spvb_invocation *invocation,
                                     uint32_t instruction, const void *input,

@@ -78,6 +78,7 @@ public:
   /// After every batch: the first fault or reported error.
   llvm::Error takeError() { return faults.takeError(state); }
   uint64_t getInvocations() const { return invocations.load(); }
+  uint64_t getSamplesPassed() const { return samplesPassed.load(); }
   /// The output records of `drawn`'s vertices (a line's or a point's last
   /// one repeated).
   std::array<const uint8_t *, 3>
@@ -152,6 +153,8 @@ private:
   /// invocation to the race detector.
   std::atomic<uint32_t> nextBatch{0};
   std::atomic<uint64_t> invocations{0};
+  /// DrawStatistics::samplesPassed, added to once per batch.
+  std::atomic<uint64_t> samplesPassed{0};
   /// With race checks, each batch's quads, by batch number: a race report
   /// names fragments of batches other threads ran.
   std::mutex placesMutex;
@@ -216,6 +219,7 @@ private:
   /// The helper flag and the builtin inputs of pixel `lane`.
   void writeBuiltins(uint8_t *record, const Quad &quad, unsigned lane,
                      double depth, double inverseW, uint32_t primitiveId) const;
+  friend bool getFragmentPixel(const spvb_invocation &, int32_t &, int32_t &);
   friend void interpolateInput(const QuadBatch &, const spvb_invocation &,
                                uint32_t, const uint8_t *, uint32_t,
                                const void *, uint32_t, void *);

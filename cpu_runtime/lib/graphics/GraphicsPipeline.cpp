@@ -636,6 +636,7 @@ spvb::runtime::draw(Launcher &launcher, const GraphicsState &state,
     batch.flush();
   });
   statistics.fragmentInvocations = stage.getInvocations();
+  statistics.samplesPassed = stage.getSamplesPassed();
   if (llvm::Error cancellation = launcher.takeCancellation()) {
     llvm::consumeError(stage.takeError());
     return cancellation;

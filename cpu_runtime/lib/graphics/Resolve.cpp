@@ -59,7 +59,7 @@ llvm::Expected<uint32_t> RenderTarget::getSamples() const {
                         "multisampled colour attachment there",
                         location));
   }
-  return samples.value_or(1);
+  return samples.value_or(attachmentlessSamples);
 }
 
 void spvb::runtime::resolveAttachment(const Attachment &from,

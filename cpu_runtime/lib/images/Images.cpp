@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Sampling.h"
+#include "graphics/FragmentPixel.h"
 #include "spvbridge/cpu_runtime/ImageFormats.h"
 
 #include "launch/TypeDesc.h"
@@ -174,7 +175,7 @@ thread_local uint64_t outsideTexel[2];
 
 } // namespace
 
-extern "C" void spvb_rt_image(spvb_invocation *, uint32_t opcode,
+extern "C" void spvb_rt_image(spvb_invocation *invocation, uint32_t opcode,
                               uint32_t imageOperands, uint32_t resultDesc,
                               uint32_t operandCount,
                               const uint32_t *operandDescs,
@@ -202,6 +203,20 @@ extern "C" void spvb_rt_image(spvb_invocation *, uint32_t opcode,
 
   const auto *image = *static_cast<const spvb_image *const *>(operands[0]);
   const ImageFormat *format = getImageFormat(image->format);
+  // An input attachment (a SubpassData descriptor) is read at the
+  // fragment's pixel plus the coordinate, as a 2D image.
+  spvb_image subpass;
+  int32_t pixel[2] = {0, 0};
+  if (image->dim == spv::DimSubpassData) {
+    subpass = *image;
+    subpass.dim = spv::Dim2D;
+    image = &subpass;
+    if (opcode != spv::OpImageRead || !invocation ||
+        !getFragmentPixel(*invocation, pixel[0], pixel[1])) {
+      std::memset(result, 0, resultSize());
+      return;
+    }
+  }
   switch (opcode) {
   case spv::OpImageQuerySize:
     writeSize(result, resultDesc, *image, 0);
@@ -229,7 +244,7 @@ extern "C" void spvb_rt_image(spvb_invocation *, uint32_t opcode,
     unsigned count = std::min<uint32_t>(coordinateType.count, 4);
     for (unsigned c = 0; c < count; ++c)
       coordinate[c] = loadInt(operands[1], coordinateType, c) +
-                      (c < 3 ? extra.offset[c] : 0);
+                      (c < 3 ? extra.offset[c] : 0) + (c < 2 ? pixel[c] : 0);
     uint8_t *texel = format ? findTexel(*image, *format, coordinate, count,
                                         extra.lod, extra.sample)
                             : nullptr;

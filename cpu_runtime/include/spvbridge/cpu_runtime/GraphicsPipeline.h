@@ -95,6 +95,11 @@ struct GraphicsState {
   /// Per colour attachment (by Location); missing entries: blending off,
   /// every component written.
   std::vector<BlendState> blend;
+  /// A logic operation turns blending off on every attachment and combines
+  /// the encodings bit by bit on UNORM, SNORM, UINT and SINT ones (float
+  /// and sRGB ones take the colour as it is).
+  bool logicOpEnable = false;
+  VkLogicOp logicOp = VK_LOGIC_OP_COPY;
   /// Sample shading (VkPipelineMultisampleStateCreateInfo): the fragment
   /// shader runs once per covered sample when minSampleShading x samples
   /// exceeds 1, or when it reads SampleId or SamplePosition.
@@ -126,9 +131,11 @@ struct RenderTarget {
   std::vector<Attachment> colors;
   std::optional<Attachment> depthStencil;
   std::vector<Attachment> resolves;
+  /// The sample count of a draw without attachments (1 or 4).
+  uint32_t attachmentlessSamples = 1;
 
-  /// The attachments' common sample count (1 without attachments), or an
-  /// error naming the two that differ.
+  /// The attachments' common sample count (attachmentlessSamples without
+  /// attachments), or an error naming the two that differ.
   llvm::Expected<uint32_t> getSamples() const;
 };
 
@@ -255,6 +262,9 @@ struct DrawStatistics {
   uint64_t geometryInvocations = 0;
   uint64_t primitives = 0;
   uint64_t fragmentInvocations = 0; ///< helpers included
+  /// Samples that passed the fragment tests and were not discarded by the
+  /// shader or its SampleMask output (occlusion queries).
+  uint64_t samplesPassed = 0;
 };
 
 /// Runs one draw of `stages` into `target`. Errors name what is wrong (a

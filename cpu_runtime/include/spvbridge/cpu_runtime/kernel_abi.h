@@ -354,7 +354,10 @@ void spvb_rt_subgroup_all(const spvb_dispatch *dispatch,
 typedef struct spvb_image {
   uint8_t *data;
   uint32_t format;    /* SPIR-V ImageFormat of the texels (not Unknown) */
-  uint32_t dim;       /* SPIR-V Dim: 1D, 2D, 3D, Cube or Buffer */
+  uint32_t dim;       /* SPIR-V Dim: 1D, 2D, 3D, Cube, Buffer, or
+                         SubpassData for an input attachment: a 2D image
+                         OpImageRead reads at the fragment's pixel plus the
+                         coordinate */
   uint32_t extent[3]; /* level 0; 1 in unused dimensions */
   uint32_t layers;    /* array layers (a cube has 6 per cube); 1 if none */
   uint32_t levels;    /* mip levels, at least 1 */
