@@ -3,6 +3,7 @@
 
 #include "DrawGeometry.h"
 #include "ShaderEnvironment.h"
+#include "VulkanDraws.h"
 #include "spvbridge/amber/AmberLayout.h"
 #include "spvbridge/amber/ExpectChecks.h"
 #include "spvbridge/amber/GraphicsSettings.h"
@@ -19,6 +20,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <spirv/unified1/spirv.hpp>
 
@@ -281,6 +283,9 @@ private:
   /// `debug`: a build for a debugger (--debug-pixel's fragment shader).
   getStageKernel(const Pipeline &pipeline, amber::ShaderStage stage,
                  bool debug = false);
+  /// --backend=vulkan: the stage's module as built, with its kernel.
+  llvm::Expected<StageModule> getStageModule(const Pipeline &pipeline,
+                                             amber::ShaderStage stage);
   llvm::Expected<runtime::GraphicsState *>
   getGraphicsState(const Pipeline &pipeline);
   llvm::Expected<BuiltModule> buildShader(const Shader &shader,
@@ -298,6 +303,10 @@ private:
   /// VkScript `compute entrypoint NAME`, by pipeline.
   std::map<std::string, std::string> entryPoints;
   std::map<std::string, std::shared_ptr<const Kernel>> kernels;
+  /// Each kernel's module as built, entry point and specialization, for
+  /// --backend=vulkan.
+  std::map<const Kernel *, StageModule> stageModules;
+  std::deque<SpirvBinary> builtModules;
   std::map<uint32_t, std::unique_ptr<runtime::Launcher>> launchers;
   /// Descriptors of the dispatch being bound (stable addresses).
   std::deque<spvb_image> images;
@@ -608,9 +617,23 @@ Executor::getStageKernel(const Pipeline &pipeline, amber::ShaderStage stage,
   }
   llvm::Expected<std::shared_ptr<const Kernel>> kernel =
       jit.compile(built->binary, compile);
-  if (kernel)
-    kernels[key] = *kernel;
+  if (!kernel)
+    return kernel;
+  kernels[key] = *kernel;
+  if (options.vulkanDraws && !debug)
+    stageModules[kernel->get()] = {&builtModules.emplace_back(built->binary),
+                                   entry, compile.specializations,
+                                   kernel->get()};
   return kernel;
+}
+
+llvm::Expected<StageModule> Executor::getStageModule(const Pipeline &pipeline,
+                                                     amber::ShaderStage stage) {
+  llvm::Expected<std::shared_ptr<const Kernel>> kernel =
+      getStageKernel(pipeline, stage);
+  if (!kernel)
+    return kernel.takeError();
+  return stageModules[kernel->get()];
 }
 
 runtime::Launcher &Executor::getLauncher(uint32_t subgroupSize) {
@@ -890,6 +913,18 @@ void Executor::dumpImages() {
     if (llvm::Error error =
             writePng(path, *format, bytes.data(), buffer.width, height))
       result.fail(0, "--dump-images: " + llvm::toString(std::move(error)));
+    // The texels as they are, for comparisons that PNG's 8 bits would
+    // round (tests/differential/amber_draw_runner.py).
+    llvm::sys::path::replace_extension(path, "texels");
+    std::error_code error;
+    llvm::raw_fd_ostream raw(path, error);
+    if (error) {
+      result.fail(0, "--dump-images: cannot write '" + path.str().str() +
+                         "': " + error.message());
+      continue;
+    }
+    raw.write(reinterpret_cast<const char *>(bytes.data()),
+              uint64_t(buffer.width) * height * format->texelBytes);
   }
 }
 
@@ -1214,8 +1249,11 @@ bool Executor::runDraw(const DrawCommand &draw) {
   samplers.clear();
   convertedImages.clear();
   writeBacks.clear();
+  RecordedBindings recorded;
   for (const amber::DescriptorBinding &binding : pipeline.bindings)
-    if (!bindDescriptor(drawing, *typing, binding, draw.line))
+    if (options.vulkanDraws
+            ? !bindDescriptor(recorded, *typing, binding, draw.line)
+            : !bindDescriptor(drawing, *typing, binding, draw.line))
       return false;
   drawing.setPushConstants(
       pipeline.pushConstantBuffer.empty()
@@ -1309,6 +1347,39 @@ bool Executor::runDraw(const DrawCommand &draw) {
             ? draw.vertexCount
             : static_cast<uint32_t>(
                   available - std::min<uint64_t>(available, draw.firstVertex));
+  }
+  if (options.vulkanDraws) {
+    VulkanDrawInput input;
+    for (auto [stage, module, present] :
+         {std::tuple(amber::ShaderStage::Vertex, &input.vertex, true),
+          std::tuple(amber::ShaderStage::TessellationControl,
+                     &input.tessControl, hasTessellation),
+          std::tuple(amber::ShaderStage::TessellationEvaluation,
+                     &input.tessEvaluation, hasTessellation),
+          std::tuple(amber::ShaderStage::Geometry, &input.geometry,
+                     hasGeometry),
+          std::tuple(amber::ShaderStage::Fragment, &input.fragment,
+                     hasFragment)}) {
+      if (!present)
+        continue;
+      llvm::Expected<StageModule> built = getStageModule(pipeline, stage);
+      if (!built)
+        return fail(llvm::toString(built.takeError()));
+      *module = std::move(*built);
+    }
+    input.bindings = &recorded;
+    if (!pipeline.pushConstantBuffer.empty())
+      input.pushConstants = memory[pipeline.pushConstantBuffer];
+    input.state = &state;
+    input.attributes = attributes;
+    input.call = &call;
+    input.target = &*target;
+    input.robust = options.compile.robust;
+    llvm::Error error = runVulkanDraw(input);
+    writeBackImages();
+    if (error)
+      return fail(llvm::toString(std::move(error)));
+    return true;
   }
   llvm::Expected<runtime::DrawStatistics> statistics = drawing.run(
       getLauncher(options.subgroupSize), state, attributes, call, *target);

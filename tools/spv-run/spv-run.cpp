@@ -678,11 +678,18 @@ static int runScript(StringRef threadsArg) {
   std::vector<cl::Option *> jobFlags = getJobFlags();
   jobFlags.push_back(&reflectArg);
   for (cl::Option *option : jobFlags)
-    if (option != &debugPixelArg && option->getNumOccurrences())
+    if (option != &debugPixelArg && option != &backendArg &&
+        option->getNumOccurrences())
       return fail("--" + option->ArgStr +
-                  " is not used with a script (it gives its own resources "
-                  "and runs on the CPU)");
+                  " is not used with a script (it gives its own resources; "
+                  "--backend=vulkan runs its draws on the Vulkan driver)");
+  if (backendArg != "cpu" && backendArg != "vulkan")
+    return fail("--backend '" + backendArg + "': expected cpu or vulkan");
   amber::ExecutorOptions options;
+  options.vulkanDraws = backendArg == "vulkan";
+  if (options.vulkanDraws && debugPixelArg.getNumOccurrences())
+    return fail("--debug-pixel debugs the CPU's draws, not those of "
+                "--backend=vulkan");
   options.imageDirectory = dumpImagesArg;
   if (debugPixelArg.getNumOccurrences()) {
     // Each draw's framebuffer is its pipeline's: a pixel outside one is

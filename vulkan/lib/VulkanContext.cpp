@@ -459,6 +459,10 @@ llvm::Error Context::createDevice(const DeviceRequest &request) {
       addExtension(VK_EXT_ROBUSTNESS_2_EXTENSION_NAME, &robustness2);
   vkGetPhysicalDeviceFeatures2(physicalDevice, &extensionFeatures);
 
+  bool stagePointSize = false;
+  for (const SpirvBinary *module : request.modules)
+    stagePointSize |= writesStagePointSize(module->words);
+  features.features.shaderTessellationAndGeometryPointSize &= stagePointSize;
   for (const SpirvBinary *module : request.modules)
     if (std::optional<std::string> missing =
             findMissingFeature(module->words, {features.features, features11,

@@ -90,6 +90,9 @@ private:
   llvm::Error createRenderPass(const DrawJob &job);
   llvm::Error createPipeline(const DrawJob &job, DrawResult &result);
   llvm::Error draw(const DrawJob &job, DrawResult &result);
+  /// Copies the initial texels of the attachments that have them into
+  /// their images, at the start of every draw.
+  void recordAttachmentUpload(const DrawJob &job, VkCommandBuffer commands);
 
   /// An image with its memory and view.
   struct Image {
@@ -97,9 +100,12 @@ private:
     VkDeviceMemory memory = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;
   };
-  llvm::Error createImage(const DrawJob &job, VkFormat format,
-                          VkSampleCountFlagBits samples,
-                          VkImageUsageFlags usage, Image &image);
+  llvm::Error
+  createImage(const DrawJob &job, VkFormat format,
+              VkSampleCountFlagBits samples, VkImageUsageFlags usage,
+              Image &image,
+              VkImageAspectFlags aspects = VK_IMAGE_ASPECT_COLOR_BIT);
+  llvm::Error createDepthStencil(const DrawJob &job);
   void destroyImage(Image &image);
 
   struct Attachment {
@@ -113,7 +119,20 @@ private:
     uint64_t bytes = 0;
   };
 
+  /// DrawJob::depthStencil: the image, and each aspect's texels in the
+  /// layout buffer copies give them (D16, X8_D24 or D32; S8), which the
+  /// draw starts from and the read-back ends in.
+  struct DepthStencil {
+    Image image;
+    const runtime::VulkanFormat *format = nullptr;
+    const runtime::VulkanFormat *depthAspect = nullptr;
+    const runtime::VulkanFormat *stencilAspect = nullptr;
+    Context::Buffer depth, stencil;
+    VkImageAspectFlags aspects = 0;
+  };
+
   Context context;
+  std::optional<DepthStencil> depthStencil;
   std::vector<Context::Buffer> vertexBuffers;
   Context::Buffer indexBuffer;
   /// One per DrawJob::attachments.
@@ -135,6 +154,11 @@ DrawSession::~DrawSession() {
     destroyImage(attachment.single);
     destroyImage(attachment.multisampled);
     context.destroyBuffer(attachment.readback);
+  }
+  if (depthStencil) {
+    destroyImage(depthStencil->image);
+    context.destroyBuffer(depthStencil->depth);
+    context.destroyBuffer(depthStencil->stencil);
   }
   for (Context::Buffer &buffer : vertexBuffers)
     context.destroyBuffer(buffer);
@@ -282,7 +306,8 @@ void DrawSession::destroyImage(Image &image) {
 
 llvm::Error DrawSession::createImage(const DrawJob &job, VkFormat format,
                                      VkSampleCountFlagBits samples,
-                                     VkImageUsageFlags usage, Image &image) {
+                                     VkImageUsageFlags usage, Image &image,
+                                     VkImageAspectFlags aspects) {
   VkDevice device = context.device;
   auto info =
       makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
@@ -303,18 +328,87 @@ llvm::Error DrawSession::createImage(const DrawJob &job, VkFormat format,
   view.image = image.image;
   view.viewType = VK_IMAGE_VIEW_TYPE_2D;
   view.format = format;
-  view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  view.subresourceRange = {aspects, 0, 1, 0, 1};
   return check(vkCreateImageView(device, &view, nullptr, &image.view),
                "vkCreateImageView");
+}
+
+/// The format a buffer copy of \p format's depth aspect gives.
+static VkFormat getDepthAspectFormat(const runtime::VulkanFormat &format) {
+  if (format.kind == runtime::ComponentKind::Sfloat)
+    return VK_FORMAT_D32_SFLOAT;
+  return format.depthBits == 16 ? VK_FORMAT_D16_UNORM
+                                : VK_FORMAT_X8_D24_UNORM_PACK32;
+}
+
+llvm::Error DrawSession::createDepthStencil(const DrawJob &job) {
+  const DepthStencilAttachment &given = *job.depthStencil;
+  if (job.samples > 1)
+    return makeError("error: vulkan: an attachment's initial texels need "
+                     "one sample per pixel");
+  DepthStencil &made = depthStencil.emplace();
+  made.format = runtime::getVulkanFormat(given.format);
+  uint64_t texels = uint64_t(job.width) * job.height;
+  if (!made.format || made.format->components ||
+      given.initial.size() != texels * made.format->texelBytes)
+    return makeError(llvm::formatv("error: vulkan: the depth/stencil "
+                                   "attachment has format {0}, which is no "
+                                   "depth/stencil format the backend copies "
+                                   "(or its texels are not {1}x{2})",
+                                   getFormatName(given.format), job.width,
+                                   job.height));
+  const runtime::VulkanFormat &format = *made.format;
+  if (format.depthBits) {
+    made.aspects |= VK_IMAGE_ASPECT_DEPTH_BIT;
+    made.depthAspect = runtime::getVulkanFormat(getDepthAspectFormat(format));
+  }
+  if (format.stencilBits) {
+    made.aspects |= VK_IMAGE_ASPECT_STENCIL_BIT;
+    made.stencilAspect = runtime::getVulkanFormat(VK_FORMAT_S8_UINT);
+  }
+  if (llvm::Error error = createImage(
+          job, given.format,
+          job.samples > 1 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT,
+          VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+              VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+          made.image, made.aspects))
+    return error;
+  // Each aspect's staging buffer holds the initial texels, converted.
+  for (auto [aspect, buffer] : {std::pair(made.depthAspect, &made.depth),
+                                std::pair(made.stencilAspect, &made.stencil)}) {
+    if (!aspect)
+      continue;
+    if (llvm::Error error = context.createHostBuffer(
+            texels * aspect->texelBytes,
+            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+            *buffer))
+      return error;
+    auto *to = static_cast<uint8_t *>(buffer->mapped);
+    for (uint64_t i = 0; i < texels; ++i) {
+      const uint8_t *from = given.initial.data() + i * format.texelBytes;
+      uint8_t *texel = to + i * aspect->texelBytes;
+      if (aspect == made.depthAspect)
+        runtime::encodeDepth(*aspect, runtime::decodeDepth(format, from),
+                             texel);
+      else
+        runtime::encodeStencil(*aspect, runtime::decodeStencil(format, from),
+                               texel);
+    }
+  }
+  return llvm::Error::success();
 }
 
 llvm::Error DrawSession::createAttachments(const DrawJob &job) {
   for (const ColorAttachment &binding : job.attachments) {
     Attachment &attachment = attachments.emplace_back();
+    if (!binding.initial.empty() && job.samples > 1)
+      return makeError("error: vulkan: an attachment's initial texels need "
+                       "one sample per pixel");
     if (llvm::Error error =
             createImage(job, binding.format, VK_SAMPLE_COUNT_1_BIT,
                         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
-                            VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                            VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                            VK_IMAGE_USAGE_TRANSFER_DST_BIT,
                         attachment.single))
       return error;
     if (job.samples > 1)
@@ -326,10 +420,23 @@ llvm::Error DrawSession::createAttachments(const DrawJob &job) {
     attachment.bytes = uint64_t(job.width) * job.height *
                        runtime::getVulkanFormat(binding.format)->texelBytes;
     if (llvm::Error error = context.createHostBuffer(
-            attachment.bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+            attachment.bytes,
+            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
             attachment.readback))
       return error;
+    // The read-back buffer holds the initial texels until the last draw.
+    if (!binding.initial.empty()) {
+      if (binding.initial.size() != attachment.bytes)
+        return makeError(llvm::formatv(
+            "error: vulkan: the attachment at Location {0} has {1} bytes of "
+            "initial texels, not {2}",
+            binding.location, binding.initial.size(), attachment.bytes));
+      std::memcpy(attachment.readback.mapped, binding.initial.data(),
+                  attachment.bytes);
+    }
   }
+  if (job.depthStencil)
+    return createDepthStencil(job);
   return llvm::Error::success();
 }
 
@@ -347,13 +454,16 @@ llvm::Error DrawSession::createRenderPass(const DrawJob &job) {
     description.format = job.attachments[i].format;
     description.samples =
         multisampled ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
-    description.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    bool load = !job.attachments[i].initial.empty();
+    description.loadOp =
+        load ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
     description.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
     description.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
     description.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-    // Every draw clears, so the last one's texels need not be kept; the
-    // final layout is the read-back copy's.
-    description.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    // Every draw clears or copies the initial texels in, so the last one's
+    // texels need not be kept; the final layout is the read-back copy's.
+    description.initialLayout =
+        load ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL : VK_IMAGE_LAYOUT_UNDEFINED;
     description.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
     uint32_t location = job.attachments[i].location;
     references[location] = {static_cast<uint32_t>(descriptions.size()),
@@ -374,23 +484,53 @@ llvm::Error DrawSession::createRenderPass(const DrawJob &job) {
                           VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
     descriptions.push_back(resolve);
   }
+  VkAttachmentReference depthReference = unused;
+  if (depthStencil) {
+    VkAttachmentDescription description{};
+    description.format = job.depthStencil->format;
+    description.samples =
+        multisampled ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
+    description.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    description.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    description.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+    description.stencilStoreOp = VK_ATTACHMENT_STORE_OP_STORE;
+    description.initialLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    description.finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    depthReference = {static_cast<uint32_t>(descriptions.size()),
+                      VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+    descriptions.push_back(description);
+  }
   VkSubpassDescription subpass{};
   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
   subpass.colorAttachmentCount = static_cast<uint32_t>(references.size());
   subpass.pColorAttachments = references.data();
   if (multisampled)
     subpass.pResolveAttachments = resolves.data();
-  // The previous draw's writes and final layout transition come before
-  // this one's clear, and this one's writes before the read-back copy.
+  if (depthStencil)
+    subpass.pDepthStencilAttachment = &depthReference;
+  // The previous draw's writes and final layout transition, and the copies
+  // of the initial texels, come before this one's clear or load, and this
+  // one's writes before the read-back copy.
+  constexpr VkPipelineStageFlags kAttachmentStages =
+      VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
+      VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+      VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+  constexpr VkAccessFlags kAttachmentAccess =
+      VK_ACCESS_COLOR_ATTACHMENT_READ_BIT |
+      VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT |
+      VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+      VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
   VkSubpassDependency dependencies[2] = {
       {VK_SUBPASS_EXTERNAL, 0,
-       VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
-           VK_PIPELINE_STAGE_TRANSFER_BIT,
-       VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, 0},
-      {0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+       kAttachmentStages | VK_PIPELINE_STAGE_TRANSFER_BIT, kAttachmentStages,
+       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT |
+           VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT |
+           VK_ACCESS_TRANSFER_WRITE_BIT,
+       kAttachmentAccess, 0},
+      {0, VK_SUBPASS_EXTERNAL, kAttachmentStages,
+       VK_PIPELINE_STAGE_TRANSFER_BIT,
+       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT |
+           VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
        VK_ACCESS_TRANSFER_READ_BIT, 0},
   };
   auto info = makeStruct<VkRenderPassCreateInfo>(
@@ -412,6 +552,8 @@ llvm::Error DrawSession::createRenderPass(const DrawJob &job) {
       views.push_back(attachment.multisampled.view);
     views.push_back(attachment.single.view);
   }
+  if (depthStencil)
+    views.push_back(depthStencil->image.view);
   auto framebufferInfo = makeStruct<VkFramebufferCreateInfo>(
       VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO);
   framebufferInfo.renderPass = renderPass;
@@ -434,13 +576,7 @@ llvm::Error DrawSession::createPipeline(const DrawJob &job,
                                 job.vertexEntry, specialization.get());
   if (!vertex)
     return vertex.takeError();
-  llvm::Expected<VkPipelineShaderStageCreateInfo> fragment =
-      context.createShaderStage(*job.fragment, VK_SHADER_STAGE_FRAGMENT_BIT,
-                                job.fragmentEntry, specialization.get());
-  if (!fragment)
-    return fragment.takeError();
-  llvm::SmallVector<VkPipelineShaderStageCreateInfo, 5> stages{*vertex,
-                                                               *fragment};
+  llvm::SmallVector<VkPipelineShaderStageCreateInfo, 5> stages{*vertex};
   for (auto [module, stage, entry] :
        {std::tuple(job.tessControl, VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT,
                    &job.tessControlEntry),
@@ -448,7 +584,9 @@ llvm::Error DrawSession::createPipeline(const DrawJob &job,
                    VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT,
                    &job.tessEvaluationEntry),
         std::tuple(job.geometry, VK_SHADER_STAGE_GEOMETRY_BIT,
-                   &job.geometryEntry)}) {
+                   &job.geometryEntry),
+        std::tuple(job.fragment, VK_SHADER_STAGE_FRAGMENT_BIT,
+                   &job.fragmentEntry)}) {
     if (!module)
       continue;
     llvm::Expected<VkPipelineShaderStageCreateInfo> created =
@@ -457,14 +595,18 @@ llvm::Error DrawSession::createPipeline(const DrawJob &job,
       return created.takeError();
     stages.push_back(*created);
   }
+  const runtime::GraphicsState *state = job.state;
   auto tessellation = makeStruct<VkPipelineTessellationStateCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO);
-  tessellation.patchControlPoints = job.patchControlPoints;
+  tessellation.patchControlPoints =
+      state ? state->patchControlPoints : job.patchControlPoints;
   auto domainOrigin = makeStruct<
       VkPipelineTessellationDomainOriginStateCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO);
   domainOrigin.domainOrigin = VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT;
-  if (job.lowerLeftDomainOrigin)
+  if (state ? state->tessellationDomainOrigin ==
+                  VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT
+            : job.lowerLeftDomainOrigin)
     tessellation.pNext = &domainOrigin;
 
   std::vector<VkVertexInputBindingDescription> vertexBindings;
@@ -490,12 +632,17 @@ llvm::Error DrawSession::createPipeline(const DrawJob &job,
       VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO);
   inputAssembly.topology = job.topology;
   inputAssembly.primitiveRestartEnable =
-      !job.indices.empty() && isStripOrFan(job.topology);
+      state ? state->primitiveRestart
+            : !job.indices.empty() && isStripOrFan(job.topology);
 
   VkViewport viewport{
       0, 0, static_cast<float>(job.width), static_cast<float>(job.height),
       0, 1};
   VkRect2D scissor{{0, 0}, {job.width, job.height}};
+  if (state && state->viewport)
+    viewport = *state->viewport;
+  if (state && state->scissor)
+    scissor = *state->scissor;
   auto viewportState = makeStruct<VkPipelineViewportStateCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO);
   viewportState.viewportCount = 1;
@@ -509,11 +656,48 @@ llvm::Error DrawSession::createPipeline(const DrawJob &job,
   rasterization.cullMode = VK_CULL_MODE_NONE;
   rasterization.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   rasterization.lineWidth = 1;
+  if (state) {
+    rasterization.depthClampEnable = state->depthClamp;
+    rasterization.rasterizerDiscardEnable = state->rasterizerDiscard;
+    rasterization.polygonMode = state->polygonMode;
+    rasterization.cullMode = state->cullMode;
+    rasterization.frontFace = state->frontFace;
+    rasterization.depthBiasEnable = state->depthBias;
+    rasterization.depthBiasConstantFactor = state->depthBiasConstant;
+    rasterization.depthBiasClamp = state->depthBiasClamp;
+    rasterization.depthBiasSlopeFactor = state->depthBiasSlope;
+    rasterization.lineWidth = state->lineWidth;
+  }
 
   auto multisample = makeStruct<VkPipelineMultisampleStateCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO);
   multisample.rasterizationSamples =
       job.samples > 1 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
+  VkSampleMask sampleMask = state ? state->sampleMask : ~0u;
+  if (state) {
+    multisample.sampleShadingEnable = state->sampleShading;
+    multisample.minSampleShading = state->minSampleShading;
+    multisample.pSampleMask = &sampleMask;
+  }
+
+  auto depthStencilState = makeStruct<VkPipelineDepthStencilStateCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO);
+  if (state) {
+    auto stencil = [](const runtime::StencilState &face) {
+      return VkStencilOpState{
+          face.failOp,      face.passOp,    face.depthFailOp, face.compareOp,
+          face.compareMask, face.writeMask, face.reference};
+    };
+    depthStencilState.depthTestEnable = state->depthTest;
+    depthStencilState.depthWriteEnable = state->depthWrite;
+    depthStencilState.depthCompareOp = state->depthCompare;
+    depthStencilState.depthBoundsTestEnable = state->depthBoundsTest;
+    depthStencilState.minDepthBounds = state->minDepthBounds;
+    depthStencilState.maxDepthBounds = state->maxDepthBounds;
+    depthStencilState.stencilTestEnable = state->stencilTest;
+    depthStencilState.front = stencil(state->front);
+    depthStencilState.back = stencil(state->back);
+  }
 
   // One state per subpass colour reference, the unused ones included.
   VkPipelineColorBlendAttachmentState blend{};
@@ -523,6 +707,17 @@ llvm::Error DrawSession::createPipeline(const DrawJob &job,
                                                           blend);
   auto colorBlend = makeStruct<VkPipelineColorBlendStateCreateInfo>(
       VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO);
+  if (state) {
+    for (size_t i = 0; i < blends.size() && i < state->blend.size(); ++i) {
+      const runtime::BlendState &from = state->blend[i];
+      blends[i] = {from.enable,   from.srcColor, from.dstColor, from.colorOp,
+                   from.srcAlpha, from.dstAlpha, from.alphaOp,  from.writeMask};
+    }
+    colorBlend.logicOpEnable = state->logicOpEnable;
+    colorBlend.logicOp = state->logicOp;
+    std::copy(state->blendConstants.begin(), state->blendConstants.end(),
+              colorBlend.blendConstants);
+  }
   colorBlend.attachmentCount = static_cast<uint32_t>(blends.size());
   colorBlend.pAttachments = blends.data();
 
@@ -537,6 +732,8 @@ llvm::Error DrawSession::createPipeline(const DrawJob &job,
     info.pTessellationState = &tessellation;
   info.pRasterizationState = &rasterization;
   info.pMultisampleState = &multisample;
+  if (depthStencil)
+    info.pDepthStencilState = &depthStencilState;
   info.pColorBlendState = &colorBlend;
   info.layout = context.pipelineLayout;
   info.renderPass = renderPass;
@@ -561,6 +758,7 @@ llvm::Error DrawSession::draw(const DrawJob &job, DrawResult &result) {
     std::copy(clear.begin(), clear.end(), clears[i].color.uint32);
   }
   auto recordDraw = [&](VkCommandBuffer commands) {
+    recordAttachmentUpload(job, commands);
     auto begin = makeStruct<VkRenderPassBeginInfo>(
         VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO);
     begin.renderPass = renderPass;
@@ -575,10 +773,12 @@ llvm::Error DrawSession::draw(const DrawJob &job, DrawResult &result) {
                              &vertexBuffers[i].buffer, &offset);
     }
     if (job.indices.empty()) {
-      vkCmdDraw(commands, job.vertexCount, job.instanceCount, 0, 0);
+      vkCmdDraw(commands, job.vertexCount, job.instanceCount, job.firstVertex,
+                job.firstInstance);
     } else {
       vkCmdBindIndexBuffer(commands, indexBuffer.buffer, 0, job.indexType);
-      vkCmdDrawIndexed(commands, job.indexCount, job.instanceCount, 0, 0, 0);
+      vkCmdDrawIndexed(commands, job.indexCount, job.instanceCount,
+                       job.firstVertex, job.vertexOffset, job.firstInstance);
     }
     vkCmdEndRenderPass(commands);
   };
@@ -592,6 +792,19 @@ llvm::Error DrawSession::draw(const DrawJob &job, DrawResult &result) {
                              VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                              attachment.readback.buffer, 1, &copy);
     }
+    if (depthStencil)
+      for (auto [aspect, buffer] :
+           {std::pair(VK_IMAGE_ASPECT_DEPTH_BIT, &depthStencil->depth),
+            std::pair(VK_IMAGE_ASPECT_STENCIL_BIT, &depthStencil->stencil)}) {
+        if (!(depthStencil->aspects & aspect))
+          continue;
+        VkBufferImageCopy copy{};
+        copy.imageSubresource = {VkImageAspectFlags(aspect), 0, 0, 1};
+        copy.imageExtent = {job.width, job.height, 1};
+        vkCmdCopyImageToBuffer(commands, depthStencil->image.image,
+                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                               buffer->buffer, 1, &copy);
+      }
   };
   llvm::Expected<Context::RunTimes> times = context.runRecorded(
       job.repeat, VK_PIPELINE_BIND_POINT_GRAPHICS, getDrawStages(job),
@@ -607,13 +820,82 @@ llvm::Error DrawSession::draw(const DrawJob &job, DrawResult &result) {
         static_cast<const uint8_t *>(attachment.readback.mapped);
     result.attachments.emplace_back(bytes, bytes + attachment.bytes);
   }
+  if (depthStencil) {
+    // Back to the runtime's layout, aspect by aspect.
+    const runtime::VulkanFormat &format = *depthStencil->format;
+    result.depthStencil.assign(job.depthStencil->initial.begin(),
+                               job.depthStencil->initial.end());
+    uint64_t texels = uint64_t(job.width) * job.height;
+    for (uint64_t i = 0; i < texels; ++i) {
+      uint8_t *to = result.depthStencil.data() + i * format.texelBytes;
+      if (const runtime::VulkanFormat *aspect = depthStencil->depthAspect)
+        runtime::encodeDepth(
+            format,
+            runtime::decodeDepth(*aspect, static_cast<const uint8_t *>(
+                                              depthStencil->depth.mapped) +
+                                              i * aspect->texelBytes),
+            to);
+      if (const runtime::VulkanFormat *aspect = depthStencil->stencilAspect)
+        runtime::encodeStencil(
+            format,
+            runtime::decodeStencil(*aspect, static_cast<const uint8_t *>(
+                                                depthStencil->stencil.mapped) +
+                                                i * aspect->texelBytes),
+            to);
+    }
+  }
   return llvm::Error::success();
 }
 
+void DrawSession::recordAttachmentUpload(const DrawJob &job,
+                                         VkCommandBuffer commands) {
+  // Each image that starts from given texels is made a copy destination
+  // (its old texels discarded) and filled from its staging buffer; the
+  // render pass's dependency orders the copies before the load.
+  auto toTransfer = [&](VkImage image, VkImageAspectFlags aspects) {
+    auto barrier = makeStruct<VkImageMemoryBarrier>(
+        VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER);
+    barrier.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    barrier.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    barrier.image = image;
+    barrier.subresourceRange = {aspects, 0, 1, 0, 1};
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &barrier);
+  };
+  auto copy = [&](const Context::Buffer &from, VkImage to,
+                  VkImageAspectFlags aspect) {
+    VkBufferImageCopy region{};
+    region.imageSubresource = {aspect, 0, 0, 1};
+    region.imageExtent = {job.width, job.height, 1};
+    vkCmdCopyBufferToImage(commands, from.buffer, to,
+                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+  };
+  for (size_t i = 0; i < attachments.size(); ++i) {
+    if (job.attachments[i].initial.empty())
+      continue;
+    toTransfer(attachments[i].single.image, VK_IMAGE_ASPECT_COLOR_BIT);
+    copy(attachments[i].readback, attachments[i].single.image,
+         VK_IMAGE_ASPECT_COLOR_BIT);
+  }
+  if (!depthStencil)
+    return;
+  toTransfer(depthStencil->image.image, depthStencil->aspects);
+  if (depthStencil->aspects & VK_IMAGE_ASPECT_DEPTH_BIT)
+    copy(depthStencil->depth, depthStencil->image.image,
+         VK_IMAGE_ASPECT_DEPTH_BIT);
+  if (depthStencil->aspects & VK_IMAGE_ASPECT_STENCIL_BIT)
+    copy(depthStencil->stencil, depthStencil->image.image,
+         VK_IMAGE_ASPECT_STENCIL_BIT);
+}
+
 llvm::Expected<DrawResult> DrawSession::run(const DrawJob &job) {
-  if (!job.vertex || !job.fragment)
-    return makeError("error: vulkan: a draw needs a vertex and a fragment "
-                     "shader");
+  if (!job.vertex)
+    return makeError("error: vulkan: a draw needs a vertex shader");
   DrawResult result;
   Bindings bindings{job.buffers, job.images, job.samplers, job.pushConstants};
   if (llvm::Error error = context.createInstance())
@@ -624,9 +906,9 @@ llvm::Expected<DrawResult> DrawSession::run(const DrawJob &job) {
   if (llvm::Error error = checkLimits(job, bindings))
     return error;
   DeviceRequest request;
-  llvm::SmallVector<const SpirvBinary *, 5> modules{job.vertex, job.fragment};
+  llvm::SmallVector<const SpirvBinary *, 5> modules{job.vertex};
   for (const SpirvBinary *module :
-       {job.tessControl, job.tessEvaluation, job.geometry})
+       {job.tessControl, job.tessEvaluation, job.geometry, job.fragment})
     if (module)
       modules.push_back(module);
   request.modules = modules;

@@ -33,6 +33,13 @@ struct DeviceFeatures {
 std::optional<std::string> findMissingFeature(llvm::ArrayRef<uint32_t> words,
                                               const DeviceFeatures &features);
 
+/// Whether a tessellation or geometry shader of the module writes a
+/// PointSize builtin (as far as a store or an access chain through its
+/// member shows): shaderTessellationAndGeometryPointSize is enabled only
+/// then, since without it such a shader must not write it, and with it one
+/// drawing points must (VUID-VkGraphicsPipelineCreateInfo-Geometry-07725).
+bool writesStagePointSize(llvm::ArrayRef<uint32_t> words);
+
 } // namespace spvb::vulkan
 
 #endif // SPVBRIDGE_TOOLS_VULKAN_VULKANFEATURES_H

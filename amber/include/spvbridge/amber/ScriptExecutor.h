@@ -38,7 +38,8 @@ struct ExecutorOptions {
   /// What every dispatch must meet (--limits).
   DeviceLimits limits = DeviceLimits::lavapipe();
   /// --dump-images: after the script, every attachment and image is written
-  /// here as NAME.png; empty: none are.
+  /// here as NAME.png, and its texels as they are in memory as
+  /// NAME.texels; empty: none are.
   ///
   /// A colour probe (EQ_RGB, EQ_RGBA, VkScript's probes) whose texels differ
   /// also writes, at once, STEM.BUFFER.actual.png (the whole image, as
@@ -59,6 +60,11 @@ struct ExecutorOptions {
   /// this pixel run through a debug build of the fragment shader (the JIT
   /// must register its code with debuggers).
   std::optional<std::array<uint32_t, 2>> debugPixel;
+  /// spv-run SCRIPT --backend=vulkan: every draw runs on the system's
+  /// Vulkan driver instead of the runtime (executor/VulkanDraws.h), from
+  /// the current bytes of its attachments, buffers and images; dispatches
+  /// stay on the CPU.
+  bool vulkanDraws = false;
 };
 
 ScriptResult executeScript(const Script &script, JitCompiler &jit,

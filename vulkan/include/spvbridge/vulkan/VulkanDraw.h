@@ -7,11 +7,15 @@
 // features, descriptors, push constants and specialization are the compute
 // job's (VulkanBackend.h), with every descriptor visible to both stages.
 //
-// Fixed state: the viewport is the whole framebuffer (depth 0 to 1), no
-// scissor beyond it, fill mode, no culling, counter-clockwise front faces,
-// no depth or stencil attachment, blending off, every component written,
-// one sample or four resolved at the end of the render pass. Each attachment is
-// cleared to its clear value before every draw (VK_ATTACHMENT_LOAD_OP_CLEAR).
+// Fixed state, unless DrawJob::state gives the runtime's whole graphics
+// state (spv-amber --draw-backend=vulkan): the viewport is the whole
+// framebuffer (depth 0 to 1), no scissor beyond it, fill mode, no culling,
+// counter-clockwise front faces, blending off, every component written,
+// one sample or four resolved at the end of the render pass. Each
+// attachment is cleared to its clear value before every draw
+// (VK_ATTACHMENT_LOAD_OP_CLEAR), or starts from the texels it is given
+// (copied in, then VK_ATTACHMENT_LOAD_OP_LOAD), as does a depth/stencil
+// attachment.
 //
 // Errors are those of runJob, plus:
 //   error: --framebuffer: WxH has no texels
@@ -30,6 +34,10 @@
 //          vkGetPhysicalDeviceImageFormatProperties)
 //   error: --samples 4: Vulkan resolves no integer format (FORMAT at
 //          Location L); the CPU takes sample 0
+//   error: vulkan: an attachment's initial texels need one sample per
+//          pixel
+//   error: vulkan: the depth/stencil attachment has format FORMAT, which
+//          is no depth/stencil format the backend copies
 //   error: vertex data: Location L (or N attributes, N buffers, binding B,
 //          a stride, an offset) exceeds the Vulkan device's limit of M ...
 //          (maxVertexInputAttributes, maxVertexInputBindings,
@@ -40,6 +48,7 @@
 #ifndef SPVBRIDGE_TOOLS_VULKAN_VULKANDRAW_H
 #define SPVBRIDGE_TOOLS_VULKAN_VULKANDRAW_H
 
+#include "spvbridge/cpu_runtime/GraphicsPipeline.h"
 #include "spvbridge/vulkan/VulkanBackend.h"
 
 #include <vulkan/vulkan_core.h>
@@ -70,6 +79,16 @@ struct ColorAttachment {
   /// The clear value's bits: float32 for UNORM, SNORM, SRGB and float
   /// formats, uint32 for UINT, int32 for SINT (VkClearColorValue).
   std::array<uint32_t, 4> clear = {0, 0, 0, 0};
+  /// Not empty: the texels every draw starts from instead (rows of `width`
+  /// texels, tightly packed, in the format's own layout).
+  llvm::ArrayRef<uint8_t> initial;
+};
+
+/// A depth/stencil attachment, whose texels every draw starts from, in the
+/// runtime's layout of `format` (cpu_runtime/VulkanFormats.h).
+struct DepthStencilAttachment {
+  VkFormat format = VK_FORMAT_D32_SFLOAT;
+  llvm::ArrayRef<uint8_t> initial;
 };
 
 struct DrawJob {
@@ -77,6 +96,7 @@ struct DrawJob {
   /// both stages.
   const SpirvBinary *vertex = nullptr;
   std::string vertexEntry = "main";
+  /// Optional (a draw that only writes depth, stencil or buffers).
   const SpirvBinary *fragment = nullptr;
   std::string fragmentEntry = "main";
   /// Optional: a tessellation control and evaluation pair (both or
@@ -92,6 +112,12 @@ struct DrawJob {
   uint32_t width = 1, height = 1;
   /// Ordered by location, no two with the same one.
   std::vector<ColorAttachment> attachments;
+  std::optional<DepthStencilAttachment> depthStencil;
+  /// The fixed-function state (viewport, scissor, rasterization, sample
+  /// shading and mask, depth, stencil, blending, logic operation, primitive
+  /// restart, patch size and domain origin) instead of the fixed state the
+  /// file comment lists; `topology` still gives the topology.
+  const runtime::GraphicsState *state = nullptr;
   /// 1, or 4: the attachments are then drawn multisampled and resolved
   /// (averaged) into the single-sample images that are read back.
   uint32_t samples = 1;
@@ -103,10 +129,14 @@ struct DrawJob {
   bool lowerLeftDomainOrigin = false;
   std::vector<VertexBuffer> vertexBuffers;
   std::vector<VertexAttribute> attributes;
-  /// vkCmdDraw(vertexCount, instanceCount, 0, 0), or with indices
-  /// vkCmdDrawIndexed(indexCount, instanceCount, 0, 0, 0).
+  /// vkCmdDraw(vertexCount, instanceCount, firstVertex, firstInstance), or
+  /// with indices vkCmdDrawIndexed(indexCount, instanceCount, firstVertex,
+  /// vertexOffset, firstInstance).
   uint32_t vertexCount = 0;
   uint32_t instanceCount = 1;
+  uint32_t firstVertex = 0;
+  int32_t vertexOffset = 0;
+  uint32_t firstInstance = 0;
   /// Indexed draws: the index buffer (not empty) and its type; primitive
   /// restart is on for strips and fans.
   llvm::ArrayRef<uint8_t> indices;
@@ -138,6 +168,8 @@ struct DrawResult {
   /// Each attachment of DrawJob::attachments after the last draw: rows of
   /// `width` texels, tightly packed, in the format's own texel layout.
   std::vector<std::vector<uint8_t>> attachments;
+  /// DrawJob::depthStencil after the last draw, in the runtime's layout.
+  std::vector<uint8_t> depthStencil;
   /// Each buffer of DrawJob::buffers after the last draw.
   std::vector<std::vector<uint8_t>> buffers;
   /// Each image of DrawJob::images after the last draw (Result::images).
