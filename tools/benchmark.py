@@ -11,7 +11,10 @@ printed. The kernels: saxpy, a shared-memory reduction, a shared-atomic
 histogram, a tiled matrix multiply, mandelbrot (a divergent loop), a
 subgroup reduction, ggml's rms_norm and ncnn's swish from ../shared/corpus
 (skipped without it). Compile times come from a fresh kernel cache: the
-first spv-run compiles (cold), the second loads (warm). The first kernel
+first spv-run compiles (cold), the second loads (warm); a second table
+splits each cold compile into its phases (spv-run --json's
+compile_phases_ms) beside lavapipe's first dispatch with its shader cache
+off (vkref --cold), which holds lavapipe's JIT. The first kernel
 also runs with --robust, alternating with plain runs five times each, and
 the ratio of their medians is printed.
 
@@ -203,6 +206,10 @@ def compute_benchmarks(args, work, env):
           "/ warm |")
     print("|---|---|---|---|---|---|---|---|")
     speedups, natives = [], []
+    # Each kernel's cold compile by phase (spv-run --json's
+    # compile_phases_ms) and lavapipe's first dispatch without its shader
+    # cache (vkref --cold), which holds its JIT.
+    phases = []
     for index, (name, spv, flags, out, kind, kernel, inputs) in enumerate(
             benchmarks):
         common = flags + ["--repeat", args.repeat, "--json"]
@@ -213,6 +220,9 @@ def compute_benchmarks(args, work, env):
         ours = run([args.spv_run, spv] + common +
                    ["--out", "%s:%s" % (out, files["spv-run"])], env)
         single = run([args.spv_run, spv] + common + ["--threads", "1"], env)
+        cold = run([args.vkref, "--spv", spv, "--cold"] + common, env)
+        phases.append((name, ours["compile_ms"], ours["compile_phases_ms"],
+                       cold["first_dispatch_ms"]))
         theirs = run([native, kernel, args.repeat, files["native"]] + inputs,
                      dict(env, OMP_NUM_THREADS=str(ours["threads"])))
         check_agreement(name, files["lavapipe"], files["spv-run"], kind)
@@ -243,6 +253,24 @@ def compute_benchmarks(args, work, env):
           (geomean(speedups), geomean(natives)))
     print("\n%s with --robust / without: %.2fx" % (benchmarks[0][0],
                                                   robust_ratio))
+    print_compile_phases(phases)
+
+
+PHASES = ("frontend", "validate", "reflect", "deserialize", "lower",
+          "translate", "optimize", "codegen")
+
+
+def print_compile_phases(phases):
+    """The cold compiles by phase, in ms, beside lavapipe's first dispatch
+    with its shader cache off."""
+    print("\n| cold compile, ms | " + " | ".join(PHASES) +
+          " | spv-run total | lavapipe first dispatch (--cold) | "
+          "spv-run / lavapipe |")
+    print("|---" * (len(PHASES) + 4) + "|")
+    for name, total, parts, lavapipe in phases:
+        print("| %s | %s | %.1f | %.1f | %.2fx |" % (
+            name, " | ".join("%.1f" % parts[p] for p in PHASES), total,
+            lavapipe, total / lavapipe))
 
 
 def icd_benchmarks(args, work, env):

@@ -197,11 +197,30 @@ llvm::Expected<std::shared_ptr<const Kernel>>
 JitCompiler::compileFile(llvm::StringRef path, const CompileOptions &options) {
   SourceOptions source = options.source;
   source.debug |= options.debug;
+  auto start = std::chrono::steady_clock::now();
   llvm::Expected<SpirvBinary> binary = loadSource(path, source);
   if (!binary)
     return binary.takeError();
-  return compile(*binary, options);
+  return compileLoaded(*binary, options,
+                       std::chrono::duration<double, std::milli>(
+                           std::chrono::steady_clock::now() - start)
+                           .count());
 }
+
+namespace {
+/// Adds the milliseconds since the last phase ended to one phase.
+class PhaseClock {
+public:
+  void end(double &phase) {
+    auto now = std::chrono::steady_clock::now();
+    phase += std::chrono::duration<double, std::milli>(now - last).count();
+    last = now;
+  }
+
+private:
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+};
+} // namespace
 
 /// What the front end's SPIR-V depends on besides the files it includes.
 static std::string getSourceKey(llvm::StringRef path, llvm::StringRef contents,
@@ -259,6 +278,13 @@ JitCompiler::compileSource(llvm::StringRef text, llvm::StringRef name,
 
 llvm::Expected<std::shared_ptr<const Kernel>>
 JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
+  return compileLoaded(binary, options, 0);
+}
+
+llvm::Expected<std::shared_ptr<const Kernel>>
+JitCompiler::compileLoaded(const SpirvBinary &binary,
+                           const CompileOptions &options,
+                           double frontendMilliseconds) {
   auto start = std::chrono::steady_clock::now();
   std::lock_guard<std::mutex> lock(mutex);
   std::string key = getCacheKey(binary, options);
@@ -266,13 +292,18 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   if (cached != cache.end())
     return cached->second;
 
+  CompilePhases phases;
+  phases.frontend = frontendMilliseconds;
+  PhaseClock clock;
   Compiler compiler(options);
   llvm::Expected<SpirvBinary> prepared = compiler.prepare(binary);
   if (!prepared)
     return prepared.takeError();
+  clock.end(phases.validate);
   llvm::Expected<ModuleReflection> reflection = compiler.reflect(*prepared);
   if (!reflection)
     return reflection.takeError();
+  clock.end(phases.reflect);
   for (const ResourceInfo &resource : reflection->resources)
     if (!isSupportedResource(resource.kind))
       return makeError(llvm::formatv(
@@ -286,15 +317,18 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   kernel->reflection = std::move(*reflection);
   kernel->entry.checksRaces = options.checkRaces;
   auto finish = [&](std::shared_ptr<Kernel> done) {
-    done->compileMilliseconds = std::chrono::duration<double, std::milli>(
-                                    std::chrono::steady_clock::now() - start)
-                                    .count();
+    done->compileMilliseconds =
+        frontendMilliseconds + std::chrono::duration<double, std::milli>(
+                                   std::chrono::steady_clock::now() - start)
+                                   .count();
+    done->phases = phases;
     cache[key] = done;
     return done;
   };
   if (diskCache) {
-    if (std::optional<std::shared_ptr<Kernel>> loaded =
-            loadFromDisk(key, *kernel))
+    std::optional<std::shared_ptr<Kernel>> loaded = loadFromDisk(key, *kernel);
+    clock.end(phases.load);
+    if (loaded)
       return finish(std::move(*loaded));
     kernel->diskCache = DiskCacheUse::Miss;
   }
@@ -302,6 +336,7 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   auto spirvModule = compiler.deserialize(*prepared);
   if (!spirvModule)
     return spirvModule.takeError();
+  clock.end(phases.deserialize);
   kernel->listingPath = compiler.getListingPath();
   std::string unsupported;
   (*spirvModule)->walk([&](ImageOp op) {
@@ -322,14 +357,17 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
       compiler.lower(std::move(*spirvModule), kernel->reflection, binary.name);
   if (!lowered)
     return lowered.takeError();
+  clock.end(phases.lower);
   auto context = std::make_unique<llvm::LLVMContext>();
   auto module = compiler.translate(*lowered->module, *context, binary.name);
   if (!module)
     return module.takeError();
+  clock.end(phases.translate);
   auto machine = createHostTargetMachine(options.getOptLevel());
   if (!machine)
     return machine.takeError();
   optimizeModule(**module, **machine, options);
+  clock.end(phases.optimize);
 
   llvm::Expected<JITDylib *> dylib = createKernelDylib();
   if (!dylib)
@@ -346,6 +384,7 @@ JitCompiler::compile(const SpirvBinary &binary, const CompileOptions &options) {
   const std::string &name = lowered->layout.entryPoints.front().name;
   if (llvm::Error error = linkEntries(*kernel, **dylib, name))
     return error;
+  clock.end(phases.codegen);
   if (diskCache)
     if (std::unique_ptr<llvm::MemoryBuffer> object = objects->take(moduleName))
       diskCache->store(

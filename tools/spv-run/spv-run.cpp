@@ -672,6 +672,16 @@ static Expected<DeviceLimits> parseLimits() {
                                DeviceLimits::getProfileNames() + ")");
 }
 
+/// CompilePhases as --json's compile_phases_ms.
+static json::Object describePhases(const CompilePhases &phases) {
+  return json::Object{
+      {"frontend", phases.frontend}, {"validate", phases.validate},
+      {"reflect", phases.reflect},   {"deserialize", phases.deserialize},
+      {"lower", phases.lower},       {"translate", phases.translate},
+      {"optimize", phases.optimize}, {"codegen", phases.codegen},
+      {"load", phases.load}};
+}
+
 /// `spv-run SCRIPT`: the script gives resources and dispatches, so the
 /// flags that give them for a shader are mistakes.
 static int runScript(StringRef threadsArg) {
@@ -1146,6 +1156,7 @@ int main(int argc, char **argv) {
       {"local_size", json::Array{size[0], size[1], size[2]}},
       {"groups", json::Array{groups[0], groups[1], groups[2]}},
       {"compile_ms", compileMs},
+      {"compile_phases_ms", describePhases((*kernel)->phases)},
       {"kernel_cache", getDiskCacheUseName((*kernel)->diskCache)},
       {"repeat", *repeat},
       {"dispatch_ms", summary.median},

@@ -43,6 +43,32 @@ llvm::StringRef getDiskCacheUseName(DiskCacheUse use);
 /// "regions", "lanes" or (none) "fibers".
 llvm::StringRef getWorkgroupEntryName(uint32_t kind);
 
+/// Where a compilation's wall time went, in milliseconds, phase by phase
+/// (spv-run --json's compile_phases_ms, the benchmark's cold-compile rows).
+/// A kernel the disk cache gave has only `load` and `link`.
+struct CompilePhases {
+  /// Reading the file and compiling GLSL or HLSL (glslang), or the disk
+  /// cache's SPIR-V.
+  double frontend = 0;
+  /// spirv-val, when CompileOptions::validate asks for it, and the
+  /// preparation of the module (specialization).
+  double validate = 0;
+  double reflect = 0;
+  /// SPIR-V into MLIR's spirv dialect.
+  double deserialize = 0;
+  /// The conversion passes to MLIR's llvm dialect.
+  double lower = 0;
+  /// The llvm dialect into LLVM IR.
+  double translate = 0;
+  /// LLVM's optimization pipeline.
+  double optimize = 0;
+  /// Instruction selection and machine code (ORC compiles at the first
+  /// lookup), the object's linking and the entry lookups.
+  double codegen = 0;
+  /// The disk cache's object, when it had one.
+  double load = 0;
+};
+
 struct Kernel {
   std::string sourceName;
   std::string entryPoint;
@@ -53,9 +79,11 @@ struct Kernel {
   std::set<std::pair<uint32_t, uint32_t>> usedBindings;
   /// Vertex and fragment shaders: spvb_NAME_stage_variables.
   std::vector<spvb_stage_variable> stageVariables;
-  /// Wall time of the compilation that produced it (0 for a cache hit's
-  /// repeat use is not recorded: callers time the call themselves).
+  /// Wall time of the compilation that produced it, the front end included
+  /// when compileFile loaded the module (a cache hit's repeat use is not
+  /// recorded: callers time the call themselves).
   double compileMilliseconds = 0;
+  CompilePhases phases;
   DiskCacheUse diskCache = DiskCacheUse::Off;
   /// A debug build of a module without source lines: the disassembly its
   /// lines are in (Compiler::getListingPath).
@@ -101,6 +129,10 @@ private:
   llvm::Expected<SpirvBinary> loadThroughCache(
       const std::string &key, llvm::StringRef name,
       llvm::function_ref<llvm::Expected<SpirvBinary>()> compileFront);
+  /// compile() of a module whose front end took \p frontendMilliseconds.
+  llvm::Expected<std::shared_ptr<const Kernel>>
+  compileLoaded(const SpirvBinary &binary, const CompileOptions &options,
+                double frontendMilliseconds);
   /// A new JITDylib with the runtime's symbols and the process's.
   llvm::Expected<llvm::orc::JITDylib *> createKernelDylib();
   /// Looks up the ABI symbols of entry point `name` in `dylib`.
