@@ -158,14 +158,20 @@ static void resolveDepthStencil(const runtime::Attachment &from,
     }
 }
 
+llvm::Expected<runtime::Attachment>
+DrawExecutor::getPassAttachment(uint32_t index, const char *name,
+                                const char *use) const {
+  if (index >= pass->attachments.size())
+    return makeError(llvm::formatv("error: {0}: the subpass {1} attachment "
+                                   "{2} of {3}",
+                                   name, use, index, pass->attachments.size()));
+  return getAttachment(pass->attachments[index], name, index);
+}
+
 llvm::Error DrawExecutor::resolveSubpass(const char *name) {
   const RenderPass::Subpass &current = pass->renderPass->subpasses[subpass];
-  auto get = [&](uint32_t index) -> llvm::Expected<runtime::Attachment> {
-    if (index >= pass->attachments.size())
-      return makeError(llvm::formatv("error: {0}: the subpass resolves "
-                                     "attachment {1} of {2}",
-                                     name, index, pass->attachments.size()));
-    return getAttachment(pass->attachments[index], name, index);
+  auto get = [&](uint32_t index) {
+    return getPassAttachment(index, name, "resolves");
   };
   auto resolve = [&](uint32_t from, uint32_t to, bool color, bool depth,
                      bool stencil) -> llvm::Error {
@@ -268,12 +274,8 @@ DrawExecutor::getRenderTarget(const char *name) {
   runtime::RenderTarget target;
   target.width = pass->extent.width;
   target.height = pass->extent.height;
-  auto get = [&](uint32_t index) -> llvm::Expected<runtime::Attachment> {
-    if (index >= pass->attachments.size())
-      return makeError(llvm::formatv("error: {0}: the subpass uses attachment "
-                                     "{1} of {2}",
-                                     name, index, pass->attachments.size()));
-    return getAttachment(pass->attachments[index], name, index);
+  auto get = [&](uint32_t index) {
+    return getPassAttachment(index, name, "uses");
   };
   for (uint32_t index : current.colors) {
     if (index == VK_ATTACHMENT_UNUSED) {

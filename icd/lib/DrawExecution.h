@@ -73,6 +73,10 @@ private:
   };
   /// The current subpass's attachments.
   llvm::Expected<runtime::RenderTarget> getRenderTarget(const char *name);
+  /// The render pass's attachment \p index, which the subpass \p use-s
+  /// ("uses", "resolves"), or an error naming it.
+  llvm::Expected<runtime::Attachment>
+  getPassAttachment(uint32_t index, const char *name, const char *use) const;
   /// The current subpass's resolves, over the render area, at its end.
   llvm::Error resolveSubpass(const char *name);
   /// Adds a draw's statistics to `counts`.

@@ -696,15 +696,14 @@ bool renderPass2(Context &ctx) {
                  [](uint32_t x, uint32_t) { return x < 4 ? kGreen : kBlue; });
 }
 
-/// Begins LoadPass over the whole image, its subpass's commands \p contents.
-VkFramebuffer
-beginLoadPass(Context &ctx, VkCommandBuffer commands,
-              VkSubpassContents contents = VK_SUBPASS_CONTENTS_INLINE) {
+/// A kSize x kSize framebuffer of \p pass over \p views.
+VkFramebuffer makeFramebuffer(Context &ctx, VkRenderPass pass,
+                              std::vector<VkImageView> views) {
   auto framebufferInfo = makeStruct<VkFramebufferCreateInfo>(
       VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO);
-  framebufferInfo.renderPass = ctx.LoadPass;
-  framebufferInfo.attachmentCount = 1;
-  framebufferInfo.pAttachments = &ctx.View;
+  framebufferInfo.renderPass = pass;
+  framebufferInfo.attachmentCount = uint32_t(views.size());
+  framebufferInfo.pAttachments = views.data();
   framebufferInfo.width = kSize;
   framebufferInfo.height = kSize;
   framebufferInfo.layers = 1;
@@ -712,6 +711,14 @@ beginLoadPass(Context &ctx, VkCommandBuffer commands,
   check(
       vkCreateFramebuffer(ctx.Device, &framebufferInfo, nullptr, &framebuffer),
       "vkCreateFramebuffer");
+  return framebuffer;
+}
+
+/// Begins LoadPass over the whole image, its subpass's commands \p contents.
+VkFramebuffer
+beginLoadPass(Context &ctx, VkCommandBuffer commands,
+              VkSubpassContents contents = VK_SUBPASS_CONTENTS_INLINE) {
+  VkFramebuffer framebuffer = makeFramebuffer(ctx, ctx.LoadPass, {ctx.View});
   auto begin = makeStruct<VkRenderPassBeginInfo>(
       VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO);
   begin.renderPass = ctx.LoadPass;
@@ -856,18 +863,7 @@ bool multisample(Context &ctx, const char *name, Resolve how, uint32_t mask) {
     passInfo.pSubpasses = &subpass;
     check(vkCreateRenderPass(ctx.Device, &passInfo, nullptr, &pass),
           "vkCreateRenderPass");
-    VkImageView views[2] = {view, ctx.View};
-    auto framebufferInfo = makeStruct<VkFramebufferCreateInfo>(
-        VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO);
-    framebufferInfo.renderPass = pass;
-    framebufferInfo.attachmentCount = 2;
-    framebufferInfo.pAttachments = views;
-    framebufferInfo.width = kSize;
-    framebufferInfo.height = kSize;
-    framebufferInfo.layers = 1;
-    check(vkCreateFramebuffer(ctx.Device, &framebufferInfo, nullptr,
-                              &framebuffer),
-          "vkCreateFramebuffer");
+    framebuffer = makeFramebuffer(ctx, pass, {view, ctx.View});
   }
   Fragments fragments;
   fragments.samples = VK_SAMPLE_COUNT_4_BIT;
@@ -1138,19 +1134,7 @@ bool inputAttachments(Context &ctx) {
   VkRenderPass pass;
   check(vkCreateRenderPass(ctx.Device, &passInfo, nullptr, &pass),
         "vkCreateRenderPass");
-  VkImageView views[2] = {view, ctx.View};
-  auto framebufferInfo = makeStruct<VkFramebufferCreateInfo>(
-      VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO);
-  framebufferInfo.renderPass = pass;
-  framebufferInfo.attachmentCount = 2;
-  framebufferInfo.pAttachments = views;
-  framebufferInfo.width = kSize;
-  framebufferInfo.height = kSize;
-  framebufferInfo.layers = 1;
-  VkFramebuffer framebuffer;
-  check(
-      vkCreateFramebuffer(ctx.Device, &framebufferInfo, nullptr, &framebuffer),
-      "vkCreateFramebuffer");
+  VkFramebuffer framebuffer = makeFramebuffer(ctx, pass, {view, ctx.View});
 
   VkDescriptorSetLayoutBinding binding = {
       0, VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1, VK_SHADER_STAGE_FRAGMENT_BIT,

@@ -7,11 +7,12 @@
 //   copy-null      vkCmdCopyBuffer from VK_NULL_HANDLE
 //   no-pipeline    vkCmdDispatch with no pipeline bound
 //   draw-outside-pass  vkCmdDraw with no render pass begun
+//   resolve-single     vkCmdResolveImage from a single-sample image
 //   no-memory      a dispatch whose storage buffer has no memory bound
 //   feature        vkCreateDevice enabling a feature the device lacks
 //   image-format   vkCreateImage of a storage sRGB image (no SPIR-V image
-//                  format: drawn into, copied and sampled only) and of a
-//                  compressed one
+//                  format: drawn into, copied and sampled only), of a
+//                  compressed one and of one with eight samples
 //   huge-memory    vkAllocateMemory of more than the memory heap
 //   view-swizzle   vkCreateImageView with a component swizzle
 //   query-type     vkCreateQueryPool of transform feedback queries
@@ -187,6 +188,13 @@ int main(int argc, char **argv) {
     imageInfo.format = VK_FORMAT_BC1_RGB_UNORM_BLOCK;
     std::printf("image-format: vkCreateImage %d\n",
                 vkCreateImage(device, &imageInfo, nullptr, &image));
+    std::fflush(stdout);
+    // Eight samples: the runtime draws one or four.
+    imageInfo.format = VK_FORMAT_R8G8B8A8_UNORM;
+    imageInfo.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+    imageInfo.samples = VK_SAMPLE_COUNT_8_BIT;
+    std::printf("image-format: vkCreateImage %d\n",
+                vkCreateImage(device, &imageInfo, nullptr, &image));
     vkDestroyDevice(device, nullptr);
     return 0;
   }
@@ -288,6 +296,36 @@ int main(int argc, char **argv) {
     vkCmdDispatch(commands, 1, 1, 1);
   } else if (which == "draw-outside-pass") {
     vkCmdDraw(commands, 3, 1, 0, 0);
+  } else if (which == "resolve-single") {
+    // Two single-sample images with memory: nothing to resolve.
+    auto imageInfo =
+        makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+    imageInfo.imageType = VK_IMAGE_TYPE_2D;
+    imageInfo.format = VK_FORMAT_R8G8B8A8_UNORM;
+    imageInfo.extent = {4, 4, 1};
+    imageInfo.mipLevels = 1;
+    imageInfo.arrayLayers = 1;
+    imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
+    imageInfo.usage =
+        VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    VkImage images[2];
+    for (VkImage &image : images) {
+      check(vkCreateImage(device, &imageInfo, nullptr, &image), "image");
+      VkMemoryRequirements needs;
+      vkGetImageMemoryRequirements(device, image, &needs);
+      auto memoryInfo = makeStruct<VkMemoryAllocateInfo>(
+          VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+      memoryInfo.allocationSize = needs.size;
+      VkDeviceMemory memory;
+      check(vkAllocateMemory(device, &memoryInfo, nullptr, &memory), "memory");
+      check(vkBindImageMemory(device, image, memory, 0), "bind");
+    }
+    VkImageResolve region = {};
+    region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.extent = {4, 4, 1};
+    vkCmdResolveImage(commands, images[0], VK_IMAGE_LAYOUT_GENERAL, images[1],
+                      VK_IMAGE_LAYOUT_GENERAL, 1, &region);
   } else if (which == "no-memory" || which == "destroyed-descriptor") {
     VkDescriptorSetLayoutBinding binding = {
         0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,

@@ -766,12 +766,16 @@ bool QuadBatch::flush() {
     // One sample per written pixel; with more, each entry's samples (set
     // by add(), which multisampled quads take).
     uint64_t passed = 0;
-    for (size_t q = 0; q < count; ++q)
+    for (size_t q = 0; q < count; ++q) {
+      unsigned lanes = places[q].lanes;
+      if (stage.samples == 1) {
+        passed += llvm::popcount(lanes);
+        continue;
+      }
       for (unsigned lane = 0; lane < 4; ++lane)
-        if (places[q].lanes & (1u << lane))
-          passed += stage.samples == 1
-                        ? 1
-                        : llvm::popcount(unsigned(entries[q].samples[lane]));
+        if (lanes & (1u << lane))
+          passed += llvm::popcount(unsigned(entries[q].samples[lane]));
+    }
     stage.samplesPassed.fetch_add(passed, std::memory_order_relaxed);
     queued = 0;
     triangles.clear();
