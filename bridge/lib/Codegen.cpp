@@ -3,6 +3,7 @@
 
 #include "spvbridge/transforms/ConvergentOperations.h"
 #include "spvbridge/transforms/InvocationVectorizer.h"
+#include "spvbridge/transforms/SplitInvocationEntry.h"
 #include "spvbridge/transforms/SubgroupSites.h"
 #include "spvbridge/transforms/VectorMathLibrary.h"
 #include "spvbridge/transforms/WorkgroupLoops.h"
@@ -75,21 +76,55 @@ spvb::createHostTargetMachine(OptLevel level) {
   return machine;
 }
 
-void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
-                          const CompileOptions &options) {
-  OptLevel level = options.getOptLevel();
+namespace {
+/// The new pass manager's analysis managers, registered with each other.
+struct AnalysisManagers {
+  explicit AnalysisManagers(llvm::PassBuilder &builder) {
+    builder.registerModuleAnalyses(modules);
+    builder.registerCGSCCAnalyses(cgscc);
+    builder.registerFunctionAnalyses(functions);
+    builder.registerLoopAnalyses(loops);
+    builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  }
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+};
+} // namespace
+
+/// Names the deferred module's level: `!spvb.deferred = !{!{i32 LEVEL}}`.
+static constexpr llvm::StringLiteral kDeferredMetadata = "spvb.deferred";
+
+static void setTarget(llvm::Module &module, llvm::TargetMachine &machine) {
   module.setTargetTriple(machine.getTargetTriple());
   module.setDataLayout(machine.createDataLayout());
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
+}
+
+/// Large frames touch each page on the way down, so a stack overflow
+/// faults on the guard page (which the launcher reports) instead of
+/// jumping past it into other memory.
+static void addStackProbes(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      function.addFnAttr("probe-stack", "inline-asm");
+}
+
+static void registerSubgroupSites(llvm::PassBuilder &builder) {
+  builder.registerOptimizerLastEPCallback(
+      [](llvm::ModulePassManager &modulePasses, llvm::OptimizationLevel,
+         llvm::ThinOrFullLTOPhase) {
+        modulePasses.addPass(SubgroupSitesPass());
+      });
+}
+
+void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
+                          const CompileOptions &options,
+                          std::unique_ptr<llvm::Module> *deferred) {
+  OptLevel level = options.getOptLevel();
+  setTarget(module, machine);
   llvm::PassBuilder builder(&machine);
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  AnalysisManagers analyses(builder);
   bool loops = options.getBarrierMode() == BarrierMode::Loops;
   bool lanes = options.shouldVectorize();
   llvm::ModulePassManager passes;
@@ -99,44 +134,78 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
       passes.addPass(WorkgroupLoopsPass());
     passes.addPass(SubgroupSitesPass());
   } else {
-    builder.registerOptimizerLastEPCallback(
-        [](llvm::ModulePassManager &modulePasses, llvm::OptimizationLevel,
-           llvm::ThinOrFullLTOPhase) {
-          modulePasses.addPass(SubgroupSitesPass());
-        });
+    registerSubgroupSites(builder);
     // The workgroup entries are cut from the simplified invocation body,
     // then simplified themselves before loop vectorization.
-    if (loops || lanes)
+    if (loops || lanes || deferred)
       builder.registerOptimizerEarlyEPCallback(
-          [&builder, &machine, loops,
-           lanes](llvm::ModulePassManager &modulePasses,
-                  llvm::OptimizationLevel optLevel,
-                  llvm::ThinOrFullLTOPhase phase) {
+          [&builder, &machine, loops, lanes,
+           deferred](llvm::ModulePassManager &modulePasses,
+                     llvm::OptimizationLevel optLevel,
+                     llvm::ThinOrFullLTOPhase phase) {
             if (loops)
               modulePasses.addPass(WorkgroupLoopsPass(lanes));
             if (lanes)
               modulePasses.addPass(InvocationVectorizerPass(machine));
+            if (deferred)
+              modulePasses.addPass(SplitInvocationEntryPass(*deferred));
             modulePasses.addPass(llvm::createModuleToFunctionPassAdaptor(
                 builder.buildFunctionSimplificationPipeline(optLevel, phase)));
           });
     passes = builder.buildPerModuleDefaultPipeline(toPassBuilderLevel(level));
   }
   // Before anything LLVM could duplicate a barrier with.
-  ConvergentOperationsPass().run(module, mam);
-  passes.run(module, mam);
-  // Large frames touch each page on the way down, so a stack overflow
-  // faults on the guard page (which the launcher reports) instead of
-  // jumping past it into other memory.
-  for (llvm::Function &function : module)
-    if (!function.isDeclaration())
-      function.addFnAttr("probe-stack", "inline-asm");
+  ConvergentOperationsPass().run(module, analyses.modules);
+  passes.run(module, analyses.modules);
+  addStackProbes(module);
+  if (deferred && *deferred) {
+    llvm::LLVMContext &context = module.getContext();
+    (*deferred)
+        ->getOrInsertNamedMetadata(kDeferredMetadata)
+        ->addOperand(llvm::MDNode::get(
+            context, llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                         llvm::Type::getInt32Ty(context),
+                         static_cast<uint32_t>(level)))));
+  }
+}
+
+bool spvb::isDeferredModule(const llvm::Module &module) {
+  return module.getNamedMetadata(kDeferredMetadata) != nullptr;
+}
+
+llvm::Error spvb::optimizeDeferredModule(llvm::Module &module) {
+  llvm::NamedMDNode *metadata = module.getNamedMetadata(kDeferredMetadata);
+  std::optional<uint64_t> level;
+  if (metadata && metadata->getNumOperands() == 1 &&
+      metadata->getOperand(0)->getNumOperands() == 1)
+    if (auto *constant = llvm::mdconst::dyn_extract<llvm::ConstantInt>(
+            metadata->getOperand(0)->getOperand(0)))
+      level = constant->getZExtValue();
+  if (!level || *level > static_cast<uint64_t>(OptLevel::O3))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "error: " + module.getModuleIdentifier() +
+            ": a deferred module without its optimization level");
+  module.eraseNamedMetadata(metadata);
+  auto optLevel = static_cast<OptLevel>(*level);
+  auto machine = createHostTargetMachine(optLevel);
+  if (!machine)
+    return machine.takeError();
+  setTarget(module, **machine);
+  llvm::PassBuilder builder(machine->get());
+  AnalysisManagers analyses(builder);
+  registerSubgroupSites(builder);
+  llvm::ModulePassManager passes = builder.buildModuleOptimizationPipeline(
+      toPassBuilderLevel(optLevel), llvm::ThinOrFullLTOPhase::None);
+  passes.run(module, analyses.modules);
+  addStackProbes(module);
+  return llvm::Error::success();
 }
 
 llvm::Error spvb::emitMachineCode(llvm::Module &module,
                                   llvm::TargetMachine &machine, ObjectKind kind,
                                   llvm::raw_pwrite_stream &os) {
-  module.setTargetTriple(machine.getTargetTriple());
-  module.setDataLayout(machine.createDataLayout());
+  setTarget(module, machine);
   llvm::legacy::PassManager passes;
   auto fileType = kind == ObjectKind::Assembly
                       ? llvm::CodeGenFileType::AssemblyFile

@@ -1,6 +1,8 @@
 //===- Kernel.cpp - Compiled kernels and their dispatches -----------------===//
 #include "spvbridge/bridge/Kernel.h"
 
+#include "DeferredEntries.h"
+
 #include "spvbridge/bridge/Codegen.h"
 #include "spvbridge/bridge/KernelCache.h"
 #include "spvbridge/cpu_runtime/AbiSymbols.h"
@@ -11,6 +13,8 @@
 #include "spvbridge/transforms/VectorMathLibrary.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/ObjectCache.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h"
@@ -29,6 +33,11 @@
 using namespace spvb;
 using namespace llvm::orc;
 
+/// The identifier suffix of a deferred module, whose object (compiled on
+/// the first call, if at all) the disk cache does not keep: it keeps the
+/// module's bitcode instead.
+static constexpr llvm::StringLiteral kDeferredSuffix = ".deferred";
+
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
@@ -40,7 +49,8 @@ public:
   void notifyObjectCompiled(const llvm::Module *module,
                             llvm::MemoryBufferRef object) override {
     std::lock_guard<std::mutex> lock(mutex);
-    if (recording)
+    if (recording && !llvm::StringRef(module->getModuleIdentifier())
+                          .ends_with(kDeferredSuffix))
       objects[module->getModuleIdentifier()] =
           llvm::MemoryBuffer::getMemBufferCopy(object.getBuffer());
   }
@@ -68,8 +78,10 @@ private:
 };
 
 JitCompiler::JitCompiler(std::unique_ptr<LLJIT> jit,
-                         std::shared_ptr<CompiledObjects> objects)
-    : jit(std::move(jit)), objects(std::move(objects)) {}
+                         std::shared_ptr<CompiledObjects> objects,
+                         std::unique_ptr<DeferredEntries> deferred)
+    : jit(std::move(jit)), objects(std::move(objects)),
+      deferred(std::move(deferred)) {}
 JitCompiler::~JitCompiler() = default;
 
 void JitCompiler::setDiskCache(std::unique_ptr<KernelDiskCache> cache) {
@@ -113,8 +125,11 @@ JitCompiler::create(bool debuggable) {
   if (debuggable)
     if (llvm::Error error = enableDebuggerSupport(**jit))
       return error;
-  return std::unique_ptr<JitCompiler>(
-      new JitCompiler(std::move(*jit), std::move(objects)));
+  auto deferred = DeferredEntries::create(**jit);
+  if (!deferred)
+    return deferred.takeError();
+  return std::unique_ptr<JitCompiler>(new JitCompiler(
+      std::move(*jit), std::move(objects), std::move(*deferred)));
 }
 
 static bool isImage(ResourceKind kind) {
@@ -366,7 +381,13 @@ JitCompiler::compileLoaded(const SpirvBinary &binary,
   auto machine = createHostTargetMachine(options.getOptLevel());
   if (!machine)
     return machine.takeError();
-  optimizeModule(**module, **machine, options);
+  // A compute kernel's invocation entry waits for its first call when a
+  // workgroup entry runs the kernel; a debug build compiles everything.
+  std::unique_ptr<llvm::Module> deferredModule;
+  bool defer = !options.debug && compiler.getOptions().executionModel ==
+                                     spv::ExecutionModelGLCompute;
+  optimizeModule(**module, **machine, options,
+                 defer ? &deferredModule : nullptr);
   clock.end(phases.optimize);
 
   llvm::Expected<JITDylib *> dylib = createKernelDylib();
@@ -374,14 +395,30 @@ JitCompiler::compileLoaded(const SpirvBinary &binary,
     return dylib.takeError();
   std::string moduleName = (*dylib)->getName();
   (*module)->setModuleIdentifier(moduleName);
+  const std::string &name = lowered->layout.entryPoints.front().name;
+  ThreadSafeContext sharedContext(std::move(context));
   if (llvm::Error error = jit->addIRModule(
-          **dylib, ThreadSafeModule(std::move(*module), std::move(context))))
+          **dylib, ThreadSafeModule(std::move(*module), sharedContext)))
     return error;
+  std::unique_ptr<llvm::MemoryBuffer> deferredBitcode;
+  if (deferredModule) {
+    deferredModule->setModuleIdentifier(moduleName + kDeferredSuffix.str());
+    if (diskCache) {
+      llvm::SmallString<0> bitcode;
+      llvm::raw_svector_ostream os(bitcode);
+      llvm::WriteBitcodeToFile(*deferredModule, os);
+      deferredBitcode = llvm::MemoryBuffer::getMemBufferCopy(bitcode);
+    }
+    if (llvm::Error error = deferred->add(
+            **dylib, ThreadSafeModule(std::move(deferredModule), sharedContext),
+            abi::getInvocationEntrySymbol(name)))
+      return error;
+    kernel->invocationDeferred = true;
+  }
   for (const DescriptorBinding &used : lowered->layout.usedBindings)
     kernel->usedBindings.insert({used.set, used.binding});
   if (perturbWorkgroup)
     kernel->entry.workgroupFill = 0xff;
-  const std::string &name = lowered->layout.entryPoints.front().name;
   if (llvm::Error error = linkEntries(*kernel, **dylib, name))
     return error;
   clock.end(phases.codegen);
@@ -391,7 +428,8 @@ JitCompiler::compileLoaded(const SpirvBinary &binary,
           key, {name,
                 {kernel->usedBindings.begin(), kernel->usedBindings.end()},
                 kernel->entry.workgroupFill,
-                std::move(object)});
+                std::move(object),
+                std::move(deferredBitcode)});
   return finish(std::move(kernel));
 }
 
@@ -457,6 +495,20 @@ llvm::Error JitCompiler::linkEntries(Kernel &kernel, JITDylib &dylib,
   return llvm::Error::success();
 }
 
+llvm::Error JitCompiler::addDeferredBitcode(JITDylib &dylib,
+                                            const llvm::MemoryBuffer &bitcode,
+                                            llvm::StringRef name) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  llvm::Expected<std::unique_ptr<llvm::Module>> module =
+      llvm::parseBitcodeFile(bitcode, *context);
+  if (!module)
+    return module.takeError();
+  (*module)->setModuleIdentifier(dylib.getName() + kDeferredSuffix.str());
+  return deferred->add(dylib,
+                       ThreadSafeModule(std::move(*module), std::move(context)),
+                       abi::getInvocationEntrySymbol(name));
+}
+
 std::optional<std::shared_ptr<Kernel>>
 JitCompiler::loadFromDisk(llvm::StringRef key, const Kernel &reflected) {
   std::optional<KernelDiskCache::Entry> entry = diskCache->load(key);
@@ -471,6 +523,10 @@ JitCompiler::loadFromDisk(llvm::StringRef key, const Kernel &reflected) {
   llvm::Error error =
       dylib ? jit->addObjectFile(**dylib, std::move(entry->object))
             : dylib.takeError();
+  if (!error && entry->deferredBitcode)
+    error =
+        addDeferredBitcode(**dylib, *entry->deferredBitcode, entry->entryName);
+  kernel->invocationDeferred = entry->deferredBitcode != nullptr;
   if (!error)
     error = linkEntries(*kernel, **dylib, entry->entryName);
   if (!error)

@@ -17,7 +17,7 @@
 
 using namespace spvb;
 
-static constexpr llvm::StringLiteral kMagic = "spvbridge-kernel 1\n";
+static constexpr llvm::StringLiteral kMagic = "spvbridge-kernel 2\n";
 static constexpr llvm::StringLiteral kSpirvMagic = "spvbridge-spirv 1\n";
 
 /// "path size mtime" of a file, or empty.
@@ -229,15 +229,25 @@ KernelDiskCache::load(llvm::StringRef key) {
     return std::nullopt;
   llvm::StringRef text = file->getBuffer();
   Entry entry;
-  std::optional<llvm::StringRef> name, fill, bindings, size;
+  std::optional<llvm::StringRef> name, fill, bindings, deferred, size;
   unsigned fillValue = 0;
-  uint64_t objectSize = 0;
-  if (!text.consume_front(kMagic) || !(name = readField(text, "entry")) ||
-      !(fill = readField(text, "fill")) ||
-      !(bindings = readField(text, "bindings")) ||
-      !(size = readField(text, "object")) || name->empty() ||
-      fill->getAsInteger(10, fillValue) || fillValue > 0xff ||
-      size->getAsInteger(10, objectSize) || objectSize != text.size()) {
+  uint64_t deferredSize = 0, objectSize = 0;
+  bool wellFormed =
+      text.consume_front(kMagic) && (name = readField(text, "entry")) &&
+      (fill = readField(text, "fill")) &&
+      (bindings = readField(text, "bindings")) &&
+      (deferred = readField(text, "deferred")) && !name->empty() &&
+      !fill->getAsInteger(10, fillValue) && fillValue <= 0xff &&
+      !deferred->getAsInteger(10, deferredSize) && deferredSize <= text.size();
+  llvm::StringRef deferredBitcode;
+  if (wellFormed) {
+    deferredBitcode = text.take_front(deferredSize);
+    text = text.drop_front(deferredSize);
+    wellFormed = (size = readField(text, "object")) &&
+                 !size->getAsInteger(10, objectSize) &&
+                 objectSize == text.size();
+  }
+  if (!wellFormed) {
     remove(key);
     return std::nullopt;
   }
@@ -256,6 +266,9 @@ KernelDiskCache::load(llvm::StringRef key) {
   entry.entryName = name->str();
   entry.workgroupFill = static_cast<uint8_t>(fillValue);
   entry.object = llvm::MemoryBuffer::getMemBufferCopy(text, "kernel cache");
+  if (!deferredBitcode.empty())
+    entry.deferredBitcode =
+        llvm::MemoryBuffer::getMemBufferCopy(deferredBitcode, "kernel cache");
   return entry;
 }
 
@@ -269,7 +282,10 @@ void KernelDiskCache::store(llvm::StringRef key, const Entry &entry) {
        << unsigned(entry.workgroupFill) << "\nbindings";
     for (const auto &[set, binding] : entry.usedBindings)
       os << " " << set << ":" << binding;
-    os << "\nobject " << entry.object->getBufferSize() << "\n"
+    llvm::StringRef deferred =
+        entry.deferredBitcode ? entry.deferredBitcode->getBuffer() : "";
+    os << "\ndeferred " << deferred.size() << "\n"
+       << deferred << "object " << entry.object->getBufferSize() << "\n"
        << entry.object->getBuffer();
   });
 }

@@ -1158,6 +1158,8 @@ int main(int argc, char **argv) {
       {"compile_ms", compileMs},
       {"compile_phases_ms", describePhases((*kernel)->phases)},
       {"kernel_cache", getDiskCacheUseName((*kernel)->diskCache)},
+      {"invocation_entry",
+       (*kernel)->invocationDeferred ? "on first call" : "compiled"},
       {"repeat", *repeat},
       {"dispatch_ms", summary.median},
       {"dispatch_ms_min", summary.min},

@@ -894,7 +894,9 @@ Value *LaneWidener::getWorkgroupLine(Value *address, Value *condition,
       workgroupLines.try_emplace({address, condition}, nullptr);
   if (!inserted)
     return cached->second;
-  if (!frame.prologueEnd || frame.invocations <= frame.lanes ||
+  // A workgroup of one chunk too: computed from the ids, the check often
+  // folds to a constant where the chunk's, from vector lanes, does not.
+  if (!frame.prologueEnd || frame.invocations < frame.lanes ||
       !isLine(address, size, /*acrossWorkgroup=*/true))
     return nullptr;
   // On a line that does not jump (a jump would change the span), the

@@ -19,9 +19,18 @@ createHostTargetMachine(OptLevel level);
 /// LLVM's default pipeline for the options' level (new pass manager). With
 /// BarrierMode::Loops, kernels with barriers get their workgroup entry here;
 /// with shouldVectorize(), kernels without run their invocations in SIMD
-/// lanes.
+/// lanes. Given `deferred`, a kernel with a workgroup entry leaves its
+/// invocation entry there (SplitInvocationEntryPass), simplified but not yet
+/// through the optimization pipeline: optimizeDeferredModule finishes it.
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
-                    const CompileOptions &options);
+                    const CompileOptions &options,
+                    std::unique_ptr<llvm::Module> *deferred = nullptr);
+
+/// Whether `module` is a deferred invocation entry optimizeModule split off.
+bool isDeferredModule(const llvm::Module &module);
+/// Runs the rest of optimizeModule's pipeline on a deferred module, at the
+/// level recorded in it.
+llvm::Error optimizeDeferredModule(llvm::Module &module);
 
 enum class ObjectKind { Assembly, Object };
 /// Machine code for the module.

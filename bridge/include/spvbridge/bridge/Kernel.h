@@ -34,6 +34,7 @@ namespace spvb {
 
 class KernelDiskCache;
 class CompiledObjects;
+class DeferredEntries;
 
 /// How a kernel's compilation used the disk cache.
 enum class DiskCacheUse { Off, Miss, Hit };
@@ -85,6 +86,9 @@ struct Kernel {
   double compileMilliseconds = 0;
   CompilePhases phases;
   DiskCacheUse diskCache = DiskCacheUse::Off;
+  /// Whether entry.invocation compiles on its first call, the workgroup
+  /// entry running the kernel (DeferredEntries).
+  bool invocationDeferred = false;
   /// A debug build of a module without source lines: the disassembly its
   /// lines are in (Compiler::getListingPath).
   std::string listingPath;
@@ -123,7 +127,8 @@ public:
 
 private:
   JitCompiler(std::unique_ptr<llvm::orc::LLJIT> jit,
-              std::shared_ptr<CompiledObjects> objects);
+              std::shared_ptr<CompiledObjects> objects,
+              std::unique_ptr<DeferredEntries> deferred);
   /// What \p compileFront makes of \p contents, through the disk cache
   /// under \p key's entry.
   llvm::Expected<SpirvBinary> loadThroughCache(
@@ -138,12 +143,17 @@ private:
   /// Looks up the ABI symbols of entry point `name` in `dylib`.
   llvm::Error linkEntries(Kernel &kernel, llvm::orc::JITDylib &dylib,
                           llvm::StringRef name);
+  /// Adds the deferred module in `bitcode` (the disk cache's) to `dylib`.
+  llvm::Error addDeferredBitcode(llvm::orc::JITDylib &dylib,
+                                 const llvm::MemoryBuffer &bitcode,
+                                 llvm::StringRef name);
   /// A kernel from the disk cache's entry for `key`, if it links.
   std::optional<std::shared_ptr<Kernel>> loadFromDisk(llvm::StringRef key,
                                                       const Kernel &reflected);
 
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::shared_ptr<CompiledObjects> objects;
+  std::unique_ptr<DeferredEntries> deferred;
   std::unique_ptr<KernelDiskCache> diskCache;
   std::mutex mutex;
   std::map<std::string, std::shared_ptr<const Kernel>> cache;

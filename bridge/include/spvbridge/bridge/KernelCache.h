@@ -36,6 +36,9 @@ public:
     std::vector<std::pair<uint32_t, uint32_t>> usedBindings;
     uint8_t workgroupFill = 0;
     std::unique_ptr<llvm::MemoryBuffer> object;
+    /// The invocation entry's module, as bitcode, when it is compiled on
+    /// its first call (DeferredEntries); null otherwise.
+    std::unique_ptr<llvm::MemoryBuffer> deferredBitcode;
   };
 
   /// Opens `directory`, creating it; errors name `origin` (what chose the
