@@ -3,6 +3,7 @@
 
 #include "spvbridge/transforms/ConvergentOperations.h"
 #include "spvbridge/transforms/InvocationVectorizer.h"
+#include "spvbridge/transforms/SingleThreadAtomics.h"
 #include "spvbridge/transforms/SplitInvocationEntry.h"
 #include "spvbridge/transforms/SubgroupSites.h"
 #include "spvbridge/transforms/VectorMathLibrary.h"
@@ -137,21 +138,22 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
     registerSubgroupSites(builder);
     // The workgroup entries are cut from the simplified invocation body,
     // then simplified themselves before loop vectorization.
-    if (loops || lanes || deferred)
-      builder.registerOptimizerEarlyEPCallback(
-          [&builder, &machine, loops, lanes,
-           deferred](llvm::ModulePassManager &modulePasses,
-                     llvm::OptimizationLevel optLevel,
-                     llvm::ThinOrFullLTOPhase phase) {
-            if (loops)
-              modulePasses.addPass(WorkgroupLoopsPass(lanes));
-            if (lanes)
-              modulePasses.addPass(InvocationVectorizerPass(machine));
-            if (deferred)
-              modulePasses.addPass(SplitInvocationEntryPass(*deferred));
+    builder.registerOptimizerEarlyEPCallback(
+        [&builder, &machine, loops, lanes, deferred](
+            llvm::ModulePassManager &modulePasses,
+            llvm::OptimizationLevel optLevel, llvm::ThinOrFullLTOPhase phase) {
+          if (loops)
+            modulePasses.addPass(WorkgroupLoopsPass(lanes));
+          if (lanes)
+            modulePasses.addPass(InvocationVectorizerPass(machine));
+          modulePasses.addPass(llvm::createModuleToFunctionPassAdaptor(
+              SingleThreadAtomicsPass()));
+          if (deferred)
+            modulePasses.addPass(SplitInvocationEntryPass(*deferred));
+          if (loops || lanes)
             modulePasses.addPass(llvm::createModuleToFunctionPassAdaptor(
                 builder.buildFunctionSimplificationPipeline(optLevel, phase)));
-          });
+        });
     passes = builder.buildPerModuleDefaultPipeline(toPassBuilderLevel(level));
   }
   // Before anything LLVM could duplicate a barrier with.

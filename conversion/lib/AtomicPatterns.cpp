@@ -1,9 +1,12 @@
 //===- AtomicPatterns.cpp - Atomics and barriers as host atomics ----------===//
 //
-// SPIR-V atomics become LLVM atomics at system scope: host threads share
-// storage buffers, and workgroup memory may be touched by several host
-// threads too. Memory semantics choose the ordering; relaxed atomics are
-// monotonic. Control barriers call into the runtime, which switches fibers.
+// SPIR-V atomics become LLVM atomics: at system scope on buffers and images,
+// which host threads share; on workgroup memory at single-thread scope, as
+// one host thread runs a workgroup's invocations one at a time (fibers,
+// region loops and lanes alike), and SingleThreadAtomicsPass makes them
+// plain accesses once the invocations are in lanes. Memory semantics choose
+// the ordering; relaxed atomics are monotonic. Control barriers call into
+// the runtime, which switches fibers.
 //
 //===----------------------------------------------------------------------===//
 #include "PatternUtils.h"
@@ -50,6 +53,14 @@ LLVM::AtomicOrdering forStore(LLVM::AtomicOrdering o) {
   return o;
 }
 
+/// "singlethread" for an atomic on workgroup memory (the file comment).
+StringRef getSyncScope(Value spirvPointer) {
+  auto type = dyn_cast<spirv::PointerType>(spirvPointer.getType());
+  return type && type.getStorageClass() == spirv::StorageClass::Workgroup
+             ? StringRef("singlethread")
+             : StringRef();
+}
+
 /// An atomic on a buffer under robust access: out of bounds it works on a
 /// sink and returns zero (RobustAccess.h).
 template <typename Op> class AtomicPattern : public OpConversionPattern<Op> {
@@ -89,9 +100,9 @@ public:
     auto ordering = getOrdering(static_cast<uint32_t>(op.getSemantics()));
     GuardedAccess access = this->guard(rewriter, op, adaptor.getPointer(),
                                        adaptor.getValue().getType());
-    Value result =
-        LLVM::AtomicRMWOp::create(rewriter, op.getLoc(), Bin, access.address,
-                                  adaptor.getValue(), ordering);
+    Value result = LLVM::AtomicRMWOp::create(
+        rewriter, op.getLoc(), Bin, access.address, adaptor.getValue(),
+        ordering, getSyncScope(op.getPointer()));
     this->replace(rewriter, op, result, access);
     return success();
   }
@@ -110,8 +121,9 @@ public:
                                          rewriter.getIntegerAttr(type, 1));
     GuardedAccess access =
         this->guard(rewriter, op, adaptor.getPointer(), type);
-    Value result = LLVM::AtomicRMWOp::create(rewriter, op.getLoc(), Bin,
-                                             access.address, one, ordering);
+    Value result =
+        LLVM::AtomicRMWOp::create(rewriter, op.getLoc(), Bin, access.address,
+                                  one, ordering, getSyncScope(op.getPointer()));
     this->replace(rewriter, op, result, access);
     return success();
   }
@@ -134,7 +146,7 @@ public:
         guard(rewriter, op, adaptor.getPointer(), adaptor.getValue().getType());
     auto cmpxchg = LLVM::AtomicCmpXchgOp::create(
         rewriter, op.getLoc(), access.address, adaptor.getComparator(),
-        adaptor.getValue(), success, failure);
+        adaptor.getValue(), success, failure, getSyncScope(op.getPointer()));
     replace(rewriter, op, extractValue(rewriter, op.getLoc(), cmpxchg, 0),
             access);
     return mlir::success();
@@ -154,7 +166,8 @@ public:
     Value result = LLVM::AtomicRMWOp::create(
         rewriter, op.getLoc(),
         op.getIsMax() ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::fmin,
-        access.address, adaptor.getValue(), getOrdering(op.getSemantics()));
+        access.address, adaptor.getValue(), getOrdering(op.getSemantics()),
+        getSyncScope(op.getPointer()));
     replace(rewriter, op, result, access);
     return success();
   }

@@ -3,6 +3,7 @@
 
 #include "spvbridge/transforms/ConvergentOperations.h"
 #include "spvbridge/transforms/InvocationVectorizer.h"
+#include "spvbridge/transforms/SingleThreadAtomics.h"
 #include "spvbridge/transforms/SubgroupSites.h"
 #include "spvbridge/transforms/WorkgroupLoops.h"
 
@@ -24,6 +25,11 @@ void spvb::registerTransformPasses(PassBuilder &builder,
                  ArrayRef<PassBuilder::PipelineElement>) {
         if (name == "spvb-convergent-operations") {
           passes.addPass(ConvergentOperationsPass());
+          return true;
+        }
+        if (name == "spvb-single-thread-atomics") {
+          passes.addPass(
+              createModuleToFunctionPassAdaptor(SingleThreadAtomicsPass()));
           return true;
         }
         if (name == "spvb-subgroup-sites") {

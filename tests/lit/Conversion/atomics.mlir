@@ -39,13 +39,14 @@ spirv.module Logical GLSL450 {
 // -----
 
 // Increment and decrement add or subtract a constant 1 of the value's type;
-// the result is the old value.
+// the result is the old value. On workgroup memory, which one host thread
+// runs, at single-thread scope.
 // CHECK-LABEL: llvm.func internal @inc_dec
 // CHECK-SAME: %[[P:[a-z0-9]+]]: !llvm.ptr)
 // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
-// CHECK: %[[OLD:.*]] = llvm.atomicrmw add %[[P]], %[[ONE]] acq_rel : !llvm.ptr, i64
+// CHECK: %[[OLD:.*]] = llvm.atomicrmw add %[[P]], %[[ONE]] syncscope("singlethread") acq_rel : !llvm.ptr, i64
 // CHECK: %[[ONE2:.*]] = llvm.mlir.constant(1 : i64) : i64
-// CHECK: llvm.atomicrmw sub %[[P]], %[[ONE2]] seq_cst : !llvm.ptr, i64
+// CHECK: llvm.atomicrmw sub %[[P]], %[[ONE2]] syncscope("singlethread") seq_cst : !llvm.ptr, i64
 // CHECK: llvm.return %[[OLD]] : i64
 spirv.module Logical GLSL450 {
   spirv.func @inc_dec(%p: !spirv.ptr<i64, Workgroup>) -> i64 "None" {
@@ -89,17 +90,17 @@ module {
 // OpAtomicCompareExchange stores Value if the old value equals Comparator:
 // llvm.cmpxchg ptr, comparator, value; the result is the old value. The
 // Equal semantics order the success case, the Unequal ones (which may not
-// release) the failure case.
+// release) the failure case. Workgroup memory: single-thread scope.
 // CHECK-LABEL: llvm.func internal @compare_exchange
 // CHECK-SAME: %[[P:[a-z0-9]+]]: !llvm.ptr, %[[VAL:[a-z0-9]+]]: i32, %[[CMP:[a-z0-9]+]]: i32)
-// CHECK: %[[R:.*]] = llvm.cmpxchg %[[P]], %[[CMP]], %[[VAL]] acq_rel acquire : !llvm.ptr, i32
+// CHECK: %[[R:.*]] = llvm.cmpxchg %[[P]], %[[CMP]], %[[VAL]] syncscope("singlethread") acq_rel acquire : !llvm.ptr, i32
 // CHECK: %[[OLD:.*]] = llvm.extractvalue %[[R]][0] : !llvm.struct<(i32, i1)>
-// CHECK: llvm.cmpxchg %[[P]], %[[CMP]], %[[VAL]] monotonic monotonic : !llvm.ptr, i32
-// CHECK: llvm.cmpxchg %[[P]], %[[CMP]], %[[VAL]] seq_cst seq_cst : !llvm.ptr, i32
+// CHECK: llvm.cmpxchg %[[P]], %[[CMP]], %[[VAL]] syncscope("singlethread") monotonic monotonic : !llvm.ptr, i32
+// CHECK: llvm.cmpxchg %[[P]], %[[CMP]], %[[VAL]] syncscope("singlethread") seq_cst seq_cst : !llvm.ptr, i32
 // An AcquireRelease Unequal semantics is an acquire on failure.
-// CHECK: llvm.cmpxchg %[[P]], %[[CMP]], %[[VAL]] acquire acquire : !llvm.ptr, i32
+// CHECK: llvm.cmpxchg %[[P]], %[[CMP]], %[[VAL]] syncscope("singlethread") acquire acquire : !llvm.ptr, i32
 // A release (or relaxed) success makes the failure monotonic.
-// CHECK: llvm.cmpxchg %[[P]], %[[CMP]], %[[VAL]] release monotonic : !llvm.ptr, i32
+// CHECK: llvm.cmpxchg %[[P]], %[[CMP]], %[[VAL]] syncscope("singlethread") release monotonic : !llvm.ptr, i32
 // CHECK: llvm.return %[[OLD]] : i32
 spirv.module Logical GLSL450 {
   spirv.func @compare_exchange(%p: !spirv.ptr<i32, Workgroup>, %value: i32, %comparator: i32) -> i32 "None" {
