@@ -4,7 +4,10 @@
 Compute: each kernel runs on lavapipe (vkref), on spv-run with all
 threads and with one, and as hand-written C/OpenMP (tools/bench/native.c,
 built here with cc -O3 -march=native -fopenmp, OMP_NUM_THREADS as
-spv-run's threads), all on the same inputs; lavapipe and spv-run get the
+spv-run's threads), all on the same inputs, each C version beside its
+roofline (the least time the bytes it must move and the flops it must do
+take at the machine's copy bandwidth and fused multiply-add rate, which
+native.c measures); lavapipe and spv-run get the
 same command line (--repeat N: one untimed warm-up, the median of N timed
 dispatches); every output must agree with lavapipe's before its row is
 printed. The kernels: saxpy, a shared-memory reduction, a shared-atomic
@@ -193,19 +196,43 @@ def compute_kernels(work):
     return benchmarks
 
 
+def roofline_work(kernel, out_path):
+    """(bytes, flops) a kernel must at least move and compute: its inputs
+    read and its outputs written once; multiply-adds as two flops,
+    mandelbrot's 9 per iteration (from the iteration counts it wrote),
+    swish's exp as one (a lower bound)."""
+    n, m = 1 << 20, 256
+    if kernel == "mandelbrot":
+        with open(out_path, "rb") as f:
+            data = f.read()
+        iterations = sum(struct.unpack("<%dI" % (len(data) // 4), data))
+        return 4 * 1024 * 512, 9 * iterations
+    return {"saxpy": (12 * n, 2 * n), "reduce": (4 * n + 4 * n // 256, n),
+            "histogram": (4 * n + 1024, n), "matmul": (12 * m * m,
+                                                       2 * m ** 3),
+            "rms_norm": (8 * n, 3 * n), "swish": (8 * n, 3 * n)}[kernel]
+
+
 def compute_benchmarks(args, work, env):
     benchmarks = compute_kernels(work)
     native = os.path.join(work, "native")
     subprocess.run(["cc", "-O3", "-march=native", "-fopenmp", "-ffp-contract=off",
                     os.path.join(ROOT, "tools", "bench", "native.c"), "-o",
                     native, "-lm"], check=True)
+    # The roofline's limits, with as many threads as spv-run uses.
+    limits = run([native, "roofline", args.repeat],
+                 dict(env, OMP_NUM_THREADS=str(os.cpu_count())))
+    print("Roofline: %.1f GB/s copy bandwidth over 8 MB, %.1f GFLOP/s of "
+          "fused multiply-adds, %d threads.\n" % (
+              limits["bandwidth_gbs"], limits["peak_gflops"],
+              limits["threads"]))
     # A fresh kernel cache: the first spv-run compiles (cold), the second
     # loads (warm).
     env = dict(env, SPVBRIDGE_KERNEL_CACHE=os.path.join(work, "kernel-cache"))
-    print("| kernel | lavapipe ms | spv-run ms | C/OpenMP ms | lavapipe / "
-          "spv-run | spv-run / C | spv-run 1 thread / all | compile ms cold "
-          "/ warm |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| kernel | lavapipe ms | spv-run ms | C/OpenMP ms | roofline ms | "
+          "C / roofline | lavapipe / spv-run | spv-run / C | spv-run 1 "
+          "thread / all | compile ms cold / warm |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     speedups, natives = [], []
     # Each kernel's cold compile by phase (spv-run --json's
     # compile_phases_ms) and lavapipe's first dispatch without its shader
@@ -233,10 +260,14 @@ def compute_benchmarks(args, work, env):
         slowdown = ours["dispatch_ms"] / theirs["dispatch_ms"]
         speedups.append(speedup)
         natives.append(slowdown)
-        print("| %s | %.3f | %.3f | %.3f | %.2fx | %.2fx | %.2fx | "
-              "%.1f / %.1f |" % (
+        moved, flops = roofline_work(kernel, files["native"])
+        bound = max(moved / (limits["bandwidth_gbs"] * 1e6),
+                    flops / (limits["peak_gflops"] * 1e6))
+        print("| %s | %.3f | %.3f | %.3f | %.3f | %.2fx | %.2fx | %.2fx | "
+              "%.2fx | %.1f / %.1f |" % (
                   name, ref["dispatch_ms"], ours["dispatch_ms"],
-                  theirs["dispatch_ms"], speedup, slowdown,
+                  theirs["dispatch_ms"], bound,
+                  theirs["dispatch_ms"] / bound, speedup, slowdown,
                   single["dispatch_ms"] / ours["dispatch_ms"],
                   ours["compile_ms"], single["compile_ms"]))
         if index == 0:
@@ -250,7 +281,7 @@ def compute_benchmarks(args, work, env):
             robust_ratio = (statistics.median(times["robust"]) /
                             statistics.median(times["plain"]))
     geomean = lambda values: math.exp(sum(map(math.log, values)) / len(values))
-    print("| geomean | | | | %.2fx | %.2fx | | |" %
+    print("| geomean | | | | | | %.2fx | %.2fx | | |" %
           (geomean(speedups), geomean(natives)))
     print("\n%s with --robust / without: %.2fx" % (benchmarks[0][0],
                                                   robust_ratio))

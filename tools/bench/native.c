@@ -4,10 +4,12 @@
  * the initial contents restored outside the timing).
  *
  *   native KERNEL REPEAT OUT INPUT...   prints {"dispatch_ms": ...}
+ *   native roofline REPEAT               prints the machine's limits
  *
  * Built by tools/benchmark.py with cc -O3 -march=native -fopenmp.
  */
 #include <math.h>
+#include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,15 +52,27 @@ static void saxpy(float a, const float *x, float *y, size_t n) {
     y[i] = a * x[i] + y[i];
 }
 
-/* One sum per 256 elements. */
+/* One sum per 256 elements, in 16 running sums (a vector register's
+ * worth, which the compiler keeps in one): without -ffast-math it may not
+ * reorder a single sum. The benchmark's inputs are multiples of 1/2 whose
+ * sums are exact in any order. */
+enum { kLanes = 16 };
+
+static float sum16(const float *x, size_t n) {
+  float acc[kLanes] = {0};
+  for (size_t i = 0; i < n; i += kLanes)
+    for (int l = 0; l < kLanes; ++l)
+      acc[l] += x[i + l];
+  float sum = 0;
+  for (int l = 0; l < kLanes; ++l)
+    sum += acc[l];
+  return sum;
+}
+
 static void reduce256(const float *x, float *partial, size_t groups) {
 #pragma omp parallel for schedule(static)
-  for (size_t g = 0; g < groups; ++g) {
-    float sum = 0;
-    for (size_t i = 0; i < 256; ++i)
-      sum += x[g * 256 + i];
-    partial[g] = sum;
-  }
+  for (size_t g = 0; g < groups; ++g)
+    partial[g] = sum16(x + g * 256, 256);
 }
 
 /* 256 bins of the values' top bytes. */
@@ -94,22 +108,35 @@ static void matmul(const float *a, const float *b, float *c, size_t n) {
   }
 }
 
-/* Iteration counts of z = z^2 + c, as shaders/mandelbrot.comp. */
+/* Iteration counts of z = z^2 + c, as shaders/mandelbrot.comp, 16 pixels
+ * of a row at a time: each step updates the pixels still inside, and a
+ * block ends when none is (the loop over the lanes vectorizes). */
 static void mandelbrot(uint32_t *out, size_t width, size_t height) {
 #pragma omp parallel for schedule(dynamic, 4)
   for (size_t y = 0; y < height; ++y)
-    for (size_t x = 0; x < width; ++x) {
-      float cx = -2.0f + 3.0f * ((float)x / (float)width);
+    for (size_t x0 = 0; x0 < width; x0 += kLanes) {
+      float cx[kLanes], zx[kLanes] = {0}, zy[kLanes] = {0};
+      uint32_t count[kLanes] = {0};
       float cy = -1.0f + 2.0f * ((float)y / (float)height);
-      float zx = 0, zy = 0;
-      uint32_t i = 0;
-      while (i < 256 && zx * zx + zy * zy <= 4.0f) {
-        float t = zx * zx - zy * zy + cx;
-        zy = 2.0f * zx * zy + cy;
-        zx = t;
-        ++i;
+      for (int l = 0; l < kLanes; ++l)
+        cx[l] = -2.0f + 3.0f * ((float)(x0 + l) / (float)width);
+      for (int step = 0; step < 256; ++step) {
+        int inside = 0;
+        for (int l = 0; l < kLanes; ++l) {
+          int on = (zx[l] * zx[l] + zy[l] * zy[l] <= 4.0f) &
+                   (count[l] == (uint32_t)step);
+          float t = zx[l] * zx[l] - zy[l] * zy[l] + cx[l];
+          float u = 2.0f * zx[l] * zy[l] + cy;
+          zx[l] = on ? t : zx[l];
+          zy[l] = on ? u : zy[l];
+          count[l] += on;
+          inside |= on;
+        }
+        if (!inside)
+          break;
       }
-      out[y * width + x] = i;
+      for (int l = 0; l < kLanes; ++l)
+        out[y * width + x0 + l] = count[l];
     }
 }
 
@@ -119,9 +146,13 @@ static void rmsNorm(const float *x, float *d, size_t rows, size_t cols,
 #pragma omp parallel for schedule(static)
   for (size_t r = 0; r < rows; ++r) {
     const float *row = x + r * cols;
+    float acc[kLanes] = {0};
+    for (size_t c = 0; c < cols; c += kLanes)
+      for (int l = 0; l < kLanes; ++l)
+        acc[l] += row[c + l] * row[c + l];
     float sum = 0;
-    for (size_t c = 0; c < cols; ++c)
-      sum += row[c] * row[c];
+    for (int l = 0; l < kLanes; ++l)
+      sum += acc[l];
     float scale = 1.0f / sqrtf(sum / (float)cols + eps);
     for (size_t c = 0; c < cols; ++c)
       d[r * cols + c] = scale * row[c];
@@ -135,7 +166,64 @@ static void swish(float *v, size_t n) {
     v[i] = v[i] / (1.0f + expf(-v[i]));
 }
 
+/* The roofline's limits, with OMP_NUM_THREADS threads, each the best of
+ * REPEAT runs: the bandwidth of a copy over 8 MB, a working set like the
+ * kernels' (which, as theirs between runs, may stay in the last-level
+ * cache), and the peak rate of fused multiply-adds, twelve independent
+ * vectors per thread to cover their latency. */
+static int roofline(int repeat) {
+  enum { kChains = 12, kSteps = 1 << 16 };
+  size_t n = 1 << 20;
+  float *a = aligned_alloc(64, n * sizeof(float));
+  float *b = aligned_alloc(64, n * sizeof(float));
+  for (size_t i = 0; i < n; ++i)
+    a[i] = (float)i;
+  double copy = 1e30, fma = 1e30;
+  volatile float sink = 0;
+  for (int run = 0; run <= repeat; ++run) {
+    double start = now();
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; ++i)
+      b[i] = a[i];
+    double ms = now() - start;
+    if (run > 0 && ms < copy)
+      copy = ms;
+    sink += b[run];
+  }
+  int threads = 1;
+  for (int run = 0; run <= repeat; ++run) {
+    double start = now();
+#pragma omp parallel
+    {
+#pragma omp single
+      threads = omp_get_num_threads();
+      float acc[kChains * kLanes];
+      for (int i = 0; i < kChains * kLanes; ++i)
+        acc[i] = (float)i;
+      for (int step = 0; step < kSteps; ++step)
+        for (int i = 0; i < kChains * kLanes; ++i)
+          acc[i] = fmaf(acc[i], 0.999999f, 1e-6f);
+      float sum = 0;
+      for (int i = 0; i < kChains * kLanes; ++i)
+        sum += acc[i];
+#pragma omp atomic
+      sink += sum;
+    }
+    double ms = now() - start;
+    if (run > 0 && ms < fma)
+      fma = ms;
+  }
+  double flops = 2.0 * kSteps * kChains * kLanes * threads;
+  printf("{\"bandwidth_gbs\": %.3f, \"peak_gflops\": %.3f, \"threads\": %d}\n",
+         2.0 * n * sizeof(float) / (copy * 1e6), flops / (fma * 1e6), threads);
+  free(a);
+  free(b);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 3 && !strcmp(argv[1], "roofline"))
+    return roofline(atoi(argv[2]));
   if (argc < 4) {
     fprintf(stderr, "usage: native KERNEL REPEAT OUT INPUT...\n");
     return 1;
