@@ -6,8 +6,8 @@ threads and with one, and as hand-written C/OpenMP (tools/bench/native.c,
 built here with cc -O3 -march=native -fopenmp, OMP_NUM_THREADS as
 spv-run's threads), all on the same inputs, each C version beside its
 roofline (the least time the bytes it must move and the flops it must do
-take at the machine's copy bandwidth and fused multiply-add rate, which
-native.c measures); lavapipe and spv-run get the
+take at the machine's streaming bandwidth and fused multiply-add rate,
+which native.c measures); lavapipe and spv-run get the
 same command line (--repeat N: one untimed warm-up, the median of N timed
 dispatches); every output must agree with lavapipe's before its row is
 printed. The kernels: saxpy, a shared-memory reduction, a shared-atomic
@@ -222,7 +222,7 @@ def compute_benchmarks(args, work, env):
     # The roofline's limits, with as many threads as spv-run uses.
     limits = run([native, "roofline", args.repeat],
                  dict(env, OMP_NUM_THREADS=str(os.cpu_count())))
-    print("Roofline: %.1f GB/s copy bandwidth over 8 MB, %.1f GFLOP/s of "
+    print("Roofline: %.1f GB/s (b += a over two 4 MB arrays), %.1f GFLOP/s of "
           "fused multiply-adds, %d threads.\n" % (
               limits["bandwidth_gbs"], limits["peak_gflops"],
               limits["threads"]))
