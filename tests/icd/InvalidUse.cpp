@@ -53,6 +53,36 @@ std::vector<uint32_t> readWords(const char *path) {
   return words;
 }
 
+struct BoundImage {
+  VkImage image;
+  VkDeviceMemory memory;
+};
+
+/// A 4x4 single-sample 2D image of `format` with its memory bound.
+BoundImage createBoundImage(VkDevice device, VkFormat format,
+                            VkImageUsageFlags usage) {
+  auto imageInfo =
+      makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
+  imageInfo.imageType = VK_IMAGE_TYPE_2D;
+  imageInfo.format = format;
+  imageInfo.extent = {4, 4, 1};
+  imageInfo.mipLevels = 1;
+  imageInfo.arrayLayers = 1;
+  imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
+  imageInfo.usage = usage;
+  VkImage image;
+  check(vkCreateImage(device, &imageInfo, nullptr, &image), "image");
+  VkMemoryRequirements requirements;
+  vkGetImageMemoryRequirements(device, image, &requirements);
+  auto allocateInfo =
+      makeStruct<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+  allocateInfo.allocationSize = requirements.size;
+  VkDeviceMemory memory;
+  check(vkAllocateMemory(device, &allocateInfo, nullptr, &memory), "memory");
+  check(vkBindImageMemory(device, image, memory, 0), "bind");
+  return {image, memory};
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -211,25 +241,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (which == "view-swizzle") {
-    auto imageInfo =
-        makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
-    imageInfo.imageType = VK_IMAGE_TYPE_2D;
-    imageInfo.format = VK_FORMAT_R32_SFLOAT;
-    imageInfo.extent = {4, 4, 1};
-    imageInfo.mipLevels = 1;
-    imageInfo.arrayLayers = 1;
-    imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
-    imageInfo.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
-    VkImage image;
-    check(vkCreateImage(device, &imageInfo, nullptr, &image), "image");
-    VkMemoryRequirements requirements;
-    vkGetImageMemoryRequirements(device, image, &requirements);
-    auto allocateInfo = makeStruct<VkMemoryAllocateInfo>(
-        VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
-    allocateInfo.allocationSize = requirements.size;
-    VkDeviceMemory memory;
-    check(vkAllocateMemory(device, &allocateInfo, nullptr, &memory), "memory");
-    check(vkBindImageMemory(device, image, memory, 0), "bind");
+    auto [image, memory] = createBoundImage(device, VK_FORMAT_R32_SFLOAT,
+                                            VK_IMAGE_USAGE_SAMPLED_BIT);
     auto viewInfo = makeStruct<VkImageViewCreateInfo>(
         VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
     viewInfo.image = image;
@@ -298,28 +311,12 @@ int main(int argc, char **argv) {
     vkCmdDraw(commands, 3, 1, 0, 0);
   } else if (which == "resolve-single") {
     // Two single-sample images with memory: nothing to resolve.
-    auto imageInfo =
-        makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
-    imageInfo.imageType = VK_IMAGE_TYPE_2D;
-    imageInfo.format = VK_FORMAT_R8G8B8A8_UNORM;
-    imageInfo.extent = {4, 4, 1};
-    imageInfo.mipLevels = 1;
-    imageInfo.arrayLayers = 1;
-    imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
-    imageInfo.usage =
-        VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     VkImage images[2];
-    for (VkImage &image : images) {
-      check(vkCreateImage(device, &imageInfo, nullptr, &image), "image");
-      VkMemoryRequirements needs;
-      vkGetImageMemoryRequirements(device, image, &needs);
-      auto memoryInfo = makeStruct<VkMemoryAllocateInfo>(
-          VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
-      memoryInfo.allocationSize = needs.size;
-      VkDeviceMemory memory;
-      check(vkAllocateMemory(device, &memoryInfo, nullptr, &memory), "memory");
-      check(vkBindImageMemory(device, image, memory, 0), "bind");
-    }
+    for (VkImage &image : images)
+      image = createBoundImage(device, VK_FORMAT_R8G8B8A8_UNORM,
+                               VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                   VK_IMAGE_USAGE_TRANSFER_DST_BIT)
+                  .image;
     VkImageResolve region = {};
     region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
