@@ -29,8 +29,18 @@ public:
   /// first call.
   llvm::Error add(llvm::orc::JITDylib &dylib,
                   llvm::orc::ThreadSafeModule module, llvm::StringRef symbol);
+  /// The same for a deferred module kept as `bitcode` (the disk cache's),
+  /// parsed only on the first call, as module `identifier`.
+  llvm::Error addBitcode(llvm::orc::JITDylib &dylib,
+                         std::unique_ptr<llvm::MemoryBuffer> bitcode,
+                         llvm::StringRef symbol, std::string identifier);
 
 private:
+  /// Defines `symbol` in `dylib` as a stub that calls `body`, materializing
+  /// it on the first call.
+  llvm::Error defineStub(llvm::orc::JITDylib &dylib, llvm::StringRef symbol,
+                         llvm::StringRef body);
+
   DeferredEntries(
       llvm::orc::LLJIT &jit,
       std::unique_ptr<llvm::orc::LazyCallThroughManager> callThrough,

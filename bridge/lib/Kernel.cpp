@@ -13,7 +13,6 @@
 #include "spvbridge/transforms/VectorMathLibrary.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/ObjectCache.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
@@ -495,20 +494,6 @@ llvm::Error JitCompiler::linkEntries(Kernel &kernel, JITDylib &dylib,
   return llvm::Error::success();
 }
 
-llvm::Error JitCompiler::addDeferredBitcode(JITDylib &dylib,
-                                            const llvm::MemoryBuffer &bitcode,
-                                            llvm::StringRef name) {
-  auto context = std::make_unique<llvm::LLVMContext>();
-  llvm::Expected<std::unique_ptr<llvm::Module>> module =
-      llvm::parseBitcodeFile(bitcode, *context);
-  if (!module)
-    return module.takeError();
-  (*module)->setModuleIdentifier(dylib.getName() + kDeferredSuffix.str());
-  return deferred->add(dylib,
-                       ThreadSafeModule(std::move(*module), std::move(context)),
-                       abi::getInvocationEntrySymbol(name));
-}
-
 std::optional<std::shared_ptr<Kernel>>
 JitCompiler::loadFromDisk(llvm::StringRef key, const Kernel &reflected) {
   std::optional<KernelDiskCache::Entry> entry = diskCache->load(key);
@@ -523,10 +508,12 @@ JitCompiler::loadFromDisk(llvm::StringRef key, const Kernel &reflected) {
   llvm::Error error =
       dylib ? jit->addObjectFile(**dylib, std::move(entry->object))
             : dylib.takeError();
+  kernel->invocationDeferred = entry->deferredBitcode != nullptr;
   if (!error && entry->deferredBitcode)
     error =
-        addDeferredBitcode(**dylib, *entry->deferredBitcode, entry->entryName);
-  kernel->invocationDeferred = entry->deferredBitcode != nullptr;
+        deferred->addBitcode(**dylib, std::move(entry->deferredBitcode),
+                             abi::getInvocationEntrySymbol(entry->entryName),
+                             (*dylib)->getName() + kDeferredSuffix.str());
   if (!error)
     error = linkEntries(*kernel, **dylib, entry->entryName);
   if (!error)

@@ -143,10 +143,6 @@ private:
   /// Looks up the ABI symbols of entry point `name` in `dylib`.
   llvm::Error linkEntries(Kernel &kernel, llvm::orc::JITDylib &dylib,
                           llvm::StringRef name);
-  /// Adds the deferred module in `bitcode` (the disk cache's) to `dylib`.
-  llvm::Error addDeferredBitcode(llvm::orc::JITDylib &dylib,
-                                 const llvm::MemoryBuffer &bitcode,
-                                 llvm::StringRef name);
   /// A kernel from the disk cache's entry for `key`, if it links.
   std::optional<std::shared_ptr<Kernel>> loadFromDisk(llvm::StringRef key,
                                                       const Kernel &reflected);
