@@ -143,7 +143,8 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
             llvm::ModulePassManager &modulePasses,
             llvm::OptimizationLevel optLevel, llvm::ThinOrFullLTOPhase phase) {
           if (loops)
-            modulePasses.addPass(WorkgroupLoopsPass(lanes));
+            modulePasses.addPass(
+                WorkgroupLoopsPass(lanes ? &machine : nullptr));
           if (lanes)
             modulePasses.addPass(InvocationVectorizerPass(machine));
           modulePasses.addPass(llvm::createModuleToFunctionPassAdaptor(

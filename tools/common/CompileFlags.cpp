@@ -42,9 +42,10 @@ static cl::opt<std::string> barrierMode(
     cl::init("loops"), cl::cat(spvb::tools::getToolCategory()));
 static cl::opt<std::string> vectorize(
     "vectorize",
-    cl::desc("Kernels without barriers: on (default) runs their invocations "
-             "in SIMD lanes, as many as a vector register holds; off runs "
-             "them one after the other"),
+    cl::desc("on (default) runs invocations in SIMD lanes, as many as a "
+             "vector register holds: kernels without barriers whole, kernels "
+             "with barriers region by region; off runs them one after the "
+             "other"),
     cl::init("on"), cl::cat(spvb::tools::getToolCategory()));
 static cl::opt<bool>
     robust("robust",

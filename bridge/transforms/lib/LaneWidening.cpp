@@ -49,6 +49,8 @@ ALWAYS_ENABLED_STATISTIC(
 ALWAYS_ENABLED_STATISTIC(
     NumWorkgroupLines,
     "Accesses proven consecutive for the whole workgroup at once");
+ALWAYS_ENABLED_STATISTIC(NumBroadcastLoads,
+                         "Loads of one address for every lane of a chunk");
 
 using namespace llvm;
 using namespace spvb;
@@ -150,12 +152,21 @@ private:
   bool widenStore(StoreInst &store);
   Value *accessLanes(Type *type, Value *pointer, Value *addresses, Align align,
                      Value *values);
+  /// What may keep a line's lanes from being exactly consecutive.
+  struct LineBreaks {
+    /// Widenings of a narrower line, each of which may add a jump of 2^N
+    /// at one lane.
+    unsigned jumps = 0;
+    /// Clamps (min and max with a constant) of an unbroken line, which may
+    /// hold some lanes at the bound: the steps stay between 0 and the
+    /// line's, so the span shrinks wherever one clamps.
+    unsigned clamps = 0;
+  };
   /// How the lanes' values of `value` (an integer or a pointer of the
   /// body) step from one lane to the next when they lie on a line modulo
   /// 2^bits: 0 for a uniform value, bytes for pointers; none if not known
-  /// to. Each widening of a narrower line may add a jump of 2^N at one
-  /// lane, counted in `jumps`.
-  std::optional<int64_t> getLaneStride(Value *value, unsigned &jumps,
+  /// to.
+  std::optional<int64_t> getLaneStride(Value *value, LineBreaks &breaks,
                                        bool acrossWorkgroup = false,
                                        unsigned depth = 0);
   /// `value` of the body for the invocation of local index `index`,
@@ -171,15 +182,19 @@ private:
   /// over chunks, or null if that cannot be told there.
   Value *getWorkgroupLine(Value *address, Value *condition, uint64_t size);
   /// Whether `address` lies on a line of step `size` that may jump at most
-  /// once (getLaneStride), across a group of lanes or the workgroup.
+  /// once and be clamped once (getLaneStride), across a group of lanes or
+  /// the workgroup.
   bool isLine(Value *address, uint64_t size, bool acrossWorkgroup = false) {
-    unsigned jumps = 0;
+    LineBreaks breaks;
     std::optional<int64_t> stride =
-        getLaneStride(address, jumps, acrossWorkgroup);
-    return stride && *stride == int64_t(size) && jumps <= 1;
+        getLaneStride(address, breaks, acrossWorkgroup);
+    return stride && *stride == int64_t(size) && breaks.jumps <= 1 &&
+           breaks.clamps <= 1;
   }
   /// i1: whether `last` is `count - 1` elements of `size` bytes past
-  /// `first`, which on such a line means no jump between them.
+  /// `first`, which on such a line means no jump or clamp between them: a
+  /// clamp only shrinks the span, and a jump of 2^N is more than the
+  /// line's whole span.
   static Value *spansLine(IRBuilder<> &builder, Value *first, Value *last,
                           unsigned count, uint64_t size) {
     Type *i64 = builder.getInt64Ty();
@@ -281,6 +296,8 @@ Value *LaneWidener::scalar(Value *value) {
     return value;
   if (value == body.getArg(0))
     return frame.dispatch;
+  if (body.arg_size() > 2 && value == body.getArg(2))
+    return frame.scratch;
   return scalars.lookup(value);
 }
 
@@ -561,6 +578,18 @@ bool LaneWidener::widenLoad(LoadInst &load) {
       scalars[&load] = copy;
     return true;
   }
+  // One address for every lane of a chunk (the y of a chunk that holds
+  // one row: a matrix tile's row in shared memory): one load.
+  LineBreaks breaks;
+  std::optional<int64_t> step = getLaneStride(pointer, breaks);
+  if (step && *step == 0 && !deferredGuards.contains(pointer))
+    if (Value *address = laneValue(pointer, 0)) {
+      ++NumBroadcastLoads;
+      LoadInst *copy = b.CreateAlignedLoad(type, address, load.getAlign());
+      copy->copyMetadata(load);
+      vectors[&load] = b.CreateVectorSplat(frame.lanes, copy);
+      return true;
+    }
   if (deferredGuards.contains(pointer)) {
     vectors[&load] = accessGuarded(type, *cast<SelectInst>(pointer),
                                    load.getAlign(), nullptr);
@@ -574,7 +603,8 @@ bool LaneWidener::widenLoad(LoadInst &load) {
   return true;
 }
 
-std::optional<int64_t> LaneWidener::getLaneStride(Value *value, unsigned &jumps,
+std::optional<int64_t> LaneWidener::getLaneStride(Value *value,
+                                                  LineBreaks &breaks,
                                                   bool acrossWorkgroup,
                                                   unsigned depth) {
   if (!isVarying(value))
@@ -583,7 +613,7 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value, unsigned &jumps,
   if (!inst || depth == 8)
     return std::nullopt;
   auto stride = [&](Value *operand) {
-    return getLaneStride(operand, jumps, acrossWorkgroup, depth + 1);
+    return getLaneStride(operand, breaks, acrossWorkgroup, depth + 1);
   };
   // Widening an N-bit line, which wraps modulo 2^N, jumps by 2^N at most
   // once across the lanes when its step is small.
@@ -593,7 +623,7 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value, unsigned &jumps,
     if (step && *step && bits < 64) {
       if (std::abs(*step) * span >= (int64_t(1) << (bits - 1)))
         return std::optional<int64_t>();
-      ++jumps;
+      ++breaks.jumps;
     }
     return step;
   };
@@ -626,6 +656,23 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value, unsigned &jumps,
       *total += *step * int64_t(index.getSequentialElementStride(layout));
     }
     return total;
+  }
+  if (auto *clamp = dyn_cast<MinMaxIntrinsic>(inst)) {
+    // Of an unbroken line no more than half the ring long, which crosses
+    // the wrap of the clamp's order at most once, turning back there.
+    Value *line = clamp->getLHS();
+    if (!isa<Constant>(clamp->getRHS()))
+      return std::nullopt;
+    LineBreaks inner;
+    std::optional<int64_t> step =
+        getLaneStride(line, inner, acrossWorkgroup, depth + 1);
+    unsigned bits = line->getType()->getScalarSizeInBits();
+    if (!step || inner.jumps || inner.clamps ||
+        (bits < 64 && std::abs(*step) * span >= (int64_t(1) << (bits - 1))))
+      return std::nullopt;
+    if (*step)
+      ++breaks.clamps;
+    return step;
   }
   std::optional<int64_t> first = stride(inst->getOperand(0));
   if (!first)
@@ -693,6 +740,15 @@ Value *LaneWidener::accessLanes(Type *type, Value *pointer, Value *addresses,
   // Inactive lanes' addresses may be poison; frozen, they are merely
   // anything, which at worst sends the access to the gather.
   addresses = b.CreateFreeze(addresses);
+  // A vector of i1 is packed, one bit per lane, where memory holds a byte
+  // per element: only the gather and scatter access the elements.
+  if (layout.getTypeSizeInBits(type) != 8 * size) {
+    if (values) {
+      b.CreateMaskedScatter(values, addresses, align, active);
+      return nullptr;
+    }
+    return b.CreateMaskedGather(widen(type), addresses, align, active);
+  }
   // In scalars where it can be, so that the vector addresses sink into
   // the paths that need them.
   Value *first = pointer ? laneValue(pointer, 0) : nullptr;
@@ -781,7 +837,8 @@ Value *LaneWidener::laneValue(Value *value, unsigned lane, unsigned depth) {
                  : nullptr;
   }
   // Lanes past the workgroup hold anything: no division for them.
-  if (!isa<CmpInst, CastInst, GetElementPtrInst, SelectInst>(inst) &&
+  if (!isa<CmpInst, CastInst, GetElementPtrInst, SelectInst, MinMaxIntrinsic>(
+          inst) &&
       !(isa<BinaryOperator>(inst) && !inst->isIntDivRem()))
     return nullptr;
   // The lane may be inactive, or hold what no invocation runs with: its
@@ -822,6 +879,8 @@ Value *LaneWidener::getValueAtInvocation(Value *value, Value *index,
     return value;
   if (value == body.getArg(0))
     return frame.dispatch;
+  if (body.arg_size() > 2 && value == body.getArg(2))
+    return frame.scratch;
   if (Value *done = known.lookup(value))
     return done;
   auto *inst = dyn_cast<Instruction>(value);
@@ -867,8 +926,8 @@ Value *LaneWidener::getValueAtInvocation(Value *value, Value *index,
         result = prologue.Insert(copy);
       }
     }
-  } else if (isa<CmpInst, CastInst, GetElementPtrInst, SelectInst, FreezeInst>(
-                 inst) ||
+  } else if (isa<CmpInst, CastInst, GetElementPtrInst, SelectInst, FreezeInst,
+                 MinMaxIntrinsic>(inst) ||
              (isa<BinaryOperator>(inst) && !inst->isIntDivRem())) {
     SmallVector<Value *> operands;
     for (Value *operand : inst->operand_values()) {

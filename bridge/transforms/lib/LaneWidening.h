@@ -44,6 +44,10 @@ struct LaneFrame {
   llvm::Value *subgroupId = nullptr;
   llvm::Value *subgroupLocalId = nullptr;
   llvm::Value *privateMemory = nullptr;
+  /// What a body's third argument stands for, if it has one: the
+  /// workgroup's scratch memory, where a region between barriers finds
+  /// the values the regions before it left.
+  llvm::Value *scratch = nullptr;
   /// Whether a chunk's lanes lie in one row of the workgroup, so that the
   /// x components of their ids count up as the local index does.
   bool rowHoldsChunk = false;

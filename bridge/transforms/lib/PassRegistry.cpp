@@ -12,7 +12,8 @@
 using namespace llvm;
 using namespace spvb;
 
-/// `lanes=N` with 1 <= N <= 64, the vectorizer's parameter.
+/// `lanes=N` with 1 <= N <= 64: the lanes of the vectorizer and the
+/// workgroup loops.
 static bool parseLanes(StringRef parameter, unsigned &lanes) {
   return parameter.consume_front("lanes=") &&
          !parameter.getAsInteger(10, lanes) && lanes >= 1 && lanes <= 64;
@@ -36,9 +37,12 @@ void spvb::registerTransformPasses(PassBuilder &builder,
           passes.addPass(SubgroupSitesPass());
           return true;
         }
-        if (name == "spvb-workgroup-loops" ||
-            name == "spvb-workgroup-loops<lanes>") {
-          passes.addPass(WorkgroupLoopsPass(name.ends_with("<lanes>")));
+        if (name == "spvb-workgroup-loops") {
+          passes.addPass(WorkgroupLoopsPass());
+          return true;
+        }
+        if (name == "spvb-workgroup-loops<lanes>") {
+          passes.addPass(WorkgroupLoopsPass(&machine));
           return true;
         }
         if (name == "spvb-invocation-vectorizer") {
@@ -49,6 +53,11 @@ void spvb::registerTransformPasses(PassBuilder &builder,
         if (name.consume_front("spvb-invocation-vectorizer<") &&
             name.consume_back(">") && parseLanes(name, lanes)) {
           passes.addPass(InvocationVectorizerPass(machine, lanes));
+          return true;
+        }
+        if (name.consume_front("spvb-workgroup-loops<") &&
+            name.consume_back(">") && parseLanes(name, lanes)) {
+          passes.addPass(WorkgroupLoopsPass(nullptr, lanes));
           return true;
         }
         return false;

@@ -16,17 +16,26 @@
 // the next region reads the results. Other subgroup instructions keep the
 // kernel on fibers.
 //
+// Given W lanes, each region that can be runs W invocations at a time: the
+// region becomes a body of its own (its values from earlier regions in
+// scratch arrays, its exit id stored per invocation), which the lane
+// widening emits into a loop over chunks; the exit ids are then compared
+// in a loop of their own. Any other region keeps its loop over invocations.
+//
 //===----------------------------------------------------------------------===//
 #include "spvbridge/transforms/WorkgroupLoops.h"
 
 #include "InlinedBody.h"
 #include "KernelInfoGlobals.h"
+#include "LaneChunks.h"
 #include "LaneDivergence.h"
+#include "LaneMasks.h"
 #include "LaneWidening.h"
 #include "spvbridge/cpu_runtime/AbiSymbols.h"
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -55,6 +64,7 @@
 ALWAYS_ENABLED_STATISTIC(NumRegionKernels, "Kernels given region loops");
 ALWAYS_ENABLED_STATISTIC(NumFiberKernels, "Kernels left on fibers");
 ALWAYS_ENABLED_STATISTIC(NumRegions, "Regions between barriers");
+ALWAYS_ENABLED_STATISTIC(NumLaneRegions, "Regions run in SIMD lanes");
 
 using namespace llvm;
 using namespace spvb;
@@ -86,13 +96,15 @@ struct ScratchArray {
 class WorkgroupLoopsBuilder {
 public:
   WorkgroupLoopsBuilder(Module &module, Function &invocation,
-                        ArrayRef<uint32_t> info)
-      : module(module), invocation(invocation) {
+                        ArrayRef<uint32_t> info, unsigned lanes)
+      : module(module), invocation(invocation), lanes(lanes) {
     for (int d = 0; d < 3; ++d)
       size[d] = info[infoField(offsetof(spvb_kernel_info, workgroup_size)) + d];
     count = size[0] * size[1] * size[2];
     privateStride = alignTo(
         info[infoField(offsetof(spvb_kernel_info, private_memory_size))], 16);
+    fragment = info[infoField(offsetof(spvb_kernel_info, execution_model))] ==
+               spv::ExecutionModelFragment;
   }
   ~WorkgroupLoopsBuilder();
 
@@ -100,6 +112,7 @@ public:
   Function *build(StringRef symbol);
   uint64_t getScratchSize() const { return scratchSize; }
   unsigned getRegionCount() const { return regions.size(); }
+  unsigned getLaneRegionCount() const { return laneRegions; }
 
 private:
   bool cloneAndInline();
@@ -119,9 +132,26 @@ private:
   std::pair<uint32_t, std::optional<unsigned>>
   getGuardedBound(const Region &region) const;
   bool emitRegion(unsigned index);
+  /// The exit id every invocation leaves region `index` with, if it has
+  /// one exit (one barrier, or returns).
+  std::optional<uint32_t> getOnlyExit(unsigned index) const;
+  /// Region `index` as a body of its own: (dispatch, invocation block,
+  /// scratch memory), storing its exit id unless it has only one; null if
+  /// it uses a value from another region.
+  Function *buildRegionBody(unsigned index);
+  /// Emits region `index` in lanes after `start` (which has no terminator
+  /// yet); false, with nothing emitted, if it cannot run in lanes.
+  bool emitLaneRegion(unsigned index, BasicBlock *start);
+  /// Ends `b`'s block: the loop and the next region, or the barrier
+  /// divergence, given the exits of the invocations before `limit` and the
+  /// barrier the ones from `limit` on reached at once.
+  void emitRegionExit(Value *low, Value *high, Value *returned,
+                      std::optional<unsigned> skipped);
 
   Module &module;
   Function &invocation;
+  unsigned lanes;
+  bool fragment;
   uint32_t size[3];
   uint32_t count;
   uint64_t privateStride;
@@ -136,7 +166,10 @@ private:
   SmallVector<Region> regions;
   DenseMap<Value *, bool> rematerializable;
   SmallVector<ScratchArray> arrays;
+  /// Where lane regions store each invocation's exit id (i32).
+  uint64_t exitOffset = 0;
   uint64_t scratchSize = 0;
+  unsigned laneRegions = 0;
 
   /// While emitting: the entry and the values every region uses.
   Function *entry = nullptr;
@@ -145,6 +178,8 @@ private:
   Value *scratch = nullptr;
   Value *subgroupSize = nullptr;
   Value *groupId[3] = {};
+  Value *groupBase[3] = {};
+  Instruction *prologueEnd = nullptr;
   SmallVector<Value *> arrayBases;
   BasicBlock *nextRegion = nullptr;
   PHINode *state = nullptr;
@@ -314,7 +349,7 @@ bool WorkgroupLoopsBuilder::isRematerializable(Value *value, unsigned depth) {
   auto known = rematerializable.find(inst);
   if (known != rematerializable.end())
     return known->second;
-  constexpr unsigned kMaxDepth = 6;
+  constexpr unsigned kMaxDepth = 12;
   bool result = false;
   if (depth < kMaxDepth) {
     if (auto *load = dyn_cast<LoadInst>(inst))
@@ -399,8 +434,45 @@ void WorkgroupLoopsBuilder::demoteValuesLiveAcrossBarriers() {
   }
 }
 
+/// The slots of booleans hold bytes instead, so that SIMD lanes load and
+/// store them as vectors (a vector of i1 is packed in memory).
+static void widenBooleanSlots(Function &body) {
+  SmallVector<AllocaInst *> slots;
+  for (Instruction &inst : body.getEntryBlock())
+    if (auto *alloca = dyn_cast<AllocaInst>(&inst))
+      if (alloca->getAllocatedType()->isIntegerTy(1) &&
+          !alloca->isArrayAllocation() &&
+          all_of(alloca->users(), [&](User *user) {
+            auto *store = dyn_cast<StoreInst>(user);
+            return (isa<LoadInst>(user) && cast<LoadInst>(user)->isSimple()) ||
+                   (store && store->isSimple() &&
+                    store->getValueOperand() != alloca);
+          }))
+        slots.push_back(alloca);
+  for (AllocaInst *slot : slots) {
+    IRBuilder<> b(slot);
+    Type *byte = b.getInt8Ty();
+    AllocaInst *bytes = b.CreateAlloca(byte, nullptr, slot->getName());
+    for (User *user : make_early_inc_range(slot->users())) {
+      auto *inst = cast<Instruction>(user);
+      b.SetInsertPoint(inst);
+      if (auto *load = dyn_cast<LoadInst>(inst)) {
+        load->replaceAllUsesWith(
+            b.CreateTrunc(b.CreateLoad(byte, bytes), b.getInt1Ty()));
+      } else {
+        b.CreateStore(
+            b.CreateZExt(cast<StoreInst>(inst)->getValueOperand(), byte),
+            bytes);
+      }
+      inst->eraseFromParent();
+    }
+    slot->eraseFromParent();
+  }
+}
+
 bool WorkgroupLoopsBuilder::layOutScratch() {
   const DataLayout &layout = module.getDataLayout();
+  widenBooleanSlots(*body);
   uint64_t offset = alignTo(uint64_t(count) * privateStride, kScratchAlignment);
   for (Instruction &inst : instructions(*body)) {
     auto *alloca = dyn_cast<AllocaInst>(&inst);
@@ -415,6 +487,13 @@ bool WorkgroupLoopsBuilder::layOutScratch() {
     arrays.push_back({alloca, offset, stride});
     offset += stride * count;
   }
+  bool exitIds = false;
+  for (unsigned index = 0; index < regions.size(); ++index)
+    exitIds |= !getOnlyExit(index).has_value();
+  if (lanes && exitIds) {
+    exitOffset = alignTo(offset, kScratchAlignment);
+    offset = exitOffset + sizeof(uint32_t) * uint64_t(count);
+  }
   scratchSize = offset;
   if (scratchSize > UINT32_MAX)
     return false;
@@ -426,7 +505,8 @@ bool WorkgroupLoopsBuilder::layOutScratch() {
 
 /// How many invocations region `region`'s loop must run, and the barrier
 /// the others reach at once. A region of a one-dimensional workgroup that
-/// starts with `if (local < C)` (a tree reduction's step), whose other edge
+/// starts with `if (local < C)` or `if (local == 0)` (a tree reduction's
+/// step, its result's store), whose other edge
 /// goes straight to a barrier, does nothing for the invocations from C on:
 /// they reach that barrier, and the loop stops at C. Otherwise every
 /// invocation, and no barrier.
@@ -443,8 +523,13 @@ WorkgroupLoopsBuilder::getGuardedBound(const Region &region) const {
   Value *operand;
   const APInt *bound;
   if (!match(branch->getCondition(),
-             m_ICmp(predicate, m_Value(operand), m_APInt(bound))) ||
-      predicate != ICmpInst::ICMP_ULT || bound->isZero() || bound->uge(count))
+             m_ICmp(predicate, m_Value(operand), m_APInt(bound))))
+    return all;
+  // `local == 0` is `local < 1`.
+  uint64_t limit = predicate == ICmpInst::ICMP_EQ && bound->isZero() ? 1
+                   : predicate == ICmpInst::ICMP_ULT ? bound->getLimitedValue()
+                                                     : 0;
+  if (limit == 0 || limit >= count)
     return all;
   // The operand is this invocation's local id or index, from its block.
   auto isLocalIndex = [&](Value *value) {
@@ -475,7 +560,7 @@ WorkgroupLoopsBuilder::getGuardedBound(const Region &region) const {
   auto barrier = barrierIds.find(skip);
   if (barrier == barrierIds.end() || branch->getSuccessor(0) == skip)
     return all;
-  return {uint32_t(bound->getZExtValue()), barrier->second};
+  return {uint32_t(limit), barrier->second};
 }
 
 bool WorkgroupLoopsBuilder::emitRegion(unsigned index) {
@@ -486,19 +571,19 @@ bool WorkgroupLoopsBuilder::emitRegion(unsigned index) {
   Type *i32 = b.getInt32Ty();
   Type *i64 = b.getInt64Ty();
   std::string name = "region" + std::to_string(index);
+  auto *preheader = BasicBlock::Create(context, name + ".start", entry);
+  regionSwitch->addCase(b.getInt32(index), preheader);
+  // A region after a subgroup instruction starts by running it.
+  b.SetInsertPoint(preheader);
+  if (index > 0 && subgroupCalls[index - 1])
+    emitSubgroupCall(*subgroupCalls[index - 1]);
+  if (lanes && emitLaneRegion(index, preheader))
+    return true;
   auto *head = BasicBlock::Create(context, name, entry);
   auto *latch = BasicBlock::Create(context, name + ".latch", entry);
   auto *done = BasicBlock::Create(context, name + ".done", entry);
-  // A region after a subgroup instruction starts by running it.
-  BasicBlock *preheader = nextRegion;
-  if (index > 0 && subgroupCalls[index - 1]) {
-    preheader = BasicBlock::Create(context, name + ".subgroup", entry, head);
-    b.SetInsertPoint(preheader);
-    emitSubgroupCall(*subgroupCalls[index - 1]);
-    b.CreateBr(head);
-  }
-  regionSwitch->addCase(b.getInt32(index),
-                        preheader == nextRegion ? head : preheader);
+  b.SetInsertPoint(preheader);
+  b.CreateBr(head);
 
   b.SetInsertPoint(head);
   PHINode *localIndex = b.CreatePHI(i32, 2, "local.index");
@@ -605,15 +690,228 @@ bool WorkgroupLoopsBuilder::emitRegion(unsigned index) {
   returned->addIncoming(nextReturned, latch);
 
   b.SetInsertPoint(done);
+  emitRegionExit(nextLow, nextHigh, nextReturned, skipped);
+  return true;
+}
+
+void WorkgroupLoopsBuilder::emitRegionExit(Value *low, Value *high,
+                                           Value *returned,
+                                           std::optional<unsigned> skipped) {
+  IRBuilder<> &b = *builder;
   if (skipped) {
     // The invocations the loop skipped reach barrier `skipped`.
     Value *id = b.getInt32(*skipped + 1);
-    nextLow = b.CreateBinaryIntrinsic(Intrinsic::umin, nextLow, id);
-    nextHigh = b.CreateBinaryIntrinsic(Intrinsic::umax, nextHigh, id);
+    low = b.CreateBinaryIntrinsic(Intrinsic::umin, low, id);
+    high = b.CreateBinaryIntrinsic(Intrinsic::umax, high, id);
   }
-  b.CreateCondBr(b.CreateICmpNE(nextLow, nextHigh), divergence, nextRegion);
-  state->addIncoming(nextLow, done);
-  returnedCount->addIncoming(nextReturned, done);
+  b.CreateCondBr(b.CreateICmpNE(low, high), divergence, nextRegion);
+  state->addIncoming(low, b.GetInsertBlock());
+  returnedCount->addIncoming(returned, b.GetInsertBlock());
+}
+
+std::optional<uint32_t>
+WorkgroupLoopsBuilder::getOnlyExit(unsigned index) const {
+  const Region &region = regions[index];
+  bool returns = any_of(region.blocks, [](BasicBlock *block) {
+    return isa<ReturnInst, UnreachableInst>(block->getTerminator());
+  });
+  if (region.barriers.size() + returns != 1)
+    return std::nullopt;
+  return returns ? kReturned : region.barriers.front() + 1;
+}
+
+Function *WorkgroupLoopsBuilder::buildRegionBody(unsigned index) {
+  const Region &region = regions[index];
+  LLVMContext &context = module.getContext();
+  Type *ptr = PointerType::getUnqual(context);
+  Function *function = Function::Create(
+      FunctionType::get(Type::getVoidTy(context), {ptr, ptr, ptr}, false),
+      GlobalValue::InternalLinkage, body->getName() + ".region", module);
+  auto fail = [&] {
+    function->eraseFromParent();
+    return nullptr;
+  };
+  IRBuilder<> b(BasicBlock::Create(context, "entry", function));
+  Type *i8 = b.getInt8Ty();
+  Value *block = function->getArg(1);
+  Value *memory = function->getArg(2);
+  Value *localIndex = b.CreateAlignedLoad(
+      b.getInt32Ty(),
+      b.CreateConstInBoundsGEP1_64(i8, block,
+                                   offsetof(spvb_invocation, local_index)),
+      Align(4));
+  Value *wideIndex = b.CreateZExt(localIndex, b.getInt64Ty());
+  auto element = [&](uint64_t offset, uint64_t stride) {
+    return b.CreateInBoundsGEP(i8,
+                               b.CreateConstInBoundsGEP1_64(i8, memory, offset),
+                               b.CreateNUWMul(wideIndex, b.getInt64(stride)));
+  };
+  ValueToValueMapTy map;
+  map[body->getArg(0)] = function->getArg(0);
+  map[body->getArg(1)] = block;
+  for (ScratchArray &array : arrays)
+    map[array.alloca] = element(array.offset, array.stride);
+  Value *exitSlot = element(exitOffset, sizeof(uint32_t));
+
+  SmallVector<BasicBlock *> clones;
+  for (BasicBlock *original : region.blocks) {
+    BasicBlock *clone = CloneBasicBlock(original, map, "", function);
+    map[original] = clone;
+    clones.push_back(clone);
+  }
+  b.CreateBr(cast<BasicBlock>(map[region.start]));
+  bool oneExit = getOnlyExit(index).has_value();
+  auto leave = [&](uint32_t id, BasicBlock *block) {
+    b.SetInsertPoint(block);
+    if (!oneExit)
+      b.CreateAlignedStore(b.getInt32(id), exitSlot, Align(4));
+    b.CreateRetVoid();
+  };
+  for (unsigned barrier : region.barriers) {
+    auto *stub = BasicBlock::Create(context, "at.barrier", function);
+    leave(barrier + 1, stub);
+    map[barriers[barrier]] = stub;
+  }
+  remapInstructionsInBlocks(clones, map);
+  for (BasicBlock *clone : clones) {
+    for (PHINode &phi : clone->phis())
+      for (unsigned i = phi.getNumIncomingValues(); i-- > 0;)
+        if (phi.getIncomingBlock(i)->getParent() != function)
+          phi.removeIncomingValue(i, /*DeletePHIIfEmpty=*/false);
+    // Undefined behaviour may do anything, so also return.
+    Instruction *terminator = clone->getTerminator();
+    if (isa<ReturnInst, UnreachableInst>(terminator)) {
+      b.SetCurrentDebugLocation(terminator->getDebugLoc());
+      terminator->eraseFromParent();
+      leave(kReturned, clone);
+    }
+    for (Instruction &inst : *clone)
+      for (Value *operand : inst.operands()) {
+        auto *other = dyn_cast<Instruction>(operand);
+        auto *argument = dyn_cast<Argument>(operand);
+        auto *target = dyn_cast<BasicBlock>(operand);
+        if ((other && other->getFunction() != function) ||
+            (argument && argument->getParent() != function) ||
+            (target && target->getParent() != function))
+          return fail();
+      }
+  }
+  return function;
+}
+
+bool WorkgroupLoopsBuilder::emitLaneRegion(unsigned index, BasicBlock *start) {
+  // Fewer invocations than a chunk (a tree reduction's last steps) run
+  // faster one by one than in mostly inactive lanes.
+  auto [limit, skipped] = getGuardedBound(regions[index]);
+  if (limit < lanes)
+    return false;
+  Function *region = buildRegionBody(index);
+  if (!region)
+    return false;
+  scope_exit erase([&] { region->eraseFromParent(); });
+  DenseSet<const Value *> divergent;
+  if (!canRunInLanes(*region, fragment) ||
+      !prepareLaneBody(*region, lanes, divergent))
+    return false;
+
+  IRBuilder<> &b = *builder;
+  LLVMContext &context = module.getContext();
+  Type *i32 = b.getInt32Ty();
+  Type *i64 = b.getInt64Ty();
+  std::string name = "region" + std::to_string(index);
+  SmallPtrSet<BasicBlock *, 32> before;
+  for (BasicBlock &existing : *entry)
+    before.insert(&existing);
+  IRBuilder<> allocas(&entry->getEntryBlock().front());
+  LaneFrame frame;
+  frame.lanes = lanes;
+  frame.dispatch = entry->getArg(0);
+  // The workgroup's private copy: no store to memory a kernel reaches
+  // changes its fields, which LLVM then keeps in registers.
+  frame.group = block;
+  frame.scratch = scratch;
+  frame.active = allocas.CreateAlloca(
+      FixedVectorType::get(b.getInt1Ty(), lanes), nullptr, "active");
+  frame.allocaPoint = frame.active;
+  frame.invocations = count;
+  frame.prologueEnd = prologueEnd;
+  ChunkIds ids;
+  for (int d = 0; d < 3; ++d) {
+    ids.size[d] = size[d];
+    ids.groupId[d] = groupId[d];
+    frame.groupBase[d] = groupBase[d];
+  }
+  ids.subgroupSize = subgroupSize;
+  auto *chunks = BasicBlock::Create(context, name + ".lanes", entry);
+  auto *exits = BasicBlock::Create(context, name + ".exits", entry);
+  b.SetInsertPoint(chunks);
+  emitChunkLoop(b, frame, ids, limit, exits, needsLaneBlocks(*region),
+                [&](Value *index) {
+                  auto *wide = FixedVectorType::get(i64, lanes);
+                  return b.CreateInBoundsGEP(
+                      b.getInt8Ty(), scratch,
+                      b.CreateNUWMul(b.CreateZExt(index, wide),
+                                     ConstantInt::get(wide, privateStride)),
+                      "private");
+                });
+  if (!widenBody(*region, divergent, frame)) {
+    LLVM_DEBUG(dbgs() << "spvb: region " << index << " of "
+                      << invocation.getName() << " stays in scalars\n");
+    SmallVector<BasicBlock *> added;
+    for (BasicBlock &block : *entry)
+      if (!before.contains(&block))
+        added.push_back(&block);
+    for (BasicBlock *block : added)
+      block->dropAllReferences();
+    for (BasicBlock *block : added)
+      block->eraseFromParent();
+    frame.active->eraseFromParent();
+    return false;
+  }
+  b.SetInsertPoint(start);
+  b.CreateBr(chunks);
+  ++laneRegions;
+  // With one exit, every invocation the chunks ran left by it.
+  if (std::optional<uint32_t> only = getOnlyExit(index)) {
+    b.SetInsertPoint(exits);
+    b.CreateBr(nextRegion);
+    state->addIncoming(b.getInt32(*only), exits);
+    return true;
+  }
+
+  // The exits of the invocations the chunks ran: all the same barrier, or
+  // all returned, else a divergence.
+  auto *head = BasicBlock::Create(context, name + ".exit", entry);
+  auto *done = BasicBlock::Create(context, name + ".done", entry);
+  b.SetInsertPoint(exits);
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  PHINode *local = b.CreatePHI(i32, 2, "local.index");
+  PHINode *low = b.CreatePHI(i32, 2, "exit.low");
+  PHINode *high = b.CreatePHI(i32, 2, "exit.high");
+  PHINode *returned = b.CreatePHI(i32, 2, "returned");
+  local->addIncoming(b.getInt32(0), exits);
+  low->addIncoming(b.getInt32(kReturned), exits);
+  high->addIncoming(b.getInt32(0), exits);
+  returned->addIncoming(b.getInt32(0), exits);
+  Value *id = b.CreateAlignedLoad(
+      i32,
+      b.CreateInBoundsGEP(
+          i32, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), scratch, exitOffset),
+          b.CreateZExt(local, i64)),
+      Align(4), "exit.id");
+  Value *nextLow = b.CreateBinaryIntrinsic(Intrinsic::umin, low, id);
+  Value *nextHigh = b.CreateBinaryIntrinsic(Intrinsic::umax, high, id);
+  Value *nextReturned = b.CreateAdd(
+      returned, b.CreateZExt(b.CreateICmpEQ(id, b.getInt32(kReturned)), i32));
+  Value *next = b.CreateNUWAdd(local, b.getInt32(1));
+  b.CreateCondBr(b.CreateICmpULT(next, b.getInt32(limit)), head, done);
+  local->addIncoming(next, head);
+  low->addIncoming(nextLow, head);
+  high->addIncoming(nextHigh, head);
+  returned->addIncoming(nextReturned, head);
+  b.SetInsertPoint(done);
+  emitRegionExit(nextLow, nextHigh, nextReturned, skipped);
   return true;
 }
 
@@ -685,12 +983,15 @@ Function *WorkgroupLoopsBuilder::build(StringRef symbol) {
                                        offsetof(spvb_dispatch, subgroup_size)),
           Align(4)),
       b.getInt32(1));
-  for (int d = 0; d < 3; ++d)
+  for (int d = 0; d < 3; ++d) {
     groupId[d] = b.CreateAlignedLoad(
         i32,
         b.CreateConstInBoundsGEP1_64(
             i8, group, offsetof(spvb_invocation, workgroup_id) + 4 * d),
         Align(4));
+    if (lanes)
+      groupBase[d] = b.CreateMul(groupId[d], b.getInt32(size[d]));
+  }
   for (ScratchArray &array : arrays)
     arrayBases.push_back(
         b.CreateConstInBoundsGEP1_64(i8, scratch, array.offset));
@@ -699,7 +1000,7 @@ Function *WorkgroupLoopsBuilder::build(StringRef symbol) {
   nextRegion = BasicBlock::Create(context, "next.region", entry);
   auto *exit = BasicBlock::Create(context, "exit", entry);
   divergence = BasicBlock::Create(context, "barrier.divergence", entry);
-  b.CreateBr(nextRegion);
+  prologueEnd = b.CreateBr(nextRegion);
 
   b.SetInsertPoint(nextRegion);
   state = b.CreatePHI(i32, regions.size() + 1, "region");
@@ -729,12 +1030,14 @@ Function *WorkgroupLoopsBuilder::build(StringRef symbol) {
       return nullptr;
     }
   }
-  if (verifyFunction(*entry)) {
+  if (verifyFunction(*entry, &dbgs())) {
     LLVM_DEBUG(dbgs() << "spvb: invalid workgroup entry for "
                       << invocation.getName() << "\n");
     entry->eraseFromParent();
     return nullptr;
   }
+  if (laneRegions)
+    promoteLaneSlots(*entry);
   return entry;
 }
 
@@ -748,23 +1051,35 @@ PreservedAnalyses WorkgroupLoopsPass::run(Module &module,
         auto *call = dyn_cast<CallBase>(user);
         return call && isQuadDerivative(*call);
       });
+  bool vectorize = machine || lanes;
   for (KernelInfoGlobal &kernel : getKernelInfoGlobals(module)) {
     bool barriers = kernel.field(offsetof(spvb_kernel_info, uses_barriers));
     bool fragment = kernel.field(offsetof(spvb_kernel_info, execution_model)) ==
                     spv::ExecutionModelFragment;
     if (module.getFunction(kernel.workgroupSymbol) ||
         (!barriers && !usesSubgroups) ||
-        (!barriers && lanes && fragment && onlyDerivatives))
+        (!barriers && vectorize && fragment && onlyDerivatives))
       continue;
-    WorkgroupLoopsBuilder builder(module, *kernel.invocation, kernel.fields);
+    uint32_t invocations = 1;
+    for (int d = 0; d < 3; ++d)
+      invocations *=
+          kernel.field(offsetof(spvb_kernel_info, workgroup_size) + 4 * d);
+    unsigned width = vectorize ? getLaneCount(machine, *kernel.invocation,
+                                              invocations, lanes)
+                               : 0;
+    WorkgroupLoopsBuilder builder(module, *kernel.invocation, kernel.fields,
+                                  width);
     if (!builder.build(kernel.workgroupSymbol)) {
       ++NumFiberKernels;
       continue;
     }
     ++NumRegionKernels;
     NumRegions += builder.getRegionCount();
+    NumLaneRegions += builder.getLaneRegionCount();
     kernel.field(offsetof(spvb_kernel_info, workgroup_entry)) =
         SPVB_WORKGROUP_ENTRY_REGIONS;
+    if (builder.getLaneRegionCount())
+      kernel.field(offsetof(spvb_kernel_info, simd_lanes)) = width;
     kernel.field(offsetof(spvb_kernel_info, workgroup_scratch_size)) =
         builder.getScratchSize();
     kernel.store();

@@ -1,5 +1,7 @@
 ; RUN: spvb-llvm-opt -passes=spvb-workgroup-loops %s | FileCheck %s
 ; RUN: spvb-llvm-opt -passes=spvb-workgroup-loops --spvb-stats %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
+; RUN: spvb-llvm-opt -passes='spvb-workgroup-loops<lanes=4>' %s | FileCheck %s --check-prefix=LANES
+; RUN: spvb-llvm-opt -passes='spvb-workgroup-loops<lanes=4>' --spvb-stats %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=LANES-STATS
 
 ; A kernel of 4 invocations with one barrier (spvb_kernel_info field 7,
 ; uses_barriers, is 1) gets spvb_main_workgroup: two regions, each a loop
@@ -49,13 +51,13 @@ define void @spvb_main_invocation(ptr %dispatch, ptr %invocation) {
 ; CHECK-LABEL: define void @spvb_main_workgroup(
 ; CHECK: %region = phi i32 [ 0, %entry ]
 ; CHECK: switch i32 %region, label %exit [
-; CHECK-NEXT: i32 0, label %region0
-; CHECK-NEXT: i32 1, label %region1
+; CHECK-NEXT: i32 0, label %region0.start
+; CHECK-NEXT: i32 1, label %region1.start
 ; CHECK-NEXT: ]
 ; No barrier is called any more: the regions' loops are the barrier.
 ; CHECK-NOT: call void @spvb_rt_control_barrier
 ; CHECK: region0:
-; CHECK: %local.index = phi i32 [ 0, %next.region ]
+; CHECK: %local.index = phi i32 [ 0, %region0.start ]
 ; CHECK: region1:
 ; CHECK-NOT: call void @spvb_rt_control_barrier
 define void @spvb_free_invocation(ptr %dispatch, ptr %invocation) {
@@ -65,3 +67,30 @@ define void @spvb_free_invocation(ptr %dispatch, ptr %invocation) {
 
 ; STATS-DAG: 1 NumRegionKernels
 ; STATS-DAG: 2 NumRegions
+; STATS-NOT: NumLaneRegions
+
+; In 4 lanes, each region is one chunk of the four invocations: the
+; loads and stores of data[i] and tmp[i] are vector accesses (tmp[3 - i]
+; steps by -4 bytes, a gather), `in` (data + 4i, kept across the barrier)
+; is a <4 x ptr> in scratch (4 x 8 bytes), and each region has one exit
+; (region 0 the barrier, 1 the return), which the next region's number
+; says without exit ids kept. The kernel info records the 4 lanes (field
+; 14).
+; LANES: @spvb_main_info = constant [15 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 2, i32 32, i32 5, i32 0, i32 0, i32 0, i32 4]
+; LANES-LABEL: define void @spvb_main_workgroup(
+; LANES-NOT: call void @spvb_rt_control_barrier
+; LANES: %region = phi i32 [ 0, %entry ], [ 1, %region0.exits ], [ -1, %region1.exits ]
+; LANES: region0.start:
+; LANES-NEXT: br label %region0.lanes
+; LANES: chunk:
+; LANES: %local.index = add <4 x i32> %{{.*}}, <i32 0, i32 1, i32 2, i32 3>
+; LANES: load <4 x i32>
+; LANES: store <4 x i32>
+; LANES: region1.start:
+; LANES-NEXT: br label %region1.lanes
+; LANES: call <4 x i32> @llvm.masked.gather.v4i32.v4p0(
+; LANES-NOT: call void @spvb_rt_control_barrier
+; LANES-NOT: exit.id
+; LANES-STATS-DAG: 1 NumRegionKernels
+; LANES-STATS-DAG: 2 NumRegions
+; LANES-STATS-DAG: 2 NumLaneRegions
