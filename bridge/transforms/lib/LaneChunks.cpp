@@ -283,8 +283,22 @@ void spvb::emitChunkLoop(IRBuilder<> &b, LaneFrame &frame, const ChunkIds &ids,
   frame.localIndex = index;
   // Lanes past the workgroup divide too: keep their divisor non-zero.
   Value *subgroupSizes = b.CreateVectorSplat(lanes, ids.subgroupSize);
-  frame.subgroupId = b.CreateUDiv(index, subgroupSizes);
-  frame.subgroupLocalId = b.CreateURem(index, subgroupSizes);
+  if (count + lanes <= (1u << 24)) {
+    // x86 has no vector integer division: a float one is exact here. For
+    // a = qb + r below 2^24, a / b <= q + 1 - 1/b and rounding moves it by
+    // at most (a / b) 2^-24 < 1/b, so the float quotient, at least q (a
+    // float), stays below q + 1 and truncates to q.
+    auto *floats = FixedVectorType::get(b.getFloatTy(), lanes);
+    frame.subgroupId =
+        b.CreateFPToUI(b.CreateFDiv(b.CreateUIToFP(index, floats),
+                                    b.CreateUIToFP(subgroupSizes, floats)),
+                       index->getType());
+    frame.subgroupLocalId =
+        b.CreateSub(index, b.CreateMul(frame.subgroupId, subgroupSizes));
+  } else {
+    frame.subgroupId = b.CreateUDiv(index, subgroupSizes);
+    frame.subgroupLocalId = b.CreateURem(index, subgroupSizes);
+  }
   frame.oneRow = size[1] * size[2] == 1;
   frame.rowHoldsChunk = frame.oneRow || size[0] % lanes == 0;
   if (Value *memory = privateMemory(index))

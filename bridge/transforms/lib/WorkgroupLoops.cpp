@@ -470,6 +470,34 @@ static void widenBooleanSlots(Function &body) {
   }
 }
 
+/// A slot that only loads, stores and subgroup calls (told the stride)
+/// use keeps its type's own alignment instead of a wider one, so that
+/// invocation i's element follows invocation i - 1's and SIMD lanes reach
+/// them as one vector (subgroup operands are 16-byte aligned otherwise).
+static void packSlot(AllocaInst &alloca) {
+  Align natural =
+      alloca.getDataLayout().getABITypeAlign(alloca.getAllocatedType());
+  if (alloca.getAlign() <= natural)
+    return;
+  for (User *user : alloca.users()) {
+    auto *load = dyn_cast<LoadInst>(user);
+    auto *store = dyn_cast<StoreInst>(user);
+    auto *call = dyn_cast<CallBase>(user);
+    Function *callee = call ? call->getCalledFunction() : nullptr;
+    if (!(load && load->isSimple()) &&
+        !(store && store->isSimple() && store->getValueOperand() != &alloca) &&
+        !(callee && callee->getName() == abi::kSubgroup))
+      return;
+  }
+  for (User *user : alloca.users()) {
+    if (auto *load = dyn_cast<LoadInst>(user))
+      load->setAlignment(std::min(load->getAlign(), natural));
+    if (auto *store = dyn_cast<StoreInst>(user))
+      store->setAlignment(std::min(store->getAlign(), natural));
+  }
+  alloca.setAlignment(natural);
+}
+
 bool WorkgroupLoopsBuilder::layOutScratch() {
   const DataLayout &layout = module.getDataLayout();
   widenBooleanSlots(*body);
@@ -481,6 +509,7 @@ bool WorkgroupLoopsBuilder::layOutScratch() {
     std::optional<TypeSize> bytes = alloca->getAllocationSize(layout);
     if (!bytes || bytes->isScalable())
       return false;
+    packSlot(*alloca);
     uint64_t stride = alignTo(bytes->getFixedValue(), alloca->getAlign());
     offset = alignTo(offset, std::max<uint64_t>(kScratchAlignment,
                                                 alloca->getAlign().value()));
