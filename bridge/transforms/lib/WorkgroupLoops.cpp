@@ -93,6 +93,34 @@ struct ScratchArray {
   uint64_t stride;
 };
 
+/// What a loop over invocations learns of their exits: the lowest and
+/// highest exit ids and how many returned.
+struct ExitTally {
+  /// The phis at the loop's head, the builder's block, entered from `from`.
+  ExitTally(IRBuilder<> &b, BasicBlock *from) {
+    low = b.CreatePHI(b.getInt32Ty(), 2, "exit.low");
+    high = b.CreatePHI(b.getInt32Ty(), 2, "exit.high");
+    returned = b.CreatePHI(b.getInt32Ty(), 2, "returned");
+    low->addIncoming(b.getInt32(kReturned), from);
+    high->addIncoming(b.getInt32(0), from);
+    returned->addIncoming(b.getInt32(0), from);
+  }
+  /// Counts one invocation's exit `id`, on the back edge from `latch`.
+  void count(IRBuilder<> &b, Value *id, BasicBlock *latch) {
+    nextLow = b.CreateBinaryIntrinsic(Intrinsic::umin, low, id);
+    nextHigh = b.CreateBinaryIntrinsic(Intrinsic::umax, high, id);
+    nextReturned = b.CreateAdd(
+        returned, b.CreateZExt(b.CreateICmpEQ(id, b.getInt32(kReturned)),
+                               b.getInt32Ty()));
+    low->addIncoming(nextLow, latch);
+    high->addIncoming(nextHigh, latch);
+    returned->addIncoming(nextReturned, latch);
+  }
+
+  PHINode *low, *high, *returned;
+  Value *nextLow = nullptr, *nextHigh = nullptr, *nextReturned = nullptr;
+};
+
 class WorkgroupLoopsBuilder {
 public:
   WorkgroupLoopsBuilder(Module &module, Function &invocation,
@@ -142,11 +170,10 @@ private:
   /// Emits region `index` in lanes after `start` (which has no terminator
   /// yet); false, with nothing emitted, if it cannot run in lanes.
   bool emitLaneRegion(unsigned index, BasicBlock *start);
-  /// Ends `b`'s block: the loop and the next region, or the barrier
-  /// divergence, given the exits of the invocations before `limit` and the
-  /// barrier the ones from `limit` on reached at once.
-  void emitRegionExit(Value *low, Value *high, Value *returned,
-                      std::optional<unsigned> skipped);
+  /// Ends `b`'s block: the next region, or the barrier divergence, given
+  /// the exits of the invocations before the loop's limit and the barrier
+  /// the ones from it on reached at once.
+  void emitRegionExit(const ExitTally &tally, std::optional<unsigned> skipped);
 
   Module &module;
   Function &invocation;
@@ -616,13 +643,8 @@ bool WorkgroupLoopsBuilder::emitRegion(unsigned index) {
 
   b.SetInsertPoint(head);
   PHINode *localIndex = b.CreatePHI(i32, 2, "local.index");
-  PHINode *low = b.CreatePHI(i32, 2, "exit.low");
-  PHINode *high = b.CreatePHI(i32, 2, "exit.high");
-  PHINode *returned = b.CreatePHI(i32, 2, "returned");
   localIndex->addIncoming(b.getInt32(0), preheader);
-  low->addIncoming(b.getInt32(kReturned), preheader);
-  high->addIncoming(b.getInt32(0), preheader);
-  returned->addIncoming(b.getInt32(0), preheader);
+  ExitTally tally(b, preheader);
 
   // This invocation's block: ids, and its slice of the Private storage.
   auto store = [&](Value *value, size_t offset) {
@@ -705,28 +727,22 @@ bool WorkgroupLoopsBuilder::emitRegion(unsigned index) {
       }
   }
 
-  Value *nextLow = b.CreateBinaryIntrinsic(Intrinsic::umin, low, exitId);
-  Value *nextHigh = b.CreateBinaryIntrinsic(Intrinsic::umax, high, exitId);
-  Value *nextReturned = b.CreateAdd(
-      returned,
-      b.CreateZExt(b.CreateICmpEQ(exitId, b.getInt32(kReturned)), i32));
+  tally.count(b, exitId, latch);
   auto [limit, skipped] = getGuardedBound(region);
   Value *nextIndex = b.CreateNUWAdd(localIndex, b.getInt32(1));
   b.CreateCondBr(b.CreateICmpULT(nextIndex, b.getInt32(limit)), head, done);
   localIndex->addIncoming(nextIndex, latch);
-  low->addIncoming(nextLow, latch);
-  high->addIncoming(nextHigh, latch);
-  returned->addIncoming(nextReturned, latch);
 
   b.SetInsertPoint(done);
-  emitRegionExit(nextLow, nextHigh, nextReturned, skipped);
+  emitRegionExit(tally, skipped);
   return true;
 }
 
-void WorkgroupLoopsBuilder::emitRegionExit(Value *low, Value *high,
-                                           Value *returned,
+void WorkgroupLoopsBuilder::emitRegionExit(const ExitTally &tally,
                                            std::optional<unsigned> skipped) {
   IRBuilder<> &b = *builder;
+  Value *low = tally.nextLow;
+  Value *high = tally.nextHigh;
   if (skipped) {
     // The invocations the loop skipped reach barrier `skipped`.
     Value *id = b.getInt32(*skipped + 1);
@@ -735,7 +751,7 @@ void WorkgroupLoopsBuilder::emitRegionExit(Value *low, Value *high,
   }
   b.CreateCondBr(b.CreateICmpNE(low, high), divergence, nextRegion);
   state->addIncoming(low, b.GetInsertBlock());
-  returnedCount->addIncoming(returned, b.GetInsertBlock());
+  returnedCount->addIncoming(tally.nextReturned, b.GetInsertBlock());
 }
 
 std::optional<uint32_t>
@@ -916,31 +932,20 @@ bool WorkgroupLoopsBuilder::emitLaneRegion(unsigned index, BasicBlock *start) {
   b.CreateBr(head);
   b.SetInsertPoint(head);
   PHINode *local = b.CreatePHI(i32, 2, "local.index");
-  PHINode *low = b.CreatePHI(i32, 2, "exit.low");
-  PHINode *high = b.CreatePHI(i32, 2, "exit.high");
-  PHINode *returned = b.CreatePHI(i32, 2, "returned");
   local->addIncoming(b.getInt32(0), exits);
-  low->addIncoming(b.getInt32(kReturned), exits);
-  high->addIncoming(b.getInt32(0), exits);
-  returned->addIncoming(b.getInt32(0), exits);
+  ExitTally tally(b, exits);
   Value *id = b.CreateAlignedLoad(
       i32,
       b.CreateInBoundsGEP(
           i32, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), scratch, exitOffset),
           b.CreateZExt(local, i64)),
       Align(4), "exit.id");
-  Value *nextLow = b.CreateBinaryIntrinsic(Intrinsic::umin, low, id);
-  Value *nextHigh = b.CreateBinaryIntrinsic(Intrinsic::umax, high, id);
-  Value *nextReturned = b.CreateAdd(
-      returned, b.CreateZExt(b.CreateICmpEQ(id, b.getInt32(kReturned)), i32));
+  tally.count(b, id, head);
   Value *next = b.CreateNUWAdd(local, b.getInt32(1));
   b.CreateCondBr(b.CreateICmpULT(next, b.getInt32(limit)), head, done);
   local->addIncoming(next, head);
-  low->addIncoming(nextLow, head);
-  high->addIncoming(nextHigh, head);
-  returned->addIncoming(nextReturned, head);
   b.SetInsertPoint(done);
-  emitRegionExit(nextLow, nextHigh, nextReturned, skipped);
+  emitRegionExit(tally, skipped);
   return true;
 }
 
