@@ -400,6 +400,30 @@ bool WorkgroupLoopsBuilder::isRematerializable(Value *value, unsigned depth) {
   return result;
 }
 
+/// Drops the phi edges from outside the region's `clones` in `function`
+/// (other regions' paths); false if anything still names the body: a
+/// value live across a barrier that went unnoticed.
+static bool isRegionClosed(ArrayRef<BasicBlock *> clones, Function &function) {
+  for (BasicBlock *clone : clones) {
+    for (PHINode &phi : clone->phis())
+      for (unsigned i = phi.getNumIncomingValues(); i-- > 0;)
+        if (phi.getIncomingBlock(i)->getParent() != &function)
+          phi.removeIncomingValue(i, /*DeletePHIIfEmpty=*/false);
+    for (Instruction &inst : *clone)
+      for (Value *operand : inst.operands()) {
+        auto *other = dyn_cast<Instruction>(operand);
+        auto *argument = dyn_cast<Argument>(operand);
+        auto *target = dyn_cast<BasicBlock>(operand);
+        if ((other &&
+             (!other->getParent() || other->getFunction() != &function)) ||
+            (argument && argument->getParent() != &function) ||
+            (target && target->getParent() != &function))
+          return false;
+      }
+  }
+  return true;
+}
+
 /// A copy of the rematerializable `value` and what it uses, before `point`.
 static Value *rematerialize(Value *value, Instruction *point,
                             DenseMap<Value *, Value *> &copies) {
@@ -701,31 +725,14 @@ bool WorkgroupLoopsBuilder::emitRegion(unsigned index) {
   }
   remapInstructionsInBlocks(clones, map);
 
-  for (BasicBlock *clone : clones) {
-    // Edges from outside the region (other regions' paths) do not exist here.
-    for (PHINode &phi : clone->phis())
-      for (unsigned i = phi.getNumIncomingValues(); i-- > 0;)
-        if (phi.getIncomingBlock(i)->getParent() != entry)
-          phi.removeIncomingValue(i, /*DeletePHIIfEmpty=*/false);
+  for (BasicBlock *clone : clones)
     if (auto *ret = dyn_cast<ReturnInst>(clone->getTerminator())) {
       BranchInst::Create(latch, ret->getIterator());
       ret->eraseFromParent();
       exitId->addIncoming(b.getInt32(kReturned), clone);
     }
-    // Anything still naming the body was live across a barrier unnoticed.
-    for (Instruction &inst : *clone)
-      for (Value *operand : inst.operands()) {
-        if (auto *other = dyn_cast<Instruction>(operand))
-          if (!other->getParent() || other->getFunction() != entry)
-            return false;
-        if (auto *argument = dyn_cast<Argument>(operand))
-          if (argument->getParent() != entry)
-            return false;
-        if (auto *target = dyn_cast<BasicBlock>(operand))
-          if (target->getParent() != entry)
-            return false;
-      }
-  }
+  if (!isRegionClosed(clones, *entry))
+    return false;
 
   tally.count(b, exitId, latch);
   auto [limit, skipped] = getGuardedBound(region);
@@ -819,10 +826,6 @@ Function *WorkgroupLoopsBuilder::buildRegionBody(unsigned index) {
   }
   remapInstructionsInBlocks(clones, map);
   for (BasicBlock *clone : clones) {
-    for (PHINode &phi : clone->phis())
-      for (unsigned i = phi.getNumIncomingValues(); i-- > 0;)
-        if (phi.getIncomingBlock(i)->getParent() != function)
-          phi.removeIncomingValue(i, /*DeletePHIIfEmpty=*/false);
     // Undefined behaviour may do anything, so also return.
     Instruction *terminator = clone->getTerminator();
     if (isa<ReturnInst, UnreachableInst>(terminator)) {
@@ -830,17 +833,9 @@ Function *WorkgroupLoopsBuilder::buildRegionBody(unsigned index) {
       terminator->eraseFromParent();
       leave(kReturned, clone);
     }
-    for (Instruction &inst : *clone)
-      for (Value *operand : inst.operands()) {
-        auto *other = dyn_cast<Instruction>(operand);
-        auto *argument = dyn_cast<Argument>(operand);
-        auto *target = dyn_cast<BasicBlock>(operand);
-        if ((other && other->getFunction() != function) ||
-            (argument && argument->getParent() != function) ||
-            (target && target->getParent() != function))
-          return fail();
-      }
   }
+  if (!isRegionClosed(clones, *function))
+    return fail();
   return function;
 }
 
