@@ -58,9 +58,8 @@ struct BoundImage {
   VkDeviceMemory memory;
 };
 
-/// A 4x4 single-sample 2D image of `format` with its memory bound.
-BoundImage createBoundImage(VkDevice device, VkFormat format,
-                            VkImageUsageFlags usage) {
+/// A 4x4 single-sample 2D image of `format`.
+VkImageCreateInfo makeImageInfo(VkFormat format, VkImageUsageFlags usage) {
   auto imageInfo =
       makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
   imageInfo.imageType = VK_IMAGE_TYPE_2D;
@@ -70,6 +69,13 @@ BoundImage createBoundImage(VkDevice device, VkFormat format,
   imageInfo.arrayLayers = 1;
   imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
   imageInfo.usage = usage;
+  return imageInfo;
+}
+
+/// makeImageInfo's image with its memory bound.
+BoundImage createBoundImage(VkDevice device, VkFormat format,
+                            VkImageUsageFlags usage) {
+  VkImageCreateInfo imageInfo = makeImageInfo(format, usage);
   VkImage image;
   check(vkCreateImage(device, &imageInfo, nullptr, &image), "image");
   VkMemoryRequirements requirements;
@@ -201,15 +207,8 @@ int main(int argc, char **argv) {
   if (which == "image-format") {
     // sRGB texels have no SPIR-V image format: sampled, not stored; BC1 is
     // not supported.
-    auto imageInfo =
-        makeStruct<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
-    imageInfo.imageType = VK_IMAGE_TYPE_2D;
-    imageInfo.format = VK_FORMAT_R8G8B8A8_SRGB;
-    imageInfo.extent = {4, 4, 1};
-    imageInfo.mipLevels = 1;
-    imageInfo.arrayLayers = 1;
-    imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
-    imageInfo.usage = VK_IMAGE_USAGE_STORAGE_BIT;
+    VkImageCreateInfo imageInfo =
+        makeImageInfo(VK_FORMAT_R8G8B8A8_SRGB, VK_IMAGE_USAGE_STORAGE_BIT);
     VkImage image;
     std::printf("image-format: vkCreateImage %d\n",
                 vkCreateImage(device, &imageInfo, nullptr, &image));

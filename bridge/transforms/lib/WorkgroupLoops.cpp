@@ -83,6 +83,9 @@ struct Region {
   BasicBlock *start = nullptr;
   SmallVector<BasicBlock *> blocks;
   SmallVector<unsigned> barriers;
+  /// The exit id every invocation leaves by, if the region has one exit
+  /// (one barrier, or returns).
+  std::optional<uint32_t> onlyExit;
 };
 
 /// One alloca of the body, which becomes an array with one element per
@@ -160,12 +163,9 @@ private:
   std::pair<uint32_t, std::optional<unsigned>>
   getGuardedBound(const Region &region) const;
   bool emitRegion(unsigned index);
-  /// The exit id every invocation leaves region `index` with, if it has
-  /// one exit (one barrier, or returns).
-  std::optional<uint32_t> getOnlyExit(unsigned index) const;
   /// Region `index` as a body of its own: (dispatch, invocation block,
-  /// scratch memory), storing its exit id unless it has only one; null if
-  /// it uses a value from another region.
+  /// scratch memory), storing its exit id unless it has only one exit;
+  /// null if it uses a value from another region.
   Function *buildRegionBody(unsigned index);
   /// Emits region `index` in lanes after `start` (which has no terminator
   /// yet); false, with nothing emitted, if it cannot run in lanes.
@@ -337,6 +337,11 @@ void WorkgroupLoopsBuilder::collectRegion(BasicBlock *start) {
     region.blocks.push_back(current);
     append_range(worklist, successors(current));
   }
+  bool returns = any_of(region.blocks, [](BasicBlock *block) {
+    return isa<ReturnInst, UnreachableInst>(block->getTerminator());
+  });
+  if (region.barriers.size() + returns == 1)
+    region.onlyExit = returns ? kReturned : region.barriers.front() + 1;
   regions.push_back(std::move(region));
 }
 
@@ -568,8 +573,8 @@ bool WorkgroupLoopsBuilder::layOutScratch() {
     offset += stride * count;
   }
   bool exitIds = false;
-  for (unsigned index = 0; index < regions.size(); ++index)
-    exitIds |= !getOnlyExit(index).has_value();
+  for (const Region &region : regions)
+    exitIds |= !region.onlyExit.has_value();
   if (lanes && exitIds) {
     exitOffset = alignTo(offset, kScratchAlignment);
     offset = exitOffset + sizeof(uint32_t) * uint64_t(count);
@@ -761,17 +766,6 @@ void WorkgroupLoopsBuilder::emitRegionExit(const ExitTally &tally,
   returnedCount->addIncoming(tally.nextReturned, b.GetInsertBlock());
 }
 
-std::optional<uint32_t>
-WorkgroupLoopsBuilder::getOnlyExit(unsigned index) const {
-  const Region &region = regions[index];
-  bool returns = any_of(region.blocks, [](BasicBlock *block) {
-    return isa<ReturnInst, UnreachableInst>(block->getTerminator());
-  });
-  if (region.barriers.size() + returns != 1)
-    return std::nullopt;
-  return returns ? kReturned : region.barriers.front() + 1;
-}
-
 Function *WorkgroupLoopsBuilder::buildRegionBody(unsigned index) {
   const Region &region = regions[index];
   LLVMContext &context = module.getContext();
@@ -812,7 +806,7 @@ Function *WorkgroupLoopsBuilder::buildRegionBody(unsigned index) {
     clones.push_back(clone);
   }
   b.CreateBr(cast<BasicBlock>(map[region.start]));
-  bool oneExit = getOnlyExit(index).has_value();
+  bool oneExit = region.onlyExit.has_value();
   auto leave = [&](uint32_t id, BasicBlock *block) {
     b.SetInsertPoint(block);
     if (!oneExit)
@@ -912,7 +906,7 @@ bool WorkgroupLoopsBuilder::emitLaneRegion(unsigned index, BasicBlock *start) {
   b.CreateBr(chunks);
   ++laneRegions;
   // With one exit, every invocation the chunks ran left by it.
-  if (std::optional<uint32_t> only = getOnlyExit(index)) {
+  if (std::optional<uint32_t> only = regions[index].onlyExit) {
     b.SetInsertPoint(exits);
     b.CreateBr(nextRegion);
     state->addIncoming(b.getInt32(*only), exits);
