@@ -128,6 +128,7 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
   AnalysisManagers analyses(builder);
   bool loops = options.getBarrierMode() == BarrierMode::Loops;
   bool lanes = options.shouldVectorize();
+  unsigned subgroupSize = options.subgroupSize;
   llvm::ModulePassManager passes;
   if (level == OptLevel::O0) {
     passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
@@ -139,12 +140,12 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
     // The workgroup entries are cut from the simplified invocation body,
     // then simplified themselves before loop vectorization.
     builder.registerOptimizerEarlyEPCallback(
-        [&builder, &machine, loops, lanes, deferred](
+        [&builder, &machine, loops, lanes, subgroupSize, deferred](
             llvm::ModulePassManager &modulePasses,
             llvm::OptimizationLevel optLevel, llvm::ThinOrFullLTOPhase phase) {
           if (loops)
-            modulePasses.addPass(
-                WorkgroupLoopsPass(lanes ? &machine : nullptr));
+            modulePasses.addPass(WorkgroupLoopsPass(
+                lanes ? &machine : nullptr, 0, lanes ? subgroupSize : 0));
           if (lanes)
             modulePasses.addPass(InvocationVectorizerPass(machine));
           modulePasses.addPass(llvm::createModuleToFunctionPassAdaptor(

@@ -189,6 +189,9 @@ static std::string getCacheKey(const SpirvBinary &binary,
       (options.getBarrierMode() == BarrierMode::Loops ? "|loops" : "|fibers") +
       (options.robust ? "|robust" : "") +
       (options.shouldVectorize() ? "|lanes" : "") +
+      (options.subgroupSize
+           ? "|subgroup-size=" + std::to_string(options.subgroupSize)
+           : "") +
       (options.checkBounds ? "|check-bounds" : "") +
       (options.debug
            ? "|debug|" + options.listingName + "|" + options.listingDirectory

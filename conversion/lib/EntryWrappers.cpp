@@ -166,7 +166,8 @@ static void buildKernelInfo(OpBuilder &b, Location loc,
                        static_cast<uint32_t>(layout.stageInputSize),
                        static_cast<uint32_t>(layout.stageOutputSize),
                        static_cast<uint32_t>(layout.stageVariables.size()),
-                       /*simd_lanes=*/1};
+                       /*simd_lanes=*/1,
+                       /*subgroup_size=*/0};
   static_assert(sizeof(fields) == sizeof(spvb_kernel_info),
                 "kernel info fields follow kernel_abi.h");
   auto type = LLVM::LLVMArrayType::get(i32, std::size(fields));

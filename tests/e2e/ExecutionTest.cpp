@@ -24,6 +24,7 @@ protected:
     CompileOptions options;
     options.barriers = barriers;
     options.optLevel = optLevel;
+    options.subgroupSize = subgroupSize;
     for (const std::string &spec : specs)
       options.specializations.push_back(cantFail(parseSpecArgument(spec)));
     return compileGlsl(source, options);
@@ -31,6 +32,8 @@ protected:
 
   BarrierMode barriers = BarrierMode::Loops;
   OptLevel optLevel = OptLevel::O2;
+  /// Compile for this subgroup size (0: the dispatch's).
+  uint32_t subgroupSize = 0;
 };
 
 /// Kernels with barriers, run both ways: region loops (optimized and not,
@@ -542,11 +545,39 @@ void main() {
 }
 
 /// Subgroup operations at every subgroup size spv-run offers that a quad
-/// fits in.
-class Subgroups : public Execution,
-                  public ::testing::WithParamInterface<uint32_t> {};
+/// fits in, run by the runtime (the kernel compiled for any size) and in
+/// SIMD lanes (compiled for the size, each chunk of lanes a subgroup).
+struct SubgroupSetup {
+  uint32_t size;
+  bool inLanes;
+};
 
-INSTANTIATE_TEST_SUITE_P(Sizes, Subgroups, ::testing::Values(4u, 8u, 32u, 64u));
+class Subgroups : public Execution,
+                  public ::testing::WithParamInterface<SubgroupSetup> {
+protected:
+  void SetUp() override {
+    if (GetParam().inLanes)
+      subgroupSize = GetParam().size;
+  }
+  /// The lanes must not fall back to the runtime silently.
+  void expectLanes(const Kernel &kernel) const {
+    EXPECT_EQ(kernel.entry.info.subgroup_size, subgroupSize);
+    if (subgroupSize)
+      EXPECT_EQ(kernel.entry.info.workgroup_entry,
+                uint32_t(SPVB_WORKGROUP_ENTRY_REGIONS));
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(
+    Sizes, Subgroups,
+    ::testing::Values(SubgroupSetup{4, false}, SubgroupSetup{8, false},
+                      SubgroupSetup{32, false}, SubgroupSetup{64, false},
+                      SubgroupSetup{4, true}, SubgroupSetup{8, true},
+                      SubgroupSetup{32, true}, SubgroupSetup{64, true}),
+    [](const ::testing::TestParamInfo<SubgroupSetup> &info) {
+      return std::to_string(info.param.size) +
+             (info.param.inLanes ? "InLanes" : "");
+    });
 
 TEST_P(Subgroups, EveryClassOfOperation) {
   auto kernel = compile(R"(
@@ -593,9 +624,11 @@ void main() {
 }
 )");
   ASSERT_TRUE(kernel);
-  EXPECT_EQ(kernel->entry.info.workgroup_entry,
-            uint32_t(SPVB_WORKGROUP_ENTRY_NONE));
-  const uint32_t size = GetParam(), groups = 2;
+  if (!subgroupSize)
+    EXPECT_EQ(kernel->entry.info.workgroup_entry,
+              uint32_t(SPVB_WORKGROUP_ENTRY_NONE));
+  expectLanes(*kernel);
+  const uint32_t size = GetParam().size, groups = 2;
   std::vector<uint32_t> r(groups * 64 * 24, 0xdead);
   Dispatch dispatch(kernel);
   dispatch.bindBuffer(0, 0, r.data(), r.size() * 4);
@@ -657,7 +690,9 @@ void main() {
     }
 }
 
-TEST_F(Execution, SubgroupsMeetAgainAfterADivergentLoop) {
+TEST_P(Subgroups, MeetAgainAfterADivergentLoop) {
+  if (GetParam().size != 32)
+    GTEST_SKIP() << "the counts below are for subgroups of 32";
   // Each invocation loops l % 4 times, with a subgroup operation inside;
   // the one after the loop sees the whole subgroup again.
   auto kernel = compile(R"(
@@ -675,6 +710,7 @@ void main() {
 }
 )");
   ASSERT_TRUE(kernel);
+  expectLanes(*kernel);
   std::vector<uint32_t> r(128, 0xdead);
   Dispatch dispatch(kernel);
   dispatch.bindBuffer(0, 0, r.data(), r.size() * 4);
@@ -696,6 +732,67 @@ void main() {
     EXPECT_EQ(r[l * 2], acc[l]) << l;
     EXPECT_EQ(r[l * 2 + 1], subgroupTotal) << l;
   }
+}
+
+TEST_P(Subgroups, FloatSumsCombinePairwise) {
+  // The lanes' and the runtime's order: a pairwise tree, lower half first.
+  // In a subgroup of 4 holding 1e8, 1, -1e8, 1 (floats step by 8 near 1e8):
+  // (1e8 + 1) + (-1e8 + 1) = 1e8 - 1e8 = 0, where a running sum gives 1.
+  if (GetParam().size != 4)
+    GTEST_SKIP() << "the values below are for subgroups of 4";
+  auto kernel = compile(R"(
+#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 8) in;
+layout(set = 0, binding = 0) buffer B { float v[]; };
+void main() {
+  uint l = gl_LocalInvocationIndex;
+  float x = v[l];
+  v[8u + l] = subgroupAdd(x);
+  v[16u + l] = subgroupInclusiveAdd(x);
+}
+)");
+  ASSERT_TRUE(kernel);
+  expectLanes(*kernel);
+  std::vector<float> v(24, -7.0f);
+  const float in[8] = {1e8f, 1, -1e8f, 1, 2, 3, 4, 5};
+  std::copy(std::begin(in), std::end(in), v.begin());
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, v.data(), v.size() * 4);
+  runtime::Launcher launcher(1, 4);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {1, 1, 1})), "<success>");
+  const float sums[8] = {0, 0, 0, 0, 14, 14, 14, 14};
+  // The scan's step of 1 gives 1e8, 1e8 + 1 = 1e8, 1 - 1e8 = -1e8 and
+  // -1e8 + 1 = -1e8; the step of 2 adds lanes 0 and 1 to lanes 2 and 3:
+  // 0 and 0 (a running sum ends in 1).
+  const float scans[8] = {1e8f, 1e8f, 0, 0, 2, 5, 9, 14};
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(v[8 + i], sums[i]) << i;
+    EXPECT_EQ(v[16 + i], scans[i]) << i;
+  }
+}
+
+TEST_F(Execution, KernelCompiledForASubgroupSizeRefusesAnother) {
+  subgroupSize = 16;
+  auto kernel = compile(R"(
+#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { uint v[]; };
+void main() { v[gl_LocalInvocationIndex] = subgroupAdd(1u); }
+)");
+  ASSERT_TRUE(kernel);
+  EXPECT_EQ(kernel->entry.info.subgroup_size, 16u);
+  std::vector<uint32_t> v(64, 0);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, v.data(), v.size() * 4);
+  runtime::Launcher other(1, 8);
+  EXPECT_EQ(errorText(dispatch.run(other, {1, 1, 1})),
+            "error: the kernel was compiled for subgroups of 16 invocations, "
+            "dispatched with 8");
+  runtime::Launcher same(1, 16);
+  ASSERT_EQ(errorText(dispatch.run(same, {1, 1, 1})), "<success>");
+  EXPECT_EQ(v, std::vector<uint32_t>(64, 16));
 }
 
 TEST_F(Execution, StorageImagesAndTexelBuffers) {

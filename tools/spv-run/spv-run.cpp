@@ -1049,6 +1049,19 @@ int main(int argc, char **argv) {
     return 0;
   }
 
+  // Subgroup results depend on the subgroup size, so --compare runs the CPU
+  // with the device's unless the command line picks one. The kernel is
+  // compiled for it, as a GPU driver compiles a pipeline.
+  uint32_t cpuSubgroupSize = *subgroupSize;
+  if (backends->compare() && !subgroupSizeArg.getNumOccurrences()) {
+    Expected<uint32_t> deviceSize =
+        run::getCompareSubgroupSize(vulkanResult->subgroupSize);
+    if (!deviceSize)
+      return fail(deviceSize.takeError());
+    cpuSubgroupSize = *deviceSize;
+  }
+  options->subgroupSize = cpuSubgroupSize;
+
   Expected<std::unique_ptr<JitCompiler>> jit =
       tools::createJitCompiler(options->debug);
   if (!jit)
@@ -1067,16 +1080,6 @@ int main(int argc, char **argv) {
                                    job.push.has_value(), shaderPath))
     return fail(std::move(error));
 
-  // Subgroup results depend on the subgroup size, so --compare runs the CPU
-  // with the device's unless the command line picks one.
-  uint32_t cpuSubgroupSize = *subgroupSize;
-  if (backends->compare() && !subgroupSizeArg.getNumOccurrences()) {
-    Expected<uint32_t> deviceSize =
-        run::getCompareSubgroupSize(vulkanResult->subgroupSize);
-    if (!deviceSize)
-      return fail(deviceSize.takeError());
-    cpuSubgroupSize = *deviceSize;
-  }
   runtime::Launcher launcher(threads, cpuSubgroupSize);
   launcher.setReverseOrder(workgroupOrderArg == "reverse");
   // The invocation to debug, through a build a debugger sees; the JIT that
@@ -1169,7 +1172,8 @@ int main(int argc, char **argv) {
       {"uses_barriers", (*kernel)->entry.info.uses_barriers != 0},
       {"workgroup_entry",
        getWorkgroupEntryName((*kernel)->entry.info.workgroup_entry)},
-      {"simd_lanes", (*kernel)->entry.info.simd_lanes}};
+      {"simd_lanes", (*kernel)->entry.info.simd_lanes},
+      {"subgroups_in_lanes", (*kernel)->entry.info.subgroup_size != 0}};
   if (backends->compare())
     return reportComparison(std::move(result), *vulkanShader, *vulkanResult,
                             buffers, job.addresses, job.prints, groups, *repeat,

@@ -3,6 +3,7 @@
 
 #include "LaneDivergence.h"
 #include "LaneMasks.h"
+#include "LaneSubgroups.h"
 #include "spvbridge/cpu_runtime/AbiSymbols.h"
 
 #include "spvbridge/cpu_runtime/kernel_abi.h"
@@ -60,11 +61,13 @@ unsigned spvb::getLaneCount(TargetMachine *machine, const Function &invocation,
 /// after the other (printf's output order) or all together (subgroups,
 /// barriers), and the checks that report the first fault of a dispatch in
 /// invocation order.
-static bool keepsInvocationOrder(const CallBase &call, bool fragment) {
+static bool keepsInvocationOrder(const CallBase &call, bool fragment,
+                                 bool subgroupChunks) {
   StringRef callee = call.getCalledFunction()->getName();
   // Derivatives of a fragment shader's quads are shuffles of four lanes.
   if (callee == abi::kSubgroup)
-    return !fragment || !isQuadDerivative(call);
+    return !(fragment && isQuadDerivative(call)) &&
+           !(subgroupChunks && getLaneSubgroupCall(call));
   return callee == abi::kControlBarrier || callee == abi::kPrintf ||
          callee == abi::kRecordAccess || callee == abi::kUndefined ||
          callee == abi::kFault;
@@ -126,11 +129,11 @@ static void expandReductions(Function &function) {
   }
 }
 
-bool spvb::canRunInLanes(Function &body, bool fragment) {
+bool spvb::canRunInLanes(Function &body, bool fragment, bool subgroupChunks) {
   for (Instruction &inst : instructions(body)) {
     auto *call = dyn_cast<CallBase>(&inst);
-    if (call &&
-        (!call->getCalledFunction() || keepsInvocationOrder(*call, fragment)))
+    if (call && (!call->getCalledFunction() ||
+                 keepsInvocationOrder(*call, fragment, subgroupChunks)))
       return false;
   }
   expandReductions(body);

@@ -30,10 +30,12 @@ unsigned getLaneCount(llvm::TargetMachine *machine,
                       unsigned forced);
 
 /// Whether the inlined `body` calls nothing whose meaning depends on
-/// running the invocations one after the other or all together. If so,
-/// readies it for structurizing: its vector reductions become scalar
-/// operations and what is undefined (unreachable) returns.
-bool canRunInLanes(llvm::Function &body, bool fragment);
+/// running the invocations one after the other or all together (except
+/// subgroup instructions lanes run, given `subgroupChunks`: each chunk is a
+/// subgroup). If so, readies it for structurizing: its vector reductions
+/// become scalar operations and what is undefined (unreachable) returns.
+bool canRunInLanes(llvm::Function &body, bool fragment,
+                   bool subgroupChunks = false);
 
 /// Structurizes `body` and marks its masks (LaneMasks.h); `divergent` gets
 /// the values the uniformity analysis found varying. False if its control

@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "LaneWidening.h"
 
+#include "LaneSubgroups.h"
+
 #include "spvbridge/cpu_runtime/AbiSymbols.h"
 #include "spvbridge/cpu_runtime/QuadDerivatives.h"
 
@@ -82,7 +84,7 @@ bool spvb::isQuadDerivative(const CallBase &call) {
 bool spvb::needsLaneBlocks(const Function &body) {
   for (const User *user : body.getArg(1)->users())
     if (const auto *call = dyn_cast<CallBase>(user))
-      if (!isQuadDerivative(*call))
+      if (!isQuadDerivative(*call) && !getLaneSubgroupCall(*call))
         return true;
   return false;
 }
@@ -226,6 +228,12 @@ private:
   bool widenSample2(CallInst &call);
   bool widenArithmetic(Instruction &inst);
   bool widenQuadDerivative(CallInst &call);
+  bool widenSubgroupCall(CallInst &call, const LaneSubgroupCall &lane);
+  /// Component `c` of the `type` elements at each lane's `pointer`:
+  /// loaded (`values` null) or stored for the active lanes; null if
+  /// the pointer is not known.
+  Value *accessComponent(Value *pointer, Type *type, unsigned c,
+                         Value *values = nullptr);
   unsigned getMathWidth(const CallInst &call);
   std::string getMathName(const CallInst &call, unsigned width);
   Value *callInParts(const CallInst &call, ArrayRef<Value *> args,
@@ -475,6 +483,21 @@ void LaneWidener::findRegisterAllocas() {
             0xff;
         for (unsigned c = 0; c < count; ++c)
           note(4 * c, f32);
+        continue;
+      }
+      if (std::optional<LaneSubgroupCall> lane =
+              call && frame.subgroupSize ? getLaneSubgroupCall(*call)
+                                         : std::nullopt) {
+        auto noteComponents = [&](Type *type, unsigned count) {
+          for (unsigned c = 0; c < count; ++c)
+            note(c * layout.getTypeStoreSize(type), type);
+        };
+        if (call->getArgOperand(kSubgroupOperand0) == alloca)
+          noteComponents(lane->operandType, lane->operandCount);
+        if (call->getArgOperand(kSubgroupOperand0 + 1) == alloca)
+          noteComponents(Type::getInt32Ty(context), lane->hasIndex ? 1 : 0);
+        if (call->getArgOperand(kSubgroupResult) == alloca)
+          noteComponents(lane->resultType, lane->resultCount);
         continue;
       }
       if (call && takesSample2Lanes(*call) &&
@@ -1108,6 +1131,9 @@ bool LaneWidener::widenCall(CallInst &call) {
     return widenMaskOperation(call, callee->getName());
   if (isQuadDerivative(call))
     return widenQuadDerivative(call);
+  if (frame.subgroupSize)
+    if (std::optional<LaneSubgroupCall> lane = getLaneSubgroupCall(call))
+      return widenSubgroupCall(call, *lane);
   if (takesSample2Lanes(call))
     return widenSample2(call);
   if (call.isConvergent() || call.isInlineAsm())
@@ -1386,6 +1412,53 @@ bool LaneWidener::widenQuadDerivative(CallInst &call) {
     else
       storeElement(getElementSlot(destination, 4 * c), result);
   }
+  return true;
+}
+
+Value *LaneWidener::accessComponent(Value *pointer, Type *type, unsigned c,
+                                    Value *values) {
+  uint64_t offset = c * layout.getTypeStoreSize(type);
+  if (AllocaInst *slot = getElementSlot(pointer, offset)) {
+    if (slot->getAllocatedType() != widen(type))
+      return nullptr;
+    if (!values)
+      return loadElement(slot);
+    storeElement(slot, values);
+    return values;
+  }
+  Value *addresses = vector(pointer);
+  if (!addresses)
+    return nullptr;
+  addresses = b.CreateConstGEP1_64(b.getInt8Ty(), addresses, offset);
+  Align align = layout.getABITypeAlign(type);
+  if (!values)
+    return b.CreateMaskedGather(widen(type), addresses, align, loadActive());
+  b.CreateMaskedScatter(values, addresses, align, loadActive());
+  return values;
+}
+
+/// A subgroup instruction of a chunk that is one subgroup, as vector
+/// operations (LaneSubgroups.h).
+bool LaneWidener::widenSubgroupCall(CallInst &call,
+                                    const LaneSubgroupCall &lane) {
+  SmallVector<Value *> operands;
+  for (unsigned c = 0; lane.operandType && c < lane.operandCount; ++c) {
+    operands.push_back(accessComponent(call.getArgOperand(kSubgroupOperand0),
+                                       lane.operandType, c));
+    if (!operands.back())
+      return false;
+  }
+  Value *index = nullptr;
+  if (lane.hasIndex &&
+      !(index = accessComponent(call.getArgOperand(kSubgroupOperand0 + 1),
+                                b.getInt32Ty(), 0)))
+    return false;
+  SmallVector<Value *> results = emitLaneSubgroupCall(
+      b, lane, operands, index, loadActive(), frame.subgroupSize);
+  for (auto [c, result] : enumerate(results))
+    if (!accessComponent(call.getArgOperand(kSubgroupResult), lane.resultType,
+                         c, result))
+      return false;
   return true;
 }
 

@@ -53,6 +53,9 @@ struct LaneFrame {
   bool rowHoldsChunk = false;
   /// Whether the workgroup is one row (its y and z extents are 1).
   bool oneRow = false;
+  /// Nonzero: each chunk is one whole subgroup of this size, whose
+  /// instructions the lanes run (LaneSubgroups.h).
+  unsigned subgroupSize = 0;
   /// The workgroup's invocation count, the scalar workgroup id times the
   /// workgroup size per dimension, and the end of the block before the
   /// loop over chunks, where values for the whole workgroup go.

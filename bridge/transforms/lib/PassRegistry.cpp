@@ -8,6 +8,7 @@
 #include "spvbridge/transforms/WorkgroupLoops.h"
 
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 using namespace spvb;
@@ -55,9 +56,18 @@ void spvb::registerTransformPasses(PassBuilder &builder,
           passes.addPass(InvocationVectorizerPass(machine, lanes));
           return true;
         }
+        // spvb-workgroup-loops<lanes=N> or <lanes=N;subgroup-size=S>.
         if (name.consume_front("spvb-workgroup-loops<") &&
-            name.consume_back(">") && parseLanes(name, lanes)) {
-          passes.addPass(WorkgroupLoopsPass(nullptr, lanes));
+            name.consume_back(">")) {
+          auto [lanesParameter, subgroupParameter] = name.split(';');
+          unsigned subgroupSize = 0;
+          if (!parseLanes(lanesParameter, lanes) ||
+              (!subgroupParameter.empty() &&
+               (!subgroupParameter.consume_front("subgroup-size=") ||
+                subgroupParameter.getAsInteger(10, subgroupSize) ||
+                !isPowerOf2_32(subgroupSize) || subgroupSize > 64)))
+            return false;
+          passes.addPass(WorkgroupLoopsPass(nullptr, lanes, subgroupSize));
           return true;
         }
         return false;

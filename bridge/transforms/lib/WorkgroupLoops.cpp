@@ -16,6 +16,12 @@
 // the next region reads the results. Other subgroup instructions keep the
 // kernel on fibers.
 //
+// A compute kernel compiled for subgroups of S invocations runs in chunks
+// of S lanes (or one chunk for the whole workgroup), each chunk one
+// subgroup: its subgroup instructions are then vector operations inside
+// the regions (LaneSubgroups.h), wherever they are, and cut nothing. If a
+// region with one cannot run in lanes, the kernel is built as above.
+//
 // Given W lanes, each region that can be runs W invocations at a time: the
 // region becomes a body of its own (its values from earlier regions in
 // scratch arrays, its exit id stored per invocation), which the lane
@@ -30,6 +36,7 @@
 #include "LaneChunks.h"
 #include "LaneDivergence.h"
 #include "LaneMasks.h"
+#include "LaneSubgroups.h"
 #include "LaneWidening.h"
 #include "spvbridge/cpu_runtime/AbiSymbols.h"
 
@@ -65,6 +72,8 @@ ALWAYS_ENABLED_STATISTIC(NumRegionKernels, "Kernels given region loops");
 ALWAYS_ENABLED_STATISTIC(NumFiberKernels, "Kernels left on fibers");
 ALWAYS_ENABLED_STATISTIC(NumRegions, "Regions between barriers");
 ALWAYS_ENABLED_STATISTIC(NumLaneRegions, "Regions run in SIMD lanes");
+ALWAYS_ENABLED_STATISTIC(NumSubgroupLaneKernels,
+                         "Kernels whose subgroup instructions run in lanes");
 
 using namespace llvm;
 using namespace spvb;
@@ -126,9 +135,13 @@ struct ExitTally {
 
 class WorkgroupLoopsBuilder {
 public:
+  /// `subgroupChunks`: the subgroup size S, if each chunk of `lanes` is one
+  /// subgroup whose instructions the lanes run; else 0.
   WorkgroupLoopsBuilder(Module &module, Function &invocation,
-                        ArrayRef<uint32_t> info, unsigned lanes)
-      : module(module), invocation(invocation), lanes(lanes) {
+                        ArrayRef<uint32_t> info, unsigned lanes,
+                        unsigned subgroupChunks = 0)
+      : module(module), invocation(invocation), lanes(lanes),
+        subgroupChunks(subgroupChunks) {
     for (int d = 0; d < 3; ++d)
       size[d] = info[infoField(offsetof(spvb_kernel_info, workgroup_size)) + d];
     count = size[0] * size[1] * size[2];
@@ -153,6 +166,7 @@ private:
   findDivergentBlocks(UniformityInfo &uniformity,
                       const PostDominatorTree &postDom);
   bool isRegionSubgroupCall(CallBase &call) const;
+  bool hasSubgroupCall(const Region &region) const;
   void splitAtBarriers();
   void emitSubgroupCall(CallBase &call);
   void collectRegion(BasicBlock *start);
@@ -178,6 +192,7 @@ private:
   Module &module;
   Function &invocation;
   unsigned lanes;
+  unsigned subgroupChunks;
   bool fragment;
   uint32_t size[3];
   uint32_t count;
@@ -240,6 +255,11 @@ bool WorkgroupLoopsBuilder::cloneAndInline() {
       if (Function *callee = call->getCalledFunction())
         if (callee->getName() == abi::kSubgroup)
           subgroupOperations.push_back(call);
+  if (subgroupChunks)
+    return !subgroupOperations.empty() &&
+           all_of(subgroupOperations, [](CallBase *call) {
+             return getLaneSubgroupCall(*call).has_value();
+           });
   if (subgroupOperations.empty())
     return true;
   FunctionAnalysisManager analyses;
@@ -300,13 +320,23 @@ bool WorkgroupLoopsBuilder::isRegionSubgroupCall(CallBase &call) const {
          inSlot(call.getArgOperand(9), false);
 }
 
+bool WorkgroupLoopsBuilder::hasSubgroupCall(const Region &region) const {
+  for (BasicBlock *block : region.blocks)
+    for (Instruction &inst : *block)
+      if (auto *call = dyn_cast<CallBase>(&inst))
+        if (Function *callee = call->getCalledFunction();
+            callee && callee->getName() == abi::kSubgroup)
+          return true;
+  return false;
+}
+
 void WorkgroupLoopsBuilder::splitAtBarriers() {
   SmallVector<CallBase *> calls;
   for (Instruction &inst : instructions(*body))
     if (auto *call = dyn_cast<CallBase>(&inst))
       if (Function *callee = call->getCalledFunction())
         if (callee->getName() == abi::kControlBarrier ||
-            callee->getName() == abi::kSubgroup)
+            (callee->getName() == abi::kSubgroup && !subgroupChunks))
           calls.push_back(call);
   // Each cut gets a block of its own, whose successor has no phis.
   for (CallBase *call : calls) {
@@ -664,6 +694,9 @@ bool WorkgroupLoopsBuilder::emitRegion(unsigned index) {
     emitSubgroupCall(*subgroupCalls[index - 1]);
   if (lanes && emitLaneRegion(index, preheader))
     return true;
+  // Subgroup instructions need their subgroup's chunk.
+  if (subgroupChunks && hasSubgroupCall(region))
+    return false;
   auto *head = BasicBlock::Create(context, name, entry);
   auto *latch = BasicBlock::Create(context, name + ".latch", entry);
   auto *done = BasicBlock::Create(context, name + ".done", entry);
@@ -837,14 +870,14 @@ bool WorkgroupLoopsBuilder::emitLaneRegion(unsigned index, BasicBlock *start) {
   // Fewer invocations than a chunk (a tree reduction's last steps) run
   // faster one by one than in mostly inactive lanes.
   auto [limit, skipped] = getGuardedBound(regions[index]);
-  if (limit < lanes)
+  if (limit < lanes && !(subgroupChunks && hasSubgroupCall(regions[index])))
     return false;
   Function *region = buildRegionBody(index);
   if (!region)
     return false;
   scope_exit erase([&] { region->eraseFromParent(); });
   DenseSet<const Value *> divergent;
-  if (!canRunInLanes(*region, fragment) ||
+  if (!canRunInLanes(*region, fragment, subgroupChunks != 0) ||
       !prepareLaneBody(*region, lanes, divergent))
     return false;
 
@@ -859,6 +892,7 @@ bool WorkgroupLoopsBuilder::emitLaneRegion(unsigned index, BasicBlock *start) {
   IRBuilder<> allocas(&entry->getEntryBlock().front());
   LaneFrame frame;
   frame.lanes = lanes;
+  frame.subgroupSize = subgroupChunks;
   frame.dispatch = entry->getArg(0);
   // The workgroup's private copy: no store to memory a kernel reaches
   // changes its fields, which LLVM then keeps in registers.
@@ -1048,7 +1082,8 @@ Function *WorkgroupLoopsBuilder::build(StringRef symbol) {
     if (!emitRegion(index)) {
       LLVM_DEBUG(dbgs() << "spvb: region " << index << " of "
                         << invocation.getName()
-                        << " uses a value from another region\n");
+                        << " uses a value from another region or its "
+                           "subgroup instructions cannot run in lanes\n");
       entry->eraseFromParent();
       return nullptr;
     }
@@ -1074,7 +1109,7 @@ PreservedAnalyses WorkgroupLoopsPass::run(Module &module,
         auto *call = dyn_cast<CallBase>(user);
         return call && isQuadDerivative(*call);
       });
-  bool vectorize = machine || lanes;
+  bool vectorize = machine || lanes || subgroupSize;
   for (KernelInfoGlobal &kernel : getKernelInfoGlobals(module)) {
     bool barriers = kernel.field(offsetof(spvb_kernel_info, uses_barriers));
     bool fragment = kernel.field(offsetof(spvb_kernel_info, execution_model)) ==
@@ -1087,6 +1122,36 @@ PreservedAnalyses WorkgroupLoopsPass::run(Module &module,
     for (int d = 0; d < 3; ++d)
       invocations *=
           kernel.field(offsetof(spvb_kernel_info, workgroup_size) + 4 * d);
+    auto record = [&](const WorkgroupLoopsBuilder &builder, unsigned width) {
+      ++NumRegionKernels;
+      NumRegions += builder.getRegionCount();
+      NumLaneRegions += builder.getLaneRegionCount();
+      kernel.field(offsetof(spvb_kernel_info, workgroup_entry)) =
+          SPVB_WORKGROUP_ENTRY_REGIONS;
+      if (builder.getLaneRegionCount())
+        kernel.field(offsetof(spvb_kernel_info, simd_lanes)) = width;
+      kernel.field(offsetof(spvb_kernel_info, workgroup_scratch_size)) =
+          builder.getScratchSize();
+      changed = true;
+    };
+    // Subgroup instructions in lanes: chunks of S lanes, or one for a
+    // workgroup of fewer invocations.
+    bool compute = kernel.field(offsetof(spvb_kernel_info, execution_model)) ==
+                   spv::ExecutionModelGLCompute;
+    if (vectorize && subgroupSize && compute && usesSubgroups &&
+        !onlyDerivatives) {
+      unsigned width =
+          getLaneCount(nullptr, *kernel.invocation, invocations, subgroupSize);
+      WorkgroupLoopsBuilder builder(module, *kernel.invocation, kernel.fields,
+                                    width, subgroupSize);
+      if (width && builder.build(kernel.workgroupSymbol)) {
+        ++NumSubgroupLaneKernels;
+        record(builder, width);
+        kernel.field(offsetof(spvb_kernel_info, subgroup_size)) = subgroupSize;
+        kernel.store();
+        continue;
+      }
+    }
     unsigned width = vectorize ? getLaneCount(machine, *kernel.invocation,
                                               invocations, lanes)
                                : 0;
@@ -1096,17 +1161,8 @@ PreservedAnalyses WorkgroupLoopsPass::run(Module &module,
       ++NumFiberKernels;
       continue;
     }
-    ++NumRegionKernels;
-    NumRegions += builder.getRegionCount();
-    NumLaneRegions += builder.getLaneRegionCount();
-    kernel.field(offsetof(spvb_kernel_info, workgroup_entry)) =
-        SPVB_WORKGROUP_ENTRY_REGIONS;
-    if (builder.getLaneRegionCount())
-      kernel.field(offsetof(spvb_kernel_info, simd_lanes)) = width;
-    kernel.field(offsetof(spvb_kernel_info, workgroup_scratch_size)) =
-        builder.getScratchSize();
+    record(builder, width);
     kernel.store();
-    changed = true;
   }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -163,47 +163,49 @@ bool isArithmetic(uint32_t opcode) {
          opcode <= spv::OpGroupNonUniformLogicalXor;
 }
 
-std::string runArithmetic(llvm::ArrayRef<SubgroupMember> members) {
+/// Reductions and scans combine the subgroup's lanes (the identity in
+/// those without a member) in the order SIMD lanes do
+/// (bridge/transforms/lib/LaneSubgroups.cpp), so that the bits are the
+/// same however the kernel runs: a reduction as a pairwise tree, the lower
+/// half of each pair first; a scan by doubling steps (Hillis and Steele),
+/// the lower lane first.
+std::string runArithmetic(llvm::ArrayRef<SubgroupMember> members,
+                          uint32_t subgroupSize) {
   const SubgroupCall &first = *members.front().call;
   TypeDesc type(first.operandDesc);
   Combiner combine(first.opcode, type);
   uint32_t operation = first.groupOperation;
   if (operation > spv::GroupOperationClusteredReduce)
     return llvm::formatv("group operation {0} is not supported", operation);
-  uint32_t cluster = std::max<uint32_t>(first.clusterSize, 1);
-  bool reduce = operation == spv::GroupOperationReduce ||
-                operation == spv::GroupOperationClusteredReduce;
-  // Which total a member of a reduction takes: its cluster's (local ids
-  // are below 64, so are clusters).
-  auto clusterOf = [&](const SubgroupMember &member) {
-    return operation == spv::GroupOperationReduce
-               ? 0u
-               : std::min<uint32_t>(member.localId / cluster, 63);
-  };
+  uint32_t lanes = std::min<uint32_t>(subgroupSize, 64);
+  uint32_t width = operation == spv::GroupOperationClusteredReduce
+                       ? std::clamp<uint32_t>(first.clusterSize, 1, lanes)
+                       : lanes;
   for (unsigned c = 0; c < type.count; ++c) {
-    if (reduce) {
-      // Each total once, combined in local id order.
-      std::array<uint64_t, 64> totals;
-      totals.fill(combine.identity());
-      for (const SubgroupMember &member : members) {
-        uint64_t &total = totals[clusterOf(member)];
-        total = combine(total, loadComponent(member.call->operand0, type, c));
-      }
+    std::array<uint64_t, 64> values;
+    values.fill(combine.identity());
+    for (const SubgroupMember &member : members)
+      values[member.localId] = loadComponent(member.call->operand0, type, c);
+    if (operation == spv::GroupOperationReduce ||
+        operation == spv::GroupOperationClusteredReduce) {
+      // Each group of `width` lanes' total lands in its first lane.
+      for (uint32_t distance = 1; distance < width; distance *= 2)
+        for (uint32_t lane = 0; lane + distance < lanes; lane += 2 * distance)
+          values[lane] = combine(values[lane], values[lane + distance]);
       for (const SubgroupMember &member : members)
-        storeComponent(member.call->result, type, c, totals[clusterOf(member)]);
+        storeComponent(member.call->result, type, c,
+                       values[member.localId & ~(width - 1)]);
       continue;
     }
-    uint64_t running = combine.identity();
+    for (uint32_t distance = 1; distance < lanes; distance *= 2)
+      for (uint32_t lane = lanes - 1; lane >= distance; --lane)
+        values[lane] = combine(values[lane - distance], values[lane]);
     for (const SubgroupMember &member : members) {
-      uint64_t value = loadComponent(member.call->operand0, type, c);
-      uint64_t result = 0;
-      if (operation == spv::GroupOperationInclusiveScan) {
-        running = combine(running, value);
-        result = running;
-      } else { // ExclusiveScan
-        result = running;
-        running = combine(running, value);
-      }
+      uint32_t id = member.localId;
+      uint64_t result = operation == spv::GroupOperationInclusiveScan
+                            ? values[id]
+                        : id ? values[id - 1]
+                             : combine.identity();
       storeComponent(member.call->result, type, c, result);
     }
   }
@@ -320,7 +322,7 @@ spvb::runtime::runSubgroupOperation(llvm::ArrayRef<SubgroupMember> members,
   const SubgroupCall &first = *members.front().call;
   uint32_t opcode = first.opcode;
   if (isArithmetic(opcode))
-    return runArithmetic(members);
+    return runArithmetic(members, subgroupSize);
 
   TypeDesc operandType(first.operandDesc), resultType(first.resultDesc);
   std::array<const SubgroupCall *, 64> byId{};

@@ -22,23 +22,25 @@
 
 using namespace spvb::runtime;
 
-/// Each subgroup's sum of a 32-bit scalar, in local id order as
-/// runSubgroupOperation adds: the reductions kernels use most, without
-/// going through type descriptors per element.
+/// Each subgroup's sum of a 32-bit scalar, as a pairwise tree over its
+/// lanes as runSubgroupOperation adds: the reductions kernels use most,
+/// without going through type descriptors per element.
 template <typename T>
 static void reduceSum(uint32_t count, uint32_t subgroupSize,
                       const uint8_t *operand, uint64_t operandStride,
                       uint8_t *result, uint64_t resultStride) {
   for (uint32_t begin = 0; begin < count; begin += subgroupSize) {
     uint32_t end = std::min(begin + subgroupSize, count);
-    T total = 0;
-    for (uint32_t index = begin; index < end; ++index) {
-      T value;
-      std::memcpy(&value, operand + index * operandStride, sizeof(T));
-      total += value;
-    }
+    T values[SPVB_MAX_SUBGROUP_SIZE] = {};
     for (uint32_t index = begin; index < end; ++index)
-      std::memcpy(result + index * resultStride, &total, sizeof(T));
+      std::memcpy(&values[index - begin], operand + index * operandStride,
+                  sizeof(T));
+    for (uint32_t distance = 1; distance < subgroupSize; distance *= 2)
+      for (uint32_t lane = 0; lane + distance < subgroupSize;
+           lane += 2 * distance)
+        values[lane] += values[lane + distance];
+    for (uint32_t index = begin; index < end; ++index)
+      std::memcpy(result + index * resultStride, &values[0], sizeof(T));
   }
 }
 

@@ -38,6 +38,11 @@ llvm::Error spvb::runtime::prepareDispatch(const KernelEntry &kernel,
     return makeError(llvm::formatv("error: subgroup size {0} is not a power "
                                    "of two from 1 to {1}",
                                    subgroupSize, kMaxSubgroupSize));
+  if (info.subgroup_size && info.subgroup_size != subgroupSize)
+    return makeError(llvm::formatv("error: the kernel was compiled for "
+                                   "subgroups of {0} invocations, dispatched "
+                                   "with {1}",
+                                   info.subgroup_size, subgroupSize));
   if (resources.bindings.size() < info.binding_count)
     return makeError(llvm::formatv("error: the kernel uses {0} bindings, {1} "
                                    "given",

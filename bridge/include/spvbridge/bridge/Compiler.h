@@ -70,6 +70,11 @@ struct CompileOptions {
   /// Run the invocations of kernels without barriers in SIMD lanes
   /// (--vectorize); off, they run one after the other.
   bool vectorize = true;
+  /// The subgroup size the kernel will be dispatched with, as a GPU
+  /// driver knows it when it compiles a pipeline; 0 if not known. Known,
+  /// a vectorized compute kernel runs its subgroup instructions as SIMD
+  /// operations and refuses a dispatch with another size.
+  uint32_t subgroupSize = 0;
   /// Compile for a source-level debugger (--debug): line tables and
   /// variables in DWARF, no optimization, each invocation its own call (on
   /// its own fiber when the kernel has barriers), and the code registered

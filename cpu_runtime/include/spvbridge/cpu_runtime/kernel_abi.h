@@ -74,7 +74,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 18
+#define SPVB_ABI_VERSION 19
 
 /* Vertices a vertex shader's workgroup shades (its SIMD lanes). */
 #define SPVB_VERTICES_PER_WORKGROUP 16
@@ -177,7 +177,10 @@ typedef struct spvb_kernel_info {
   uint32_t stage_input_size;  /* bytes per invocation, 8-byte multiple */
   uint32_t stage_output_size; /* bytes per invocation, 8-byte multiple */
   uint32_t stage_variable_count;
-  uint32_t simd_lanes; /* invocations the workgroup entry runs at once */
+  uint32_t simd_lanes;    /* invocations the workgroup entry runs at once */
+  uint32_t subgroup_size; /* nonzero: the only subgroup size the kernel runs
+                             with (its subgroup operations are SIMD
+                             operations on chunks of that many lanes) */
 } spvb_kernel_info;
 
 /* One Location-consuming part of a stage's interface (a scalar or vector:

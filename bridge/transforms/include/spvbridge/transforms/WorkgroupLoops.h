@@ -34,17 +34,24 @@ namespace spvb {
 /// shader without barriers whose only subgroup calls are derivatives is
 /// left to the invocation vectorizer, which takes them as shuffles within
 /// each quad.
+///
+/// Given the `subgroupSize` S the kernels will be dispatched with (0: not
+/// known when compiling), a compute kernel's subgroup instructions run in
+/// chunks of S lanes, each one subgroup, where every region holding one can
+/// run in lanes; spvb_NAME_info's subgroup_size then says S, and the runtime
+/// dispatches it with no other.
 class WorkgroupLoopsPass : public llvm::PassInfoMixin<WorkgroupLoopsPass> {
 public:
   explicit WorkgroupLoopsPass(llvm::TargetMachine *machine = nullptr,
-                              unsigned lanes = 0)
-      : machine(machine), lanes(lanes) {}
+                              unsigned lanes = 0, unsigned subgroupSize = 0)
+      : machine(machine), lanes(lanes), subgroupSize(subgroupSize) {}
   llvm::PreservedAnalyses run(llvm::Module &module,
                               llvm::ModuleAnalysisManager &analyses);
 
 private:
   llvm::TargetMachine *machine;
   unsigned lanes;
+  unsigned subgroupSize;
 };
 
 } // namespace spvb
