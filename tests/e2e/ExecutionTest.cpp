@@ -34,6 +34,15 @@ protected:
   OptLevel optLevel = OptLevel::O2;
   /// Compile for this subgroup size (0: the dispatch's).
   uint32_t subgroupSize = 0;
+
+  /// Compiled for a subgroup size, the lanes must not fall back to the
+  /// runtime silently.
+  void expectLanes(const Kernel &kernel) const {
+    EXPECT_EQ(kernel.entry.info.subgroup_size, subgroupSize);
+    if (subgroupSize)
+      EXPECT_EQ(kernel.entry.info.workgroup_entry,
+                uint32_t(SPVB_WORKGROUP_ENTRY_REGIONS));
+  }
 };
 
 /// Kernels with barriers, run both ways: region loops (optimized and not,
@@ -559,14 +568,23 @@ protected:
     if (GetParam().inLanes)
       subgroupSize = GetParam().size;
   }
-  /// The lanes must not fall back to the runtime silently.
-  void expectLanes(const Kernel &kernel) const {
-    EXPECT_EQ(kernel.entry.info.subgroup_size, subgroupSize);
-    if (subgroupSize)
-      EXPECT_EQ(kernel.entry.info.workgroup_entry,
-                uint32_t(SPVB_WORKGROUP_ENTRY_REGIONS));
+};
+
+/// Tests of one subgroup size, run by the runtime and in SIMD lanes.
+class SubgroupPaths : public Execution,
+                      public ::testing::WithParamInterface<bool> {
+protected:
+  /// In lanes, compiles for `size`.
+  void useSize(uint32_t size) {
+    if (GetParam())
+      subgroupSize = size;
   }
 };
+
+INSTANTIATE_TEST_SUITE_P(Paths, SubgroupPaths, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool> &info) {
+                           return info.param ? "InLanes" : "Runtime";
+                         });
 
 INSTANTIATE_TEST_SUITE_P(
     Sizes, Subgroups,
@@ -690,9 +708,8 @@ void main() {
     }
 }
 
-TEST_P(Subgroups, MeetAgainAfterADivergentLoop) {
-  if (GetParam().size != 32)
-    GTEST_SKIP() << "the counts below are for subgroups of 32";
+TEST_P(SubgroupPaths, MeetAgainAfterADivergentLoop) {
+  useSize(32);
   // Each invocation loops l % 4 times, with a subgroup operation inside;
   // the one after the loop sees the whole subgroup again.
   auto kernel = compile(R"(
@@ -734,12 +751,11 @@ void main() {
   }
 }
 
-TEST_P(Subgroups, FloatSumsCombinePairwise) {
+TEST_P(SubgroupPaths, FloatSumsCombinePairwise) {
   // The lanes' and the runtime's order: a pairwise tree, lower half first.
   // In a subgroup of 4 holding 1e8, 1, -1e8, 1 (floats step by 8 near 1e8):
   // (1e8 + 1) + (-1e8 + 1) = 1e8 - 1e8 = 0, where a running sum gives 1.
-  if (GetParam().size != 4)
-    GTEST_SKIP() << "the values below are for subgroups of 4";
+  useSize(4);
   auto kernel = compile(R"(
 #version 450
 #extension GL_KHR_shader_subgroup_arithmetic : require
