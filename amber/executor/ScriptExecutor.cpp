@@ -293,6 +293,9 @@ private:
   llvm::Expected<std::shared_ptr<const Kernel>>
   getKernel(const Pipeline &pipeline);
   runtime::Launcher &getLauncher(uint32_t subgroupSize);
+  /// The subgroup size `pipeline` runs with: the one a shader requires,
+  /// else the executor's.
+  uint32_t getSubgroupSize(const Pipeline &pipeline) const;
 
   const Script &script;
   JitCompiler &jit;
@@ -599,6 +602,8 @@ Executor::getStageKernel(const Pipeline &pipeline, amber::ShaderStage stage,
   compile.source.targetEnv = built->targetEnv;
   compile.source.entry = attachment->entryPoint;
   compile.entryPoint = entry;
+  // As a driver compiles a pipeline: for the subgroup size it runs with.
+  compile.subgroupSize = getSubgroupSize(pipeline);
   compile.specializations.clear();
   for (const Specialization &spec : attachment->specializations) {
     SpecConstantValue value;
@@ -634,6 +639,14 @@ llvm::Expected<StageModule> Executor::getStageModule(const Pipeline &pipeline,
   if (!kernel)
     return kernel.takeError();
   return stageModules[kernel->get()];
+}
+
+uint32_t Executor::getSubgroupSize(const Pipeline &pipeline) const {
+  uint32_t subgroupSize = options.subgroupSize;
+  for (const ShaderAttachment &attachment : pipeline.shaders)
+    if (attachment.subgroup && attachment.subgroup->requiredSize)
+      subgroupSize = attachment.subgroup->requiredSize;
+  return subgroupSize;
 }
 
 runtime::Launcher &Executor::getLauncher(uint32_t subgroupSize) {
@@ -816,13 +829,9 @@ bool Executor::runDispatch(const RunCommand &run) {
       pipeline.pushConstantBuffer.empty()
           ? llvm::ArrayRef<uint8_t>()
           : llvm::ArrayRef<uint8_t>(memory[pipeline.pushConstantBuffer]));
-  uint32_t subgroupSize = options.subgroupSize;
-  for (const ShaderAttachment &attachment : pipeline.shaders)
-    if (attachment.subgroup && attachment.subgroup->requiredSize)
-      subgroupSize = attachment.subgroup->requiredSize;
   llvm::Error error = dispatch.validate();
   if (!error)
-    error = dispatch.run(getLauncher(subgroupSize), run.groups);
+    error = dispatch.run(getLauncher(getSubgroupSize(pipeline)), run.groups);
   writeBackImages();
   if (error) {
     std::string message = llvm::toString(std::move(error));

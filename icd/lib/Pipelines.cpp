@@ -73,11 +73,7 @@ VKAPI_ATTR VkResult VKAPI_CALL spvb_CreateComputePipelines(
           return compiled.takeError();
         pipeline.kernel = std::move(compiled->kernel);
         pipeline.debugKernel = std::move(compiled->debugKernel);
-        if (auto *required = findInChain<
-                VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
-                info.stage.pNext,
-                VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO))
-          pipeline.subgroupSize = required->requiredSubgroupSize;
+        pipeline.subgroupSize = compiled->requiredSubgroupSize;
         return llvm::Error::success();
       });
 }

@@ -81,12 +81,20 @@ spvb::icd::compileStage(Device &device,
   CompileOptions options = device.compileOptions;
   options.entryPoint = stage.pName;
   options.executionModel = model;
+  CompiledStage compiled;
+  if (auto *required = findInChain<
+          VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
+          stage.pNext,
+          VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO))
+    compiled.requiredSubgroupSize = required->requiredSubgroupSize;
+  options.subgroupSize = compiled.requiredSubgroupSize
+                             ? compiled.requiredSubgroupSize
+                             : device.physicalDevice->environment.subgroupSize;
   llvm::Expected<std::vector<SpecConstantValue>> values =
       getSpecializations(binary, stage.pSpecializationInfo);
   if (!values)
     return values.takeError();
   options.specializations = std::move(*values);
-  CompiledStage compiled;
   llvm::Expected<std::shared_ptr<const Kernel>> kernel =
       device.compiler->compile(binary, options);
   if (!kernel)
