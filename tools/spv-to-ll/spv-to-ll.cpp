@@ -16,6 +16,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace llvm;
@@ -36,6 +37,13 @@ static cl::opt<std::string>
                       "mlir-spirv, mlir-llvm"),
              cl::init("llvm"), cl::cat(category));
 
+static cl::opt<std::string> subgroupSize(
+    "subgroup-size",
+    cl::desc("Compile for subgroups of N invocations (a power of two from 1 "
+             "to 64): a compute kernel's subgroup instructions then run in "
+             "SIMD lanes; 0 (default): the dispatch's size"),
+    cl::value_desc("N"), cl::init("0"), cl::cat(category));
+
 using spvb::tools::fail;
 
 int main(int argc, char **argv) {
@@ -53,6 +61,12 @@ int main(int argc, char **argv) {
   Expected<CompileOptions> options = spvb::tools::getCompileOptions();
   if (!options)
     return fail(options.takeError());
+  uint32_t size = 0;
+  if (StringRef(subgroupSize).getAsInteger(10, size) ||
+      (size && (!isPowerOf2_32(size) || size > 64)))
+    return fail("--subgroup-size '" + subgroupSize +
+                "': expected 0 or a power of two from 1 to 64");
+  options->subgroupSize = size;
   // LLVM IR is for people to read: values named as in the shader.
   options->valueNames = emitKind == "llvm" || emitKind == "bc";
   Compiler compiler(*options);
