@@ -39,9 +39,10 @@ protected:
   /// runtime silently.
   void expectLanes(const Kernel &kernel) const {
     EXPECT_EQ(kernel.entry.info.subgroup_size, subgroupSize);
-    if (subgroupSize)
+    if (subgroupSize) {
       EXPECT_EQ(kernel.entry.info.workgroup_entry,
                 uint32_t(SPVB_WORKGROUP_ENTRY_REGIONS));
+    }
   }
 };
 
@@ -642,9 +643,10 @@ void main() {
 }
 )");
   ASSERT_TRUE(kernel);
-  if (!subgroupSize)
+  if (!subgroupSize) {
     EXPECT_EQ(kernel->entry.info.workgroup_entry,
               uint32_t(SPVB_WORKGROUP_ENTRY_NONE));
+  }
   expectLanes(*kernel);
   const uint32_t size = GetParam().size, groups = 2;
   std::vector<uint32_t> r(groups * 64 * 24, 0xdead);
