@@ -1430,11 +1430,11 @@ Value *LaneWidener::accessComponent(Value *pointer, Type *type, unsigned c,
   if (!addresses)
     return nullptr;
   addresses = b.CreateConstGEP1_64(b.getInt8Ty(), addresses, offset);
-  Align align = layout.getABITypeAlign(type);
-  if (!values)
-    return b.CreateMaskedGather(widen(type), addresses, align, loadActive());
-  b.CreateMaskedScatter(values, addresses, align, loadActive());
-  return values;
+  // Slots kept in scratch arrays (a region's) are consecutive: whole
+  // vectors where the lanes' addresses are.
+  Value *loaded = accessLanes(type, offset ? nullptr : pointer, addresses,
+                              layout.getABITypeAlign(type), values);
+  return values ? values : loaded;
 }
 
 /// A subgroup instruction of a chunk that is one subgroup, as vector

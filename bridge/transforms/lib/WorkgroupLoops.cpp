@@ -414,12 +414,14 @@ bool WorkgroupLoopsBuilder::isRematerializable(Value *value, unsigned depth) {
   constexpr unsigned kMaxDepth = 12;
   bool result = false;
   if (depth < kMaxDepth) {
-    if (auto *load = dyn_cast<LoadInst>(inst))
-      result =
-          load->isSimple() &&
-          (load->hasMetadata(LLVMContext::MD_invariant_load) ||
-           getUnderlyingObject(load->getPointerOperand()) == body->getArg(1));
-    else if (auto *intrinsic = dyn_cast<IntrinsicInst>(inst))
+    if (auto *load = dyn_cast<LoadInst>(inst)) {
+      // The invocation block's fields, and the dispatch's (NumWorkgroups,
+      // the subgroup size ...), which nothing changes during a launch.
+      const Value *object = getUnderlyingObject(load->getPointerOperand());
+      result = load->isSimple() &&
+               (load->hasMetadata(LLVMContext::MD_invariant_load) ||
+                object == body->getArg(0) || object == body->getArg(1));
+    } else if (auto *intrinsic = dyn_cast<IntrinsicInst>(inst))
       // umin clamps of ids and the like.
       result = intrinsic->doesNotAccessMemory() && intrinsic->willReturn() &&
                !intrinsic->isConvergent();
