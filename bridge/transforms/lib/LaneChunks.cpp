@@ -286,7 +286,13 @@ void spvb::emitChunkLoop(IRBuilder<> &b, LaneFrame &frame, const ChunkIds &ids,
   frame.localIndex = index;
   // Lanes past the workgroup divide too: keep their divisor non-zero.
   Value *subgroupSizes = b.CreateVectorSplat(lanes, ids.subgroupSize);
-  if (count + lanes <= (1u << 24)) {
+  if (ids.subgroupChunks) {
+    // The chunk is the subgroup: one id for all its lanes, which are its
+    // local ids.
+    frame.subgroupId = b.CreateVectorSplat(
+        lanes, b.CreateUDiv(base, b.getInt32(ids.subgroupChunks)));
+    frame.subgroupLocalId = ConstantVector::get(indices);
+  } else if (count + lanes <= (1u << 24)) {
     // x86 has no vector integer division: a float one is exact here. For
     // a = qb + r below 2^24, a / b <= q + 1 - 1/b and rounding moves it by
     // at most (a / b) 2^-24 < 1/b, so the float quotient, at least q (a

@@ -48,6 +48,9 @@ struct ChunkIds {
   uint32_t size[3] = {};
   llvm::Value *groupId[3] = {};
   llvm::Value *subgroupSize = nullptr;
+  /// Nonzero: the subgroup size, each chunk being one subgroup (or the
+  /// whole workgroup, fewer invocations than a subgroup).
+  unsigned subgroupChunks = 0;
 };
 
 /// Ends `b`'s block with a loop over chunks of `frame.lanes` invocations,

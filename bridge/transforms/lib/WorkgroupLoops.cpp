@@ -174,6 +174,9 @@ private:
   bool isRematerializable(Value *value, unsigned depth = 0);
   void demoteValuesLiveAcrossBarriers();
   bool layOutScratch();
+  /// Copies of the local slots region `index` uses, at `allocas`.
+  void mapLocalSlots(const Region &region, IRBuilder<> &allocas,
+                     ValueToValueMapTy &map) const;
   std::pair<uint32_t, std::optional<unsigned>>
   getGuardedBound(const Region &region) const;
   bool emitRegion(unsigned index);
@@ -208,6 +211,10 @@ private:
   SmallVector<Region> regions;
   DenseMap<Value *, bool> rematerializable;
   SmallVector<ScratchArray> arrays;
+  /// Allocas whose value never outlives one pass through the block that
+  /// uses them (a subgroup instruction's operand and result): each region
+  /// gets its own, no scratch memory.
+  SmallVector<AllocaInst *> localSlots;
   /// Where lane regions store each invocation's exit id (i32).
   uint64_t exitOffset = 0;
   uint64_t scratchSize = 0;
@@ -239,6 +246,9 @@ WorkgroupLoopsBuilder::~WorkgroupLoopsBuilder() {
   for (ScratchArray &array : arrays)
     if (!array.alloca->getParent())
       array.alloca->deleteValue();
+  for (AllocaInst *slot : localSlots)
+    if (!slot->getParent())
+      slot->deleteValue();
   body->eraseFromParent();
 }
 
@@ -558,6 +568,45 @@ static void widenBooleanSlots(Function &body) {
   }
 }
 
+/// Whether `alloca` is used only by plain loads and stores of it and
+/// subgroup calls, all in one block whose first use writes it whole: no
+/// value it holds outlives a pass through that block.
+static bool isBlockLocal(AllocaInst &alloca) {
+  const DataLayout &layout = alloca.getDataLayout();
+  std::optional<TypeSize> bytes = alloca.getAllocationSize(layout);
+  BasicBlock *block = nullptr;
+  for (User *user : alloca.users()) {
+    auto *inst = dyn_cast<Instruction>(user);
+    if (!inst || (block && inst->getParent() != block))
+      return false;
+    block = inst->getParent();
+    auto *load = dyn_cast<LoadInst>(user);
+    auto *store = dyn_cast<StoreInst>(user);
+    auto *call = dyn_cast<CallBase>(user);
+    Function *callee = call ? call->getCalledFunction() : nullptr;
+    if (!(load && load->isSimple()) &&
+        !(store && store->isSimple() && store->getValueOperand() != &alloca) &&
+        !(callee && callee->getName() == abi::kSubgroup))
+      return false;
+  }
+  if (!block || !bytes || bytes->isScalable())
+    return false;
+  for (Instruction &inst : *block) {
+    if (!is_contained(inst.operands(), &alloca))
+      continue;
+    if (auto *store = dyn_cast<StoreInst>(&inst))
+      return layout.getTypeStoreSize(store->getValueOperand()->getType()) ==
+             bytes->getFixedValue();
+    // A subgroup call that only writes it (its result) fills it.
+    auto *call = dyn_cast<CallBase>(&inst);
+    return call && call->arg_size() == 10 &&
+           call->getArgOperand(9) == &alloca &&
+           call->getArgOperand(7) != &alloca &&
+           call->getArgOperand(8) != &alloca;
+  }
+  return false;
+}
+
 /// A slot that only loads, stores and subgroup calls (told the stride)
 /// use keeps its type's own alignment instead of a wider one, so that
 /// invocation i's element follows invocation i - 1's and SIMD lanes reach
@@ -594,6 +643,10 @@ bool WorkgroupLoopsBuilder::layOutScratch() {
     auto *alloca = dyn_cast<AllocaInst>(&inst);
     if (!alloca)
       continue;
+    if (isBlockLocal(*alloca)) {
+      localSlots.push_back(alloca);
+      continue;
+    }
     std::optional<TypeSize> bytes = alloca->getAllocationSize(layout);
     if (!bytes || bytes->isScalable())
       return false;
@@ -614,10 +667,27 @@ bool WorkgroupLoopsBuilder::layOutScratch() {
   scratchSize = offset;
   if (scratchSize > UINT32_MAX)
     return false;
-  // The clones of each region index the arrays instead.
+  // The clones of each region index the arrays, or have slots of their
+  // own, instead.
   for (ScratchArray &array : arrays)
     array.alloca->removeFromParent();
+  for (AllocaInst *slot : localSlots)
+    slot->removeFromParent();
   return true;
+}
+
+void WorkgroupLoopsBuilder::mapLocalSlots(const Region &region,
+                                          IRBuilder<> &allocas,
+                                          ValueToValueMapTy &map) const {
+  for (AllocaInst *slot : localSlots) {
+    auto *user = cast<Instruction>(*slot->user_begin());
+    if (!is_contained(region.blocks, user->getParent()))
+      continue;
+    AllocaInst *copy = allocas.CreateAlloca(
+        slot->getAllocatedType(), slot->getArraySize(), slot->getName());
+    copy->setAlignment(slot->getAlign());
+    map[slot] = copy;
+  }
 }
 
 /// How many invocations region `region`'s loop must run, and the barrier
@@ -746,6 +816,8 @@ bool WorkgroupLoopsBuilder::emitRegion(unsigned index) {
   for (auto [array, base] : zip(arrays, arrayBases))
     map[array.alloca] = b.CreateInBoundsGEP(
         i8, base, b.CreateNUWMul(wideIndex, b.getInt64(array.stride)));
+  IRBuilder<> allocas(&entry->getEntryBlock().front());
+  mapLocalSlots(region, allocas, map);
 
   SmallVector<BasicBlock *> clones;
   for (BasicBlock *original : region.blocks) {
@@ -832,6 +904,7 @@ Function *WorkgroupLoopsBuilder::buildRegionBody(unsigned index) {
   map[body->getArg(1)] = block;
   for (ScratchArray &array : arrays)
     map[array.alloca] = element(array.offset, array.stride);
+  mapLocalSlots(region, b, map);
   Value *exitSlot = element(exitOffset, sizeof(uint32_t));
 
   SmallVector<BasicBlock *> clones;
@@ -912,6 +985,7 @@ bool WorkgroupLoopsBuilder::emitLaneRegion(unsigned index, BasicBlock *start) {
     frame.groupBase[d] = groupBase[d];
   }
   ids.subgroupSize = subgroupSize;
+  ids.subgroupChunks = subgroupChunks;
   auto *chunks = BasicBlock::Create(context, name + ".lanes", entry);
   auto *exits = BasicBlock::Create(context, name + ".exits", entry);
   b.SetInsertPoint(chunks);
