@@ -2,6 +2,7 @@
 #include "spvbridge/bridge/Codegen.h"
 
 #include "spvbridge/transforms/ConvergentOperations.h"
+#include "spvbridge/transforms/GatherScatterLoops.h"
 #include "spvbridge/transforms/InvocationVectorizer.h"
 #include "spvbridge/transforms/SingleThreadAtomics.h"
 #include "spvbridge/transforms/SplitInvocationEntry.h"
@@ -116,6 +117,9 @@ static void registerSubgroupSites(llvm::PassBuilder &builder) {
       [](llvm::ModulePassManager &modulePasses, llvm::OptimizationLevel,
          llvm::ThinOrFullLTOPhase) {
         modulePasses.addPass(SubgroupSitesPass());
+        // After the optimizer, which would only spend time on the loops.
+        modulePasses.addPass(
+            llvm::createModuleToFunctionPassAdaptor(GatherScatterLoopsPass()));
       });
 }
 

@@ -2,6 +2,7 @@
 #include "spvbridge/transforms/PassRegistry.h"
 
 #include "spvbridge/transforms/ConvergentOperations.h"
+#include "spvbridge/transforms/GatherScatterLoops.h"
 #include "spvbridge/transforms/InvocationVectorizer.h"
 #include "spvbridge/transforms/SingleThreadAtomics.h"
 #include "spvbridge/transforms/SubgroupSites.h"
@@ -27,6 +28,11 @@ void spvb::registerTransformPasses(PassBuilder &builder,
                  ArrayRef<PassBuilder::PipelineElement>) {
         if (name == "spvb-convergent-operations") {
           passes.addPass(ConvergentOperationsPass());
+          return true;
+        }
+        if (name == "spvb-gather-scatter-loops") {
+          passes.addPass(
+              createModuleToFunctionPassAdaptor(GatherScatterLoopsPass()));
           return true;
         }
         if (name == "spvb-single-thread-atomics") {
