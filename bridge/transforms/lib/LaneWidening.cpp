@@ -51,6 +51,9 @@ ALWAYS_ENABLED_STATISTIC(
 ALWAYS_ENABLED_STATISTIC(
     NumWorkgroupLines,
     "Accesses proven consecutive for the whole workgroup at once");
+ALWAYS_ENABLED_STATISTIC(
+    NumRecordAccesses,
+    "Loads of one element per lane from records a constant stride apart");
 ALWAYS_ENABLED_STATISTIC(NumBroadcastLoads,
                          "Loads of one address for every lane of a chunk");
 
@@ -154,6 +157,10 @@ private:
   bool widenStore(StoreInst &store);
   Value *accessLanes(Type *type, Value *pointer, Value *addresses, Align align,
                      Value *values);
+  /// Loads lanes that each read one element of a record a constant stride
+  /// long (a vec4's component), or null if `pointer`'s lanes are not so.
+  Value *loadRecordLanes(Type *type, Value *pointer, Value *addresses,
+                         Align align);
   /// What may keep a line's lanes from being exactly consecutive.
   struct LineBreaks {
     /// Widenings of a narrower line, each of which may add a jump of 2^N
@@ -621,9 +628,67 @@ bool LaneWidener::widenLoad(LoadInst &load) {
   Value *addresses = vector(pointer);
   if (!addresses)
     return false;
+  if (Value *loaded =
+          loadRecordLanes(type, pointer, addresses, load.getAlign())) {
+    vectors[&load] = loaded;
+    return true;
+  }
   vectors[&load] =
       accessLanes(type, pointer, addresses, load.getAlign(), nullptr);
   return true;
+}
+
+Value *LaneWidener::loadRecordLanes(Type *type, Value *pointer,
+                                    Value *addresses, Align align) {
+  uint64_t size = layout.getTypeAllocSize(type);
+  if (!type->isIntOrPtrTy() && !type->isFloatingPointTy())
+    return nullptr;
+  if (layout.getTypeSizeInBits(type) != 8 * size)
+    return nullptr;
+  LineBreaks breaks;
+  std::optional<int64_t> stride = getLaneStride(pointer, breaks);
+  if (!stride || *stride <= int64_t(size) || *stride % size ||
+      breaks.jumps > 1 || breaks.clamps > 1)
+    return nullptr;
+  // The span of the lanes' records, in elements: a few vector registers.
+  uint64_t step = *stride / size;
+  uint64_t span = step * (frame.lanes - 1) + 1;
+  if (span > 4 * frame.lanes)
+    return nullptr;
+  ++NumRecordAccesses;
+  Value *active = loadActive();
+  addresses = b.CreateFreeze(addresses);
+  Value *first = laneValue(pointer, 0);
+  if (!first)
+    first = b.CreateExtractElement(addresses, uint64_t(0));
+  Value *last = laneValue(pointer, frame.lanes - 1);
+  if (!last)
+    last = b.CreateExtractElement(addresses, frame.lanes - 1);
+  // With every lane active and the line unbroken (spansLine), every byte
+  // of the span lies between two elements the lanes read.
+  Function *function = frame.start->getParent();
+  auto *spanBlock = BasicBlock::Create(context, "lanes.records", function);
+  auto *gatherBlock = BasicBlock::Create(context, "lanes.sparse", function);
+  auto *after = BasicBlock::Create(context, "lanes.accessed", function);
+  b.CreateCondBr(b.CreateAnd(b.CreateAndReduce(active),
+                             spansLine(b, first, last, frame.lanes, *stride)),
+                 spanBlock, gatherBlock);
+  b.SetInsertPoint(spanBlock);
+  Value *records =
+      b.CreateAlignedLoad(FixedVectorType::get(type, span), first, align);
+  SmallVector<int> elements;
+  for (unsigned lane = 0; lane < frame.lanes; ++lane)
+    elements.push_back(lane * step);
+  Value *picked = b.CreateShuffleVector(records, elements);
+  b.CreateBr(after);
+  b.SetInsertPoint(gatherBlock);
+  Value *gathered = b.CreateMaskedGather(widen(type), addresses, align, active);
+  b.CreateBr(after);
+  b.SetInsertPoint(after);
+  PHINode *result = b.CreatePHI(widen(type), 2);
+  result->addIncoming(picked, spanBlock);
+  result->addIncoming(gathered, gatherBlock);
+  return result;
 }
 
 std::optional<int64_t> LaneWidener::getLaneStride(Value *value,
