@@ -3,8 +3,8 @@
 
 Compute: each kernel runs on lavapipe (vkref), on spv-run with all
 threads and with one, and as hand-written C/OpenMP (tools/bench/native.c,
-built here with cc -O3 -march=native -fopenmp, OMP_NUM_THREADS as
-spv-run's threads), all on the same inputs, each C version beside its
+built here with cc -O3 -march=native -fopenmp and glibc's vector math
+library, which spv-run calls too; OMP_NUM_THREADS as spv-run's threads), all on the same inputs, each C version beside its
 roofline (the least time the bytes it must move and the flops it must do
 take at the machine's streaming bandwidth and fused multiply-add rate,
 which native.c measures); lavapipe and spv-run get the
@@ -12,10 +12,11 @@ same command line (--repeat N: one untimed warm-up, the median of N timed
 dispatches); every output must agree with lavapipe's before its row is
 printed. The kernels: saxpy, a shared-memory reduction, a shared-atomic
 histogram, a tiled matrix multiply, mandelbrot (a divergent loop), a
-subgroup reduction, ggml's rms_norm and ncnn's swish from ../shared/corpus
-(skipped without it). Compile times come from a fresh kernel cache: the
-first spv-run compiles (cold), the second loads (warm); a second table
-splits each cold compile into its phases (spv-run --json's
+subgroup reduction, and from ../shared/corpus (skipped without it) ggml's
+rms_norm, soft_max and f32 mul_mat_vec (a matrix-vector product) and
+ncnn's swish and 3x3 convolution_packed. Compile times come from a fresh
+kernel cache: the first spv-run compiles (cold), the second loads (warm);
+a second table splits each cold compile into its phases (spv-run --json's
 compile_phases_ms) beside lavapipe's with its shader cache off (vkref
 --cold): its pipeline creation and its first dispatch's JIT (the first
 dispatch less a warm one). The first kernel
@@ -68,7 +69,8 @@ def run(command, env):
 
 def check_agreement(name, ref_path, our_path, kind="f32", who="spv-run"):
     """A fast wrong answer is no answer: float outputs agree within 1e-5
-    relative, integer outputs exactly."""
+    relative (soft_max's are all below 0.004: an absolute bound would pass
+    anything), integer outputs exactly."""
     with open(ref_path, "rb") as f:
         ref = f.read()
     with open(our_path, "rb") as f:
@@ -81,7 +83,7 @@ def check_agreement(name, ref_path, our_path, kind="f32", who="spv-run"):
     a = struct.unpack("<%d%s" % (count, code), ref)
     b = struct.unpack("<%d%s" % (count, code), ours)
     for i, (x, y) in enumerate(zip(a, b)):
-        if abs(x - y) > (1e-5 * max(abs(x), abs(y), 1.0) if code == "f" else 0):
+        if abs(x - y) > (1e-5 * max(abs(x), abs(y)) if code == "f" else 0):
             sys.exit("error: %s: element %d differs: lavapipe %r, %s %r"
                      % (name, i, x, who, y))
 
@@ -93,7 +95,8 @@ def write(path, kind, values):
 
 
 def glsl(work, path, name=None, prefix=""):
-    """`path` compiled for Vulkan 1.1; `prefix` is inserted after #version."""
+    """`path` compiled for Vulkan 1.1; `prefix` is inserted after #version;
+    its #includes are looked up beside `path`."""
     name = name or os.path.basename(path)
     source = path
     if prefix:
@@ -106,7 +109,8 @@ def glsl(work, path, name=None, prefix=""):
             f.write("\n".join(lines[:at + 1] + [prefix] + lines[at + 1:]))
     spv = os.path.join(work, name + ".spv")
     subprocess.run(["glslangValidator", "-V", "--target-env", "vulkan1.1",
-                    source, "-o", spv], check=True, capture_output=True)
+                    "-I" + os.path.dirname(path), source, "-o", spv],
+                   check=True, capture_output=True)
     return spv
 
 
@@ -164,9 +168,9 @@ def compute_kernels(work):
           "--buffer", "0:1:storage:zero:%d" % (4 * n // 256)],
          "0:1", "f32", "reduce", [x]),
     ]
-    rms_norm = os.path.join(CORPUS, "ggml-vulkan", "rms_norm.comp.spv")
-    swish = os.path.join(CORPUS, "ncnn", "swish.comp")
-    if os.path.exists(rms_norm) and os.path.exists(swish):
+    ggml = os.path.join(CORPUS, "ggml-vulkan")
+    ncnn = os.path.join(CORPUS, "ncnn")
+    if os.path.isdir(ggml) and os.path.isdir(ncnn):
         rows, cols = 256, 4096
         # ggml's binary-op push constants: shapes (ne) and element strides
         # (nb) of src0, src1 and dst, misalignments, then eps.
@@ -176,23 +180,124 @@ def compute_kernels(work):
         with open(os.path.join(CORPUS, "_scripts",
                                "ncnn_fp32_preamble.glsl")) as f:
             preamble = f.read()
+        # Attention scores for ggml's soft_max: in [-8, 8), a row of 4096
+        # not a whole period (1021), so that the rows differ.
+        logits = write(os.path.join(work, "logits.bin"), "f",
+                       [((i * 37) % 1021 - 510) / 64 for i in range(n)])
+        # ggml_vk_soft_max's push constants without a mask (KY 0) or sinks:
+        # KX, KY, ne00-02, ne12-13, nb11-13, scale 1, max_bias 0, m0 and
+        # m1 (2^0), n_head_log2, nrows_x. Rows over 1024 columns take
+        # pipeline_soft_max_f32_wg512 (BLOCK_SIZE 512); the absent mask and
+        # sinks are bound to src0, as ggml binds them.
+        softmax_push = ("u32:%d,0,%d,%d,1,0,0,0,0,0,f32:1,0,1,1,u32:1,%d,0" %
+                        (cols, cols, rows, rows))
+        # ggml's f32 mul_mat_vec, a 4096x4096 matrix (the shape of a 7B
+        # model's attention projections) by a vector: multiples of 1/16
+        # and 1/2 whose sums are exact in any order. The matrix repeats a
+        # period of 61 floats (a row is not a whole one), built as bytes.
+        k = 4096
+        period = struct.pack("<61f", *[((i * 37) % 61 - 30) / 16
+                                       for i in range(61)])
+        matrix = os.path.join(work, "matrix.bin")
+        with open(matrix, "wb") as f:
+            f.write((period * (4 * k * k // len(period) + 1))[:4 * k * k])
+        vector = write(os.path.join(work, "vector.bin"), "f",
+                       [((i * 5) % 11 - 5) * 0.5 for i in range(k)])
+        # ggml_vk_mul_mat_vec_q_f16's push constants for one vector:
+        # ncols, stride_a, stride_b, stride_d (the rows), the batch strides
+        # of a, b and d, fusion_flags 0, base_work_group_y 0, ne02, ne12,
+        # broadcast2, broadcast3. Its f32 pipeline's specialization
+        # constants: BLOCK_SIZE (the subgroup size: 32), NUM_ROWS 1,
+        # NUM_COLS 1; a workgroup per row. The corpus build reduces
+        # through shared memory (no USE_SUBGROUP_ADD). Bindings 3 and 4
+        # (fused biases) are not read without fusion_flags.
+        mat_vec_push = "u32:%d,%d,%d,%d,%d,%d,%d,0,0,1,1,1,1" % (
+            k, k, k, k, k * k, k, k)
+        # ncnn's convolution_packed: 3x3, stride 1, 64 to 64 channels on
+        # 64x64, with a bias; 64 channels take ncnn's pack4 layout (four
+        # channels per vec4) in and out, the input already padded to
+        # 66x66 (ncnn pads in a Padding layer before). Multiples of 1/4
+        # and 1/8: every summation order is exact.
+        channels, size = 64, 64
+        padded = size + 2
+        conv_in = write(os.path.join(work, "conv_in.bin"), "f",
+                        [((i * 7) % 17 - 8) / 4
+                         for i in range(channels * padded * padded)])
+        conv_weights = write(os.path.join(work, "conv_w.bin"), "f",
+                             [((i * 5) % 13 - 6) / 8
+                              for i in range(channels * channels * 9)])
+        conv_bias = write(os.path.join(work, "conv_b.bin"), "f",
+                          [(i % 9 - 4) / 2 for i in range(channels)])
+        # Specialization constants as Convolution_vulkan sets them: kernel,
+        # dilation, stride, bias_term, activation (none) and its params,
+        # elempack and out_elempack; the shapes (12-22) left 0, so that the
+        # shader reads them from the push constants: dims, w, h, c (in
+        # vec4s), cstep (in vec4s, ncnn's 16-byte aligned w*h) of the input
+        # and of the output, num_output. Each invocation writes 2x2 pixels
+        # of 2x4 channels; the local size, which ncnn sets through
+        # specialization constants 233-235, 8x8x4 here.
+        conv_spec = []
+        for index, value in enumerate(["i32:3", "i32:3", "i32:1", "i32:1",
+                                       "i32:1", "i32:1", "i32:1", "i32:0",
+                                       "f32:0", "f32:0", "i32:4", "i32:4"]):
+            conv_spec += ["--spec", "%d:%s" % (index, value)]
+        conv_push = "i32:3,%d,%d,%d,%d,3,%d,%d,%d,%d,%d" % (
+            padded, padded, channels // 4, padded * padded, size, size,
+            channels // 4, size * size, channels)
+        convolution = glsl(work, os.path.join(ncnn, "convolution_packed.comp"),
+                           "convolution_packed.comp", preamble +
+                           "\nlayout(local_size_x = 8, local_size_y = 8, "
+                           "local_size_z = 4) in;")
         benchmarks += [
-            ("ggml rms_norm 256x4096", rms_norm,
+            ("ggml rms_norm 256x4096", os.path.join(ggml, "rms_norm.comp.spv"),
              ["--groups", str(rows), "1", "1", "--buffer", "0:0:storage:" + x,
               "--buffer", "0:1:storage:zero:16",
               "--buffer", "0:2:storage:zero:%d" % (4 * n), "--push", push],
              "0:2", "f32", "rms_norm", [x]),
+            ("ggml soft_max 256x4096", os.path.join(ggml, "soft_max.comp.spv"),
+             ["--groups", str(rows), "1", "1", "--spec", "0:u32:512",
+              "--buffer", "0:0:storage:" + logits,
+              "--buffer", "0:1:storage:" + logits,
+              "--buffer", "0:2:storage:" + logits,
+              "--buffer", "0:3:storage:zero:%d" % (4 * n),
+              "--push", softmax_push],
+             "0:3", "f32", "softmax", [logits]),
+            ("ggml mul_mat_vec f32 4096x4096",
+             os.path.join(ggml, "mul_mat_vec.comp.spv"),
+             ["--groups", str(k), "1", "1", "--spec", "0:u32:32",
+              "--spec", "1:u32:1", "--spec", "2:u32:1",
+              "--buffer", "0:0:storage:" + matrix,
+              "--buffer", "0:1:storage:" + vector,
+              "--buffer", "0:2:storage:zero:%d" % (4 * k),
+              "--buffer", "0:3:storage:zero:16",
+              "--buffer", "0:4:storage:zero:16", "--push", mat_vec_push],
+             "0:2", "f32", "mat_vec", [matrix, vector]),
             # ncnn sets the local size through specialization constant 233;
             # 256 here, as the preamble its corpus build uses otherwise.
-            ("ncnn swish 1M", glsl(work, swish, "swish.comp", preamble +
+            ("ncnn swish 1M", glsl(work, os.path.join(ncnn, "swish.comp"),
+                                   "swish.comp", preamble +
                                    "\nlayout(local_size_x = 256) in;"),
              ["--groups", str(n // 4 // 256), "1", "1",
               "--buffer", "0:0:storage:" + activations,
               "--push", "u32:%d" % (n // 4)],
              "0:0", "f32", "swish", [activations]),
+            # Bindings 0 and 1 are the pack1 views of the input and the
+            # output (ncnn binds the same buffers twice); pack4 reads 2
+            # and writes 3.
+            ("ncnn convolution_packed 3x3 64ch 64x64", convolution,
+             ["--groups", str(size // 2 // 8), str(size // 2 // 8),
+              str(channels // 8 // 4)] + conv_spec +
+             ["--buffer", "0:0:storage:" + conv_in,
+              "--buffer", "0:1:storage:zero:16",
+              "--buffer", "0:2:storage:" + conv_in,
+              "--buffer", "0:3:storage:zero:%d" % (4 * channels * size * size),
+              "--buffer", "0:4:storage:" + conv_weights,
+              "--buffer", "0:5:storage:" + conv_bias, "--push", conv_push],
+             "0:3", "f32", "convolution", [conv_in, conv_weights, conv_bias]),
         ]
     else:
-        print("skipped: ggml rms_norm and ncnn swish (no %s)" % CORPUS)
+        print("skipped: ggml rms_norm, soft_max and mul_mat_vec, ncnn swish "
+              "and convolution_packed (no %s)" % CORPUS)
     return benchmarks
 
 
@@ -200,17 +305,25 @@ def roofline_work(kernel, out_path):
     """(bytes, flops) a kernel must at least move and compute: its inputs
     read and its outputs written once; multiply-adds as two flops,
     mandelbrot's 9 per iteration (from the iteration counts it wrote),
-    swish's exp as one (a lower bound)."""
-    n, m = 1 << 20, 256
+    an exp as one (a lower bound): swish's 3 per element, soft_max's 5
+    (max, subtract, exp, sum, scale). (mul_mat_vec's 64 MB matrix does not
+    fit the last-level cache that the roofline's bandwidth may come from:
+    it streams from memory.)"""
+    n, m, k = 1 << 20, 256, 4096
     if kernel == "mandelbrot":
         with open(out_path, "rb") as f:
             data = f.read()
         iterations = sum(struct.unpack("<%dI" % (len(data) // 4), data))
         return 4 * 1024 * 512, 9 * iterations
+    # convolution_packed: 64 channels, 66x66 padded in, 64x64 out, 3x3.
+    conv_bytes = 4 * (64 * 66 * 66 + 64 * 64 * 9 + 64 + 64 * 64 * 64)
     return {"saxpy": (12 * n, 2 * n), "reduce": (4 * n + 4 * n // 256, n),
             "histogram": (4 * n + 1024, n), "matmul": (12 * m * m,
                                                        2 * m ** 3),
-            "rms_norm": (8 * n, 3 * n), "swish": (8 * n, 3 * n)}[kernel]
+            "rms_norm": (8 * n, 3 * n), "swish": (8 * n, 3 * n),
+            "softmax": (8 * n, 5 * n),
+            "mat_vec": (4 * (k * k + 2 * k), 2 * k * k),
+            "convolution": (conv_bytes, 2 * 64 * 64 * 64 * 64 * 9)}[kernel]
 
 
 def compute_benchmarks(args, work, env):
@@ -218,7 +331,7 @@ def compute_benchmarks(args, work, env):
     native = os.path.join(work, "native")
     subprocess.run(["cc", "-O3", "-march=native", "-fopenmp", "-ffp-contract=off",
                     os.path.join(ROOT, "tools", "bench", "native.c"), "-o",
-                    native, "-lm"], check=True)
+                    native, "-lm", "-lmvec"], check=True)
     # The roofline's limits, with as many threads as spv-run uses.
     limits = run([native, "roofline", args.repeat],
                  dict(env, OMP_NUM_THREADS=str(os.cpu_count())))

@@ -108,6 +108,19 @@ static void matmul(const float *a, const float *b, float *c, size_t n) {
   }
 }
 
+/* on ? a : b in integer operations, which GCC vectorizes without
+ * -ffast-math (a select between floats it does not). */
+static inline float selectFloat(int on, float a, float b) {
+  uint32_t bitsA, bitsB;
+  memcpy(&bitsA, &a, sizeof(bitsA));
+  memcpy(&bitsB, &b, sizeof(bitsB));
+  uint32_t mask = -(uint32_t)on;
+  uint32_t bits = (bitsA & mask) | (bitsB & ~mask);
+  float result;
+  memcpy(&result, &bits, sizeof(result));
+  return result;
+}
+
 /* Iteration counts of z = z^2 + c, as shaders/mandelbrot.comp, 16 pixels
  * of a row at a time: each step updates the pixels still inside, and a
  * block ends when none is (the loop over the lanes vectorizes). */
@@ -127,8 +140,8 @@ static void mandelbrot(uint32_t *out, size_t width, size_t height) {
                    (count[l] == (uint32_t)step);
           float t = zx[l] * zx[l] - zy[l] * zy[l] + cx[l];
           float u = 2.0f * zx[l] * zy[l] + cy;
-          zx[l] = on ? t : zx[l];
-          zy[l] = on ? u : zy[l];
+          zx[l] = selectFloat(on, t, zx[l]);
+          zy[l] = selectFloat(on, u, zy[l]);
           count[l] += on;
           inside |= on;
         }
@@ -159,11 +172,192 @@ static void rmsNorm(const float *x, float *d, size_t rows, size_t cols,
   }
 }
 
-/* ncnn's swish, in place: v / (1 + exp(-v)). */
+/* glibc's vector expf (libmvec, as spv-run calls it): math.h declares it
+ * only under -ffast-math. */
+#pragma omp declare simd notinbranch
+float expf(float);
+
+/* ncnn's swish, in place: v / (1 + exp(-v)), the exps in vectors. */
 static void swish(float *v, size_t n) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for simd schedule(static)
   for (size_t i = 0; i < n; ++i)
     v[i] = v[i] / (1.0f + expf(-v[i]));
+}
+
+/* Without -ffast-math GCC vectorizes no loop that selects between floats
+ * (a > b ? a : b, fmaxf): softmax's max and expNonPositive's clamp select
+ * between their bits instead. */
+
+/* The bits of x as an int that orders as x does (for all but NaN). */
+static inline int32_t orderedBits(float x) {
+  int32_t bits;
+  memcpy(&bits, &x, sizeof(bits));
+  return bits ^ ((bits >> 31) & 0x7fffffff);
+}
+
+static inline float fromOrderedBits(int32_t bits) {
+  bits ^= (bits >> 31) & 0x7fffffff;
+  float x;
+  memcpy(&x, &bits, sizeof(x));
+  return x;
+}
+
+/* e^x for x <= 0 as Cephes' expf computes it (within an ulp of e^x, as
+ * expf, for every float in [-87, 0]), in operations that vectorize, unlike
+ * a call of expf: x = n ln 2 + r, e^r by a polynomial in fmaf, 2^n put in
+ * the exponent bits. n is x log2(e) rounded by adding 1.5 * 2^23 (which
+ * leaves n in the low bits), shorter than converting to int and back:
+ * the chain of dependent operations is what limits a loop of these. Below
+ * -87 (where e^x leaves the normal range) it gives e^-87: for x <= 0, the
+ * larger x's bits as an unsigned int, the smaller x. */
+static inline float expNonPositive(float x) {
+  uint32_t bits;
+  memcpy(&bits, &x, sizeof(bits));
+  bits = bits > 0xc2ae0000u ? 0xc2ae0000u : bits; /* -87.0f */
+  memcpy(&x, &bits, sizeof(x));
+  float t = fmaf(x, 1.44269504088896341f, 12582912.0f);
+  float fn = t - 12582912.0f;
+  memcpy(&bits, &t, sizeof(bits));
+  int n = (int)(bits - 0x4b400000u);
+  float r = fmaf(fn, -0.693359375f, x);
+  r = fmaf(fn, 2.12194440e-4f, r);
+  float y = 1.9875691500e-4f;
+  y = fmaf(y, r, 1.3981999507e-3f);
+  y = fmaf(y, r, 8.3334519073e-3f);
+  y = fmaf(y, r, 4.1665795894e-2f);
+  y = fmaf(y, r, 1.6666665459e-1f);
+  y = fmaf(y, r, 5.0000001201e-1f);
+  y = fmaf(y, r * r, r + 1.0f);
+  bits = (uint32_t)(n + 127) << 23;
+  float scale;
+  memcpy(&scale, &bits, sizeof(scale));
+  return y * scale;
+}
+
+/* ggml's soft_max without a mask (scale 1, no ALiBi): each row's e^(x -
+ * max), times 1 / their sum as the shader scales them; the row's max, its
+ * sum and its outputs each in 16 running lanes (omp simd: GCC vectorizes
+ * the fmaf calls, and keeps the sums in registers). */
+static void softmax(const float *x, float *d, size_t rows, size_t cols) {
+#pragma omp parallel for schedule(static)
+  for (size_t r = 0; r < rows; ++r) {
+    const float *row = x + r * cols;
+    float *out = d + r * cols;
+    int32_t top[kLanes];
+    for (int l = 0; l < kLanes; ++l)
+      top[l] = INT32_MIN;
+    for (size_t c = 0; c < cols; c += kLanes)
+      for (int l = 0; l < kLanes; ++l) {
+        int32_t bits = orderedBits(row[c + l]);
+        top[l] = bits > top[l] ? bits : top[l];
+      }
+    for (int l = 1; l < kLanes; ++l)
+      top[0] = top[l] > top[0] ? top[l] : top[0];
+    float max = fromOrderedBits(top[0]);
+    float acc[kLanes] = {0};
+    for (size_t c = 0; c < cols; c += kLanes)
+#pragma omp simd
+      for (int l = 0; l < kLanes; ++l) {
+        float e = expNonPositive(row[c + l] - max);
+        out[c + l] = e;
+        acc[l] += e;
+      }
+    float sum = 0;
+    for (int l = 0; l < kLanes; ++l)
+      sum += acc[l];
+    float scale = 1.0f / sum;
+    for (size_t c = 0; c < cols; ++c)
+      out[c] *= scale;
+  }
+}
+
+/* ggml's mul_mat_vec: y = A x, A row-major; four rows at a time, so that
+ * each load of x serves four rows, each row in 16 running sums (which omp
+ * simd keeps in registers). */
+enum { kRows = 4 };
+
+static void matVec(const float *a, const float *x, float *y, size_t rows,
+                   size_t cols) {
+#pragma omp parallel for schedule(static)
+  for (size_t r = 0; r < rows; r += kRows) {
+    float acc[kRows][kLanes] = {{0}};
+    for (size_t c = 0; c < cols; c += kLanes)
+      for (int i = 0; i < kRows; ++i)
+#pragma omp simd
+        for (int l = 0; l < kLanes; ++l)
+          acc[i][l] += a[(r + i) * cols + c + l] * x[c + l];
+    for (int i = 0; i < kRows; ++i) {
+      float sum = 0;
+      for (int l = 0; l < kLanes; ++l)
+        sum += acc[i][l];
+      y[r + i] = sum;
+    }
+  }
+}
+
+/* ncnn's convolution_packed, 3x3, stride and dilation 1, with a bias, on
+ * ncnn's pack4 layout (channels in groups of four, a pixel's four adjacent;
+ * the input already padded): out = bias + sum over the input channels and
+ * the kernel's taps of in * w. The shader's weights, per output group,
+ * input group and tap, are a 4x4 block [output lane][input lane]; ncnn
+ * repacks them when it loads a model, and convPack repacks them (outside
+ * the timing) as the inner loop reads them: per 16 output channels, input
+ * group, tap and input lane, the 16 output channels' weights. Each task is
+ * one output row of 16 output channels (the channels a multiple of 16, the
+ * width of 4), in tiles of 4 pixels x 16 channels held in registers (eight
+ * vectors) over the whole reduction: 576 steps of 4 x 16 multiply-adds,
+ * fmaf, one instruction each (GCC vectorizes a loop of fmaf calls only
+ * under omp simd). */
+enum { kTap = 3, kTile = 4, kOut = 16 };
+
+static float *convPack(const float *w, size_t inGroups, size_t outGroups) {
+  size_t size = outGroups * inGroups * kTap * kTap * 16 * sizeof(float);
+  float *packed = aligned_alloc(64, size);
+  for (size_t og = 0; og < outGroups; ++og)
+    for (size_t cg = 0; cg < inGroups; ++cg)
+      for (int k = 0; k < kTap * kTap; ++k) {
+        const float *block = w + ((og * inGroups + cg) * kTap * kTap + k) * 16;
+        float *to = packed +
+                    ((og / 4 * inGroups + cg) * kTap * kTap + k) * 4 * kOut +
+                    og % 4 * 4;
+        for (int j = 0; j < 4; ++j)
+          for (int i = 0; i < 4; ++i)
+            to[i * kOut + j] = block[j * 4 + i];
+      }
+  return packed;
+}
+
+static void convolution(const float *in, const float *packed, const float *bias,
+                        float *out, size_t inGroups, size_t outGroups,
+                        size_t width) {
+  size_t outWidth = width - kTap + 1;
+  size_t plane = width * width, outPlane = outWidth * outWidth;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (size_t o = 0; o < outGroups / 4; ++o)
+    for (size_t y = 0; y < outWidth; ++y)
+      for (size_t x = 0; x < outWidth; x += kTile) {
+        float acc[kTile][kOut];
+        for (int p = 0; p < kTile; ++p)
+          for (int l = 0; l < kOut; ++l)
+            acc[p][l] = bias[o * kOut + l];
+        const float *w = packed + o * inGroups * kTap * kTap * 4 * kOut;
+        for (size_t cg = 0; cg < inGroups; ++cg)
+          for (int ky = 0; ky < kTap; ++ky)
+            for (int kx = 0; kx < kTap; ++kx) {
+              const float *v =
+                  in + (cg * plane + (y + ky) * width + x + kx) * 4;
+              for (int i = 0; i < 4; ++i, w += kOut)
+                for (int p = 0; p < kTile; ++p)
+#pragma omp simd
+                  for (int l = 0; l < kOut; ++l)
+                    acc[p][l] = fmaf(v[p * 4 + i], w[l], acc[p][l]);
+            }
+        for (int g = 0; g < 4; ++g)
+          for (int p = 0; p < kTile; ++p)
+            for (int j = 0; j < 4; ++j)
+              out[((o * 4 + g) * outPlane + y * outWidth + x + p) * 4 + j] =
+                  acc[p][g * 4 + j];
+      }
 }
 
 /* The roofline's limits, with OMP_NUM_THREADS threads, each the best of
@@ -240,9 +434,10 @@ int main(int argc, char **argv) {
   void *inputs[4] = {0};
   for (int i = 4; i < argc && i < 8; ++i)
     inputs[i - 4] = readFile(argv[i], &sizes[i - 4]);
-  /* The buffer the kernel writes, and its initial contents. */
-  void *out = NULL, *initial = NULL;
-  size_t outSize = 0;
+  /* The buffer the kernel writes, its initial contents, and what a kernel
+   * prepares once, as a library would when it loads a model. */
+  void *out = NULL, *initial = NULL, *prepared = NULL;
+  size_t outSize = 0, inGroups = 0, outGroups = 0, width = 0;
   if (!strcmp(kernel, "saxpy") || !strcmp(kernel, "swish")) {
     int in = !strcmp(kernel, "saxpy") ? 1 : 0;
     outSize = sizes[in];
@@ -251,8 +446,19 @@ int main(int argc, char **argv) {
     outSize = sizes[0] / 256;
   } else if (!strcmp(kernel, "histogram")) {
     outSize = 256 * 4;
-  } else if (!strcmp(kernel, "matmul") || !strcmp(kernel, "rms_norm")) {
+  } else if (!strcmp(kernel, "matmul") || !strcmp(kernel, "rms_norm") ||
+             !strcmp(kernel, "softmax")) {
     outSize = sizes[0];
+  } else if (!strcmp(kernel, "mat_vec")) {
+    outSize = sizes[0] / sizes[1] * 4;
+  } else if (!strcmp(kernel, "convolution")) {
+    /* Inputs: the padded input, the weights, the bias (a float per
+     * output channel). */
+    outGroups = sizes[2] / 16;
+    inGroups = sizes[1] / 4 / (kTap * kTap * 16) / outGroups;
+    width = (size_t)sqrt(sizes[0] / 16.0 / inGroups);
+    prepared = convPack(inputs[1], inGroups, outGroups);
+    outSize = outGroups * (width - kTap + 1) * (width - kTap + 1) * 16;
   } else if (!strcmp(kernel, "mandelbrot")) {
     outSize = 1024 * 512 * 4;
   } else {
@@ -278,6 +484,13 @@ int main(int argc, char **argv) {
       mandelbrot(out, 1024, 512);
     else if (!strcmp(kernel, "rms_norm"))
       rmsNorm(inputs[0], out, sizes[0] / 4 / 4096, 4096, 1e-6f);
+    else if (!strcmp(kernel, "softmax"))
+      softmax(inputs[0], out, sizes[0] / 4 / 4096, 4096);
+    else if (!strcmp(kernel, "mat_vec"))
+      matVec(inputs[0], inputs[1], out, sizes[0] / sizes[1], sizes[1] / 4);
+    else if (!strcmp(kernel, "convolution"))
+      convolution(inputs[0], prepared, inputs[2], out, inGroups, outGroups,
+                  width);
     else
       swish(out, outSize / 4);
     times[run] = now() - start;
