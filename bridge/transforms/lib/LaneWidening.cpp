@@ -161,6 +161,9 @@ private:
   /// long (a vec4's component), or null if `pointer`'s lanes are not so.
   Value *loadRecordLanes(Type *type, Value *pointer, Value *addresses,
                          Align align);
+  /// Stores every component of the lanes' records (a vec4 store the
+  /// scalarizer split) together if `store` is the first of them.
+  bool storeRecordLanes(StoreInst &store);
   /// What may keep a line's lanes from being exactly consecutive.
   struct LineBreaks {
     /// Widenings of a narrower line, each of which may add a jump of 2^N
@@ -297,6 +300,9 @@ private:
   DenseMap<const PHINode *, bool> varyingPhis;
   /// Robust-access selects left for their loads and stores to emit.
   DenseSet<const Value *> deferredGuards;
+  /// Instructions widened ahead of their turn: a record's component
+  /// stores, emitted with its first, and what computes their addresses.
+  DenseSet<const Instruction *> widenedEarly;
   /// getWorkgroupLine's answers.
   DenseMap<std::pair<Value *, Value *>, Value *> workgroupLines;
   bool edgesStored = false;
@@ -635,6 +641,101 @@ bool LaneWidener::widenLoad(LoadInst &load) {
   }
   vectors[&load] =
       accessLanes(type, pointer, addresses, load.getAlign(), nullptr);
+  return true;
+}
+
+bool LaneWidener::storeRecordLanes(StoreInst &store) {
+  Type *type = store.getValueOperand()->getType();
+  uint64_t size = layout.getTypeAllocSize(type);
+  if ((!type->isIntOrPtrTy() && !type->isFloatingPointTy()) ||
+      layout.getTypeSizeInBits(type) != 8 * size)
+    return false;
+  LineBreaks breaks;
+  std::optional<int64_t> stride =
+      getLaneStride(store.getPointerOperand(), breaks);
+  if (!stride || *stride <= int64_t(size) || *stride % size ||
+      *stride / size > 8 || breaks.jumps > 1 || breaks.clamps > 1)
+    return false;
+  unsigned count = *stride / size;
+  // The record's stores: this one first, the others later in the block
+  // with nothing between that touches memory, so that they may move up
+  // to it. What lies between (the scalarizer's address of each component)
+  // is widened now, ahead of its turn.
+  int64_t firstOffset = 0;
+  Value *base = GetPointerBaseWithConstantOffset(store.getPointerOperand(),
+                                                 firstOffset, layout);
+  SmallVector<StoreInst *> components(count, nullptr);
+  components[0] = &store;
+  Align align = store.getAlign();
+  unsigned found = 1;
+  for (Instruction *inst = store.getNextNode(); inst && found < count;
+       inst = inst->getNextNode()) {
+    auto *other = dyn_cast<StoreInst>(inst);
+    if (!other) {
+      if (inst->mayReadOrWriteMemory() || inst->isTerminator() ||
+          !widenInstruction(*inst))
+        return false;
+      widenedEarly.insert(inst);
+      continue;
+    }
+    int64_t offset = 0;
+    if (!other->isSimple() || other->getValueOperand()->getType() != type ||
+        GetPointerBaseWithConstantOffset(other->getPointerOperand(), offset,
+                                         layout) != base ||
+        offset <= firstOffset || (offset - firstOffset) % size ||
+        offset - firstOffset >= *stride ||
+        components[(offset - firstOffset) / size] ||
+        deferredGuards.contains(other->getPointerOperand()))
+      return false;
+    components[(offset - firstOffset) / size] = other;
+    align = std::min(align, other->getAlign());
+    ++found;
+  }
+  if (found < count)
+    return false;
+  SmallVector<Value *> values, addresses;
+  for (StoreInst *component : components) {
+    values.push_back(vector(component->getValueOperand()));
+    addresses.push_back(vector(component->getPointerOperand()));
+    if (!values.back() || !addresses.back())
+      return false;
+  }
+  ++NumRecordAccesses;
+  Value *active = loadActive();
+  Value *pointer = store.getPointerOperand();
+  Value *first = laneValue(pointer, 0);
+  if (!first)
+    first = b.CreateExtractElement(b.CreateFreeze(addresses[0]), uint64_t(0));
+  Value *last = laneValue(pointer, frame.lanes - 1);
+  if (!last)
+    last =
+        b.CreateExtractElement(b.CreateFreeze(addresses[0]), frame.lanes - 1);
+  // With every lane active on an unbroken line, the records fill their
+  // span: one store of the components interleaved.
+  Function *function = frame.start->getParent();
+  auto *spanBlock = BasicBlock::Create(context, "lanes.records", function);
+  auto *scatterBlock = BasicBlock::Create(context, "lanes.sparse", function);
+  auto *after = BasicBlock::Create(context, "lanes.accessed", function);
+  b.CreateCondBr(b.CreateAnd(b.CreateAndReduce(active),
+                             spansLine(b, first, last, frame.lanes, *stride)),
+                 spanBlock, scatterBlock);
+  b.SetInsertPoint(spanBlock);
+  // Concatenated, then component j of lane l to element l * count + j.
+  Value *all = concatenateVectors(b, values);
+  SmallVector<int> order;
+  for (unsigned lane = 0; lane < frame.lanes; ++lane)
+    for (unsigned component = 0; component < count; ++component)
+      order.push_back(component * frame.lanes + lane);
+  b.CreateAlignedStore(b.CreateShuffleVector(all, order), first, align);
+  b.CreateBr(after);
+  b.SetInsertPoint(scatterBlock);
+  for (unsigned component = 0; component < count; ++component)
+    b.CreateMaskedScatter(values[component],
+                          b.CreateFreeze(addresses[component]), align, active);
+  b.CreateBr(after);
+  b.SetInsertPoint(after);
+  for (StoreInst *component : components)
+    widenedEarly.insert(component);
   return true;
 }
 
@@ -1157,6 +1258,8 @@ bool LaneWidener::widenStore(StoreInst &store) {
              accessGuarded(value->getType(), *cast<SelectInst>(pointer),
                            store.getAlign(), values);
     }
+    if (storeRecordLanes(store))
+      return true;
     Value *addresses = vector(pointer);
     Value *values = vector(value);
     if (!addresses || !values)
@@ -1739,6 +1842,8 @@ bool LaneWidener::widenBlock(BasicBlock *block) {
        make_range(block->getFirstNonPHIIt(), block->end())) {
     if (inst.isTerminator())
       break;
+    if (widenedEarly.contains(&inst))
+      continue;
     if (!widenInstruction(inst)) {
       LLVM_DEBUG(dbgs() << "spvb-lanes: cannot widen " << inst << "\n");
       return false;
