@@ -161,6 +161,10 @@ private:
   /// long (a vec4's component), or null if `pointer`'s lanes are not so.
   Value *loadRecordLanes(Type *type, Value *pointer, Value *addresses,
                          Align align);
+  /// i1: every lane active and the lanes' `addresses` (of `pointer`) on
+  /// an unbroken line of `stride` bytes; `first` gets lane 0's address.
+  Value *spansRecords(Value *pointer, Value *addresses, Value *active,
+                      int64_t stride, Value *&first);
   /// Stores every component of the lanes' records (a vec4 store the
   /// scalarizer split) together if `store` is the first of them.
   bool storeRecordLanes(StoreInst &store);
@@ -644,6 +648,18 @@ bool LaneWidener::widenLoad(LoadInst &load) {
   return true;
 }
 
+Value *LaneWidener::spansRecords(Value *pointer, Value *addresses,
+                                 Value *active, int64_t stride, Value *&first) {
+  first = laneValue(pointer, 0);
+  if (!first)
+    first = b.CreateExtractElement(addresses, uint64_t(0));
+  Value *last = laneValue(pointer, frame.lanes - 1);
+  if (!last)
+    last = b.CreateExtractElement(addresses, frame.lanes - 1);
+  return b.CreateAnd(b.CreateAndReduce(active),
+                     spansLine(b, first, last, frame.lanes, stride));
+}
+
 bool LaneWidener::storeRecordLanes(StoreInst &store) {
   Type *type = store.getValueOperand()->getType();
   uint64_t size = layout.getTypeAllocSize(type);
@@ -702,23 +718,17 @@ bool LaneWidener::storeRecordLanes(StoreInst &store) {
   }
   ++NumRecordAccesses;
   Value *active = loadActive();
-  Value *pointer = store.getPointerOperand();
-  Value *first = laneValue(pointer, 0);
-  if (!first)
-    first = b.CreateExtractElement(b.CreateFreeze(addresses[0]), uint64_t(0));
-  Value *last = laneValue(pointer, frame.lanes - 1);
-  if (!last)
-    last =
-        b.CreateExtractElement(b.CreateFreeze(addresses[0]), frame.lanes - 1);
   // With every lane active on an unbroken line, the records fill their
   // span: one store of the components interleaved.
+  Value *first = nullptr;
+  Value *spans =
+      spansRecords(store.getPointerOperand(), b.CreateFreeze(addresses[0]),
+                   active, *stride, first);
   Function *function = frame.start->getParent();
   auto *spanBlock = BasicBlock::Create(context, "lanes.records", function);
   auto *scatterBlock = BasicBlock::Create(context, "lanes.sparse", function);
   auto *after = BasicBlock::Create(context, "lanes.accessed", function);
-  b.CreateCondBr(b.CreateAnd(b.CreateAndReduce(active),
-                             spansLine(b, first, last, frame.lanes, *stride)),
-                 spanBlock, scatterBlock);
+  b.CreateCondBr(spans, spanBlock, scatterBlock);
   b.SetInsertPoint(spanBlock);
   // Concatenated, then component j of lane l to element l * count + j.
   Value *all = concatenateVectors(b, values);
@@ -759,21 +769,15 @@ Value *LaneWidener::loadRecordLanes(Type *type, Value *pointer,
   ++NumRecordAccesses;
   Value *active = loadActive();
   addresses = b.CreateFreeze(addresses);
-  Value *first = laneValue(pointer, 0);
-  if (!first)
-    first = b.CreateExtractElement(addresses, uint64_t(0));
-  Value *last = laneValue(pointer, frame.lanes - 1);
-  if (!last)
-    last = b.CreateExtractElement(addresses, frame.lanes - 1);
-  // With every lane active and the line unbroken (spansLine), every byte
-  // of the span lies between two elements the lanes read.
+  // With every lane active and the line unbroken, every byte of the span
+  // lies between two elements the lanes read.
+  Value *first = nullptr;
+  Value *spans = spansRecords(pointer, addresses, active, *stride, first);
   Function *function = frame.start->getParent();
   auto *spanBlock = BasicBlock::Create(context, "lanes.records", function);
   auto *gatherBlock = BasicBlock::Create(context, "lanes.sparse", function);
   auto *after = BasicBlock::Create(context, "lanes.accessed", function);
-  b.CreateCondBr(b.CreateAnd(b.CreateAndReduce(active),
-                             spansLine(b, first, last, frame.lanes, *stride)),
-                 spanBlock, gatherBlock);
+  b.CreateCondBr(spans, spanBlock, gatherBlock);
   b.SetInsertPoint(spanBlock);
   Value *records =
       b.CreateAlignedLoad(FixedVectorType::get(type, span), first, align);

@@ -568,6 +568,18 @@ static void widenBooleanSlots(Function &body) {
   }
 }
 
+/// Whether `user` is a plain load of `alloca`, a plain store to it (not of
+/// it) or a subgroup call.
+static bool isSlotAccess(User &user, const AllocaInst &alloca) {
+  auto *load = dyn_cast<LoadInst>(&user);
+  auto *store = dyn_cast<StoreInst>(&user);
+  auto *call = dyn_cast<CallBase>(&user);
+  Function *callee = call ? call->getCalledFunction() : nullptr;
+  return (load && load->isSimple()) ||
+         (store && store->isSimple() && store->getValueOperand() != &alloca) ||
+         (callee && callee->getName() == abi::kSubgroup);
+}
+
 /// Whether `alloca` is used only by plain loads and stores of it and
 /// subgroup calls, all in one block whose first use writes it whole: no
 /// value it holds outlives a pass through that block.
@@ -580,13 +592,7 @@ static bool isBlockLocal(AllocaInst &alloca) {
     if (!inst || (block && inst->getParent() != block))
       return false;
     block = inst->getParent();
-    auto *load = dyn_cast<LoadInst>(user);
-    auto *store = dyn_cast<StoreInst>(user);
-    auto *call = dyn_cast<CallBase>(user);
-    Function *callee = call ? call->getCalledFunction() : nullptr;
-    if (!(load && load->isSimple()) &&
-        !(store && store->isSimple() && store->getValueOperand() != &alloca) &&
-        !(callee && callee->getName() == abi::kSubgroup))
+    if (!isSlotAccess(*user, alloca))
       return false;
   }
   if (!block || !bytes || bytes->isScalable())
@@ -616,16 +622,9 @@ static void packSlot(AllocaInst &alloca) {
       alloca.getDataLayout().getABITypeAlign(alloca.getAllocatedType());
   if (alloca.getAlign() <= natural)
     return;
-  for (User *user : alloca.users()) {
-    auto *load = dyn_cast<LoadInst>(user);
-    auto *store = dyn_cast<StoreInst>(user);
-    auto *call = dyn_cast<CallBase>(user);
-    Function *callee = call ? call->getCalledFunction() : nullptr;
-    if (!(load && load->isSimple()) &&
-        !(store && store->isSimple() && store->getValueOperand() != &alloca) &&
-        !(callee && callee->getName() == abi::kSubgroup))
+  for (User *user : alloca.users())
+    if (!isSlotAccess(*user, alloca))
       return;
-  }
   for (User *user : alloca.users()) {
     if (auto *load = dyn_cast<LoadInst>(user))
       load->setAlignment(std::min(load->getAlign(), natural));
