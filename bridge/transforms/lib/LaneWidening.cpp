@@ -53,7 +53,8 @@ ALWAYS_ENABLED_STATISTIC(
     "Accesses proven consecutive for the whole workgroup at once");
 ALWAYS_ENABLED_STATISTIC(
     NumRecordAccesses,
-    "Loads of one element per lane from records a constant stride apart");
+    "Loads and stores of one element per lane of records a constant "
+    "stride apart");
 ALWAYS_ENABLED_STATISTIC(NumBroadcastLoads,
                          "Loads of one address for every lane of a chunk");
 
@@ -161,6 +162,9 @@ private:
   /// long (a vec4's component), or null if `pointer`'s lanes are not so.
   Value *loadRecordLanes(Type *type, Value *pointer, Value *addresses,
                          Align align);
+  /// The lanes' stride when each accesses one element of `type` at
+  /// `pointer` in records a constant stride apart on an unbroken line.
+  std::optional<int64_t> getRecordStride(Type *type, Value *pointer);
   /// i1: every lane active and the lanes' `addresses` (of `pointer`) on
   /// an unbroken line of `stride` bytes; `first` gets lane 0's address.
   Value *spansRecords(Value *pointer, Value *addresses, Value *active,
@@ -660,17 +664,26 @@ Value *LaneWidener::spansRecords(Value *pointer, Value *addresses,
                      spansLine(b, first, last, frame.lanes, stride));
 }
 
-bool LaneWidener::storeRecordLanes(StoreInst &store) {
-  Type *type = store.getValueOperand()->getType();
+std::optional<int64_t> LaneWidener::getRecordStride(Type *type,
+                                                    Value *pointer) {
   uint64_t size = layout.getTypeAllocSize(type);
   if ((!type->isIntOrPtrTy() && !type->isFloatingPointTy()) ||
       layout.getTypeSizeInBits(type) != 8 * size)
-    return false;
+    return std::nullopt;
   LineBreaks breaks;
-  std::optional<int64_t> stride =
-      getLaneStride(store.getPointerOperand(), breaks);
+  std::optional<int64_t> stride = getLaneStride(pointer, breaks);
   if (!stride || *stride <= int64_t(size) || *stride % size ||
-      *stride / size > 8 || breaks.jumps > 1 || breaks.clamps > 1)
+      breaks.jumps > 1 || breaks.clamps > 1)
+    return std::nullopt;
+  return stride;
+}
+
+bool LaneWidener::storeRecordLanes(StoreInst &store) {
+  Type *type = store.getValueOperand()->getType();
+  uint64_t size = layout.getTypeAllocSize(type);
+  std::optional<int64_t> stride =
+      getRecordStride(type, store.getPointerOperand());
+  if (!stride || *stride / size > 8)
     return false;
   unsigned count = *stride / size;
   // The record's stores: this one first, the others later in the block
@@ -751,16 +764,10 @@ bool LaneWidener::storeRecordLanes(StoreInst &store) {
 
 Value *LaneWidener::loadRecordLanes(Type *type, Value *pointer,
                                     Value *addresses, Align align) {
+  std::optional<int64_t> stride = getRecordStride(type, pointer);
+  if (!stride)
+    return nullptr;
   uint64_t size = layout.getTypeAllocSize(type);
-  if (!type->isIntOrPtrTy() && !type->isFloatingPointTy())
-    return nullptr;
-  if (layout.getTypeSizeInBits(type) != 8 * size)
-    return nullptr;
-  LineBreaks breaks;
-  std::optional<int64_t> stride = getLaneStride(pointer, breaks);
-  if (!stride || *stride <= int64_t(size) || *stride % size ||
-      breaks.jumps > 1 || breaks.clamps > 1)
-    return nullptr;
   // The span of the lanes' records, in elements: a few vector registers.
   uint64_t step = *stride / size;
   uint64_t span = step * (frame.lanes - 1) + 1;
