@@ -5,8 +5,9 @@
 ; is not constant becomes: with every lane active, the same gather with an
 ; all-true mask (straight-line scalar loads); with none, the pass-through;
 ; else a loop over the set bits of the mask, one scalar load per active
-; lane, that the unroller must leave a loop.
-define <8 x float> @gather(<8 x ptr> %pointers, <8 x i1> %mask) "target-cpu"="znver3" {
+; lane, that the unroller must leave a loop. Each function names its
+; features, or the host's (AVX-512's gathers and scatters) would apply.
+define <8 x float> @gather(<8 x ptr> %pointers, <8 x i1> %mask) "target-cpu"="znver3" "target-features"="+avx2" {
   %values = call <8 x float> @llvm.masked.gather.v8f32.v8p0(<8 x ptr> align 4 %pointers, <8 x i1> %mask, <8 x float> zeroinitializer)
   ret <8 x float> %values
 }
@@ -35,7 +36,7 @@ define <8 x float> @gather(<8 x ptr> %pointers, <8 x i1> %mask) "target-cpu"="zn
 ; CHECK-NEXT: ret <8 x float> %values
 
 ; A scatter: the lanes' values stored one by one.
-define void @scatter(<8 x float> %values, <8 x ptr> %pointers, <8 x i1> %mask) "target-cpu"="znver3" {
+define void @scatter(<8 x float> %values, <8 x ptr> %pointers, <8 x i1> %mask) "target-cpu"="znver3" "target-features"="+avx2" {
   call void @llvm.masked.scatter.v8f32.v8p0(<8 x float> %values, <8 x ptr> align 4 %pointers, <8 x i1> %mask)
   ret void
 }
@@ -50,7 +51,7 @@ define void @scatter(<8 x float> %values, <8 x ptr> %pointers, <8 x i1> %mask) "
 
 ; Where the core gathers in hardware (Intel's Skylake), the gather stays;
 ; no AVX2 core scatters, so the scatter still becomes a loop.
-define <8 x float> @fast(<8 x float> %values, <8 x ptr> %pointers, <8 x i1> %mask) "target-cpu"="skylake" {
+define <8 x float> @fast(<8 x float> %values, <8 x ptr> %pointers, <8 x i1> %mask) "target-cpu"="skylake" "target-features"="+avx2" {
   %loaded = call <8 x float> @llvm.masked.gather.v8f32.v8p0(<8 x ptr> align 4 %pointers, <8 x i1> %mask, <8 x float> poison)
   call void @llvm.masked.scatter.v8f32.v8p0(<8 x float> %values, <8 x ptr> align 4 %pointers, <8 x i1> %mask)
   ret <8 x float> %loaded
@@ -61,7 +62,7 @@ define <8 x float> @fast(<8 x float> %values, <8 x ptr> %pointers, <8 x i1> %mas
 ; CHECK: store float
 
 ; An all-true mask is already straight-line code.
-define <8 x float> @every(<8 x ptr> %pointers) "target-cpu"="znver3" {
+define <8 x float> @every(<8 x ptr> %pointers) "target-cpu"="znver3" "target-features"="+avx2" {
   %values = call <8 x float> @llvm.masked.gather.v8f32.v8p0(<8 x ptr> align 4 %pointers, <8 x i1> splat (i1 true), <8 x float> poison)
   ret <8 x float> %values
 }
