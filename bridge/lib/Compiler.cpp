@@ -25,13 +25,18 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
 }
 
-Compiler::Compiler(CompileOptions options)
-    : options(std::move(options)),
-      mlirContext(std::make_unique<mlir::MLIRContext>(
-          mlir::MLIRContext::Threading::DISABLED)) {
-  registerDeserializerDialects(*mlirContext);
-  registerLoweringDialects(*mlirContext);
+std::unique_ptr<mlir::MLIRContext> spvb::createCompilerContext() {
+  auto context = std::make_unique<mlir::MLIRContext>(
+      mlir::MLIRContext::Threading::DISABLED);
+  registerDeserializerDialects(*context);
+  registerLoweringDialects(*context);
+  return context;
 }
+
+Compiler::Compiler(CompileOptions options, mlir::MLIRContext *context)
+    : options(std::move(options)),
+      ownedContext(context ? nullptr : createCompilerContext()),
+      mlirContext(context ? context : ownedContext.get()) {}
 
 Compiler::~Compiler() = default;
 
@@ -217,7 +222,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 Compiler::translate(mlir::ModuleOp module, llvm::LLVMContext &context,
                     llvm::StringRef fileName) {
   std::string diagnostics;
-  mlir::ScopedDiagnosticHandler handler(mlirContext.get(),
+  mlir::ScopedDiagnosticHandler handler(mlirContext,
                                         [&](mlir::Diagnostic &diag) {
                                           if (diagnostics.empty())
                                             diagnostics = diag.str();

@@ -312,7 +312,7 @@ JitCompiler::compileLoaded(const SpirvBinary &binary,
   CompilePhases phases;
   phases.frontend = frontendMilliseconds;
   PhaseClock clock;
-  Compiler compiler(options);
+  Compiler compiler(options, &getMlirContext());
   llvm::Expected<SpirvBinary> prepared = compiler.prepare(binary);
   if (!prepared)
     return prepared.takeError();
@@ -433,6 +433,17 @@ JitCompiler::compileLoaded(const SpirvBinary &binary,
                 std::move(object),
                 std::move(deferredBitcode)});
   return finish(std::move(kernel));
+}
+
+mlir::MLIRContext &JitCompiler::getMlirContext() {
+  // Loading the dialects takes a few milliseconds of each compile; what a
+  // context interns (types, attributes, locations) only grows, so it is
+  // replaced now and then.
+  if (!mlirContext || ++mlirContextUses > kMlirContextUses) {
+    mlirContext = createCompilerContext();
+    mlirContextUses = 0;
+  }
+  return *mlirContext;
 }
 
 llvm::Expected<JITDylib *> JitCompiler::createKernelDylib() {

@@ -121,6 +121,38 @@ void main() {
   EXPECT_EQ(y, expected);
 }
 
+/// A JIT's compiles share one MLIR context and replace it every 64: each
+/// of 70 specializations (a workgroup array sized by the constant, so each
+/// has types of its own) computes with its own constant, before and after
+/// the replacement.
+TEST_F(Execution, ManyCompilesShareAndReplaceTheirContext) {
+  const char *source = R"(
+#version 450
+layout(local_size_x = 32) in;
+layout(constant_id = 0) const uint K = 1;
+layout(set = 0, binding = 0) buffer Out { uint v[]; };
+shared uint tile[32 + K];
+void main() {
+  uint i = gl_LocalInvocationID.x;
+  tile[i + K] = i * K;
+  barrier();
+  v[gl_GlobalInvocationID.x] = tile[(i + 1) % 32 + K] + K;
+}
+)";
+  for (uint32_t k = 1; k <= 70; ++k) {
+    auto kernel = compile(source, {"0:u32:" + std::to_string(k)});
+    ASSERT_TRUE(kernel) << "K = " << k;
+    std::vector<uint32_t> out(64), expected(64);
+    for (uint32_t g = 0; g < 64; ++g)
+      expected[g] = ((g % 32 + 1) % 32) * k + k;
+    Dispatch dispatch(kernel);
+    dispatch.bindBuffer(0, 0, out.data(), out.size() * 4);
+    runtime::Launcher launcher(2);
+    ASSERT_EQ(errorText(dispatch.run(launcher, {2, 1, 1})), "<success>");
+    ASSERT_EQ(out, expected) << "K = " << k;
+  }
+}
+
 TEST_P(Barriers, SharedMemoryReductionWithBarriersInALoop) {
   auto kernel = compile(R"(
 #version 450

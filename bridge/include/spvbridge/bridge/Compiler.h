@@ -110,9 +110,15 @@ struct CompileOptions {
   }
 };
 
+/// An MLIR context with the dialects the compiler's stages use loaded.
+std::unique_ptr<mlir::MLIRContext> createCompilerContext();
+
 class Compiler {
 public:
-  explicit Compiler(CompileOptions options);
+  /// Compiles in `context` (from createCompilerContext(), not used by
+  /// another thread meanwhile) when given, else in a context of its own.
+  explicit Compiler(CompileOptions options,
+                    mlir::MLIRContext *context = nullptr);
   ~Compiler();
 
   /// Loads a shader file (by extension), validates and specializes it.
@@ -140,7 +146,8 @@ public:
 private:
   CompileOptions options;
   std::string listingPath;
-  std::unique_ptr<mlir::MLIRContext> mlirContext;
+  std::unique_ptr<mlir::MLIRContext> ownedContext;
+  mlir::MLIRContext *mlirContext;
 };
 
 } // namespace spvb

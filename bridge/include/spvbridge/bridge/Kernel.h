@@ -138,6 +138,8 @@ private:
   llvm::Expected<std::shared_ptr<const Kernel>>
   compileLoaded(const SpirvBinary &binary, const CompileOptions &options,
                 double frontendMilliseconds);
+  /// The MLIR context compiles share (under the lock).
+  mlir::MLIRContext &getMlirContext();
   /// A new JITDylib with the runtime's symbols and the process's.
   llvm::Expected<llvm::orc::JITDylib *> createKernelDylib();
   /// Looks up the ABI symbols of entry point `name` in `dylib`.
@@ -152,6 +154,9 @@ private:
   std::unique_ptr<DeferredEntries> deferred;
   std::unique_ptr<KernelDiskCache> diskCache;
   std::mutex mutex;
+  static constexpr unsigned kMlirContextUses = 64;
+  std::unique_ptr<mlir::MLIRContext> mlirContext;
+  unsigned mlirContextUses = 0;
   std::map<std::string, std::shared_ptr<const Kernel>> cache;
   unsigned dylibCount = 0;
 };
