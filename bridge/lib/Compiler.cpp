@@ -33,10 +33,19 @@ std::unique_ptr<mlir::MLIRContext> spvb::createCompilerContext() {
   return context;
 }
 
-Compiler::Compiler(CompileOptions options, mlir::MLIRContext *context)
-    : options(std::move(options)),
-      ownedContext(context ? nullptr : createCompilerContext()),
-      mlirContext(context ? context : ownedContext.get()) {}
+Compiler::Compiler(CompileOptions options,
+                   llvm::unique_function<mlir::MLIRContext &()> getContext)
+    : options(std::move(options)), contextSource(std::move(getContext)) {}
+
+mlir::MLIRContext &Compiler::getContext() {
+  // Made on first use: validation and reflection need none.
+  if (!mlirContext) {
+    if (!contextSource)
+      ownedContext = createCompilerContext();
+    mlirContext = contextSource ? &contextSource() : ownedContext.get();
+  }
+  return *mlirContext;
+}
 
 Compiler::~Compiler() = default;
 
@@ -108,12 +117,12 @@ llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 Compiler::deserialize(const SpirvBinary &binary) {
   bool debugInfo = options.debug || options.valueNames;
   if (!options.debug)
-    return deserializeSpirv(binary, *mlirContext, debugInfo);
+    return deserializeSpirv(binary, getContext(), debugInfo);
   llvm::Expected<bool> hasLines = hasSourceLines(binary);
   if (!hasLines)
     return hasLines.takeError();
   if (*hasLines)
-    return deserializeSpirv(binary, *mlirContext, debugInfo);
+    return deserializeSpirv(binary, getContext(), debugInfo);
   // Without lines a debugger could only step through machine code: it
   // steps through the module's disassembly instead.
   std::string name = options.listingName;
@@ -126,7 +135,7 @@ Compiler::deserialize(const SpirvBinary &binary) {
   if (!listing)
     return listing.takeError();
   listingPath = listing->path;
-  return deserializeSpirv(binary, *mlirContext, debugInfo, &*listing);
+  return deserializeSpirv(binary, getContext(), debugInfo, &*listing);
 }
 
 llvm::Expected<LoweredModule>
@@ -222,7 +231,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 Compiler::translate(mlir::ModuleOp module, llvm::LLVMContext &context,
                     llvm::StringRef fileName) {
   std::string diagnostics;
-  mlir::ScopedDiagnosticHandler handler(mlirContext,
+  mlir::ScopedDiagnosticHandler handler(&getContext(),
                                         [&](mlir::Diagnostic &diag) {
                                           if (diagnostics.empty())
                                             diagnostics = diag.str();

@@ -312,7 +312,9 @@ JitCompiler::compileLoaded(const SpirvBinary &binary,
   CompilePhases phases;
   phases.frontend = frontendMilliseconds;
   PhaseClock clock;
-  Compiler compiler(options, &getMlirContext());
+  // The context is made only if the kernel is compiled, not loaded.
+  Compiler compiler(
+      options, [this]() -> mlir::MLIRContext & { return getMlirContext(); });
   llvm::Expected<SpirvBinary> prepared = compiler.prepare(binary);
   if (!prepared)
     return prepared.takeError();

@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/FunctionExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -115,10 +116,12 @@ std::unique_ptr<mlir::MLIRContext> createCompilerContext();
 
 class Compiler {
 public:
-  /// Compiles in `context` (from createCompilerContext(), not used by
-  /// another thread meanwhile) when given, else in a context of its own.
-  explicit Compiler(CompileOptions options,
-                    mlir::MLIRContext *context = nullptr);
+  /// Compiles in the context `getContext` returns when a stage first needs
+  /// one (from createCompilerContext(), not used by another thread
+  /// meanwhile), else in a context of its own.
+  explicit Compiler(
+      CompileOptions options,
+      llvm::unique_function<mlir::MLIRContext &()> getContext = nullptr);
   ~Compiler();
 
   /// Loads a shader file (by extension), validates and specializes it.
@@ -137,7 +140,7 @@ public:
   translate(mlir::ModuleOp module, llvm::LLVMContext &context,
             llvm::StringRef fileName);
 
-  mlir::MLIRContext &getContext() { return *mlirContext; }
+  mlir::MLIRContext &getContext();
   const CompileOptions &getOptions() const { return options; }
   /// The disassembly listing deserialize() wrote, whose lines the debug
   /// information names; empty if it wrote none.
@@ -146,8 +149,9 @@ public:
 private:
   CompileOptions options;
   std::string listingPath;
+  llvm::unique_function<mlir::MLIRContext &()> contextSource;
   std::unique_ptr<mlir::MLIRContext> ownedContext;
-  mlir::MLIRContext *mlirContext;
+  mlir::MLIRContext *mlirContext = nullptr;
 };
 
 } // namespace spvb
