@@ -3,6 +3,7 @@
 
 #include "spvbridge/transforms/ConvergentOperations.h"
 #include "spvbridge/transforms/GatherScatterLoops.h"
+#include "spvbridge/transforms/InvocationBlockScopes.h"
 #include "spvbridge/transforms/InvocationVectorizer.h"
 #include "spvbridge/transforms/SingleThreadAtomics.h"
 #include "spvbridge/transforms/SplitInvocationEntry.h"
@@ -16,6 +17,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
 
 using namespace spvb;
 
@@ -112,6 +114,18 @@ static void addStackProbes(llvm::Module &module) {
       function.addFnAttr("probe-stack", "inline-asm");
 }
 
+/// The workgroup entries run the invocation with every call inlined; doing
+/// so before the first simplification lets it see across calls (a Private
+/// variable one function stores and another loads becomes a value), where
+/// LLVM's inliner would keep a large function called from several places
+/// (ggml's mul_mat_vec). SPIR-V's DontInline is kept.
+static void inlineShaderFunctions(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && function.hasLocalLinkage() &&
+        !function.hasFnAttribute(llvm::Attribute::NoInline))
+      function.addFnAttr(llvm::Attribute::AlwaysInline);
+}
+
 static void registerSubgroupSites(llvm::PassBuilder &builder) {
   builder.registerOptimizerLastEPCallback(
       [](llvm::ModulePassManager &modulePasses, llvm::OptimizationLevel,
@@ -140,6 +154,12 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
       passes.addPass(WorkgroupLoopsPass());
     passes.addPass(SubgroupSitesPass());
   } else {
+    inlineShaderFunctions(module);
+    builder.registerPipelineStartEPCallback(
+        [](llvm::ModulePassManager &modulePasses, llvm::OptimizationLevel) {
+          modulePasses.addPass(llvm::AlwaysInlinerPass());
+          modulePasses.addPass(InvocationBlockScopesPass());
+        });
     registerSubgroupSites(builder);
     // The workgroup entries are cut from the simplified invocation body,
     // then simplified themselves before loop vectorization.

@@ -622,8 +622,8 @@ public:
     auto func = op->getParentOfType<LLVM::LLVMFuncOp>();
     if (layout.recordsPerWorkgroup && op->hasAttr(kOutputInitializerAttr) &&
         func && func.getNumArguments() >= 2) {
-      // The patch's record is shared: its first invocation, which always
-      // starts first, stores the initializer before anything else does.
+      // The patch's record is shared: its first invocation stores the
+      // initializer, before the barrier the deserializer put after it.
       Location loc = op.getLoc();
       Value index = LLVM::LoadOp::create(
           rewriter, loc, rewriter.getI32Type(),

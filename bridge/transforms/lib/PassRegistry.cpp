@@ -3,6 +3,7 @@
 
 #include "spvbridge/transforms/ConvergentOperations.h"
 #include "spvbridge/transforms/GatherScatterLoops.h"
+#include "spvbridge/transforms/InvocationBlockScopes.h"
 #include "spvbridge/transforms/InvocationVectorizer.h"
 #include "spvbridge/transforms/SingleThreadAtomics.h"
 #include "spvbridge/transforms/SubgroupSites.h"
@@ -28,6 +29,10 @@ void spvb::registerTransformPasses(PassBuilder &builder,
                  ArrayRef<PassBuilder::PipelineElement>) {
         if (name == "spvb-convergent-operations") {
           passes.addPass(ConvergentOperationsPass());
+          return true;
+        }
+        if (name == "spvb-invocation-block-scopes") {
+          passes.addPass(InvocationBlockScopesPass());
           return true;
         }
         if (name == "spvb-gather-scatter-loops") {

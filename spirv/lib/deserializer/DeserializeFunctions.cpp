@@ -136,17 +136,31 @@ LogicalResult Deserializer::processFunction(size_t begin, size_t end) {
       // The entry block's variables are done: what follows the prologue
       // starts here, beginning with the Private initializers of entry points.
       inEntryVariables = false;
-      bool isEntry = llvm::any_of(entryPoints, [&](const EntryPoint &e) {
-        return functions.lookup(e.functionId) == func;
-      });
-      if (isEntry)
+      const EntryPoint *entry = nullptr;
+      for (const EntryPoint &e : entryPoints)
+        if (functions.lookup(e.functionId) == func)
+          entry = &e;
+      bool outputs = false;
+      if (entry)
         for (auto [varId, initId] : entryInitializers) {
           auto store = spirv::StoreOp::create(
               builder, func.getLoc(), getValue(varId), getValue(initId));
           if (cast<spirv::PointerType>(store.getPtr().getType())
-                  .getStorageClass() == spirv::StorageClass::Output)
+                  .getStorageClass() == spirv::StorageClass::Output) {
             store->setAttr(kOutputInitializerAttr, builder.getUnitAttr());
+            outputs = true;
+          }
         }
+      // A tessellation control shader's outputs are the patch's: its first
+      // invocation stores their initializers, and every invocation waits
+      // for them before its own accesses (which LLVM could otherwise move
+      // ahead of them, once the invocations run in SIMD lanes).
+      if (outputs && entry->model == spirv::ExecutionModel::TessellationControl)
+        spirv::ControlBarrierOp::create(
+            builder, func.getLoc(), spirv::Scope::Workgroup,
+            spirv::Scope::Workgroup,
+            spirv::MemorySemantics::AcquireRelease |
+                spirv::MemorySemantics::OutputMemory);
     }
     if (failed(processInstruction(inst)))
       return failure();
