@@ -818,14 +818,16 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value,
   // Widening an N-bit line, which wraps modulo 2^N, jumps by 2^N at most
   // once across the lanes when its step is small.
   int64_t span = acrossWorkgroup ? frame.invocations : frame.lanes;
-  auto widen = [&](std::optional<int64_t> step, Type *from) {
-    unsigned bits = from->getScalarSizeInBits();
+  auto wrap = [&](std::optional<int64_t> step, unsigned bits) {
     if (step && *step && bits < 64) {
       if (std::abs(*step) * span >= (int64_t(1) << (bits - 1)))
         return std::optional<int64_t>();
       ++breaks.jumps;
     }
     return step;
+  };
+  auto widen = [&](std::optional<int64_t> step, Type *from) {
+    return wrap(step, from->getScalarSizeInBits());
   };
   if (auto *load = dyn_cast<LoadInst>(inst)) {
     int64_t offset = 0;
@@ -883,6 +885,9 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value,
   switch (inst->getOpcode()) {
   case Instruction::SExt:
   case Instruction::ZExt:
+    // Non-negative values (below 2^(N-1)) do not wrap modulo 2^N.
+    if (isa<ZExtInst>(inst) && inst->hasNonNeg())
+      return first;
     return widen(first, inst->getOperand(0)->getType());
   case Instruction::Trunc:
     return first;
@@ -906,6 +911,25 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value,
     if (!constant || constant->getZExtValue() >= 32)
       return std::nullopt;
     return *first * (int64_t(1) << constant->getZExtValue());
+  case Instruction::And:
+    // Keeping the low m bits wraps the line modulo 2^m (LLVM's form of
+    // (4 i + offset) / 4).
+    if (!constant || !constant->getValue().isMask())
+      return std::nullopt;
+    return wrap(first, constant->getValue().countr_one());
+  case Instruction::LShr:
+  case Instruction::AShr: {
+    // (b + s*l) >> k is (b >> k) + (s >> k)*l when 2^k divides s (vec4
+    // records indexed by element / 4), except across a wrap of the line,
+    // where it jumps once.
+    if (!constant || constant->getZExtValue() >= 32)
+      return std::nullopt;
+    int64_t divisor = int64_t(1) << constant->getZExtValue();
+    std::optional<int64_t> step = widen(first, inst->getType());
+    if (!step || *step % divisor)
+      return std::nullopt;
+    return *step / divisor;
+  }
   default:
     return std::nullopt;
   }
