@@ -17,9 +17,11 @@
 #include "llvm/ExecutionEngine/ObjectCache.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h"
+#include "llvm/ExecutionEngine/Orc/Debugging/PerfSupportPlugin.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
@@ -90,6 +92,40 @@ void JitCompiler::setDiskCache(std::unique_ptr<KernelDiskCache> cache) {
     objects->record();
 }
 
+/// Writes a jitdump of each object's functions (their names, code and line
+/// tables) that `perf inject --jit` turns into symbols of a `perf record
+/// -k 1` profile.
+static llvm::Error enablePerfSupport(LLJIT &jit) {
+  auto *linking = llvm::dyn_cast<ObjectLinkingLayer>(&jit.getObjLinkingLayer());
+  if (!linking || !jit.getProcessSymbolsJITDylib())
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "error: SPVBRIDGE_PERF: this JIT does not link with JITLink");
+  // LLVM's writer puts it in JITDUMPDIR (else $HOME)/.debug/jit and says
+  // nothing when it cannot.
+  llvm::SmallString<128> directory;
+  if (const char *dump = std::getenv("JITDUMPDIR"))
+    directory = dump;
+  else
+    llvm::sys::path::home_directory(directory);
+  llvm::sys::path::append(directory, ".debug", "jit");
+  if (std::error_code error = llvm::sys::fs::create_directories(directory))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "error: SPVBRIDGE_PERF: cannot create '" +
+                                       directory +
+                                       "' for the jitdump: " + error.message());
+  auto plugin = PerfSupportPlugin::Create(
+      jit.getExecutionSession().getExecutorProcessControl(),
+      *jit.getProcessSymbolsJITDylib(), /*EmitDebugInfo=*/true,
+      /*EmitUnwindInfo=*/false);
+  if (!plugin)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "error: SPVBRIDGE_PERF: " +
+                                       llvm::toString(plugin.takeError()));
+  linking->addPlugin(std::move(*plugin));
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::unique_ptr<JitCompiler>>
 JitCompiler::create(bool debuggable) {
   llvm::InitializeNativeTarget();
@@ -123,6 +159,9 @@ JitCompiler::create(bool debuggable) {
   // and lldb read.
   if (debuggable)
     if (llvm::Error error = enableDebuggerSupport(**jit))
+      return error;
+  if (std::getenv("SPVBRIDGE_PERF"))
+    if (llvm::Error error = enablePerfSupport(**jit))
       return error;
   auto deferred = DeferredEntries::create(**jit);
   if (!deferred)
