@@ -147,16 +147,50 @@ bool spvb::canRunInLanes(Function &body, bool fragment, bool subgroupChunks) {
   return true;
 }
 
+/// Each lane has its own invocation block, so the address of one of its
+/// fields has no value common to the lanes: computed again in each block
+/// that uses it, it never reaches the phis the structurizer and the loop
+/// exits' unification would carry it in.
+static void rematerializeBlockAddresses(Function &body) {
+  if (body.arg_size() < 2)
+    return;
+  Argument *block = body.getArg(1);
+  SmallVector<GetElementPtrInst *> addresses;
+  for (User *user : block->users())
+    if (auto *gep = dyn_cast<GetElementPtrInst>(user))
+      if (gep->getPointerOperand() == block && gep->hasAllConstantIndices())
+        addresses.push_back(gep);
+  for (GetElementPtrInst *gep : addresses) {
+    for (Use &use : make_early_inc_range(gep->uses())) {
+      auto *user = cast<Instruction>(use.getUser());
+      Instruction *at = user;
+      if (auto *phi = dyn_cast<PHINode>(user))
+        at = phi->getIncomingBlock(use)->getTerminator();
+      else if (user->getParent() == gep->getParent())
+        continue;
+      Instruction *copy = gep->clone();
+      copy->insertBefore(at->getIterator());
+      use.set(copy);
+    }
+    if (gep->use_empty())
+      gep->eraseFromParent();
+  }
+}
+
 static bool structurize(Function &body, FunctionAnalysisManager &analyses) {
-  FunctionPassManager prepare;
-  prepare.addPass(SROAPass(SROAOptions::ModifyCFG));
-  prepare.addPass(EarlyCSEPass());
+  FunctionPassManager simplify;
+  simplify.addPass(SROAPass(SROAOptions::ModifyCFG));
+  simplify.addPass(EarlyCSEPass());
   // Each scalar of a SPIR-V vector becomes one SIMD vector.
   ScalarizerPassOptions scalarizer;
   scalarizer.ScalarizeLoadStore = true;
-  prepare.addPass(ScalarizerPass(scalarizer));
-  prepare.addPass(InstCombinePass());
-  prepare.addPass(DCEPass());
+  simplify.addPass(ScalarizerPass(scalarizer));
+  simplify.addPass(InstCombinePass());
+  simplify.addPass(DCEPass());
+  simplify.run(body, analyses);
+  rematerializeBlockAddresses(body);
+  analyses.invalidate(body, PreservedAnalyses::none());
+  FunctionPassManager prepare;
   prepare.addPass(LowerSwitchPass());
   prepare.addPass(UnifyFunctionExitNodesPass());
   prepare.addPass(LoopSimplifyPass());
