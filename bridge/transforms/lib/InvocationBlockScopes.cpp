@@ -4,6 +4,7 @@
 #include "KernelInfoGlobals.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -26,7 +27,7 @@ enum class Target { Block, Shader, Unknown };
 
 /// What `pointer` may address: the invocation block (`block`), only memory
 /// of the shader's, or either.
-static Target classify(Value *pointer, const Argument &block) {
+static Target classify(const Value *pointer, const Argument &block) {
   SmallVector<const Value *, 4> objects;
   getUnderlyingObjects(pointer, objects);
   bool inBlock = false, inShader = false;
@@ -75,14 +76,11 @@ static bool addScopes(Function &function, MDNode *scope) {
   MDNode *scopes = MDNode::get(function.getContext(), scope);
   bool changed = false;
   for (Instruction &inst : instructions(function)) {
-    Value *pointer = getLoadStorePointerOperand(&inst);
-    if (auto *rmw = dyn_cast<AtomicRMWInst>(&inst))
-      pointer = rmw->getPointerOperand();
-    else if (auto *cmpxchg = dyn_cast<AtomicCmpXchgInst>(&inst))
-      pointer = cmpxchg->getPointerOperand();
-    if (!pointer)
+    // Loads, stores and atomics; calls stay as they are.
+    std::optional<MemoryLocation> access = MemoryLocation::getOrNone(&inst);
+    if (!access)
       continue;
-    switch (classify(pointer, block)) {
+    switch (classify(access->Ptr, block)) {
     case Target::Block:
       inst.setMetadata(
           LLVMContext::MD_alias_scope,
