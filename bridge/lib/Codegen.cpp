@@ -6,6 +6,7 @@
 #include "spvbridge/transforms/InvocationBlockScopes.h"
 #include "spvbridge/transforms/InvocationVectorizer.h"
 #include "spvbridge/transforms/SingleThreadAtomics.h"
+#include "spvbridge/transforms/SkipIdentityAtomics.h"
 #include "spvbridge/transforms/SplitInvocationEntry.h"
 #include "spvbridge/transforms/SubgroupSites.h"
 #include "spvbridge/transforms/VectorMathLibrary.h"
@@ -174,6 +175,8 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
             modulePasses.addPass(InvocationVectorizerPass(machine));
           modulePasses.addPass(llvm::createModuleToFunctionPassAdaptor(
               SingleThreadAtomicsPass()));
+          modulePasses.addPass(llvm::createModuleToFunctionPassAdaptor(
+              SkipIdentityAtomicsPass()));
           if (deferred)
             modulePasses.addPass(SplitInvocationEntryPass(*deferred));
           if (loops || lanes)

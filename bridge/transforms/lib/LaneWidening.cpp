@@ -1739,10 +1739,14 @@ bool LaneWidener::runPerLane(Instruction &inst) {
   // A struct result (cmpxchg, frexp) becomes one vector per field.
   Type *type = inst.getType();
   SmallVector<Type *> fields;
-  if (auto *structType = dyn_cast<StructType>(type))
-    append_range(fields, structType->elements());
-  else if (!type->isVoidTy())
-    fields.push_back(type);
+  // An unused result needs no vector: the copies stay unused too (an
+  // atomic add's, which SkipIdentityAtomicsPass skips when it adds zero).
+  if (!inst.use_empty()) {
+    if (auto *structType = dyn_cast<StructType>(type))
+      append_range(fields, structType->elements());
+    else if (!type->isVoidTy())
+      fields.push_back(type);
+  }
   if (!all_of(fields, [&](Type *field) { return isLaneScalar(field); }))
     return false;
   for (Value *operand : inst.operand_values())

@@ -6,6 +6,7 @@
 #include "spvbridge/transforms/InvocationBlockScopes.h"
 #include "spvbridge/transforms/InvocationVectorizer.h"
 #include "spvbridge/transforms/SingleThreadAtomics.h"
+#include "spvbridge/transforms/SkipIdentityAtomics.h"
 #include "spvbridge/transforms/SubgroupSites.h"
 #include "spvbridge/transforms/WorkgroupLoops.h"
 
@@ -43,6 +44,11 @@ void spvb::registerTransformPasses(PassBuilder &builder,
         if (name == "spvb-single-thread-atomics") {
           passes.addPass(
               createModuleToFunctionPassAdaptor(SingleThreadAtomicsPass()));
+          return true;
+        }
+        if (name == "spvb-skip-identity-atomics") {
+          passes.addPass(
+              createModuleToFunctionPassAdaptor(SkipIdentityAtomicsPass()));
           return true;
         }
         if (name == "spvb-subgroup-sites") {
