@@ -13,8 +13,10 @@
 #include "spvbridge/transforms/WorkgroupLoops.h"
 
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/PassTimingInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
@@ -143,8 +145,17 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
                           std::unique_ptr<llvm::Module> *deferred) {
   OptLevel level = options.getOptLevel();
   setTarget(module, machine);
-  llvm::PassBuilder builder(&machine);
+  // LLVM's -time-passes (spv-run --time-passes) times these passes too.
+  llvm::PassInstrumentationCallbacks instrumentation;
+  llvm::StandardInstrumentations standard(module.getContext(),
+                                          /*DebugLogging=*/false);
+  llvm::PassBuilder builder(&machine, llvm::PipelineTuningOptions(),
+                            std::nullopt,
+                            llvm::TimePassesIsEnabled ? &instrumentation
+                                                      : nullptr);
   AnalysisManagers analyses(builder);
+  if (llvm::TimePassesIsEnabled)
+    standard.registerCallbacks(instrumentation, &analyses.modules);
   bool loops = options.getBarrierMode() == BarrierMode::Loops;
   bool lanes = options.shouldVectorize();
   unsigned subgroupSize = options.subgroupSize;
