@@ -149,10 +149,9 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
   llvm::PassInstrumentationCallbacks instrumentation;
   llvm::StandardInstrumentations standard(module.getContext(),
                                           /*DebugLogging=*/false);
-  llvm::PassBuilder builder(&machine, llvm::PipelineTuningOptions(),
-                            std::nullopt,
-                            llvm::TimePassesIsEnabled ? &instrumentation
-                                                      : nullptr);
+  llvm::PassBuilder builder(
+      &machine, llvm::PipelineTuningOptions(), std::nullopt,
+      llvm::TimePassesIsEnabled ? &instrumentation : nullptr);
   AnalysisManagers analyses(builder);
   if (llvm::TimePassesIsEnabled)
     standard.registerCallbacks(instrumentation, &analyses.modules);
