@@ -147,14 +147,15 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
   setTarget(module, machine);
   // LLVM's -time-passes (spv-run --time-passes) times these passes too.
   llvm::PassInstrumentationCallbacks instrumentation;
-  llvm::StandardInstrumentations standard(module.getContext(),
-                                          /*DebugLogging=*/false);
+  std::optional<llvm::StandardInstrumentations> standard;
+  if (llvm::TimePassesIsEnabled)
+    standard.emplace(module.getContext(), /*DebugLogging=*/false);
   llvm::PassBuilder builder(
       &machine, llvm::PipelineTuningOptions(), std::nullopt,
       llvm::TimePassesIsEnabled ? &instrumentation : nullptr);
   AnalysisManagers analyses(builder);
-  if (llvm::TimePassesIsEnabled)
-    standard.registerCallbacks(instrumentation, &analyses.modules);
+  if (standard)
+    standard->registerCallbacks(instrumentation, &analyses.modules);
   bool loops = options.getBarrierMode() == BarrierMode::Loops;
   bool lanes = options.shouldVectorize();
   unsigned subgroupSize = options.subgroupSize;
