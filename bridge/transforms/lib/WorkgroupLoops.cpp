@@ -47,6 +47,7 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/UniformityAnalysis.h"
+#include "llvm/Analysis/Utils/Local.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
@@ -613,6 +614,171 @@ static bool isBlockLocal(AllocaInst &alloca) {
   return false;
 }
 
+/// The largest Function variable whose copies go element by element: 256
+/// words, far more than the rows shaders cache (ggml's soft_max: 16).
+static constexpr uint64_t kMaxInterleavedBytes = 1024;
+
+/// What interleaving a variable's copies rewrites: the address
+/// computations (GEPs) from it, each after the one it starts from, and
+/// the memsets that fill it whole.
+struct InterleavedAccesses {
+  SmallVector<GetElementPtrInst *> addresses;
+  SmallVector<MemSetInst *> fills;
+};
+
+/// Whether `offset`'s bytes are a multiple of 4 for every value its
+/// variable terms take.
+static bool isWordMultiple(const APInt &constant,
+                           const SmallMapVector<Value *, APInt, 4> &variable,
+                           const DataLayout &layout) {
+  if (constant.countr_zero() < 2)
+    return false;
+  return all_of(variable, [&](const auto &term) {
+    unsigned zeros =
+        term.second.countr_zero() +
+        computeKnownBits(term.first, layout).countMinTrailingZeros();
+    return zeros >= 2;
+  });
+}
+
+/// The accesses to rewrite if every access through `alloca` is a plain load
+/// or store of a 4-byte scalar at a multiple of 4 bytes (reached by GEPs,
+/// or through slots that only hold its addresses) or a memset of all of
+/// it: such a variable can keep its invocations' copies element by
+/// element. None otherwise.
+static std::optional<InterleavedAccesses>
+getInterleavedAccesses(AllocaInst &alloca) {
+  const DataLayout &layout = alloca.getDataLayout();
+  std::optional<TypeSize> bytes = alloca.getAllocationSize(layout);
+  // A single element's copies are consecutive already; a large array is
+  // no row of registers, and its fill would become a store per element.
+  if (!bytes || bytes->isScalable() || bytes->getFixedValue() % 4 ||
+      bytes->getFixedValue() <= 4 ||
+      bytes->getFixedValue() > kMaxInterleavedBytes)
+    return std::nullopt;
+  InterleavedAccesses accesses;
+  SmallPtrSet<Value *, 16> derived{&alloca};
+  SmallPtrSet<AllocaInst *, 4> slots;
+  SmallVector<Value *> worklist{&alloca};
+  unsigned width = layout.getIndexTypeSizeInBits(alloca.getType());
+  while (!worklist.empty()) {
+    Value *pointer = worklist.pop_back_val();
+    for (User *user : pointer->users()) {
+      if (auto *address = dyn_cast<GetElementPtrInst>(user)) {
+        SmallMapVector<Value *, APInt, 4> variable;
+        APInt constant(width, 0);
+        if (address->getPointerOperand() != pointer ||
+            !address->collectOffset(layout, width, variable, constant) ||
+            !isWordMultiple(constant, variable, layout))
+          return std::nullopt;
+        accesses.addresses.push_back(address);
+        derived.insert(address);
+        worklist.push_back(address);
+        continue;
+      }
+      if (auto *fill = dyn_cast<MemSetInst>(user)) {
+        auto *length = dyn_cast<ConstantInt>(fill->getLength());
+        if (pointer != &alloca || fill->getDest() != pointer ||
+            fill->isVolatile() || !isa<ConstantInt>(fill->getValue()) ||
+            !length || length->getZExtValue() != bytes->getFixedValue())
+          return std::nullopt;
+        accesses.fills.push_back(fill);
+        continue;
+      }
+      if (auto *store = dyn_cast<StoreInst>(user);
+          store && store->isSimple() && store->getValueOperand() == pointer) {
+        // An address kept across a barrier: every value of its slot must
+        // be one of the variable's addresses.
+        auto *slot = dyn_cast<AllocaInst>(store->getPointerOperand());
+        if (!slot || !slot->getAllocatedType()->isPointerTy())
+          return std::nullopt;
+        if (slots.insert(slot).second)
+          for (User *slotUser : slot->users()) {
+            auto *load = dyn_cast<LoadInst>(slotUser);
+            if (load && load->isSimple()) {
+              derived.insert(load);
+              worklist.push_back(load);
+            } else if (!isa<StoreInst>(slotUser)) {
+              return std::nullopt;
+            }
+          }
+        continue;
+      }
+      Type *type = nullptr;
+      if (auto *load = dyn_cast<LoadInst>(user); load && load->isSimple())
+        type = load->getType();
+      else if (auto *store = dyn_cast<StoreInst>(user);
+               store && store->isSimple())
+        type = store->getValueOperand()->getType();
+      else if (auto *intrinsic = dyn_cast<IntrinsicInst>(user);
+               intrinsic && intrinsic->isLifetimeStartOrEnd())
+        continue;
+      if (!type || !(type->isIntegerTy(32) || type->isFloatTy()))
+        return std::nullopt;
+    }
+  }
+  for (AllocaInst *slot : slots)
+    for (User *user : slot->users())
+      if (auto *store = dyn_cast<StoreInst>(user);
+          store && (!store->isSimple() || store->getPointerOperand() != slot ||
+                    !derived.contains(store->getValueOperand())))
+        return std::nullopt;
+  return accesses;
+}
+
+/// Lays `alloca`'s copies out element by element (invocation i's element
+/// at byte e is at e * count + 4 * i): each address computation's offset
+/// is scaled by the invocation count, a fill becomes a store per element,
+/// and accesses keep 4-byte alignment. A Function array indexed by a loop
+/// counter (ggml's soft_max caches its row so) is then one vector access
+/// for a chunk of lanes, not a gather.
+static void interleaveCopies(AllocaInst &alloca,
+                             const InterleavedAccesses &accesses,
+                             uint32_t count) {
+  const DataLayout &layout = alloca.getDataLayout();
+  for (GetElementPtrInst *address : accesses.addresses) {
+    IRBuilder<> b(address);
+    Value *offset = emitGEPOffset(&b, layout, address);
+    Value *scaled =
+        b.CreateNSWMul(offset, ConstantInt::get(offset->getType(), count));
+    Value *interleaved =
+        b.CreateInBoundsGEP(b.getInt8Ty(), address->getPointerOperand(), scaled,
+                            address->getName());
+    address->replaceAllUsesWith(interleaved);
+    address->eraseFromParent();
+  }
+  for (MemSetInst *fill : accesses.fills) {
+    IRBuilder<> b(fill);
+    uint64_t bytes = cast<ConstantInt>(fill->getLength())->getZExtValue();
+    uint8_t byte = cast<ConstantInt>(fill->getValue())->getZExtValue();
+    Constant *word = b.getInt32(byte * 0x01010101u);
+    for (uint64_t offset = 0; offset < bytes; offset += 4)
+      b.CreateAlignedStore(
+          word,
+          b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), &alloca, offset * count),
+          Align(4));
+    fill->eraseFromParent();
+  }
+  SmallVector<Value *> worklist{&alloca};
+  SmallPtrSet<Value *, 16> seen{&alloca};
+  while (!worklist.empty())
+    for (User *user : worklist.pop_back_val()->users()) {
+      if (auto *load = dyn_cast<LoadInst>(user);
+          load && !load->getType()->isPointerTy())
+        load->setAlignment(std::min(load->getAlign(), Align(4)));
+      else if (auto *store = dyn_cast<StoreInst>(user);
+               store && !store->getValueOperand()->getType()->isPointerTy())
+        store->setAlignment(std::min(store->getAlign(), Align(4)));
+      else if (isa<GetElementPtrInst>(user) && seen.insert(user).second)
+        worklist.push_back(user);
+      else if (auto *store = dyn_cast<StoreInst>(user))
+        for (User *slotUser : store->getPointerOperand()->users())
+          if (isa<LoadInst>(slotUser) && seen.insert(slotUser).second)
+            worklist.push_back(slotUser);
+    }
+  alloca.setAlignment(Align(4));
+}
+
 /// A slot that only loads, stores and subgroup calls (told the stride)
 /// use keeps its type's own alignment instead of a wider one, so that
 /// invocation i's element follows invocation i - 1's and SIMD lanes reach
@@ -650,11 +816,19 @@ bool WorkgroupLoopsBuilder::layOutScratch() {
     if (!bytes || bytes->isScalable())
       return false;
     packSlot(*alloca);
-    uint64_t stride = alignTo(bytes->getFixedValue(), alloca->getAlign());
+    uint64_t size = alignTo(bytes->getFixedValue(), alloca->getAlign());
+    uint64_t stride = size;
+    // Lanes reach element-major copies as vectors.
+    if (lanes)
+      if (std::optional<InterleavedAccesses> accesses =
+              getInterleavedAccesses(*alloca)) {
+        interleaveCopies(*alloca, *accesses, count);
+        stride = 4;
+      }
     offset = alignTo(offset, std::max<uint64_t>(kScratchAlignment,
                                                 alloca->getAlign().value()));
     arrays.push_back({alloca, offset, stride});
-    offset += stride * count;
+    offset += size * count;
   }
   bool exitIds = false;
   for (const Region &region : regions)
