@@ -27,6 +27,9 @@
 // scratch arrays, its exit id stored per invocation), which the lane
 // widening emits into a loop over chunks; the exit ids are then compared
 // in a loop of their own. Any other region keeps its loop over invocations.
+// A small Function array accessed only as 4-byte scalars then keeps its
+// copies element by element, so that lanes reach one element of
+// consecutive invocations as one vector.
 //
 //===----------------------------------------------------------------------===//
 #include "spvbridge/transforms/WorkgroupLoops.h"
@@ -626,8 +629,8 @@ struct InterleavedAccesses {
   SmallVector<MemSetInst *> fills;
 };
 
-/// Whether `offset`'s bytes are a multiple of 4 for every value its
-/// variable terms take.
+/// Whether an offset of `constant` bytes plus the `variable` terms (value
+/// times scale) is a multiple of 4 for every value the terms take.
 static bool isWordMultiple(const APInt &constant,
                            const SmallMapVector<Value *, APInt, 4> &variable,
                            const DataLayout &layout) {
