@@ -144,6 +144,14 @@ private:
     b.CreateAlignedStore(mask, frame.active, frame.active->getAlign());
   }
   Value *any(Value *mask) { return b.CreateOrReduce(mask); }
+  /// i32: the lowest active lane (0 if none is).
+  Value *firstActiveLane() {
+    Value *bits = b.CreateBitCast(loadActive(), b.getIntNTy(frame.lanes));
+    Value *lowest =
+        b.CreateBinaryIntrinsic(Intrinsic::cttz, bits, b.getFalse());
+    return b.CreateAnd(b.CreateZExtOrTrunc(lowest, b.getInt32Ty()),
+                       b.getInt32(frame.lanes - 1));
+  }
   Value *laneIndices(Type *element) {
     SmallVector<Constant *> indices;
     for (unsigned lane = 0; lane < frame.lanes; ++lane)
@@ -181,6 +189,9 @@ private:
     /// hold some lanes at the bound: the steps stay between 0 and the
     /// line's, so the span shrinks wherever one clamps.
     unsigned clamps = 0;
+    /// Whether the line runs through a loop's values, which only the lanes
+    /// active since the loop began hold (getLoopLaneStride).
+    bool inLoop = false;
   };
   /// How the lanes' values of `value` (an integer or a pointer of the
   /// body) step from one lane to the next when they lie on a line modulo
@@ -189,6 +200,12 @@ private:
   std::optional<int64_t> getLaneStride(Value *value, LineBreaks &breaks,
                                        bool acrossWorkgroup = false,
                                        unsigned depth = 0);
+  /// getLaneStride of a loop header's phi.
+  std::optional<int64_t> getLoopLaneStride(PHINode &phi, LineBreaks &breaks,
+                                           bool acrossWorkgroup,
+                                           unsigned depth);
+  /// The steps getLoopLaneStride assumes while it follows a back edge.
+  DenseMap<const PHINode *, int64_t> loopStrides;
   /// `value` of the body for the invocation of local index `index`,
   /// computed before the loop over chunks; null unless it depends only on
   /// the invocation's ids, uniform fields, invariant loads from the
@@ -204,10 +221,13 @@ private:
   /// Whether `address` lies on a line of step `size` that may jump at most
   /// once and be clamped once (getLaneStride), across a group of lanes or
   /// the workgroup.
-  bool isLine(Value *address, uint64_t size, bool acrossWorkgroup = false) {
+  bool isLine(Value *address, uint64_t size, bool acrossWorkgroup = false,
+              LineBreaks *found = nullptr) {
     LineBreaks breaks;
     std::optional<int64_t> stride =
         getLaneStride(address, breaks, acrossWorkgroup);
+    if (found)
+      *found = breaks;
     return stride && *stride == int64_t(size) && breaks.jumps <= 1 &&
            breaks.clamps <= 1;
   }
@@ -626,14 +646,21 @@ bool LaneWidener::widenLoad(LoadInst &load) {
   // one row: a matrix tile's row in shared memory): one load.
   LineBreaks breaks;
   std::optional<int64_t> step = getLaneStride(pointer, breaks);
-  if (step && *step == 0 && !deferredGuards.contains(pointer))
-    if (Value *address = laneValue(pointer, 0)) {
+  if (step && *step == 0 && !deferredGuards.contains(pointer)) {
+    Value *address = laneValue(pointer, 0);
+    // Lanes that were not active where a loop began hold anything in its
+    // values: the address is the first active lane's.
+    if (!address)
+      if (Value *addresses = vector(pointer))
+        address = b.CreateExtractElement(addresses, firstActiveLane());
+    if (address) {
       ++NumBroadcastLoads;
       LoadInst *copy = b.CreateAlignedLoad(type, address, load.getAlign());
       copy->copyMetadata(load);
       vectors[&load] = b.CreateVectorSplat(frame.lanes, copy);
       return true;
     }
+  }
   if (deferredGuards.contains(pointer)) {
     vectors[&load] = accessGuarded(type, *cast<SelectInst>(pointer),
                                    load.getAlign(), nullptr);
@@ -810,7 +837,7 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value,
   if (!isVarying(value))
     return 0;
   auto *inst = dyn_cast<Instruction>(value);
-  if (!inst || depth == 8)
+  if (!inst || depth == 12)
     return std::nullopt;
   auto stride = [&](Value *operand) {
     return getLaneStride(operand, breaks, acrossWorkgroup, depth + 1);
@@ -859,6 +886,8 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value,
     }
     return total;
   }
+  if (auto *phi = dyn_cast<PHINode>(inst))
+    return getLoopLaneStride(*phi, breaks, acrossWorkgroup, depth);
   if (auto *clamp = dyn_cast<MinMaxIntrinsic>(inst)) {
     // Of an unbroken line no more than half the ring long, which crosses
     // the wrap of the clamp's order at most once, turning back there.
@@ -879,6 +908,13 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value,
   std::optional<int64_t> first = stride(inst->getOperand(0));
   if (!first)
     return std::nullopt;
+  // What the lanes of a chunk share (the y of a chunk in one row) stays
+  // shared through any arithmetic.
+  if (*first == 0 && isa<BinaryOperator>(inst) && !inst->isIntDivRem()) {
+    std::optional<int64_t> second = stride(inst->getOperand(1));
+    if (second && *second == 0)
+      return 0;
+  }
   auto *constant = inst->getNumOperands() > 1
                        ? dyn_cast<ConstantInt>(inst->getOperand(1))
                        : nullptr;
@@ -935,14 +971,64 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value,
   }
 }
 
+std::optional<int64_t> LaneWidener::getLoopLaneStride(PHINode &phi,
+                                                      LineBreaks &breaks,
+                                                      bool acrossWorkgroup,
+                                                      unsigned depth) {
+  // A loop's value where it leaves (LCSSA): the lanes active there left
+  // together if the exit's condition is a uniform comparison (a loop of a
+  // uniform trip count), so they hold the values of one iteration.
+  if (phi.getNumIncomingValues() == 1) {
+    auto *branch =
+        dyn_cast<BranchInst>(phi.getIncomingBlock(0)->getTerminator());
+    if (!branch ||
+        (branch->isConditional() && (!isa<CmpInst>(branch->getCondition()) ||
+                                     isVarying(branch->getCondition()))))
+      return std::nullopt;
+    breaks.inLoop = true;
+    return getLaneStride(phi.getIncomingValue(0), breaks, acrossWorkgroup,
+                         depth);
+  }
+  // A loop header's value with one way in. The lanes active in the loop
+  // were all active on entering it (its slot took the entry value) and the
+  // back edge writes every lane, so each lane holds the entry value, then
+  // what the back edge makes of it: a line of the entry's step if the
+  // back edge keeps the step (adds a uniform value) and breaks nothing.
+  if (phi.getNumIncomingValues() != 2)
+    return std::nullopt;
+  BasicBlock *header = phi.getParent();
+  unsigned back = dominators.dominates(header, phi.getIncomingBlock(0)) ? 0 : 1;
+  if (!dominators.dominates(header, phi.getIncomingBlock(back)) ||
+      dominators.dominates(header, phi.getIncomingBlock(1 - back)))
+    return std::nullopt;
+  if (auto assumed = loopStrides.find(&phi); assumed != loopStrides.end())
+    return assumed->second;
+  std::optional<int64_t> entry = getLaneStride(phi.getIncomingValue(1 - back),
+                                               breaks, acrossWorkgroup, depth);
+  if (!entry)
+    return std::nullopt;
+  breaks.inLoop = true;
+  loopStrides[&phi] = *entry;
+  LineBreaks inner;
+  std::optional<int64_t> next =
+      getLaneStride(phi.getIncomingValue(back), inner, acrossWorkgroup, depth);
+  loopStrides.erase(&phi);
+  if (next != entry || inner.jumps || inner.clamps)
+    return std::nullopt;
+  return entry;
+}
+
 Value *LaneWidener::areConsecutive(Value *pointer, Value *addresses,
                                    uint64_t size) {
   Value *first = b.CreateExtractElement(addresses, uint64_t(0));
-  if (pointer && isLine(pointer, size)) {
+  LineBreaks breaks;
+  if (pointer && isLine(pointer, size, /*acrossWorkgroup=*/false, &breaks)) {
     ++NumLineAccesses;
-    return spansLine(b, first,
-                     b.CreateExtractElement(addresses, frame.lanes - 1),
-                     frame.lanes, size);
+    Value *spans =
+        spansLine(b, first, b.CreateExtractElement(addresses, frame.lanes - 1),
+                  frame.lanes, size);
+    return breaks.inLoop ? b.CreateAnd(b.CreateAndReduce(loadActive()), spans)
+                         : spans;
   }
   SmallVector<Constant *> offsets;
   for (unsigned lane = 0; lane < frame.lanes; ++lane)
