@@ -151,6 +151,7 @@ Compiler::lower(mlir::OwningOpRef<mlir::ModuleOp> module,
   lowering.undefinedChecks = options.undefinedChecks;
   lowering.debugInfo = options.debug || options.valueNames;
   lowering.fillUnreadInputs = options.debug;
+  lowering.privateAtomics = !options.debug;
   lowering.nanChecks = options.checkNan;
   // The binding table is reflection's: the runtime fills it in that order.
   std::vector<std::pair<uint32_t, const ResourceInfo *>> slots;

@@ -532,7 +532,14 @@ llvm::Error JitCompiler::linkEntries(Kernel &kernel, JITDylib &dylib,
     return info.takeError();
   kernel.entry.invocation = invocation->toPtr<spvb_entry_fn>();
   kernel.entry.info = *info->toPtr<const spvb_kernel_info *>();
-  if (kernel.entry.info.execution_model != spv::ExecutionModelGLCompute) {
+  if (kernel.entry.info.execution_model == spv::ExecutionModelGLCompute) {
+    auto table = jit->lookup(dylib, abi::getPrivateAtomicsSymbol(name));
+    if (!table)
+      return table.takeError();
+    const auto *buffers = table->toPtr<const spvb_private_atomics *>();
+    kernel.entry.privateAtomics.assign(
+        buffers, buffers + kernel.entry.info.private_atomic_count);
+  } else {
     auto table = jit->lookup(dylib, abi::getStageVariablesSymbol(name));
     if (!table)
       return table.takeError();

@@ -4,11 +4,13 @@
 // which host threads share; on workgroup memory at single-thread scope, as
 // one host thread runs a workgroup's invocations one at a time (fibers,
 // region loops and lanes alike), and SingleThreadAtomicsPass makes them
-// plain accesses once the invocations are in lanes. Memory semantics choose
-// the ordering; relaxed atomics are monotonic. Control barriers call into
-// the runtime, which switches fibers.
+// plain accesses once the invocations are in lanes. So do the atomics on a
+// buffer each thread changes in a copy of its own (PrivateAtomics.h). Memory
+// semantics choose the ordering; relaxed atomics are monotonic. Control
+// barriers call into the runtime, which switches fibers.
 //
 //===----------------------------------------------------------------------===//
+#include "DescriptorEntry.h"
 #include "PatternUtils.h"
 #include "RobustAccess.h"
 #include "spvbridge/conversion/Patterns.h"
@@ -53,14 +55,6 @@ LLVM::AtomicOrdering forStore(LLVM::AtomicOrdering o) {
   return o;
 }
 
-/// "singlethread" for an atomic on workgroup memory (the file comment).
-StringRef getSyncScope(Value spirvPointer) {
-  auto type = dyn_cast<spirv::PointerType>(spirvPointer.getType());
-  return type && type.getStorageClass() == spirv::StorageClass::Workgroup
-             ? StringRef("singlethread")
-             : StringRef();
-}
-
 /// An atomic on a buffer under robust access: out of bounds it works on a
 /// sink and returns zero (RobustAccess.h).
 template <typename Op> class AtomicPattern : public OpConversionPattern<Op> {
@@ -71,6 +65,17 @@ public:
         layout(layout) {}
 
 protected:
+  /// "singlethread" for an atomic on workgroup memory or on a buffer each
+  /// thread changes in a copy of its own (the file comment).
+  StringRef getSyncScope(Value spirvPointer) const {
+    auto type = dyn_cast<spirv::PointerType>(spirvPointer.getType());
+    if (type && type.getStorageClass() == spirv::StorageClass::Workgroup)
+      return "singlethread";
+    if (std::optional<VariableRoot> root = findVariableRoot(spirvPointer))
+      if (layout.privateAtomicVariables.contains(root->variable.getVariable()))
+        return "singlethread";
+    return {};
+  }
   GuardedAccess guard(ConversionPatternRewriter &rewriter, Op op, Value pointer,
                       Type valueType) const {
     uint64_t bytes = valueType.getIntOrFloatBitWidth() / 8;
@@ -102,7 +107,7 @@ public:
                                        adaptor.getValue().getType());
     Value result = LLVM::AtomicRMWOp::create(
         rewriter, op.getLoc(), Bin, access.address, adaptor.getValue(),
-        ordering, getSyncScope(op.getPointer()));
+        ordering, this->getSyncScope(op.getPointer()));
     this->replace(rewriter, op, result, access);
     return success();
   }
@@ -121,9 +126,9 @@ public:
                                          rewriter.getIntegerAttr(type, 1));
     GuardedAccess access =
         this->guard(rewriter, op, adaptor.getPointer(), type);
-    Value result =
-        LLVM::AtomicRMWOp::create(rewriter, op.getLoc(), Bin, access.address,
-                                  one, ordering, getSyncScope(op.getPointer()));
+    Value result = LLVM::AtomicRMWOp::create(
+        rewriter, op.getLoc(), Bin, access.address, one, ordering,
+        this->getSyncScope(op.getPointer()));
     this->replace(rewriter, op, result, access);
     return success();
   }

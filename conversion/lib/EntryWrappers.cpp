@@ -167,7 +167,8 @@ static void buildKernelInfo(OpBuilder &b, Location loc,
                        static_cast<uint32_t>(layout.stageOutputSize),
                        static_cast<uint32_t>(layout.stageVariables.size()),
                        /*simd_lanes=*/1,
-                       /*subgroup_size=*/0};
+                       /*subgroup_size=*/0,
+                       static_cast<uint32_t>(layout.privateAtomics.size())};
   static_assert(sizeof(fields) == sizeof(spvb_kernel_info),
                 "kernel info fields follow kernel_abi.h");
   auto type = LLVM::LLVMArrayType::get(i32, std::size(fields));
@@ -175,8 +176,27 @@ static void buildKernelInfo(OpBuilder &b, Location loc,
   LLVM::GlobalOp::create(
       b, loc, type, /*isConstant=*/true, LLVM::Linkage::External,
       abi::getKernelInfoSymbol(entry.name), b.getI32TensorAttr(values));
-  if (entry.model == spirv::ExecutionModel::GLCompute)
+  // An empty table still gets one (unused) row: zero-length globals are not
+  // portable.
+  auto buildTable = [&](StringRef symbol, SmallVector<int32_t> table,
+                        size_t rowSize) {
+    if (table.empty())
+      table.assign(rowSize, 0);
+    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(i32, table.size()),
+                           /*isConstant=*/true, LLVM::Linkage::External, symbol,
+                           b.getI32TensorAttr(table));
+  };
+  if (entry.model == spirv::ExecutionModel::GLCompute) {
+    static_assert(sizeof(spvb_private_atomics) == 3 * sizeof(uint32_t),
+                  "private atomics are three 32-bit fields");
+    SmallVector<int32_t> table;
+    for (const spvb_private_atomics &buffer : layout.privateAtomics)
+      table.append({static_cast<int32_t>(buffer.slot),
+                    static_cast<int32_t>(buffer.operation),
+                    static_cast<int32_t>(buffer.bytes)});
+    buildTable(abi::getPrivateAtomicsSymbol(entry.name), std::move(table), 3);
     return;
+  }
   // spvb_NAME_stage_variables: the table, field after field.
   static_assert(sizeof(spvb_stage_variable) == 9 * sizeof(uint32_t),
                 "stage variables are nine 32-bit fields");
@@ -188,14 +208,7 @@ static void buildKernelInfo(OpBuilder &b, Location loc,
          static_cast<int32_t>(var.offset), static_cast<int32_t>(var.kind),
          static_cast<int32_t>(var.bytes), static_cast<int32_t>(var.count),
          static_cast<int32_t>(var.flags), static_cast<int32_t>(var.vertex)});
-  // An empty table still gets one (unused) row: zero-length globals are not
-  // portable.
-  if (table.empty())
-    table.assign(9, 0);
-  LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(i32, table.size()),
-                         /*isConstant=*/true, LLVM::Linkage::External,
-                         abi::getStageVariablesSymbol(entry.name),
-                         b.getI32TensorAttr(table));
+  buildTable(abi::getStageVariablesSymbol(entry.name), std::move(table), 9);
 }
 
 LogicalResult spvb::buildEntryWrappers(ModuleOp module,

@@ -7,6 +7,7 @@
 #include "HelperInvocations.h"
 #include "ImplicitLod.h"
 #include "NanChecks.h"
+#include "PrivateAtomics.h"
 #include "RaceChecks.h"
 #include "Termination.h"
 #include "UndefinedChecks.h"
@@ -160,6 +161,9 @@ spvb::lowerInPlace(mlir::ModuleOp top, const LoweringOptions &options,
         !llvm::is_contained(layout->usedBindings, layout->bindings[slot]))
       layout->usedBindings.push_back(layout->bindings[slot]);
   });
+  if (options.executionModel == spirv::ExecutionModel::GLCompute &&
+      options.privateAtomics && !options.raceReports)
+    findPrivateAtomicBuffers(top, *layout);
   annotatePointerLayouts(top);
   insertUndefinedChecks(top, options.undefinedChecks);
   if (options.nanChecks)

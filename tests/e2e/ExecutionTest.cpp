@@ -1413,6 +1413,94 @@ void main() {
         << g;
 }
 
+TEST_F(Execution, BuffersOnlyUnusedRelaxedAtomicsChangeGetThreadCopies) {
+  auto kernel = compile(R"(
+#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+#extension GL_KHR_memory_scope_semantics : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint v[]; };
+layout(set = 0, binding = 1) buffer Bins { uint bins[16]; };
+layout(set = 0, binding = 2) buffer Bits { uint bits[4]; };
+layout(set = 0, binding = 3) buffer Wide { uint64_t wide[2]; };
+layout(set = 0, binding = 4) buffer Used { uint count; uint last; };
+layout(set = 0, binding = 5) buffer Ordered { uint released; };
+layout(set = 0, binding = 6) buffer Mixed { uint mixed[2]; };
+void main() {
+  uint x = v[gl_GlobalInvocationID.x];
+  atomicAdd(bins[x % 16u], 1u);
+  atomicAdd(bins[(x >> 4) % 16u], -(x & 3u));
+  atomicOr(bits[x % 4u], 1u << (x % 32u));
+  atomicMax(wide[x % 2u], uint64_t(x) << 20);
+  atomicMax(last, atomicAdd(count, 1u));
+  atomicAdd(released, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+            gl_SemanticsRelease);
+  atomicAdd(mixed[0], x);
+  atomicOr(mixed[1], x);
+}
+)");
+  ASSERT_TRUE(kernel);
+  // Bins, Bits and Wide only: Used's results are read, Ordered's atomic
+  // releases, Mixed's operations do not commute with each other.
+  const std::vector<spvb_private_atomics> &copied =
+      kernel->entry.privateAtomics;
+  ASSERT_EQ(copied.size(), 3u);
+  EXPECT_EQ(copied[0].slot, 1u);
+  EXPECT_EQ(copied[0].operation, uint32_t(SPVB_PRIVATE_ATOMIC_ADD));
+  EXPECT_EQ(copied[0].bytes, 4u);
+  EXPECT_EQ(copied[1].slot, 2u);
+  EXPECT_EQ(copied[1].operation, uint32_t(SPVB_PRIVATE_ATOMIC_OR));
+  EXPECT_EQ(copied[2].slot, 3u);
+  EXPECT_EQ(copied[2].operation, uint32_t(SPVB_PRIVATE_ATOMIC_UMAX));
+  EXPECT_EQ(copied[2].bytes, 8u);
+
+  const uint32_t groups = 96, n = groups * 64;
+  std::vector<uint32_t> input(n);
+  uint32_t seed = 12345;
+  for (uint32_t &x : input)
+    x = (seed = seed * 1103515245u + 12345u) >> 8;
+  std::vector<uint32_t> bins(16, 7), bits(4, 0x80000000u), used(2, 0),
+      released(1, 0), mixed(2, 0);
+  std::vector<uint64_t> wide = {0, uint64_t(1) << 50};
+  std::vector<uint32_t> expectBins = bins, expectBits = bits,
+                        expectMixed = mixed;
+  std::vector<uint64_t> expectWide = wide;
+  for (uint32_t x : input) {
+    expectBins[x % 16] += 1;
+    expectBins[(x >> 4) % 16] -= x & 3;
+    expectBits[x % 4] |= 1u << (x % 32);
+    expectWide[x % 2] = std::max(expectWide[x % 2], uint64_t(x) << 20);
+    expectMixed[0] += x;
+    expectMixed[1] |= x;
+  }
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, input.data(), input.size() * 4);
+  dispatch.bindBuffer(0, 1, bins.data(), bins.size() * 4);
+  dispatch.bindBuffer(0, 2, bits.data(), bits.size() * 4);
+  dispatch.bindBuffer(0, 3, wide.data(), wide.size() * 8);
+  dispatch.bindBuffer(0, 4, used.data(), used.size() * 4);
+  dispatch.bindBuffer(0, 5, released.data(), released.size() * 4);
+  dispatch.bindBuffer(0, 6, mixed.data(), mixed.size() * 4);
+  runtime::Launcher launcher(4);
+  // Twice: the threads' copies must start from zero again.
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_EQ(errorText(dispatch.run(launcher, {groups, 1, 1})), "<success>");
+    EXPECT_EQ(bins, expectBins) << round;
+    EXPECT_EQ(bits, expectBits) << round;
+    EXPECT_EQ(wide, expectWide) << round;
+    EXPECT_EQ(used[0], n * (round + 1)) << round;
+    EXPECT_EQ(used[1], n * (round + 1) - 1) << round;
+    EXPECT_EQ(released[0], n * (round + 1)) << round;
+    EXPECT_EQ(mixed, expectMixed) << round;
+    for (uint32_t x : input) {
+      expectBins[x % 16] += 1;
+      expectBins[(x >> 4) % 16] -= x & 3;
+      expectMixed[0] += x;
+    }
+  }
+}
+
 TEST_F(Execution, ExplicitLayoutWorkgroupBlocksAlias) {
   // SPV_KHR_workgroup_memory_explicit_layout: both shared blocks start at
   // the workgroup memory's first byte, so b.v.y is a.words[1].

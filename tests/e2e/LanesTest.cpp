@@ -280,6 +280,56 @@ void main() {
     EXPECT_EQ(counter[1 + b], bins[b]) << "bin " << b;
 }
 
+// Single-thread atomics (Workgroup memory, a buffer only unused atomics
+// change) on one element per lane are vector accesses in lanes: with every
+// lane active, under a mask, and with their old values used.
+TEST_P(Lanes, AtomicsOnOneElementPerLane) {
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer In { uint v[]; };
+layout(set = 0, binding = 1) buffer Sums { uint sums[64]; };
+layout(set = 0, binding = 2) buffer Out { uint r[]; };
+shared uint sh[64];
+void main() {
+  uint i = gl_LocalInvocationIndex;
+  uint x = v[gl_GlobalInvocationID.x];
+  uint a = atomicAdd(sh[i], x);
+  uint b = atomicOr(sh[i], 1u << (i % 32u));
+  uint c = 0u;
+  if ((x & 1u) != 0u)
+    c = atomicMax(sh[i], 7u);
+  if (x % 3u != 0u)
+    atomicAdd(sums[i], x);
+  r[gl_GlobalInvocationID.x] = a + b * 3u + c * 5u + sh[i] * 7u;
+}
+)");
+  ASSERT_TRUE(kernel);
+  // Sums is the only buffer each thread changes in a copy.
+  ASSERT_EQ(kernel->entry.privateAtomics.size(), 1u);
+  EXPECT_EQ(kernel->entry.privateAtomics[0].slot, 1u);
+  const uint32_t groups = 24, n = groups * 64;
+  std::vector<uint32_t> input(n), sums(64, 1), out(n, 0);
+  for (uint32_t k = 0; k < n; ++k)
+    input[k] = (k * 2654435761u) >> 22;
+  std::vector<uint32_t> expectSums = sums, expectOut(n);
+  for (uint32_t k = 0; k < n; ++k) {
+    uint32_t i = k % 64, x = input[k];
+    uint32_t shared = x | (1u << (i % 32));
+    uint32_t c = 0;
+    if (x & 1) {
+      c = shared;
+      shared = std::max(shared, 7u);
+    }
+    if (x % 3)
+      expectSums[i] += x;
+    expectOut[k] = 0 + x * 3 + c * 5 + shared * 7;
+  }
+  run(kernel, groups, {&input, &sums, &out});
+  EXPECT_EQ(sums, expectSums);
+  EXPECT_EQ(out, expectOut);
+}
+
 // Math functions of whole vectors (libmvec) against the C library, within
 // the 2^-11 absolute error Vulkan allows sin and cos and 3 + 2|x| ulp for
 // exp; divisions in inactive lanes must not trap.

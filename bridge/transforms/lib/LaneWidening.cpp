@@ -38,6 +38,7 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/LowerAtomic.h"
 
 #include <map>
 
@@ -57,6 +58,9 @@ ALWAYS_ENABLED_STATISTIC(
     "stride apart");
 ALWAYS_ENABLED_STATISTIC(NumBroadcastLoads,
                          "Loads of one address for every lane of a chunk");
+ALWAYS_ENABLED_STATISTIC(
+    NumLineAtomics,
+    "Single-thread atomics on one element per lane as vector accesses");
 
 using namespace llvm;
 using namespace spvb;
@@ -293,6 +297,7 @@ private:
   bool takesSample2Lanes(const CallInst &call) const;
   /// Runs `inst` once per active lane, in lane order.
   bool runPerLane(Instruction &inst);
+  bool widenLineAtomic(AtomicRMWInst &rmw);
   /// Before the mask changes at the end of `block`: blend the values of
   /// the successors' varying phis into their slots.
   void storeEdgeValues(BasicBlock *block);
@@ -1904,6 +1909,94 @@ bool LaneWidener::runPerLane(Instruction &inst) {
   return true;
 }
 
+/// A single-thread atomic (Workgroup memory, a buffer each thread changes
+/// in a copy) whose lanes each hit an element of their own, the line
+/// checks proving it, is a vector load, the operation and a vector store:
+/// the lanes cannot see each other's elements, so their order does not
+/// matter. Elsewhere the lanes run it one after the other.
+bool LaneWidener::widenLineAtomic(AtomicRMWInst &rmw) {
+  Value *pointer = rmw.getPointerOperand();
+  Type *type = rmw.getType();
+  uint64_t size = layout.getTypeAllocSize(type);
+  bool supported = false;
+  switch (rmw.getOperation()) {
+  case AtomicRMWInst::Xchg:
+  case AtomicRMWInst::Add:
+  case AtomicRMWInst::Sub:
+  case AtomicRMWInst::And:
+  case AtomicRMWInst::Nand:
+  case AtomicRMWInst::Or:
+  case AtomicRMWInst::Xor:
+  case AtomicRMWInst::Max:
+  case AtomicRMWInst::Min:
+  case AtomicRMWInst::UMax:
+  case AtomicRMWInst::UMin:
+    supported = type->isIntegerTy();
+    break;
+  default:
+    break;
+  }
+  if (!supported || rmw.getSyncScopeID() != SyncScope::SingleThread ||
+      rmw.isVolatile() || !isLaneScalar(type) ||
+      layout.getTypeSizeInBits(type) != 8 * size || !isVarying(pointer) ||
+      deferredGuards.contains(pointer) ||
+      !isLine(pointer, size, /*acrossWorkgroup=*/false))
+    return runPerLane(rmw);
+  Value *operand = rmw.getValOperand();
+  Value *addresses = vector(pointer);
+  Value *operands = isVarying(operand)
+                        ? vector(operand)
+                        : b.CreateVectorSplat(frame.lanes, scalar(operand));
+  if (!addresses || !operands)
+    return runPerLane(rmw);
+  ++NumLineAtomics;
+  Value *active = loadActive();
+  addresses = b.CreateFreeze(addresses);
+  Value *first = laneValue(pointer, 0);
+  if (!first)
+    first = b.CreateExtractElement(addresses, uint64_t(0));
+  Function *function = frame.start->getParent();
+  auto *lineBlock = BasicBlock::Create(context, "atomic.line", function);
+  auto *maskedBlock = BasicBlock::Create(context, "atomic.masked", function);
+  auto *perLaneBlock = BasicBlock::Create(context, "atomic.lanes", function);
+  auto *after = BasicBlock::Create(context, "atomic.done", function);
+  Align align = rmw.getAlign();
+  b.CreateCondBr(areConsecutive(pointer, addresses, size), lineBlock,
+                 perLaneBlock);
+  // Every lane active: plain vector accesses (masked stores are microcoded
+  // on AMD's cores).
+  b.SetInsertPoint(lineBlock);
+  auto *wholeBlock = BasicBlock::Create(context, "atomic.whole", function);
+  b.CreateCondBr(b.CreateAndReduce(active), wholeBlock, maskedBlock);
+  b.SetInsertPoint(wholeBlock);
+  Value *whole = b.CreateAlignedLoad(widen(type), first, align);
+  b.CreateAlignedStore(
+      buildAtomicRMWValue(rmw.getOperation(), b, whole, operands), first,
+      align);
+  b.CreateBr(after);
+  b.SetInsertPoint(maskedBlock);
+  Value *masked = b.CreateMaskedLoad(widen(type), first, align, active);
+  b.CreateMaskedStore(
+      buildAtomicRMWValue(rmw.getOperation(), b, masked, operands), first,
+      align, active);
+  b.CreateBr(after);
+  b.SetInsertPoint(perLaneBlock);
+  if (!runPerLane(rmw))
+    return false;
+  Value *perLane = vectors.lookup(&rmw);
+  BasicBlock *perLaneEnd = b.GetInsertBlock();
+  b.CreateBr(after);
+  b.SetInsertPoint(after);
+  if (!perLane)
+    return true;
+  PHINode *result = b.CreatePHI(widen(type), 3);
+  result->addIncoming(whole, wholeBlock);
+  result->addIncoming(masked, maskedBlock);
+  result->addIncoming(perLane, perLaneEnd);
+  vectors[&rmw] = result;
+  return true;
+}
+
 bool LaneWidener::widenInstruction(Instruction &inst) {
   if (isMaskChange(inst))
     storeEdgeValues(inst.getParent());
@@ -1915,7 +2008,9 @@ bool LaneWidener::widenInstruction(Instruction &inst) {
     return widenStore(*store);
   if (auto *call = dyn_cast<CallInst>(&inst))
     return widenCall(*call);
-  if (isa<AtomicRMWInst, AtomicCmpXchgInst>(inst))
+  if (auto *rmw = dyn_cast<AtomicRMWInst>(&inst))
+    return widenLineAtomic(*rmw);
+  if (isa<AtomicCmpXchgInst>(inst))
     return runPerLane(inst);
   if (isa<FenceInst>(inst)) {
     b.Insert(inst.clone());

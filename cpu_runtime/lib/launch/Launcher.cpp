@@ -1,6 +1,7 @@
 //===- Launcher.cpp - Run a compiled kernel's workgroups ------------------===//
 #include "spvbridge/cpu_runtime/Launcher.h"
 
+#include "PrivateAtomicCopies.h"
 #include "WorkerPool.h"
 #include "WorkgroupRunner.h"
 
@@ -16,7 +17,8 @@ Launcher::Launcher(unsigned threads, uint32_t subgroupSize)
     : subgroupSize(subgroupSize),
       pool(std::make_unique<WorkerPool>(
           threads ? threads
-                  : llvm::hardware_concurrency().compute_thread_count())) {}
+                  : llvm::hardware_concurrency().compute_thread_count())),
+      privateCopies(std::make_unique<PrivateAtomicCopies>()) {}
 
 Launcher::~Launcher() = default;
 
@@ -147,15 +149,22 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
   finishedWorkgroups.store(0, std::memory_order_relaxed);
   if (total == 0)
     return llvm::Error::success();
+  unsigned threads = privateCopies->prepare(kernel, dispatch,
+                                            total == 1 ? 1 : getThreadCount());
   // Workgroup ids in dispatch order (x fastest), handed out in chunks:
   // enough per thread to balance, few enough to keep overhead low.
-  uint64_t chunk =
-      std::max<uint64_t>(1, total / (uint64_t(getThreadCount()) * 8));
+  uint64_t chunk = std::max<uint64_t>(1, total / (uint64_t(threads) * 8));
   std::atomic<uint64_t> nextChunk{0};
   FirstFault faults;
 
-  runOnThreads(total == 1 ? 1 : getThreadCount(), [&](unsigned) {
-    WorkgroupRunner runner(kernel, dispatch);
+  runOnThreads(threads, [&](unsigned thread) {
+    WorkgroupRunner runner(kernel, privateCopies->getDispatch(thread));
+    // A fault in the thread's copy of a buffer is named by the buffer's
+    // address.
+    auto report = [&](uint64_t order, KernelFault fault) {
+      fault.address = privateCopies->toBufferAddress(thread, fault.address);
+      faults.report(order, std::move(fault));
+    };
     uint64_t index = 0, end = 0, finished = 0;
     // The last workgroup handed out, and its id.
     std::optional<uint64_t> previous;
@@ -212,7 +221,7 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
         return running;
       };
       while (std::optional<KernelFault> fault = runner.runBatch(step)) {
-        faults.report(linear, std::move(*fault));
+        report(linear, std::move(*fault));
         running = false;
       }
     } else {
@@ -226,7 +235,7 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
                 ? &*debugInvocation
                 : nullptr;
         if (std::optional<KernelFault> fault = runner.run(id, debug)) {
-          faults.report(linear, std::move(*fault));
+          report(linear, std::move(*fault));
           continue;
         }
         state.races.finishWorkgroup(linear);
@@ -234,6 +243,7 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
       }
     }
     finishedWorkgroups.fetch_add(finished, std::memory_order_relaxed);
+    privateCopies->fold(thread);
   });
   if (llvm::Error cancellation = takeCancellation()) {
     llvm::consumeError(faults.takeError(state));

@@ -121,7 +121,7 @@ spirv.module Logical GLSL450 {
 // CHECK: llvm.call @spvb_main_invocation(%[[D]], %[[INV]]) : (!llvm.ptr, !llvm.ptr) -> ()
 // The kernel info: the ABI version, the workgroup size, no shared or private
 // memory, no bindings, no barriers.
-// CHECK: llvm.mlir.global external constant @spvb_main_info(dense<{{\[}}[[ABI]], 8, 4, 2, 0, 0, 0, 0, 1, 0, 5, 0, 0, 0, 1, 0]> : tensor<16xi32>) {addr_space = 0 : i32} : !llvm.array<16 x i32>
+// CHECK: llvm.mlir.global external constant @spvb_main_info(dense<{{\[}}[[ABI]], 8, 4, 2, 0, 0, 0, 0, 1, 0, 5, 0, 0, 0, 1, 0, 0]> : tensor<17xi32>) {addr_space = 0 : i32} : !llvm.array<17 x i32>
 spirv.module Logical GLSL450 {
   spirv.func @unreached() "None" {
     spirv.Return
@@ -150,7 +150,7 @@ spirv.module Logical GLSL450 {
 // CHECK-LABEL: llvm.func @spvb_my_kernel_invocation(
 // CHECK: llvm.call @spvb_rt_control_barrier
 // CHECK-NOT: @spvb_my_kernel_workgroup
-// CHECK: llvm.mlir.global external constant @spvb_my_kernel_info(dense<{{\[}}[[ABI]], 1, 1, 1, 0, 0, 4, 1, 0, 0, 5, 0, 0, 0, 1, 0]> : tensor<16xi32>)
+// CHECK: llvm.mlir.global external constant @spvb_my_kernel_info(dense<{{\[}}[[ABI]], 1, 1, 1, 0, 0, 4, 1, 0, 0, 5, 0, 0, 0, 1, 0, 0]> : tensor<17xi32>)
 // CHECK-NOT: @frag
 !Buf = !spirv.struct<(f32 [0]), Block>
 spirv.module Logical GLSL450 {
@@ -176,8 +176,8 @@ spirv.module Logical GLSL450 {
 // CHECK-LABEL: llvm.func @spvb_second_invocation(
 // CHECK-DAG: llvm.func @spvb_first_workgroup(
 // CHECK-DAG: llvm.func @spvb_second_workgroup(
-// CHECK-DAG: llvm.mlir.global external constant @spvb_first_info(dense<{{\[}}[[ABI]], 16, 1, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 0, 1, 0]> : tensor<16xi32>)
-// CHECK-DAG: llvm.mlir.global external constant @spvb_second_info(dense<{{\[}}[[ABI]], 2, 3, 4, 0, 0, 0, 0, 1, 0, 5, 0, 0, 0, 1, 0]> : tensor<16xi32>)
+// CHECK-DAG: llvm.mlir.global external constant @spvb_first_info(dense<{{\[}}[[ABI]], 16, 1, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 0, 1, 0, 0]> : tensor<17xi32>)
+// CHECK-DAG: llvm.mlir.global external constant @spvb_second_info(dense<{{\[}}[[ABI]], 2, 3, 4, 0, 0, 0, 0, 1, 0, 5, 0, 0, 0, 1, 0, 0]> : tensor<17xi32>)
 spirv.module Logical GLSL450 {
   spirv.func @first() "None" {
     spirv.Return

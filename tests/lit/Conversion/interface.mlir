@@ -248,7 +248,7 @@ spirv.module Logical GLSL450 {
   // CHECK: llvm.store %{{.*}}, %[[MA]] {alignment = 2 : i64} : f16, !llvm.ptr
   // The kernel info comes after the entry wrappers.
   // CHECK: llvm.func @spvb_main_workgroup
-  // CHECK: llvm.mlir.global external constant @spvb_main_info(dense<{{\[}}[[ABI]], 8, 4, 2, 54, 28, 0, 0, 1, 0, 5, 0, 0, 0, 1, 0]> : tensor<16xi32>) {addr_space = 0 : i32} : !llvm.array<16 x i32>
+  // CHECK: llvm.mlir.global external constant @spvb_main_info(dense<{{\[}}[[ABI]], 8, 4, 2, 54, 28, 0, 0, 1, 0, 5, 0, 0, 0, 1, 0, 0]> : tensor<17xi32>) {addr_space = 0 : i32} : !llvm.array<17 x i32>
   spirv.func @main() "None" {
     %s3 = spirv.mlir.addressof @s3 : !spirv.ptr<!spirv.array<3 x vector<3xf32>>, Workgroup>
     %c1 = spirv.Constant 1 : i32

@@ -8,8 +8,8 @@
 ; reads the Private variable at the address it stored it to. An entry that
 ; takes its block's address as an integer keeps every access as it was.
 
-@spvb_main_info = constant [16 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 0, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0]
-@spvb_escapes_info = constant [16 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 0, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0]
+@spvb_main_info = constant [17 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 0, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0, i32 0]
+@spvb_escapes_info = constant [17 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 0, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0, i32 0]
 
 ; SCOPES-LABEL: define i32 @spvb_main_invocation(
 ; SCOPES: %private = load ptr, ptr %private.field, align 8, !alias.scope ![[BLOCK:[0-9]+]]

@@ -7,12 +7,12 @@
 ; SPVB_WORKGROUP_ENTRY_LANES (3) and field 14, simd_lanes, 4. The body
 ; reads data[gl_GlobalInvocationID.x] and doubles it where it is positive.
 
-; CHECK: @spvb_main_info = constant [16 x i32] [i32 12, i32 8, i32 1, i32 1, i32 0, i32 0, i32 1, i32 0, i32 3, i32 0, i32 5, i32 0, i32 0, i32 0, i32 4, i32 0]
-@spvb_main_info = constant [16 x i32] [i32 12, i32 8, i32 1, i32 1, i32 0, i32 0, i32 1, i32 0, i32 1, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0]
+; CHECK: @spvb_main_info = constant [17 x i32] [i32 12, i32 8, i32 1, i32 1, i32 0, i32 0, i32 1, i32 0, i32 3, i32 0, i32 5, i32 0, i32 0, i32 0, i32 4, i32 0, i32 0]
+@spvb_main_info = constant [17 x i32] [i32 12, i32 8, i32 1, i32 1, i32 0, i32 0, i32 1, i32 0, i32 1, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0, i32 0]
 
 ; One invocation: nothing to run side by side, left as it is.
-; CHECK: @spvb_one_info = constant [16 x i32] [i32 12, i32 1, i32 1, i32 1, i32 0, i32 0, i32 1, i32 0, i32 1, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0]
-@spvb_one_info = constant [16 x i32] [i32 12, i32 1, i32 1, i32 1, i32 0, i32 0, i32 1, i32 0, i32 1, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0]
+; CHECK: @spvb_one_info = constant [17 x i32] [i32 12, i32 1, i32 1, i32 1, i32 0, i32 0, i32 1, i32 0, i32 1, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0, i32 0]
+@spvb_one_info = constant [17 x i32] [i32 12, i32 1, i32 1, i32 1, i32 0, i32 0, i32 1, i32 0, i32 1, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0, i32 0]
 
 define void @spvb_main_invocation(ptr %dispatch, ptr %invocation) {
 entry:

@@ -5,8 +5,8 @@
 ; again after it instead of kept per invocation in scratch memory: the
 ; scratch size (field 9) stays 0 and the second region loads the field.
 
-; CHECK: @spvb_main_info = constant [16 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 2, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0]
-@spvb_main_info = constant [16 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 0, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0]
+; CHECK: @spvb_main_info = constant [17 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 2, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0, i32 0]
+@spvb_main_info = constant [17 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 0, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0, i32 0]
 
 declare void @spvb_rt_control_barrier(ptr, i32, i32, i32)
 

@@ -9,7 +9,7 @@
 ; consecutive invocations as one vector. Its zero fill becomes a store per
 ; element. Without lanes each invocation's copy stays whole (16 bytes).
 
-@spvb_main_info = constant [16 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 0, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0]
+@spvb_main_info = constant [17 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 0, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0, i32 0]
 
 declare void @spvb_rt_control_barrier(ptr, i32, i32, i32)
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)

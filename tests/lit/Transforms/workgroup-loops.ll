@@ -10,12 +10,12 @@
 ; each invocation's values live across the barrier (not zero: `i` and the
 ; address of data[i] are used after it).
 
-; CHECK: @spvb_main_info = constant [16 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 2, i32 {{[1-9][0-9]*}}, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0]
-@spvb_main_info = constant [16 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 0, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0]
+; CHECK: @spvb_main_info = constant [17 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 2, i32 {{[1-9][0-9]*}}, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0, i32 0]
+@spvb_main_info = constant [17 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 0, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0, i32 0]
 
 ; Without barriers or subgroup calls: nothing to do.
-; CHECK: @spvb_free_info = constant [16 x i32] [i32 12, i32 4, i32 1, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0]
-@spvb_free_info = constant [16 x i32] [i32 12, i32 4, i32 1, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0]
+; CHECK: @spvb_free_info = constant [17 x i32] [i32 12, i32 4, i32 1, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0, i32 0]
+@spvb_free_info = constant [17 x i32] [i32 12, i32 4, i32 1, i32 1, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 5, i32 0, i32 0, i32 0, i32 1, i32 0, i32 0]
 
 declare void @spvb_rt_control_barrier(ptr, i32, i32, i32)
 
@@ -76,7 +76,7 @@ define void @spvb_free_invocation(ptr %dispatch, ptr %invocation) {
 ; (region 0 the barrier, 1 the return), which the next region's number
 ; says without exit ids kept. The kernel info records the 4 lanes (field
 ; 14).
-; LANES: @spvb_main_info = constant [16 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 2, i32 32, i32 5, i32 0, i32 0, i32 0, i32 4, i32 0]
+; LANES: @spvb_main_info = constant [17 x i32] [i32 12, i32 4, i32 1, i32 1, i32 16, i32 0, i32 1, i32 1, i32 2, i32 32, i32 5, i32 0, i32 0, i32 0, i32 4, i32 0, i32 0]
 ; LANES-LABEL: define void @spvb_main_workgroup(
 ; LANES-NOT: call void @spvb_rt_control_barrier
 ; LANES: %region = phi i32 [ 0, %entry ], [ 1, %region0.exits ], [ -1, %region1.exits ]

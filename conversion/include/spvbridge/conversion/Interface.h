@@ -104,6 +104,10 @@ struct InterfaceLayout {
   /// The (set, binding) of every resource what is exported reaches; a
   /// resource it never names needs nothing bound.
   std::vector<DescriptorBinding> usedBindings;
+  /// GLCompute entries: the buffers each worker thread changes in a copy of
+  /// its own (spvb_private_atomics), by slot, and their variables' symbols.
+  std::vector<spvb_private_atomics> privateAtomics;
+  llvm::StringSet<> privateAtomicVariables;
   /// LLVM symbols of the functions that may run OpKill or
   /// OpTerminateInvocation (directly or through a call).
   llvm::StringSet<> terminatingFunctions;

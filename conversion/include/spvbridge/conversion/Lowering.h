@@ -49,6 +49,11 @@ struct LoweringOptions {
   /// Inputs the shader never reads keep no SPVB_STAGE_UNREAD flag, so the
   /// runtime fills them: debug builds, whose debugger shows every input.
   bool fillUnreadInputs = false;
+  /// GLCompute entries: buffers only unused relaxed atomics change are
+  /// changed in per-thread copies (spvb_private_atomics); off for debug
+  /// builds, whose debugger shows the buffers themselves, and with race
+  /// reports, which name the buffers' addresses.
+  bool privateAtomics = true;
 };
 
 struct LoweredModule {

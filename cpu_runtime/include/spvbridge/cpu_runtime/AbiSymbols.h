@@ -38,11 +38,13 @@ inline constexpr llvm::StringLiteral kInterpolate = "spvb_rt_interpolate";
 inline constexpr llvm::StringLiteral kSymbolPrefix = "spvb_";
 
 // What a module exports for entry point NAME: spvb_NAME_invocation,
-// spvb_NAME_workgroup, spvb_NAME_info and spvb_NAME_stage_variables.
+// spvb_NAME_workgroup, spvb_NAME_info, spvb_NAME_private_atomics and
+// spvb_NAME_stage_variables.
 inline constexpr llvm::StringLiteral kInvocationEntrySuffix = "_invocation";
 inline constexpr llvm::StringLiteral kWorkgroupEntrySuffix = "_workgroup";
 inline constexpr llvm::StringLiteral kKernelInfoSuffix = "_info";
 inline constexpr llvm::StringLiteral kStageVariablesSuffix = "_stage_variables";
+inline constexpr llvm::StringLiteral kPrivateAtomicsSuffix = "_private_atomics";
 
 inline std::string getInvocationEntrySymbol(llvm::StringRef entryName) {
   return (kSymbolPrefix + entryName + kInvocationEntrySuffix).str();
@@ -55,6 +57,9 @@ inline std::string getKernelInfoSymbol(llvm::StringRef entryName) {
 }
 inline std::string getStageVariablesSymbol(llvm::StringRef entryName) {
   return (kSymbolPrefix + entryName + kStageVariablesSuffix).str();
+}
+inline std::string getPrivateAtomicsSymbol(llvm::StringRef entryName) {
+  return (kSymbolPrefix + entryName + kPrivateAtomicsSuffix).str();
 }
 
 /// The entry point name of a kernel-info symbol (spvb_NAME_info), or an

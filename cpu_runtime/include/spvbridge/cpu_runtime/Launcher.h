@@ -28,6 +28,7 @@
 
 namespace spvb::runtime {
 
+class PrivateAtomicCopies;
 class WorkerPool;
 
 /// The largest subgroup the runtime runs.
@@ -49,6 +50,9 @@ struct KernelEntry {
   /// Compiled with race checks: a draw keeps what names each fragment for
   /// the reports of races between batches.
   bool checksRaces = false;
+  /// The buffers each worker thread may change in a copy of its own
+  /// (spvb_NAME_private_atomics); empty changes every buffer in place.
+  std::vector<spvb_private_atomics> privateAtomics;
 };
 
 /// What one dispatch binds: the binding table in the kernel's slot order and
@@ -246,6 +250,9 @@ private:
   std::optional<DebugInvocation> debugInvocation;
   std::atomic<uint64_t> finishedWorkgroups{0};
   std::unique_ptr<WorkerPool> pool;
+  /// Each thread's copies of the buffers only atomics change, kept between
+  /// launches.
+  std::unique_ptr<PrivateAtomicCopies> privateCopies;
   /// The running launch's threads, for cancel(); guarded by cancelMutex.
   std::mutex cancelMutex;
   std::vector<pthread_t> launchThreads;

@@ -31,6 +31,10 @@
  *   const spvb_kernel_info spvb_NAME_info;
  *     Sizes the runtime must allocate.
  *
+ *   const spvb_private_atomics spvb_NAME_private_atomics[];
+ *     GLCompute entries only: buffers each worker thread changes in a
+ *     copy of its own (see spvb_private_atomics).
+ *
  *   const spvb_stage_variable spvb_NAME_stage_variables[];
  *     Graphics entries only (stage_variable_count entries): where
  *     each Location and builtin of the stage's interface lives in its input
@@ -74,7 +78,7 @@
 extern "C" {
 #endif
 
-#define SPVB_ABI_VERSION 19
+#define SPVB_ABI_VERSION 20
 
 /* Vertices a vertex shader's workgroup shades (its SIMD lanes). */
 #define SPVB_VERTICES_PER_WORKGROUP 16
@@ -181,7 +185,32 @@ typedef struct spvb_kernel_info {
   uint32_t subgroup_size; /* nonzero: the only subgroup size the kernel runs
                              with (its subgroup operations are SIMD
                              operations on chunks of that many lanes) */
+  uint32_t private_atomic_count; /* entries of spvb_NAME_private_atomics */
 } spvb_kernel_info;
+
+/* A storage buffer the kernel changes only through relaxed atomics of one
+ * commutative operation whose results it never uses, and otherwise never
+ * reads or writes. No invocation can see its values during the dispatch,
+ * so each worker thread changes a zero-filled copy of it (zero is each
+ * operation's identity) and folds the copy into the buffer, one atomic of
+ * the operation per nonzero element, when its workgroups are done: the
+ * buffer ends as it would have. The kernel changes these buffers with
+ * plain loads and stores, so a runtime must either give each thread such
+ * a copy or run the dispatch on one thread. GLCompute entries export
+ * spvb_NAME_private_atomics, private_atomic_count entries (one unused row
+ * when there are none). */
+enum spvb_private_atomic_operation {
+  SPVB_PRIVATE_ATOMIC_ADD = 1, /* OpAtomicIAdd, ISub, IIncrement, IDecrement */
+  SPVB_PRIVATE_ATOMIC_OR = 2,
+  SPVB_PRIVATE_ATOMIC_XOR = 3,
+  SPVB_PRIVATE_ATOMIC_UMAX = 4
+};
+
+typedef struct spvb_private_atomics {
+  uint32_t slot;      /* binding-table slot of the buffer */
+  uint32_t operation; /* enum spvb_private_atomic_operation */
+  uint32_t bytes;     /* 4 or 8: the width of every atomic on the buffer */
+} spvb_private_atomics;
 
 /* One Location-consuming part of a stage's interface (a scalar or vector:
  * a matrix column, an array element and a block member each get their own
