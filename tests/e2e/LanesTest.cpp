@@ -330,6 +330,56 @@ void main() {
   EXPECT_EQ(out, expectOut);
 }
 
+// A workgroup whose rows are narrower than the registers runs one row per
+// chunk, so that y is the same across the lanes and a row of an image is
+// one line: an 8x4x2 workgroup in min(host lanes, 8) lanes.
+TEST_P(Lanes, NarrowRowsRunOneRowPerChunk) {
+  auto wide = compile(R"(
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { uint b[]; };
+void main() { b[gl_GlobalInvocationID.x] += 1u; }
+)");
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 8, local_size_y = 4, local_size_z = 2) in;
+layout(set = 0, binding = 0) readonly buffer Image { uint pixels[]; };
+layout(set = 0, binding = 1) buffer Out { uint r[]; };
+void main() {
+  uvec3 g = gl_GlobalInvocationID;
+  uint width = 8u * gl_NumWorkGroups.x + 1u;
+  uint row = (g.z * 4u * gl_NumWorkGroups.y + g.y) * width;
+  r[row + g.x] = pixels[row + g.x] * 3u + pixels[row + g.x + 1u] +
+                 g.y * 1000u + g.z * 100000u;
+}
+)");
+  ASSERT_TRUE(wide);
+  ASSERT_TRUE(kernel);
+  if (vectorize()) {
+    EXPECT_EQ(kernel->entry.info.simd_lanes,
+              std::min(wide->entry.info.simd_lanes, 8u));
+  }
+  const uint32_t groupsX = 3, groupsY = 2, width = 8 * groupsX + 1;
+  const uint32_t rows = 4 * groupsY * 2, n = rows * width;
+  std::vector<uint32_t> pixels(n), out(n, 0), expected(n, 0);
+  for (uint32_t i = 0; i < n; ++i)
+    pixels[i] = i * 7 + 3;
+  for (uint32_t z = 0; z < 2; ++z)
+    for (uint32_t y = 0; y < 4 * groupsY; ++y)
+      for (uint32_t x = 0; x < 8 * groupsX; ++x) {
+        uint32_t row = (z * 4 * groupsY + y) * width;
+        expected[row + x] =
+            pixels[row + x] * 3 + pixels[row + x + 1] + y * 1000 + z * 100000;
+      }
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, pixels.data(), pixels.size() * 4);
+  dispatch.bindBuffer(0, 1, out.data(), out.size() * 4);
+  runtime::Launcher launcher(2);
+  ASSERT_EQ(errorText(dispatch.run(launcher, {groupsX, groupsY, 1})),
+            "<success>");
+  EXPECT_EQ(out, expected);
+}
+
 // Math functions of whole vectors (libmvec) against the C library, within
 // the 2^-11 absolute error Vulkan allows sin and cos and 3 + 2|x| ulp for
 // exp; divisions in inactive lanes must not trap.

@@ -191,6 +191,14 @@ PreservedAnalyses InvocationVectorizerPass::run(Module &module,
         getLaneCount(&machine, *kernel.invocation, invocations, this->lanes);
     if (!lanes)
       continue;
+    // Chunks of one row keep y and z the same across their lanes, so an
+    // image's or a matrix's rows stay lines, not gathers: a row of 8 or
+    // more, narrower than the registers, gets chunks of one row each
+    // (ncnn's 8x8x4 convolutions in 8 lanes instead of 16).
+    uint32_t width = kernel.field(offsetof(spvb_kernel_info, workgroup_size));
+    if (!this->lanes && width >= 8 && width < lanes && invocations > width &&
+        isPowerOf2_32(width))
+      lanes = width;
     Function *entry =
         InvocationVectorizer(module, *kernel.invocation, kernel.fields, lanes)
             .build();
