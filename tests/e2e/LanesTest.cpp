@@ -9,6 +9,7 @@
 #include "KernelFixture.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -41,12 +42,17 @@ protected:
   /// Runs `kernel` over `groups` workgroups with buffer (0, i) = buffers[i].
   void run(const std::shared_ptr<const Kernel> &kernel, uint32_t groups,
            std::vector<std::vector<uint32_t> *> buffers) {
+    run(kernel, {groups, 1, 1}, std::move(buffers));
+  }
+  void run(const std::shared_ptr<const Kernel> &kernel,
+           std::array<uint32_t, 3> groups,
+           std::vector<std::vector<uint32_t> *> buffers) {
     ASSERT_TRUE(kernel);
     Dispatch dispatch(kernel);
     for (size_t i = 0; i < buffers.size(); ++i)
       dispatch.bindBuffer(0, i, buffers[i]->data(), buffers[i]->size() * 4);
     runtime::Launcher launcher(2);
-    EXPECT_EQ(errorText(dispatch.run(launcher, {groups, 1, 1})), "<success>");
+    EXPECT_EQ(errorText(dispatch.run(launcher, groups)), "<success>");
   }
 };
 
@@ -371,12 +377,7 @@ void main() {
         expected[row + x] =
             pixels[row + x] * 3 + pixels[row + x + 1] + y * 1000 + z * 100000;
       }
-  Dispatch dispatch(kernel);
-  dispatch.bindBuffer(0, 0, pixels.data(), pixels.size() * 4);
-  dispatch.bindBuffer(0, 1, out.data(), out.size() * 4);
-  runtime::Launcher launcher(2);
-  ASSERT_EQ(errorText(dispatch.run(launcher, {groupsX, groupsY, 1})),
-            "<success>");
+  run(kernel, {groupsX, groupsY, 1}, {&pixels, &out});
   EXPECT_EQ(out, expected);
 }
 
