@@ -200,6 +200,34 @@ void main() {
     EXPECT_EQ(value, 6.0f);
 }
 
+// A thread runs consecutive workgroups of a row as one run: a fault in the
+// middle of one names its workgroup, and every workgroup before it ran.
+TEST_P(Hostile, FaultInTheMiddleOfARunNamesItsWorkgroup) {
+  auto kernel = compile(R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Y { uint y[]; };
+void main() {
+  uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  uint i = g * 64u + gl_LocalInvocationIndex;
+  y[i + (g == 13u ? 1000000u : 0u)] = g + 1u;
+}
+)");
+  ASSERT_TRUE(kernel);
+  // One thread: chunks of 24 / 8 = 3 workgroups, so workgroup 13, (5, 1,
+  // 0), is the second of the run 12-14.
+  runtime::Launcher launcher(1);
+  GuardedBuffer y(24 * 64 * 4);
+  Dispatch dispatch(kernel);
+  dispatch.bindBuffer(0, 0, y.data(), y.size());
+  std::string message = errorText(dispatch.run(launcher, {8, 3, 1}));
+  EXPECT_NE(message.find("past its end, in workgroup (5, 1, 0)"),
+            std::string::npos)
+      << message;
+  const auto *words = reinterpret_cast<const uint32_t *>(y.data());
+  for (uint32_t g = 0; g < 13; ++g)
+    EXPECT_EQ(words[g * 64 + 63], g + 1) << "workgroup " << g;
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, Hostile,
                          ::testing::Values(BarrierMode::Loops,
                                            BarrierMode::Fibers));

@@ -169,9 +169,12 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
     // The last workgroup handed out, and its id.
     std::optional<uint64_t> previous;
     std::array<uint32_t, 3> current{};
-    // The next workgroup of this thread's chunks in dispatch order, its id
-    // and order in `linear`; false when there is none or the launch stops.
-    auto next = [&](std::array<uint32_t, 3> &id, uint64_t &linear) {
+    // The next run of workgroups of this thread's chunks in dispatch order:
+    // `count` ids along x from `id`, the first at `linear` in that order;
+    // false when there is none or the launch stops. Reversed, a run is one
+    // workgroup.
+    auto next = [&](std::array<uint32_t, 3> &id, uint64_t &linear,
+                    uint32_t &count) {
       for (;;) {
         if (index >= end) {
           // Counted once a chunk: a counter every thread bumped for every
@@ -186,11 +189,12 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
         if (cancelled.load(std::memory_order_relaxed))
           return false;
         linear = reverseOrder ? total - 1 - index : index;
-        ++index;
         // Past a fault only earlier workgroups run: one of them may have
         // the dispatch's first fault (FaultLog.h).
-        if (linear >=
-            std::min(faults.getEarliest(), state.faults.getEarliest())) {
+        uint64_t fault =
+            std::min(faults.getEarliest(), state.faults.getEarliest());
+        if (linear >= fault) {
+          ++index;
           if (reverseOrder)
             continue;
           return false;
@@ -203,43 +207,62 @@ llvm::Error Launcher::launch(const KernelEntry &kernel,
           current = {uint32_t(linear % groups[0]),
                      uint32_t((linear / groups[0]) % groups[1]),
                      uint32_t(linear / (uint64_t(groups[0]) * groups[1]))};
-        previous = linear;
+        count =
+            reverseOrder
+                ? 1
+                : uint32_t(std::min<uint64_t>(
+                      {end - index, groups[0] - current[0], fault - linear}));
+        index += count;
+        previous = linear + count - 1;
         id = current;
+        current[0] += count - 1;
         return true;
       }
     };
+    // Workgroups [linear, linear + count) have finished.
+    auto finish = [&](uint64_t linear, uint32_t count) {
+      for (uint32_t i = 0; i < count; ++i)
+        state.races.finishWorkgroup(linear + i);
+      finished += count;
+    };
     std::array<uint32_t, 3> id;
     uint64_t linear = 0;
+    uint32_t count = 0;
     if (kernel.workgroup && !debugInvocation) {
       bool running = false;
-      auto step = [&](std::array<uint32_t, 3> &nextId) {
-        if (running) {
-          state.races.finishWorkgroup(linear);
-          ++finished;
-        }
-        running = next(nextId, linear);
+      auto step = [&](std::array<uint32_t, 3> &nextId, uint32_t &nextCount) {
+        if (running)
+          finish(linear, count);
+        running = next(id, linear, count);
+        nextId = id;
+        nextCount = count;
         return running;
       };
       while (std::optional<KernelFault> fault = runner.runBatch(step)) {
-        report(linear, std::move(*fault));
+        uint32_t offset =
+            fault->workgroup[0] - resources.baseWorkgroup[0] - id[0];
+        finish(linear, offset);
+        report(linear + offset, std::move(*fault));
         running = false;
       }
     } else {
       const std::array<uint32_t, 3> &base = resources.baseWorkgroup;
-      while (next(id, linear)) {
-        const DebugInvocation *debug =
-            debugInvocation && debugInvocation->workgroup ==
-                                   std::array<uint32_t, 3>{base[0] + id[0],
-                                                           base[1] + id[1],
-                                                           base[2] + id[2]}
-                ? &*debugInvocation
-                : nullptr;
-        if (std::optional<KernelFault> fault = runner.run(id, debug)) {
-          report(linear, std::move(*fault));
-          continue;
+      while (next(id, linear, count)) {
+        for (uint32_t i = 0; i < count; ++i) {
+          std::array<uint32_t, 3> group = {id[0] + i, id[1], id[2]};
+          const DebugInvocation *debug =
+              debugInvocation && debugInvocation->workgroup ==
+                                     std::array<uint32_t, 3>{base[0] + group[0],
+                                                             base[1] + group[1],
+                                                             base[2] + group[2]}
+                  ? &*debugInvocation
+                  : nullptr;
+          if (std::optional<KernelFault> fault = runner.run(group, debug)) {
+            report(linear + i, std::move(*fault));
+            break;
+          }
+          finish(linear + i, 1);
         }
-        state.races.finishWorkgroup(linear);
-        ++finished;
       }
     }
     finishedWorkgroups.fetch_add(finished, std::memory_order_relaxed);

@@ -177,18 +177,22 @@ std::optional<KernelFault> WorkgroupRunner::runRow(
 }
 
 std::optional<KernelFault> WorkgroupRunner::runBatch(
-    llvm::function_ref<bool(std::array<uint32_t, 3> &)> next) {
+    llvm::function_ref<bool(std::array<uint32_t, 3> &, uint32_t &)> next) {
   auto &state = *static_cast<DispatchState *>(dispatch.runtime);
   const spvb_kernel_info &info = kernel.info;
   std::array<uint32_t, 3> id;
+  uint32_t count = 0;
   std::optional<TrappedSignal> signal = trap.run([&] {
-    while (next(id)) {
-      for (int d = 0; d < 3; ++d)
+    while (next(id, count)) {
+      for (int d = 1; d < 3; ++d)
         invocation.workgroup_id[d] = state.baseWorkgroup[d] + id[d];
-      if (info.shared_memory_size)
-        std::memset(shared.data(), kernel.workgroupFill,
-                    info.shared_memory_size);
-      kernel.workgroup(&dispatch, &invocation);
+      for (uint32_t x = id[0]; x < id[0] + count; ++x) {
+        invocation.workgroup_id[0] = state.baseWorkgroup[0] + x;
+        if (info.shared_memory_size)
+          std::memset(shared.data(), kernel.workgroupFill,
+                      info.shared_memory_size);
+        kernel.workgroup(&dispatch, &invocation);
+      }
     }
   });
   if (!signal)

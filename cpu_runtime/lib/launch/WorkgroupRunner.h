@@ -49,13 +49,16 @@ public:
   runRow(uint32_t count, uint32_t y,
          llvm::function_ref<const DebugInvocation *(uint32_t x)> debugFor =
              nullptr);
-  /// Runs workgroups through the kernel's workgroup entry, each one `next`
-  /// names (it returns false when there are no more), inside one armed
-  /// fault trap: arming it per workgroup cost a third of a small kernel's
-  /// time (saxpy), more in a shared library, whose thread-local storage
-  /// takes a call to reach. Stops at the first hardware fault, as run().
-  std::optional<KernelFault>
-  runBatch(llvm::function_ref<bool(std::array<uint32_t, 3> &)> next);
+  /// Runs workgroups through the kernel's workgroup entry, in runs `next`
+  /// names (the first id and how many follow it along x; false when there
+  /// are no more), inside one armed fault trap: arming it per workgroup
+  /// cost a third of a small kernel's time (saxpy), more in a shared
+  /// library, whose thread-local storage takes a call to reach; asking for
+  /// each workgroup alone cost about as much as a 64-invocation workgroup.
+  /// Stops at the first hardware fault, as run(); the fault names the
+  /// workgroup.
+  std::optional<KernelFault> runBatch(
+      llvm::function_ref<bool(std::array<uint32_t, 3> &, uint32_t &)> next);
 
 private:
   /// The fault `signal` makes of `workgroup`; abandons its fibers.
