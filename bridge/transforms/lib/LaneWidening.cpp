@@ -803,7 +803,7 @@ Value *LaneWidener::loadRecordLanes(Type *type, Value *pointer,
   // The span of the lanes' records, in elements: a few vector registers.
   uint64_t step = *stride / size;
   uint64_t span = step * (frame.lanes - 1) + 1;
-  if (span > 4 * frame.lanes)
+  if (span > 8 * frame.lanes)
     return nullptr;
   ++NumRecordAccesses;
   Value *active = loadActive();
