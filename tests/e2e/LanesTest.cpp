@@ -336,6 +336,47 @@ void main() {
   EXPECT_EQ(out, expectOut);
 }
 
+// Adds of the active lanes to one address are one atomic of their sum,
+// each lane's old value the sum before it: sorted by old value, the lanes'
+// adds chain from the start value to the total with no gap or overlap.
+TEST_P(Lanes, AddsToOneAddressChain) {
+  auto kernel = compile(R"(
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Counter { uint total; uint count; } c;
+layout(set = 0, binding = 1) buffer Olds { uint olds[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint v = (i * 7u) % 13u + 1u;
+  olds[i] = 0xffffffffu;
+  if (i % 5u != 2u)
+    olds[i] = atomicAdd(c.total, v);
+  atomicAdd(c.count, 1u);
+}
+)");
+  const uint32_t groups = 10, n = groups * 64;
+  std::vector<uint32_t> counter = {100, 0}, olds(n, 0);
+  run(kernel, groups, {&counter, &olds});
+  std::vector<std::pair<uint32_t, uint32_t>> adds; // (old value, added)
+  uint32_t total = 100;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i % 5 == 2) {
+      EXPECT_EQ(olds[i], 0xffffffffu) << i;
+      continue;
+    }
+    adds.push_back({olds[i], (i * 7) % 13 + 1});
+    total += (i * 7) % 13 + 1;
+  }
+  std::sort(adds.begin(), adds.end());
+  uint32_t expected = 100;
+  for (const auto &[old, added] : adds) {
+    ASSERT_EQ(old, expected);
+    expected += added;
+  }
+  EXPECT_EQ(counter[0], total);
+  EXPECT_EQ(counter[1], n);
+}
+
 // A workgroup whose rows are narrower than the registers runs one row per
 // chunk, so that y is the same across the lanes and a row of an image is
 // one line: an 8x4x2 workgroup in min(host lanes, 8) lanes.

@@ -59,6 +59,9 @@ ALWAYS_ENABLED_STATISTIC(
 ALWAYS_ENABLED_STATISTIC(NumBroadcastLoads,
                          "Loads of one address for every lane of a chunk");
 ALWAYS_ENABLED_STATISTIC(
+    NumCombinedAtomics,
+    "Adds of every active lane to one address as one atomic of their sum");
+ALWAYS_ENABLED_STATISTIC(
     NumLineAtomics,
     "Single-thread atomics on one element per lane as vector accesses");
 
@@ -298,6 +301,7 @@ private:
   /// Runs `inst` once per active lane, in lane order.
   bool runPerLane(Instruction &inst);
   bool widenLineAtomic(AtomicRMWInst &rmw);
+  bool widenUniformAtomic(AtomicRMWInst &rmw);
   /// Before the mask changes at the end of `block`: blend the values of
   /// the successors' varying phis into their slots.
   void storeEdgeValues(BasicBlock *block);
@@ -1909,6 +1913,61 @@ bool LaneWidener::runPerLane(Instruction &inst) {
   return true;
 }
 
+/// An add every active lane applies to one address (a counter) is one
+/// atomic of their sum: the lanes' atomics in lane order, one after
+/// the other, are a valid order of them, and each lane's old value is the
+/// one atomic's plus the lanes' before it (an exclusive scan in lane order).
+/// Elsewhere the lanes run it one after the other.
+bool LaneWidener::widenUniformAtomic(AtomicRMWInst &rmw) {
+  Type *type = rmw.getType();
+  Value *address = scalar(rmw.getPointerOperand());
+  Value *operand = rmw.getValOperand();
+  Value *operands = isVarying(operand) ? vector(operand)
+                    : scalar(operand)
+                        ? b.CreateVectorSplat(frame.lanes, scalar(operand))
+                        : nullptr;
+  if (rmw.getOperation() != AtomicRMWInst::Add || !type->isIntegerTy() ||
+      rmw.isVolatile() || !isLaneScalar(type) || !address || !operands ||
+      (!rmw.use_empty() && !isVarying(&rmw)))
+    return runPerLane(rmw);
+  ++NumCombinedAtomics;
+  Value *active = loadActive();
+  Value *zero = Constant::getNullValue(widen(type));
+  Value *values = b.CreateSelect(active, operands, zero);
+  // Inclusive sums in lane order: log2(W) shifted adds.
+  Value *sums = values;
+  for (unsigned shift = 1; shift < frame.lanes; shift *= 2) {
+    SmallVector<int> mask;
+    for (unsigned lane = 0; lane < frame.lanes; ++lane)
+      mask.push_back(lane < shift ? int(frame.lanes) : int(lane - shift));
+    sums = b.CreateAdd(sums, b.CreateShuffleVector(sums, zero, mask));
+  }
+  // No lane active: the address may be one no invocation computed.
+  Function *function = frame.start->getParent();
+  BasicBlock *before = b.GetInsertBlock();
+  auto *run = BasicBlock::Create(context, "atomic.combined", function);
+  auto *after = BasicBlock::Create(context, "atomic.done", function);
+  b.CreateCondBr(b.CreateOrReduce(active), run, after);
+  b.SetInsertPoint(run);
+  Value *total = b.CreateExtractElement(sums, frame.lanes - 1);
+  auto *combined = cast<AtomicRMWInst>(rmw.clone());
+  combined->setOperand(0, address);
+  combined->setOperand(1, total);
+  b.Insert(combined);
+  Value *earlier = b.CreateSub(sums, values);
+  Value *start = b.CreateVectorSplat(frame.lanes, combined);
+  Value *olds = b.CreateAdd(start, earlier);
+  b.CreateBr(after);
+  b.SetInsertPoint(after);
+  if (rmw.use_empty())
+    return true;
+  PHINode *result = b.CreatePHI(widen(type), 2);
+  result->addIncoming(olds, run);
+  result->addIncoming(PoisonValue::get(widen(type)), before);
+  vectors[&rmw] = result;
+  return true;
+}
+
 /// A single-thread atomic (Workgroup memory, a buffer each thread changes
 /// in a copy) whose lanes each hit an element of their own, the line
 /// checks proving it, is a vector load, the operation and a vector store:
@@ -1917,6 +1976,8 @@ bool LaneWidener::runPerLane(Instruction &inst) {
 bool LaneWidener::widenLineAtomic(AtomicRMWInst &rmw) {
   Value *pointer = rmw.getPointerOperand();
   Type *type = rmw.getType();
+  if (!isVarying(pointer))
+    return widenUniformAtomic(rmw);
   uint64_t size = layout.getTypeAllocSize(type);
   bool supported = false;
   switch (rmw.getOperation()) {
