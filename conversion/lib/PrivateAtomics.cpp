@@ -77,6 +77,11 @@ bool onlyUnusedAtomics(Value pointer, BufferAtomics &atomics) {
   return true;
 }
 
+bool isBuffer(spirv::StorageClass storage) {
+  return storage == spirv::StorageClass::StorageBuffer ||
+         storage == spirv::StorageClass::Uniform;
+}
+
 bool hasPhysicalPointers(ModuleOp module) {
   auto isPhysical = [](Type type) {
     auto pointer = dyn_cast<spirv::PointerType>(type);
@@ -98,29 +103,23 @@ void spvb::findPrivateAtomicBuffers(ModuleOp module, InterfaceLayout &layout) {
   // an array, which the runtime could not tell apart.
   if (hasPhysicalPointers(module))
     return;
-  for (const auto &entry : layout.variables) {
-    const InterfaceVariable &var = entry.second;
-    bool buffer = var.storageClass == spirv::StorageClass::StorageBuffer ||
-                  var.storageClass == spirv::StorageClass::Uniform;
-    if (buffer && var.descriptorCount != 1)
-      return;
-  }
   // Two variables on one binding alias: the copy would be both's.
   llvm::DenseMap<uint32_t, unsigned> variablesPerSlot;
-  for (const auto &entry : layout.variables)
-    if (entry.second.storageClass == spirv::StorageClass::StorageBuffer ||
-        entry.second.storageClass == spirv::StorageClass::Uniform)
-      ++variablesPerSlot[entry.second.slot];
+  for (const auto &entry : layout.variables) {
+    const InterfaceVariable &var = entry.second;
+    if (!isBuffer(var.storageClass))
+      continue;
+    if (var.descriptorCount != 1)
+      return;
+    ++variablesPerSlot[var.slot];
+  }
   llvm::DenseMap<StringAttr, BufferAtomics> buffers;
   llvm::DenseSet<StringAttr> disqualified;
   module.walk([&](spirv::AddressOfOp address) {
     StringAttr name = address.getVariableAttr().getAttr();
     auto it = layout.variables.find(name.getValue());
-    if (it == layout.variables.end() || disqualified.contains(name))
-      return;
-    spirv::StorageClass storage = it->second.storageClass;
-    if (storage != spirv::StorageClass::StorageBuffer &&
-        storage != spirv::StorageClass::Uniform)
+    if (it == layout.variables.end() || disqualified.contains(name) ||
+        !isBuffer(it->second.storageClass))
       return;
     BufferAtomics &atomics = buffers[name];
     if (!onlyUnusedAtomics(address.getResult(), atomics))

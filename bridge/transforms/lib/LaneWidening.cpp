@@ -1921,11 +1921,7 @@ bool LaneWidener::runPerLane(Instruction &inst) {
 bool LaneWidener::widenUniformAtomic(AtomicRMWInst &rmw) {
   Type *type = rmw.getType();
   Value *address = scalar(rmw.getPointerOperand());
-  Value *operand = rmw.getValOperand();
-  Value *operands = isVarying(operand) ? vector(operand)
-                    : scalar(operand)
-                        ? b.CreateVectorSplat(frame.lanes, scalar(operand))
-                        : nullptr;
+  Value *operands = vector(rmw.getValOperand());
   if (rmw.getOperation() != AtomicRMWInst::Add || !type->isIntegerTy() ||
       rmw.isVolatile() || !isLaneScalar(type) || !address || !operands ||
       (!rmw.use_empty() && !isVarying(&rmw)))
@@ -1976,8 +1972,6 @@ bool LaneWidener::widenUniformAtomic(AtomicRMWInst &rmw) {
 bool LaneWidener::widenLineAtomic(AtomicRMWInst &rmw) {
   Value *pointer = rmw.getPointerOperand();
   Type *type = rmw.getType();
-  if (!isVarying(pointer))
-    return widenUniformAtomic(rmw);
   uint64_t size = layout.getTypeAllocSize(type);
   bool supported = false;
   switch (rmw.getOperation()) {
@@ -1999,15 +1993,12 @@ bool LaneWidener::widenLineAtomic(AtomicRMWInst &rmw) {
   }
   if (!supported || rmw.getSyncScopeID() != SyncScope::SingleThread ||
       rmw.isVolatile() || !isLaneScalar(type) ||
-      layout.getTypeSizeInBits(type) != 8 * size || !isVarying(pointer) ||
+      layout.getTypeSizeInBits(type) != 8 * size ||
       deferredGuards.contains(pointer) ||
       !isLine(pointer, size, /*acrossWorkgroup=*/false))
     return runPerLane(rmw);
-  Value *operand = rmw.getValOperand();
   Value *addresses = vector(pointer);
-  Value *operands = isVarying(operand)
-                        ? vector(operand)
-                        : b.CreateVectorSplat(frame.lanes, scalar(operand));
+  Value *operands = vector(rmw.getValOperand());
   if (!addresses || !operands)
     return runPerLane(rmw);
   ++NumLineAtomics;
@@ -2070,7 +2061,8 @@ bool LaneWidener::widenInstruction(Instruction &inst) {
   if (auto *call = dyn_cast<CallInst>(&inst))
     return widenCall(*call);
   if (auto *rmw = dyn_cast<AtomicRMWInst>(&inst))
-    return widenLineAtomic(*rmw);
+    return isVarying(rmw->getPointerOperand()) ? widenLineAtomic(*rmw)
+                                               : widenUniformAtomic(*rmw);
   if (isa<AtomicCmpXchgInst>(inst))
     return runPerLane(inst);
   if (isa<FenceInst>(inst)) {
