@@ -184,6 +184,10 @@ private:
   /// an unbroken line of `stride` bytes; `first` gets lane 0's address.
   Value *spansRecords(Value *pointer, Value *addresses, Value *active,
                       int64_t stride, Value *&first);
+  /// Loads every component of the lanes' records (a vec4 load the
+  /// scalarizer split) together if `load` is the first of them and
+  /// nothing between them writes memory.
+  bool loadRecordGroup(LoadInst &load, Value *addresses);
   /// Stores every component of the lanes' records (a vec4 store the
   /// scalarizer split) together if `store` is the first of them.
   bool storeRecordLanes(StoreInst &store);
@@ -678,6 +682,8 @@ bool LaneWidener::widenLoad(LoadInst &load) {
   Value *addresses = vector(pointer);
   if (!addresses)
     return false;
+  if (loadRecordGroup(load, addresses))
+    return true;
   if (Value *loaded =
           loadRecordLanes(type, pointer, addresses, load.getAlign())) {
     vectors[&load] = loaded;
@@ -795,6 +801,92 @@ bool LaneWidener::storeRecordLanes(StoreInst &store) {
   b.SetInsertPoint(after);
   for (StoreInst *component : components)
     widenedEarly.insert(component);
+  return true;
+}
+
+bool LaneWidener::loadRecordGroup(LoadInst &load, Value *addresses) {
+  Type *type = load.getType();
+  uint64_t size = layout.getTypeAllocSize(type);
+  std::optional<int64_t> stride =
+      getRecordStride(type, load.getPointerOperand());
+  if (!stride || *stride / size > 8)
+    return false;
+  unsigned count = *stride / size;
+  // The record's other components, later in the block with nothing that
+  // writes memory between: read with this one, every byte of the
+  // records' span is one some lane reads, so reading it whole cannot
+  // reach past what the lanes may access.
+  int64_t thisOffset = 0;
+  Value *base = GetPointerBaseWithConstantOffset(load.getPointerOperand(),
+                                                 thisOffset, layout);
+  SmallVector<std::pair<int64_t, LoadInst *>> found = {{thisOffset, &load}};
+  for (Instruction *inst = load.getNextNode();
+       inst && !inst->isTerminator() && found.size() < count;
+       inst = inst->getNextNode()) {
+    if (inst->mayWriteToMemory())
+      return false;
+    auto *other = dyn_cast<LoadInst>(inst);
+    int64_t offset = 0;
+    if (!other || !other->isSimple() || other->getType() != type ||
+        GetPointerBaseWithConstantOffset(other->getPointerOperand(), offset,
+                                         layout) != base ||
+        deferredGuards.contains(other->getPointerOperand()) ||
+        widenedEarly.contains(other))
+      continue;
+    found.emplace_back(offset, other);
+  }
+  llvm::sort(found, llvm::less_first());
+  int64_t start = found.front().first;
+  for (auto [index, component] : llvm::enumerate(found))
+    if (component.first != start + int64_t(index * size))
+      return false;
+  if (found.size() != count)
+    return false;
+  ++NumRecordAccesses;
+  Align align = load.getAlign();
+  for (auto &component : found)
+    align = std::min(align, component.second->getAlign());
+  Value *active = loadActive();
+  addresses = b.CreateFreeze(addresses);
+  Value *first = nullptr;
+  Value *spans =
+      spansRecords(load.getPointerOperand(), addresses, active, *stride, first);
+  Function *function = frame.start->getParent();
+  auto *spanBlock = BasicBlock::Create(context, "lanes.records", function);
+  auto *gatherBlock = BasicBlock::Create(context, "lanes.sparse", function);
+  auto *after = BasicBlock::Create(context, "lanes.accessed", function);
+  b.CreateCondBr(spans, spanBlock, gatherBlock);
+  // One load of the lanes' records, component j of lane l at l * count + j.
+  b.SetInsertPoint(spanBlock);
+  Value *records = b.CreateAlignedLoad(
+      FixedVectorType::get(type, count * frame.lanes),
+      b.CreateConstGEP1_64(b.getInt8Ty(), first, start - thisOffset), align);
+  SmallVector<Value *> picked;
+  for (unsigned component = 0; component < count; ++component) {
+    SmallVector<int> elements;
+    for (unsigned lane = 0; lane < frame.lanes; ++lane)
+      elements.push_back(lane * count + component);
+    picked.push_back(b.CreateShuffleVector(records, elements));
+  }
+  b.CreateBr(after);
+  b.SetInsertPoint(gatherBlock);
+  SmallVector<Value *> gathered;
+  for (auto &component : found)
+    gathered.push_back(b.CreateMaskedGather(
+        widen(type),
+        b.CreateGEP(b.getInt8Ty(), addresses,
+                    b.getInt64(component.first - thisOffset)),
+        align, active));
+  b.CreateBr(after);
+  b.SetInsertPoint(after);
+  for (auto [index, component] : llvm::enumerate(found)) {
+    PHINode *result = b.CreatePHI(widen(type), 2);
+    result->addIncoming(picked[index], spanBlock);
+    result->addIncoming(gathered[index], gatherBlock);
+    vectors[component.second] = result;
+    if (component.second != &load)
+      widenedEarly.insert(component.second);
+  }
   return true;
 }
 
