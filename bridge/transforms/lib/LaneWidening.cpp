@@ -184,9 +184,9 @@ private:
   /// an unbroken line of `stride` bytes; `first` gets lane 0's address.
   Value *spansRecords(Value *pointer, Value *addresses, Value *active,
                       int64_t stride, Value *&first);
-  /// Loads every component of the lanes' records (a vec4 load the
-  /// scalarizer split) together if `load` is the first of them and
-  /// nothing between them writes memory.
+  /// Loads the lanes' adjacent elements of their records (the components
+  /// of a vec4 load the scalarizer split) together if `load` is the first
+  /// of two or more and nothing between them writes memory.
   bool loadRecordGroup(LoadInst &load, Value *addresses);
   /// Stores every component of the lanes' records (a vec4 store the
   /// scalarizer split) together if `store` is the first of them.
@@ -804,6 +804,10 @@ bool LaneWidener::storeRecordLanes(StoreInst &store) {
   return true;
 }
 
+/// How far past a record's first element loadRecordGroup looks for the
+/// others.
+static constexpr unsigned kRecordScan = 64;
+
 bool LaneWidener::loadRecordGroup(LoadInst &load, Value *addresses) {
   Type *type = load.getType();
   uint64_t size = layout.getTypeAllocSize(type);
@@ -811,37 +815,42 @@ bool LaneWidener::loadRecordGroup(LoadInst &load, Value *addresses) {
       getRecordStride(type, load.getPointerOperand());
   if (!stride || *stride / size > 8)
     return false;
-  unsigned count = *stride / size;
-  // The record's other components, later in the block with nothing that
-  // writes memory between: read with this one, every byte of the
-  // records' span is one some lane reads, so reading it whole cannot
-  // reach past what the lanes may access.
+  unsigned step = *stride / size;
+  // Other elements of the lanes' records next to this one, later in the
+  // block before anything that writes memory (a vec4 load the scalarizer
+  // split): read together from lane 0's first to the last lane's last,
+  // every byte of their span lies between two elements the lanes read.
   int64_t thisOffset = 0;
   Value *base = GetPointerBaseWithConstantOffset(load.getPointerOperand(),
                                                  thisOffset, layout);
   SmallVector<std::pair<int64_t, LoadInst *>> found = {{thisOffset, &load}};
+  unsigned scanned = 0;
   for (Instruction *inst = load.getNextNode();
-       inst && !inst->isTerminator() && found.size() < count;
+       inst && !inst->isTerminator() && !inst->mayWriteToMemory() &&
+       found.size() < step && ++scanned <= kRecordScan;
        inst = inst->getNextNode()) {
-    if (inst->mayWriteToMemory())
-      return false;
     auto *other = dyn_cast<LoadInst>(inst);
     int64_t offset = 0;
-    if (!other || !other->isSimple() || other->getType() != type ||
+    if (other && other->isSimple() && other->getType() == type &&
         GetPointerBaseWithConstantOffset(other->getPointerOperand(), offset,
-                                         layout) != base ||
-        deferredGuards.contains(other->getPointerOperand()) ||
-        widenedEarly.contains(other))
-      continue;
-    found.emplace_back(offset, other);
+                                         layout) == base &&
+        std::abs(offset - thisOffset) < *stride &&
+        llvm::none_of(found,
+                      [&](auto &known) { return known.first == offset; }) &&
+        !deferredGuards.contains(other->getPointerOperand()) &&
+        !widenedEarly.contains(other))
+      found.emplace_back(offset, other);
   }
+  if (found.size() < 2)
+    return false;
   llvm::sort(found, llvm::less_first());
   int64_t start = found.front().first;
+  if (found.back().first - start >= *stride)
+    return false;
   for (auto [index, component] : llvm::enumerate(found))
     if (component.first != start + int64_t(index * size))
       return false;
-  if (found.size() != count)
-    return false;
+  unsigned count = found.size();
   ++NumRecordAccesses;
   Align align = load.getAlign();
   for (auto &component : found)
@@ -856,16 +865,16 @@ bool LaneWidener::loadRecordGroup(LoadInst &load, Value *addresses) {
   auto *gatherBlock = BasicBlock::Create(context, "lanes.sparse", function);
   auto *after = BasicBlock::Create(context, "lanes.accessed", function);
   b.CreateCondBr(spans, spanBlock, gatherBlock);
-  // One load of the lanes' records, component j of lane l at l * count + j.
+  // One load of the span, element j of lane l at l * step + j.
   b.SetInsertPoint(spanBlock);
   Value *records = b.CreateAlignedLoad(
-      FixedVectorType::get(type, count * frame.lanes),
+      FixedVectorType::get(type, step * (frame.lanes - 1) + count),
       b.CreateConstGEP1_64(b.getInt8Ty(), first, start - thisOffset), align);
   SmallVector<Value *> picked;
   for (unsigned component = 0; component < count; ++component) {
     SmallVector<int> elements;
     for (unsigned lane = 0; lane < frame.lanes; ++lane)
-      elements.push_back(lane * count + component);
+      elements.push_back(lane * step + component);
     picked.push_back(b.CreateShuffleVector(records, elements));
   }
   b.CreateBr(after);
