@@ -1,27 +1,30 @@
 #!/usr/bin/env python3
 """spv-run against lavapipe and hand-written C: compute kernels and draws.
 
-Compute: each kernel runs on lavapipe (vkref), on spv-run with all
-threads and with one, and as hand-written C/OpenMP (tools/bench/native.c,
-built here with cc -O3 -march=native -fopenmp and glibc's vector math
-library, which spv-run calls too; OMP_NUM_THREADS as spv-run's threads), all on the same inputs, each C version beside its
-roofline (the least time the bytes it must move and the flops it must do
-take at the machine's streaming bandwidth and fused multiply-add rate,
-which native.c measures); lavapipe and spv-run get the
-same command line (--repeat N: one untimed warm-up, the median of N timed
-dispatches); every output must agree with lavapipe's before its row is
-printed. The kernels: saxpy, a shared-memory reduction, a shared-atomic
-histogram, a tiled matrix multiply, mandelbrot (a divergent loop), a
-subgroup reduction, and from ../shared/corpus (skipped without it) ggml's
-rms_norm, soft_max and f32 mul_mat_vec (a matrix-vector product) and
-ncnn's swish and 3x3 convolution_packed. Compile times come from a fresh
-kernel cache: the first spv-run compiles (cold), the second loads (warm);
-a second table splits each cold compile into its phases (spv-run --json's
+Compute: each kernel runs on lavapipe (vkref), on spv-run with all threads
+and with one, and as hand-written C/OpenMP (tools/bench/native.c, built
+here with cc -O3 -march=native -fopenmp and glibc's vector math library,
+which spv-run calls too; OMP_NUM_THREADS as spv-run's threads), all on the
+same inputs, each C version beside its roofline (the least time the bytes
+it must move and the flops it must do take at the machine's streaming
+bandwidth and fused multiply-add rate, which native.c measures); lavapipe
+and spv-run get the same command line (--repeat N: one untimed warm-up, the
+median of N timed dispatches); the three alternate --rounds times (3 by
+default) and the table has the medians of their medians; every output must
+agree with lavapipe's before its row is printed. The kernels: saxpy, a
+shared-memory reduction, a shared-atomic histogram, a tiled matrix
+multiply, mandelbrot (a divergent loop), a subgroup reduction, and from
+../shared/corpus (skipped without it) ggml's rms_norm, soft_max and f32
+mul_mat_vec (a matrix-vector product) and ncnn's swish and 3x3
+convolution_packed. Compile times come from a fresh kernel cache in each
+round: that round's spv-run compiles (cold), a one-thread run after the
+rounds loads (warm); a second table splits the cold compile of the round
+with the median ratio to lavapipe's into its phases (spv-run --json's
 compile_phases_ms) beside lavapipe's with its shader cache off (vkref
 --cold): its pipeline creation and its first dispatch's JIT (the first
-dispatch less a warm one). The first kernel
-also runs with --robust, alternating with plain runs five times each, and
-the ratio of their medians is printed.
+dispatch less a warm one). The first kernel also runs with --robust,
+alternating with plain runs five times each, and the ratio of their medians
+is printed.
 
 Draws: a full-screen 256x256 fragment shader with a loop
 (shaders/waves.frag), a textured mesh of 4608 triangles with
@@ -339,9 +342,8 @@ def compute_benchmarks(args, work, env):
           "fused multiply-adds, %d threads.\n" % (
               limits["bandwidth_gbs"], limits["peak_gflops"],
               limits["threads"]))
-    # A fresh kernel cache: the first spv-run compiles (cold), the second
-    # loads (warm).
-    env = dict(env, SPVBRIDGE_KERNEL_CACHE=os.path.join(work, "kernel-cache"))
+    # Each round gives spv-run a fresh kernel cache: its run compiles
+    # (cold); the one-thread run after the rounds loads (warm).
     print("| kernel | lavapipe ms | spv-run ms | C/OpenMP ms | roofline ms | "
           "C / roofline | lavapipe / spv-run | spv-run / C | spv-run 1 "
           "thread / all | compile ms cold / warm |")
@@ -351,21 +353,42 @@ def compute_benchmarks(args, work, env):
     # compile_phases_ms) and lavapipe's first dispatch without its shader
     # cache (vkref --cold), which holds its JIT.
     phases = []
+    median = statistics.median
     for index, (name, spv, flags, out, kind, kernel, inputs) in enumerate(
             benchmarks):
         common = flags + ["--repeat", args.repeat, "--json"]
         files = {who: os.path.join(work, "out%d.%s.bin" % (index, who))
                  for who in ("lavapipe", "spv-run", "native")}
-        ref = run([args.vkref, "--spv", spv] + common +
-                  ["--out", "%s:%s" % (out, files["lavapipe"])], env)
-        ours = run([args.spv_run, spv] + common +
-                   ["--out", "%s:%s" % (out, files["spv-run"])], env)
-        single = run([args.spv_run, spv] + common + ["--threads", "1"], env)
-        cold = run([args.vkref, "--spv", spv, "--cold"] + common, env)
-        phases.append((name, ours["compile_ms"], ours["compile_phases_ms"],
-                       cold))
-        theirs = run([native, kernel, args.repeat, files["native"]] + inputs,
-                     dict(env, OMP_NUM_THREADS=str(ours["threads"])))
+        # lavapipe, spv-run and C alternate --rounds times, so that a slow
+        # phase of a shared machine falls on all three; the table has the
+        # medians of their medians, and the compile row of the round whose
+        # ratio to lavapipe's compile is the median.
+        refs, ours_runs, theirs_runs, compiles = [], [], [], []
+        for round_index in range(args.rounds):
+            round_env = dict(env, SPVBRIDGE_KERNEL_CACHE=os.path.join(
+                work, "kernel-cache-%d-%d" % (index, round_index)))
+            refs.append(run([args.vkref, "--spv", spv] + common +
+                            ["--out", "%s:%s" % (out, files["lavapipe"])],
+                            env))
+            ours_runs.append(run([args.spv_run, spv] + common +
+                                 ["--out", "%s:%s" % (out, files["spv-run"])],
+                                 round_env))
+            cold = run([args.vkref, "--spv", spv, "--cold"] + common, env)
+            compiles.append((name, ours_runs[-1]["compile_ms"],
+                             ours_runs[-1]["compile_phases_ms"], cold))
+            theirs_runs.append(run([native, kernel, args.repeat,
+                                    files["native"]] + inputs,
+                                   dict(env, OMP_NUM_THREADS=str(
+                                       ours_runs[-1]["threads"]))))
+        single = run([args.spv_run, spv] + common + ["--threads", "1"],
+                     round_env)
+        compiles.sort(key=compile_ratio)
+        phases.append(compiles[len(compiles) // 2])
+        ref = {"dispatch_ms": median(r["dispatch_ms"] for r in refs)}
+        ours = {"dispatch_ms": median(r["dispatch_ms"] for r in ours_runs),
+                "compile_ms": phases[-1][1]}
+        theirs = {"dispatch_ms": median(r["dispatch_ms"]
+                                        for r in theirs_runs)}
         check_agreement(name, files["lavapipe"], files["spv-run"], kind)
         check_agreement(name, files["lavapipe"], files["native"], kind,
                         "C/OpenMP")
@@ -390,7 +413,7 @@ def compute_benchmarks(args, work, env):
             for _ in range(5):
                 for mode, extra in (("plain", []), ("robust", ["--robust"])):
                     times[mode].append(run([args.spv_run, spv] + common +
-                                           extra, env)["dispatch_ms"])
+                                           extra, round_env)["dispatch_ms"])
             robust_ratio = (statistics.median(times["robust"]) /
                             statistics.median(times["plain"]))
     geomean = lambda values: math.exp(sum(map(math.log, values)) / len(values))
@@ -405,6 +428,13 @@ PHASES = ("frontend", "validate", "reflect", "deserialize", "lower",
           "translate", "optimize", "codegen")
 
 
+def compile_ratio(phase):
+    """spv-run's cold compile over lavapipe's (its pipeline creation plus
+    its first dispatch's JIT) in one round: (name, total, parts, cold)."""
+    cold = phase[3]
+    return phase[1] / (cold["pipeline_ms"] + cold["jit_est_ms"])
+
+
 def print_compile_phases(phases):
     """The cold compiles by phase, in ms, beside lavapipe's with its shader
     cache off: its pipeline creation (NIR) plus its first dispatch's JIT
@@ -416,7 +446,7 @@ def print_compile_phases(phases):
     ratios = []
     for name, total, parts, cold in phases:
         lavapipe = cold["pipeline_ms"] + cold["jit_est_ms"]
-        ratios.append(total / lavapipe)
+        ratios.append(compile_ratio((name, total, parts, cold)))
         print("| %s | %s | %.1f | %.1f | %.1f | %.2fx |" % (
             name, " | ".join("%.1f" % parts[p] for p in PHASES), total,
             cold["first_dispatch_ms"], lavapipe, ratios[-1]))
