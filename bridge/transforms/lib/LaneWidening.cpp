@@ -173,10 +173,11 @@ private:
   bool widenStore(StoreInst &store);
   Value *accessLanes(Type *type, Value *pointer, Value *addresses, Align align,
                      Value *values);
-  /// Loads lanes that each read one element of a record a constant stride
-  /// long (a vec4's component), or null if `pointer`'s lanes are not so.
-  Value *loadRecordLanes(Type *type, Value *pointer, Value *addresses,
-                         Align align);
+  /// Loads the lanes' elements of records a constant stride apart (a
+  /// vec4's components, which the scalarizer split): `load` with the
+  /// elements next to it that later loads of the block read before
+  /// anything writes memory; false if `load`'s lanes are not so.
+  bool loadRecordLanes(LoadInst &load, Value *addresses);
   /// The lanes' stride when each accesses one element of `type` at
   /// `pointer` in records a constant stride apart on an unbroken line.
   std::optional<int64_t> getRecordStride(Type *type, Value *pointer);
@@ -184,10 +185,17 @@ private:
   /// an unbroken line of `stride` bytes; `first` gets lane 0's address.
   Value *spansRecords(Value *pointer, Value *addresses, Value *active,
                       int64_t stride, Value *&first);
-  /// Loads the lanes' adjacent elements of their records (the components
-  /// of a vec4 load the scalarizer split) together if `load` is the first
-  /// of two or more and nothing between them writes memory.
-  bool loadRecordGroup(LoadInst &load, Value *addresses);
+  /// The blocks of a record access: `span` if every lane is active on an
+  /// unbroken line (spansRecords), else `sparse`, both to end at `after`;
+  /// `first` is lane 0's address.
+  struct RecordPaths {
+    BasicBlock *span, *sparse, *after;
+    Value *first;
+  };
+  /// Ends the current block with the branch between `RecordPaths`, whose
+  /// `span` block the builder is then in.
+  RecordPaths branchOnRecordSpan(Value *pointer, Value *addresses,
+                                 Value *active, int64_t stride);
   /// Stores every component of the lanes' records (a vec4 store the
   /// scalarizer split) together if `store` is the first of them.
   bool storeRecordLanes(StoreInst &store);
@@ -682,13 +690,8 @@ bool LaneWidener::widenLoad(LoadInst &load) {
   Value *addresses = vector(pointer);
   if (!addresses)
     return false;
-  if (loadRecordGroup(load, addresses))
+  if (loadRecordLanes(load, addresses))
     return true;
-  if (Value *loaded =
-          loadRecordLanes(type, pointer, addresses, load.getAlign())) {
-    vectors[&load] = loaded;
-    return true;
-  }
   vectors[&load] =
       accessLanes(type, pointer, addresses, load.getAlign(), nullptr);
   return true;
@@ -775,51 +778,57 @@ bool LaneWidener::storeRecordLanes(StoreInst &store) {
   Value *active = loadActive();
   // With every lane active on an unbroken line, the records fill their
   // span: one store of the components interleaved.
-  Value *first = nullptr;
-  Value *spans =
-      spansRecords(store.getPointerOperand(), b.CreateFreeze(addresses[0]),
-                   active, *stride, first);
-  Function *function = frame.start->getParent();
-  auto *spanBlock = BasicBlock::Create(context, "lanes.records", function);
-  auto *scatterBlock = BasicBlock::Create(context, "lanes.sparse", function);
-  auto *after = BasicBlock::Create(context, "lanes.accessed", function);
-  b.CreateCondBr(spans, spanBlock, scatterBlock);
-  b.SetInsertPoint(spanBlock);
+  RecordPaths paths = branchOnRecordSpan(
+      store.getPointerOperand(), b.CreateFreeze(addresses[0]), active, *stride);
   // Concatenated, then component j of lane l to element l * count + j.
   Value *all = concatenateVectors(b, values);
   SmallVector<int> order;
   for (unsigned lane = 0; lane < frame.lanes; ++lane)
     for (unsigned component = 0; component < count; ++component)
       order.push_back(component * frame.lanes + lane);
-  b.CreateAlignedStore(b.CreateShuffleVector(all, order), first, align);
-  b.CreateBr(after);
-  b.SetInsertPoint(scatterBlock);
+  b.CreateAlignedStore(b.CreateShuffleVector(all, order), paths.first, align);
+  b.CreateBr(paths.after);
+  b.SetInsertPoint(paths.sparse);
   for (unsigned component = 0; component < count; ++component)
     b.CreateMaskedScatter(values[component],
                           b.CreateFreeze(addresses[component]), align, active);
-  b.CreateBr(after);
-  b.SetInsertPoint(after);
+  b.CreateBr(paths.after);
+  b.SetInsertPoint(paths.after);
   for (StoreInst *component : components)
     widenedEarly.insert(component);
   return true;
 }
 
-/// How far past a record's first element loadRecordGroup looks for the
-/// others.
+LaneWidener::RecordPaths LaneWidener::branchOnRecordSpan(Value *pointer,
+                                                         Value *addresses,
+                                                         Value *active,
+                                                         int64_t stride) {
+  RecordPaths paths;
+  Value *spans = spansRecords(pointer, addresses, active, stride, paths.first);
+  Function *function = frame.start->getParent();
+  paths.span = BasicBlock::Create(context, "lanes.records", function);
+  paths.sparse = BasicBlock::Create(context, "lanes.sparse", function);
+  paths.after = BasicBlock::Create(context, "lanes.accessed", function);
+  b.CreateCondBr(spans, paths.span, paths.sparse);
+  b.SetInsertPoint(paths.span);
+  return paths;
+}
+
+/// How far past a record's element loadRecordLanes looks for the others.
 static constexpr unsigned kRecordScan = 64;
 
-bool LaneWidener::loadRecordGroup(LoadInst &load, Value *addresses) {
+bool LaneWidener::loadRecordLanes(LoadInst &load, Value *addresses) {
   Type *type = load.getType();
   uint64_t size = layout.getTypeAllocSize(type);
   std::optional<int64_t> stride =
       getRecordStride(type, load.getPointerOperand());
-  if (!stride || *stride / size > 8)
+  if (!stride)
     return false;
   unsigned step = *stride / size;
   // Other elements of the lanes' records next to this one, later in the
-  // block before anything that writes memory (a vec4 load the scalarizer
-  // split): read together from lane 0's first to the last lane's last,
-  // every byte of their span lies between two elements the lanes read.
+  // block before anything that writes memory: read together from lane 0's
+  // first to the last lane's last, every byte of their span lies between
+  // two elements the lanes read.
   int64_t thisOffset = 0;
   Value *base = GetPointerBaseWithConstantOffset(load.getPointerOperand(),
                                                  thisOffset, layout);
@@ -841,35 +850,32 @@ bool LaneWidener::loadRecordGroup(LoadInst &load, Value *addresses) {
         !widenedEarly.contains(other))
       found.emplace_back(offset, other);
   }
-  if (found.size() < 2)
-    return false;
   llvm::sort(found, llvm::less_first());
   int64_t start = found.front().first;
-  if (found.back().first - start >= *stride)
-    return false;
+  bool adjacent = found.back().first - start < *stride;
   for (auto [index, component] : llvm::enumerate(found))
-    if (component.first != start + int64_t(index * size))
-      return false;
+    adjacent &= component.first == start + int64_t(index * size);
+  if (!adjacent) {
+    found = {{thisOffset, &load}};
+    start = thisOffset;
+  }
   unsigned count = found.size();
+  // The span, in elements: a few vector registers.
+  if (step * (frame.lanes - 1) + count > 8 * frame.lanes)
+    return false;
   ++NumRecordAccesses;
   Align align = load.getAlign();
   for (auto &component : found)
     align = std::min(align, component.second->getAlign());
   Value *active = loadActive();
   addresses = b.CreateFreeze(addresses);
-  Value *first = nullptr;
-  Value *spans =
-      spansRecords(load.getPointerOperand(), addresses, active, *stride, first);
-  Function *function = frame.start->getParent();
-  auto *spanBlock = BasicBlock::Create(context, "lanes.records", function);
-  auto *gatherBlock = BasicBlock::Create(context, "lanes.sparse", function);
-  auto *after = BasicBlock::Create(context, "lanes.accessed", function);
-  b.CreateCondBr(spans, spanBlock, gatherBlock);
+  RecordPaths paths =
+      branchOnRecordSpan(load.getPointerOperand(), addresses, active, *stride);
   // One load of the span, element j of lane l at l * step + j.
-  b.SetInsertPoint(spanBlock);
   Value *records = b.CreateAlignedLoad(
       FixedVectorType::get(type, step * (frame.lanes - 1) + count),
-      b.CreateConstGEP1_64(b.getInt8Ty(), first, start - thisOffset), align);
+      b.CreateConstGEP1_64(b.getInt8Ty(), paths.first, start - thisOffset),
+      align);
   SmallVector<Value *> picked;
   for (unsigned component = 0; component < count; ++component) {
     SmallVector<int> elements;
@@ -877,8 +883,8 @@ bool LaneWidener::loadRecordGroup(LoadInst &load, Value *addresses) {
       elements.push_back(lane * step + component);
     picked.push_back(b.CreateShuffleVector(records, elements));
   }
-  b.CreateBr(after);
-  b.SetInsertPoint(gatherBlock);
+  b.CreateBr(paths.after);
+  b.SetInsertPoint(paths.sparse);
   SmallVector<Value *> gathered;
   for (auto &component : found)
     gathered.push_back(b.CreateMaskedGather(
@@ -886,58 +892,17 @@ bool LaneWidener::loadRecordGroup(LoadInst &load, Value *addresses) {
         b.CreateGEP(b.getInt8Ty(), addresses,
                     b.getInt64(component.first - thisOffset)),
         align, active));
-  b.CreateBr(after);
-  b.SetInsertPoint(after);
+  b.CreateBr(paths.after);
+  b.SetInsertPoint(paths.after);
   for (auto [index, component] : llvm::enumerate(found)) {
     PHINode *result = b.CreatePHI(widen(type), 2);
-    result->addIncoming(picked[index], spanBlock);
-    result->addIncoming(gathered[index], gatherBlock);
+    result->addIncoming(picked[index], paths.span);
+    result->addIncoming(gathered[index], paths.sparse);
     vectors[component.second] = result;
     if (component.second != &load)
       widenedEarly.insert(component.second);
   }
   return true;
-}
-
-Value *LaneWidener::loadRecordLanes(Type *type, Value *pointer,
-                                    Value *addresses, Align align) {
-  std::optional<int64_t> stride = getRecordStride(type, pointer);
-  if (!stride)
-    return nullptr;
-  uint64_t size = layout.getTypeAllocSize(type);
-  // The span of the lanes' records, in elements: a few vector registers.
-  uint64_t step = *stride / size;
-  uint64_t span = step * (frame.lanes - 1) + 1;
-  if (span > 8 * frame.lanes)
-    return nullptr;
-  ++NumRecordAccesses;
-  Value *active = loadActive();
-  addresses = b.CreateFreeze(addresses);
-  // With every lane active and the line unbroken, every byte of the span
-  // lies between two elements the lanes read.
-  Value *first = nullptr;
-  Value *spans = spansRecords(pointer, addresses, active, *stride, first);
-  Function *function = frame.start->getParent();
-  auto *spanBlock = BasicBlock::Create(context, "lanes.records", function);
-  auto *gatherBlock = BasicBlock::Create(context, "lanes.sparse", function);
-  auto *after = BasicBlock::Create(context, "lanes.accessed", function);
-  b.CreateCondBr(spans, spanBlock, gatherBlock);
-  b.SetInsertPoint(spanBlock);
-  Value *records =
-      b.CreateAlignedLoad(FixedVectorType::get(type, span), first, align);
-  SmallVector<int> elements;
-  for (unsigned lane = 0; lane < frame.lanes; ++lane)
-    elements.push_back(lane * step);
-  Value *picked = b.CreateShuffleVector(records, elements);
-  b.CreateBr(after);
-  b.SetInsertPoint(gatherBlock);
-  Value *gathered = b.CreateMaskedGather(widen(type), addresses, align, active);
-  b.CreateBr(after);
-  b.SetInsertPoint(after);
-  PHINode *result = b.CreatePHI(widen(type), 2);
-  result->addIncoming(picked, spanBlock);
-  result->addIncoming(gathered, gatherBlock);
-  return result;
 }
 
 std::optional<int64_t> LaneWidener::getLaneStride(Value *value,
