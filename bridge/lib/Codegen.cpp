@@ -1,6 +1,7 @@
 //===- Codegen.cpp - Optimize and emit LLVM modules for the host ----------===//
 #include "spvbridge/bridge/Codegen.h"
 
+#include "spvbridge/transforms/BarrierLoopUnroll.h"
 #include "spvbridge/transforms/ConvergentOperations.h"
 #include "spvbridge/transforms/GatherScatterLoops.h"
 #include "spvbridge/transforms/InvocationBlockScopes.h"
@@ -179,9 +180,12 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
         [&builder, &machine, loops, lanes, subgroupSize, deferred](
             llvm::ModulePassManager &modulePasses,
             llvm::OptimizationLevel optLevel, llvm::ThinOrFullLTOPhase phase) {
-          if (loops)
+          if (loops) {
+            modulePasses.addPass(llvm::createModuleToFunctionPassAdaptor(
+                BarrierLoopUnrollPass()));
             modulePasses.addPass(WorkgroupLoopsPass(
                 lanes ? &machine : nullptr, 0, lanes ? subgroupSize : 0));
+          }
           if (lanes)
             modulePasses.addPass(InvocationVectorizerPass(machine));
           modulePasses.addPass(llvm::createModuleToFunctionPassAdaptor(

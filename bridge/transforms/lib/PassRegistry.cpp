@@ -1,6 +1,7 @@
 //===- PassRegistry.cpp - The transforms by name --------------------------===//
 #include "spvbridge/transforms/PassRegistry.h"
 
+#include "spvbridge/transforms/BarrierLoopUnroll.h"
 #include "spvbridge/transforms/ConvergentOperations.h"
 #include "spvbridge/transforms/GatherScatterLoops.h"
 #include "spvbridge/transforms/InvocationBlockScopes.h"
@@ -28,6 +29,11 @@ void spvb::registerTransformPasses(PassBuilder &builder,
   builder.registerPipelineParsingCallback(
       [&machine](StringRef name, ModulePassManager &passes,
                  ArrayRef<PassBuilder::PipelineElement>) {
+        if (name == "spvb-barrier-loop-unroll") {
+          passes.addPass(
+              createModuleToFunctionPassAdaptor(BarrierLoopUnrollPass()));
+          return true;
+        }
         if (name == "spvb-convergent-operations") {
           passes.addPass(ConvergentOperationsPass());
           return true;
