@@ -58,6 +58,8 @@ ALWAYS_ENABLED_STATISTIC(
     "stride apart");
 ALWAYS_ENABLED_STATISTIC(NumBroadcastLoads,
                          "Loads of one address for every lane of a chunk");
+ALWAYS_ENABLED_STATISTIC(NumBroadcastStores,
+                         "Stores of one address for every lane of a chunk");
 ALWAYS_ENABLED_STATISTIC(
     NumCombinedAtomics,
     "Adds of every active lane to one address as one atomic of their sum");
@@ -941,6 +943,10 @@ std::optional<int64_t> LaneWidener::getLaneStride(Value *value,
         getInvocationField(offset, layout.getTypeStoreSize(load->getType()));
     if (access && access->field == InvocationField::LocalIndex)
       return 1;
+    // A chunk that is one subgroup has one subgroup id.
+    if (access && access->field == InvocationField::SubgroupId &&
+        frame.subgroupSize && !acrossWorkgroup)
+      return 0;
     // In one row, the lanes' y and z are the same.
     if (access && (acrossWorkgroup ? frame.oneRow : frame.rowHoldsChunk) &&
         (access->field == InvocationField::LocalId ||
@@ -1460,6 +1466,28 @@ bool LaneWidener::widenStore(StoreInst &store) {
     Value *values = vector(value);
     if (!addresses || !values)
       return false;
+    // One address for every lane (a subgroup's elected store to its slot):
+    // the last active lane's value, at that lane's address, stays.
+    LineBreaks breaks;
+    std::optional<int64_t> step = getLaneStride(pointer, breaks);
+    if (step && *step == 0) {
+      ++NumBroadcastStores;
+      Value *active = loadActive();
+      Value *bits = b.CreateBitCast(active, b.getIntNTy(frame.lanes));
+      Value *leading =
+          b.CreateBinaryIntrinsic(Intrinsic::ctlz, bits, b.getFalse());
+      Value *last = b.CreateAnd(
+          b.CreateSub(b.getIntN(frame.lanes, frame.lanes - 1), leading),
+          b.getIntN(frame.lanes, frame.lanes - 1));
+      Type *one = FixedVectorType::get(value->getType(), 1);
+      b.CreateMaskedStore(
+          b.CreateInsertElement(PoisonValue::get(one),
+                                b.CreateExtractElement(values, last),
+                                uint64_t(0)),
+          b.CreateExtractElement(b.CreateFreeze(addresses), last),
+          store.getAlign(), b.CreateVectorSplat(1, b.CreateOrReduce(active)));
+      return true;
+    }
     // Lanes that store to the same address store in lane order, as the
     // invocations would one after the other.
     accessLanes(value->getType(), pointer, addresses, store.getAlign(), values);
