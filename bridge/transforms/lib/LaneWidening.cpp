@@ -161,6 +161,16 @@ private:
     return b.CreateAnd(b.CreateZExtOrTrunc(lowest, b.getInt32Ty()),
                        b.getInt32(frame.lanes - 1));
   }
+  /// The i<W> index of the highest active lane (W - 1 if none is): the
+  /// last of the invocations that would run one after the other.
+  Value *lastActiveLane() {
+    Value *bits = b.CreateBitCast(loadActive(), b.getIntNTy(frame.lanes));
+    Value *leading =
+        b.CreateBinaryIntrinsic(Intrinsic::ctlz, bits, b.getFalse());
+    return b.CreateAnd(
+        b.CreateSub(b.getIntN(frame.lanes, frame.lanes - 1), leading),
+        b.getIntN(frame.lanes, frame.lanes - 1));
+  }
   Value *laneIndices(Type *element) {
     SmallVector<Constant *> indices;
     for (unsigned lane = 0; lane < frame.lanes; ++lane)
@@ -1472,20 +1482,14 @@ bool LaneWidener::widenStore(StoreInst &store) {
     std::optional<int64_t> step = getLaneStride(pointer, breaks);
     if (step && *step == 0) {
       ++NumBroadcastStores;
-      Value *active = loadActive();
-      Value *bits = b.CreateBitCast(active, b.getIntNTy(frame.lanes));
-      Value *leading =
-          b.CreateBinaryIntrinsic(Intrinsic::ctlz, bits, b.getFalse());
-      Value *last = b.CreateAnd(
-          b.CreateSub(b.getIntN(frame.lanes, frame.lanes - 1), leading),
-          b.getIntN(frame.lanes, frame.lanes - 1));
+      Value *last = lastActiveLane();
       Type *one = FixedVectorType::get(value->getType(), 1);
       b.CreateMaskedStore(
           b.CreateInsertElement(PoisonValue::get(one),
                                 b.CreateExtractElement(values, last),
                                 uint64_t(0)),
           b.CreateExtractElement(b.CreateFreeze(addresses), last),
-          store.getAlign(), b.CreateVectorSplat(1, b.CreateOrReduce(active)));
+          store.getAlign(), b.CreateVectorSplat(1, any(loadActive())));
       return true;
     }
     // Lanes that store to the same address store in lane order, as the
@@ -1499,14 +1503,10 @@ bool LaneWidener::widenStore(StoreInst &store) {
   Value *stored = nullptr;
   if (isVarying(value)) {
     // All lanes store to one address: the last active lane's value stays.
-    Value *bits = b.CreateBitCast(loadActive(), b.getIntNTy(frame.lanes));
-    Value *leading =
-        b.CreateBinaryIntrinsic(Intrinsic::ctlz, bits, b.getTrue());
-    Value *last = b.CreateSub(b.getIntN(frame.lanes, frame.lanes - 1), leading);
     Value *values = vector(value);
     if (!values)
       return false;
-    stored = b.CreateExtractElement(values, last);
+    stored = b.CreateExtractElement(values, lastActiveLane());
   } else {
     stored = scalar(value);
   }
