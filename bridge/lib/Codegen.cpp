@@ -53,8 +53,7 @@ static llvm::CodeGenOptLevel toCodeGenLevel(OptLevel level) {
   return llvm::CodeGenOptLevel::Default;
 }
 
-llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-spvb::createHostTargetMachine(OptLevel level) {
+void spvb::initializeHostTarget() {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -62,6 +61,11 @@ spvb::createHostTargetMachine(OptLevel level) {
     return true;
   }();
   (void)initialized;
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+spvb::createHostTargetMachine(OptLevel level) {
+  initializeHostTarget();
   llvm::Triple triple(llvm::sys::getProcessTriple());
   std::string error;
   const llvm::Target *target =

@@ -1,6 +1,7 @@
 //===- Kernel.cpp - Compiled kernels and their dispatches -----------------===//
 #include "spvbridge/bridge/Kernel.h"
 
+#include "CompileWarmup.h"
 #include "DeferredEntries.h"
 
 #include "spvbridge/bridge/Codegen.h"
@@ -25,7 +26,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
-#include "llvm/Support/TargetSelect.h"
 
 #include <spirv/unified1/spirv.hpp>
 
@@ -128,8 +128,7 @@ static llvm::Error enablePerfSupport(LLJIT &jit) {
 
 llvm::Expected<std::unique_ptr<JitCompiler>>
 JitCompiler::create(bool debuggable) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
+  initializeHostTarget();
   auto machineBuilder = JITTargetMachineBuilder::detectHost();
   if (!machineBuilder)
     return machineBuilder.takeError();
@@ -166,8 +165,11 @@ JitCompiler::create(bool debuggable) {
   auto deferred = DeferredEntries::create(**jit);
   if (!deferred)
     return deferred.takeError();
-  return std::unique_ptr<JitCompiler>(new JitCompiler(
+  std::unique_ptr<JitCompiler> compiler(new JitCompiler(
       std::move(*jit), std::move(objects), std::move(*deferred)));
+  compiler->warmup = std::make_unique<CompileWarmup>(
+      debuggable ? OptLevel::O0 : CompileOptions().getOptLevel());
+  return compiler;
 }
 
 static bool isImage(ResourceKind kind) {
@@ -421,15 +423,20 @@ JitCompiler::compileLoaded(const SpirvBinary &binary,
   if (!module)
     return module.takeError();
   clock.end(phases.translate);
-  auto machine = createHostTargetMachine(options.getOptLevel());
-  if (!machine)
-    return machine.takeError();
+  std::unique_ptr<llvm::TargetMachine> machine =
+      warmup->takeTargetMachine(options.getOptLevel());
+  if (!machine) {
+    auto made = createHostTargetMachine(options.getOptLevel());
+    if (!made)
+      return made.takeError();
+    machine = std::move(*made);
+  }
   // A compute kernel's invocation entry waits for its first call when a
   // workgroup entry runs the kernel; a debug build compiles everything.
   std::unique_ptr<llvm::Module> deferredModule;
   bool defer = !options.debug && compiler.getOptions().executionModel ==
                                      spv::ExecutionModelGLCompute;
-  optimizeModule(**module, **machine, options,
+  optimizeModule(**module, *machine, options,
                  defer ? &deferredModule : nullptr);
   clock.end(phases.optimize);
 
@@ -480,6 +487,8 @@ mlir::MLIRContext &JitCompiler::getMlirContext() {
   // Loading the dialects takes a few milliseconds of each compile; what a
   // context interns (types, attributes, locations) only grows, so it is
   // replaced now and then.
+  if (!mlirContext)
+    mlirContext = warmup->takeContext();
   if (!mlirContext || ++mlirContextUses > kMlirContextUses) {
     mlirContext = createCompilerContext();
     mlirContextUses = 0;

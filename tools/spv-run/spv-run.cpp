@@ -23,6 +23,7 @@
 #include "DrawRun.h"
 #include "HostJob.h"
 #include "HostResources.h"
+#include "HugePageHeap.h"
 #include "JitCompilerFlags.h"
 #include "ReflectionJson.h"
 #include "ResourceChecks.h"
@@ -909,6 +910,7 @@ static int runDraw(StringRef threadsArg) {
 }
 
 int main(int argc, char **argv) {
+  spvb::tools::backHeapWithHugePages();
   InitLLVM init(argc, argv);
   std::vector<const char *> args(argv, argv + argc);
   std::string threadsArg = takeThreadsArgument(args);
@@ -991,14 +993,6 @@ int main(int argc, char **argv) {
   Expected<uint32_t> subgroupSize = run::parseSubgroupSize(subgroupSizeArg);
   if (!subgroupSize)
     return fail(subgroupSize.takeError());
-  JobFlags flags{bufferArgs,  imageArgs, samplerArgs, deviceBufferArgs,
-                 addressArgs, outArgs,   printArgs,   pushArg};
-  Expected<HostJob> collected = collectHostJob(flags);
-  if (!collected)
-    return fail(collected.takeError());
-  HostJob &job = *collected;
-  std::vector<HostBuffer> &buffers = job.buffers;
-
   Expected<CompileOptions> options = spvb::tools::getCompileOptions();
   if (!options)
     return fail(options.takeError());
@@ -1008,6 +1002,24 @@ int main(int argc, char **argv) {
   if (debugInvocationArg.getNumOccurrences() && backends->vulkan)
     return fail("--debug-invocation runs on the CPU backend, not with "
                 "--backend=vulkan or --compare");
+  // Made before the inputs are read: it prepares its first compile on a
+  // second thread meanwhile (CompileWarmup).
+  std::unique_ptr<JitCompiler> jit;
+  if (backends->cpu) {
+    Expected<std::unique_ptr<JitCompiler>> created =
+        tools::createJitCompiler(options->debug);
+    if (!created)
+      return fail(created.takeError());
+    jit = std::move(*created);
+  }
+
+  JobFlags flags{bufferArgs,  imageArgs, samplerArgs, deviceBufferArgs,
+                 addressArgs, outArgs,   printArgs,   pushArg};
+  Expected<HostJob> collected = collectHostJob(flags);
+  if (!collected)
+    return fail(collected.takeError());
+  HostJob &job = *collected;
+  std::vector<HostBuffer> &buffers = job.buffers;
 
   // Vulkan first: with --compare the CPU's buffers stay in `working` for
   // --out and --print, which show the CPU's results.
@@ -1062,13 +1074,9 @@ int main(int argc, char **argv) {
   }
   options->subgroupSize = cpuSubgroupSize;
 
-  Expected<std::unique_ptr<JitCompiler>> jit =
-      tools::createJitCompiler(options->debug);
-  if (!jit)
-    return fail(jit.takeError());
   auto compileStart = std::chrono::steady_clock::now();
   Expected<std::shared_ptr<const Kernel>> kernel =
-      (*jit)->compileFile(shaderPath, *options);
+      jit->compileFile(shaderPath, *options);
   if (!kernel)
     return fail(kernel.takeError());
   noteListing(**kernel);

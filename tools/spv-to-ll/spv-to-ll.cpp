@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CompileFlags.h"
+#include "HugePageHeap.h"
 #include "spvbridge/bridge/Codegen.h"
 #include "spvbridge/bridge/Compiler.h"
 
@@ -47,6 +48,7 @@ static cl::opt<std::string> subgroupSize(
 using spvb::tools::fail;
 
 int main(int argc, char **argv) {
+  spvb::tools::backHeapWithHugePages();
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,

@@ -10,6 +10,10 @@
 
 namespace spvb {
 
+/// Registers the host target with LLVM, once per process; safe to call from
+/// any thread.
+void initializeHostTarget();
+
 /// A target machine for the host CPU and its features, calling the vector
 /// math library.
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>

@@ -94,6 +94,8 @@ struct Kernel {
   std::string listingPath;
 };
 
+class CompileWarmup;
+
 class JitCompiler {
 public:
   /// `debuggable`: register compiled code with the GDB JIT interface, so
@@ -157,6 +159,9 @@ private:
   static constexpr unsigned kMlirContextUses = 64;
   std::unique_ptr<mlir::MLIRContext> mlirContext;
   unsigned mlirContextUses = 0;
+  /// The first compile's context and target machine, made on a second
+  /// thread from create() on.
+  std::unique_ptr<CompileWarmup> warmup;
   std::map<std::string, std::shared_ptr<const Kernel>> cache;
   unsigned dylibCount = 0;
 };

@@ -1,0 +1,54 @@
+//===- CompileWarmup.h - A cold process's compile prepared early -*- C++
+//-*-===//
+//
+// A process's first compile spends a third of a small kernel's time on
+// things no kernel decides: loading the MLIR dialects into a context and
+// building the host target machine with its subtarget's tables. A second
+// thread makes them from the compiler's creation on, while the caller
+// still reads its input, and the first compile takes them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SPVBRIDGE_BRIDGE_COMPILEWARMUP_H
+#define SPVBRIDGE_BRIDGE_COMPILEWARMUP_H
+
+#include "spvbridge/bridge/Compiler.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <atomic>
+#include <future>
+#include <memory>
+#include <optional>
+
+namespace spvb {
+
+class CompileWarmup {
+public:
+  /// Starts preparing a compile at `level` on a second thread.
+  explicit CompileWarmup(OptLevel level);
+  /// Stops the thread after its current step, and waits for it.
+  ~CompileWarmup();
+
+  /// The MLIR context with the compiler's dialects loaded, once; null after.
+  std::unique_ptr<mlir::MLIRContext> takeContext();
+  /// The host target machine, its subtarget built, once and for `level`;
+  /// null otherwise.
+  std::unique_ptr<llvm::TargetMachine> takeTargetMachine(OptLevel level);
+
+private:
+  struct Prepared {
+    std::unique_ptr<mlir::MLIRContext> context;
+    std::unique_ptr<llvm::TargetMachine> machine;
+  };
+  Prepared &wait();
+
+  OptLevel level;
+  std::atomic<bool> cancelled{false};
+  std::future<Prepared> pending;
+  std::optional<Prepared> prepared;
+};
+
+} // namespace spvb
+
+#endif // SPVBRIDGE_BRIDGE_COMPILEWARMUP_H

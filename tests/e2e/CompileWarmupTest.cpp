@@ -1,0 +1,80 @@
+//===- CompileWarmupTest.cpp - A JIT's first compile, prepared early ------===//
+//
+// A new JitCompiler prepares its first compile on a second thread (an MLIR
+// context, a target machine at the default level). Its first compile takes
+// them, at that level or another; a compiler destroyed before it compiles
+// stops the thread. Results are checked against a reference loop.
+//
+//===----------------------------------------------------------------------===//
+#include "TestUtil.h"
+
+#include "spvbridge/bridge/Kernel.h"
+#include "spvbridge/cpu_runtime/Launcher.h"
+
+#include <gtest/gtest.h>
+
+using namespace spvb;
+using namespace spvb::test;
+
+namespace {
+
+const char *const kSaxpy = R"(
+#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer X { float x[]; };
+layout(set = 0, binding = 1) buffer Y { float y[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  y[i] = 3.0 * x[i] + y[i];
+}
+)";
+
+/// Runs kSaxpy compiled first by a new compiler at `level` and checks it
+/// against a loop.
+void expectFirstCompileRuns(OptLevel level, bool debuggable) {
+  TempDir dir;
+  std::string path = dir.write("saxpy.comp", kSaxpy);
+  auto jit = JitCompiler::create(debuggable);
+  ASSERT_TRUE(static_cast<bool>(jit)) << errorText(jit.takeError());
+  CompileOptions options;
+  options.optLevel = level;
+  auto kernel = (*jit)->compileFile(path, options);
+  ASSERT_TRUE(static_cast<bool>(kernel)) << errorText(kernel.takeError());
+  const uint32_t n = 64 * 40;
+  std::vector<float> x(n), y(n), expected(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    x[i] = float(i % 100) * 0.25f;
+    y[i] = float(i % 7);
+    expected[i] = 3.0f * x[i] + y[i];
+  }
+  Dispatch dispatch(*kernel);
+  dispatch.bindBuffer(0, 0, x.data(), n * 4);
+  dispatch.bindBuffer(0, 1, y.data(), n * 4);
+  runtime::Launcher launcher(2);
+  EXPECT_EQ(errorText(dispatch.run(launcher, {n / 64, 1, 1})), "<success>");
+  EXPECT_EQ(y, expected);
+}
+
+TEST(CompileWarmup, FirstCompileAtThePreparedLevel) {
+  expectFirstCompileRuns(CompileOptions().optLevel, /*debuggable=*/false);
+}
+
+TEST(CompileWarmup, FirstCompileAtOtherLevels) {
+  expectFirstCompileRuns(OptLevel::O0, /*debuggable=*/false);
+  expectFirstCompileRuns(OptLevel::O3, /*debuggable=*/false);
+}
+
+TEST(CompileWarmup, FirstCompileOfADebuggableCompiler) {
+  expectFirstCompileRuns(CompileOptions().optLevel, /*debuggable=*/true);
+}
+
+/// Created and destroyed at once, while the thread is still preparing: the
+/// destructor stops and joins it (a crash or a hang fails the test).
+TEST(CompileWarmup, CompilerDestroyedBeforeCompiling) {
+  for (int i = 0; i < 8; ++i) {
+    auto jit = JitCompiler::create();
+    ASSERT_TRUE(static_cast<bool>(jit)) << errorText(jit.takeError());
+  }
+}
+
+} // namespace
