@@ -23,43 +23,44 @@ static void buildSubtarget(llvm::TargetMachine &machine) {
 CompileWarmup::CompileWarmup(OptLevel level) : level(level) {
   // Registering the target writes LLVM's registry, which the thread reads.
   initializeHostTarget();
-  // The context first: the compile needs it after validation, the target
-  // machine only after the lowering.
-  pending = std::async(std::launch::async, [this, level] {
-    Prepared prepared;
-    prepared.context = createCompilerContext();
-    if (cancelled)
-      return prepared;
-    if (auto machine = createHostTargetMachine(level)) {
-      buildSubtarget(**machine);
-      prepared.machine = std::move(*machine);
-    } else {
-      // The compile makes its own and reports the error.
-      llvm::consumeError(machine.takeError());
+  std::promise<std::unique_ptr<mlir::MLIRContext>> contextMade;
+  std::promise<std::unique_ptr<llvm::TargetMachine>> machineMade;
+  context = contextMade.get_future();
+  machine = machineMade.get_future();
+  // The context first: the compile needs it right after validation, the
+  // target machine only at the optimizer.
+  thread = std::thread([this, level, contextMade = std::move(contextMade),
+                        machineMade = std::move(machineMade)]() mutable {
+    contextMade.set_value(cancelled ? nullptr : createCompilerContext());
+    std::unique_ptr<llvm::TargetMachine> made;
+    if (!cancelled) {
+      if (auto created = createHostTargetMachine(level)) {
+        buildSubtarget(**created);
+        made = std::move(*created);
+      } else {
+        // The compile makes its own and reports the error.
+        llvm::consumeError(created.takeError());
+      }
     }
-    return prepared;
+    machineMade.set_value(std::move(made));
   });
 }
 
 CompileWarmup::~CompileWarmup() {
   cancelled = true;
-  if (pending.valid())
-    pending.wait();
-}
-
-CompileWarmup::Prepared &CompileWarmup::wait() {
-  if (!prepared)
-    prepared = pending.get();
-  return *prepared;
+  thread.join();
 }
 
 std::unique_ptr<mlir::MLIRContext> CompileWarmup::takeContext() {
-  return std::move(wait().context);
+  if (!context.valid() ||
+      context.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+    return nullptr;
+  return context.get();
 }
 
 std::unique_ptr<llvm::TargetMachine>
 CompileWarmup::takeTargetMachine(OptLevel wanted) {
-  if (wanted != level)
+  if (wanted != level || !machine.valid())
     return nullptr;
-  return std::move(wait().machine);
+  return machine.get();
 }

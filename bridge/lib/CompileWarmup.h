@@ -19,7 +19,7 @@
 #include <atomic>
 #include <future>
 #include <memory>
-#include <optional>
+#include <thread>
 
 namespace spvb {
 
@@ -30,23 +30,19 @@ public:
   /// Stops the thread after its current step, and waits for it.
   ~CompileWarmup();
 
-  /// The MLIR context with the compiler's dialects loaded, once; null after.
+  /// The MLIR context with the compiler's dialects loaded, if it is ready
+  /// (the caller makes its own sooner than it would wait); once.
   std::unique_ptr<mlir::MLIRContext> takeContext();
-  /// The host target machine, its subtarget built, once and for `level`;
-  /// null otherwise.
+  /// The host target machine, its subtarget built, once and for `level`,
+  /// waiting for it; null otherwise.
   std::unique_ptr<llvm::TargetMachine> takeTargetMachine(OptLevel level);
 
 private:
-  struct Prepared {
-    std::unique_ptr<mlir::MLIRContext> context;
-    std::unique_ptr<llvm::TargetMachine> machine;
-  };
-  Prepared &wait();
-
   OptLevel level;
   std::atomic<bool> cancelled{false};
-  std::future<Prepared> pending;
-  std::optional<Prepared> prepared;
+  std::future<std::unique_ptr<mlir::MLIRContext>> context;
+  std::future<std::unique_ptr<llvm::TargetMachine>> machine;
+  std::thread thread;
 };
 
 } // namespace spvb
