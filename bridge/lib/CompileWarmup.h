@@ -4,8 +4,9 @@
 // A process's first compile spends a third of a small kernel's time on
 // things no kernel decides: loading the MLIR dialects into a context and
 // building the host target machine with its subtarget's tables. A second
-// thread makes them from the compiler's creation on, while the caller
-// still reads its input, and the first compile takes them.
+// thread makes them from the start of the compiler's creation on, while
+// the caller makes the JIT and reads its input, and the first compile
+// takes them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_BRIDGE_COMPILEWARMUP_H

@@ -129,6 +129,9 @@ static llvm::Error enablePerfSupport(LLJIT &jit) {
 llvm::Expected<std::unique_ptr<JitCompiler>>
 JitCompiler::create(bool debuggable) {
   initializeHostTarget();
+  // First, so that the thread's work overlaps making the JIT.
+  auto warmup = std::make_unique<CompileWarmup>(
+      debuggable ? OptLevel::O0 : CompileOptions().getOptLevel());
   auto machineBuilder = JITTargetMachineBuilder::detectHost();
   if (!machineBuilder)
     return machineBuilder.takeError();
@@ -167,8 +170,7 @@ JitCompiler::create(bool debuggable) {
     return deferred.takeError();
   std::unique_ptr<JitCompiler> compiler(new JitCompiler(
       std::move(*jit), std::move(objects), std::move(*deferred)));
-  compiler->warmup = std::make_unique<CompileWarmup>(
-      debuggable ? OptLevel::O0 : CompileOptions().getOptLevel());
+  compiler->warmup = std::move(warmup);
   return compiler;
 }
 
