@@ -27,6 +27,7 @@
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/VectorUtils.h"
@@ -56,6 +57,9 @@ ALWAYS_ENABLED_STATISTIC(
     NumRecordAccesses,
     "Loads and stores of one element per lane of records a constant "
     "stride apart");
+ALWAYS_ENABLED_STATISTIC(
+    NumChunkPrefetches,
+    "Loads in a loop that prefetch the line later chunks will read");
 ALWAYS_ENABLED_STATISTIC(NumBroadcastLoads,
                          "Loads of one address for every lane of a chunk");
 ALWAYS_ENABLED_STATISTIC(NumBroadcastStores,
@@ -112,7 +116,7 @@ public:
         module(*frame.start->getModule()), context(body.getContext()),
         layout(module.getDataLayout()), b(context),
         library(module.getTargetTriple(), getVectorMathLibrary()),
-        dominators(body) {}
+        dominators(body), loops(dominators) {}
 
   bool run();
 
@@ -285,6 +289,7 @@ private:
   /// i1: whether `addresses` (of `pointer` in the body, or null) are
   /// consecutive elements of `size` bytes.
   Value *areConsecutive(Value *pointer, Value *addresses, uint64_t size);
+  void prefetchLaterChunks(Value *pointer, Value *first, uint64_t size);
   /// The robust-access select (AbiSymbols.h) `inst` is, if its varying
   /// address is used only as the address of plain loads and stores.
   SelectInst *getDeferredGuard(Instruction &inst);
@@ -341,6 +346,7 @@ private:
   TargetLibraryInfoImpl library;
   /// Of the body, to tell loops' back edges.
   DominatorTree dominators;
+  LoopInfo loops;
 
   DenseMap<const Value *, Value *> scalars;
   DenseMap<const Value *, Value *> vectors;
@@ -1129,6 +1135,29 @@ Value *LaneWidener::areConsecutive(Value *pointer, Value *addresses,
                                             ConstantVector::get(offsets))));
 }
 
+/// A load of consecutive lanes inside one of the body's loops reads, in
+/// the next chunks of invocations, the elements just after it. Each chunk
+/// runs the whole loop before the next starts, so a row the invocations
+/// share (ggml's soft_max: 512 invocations, a column each loop step) is read
+/// one line per chunk, lines a loop step apart, which the hardware
+/// prefetchers do not follow. Asks for the line kChunksAhead chunks on,
+/// where the workgroup has chunks enough for that to be ahead of the loop.
+void LaneWidener::prefetchLaterChunks(Value *pointer, Value *first,
+                                      uint64_t size) {
+  constexpr unsigned kChunksAhead = 4;
+  auto *inst = dyn_cast_or_null<Instruction>(pointer);
+  if (!inst || inst->getFunction() != &body ||
+      !loops.getLoopFor(inst->getParent()) ||
+      frame.invocations < 2 * kChunksAhead * frame.lanes)
+    return;
+  ++NumChunkPrefetches;
+  Value *later = b.CreateGEP(b.getInt8Ty(), first,
+                             b.getInt64(kChunksAhead * frame.lanes * size));
+  b.CreateIntrinsic(Intrinsic::prefetch, {later->getType()},
+                    {later, /*read*/ b.getInt32(0), /*locality*/ b.getInt32(3),
+                     /*data*/ b.getInt32(1)});
+}
+
 /// Loads (`values` null) or stores the lanes' elements at `addresses` (of
 /// `pointer` in the body, or null): one vector access when the addresses
 /// are consecutive (invocation i at element i, the common case), else a
@@ -1176,6 +1205,8 @@ Value *LaneWidener::accessLanes(Type *type, Value *pointer, Value *addresses,
   auto *maskedBlock = BasicBlock::Create(context, "lanes.masked", function);
   b.CreateCondBr(b.CreateAndReduce(active), fullBlock, maskedBlock);
   b.SetInsertPoint(fullBlock);
+  if (!values)
+    prefetchLaterChunks(pointer, first, size);
   Value *whole = accessWhole(type, first, align, values);
   b.CreateBr(after);
   b.SetInsertPoint(maskedBlock);
