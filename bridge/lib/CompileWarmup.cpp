@@ -1,4 +1,4 @@
-//===- CompileWarmup.cpp - A cold process's compile prepared early --------===//
+//===- CompileWarmup.cpp - A process's first compile, prepared ------------===//
 #include "CompileWarmup.h"
 
 #include "spvbridge/bridge/Codegen.h"

@@ -1,5 +1,4 @@
-//===- CompileWarmup.h - A cold process's compile prepared early -*- C++
-//-*-===//
+//===- CompileWarmup.h - A process's first compile, prepared ----*- C++ -*-===//
 //
 // A process's first compile spends a third of a small kernel's time on
 // things no kernel decides: loading the MLIR dialects into a context and

@@ -128,8 +128,8 @@ static llvm::Error enablePerfSupport(LLJIT &jit) {
 
 llvm::Expected<std::unique_ptr<JitCompiler>>
 JitCompiler::create(bool debuggable) {
-  initializeHostTarget();
-  // First, so that the thread's work overlaps making the JIT.
+  // First: it registers the host target, and its thread's work overlaps
+  // making the JIT.
   auto warmup = std::make_unique<CompileWarmup>(
       debuggable ? OptLevel::O0 : CompileOptions().getOptLevel());
   auto machineBuilder = JITTargetMachineBuilder::detectHost();
