@@ -3,9 +3,17 @@
 
 #include "spvbridge/bridge/Codegen.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Pass.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
 
 using namespace spvb;
 
@@ -20,16 +28,120 @@ static void buildSubtarget(llvm::TargetMachine &machine) {
   machine.getSubtargetImpl(*function);
 }
 
+/// What a kernel's workgroup entry looks like to LLVM, in small: a loop
+/// over 16-lane chunks with consecutive loads, a gather, fused arithmetic,
+/// a compare and a masked store.
+static constexpr llvm::StringLiteral kWarmupKernel = R"(
+define void @warmup(ptr noalias %x, ptr noalias %y, ptr %table, float %a,
+                    i32 %n) {
+entry:
+  %any = icmp sgt i32 %n, 0
+  br i1 %any, label %chunk, label %done
+chunk:
+  %i = phi i32 [ 0, %entry ], [ %next, %chunk ]
+  %offset = sext i32 %i to i64
+  %xp = getelementptr inbounds float, ptr %x, i64 %offset
+  %yp = getelementptr inbounds float, ptr %y, i64 %offset
+  %xs = load <16 x float>, ptr %xp, align 4
+  %ys = load <16 x float>, ptr %yp, align 4
+  %lanes = add <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5, i32 6,
+                           i32 7, i32 8, i32 9, i32 10, i32 11, i32 12,
+                           i32 13, i32 14, i32 15>, splat (i32 7)
+  %indices = and <16 x i32> %lanes, splat (i32 255)
+  %slots = getelementptr float, ptr %table, <16 x i32> %indices
+  %gathered = call <16 x float> @llvm.masked.gather.v16f32.v16p0(
+      <16 x ptr> %slots, i32 4, <16 x i1> splat (i1 true), <16 x float> poison)
+  %as = insertelement <16 x float> poison, float %a, i32 0
+  %splat = shufflevector <16 x float> %as, <16 x float> poison,
+                         <16 x i32> zeroinitializer
+  %fma = call <16 x float> @llvm.fma.v16f32(<16 x float> %splat,
+                                            <16 x float> %xs, <16 x float> %ys)
+  %sum = fadd <16 x float> %fma, %gathered
+  %positive = fcmp ogt <16 x float> %sum, zeroinitializer
+  %kept = select <16 x i1> %positive, <16 x float> %sum, <16 x float> %ys
+  %left = sub i32 %n, %i
+  %leftv = insertelement <16 x i32> poison, i32 %left, i32 0
+  %lefts = shufflevector <16 x i32> %leftv, <16 x i32> poison,
+                         <16 x i32> zeroinitializer
+  %inside = icmp ult <16 x i32> <i32 0, i32 1, i32 2, i32 3, i32 4, i32 5,
+                                 i32 6, i32 7, i32 8, i32 9, i32 10, i32 11,
+                                 i32 12, i32 13, i32 14, i32 15>, %lefts
+  call void @llvm.masked.store.v16f32.p0(<16 x float> %kept, ptr %yp, i32 4,
+                                         <16 x i1> %inside)
+  %next = add nsw i32 %i, 16
+  %more = icmp slt i32 %next, %n
+  br i1 %more, label %chunk, label %done
+done:
+  ret void
+}
+)";
+
+/// Optimizes and emits kWarmupKernel as a kernel is, with a target machine
+/// of its own; stops between passes once `cancelled` is set.
+static void warmUpCodeGeneration(OptLevel level,
+                                 const std::atomic<bool> &cancelled) {
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseAssemblyString(kWarmupKernel, diagnostic, context);
+  auto machine = createHostTargetMachine(level);
+  if (!module || !machine) {
+    if (!machine)
+      llvm::consumeError(machine.takeError());
+    return;
+  }
+  module->setTargetTriple((*machine)->getTargetTriple());
+  module->setDataLayout((*machine)->createDataLayout());
+  {
+    llvm::PassInstrumentationCallbacks instrumentation;
+    instrumentation.registerShouldRunOptionalPassCallback(
+        [&cancelled](llvm::StringRef, llvm::Any) { return !cancelled; });
+    llvm::PassBuilder builder(machine->get(), llvm::PipelineTuningOptions(),
+                              std::nullopt, &instrumentation);
+    llvm::LoopAnalysisManager loops;
+    llvm::FunctionAnalysisManager functions;
+    llvm::CGSCCAnalysisManager cgscc;
+    llvm::ModuleAnalysisManager modules;
+    builder.registerModuleAnalyses(modules);
+    builder.registerCGSCCAnalyses(cgscc);
+    builder.registerFunctionAnalyses(functions);
+    builder.registerLoopAnalyses(loops);
+    builder.crossRegisterProxies(loops, functions, cgscc, modules);
+    builder
+        .buildPerModuleDefaultPipeline(level == OptLevel::O3
+                                           ? llvm::OptimizationLevel::O3
+                                           : llvm::OptimizationLevel::O2)
+        .run(*module, modules);
+  }
+  if (cancelled)
+    return;
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream os(object);
+  llvm::consumeError(
+      emitMachineCode(*module, **machine, ObjectKind::Object, os));
+}
+
+/// Whether to warm up the optimizer and code generator: not for debug
+/// builds (which use neither), not when asked not to, and not while LLVM
+/// times passes (its timers are shared with the compile).
+static bool shouldWarmUpCodeGeneration(OptLevel level) {
+  const char *setting = std::getenv("SPVBRIDGE_COMPILE_WARMUP");
+  return level != OptLevel::O0 && !llvm::TimePassesIsEnabled &&
+         !(setting && llvm::StringRef(setting) == "off");
+}
+
 CompileWarmup::CompileWarmup(OptLevel level) : level(level) {
   // Registering the target writes LLVM's registry, which the thread reads.
   initializeHostTarget();
   std::promise<std::unique_ptr<mlir::MLIRContext>> contextMade;
   std::promise<std::unique_ptr<llvm::TargetMachine>> machineMade;
+  bool warmCodeGeneration = shouldWarmUpCodeGeneration(level);
   context = contextMade.get_future();
   machine = machineMade.get_future();
   // The context first: the compile needs it right after validation, the
   // target machine only at the optimizer.
-  thread = std::thread([this, level, contextMade = std::move(contextMade),
+  thread = std::thread([this, level, warmCodeGeneration,
+                        contextMade = std::move(contextMade),
                         machineMade = std::move(machineMade)]() mutable {
     contextMade.set_value(cancelled ? nullptr : createCompilerContext());
     std::unique_ptr<llvm::TargetMachine> made;
@@ -43,6 +155,8 @@ CompileWarmup::CompileWarmup(OptLevel level) : level(level) {
       }
     }
     machineMade.set_value(std::move(made));
+    if (!cancelled && warmCodeGeneration)
+      warmUpCodeGeneration(level, cancelled);
   });
 }
 

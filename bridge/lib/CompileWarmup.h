@@ -7,6 +7,12 @@
 // the caller makes the JIT and reads its input, and the first compile
 // takes them.
 //
+// Then the thread runs a small vector loop through LLVM's optimizer and
+// code generator, ahead of the first kernel, which finds their code in
+// memory: the first time a process runs a pass costs more than the pass.
+// SPVBRIDGE_COMPILE_WARMUP=off leaves that step out (spv-amber does, when
+// its scripts run side by side and the second core is busy).
+//
 //===----------------------------------------------------------------------===//
 #ifndef SPVBRIDGE_BRIDGE_COMPILEWARMUP_H
 #define SPVBRIDGE_BRIDGE_COMPILEWARMUP_H
@@ -29,6 +35,10 @@ public:
   explicit CompileWarmup(OptLevel level);
   /// Stops the thread after its current step, and waits for it.
   ~CompileWarmup();
+
+  /// Tells the thread to stop after its current step: the first compile
+  /// is done, or its kernel came from a cache.
+  void cancel() { cancelled = true; }
 
   /// The MLIR context with the compiler's dialects loaded, if it is ready
   /// (the caller makes its own sooner than it would wait); once.

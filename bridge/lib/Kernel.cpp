@@ -13,6 +13,7 @@
 #include "spvbridge/spirv/SpvbDialect.h"
 #include "spvbridge/transforms/VectorMathLibrary.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/ExecutionEngine/ObjectCache.h"
@@ -347,6 +348,8 @@ JitCompiler::compileLoaded(const SpirvBinary &binary,
                            double frontendMilliseconds) {
   auto start = std::chrono::steady_clock::now();
   std::lock_guard<std::mutex> lock(mutex);
+  // Once a kernel is compiled or loaded, warming up helps no compile.
+  llvm::scope_exit stopWarmup([this] { warmup->cancel(); });
   std::string key = getCacheKey(binary, options);
   auto cached = cache.find(key);
   if (cached != cache.end())

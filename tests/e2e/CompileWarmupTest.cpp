@@ -1,9 +1,11 @@
 //===- CompileWarmupTest.cpp - A JIT's first compile, prepared early ------===//
 //
 // A new JitCompiler prepares its first compile on a second thread (an MLIR
-// context, a target machine at the default level). Its first compile takes
-// them, at that level or another; a compiler destroyed before it compiles
-// stops the thread. Results are checked against a reference loop.
+// context, a target machine at the default level, then a small loop through
+// LLVM's optimizer and code generator). Its first compile takes them, at
+// that level or another, with the loop's compile still running or without
+// it (SPVBRIDGE_COMPILE_WARMUP=off); a compiler destroyed before it
+// compiles stops the thread. Results are checked against a reference loop.
 //
 //===----------------------------------------------------------------------===//
 #include "TestUtil.h"
@@ -12,6 +14,8 @@
 #include "spvbridge/cpu_runtime/Launcher.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 using namespace spvb;
 using namespace spvb::test;
@@ -66,6 +70,20 @@ TEST(CompileWarmup, FirstCompileAtOtherLevels) {
 
 TEST(CompileWarmup, FirstCompileOfADebuggableCompiler) {
   expectFirstCompileRuns(CompileOptions().optLevel, /*debuggable=*/true);
+}
+
+/// Without the warm-up's loop: the context and target machine only.
+TEST(CompileWarmup, FirstCompileWithoutWarmingUpCodeGeneration) {
+  ::setenv("SPVBRIDGE_COMPILE_WARMUP", "off", /*overwrite=*/1);
+  expectFirstCompileRuns(CompileOptions().optLevel, /*debuggable=*/false);
+  ::unsetenv("SPVBRIDGE_COMPILE_WARMUP");
+}
+
+/// Compilers made one after another, each compiling while its warm-up's
+/// loop may still be in the optimizer or the code generator.
+TEST(CompileWarmup, FirstCompilesBesideTheWarmUp) {
+  for (int i = 0; i < 4; ++i)
+    expectFirstCompileRuns(CompileOptions().optLevel, /*debuggable=*/false);
 }
 
 /// Created and destroyed at once, while the thread is still preparing: the

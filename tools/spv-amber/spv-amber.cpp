@@ -35,6 +35,7 @@
 #include "llvm/Support/Threading.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <initializer_list>
 #include <optional>
 
@@ -312,6 +313,11 @@ int main(int argc, char **argv) {
       return usageError(jobs.takeError());
     options.jobs = *jobs;
   }
+  // Runners side by side keep every core busy: a runner's warm-up on a
+  // second core would slow the others more than it speeds its own compile.
+  // A setting of the user's own wins.
+  if (options.jobs > 1)
+    ::setenv("SPVBRIDGE_COMPILE_WARMUP", "off", /*overwrite=*/0);
   Expected<unsigned> timeout = parseNumber(
       timeoutArg, "--timeout", 0, "a whole number of seconds (0: no limit)");
   if (!timeout)

@@ -11,6 +11,7 @@ first '-' or '.':
   badjson           print a line that starts with '{' but is no JSON
   nostatus          print a JSON object without "status"
   args              fail with the extra arguments as the reason
+  env               fail with SPVBRIDGE_COMPILE_WARMUP's value as the reason
 The script's lines give the details:
   reason: TEXT              the result's reason
   failure: LINE: MESSAGE    an entry of the result's "failures"
@@ -75,6 +76,9 @@ def main():
         status = "pass"
     if kind == "args":
         status, reason = "fail", "args: " + json.dumps(sys.argv[3:])
+    if kind == "env":
+        status, reason = "fail", "SPVBRIDGE_COMPILE_WARMUP=" + os.environ.get(
+            "SPVBRIDGE_COMPILE_WARMUP", "<unset>")
     print(json.dumps({"script": script, "status": status, "reason": reason,
                       "failures": failures, "time_ms": 1.5}))
     return 1 if kind == "contradict" else EXIT_STATUS[status]
