@@ -219,6 +219,24 @@ void spvb::optimizeModule(llvm::Module &module, llvm::TargetMachine &machine,
   }
 }
 
+void spvb::optimizeWithLLVMPipeline(llvm::Module &module,
+                                    llvm::TargetMachine &machine,
+                                    OptLevel level,
+                                    llvm::function_ref<bool()> keepGoing) {
+  setTarget(module, machine);
+  llvm::PassInstrumentationCallbacks instrumentation;
+  instrumentation.registerShouldRunOptionalPassCallback(
+      [keepGoing](llvm::StringRef, llvm::Any) { return keepGoing(); });
+  llvm::PassBuilder builder(&machine, llvm::PipelineTuningOptions(),
+                            std::nullopt, &instrumentation);
+  AnalysisManagers analyses(builder);
+  llvm::OptimizationLevel passLevel = toPassBuilderLevel(level);
+  llvm::ModulePassManager passes =
+      level == OptLevel::O0 ? builder.buildO0DefaultPipeline(passLevel)
+                            : builder.buildPerModuleDefaultPipeline(passLevel);
+  passes.run(module, analyses.modules);
+}
+
 bool spvb::isDeferredModule(const llvm::Module &module) {
   return module.getNamedMetadata(kDeferredMetadata) != nullptr;
 }

@@ -9,7 +9,6 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Pass.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -90,29 +89,8 @@ static void warmUpCodeGeneration(OptLevel level,
       llvm::consumeError(machine.takeError());
     return;
   }
-  module->setTargetTriple((*machine)->getTargetTriple());
-  module->setDataLayout((*machine)->createDataLayout());
-  {
-    llvm::PassInstrumentationCallbacks instrumentation;
-    instrumentation.registerShouldRunOptionalPassCallback(
-        [&cancelled](llvm::StringRef, llvm::Any) { return !cancelled; });
-    llvm::PassBuilder builder(machine->get(), llvm::PipelineTuningOptions(),
-                              std::nullopt, &instrumentation);
-    llvm::LoopAnalysisManager loops;
-    llvm::FunctionAnalysisManager functions;
-    llvm::CGSCCAnalysisManager cgscc;
-    llvm::ModuleAnalysisManager modules;
-    builder.registerModuleAnalyses(modules);
-    builder.registerCGSCCAnalyses(cgscc);
-    builder.registerFunctionAnalyses(functions);
-    builder.registerLoopAnalyses(loops);
-    builder.crossRegisterProxies(loops, functions, cgscc, modules);
-    builder
-        .buildPerModuleDefaultPipeline(level == OptLevel::O3
-                                           ? llvm::OptimizationLevel::O3
-                                           : llvm::OptimizationLevel::O2)
-        .run(*module, modules);
-  }
+  optimizeWithLLVMPipeline(*module, **machine, level,
+                           [&cancelled] { return !cancelled; });
   if (cancelled)
     return;
   llvm::SmallVector<char, 0> object;

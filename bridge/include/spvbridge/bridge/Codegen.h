@@ -4,6 +4,7 @@
 
 #include "spvbridge/bridge/Compiler.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -35,6 +36,13 @@ bool isDeferredModule(const llvm::Module &module);
 /// Runs the rest of optimizeModule's pipeline on a deferred module, at the
 /// level recorded in it.
 llvm::Error optimizeDeferredModule(llvm::Module &module);
+
+/// Runs LLVM's own per-module pipeline at `level` (none of the bridge's
+/// passes) on a module of plain LLVM IR; optional passes run only while
+/// `keepGoing` says so.
+void optimizeWithLLVMPipeline(llvm::Module &module,
+                              llvm::TargetMachine &machine, OptLevel level,
+                              llvm::function_ref<bool()> keepGoing);
 
 enum class ObjectKind { Assembly, Object };
 /// Machine code for the module.
