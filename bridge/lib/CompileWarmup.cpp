@@ -1,5 +1,5 @@
 //===- CompileWarmup.cpp - A process's first compile, prepared ------------===//
-#include "CompileWarmup.h"
+#include "spvbridge/bridge/CompileWarmup.h"
 
 #include "spvbridge/bridge/Codegen.h"
 
@@ -75,28 +75,27 @@ done:
 }
 )";
 
-/// Optimizes and emits kWarmupKernel as a kernel is, with a target machine
-/// of its own; stops between passes once `cancelled` is set.
-static void warmUpCodeGeneration(OptLevel level,
-                                 const std::atomic<bool> &cancelled) {
+llvm::Error CompileWarmup::compileLoop(OptLevel level,
+                                       const std::atomic<bool> &cancelled) {
   llvm::LLVMContext context;
   llvm::SMDiagnostic diagnostic;
   std::unique_ptr<llvm::Module> module =
       llvm::parseAssemblyString(kWarmupKernel, diagnostic, context);
+  if (!module)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "error: the compile warm-up's loop, line " +
+                                       llvm::Twine(diagnostic.getLineNo()) +
+                                       ": " + diagnostic.getMessage());
   auto machine = createHostTargetMachine(level);
-  if (!module || !machine) {
-    if (!machine)
-      llvm::consumeError(machine.takeError());
-    return;
-  }
+  if (!machine)
+    return machine.takeError();
   optimizeWithLLVMPipeline(*module, **machine, level,
                            [&cancelled] { return !cancelled; });
   if (cancelled)
-    return;
+    return llvm::Error::success();
   llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream os(object);
-  llvm::consumeError(
-      emitMachineCode(*module, **machine, ObjectKind::Object, os));
+  return emitMachineCode(*module, **machine, ObjectKind::Object, os);
 }
 
 /// Whether to warm up the optimizer and code generator: not for debug
@@ -133,8 +132,9 @@ CompileWarmup::CompileWarmup(OptLevel level) : level(level) {
       }
     }
     machineMade.set_value(std::move(made));
+    // Only a warm-up: a compile reports its own errors.
     if (!cancelled && warmCodeGeneration)
-      warmUpCodeGeneration(level, cancelled);
+      llvm::consumeError(compileLoop(level, cancelled));
   });
 }
 

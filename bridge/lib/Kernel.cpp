@@ -1,8 +1,8 @@
 //===- Kernel.cpp - Compiled kernels and their dispatches -----------------===//
 #include "spvbridge/bridge/Kernel.h"
 
-#include "CompileWarmup.h"
 #include "DeferredEntries.h"
+#include "spvbridge/bridge/CompileWarmup.h"
 
 #include "spvbridge/bridge/Codegen.h"
 #include "spvbridge/bridge/KernelCache.h"

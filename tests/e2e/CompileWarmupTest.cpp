@@ -10,11 +10,13 @@
 //===----------------------------------------------------------------------===//
 #include "TestUtil.h"
 
+#include "spvbridge/bridge/CompileWarmup.h"
 #include "spvbridge/bridge/Kernel.h"
 #include "spvbridge/cpu_runtime/Launcher.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 
 using namespace spvb;
@@ -70,6 +72,19 @@ TEST(CompileWarmup, FirstCompileAtOtherLevels) {
 
 TEST(CompileWarmup, FirstCompileOfADebuggableCompiler) {
   expectFirstCompileRuns(CompileOptions().optLevel, /*debuggable=*/true);
+}
+
+/// The loop the warm-up compiles parses, optimizes and emits at every
+/// level a compile prepares (a failure would leave the warm-up doing
+/// nothing, silently); cancelled, it stops without an error.
+TEST(CompileWarmup, TheLoopCompilesAtEachLevel) {
+  std::atomic<bool> running{false}, cancelled{true};
+  for (OptLevel level : {OptLevel::O1, OptLevel::O2, OptLevel::O3}) {
+    EXPECT_EQ(errorText(CompileWarmup::compileLoop(level, running)),
+              "<success>");
+    EXPECT_EQ(errorText(CompileWarmup::compileLoop(level, cancelled)),
+              "<success>");
+  }
 }
 
 /// Without the warm-up's loop: the context and target machine only.

@@ -20,6 +20,7 @@
 #include "spvbridge/bridge/Compiler.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <atomic>
@@ -39,6 +40,11 @@ public:
   /// Tells the thread to stop after its current step: the first compile
   /// is done, or its kernel came from a cache.
   void cancel() { cancelled = true; }
+
+  /// The warm-up's own compile: its loop optimized at `level` and emitted,
+  /// stopping between passes once `cancelled` is set.
+  static llvm::Error compileLoop(OptLevel level,
+                                 const std::atomic<bool> &cancelled);
 
   /// The MLIR context with the compiler's dialects loaded, if it is ready
   /// (the caller makes its own sooner than it would wait); once.
