@@ -2,9 +2,9 @@
 #include "spvbridge/bridge/Kernel.h"
 
 #include "DeferredEntries.h"
-#include "spvbridge/bridge/CompileWarmup.h"
 
 #include "spvbridge/bridge/Codegen.h"
+#include "spvbridge/bridge/CompileWarmup.h"
 #include "spvbridge/bridge/KernelCache.h"
 #include "spvbridge/cpu_runtime/AbiSymbols.h"
 #include "spvbridge/spirv/Deserializer.h"
